@@ -1,0 +1,44 @@
+// Package blob defines where object bytes live. A blob is immutable once
+// committed and is named by an opaque internal ID, never by an object key.
+package blob
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// Store holds blobs. Implementations: disk (local filesystem; later also a
+// shared filesystem for many gateways).
+type Store interface {
+	// Create starts a new blob. The caller writes its bytes and then calls
+	// Commit, which makes them durable and returns the new ID, or Abort.
+	Create(ctx context.Context) (Writer, error)
+	// Open returns a reader of a committed blob. A missing blob is reported
+	// with an error satisfying errors.Is(err, fs.ErrNotExist).
+	Open(ctx context.Context, id string) (io.ReadSeekCloser, error)
+	// Delete removes a blob; a missing blob is not an error.
+	Delete(ctx context.Context, id string) error
+	// Walk calls fn for every committed blob.
+	Walk(ctx context.Context, fn func(Info) error) error
+	// CleanTemp removes leftovers of writes that never committed and were
+	// started before the given time.
+	CleanTemp(ctx context.Context, before time.Time) (removed int, err error)
+}
+
+// Writer receives a new blob's bytes.
+type Writer interface {
+	io.Writer
+	// Commit makes the written bytes durable under a new ID. After Commit
+	// returns nil the blob survives a crash.
+	Commit() (id string, err error)
+	// Abort discards the bytes. Safe to call after Commit (then a no-op).
+	Abort() error
+}
+
+// Info describes a committed blob.
+type Info struct {
+	ID      string
+	Size    int64
+	ModTime time.Time
+}

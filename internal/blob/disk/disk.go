@@ -1,0 +1,233 @@
+// Package disk stores blobs as files on a local (or shared) filesystem:
+//
+//	<root>/blobs/ab/cd/abcd…   committed blobs, named by a random 128-bit ID
+//	<root>/tmp/<id>            blobs being written
+//
+// Commit order: write the temp file, fsync it, rename it into blobs/, fsync
+// the directory that received it. Only then may metadata refer to the ID.
+package disk
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jogstore/jog/internal/blob"
+)
+
+// Store is a blob.Store on a directory tree.
+type Store struct {
+	root string
+	// NoSync skips fsync; only for tests and benchmarks that say so.
+	NoSync bool
+}
+
+var _ blob.Store = (*Store)(nil)
+
+// Open prepares root (creating blobs/ and tmp/) and returns the store.
+func Open(root string) (*Store, error) {
+	for _, d := range []string{"blobs", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o750); err != nil {
+			return nil, err
+		}
+	}
+	return &Store{root: root}, nil
+}
+
+// newID returns 32 lowercase hex characters of crypto randomness.
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func validID(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(id)
+	return err == nil
+}
+
+func (s *Store) path(id string) string {
+	return filepath.Join(s.root, "blobs", id[0:2], id[2:4], id)
+}
+
+// Create implements blob.Store.
+func (s *Store) Create(ctx context.Context) (blob.Writer, error) {
+	id := newID()
+	f, err := os.OpenFile(filepath.Join(s.root, "tmp", id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+	if err != nil {
+		return nil, err
+	}
+	return &writer{s: s, id: id, f: f}, nil
+}
+
+type writer struct {
+	s    *Store
+	id   string
+	f    *os.File
+	done bool
+}
+
+func (w *writer) Write(p []byte) (int, error) { return w.f.Write(p) }
+
+// ReadFrom lets io.Copy hand the file to the kernel's copy paths.
+func (w *writer) ReadFrom(r io.Reader) (int64, error) { return w.f.ReadFrom(r) }
+
+func (w *writer) Commit() (string, error) {
+	if w.done {
+		return "", errors.New("blob: commit after commit or abort")
+	}
+	w.done = true
+	tmp := w.f.Name()
+	if !w.s.NoSync {
+		if err := w.f.Sync(); err != nil {
+			w.f.Close()
+			os.Remove(tmp)
+			return "", fmt.Errorf("fsync blob: %w", err)
+		}
+	}
+	if err := w.f.Close(); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	dst := w.s.path(w.id)
+	if err := os.Rename(tmp, dst); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			os.Remove(tmp)
+			return "", err
+		}
+		if err := w.s.mkdirs(filepath.Dir(dst)); err != nil {
+			os.Remove(tmp)
+			return "", err
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			os.Remove(tmp)
+			return "", err
+		}
+	}
+	if !w.s.NoSync {
+		if err := syncDir(filepath.Dir(dst)); err != nil {
+			return "", err
+		}
+	}
+	return w.id, nil
+}
+
+func (w *writer) Abort() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	w.f.Close()
+	return os.Remove(w.f.Name())
+}
+
+// mkdirs creates the fan-out directories of dir and makes their entries
+// durable in their parents.
+func (s *Store) mkdirs(dir string) error {
+	parent := filepath.Dir(dir)
+	if err := os.Mkdir(parent, 0o750); err == nil {
+		if !s.NoSync {
+			if err := syncDir(filepath.Dir(parent)); err != nil {
+				return err
+			}
+		}
+	} else if !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o750); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+		return err
+	}
+	if s.NoSync {
+		return nil
+	}
+	return syncDir(parent)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("fsync dir %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Open implements blob.Store. The returned value is an *os.File, so copying
+// it to a network connection uses sendfile.
+func (s *Store) Open(ctx context.Context, id string) (io.ReadSeekCloser, error) {
+	if !validID(id) {
+		return nil, fmt.Errorf("blob %q: %w", id, fs.ErrNotExist)
+	}
+	return os.Open(s.path(id))
+}
+
+// Delete implements blob.Store.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	if !validID(id) {
+		return nil
+	}
+	err := os.Remove(s.path(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// Walk implements blob.Store.
+func (s *Store) Walk(ctx context.Context, fn func(blob.Info) error) error {
+	return filepath.WalkDir(filepath.Join(s.root, "blobs"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.IsDir() || !validID(d.Name()) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		return fn(blob.Info{ID: d.Name(), Size: info.Size(), ModTime: info.ModTime()})
+	})
+}
+
+// CleanTemp implements blob.Store.
+func (s *Store) CleanTemp(ctx context.Context, before time.Time) (int, error) {
+	dir := filepath.Join(s.root, "tmp")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !info.ModTime().Before(before) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err == nil {
+			n++
+		}
+	}
+	return n, nil
+}

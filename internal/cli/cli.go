@@ -1,0 +1,43 @@
+// Package cli implements the jog command line: one file per subcommand.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Version is set at build time with -ldflags "-X .../cli.Version=...".
+var Version = "dev"
+
+// Run executes the command line args (without the program name) and returns
+// the process exit code.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "server":
+		return runServer(ctx, args[1:], stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "jog", Version)
+		return 0
+	case "help", "-h", "--help":
+		usage(stdout)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "jog: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `JOG — Just Object Gateway: an S3-compatible object store.
+
+Usage:
+  jog server [flags]   serve the S3 API (jog server -h lists the flags)
+  jog version          print the version
+`)
+}

@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+
+	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/server"
+)
+
+func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg := config.Default()
+	fs := flag.NewFlagSet("jog server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg.BindFlags(fs, config.Getenv)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintln(stderr, "jog server:", err)
+		return 2
+	}
+	log := newLogger(cfg, stderr)
+	srv, err := server.New(ctx, cfg, log)
+	if err != nil {
+		log.Error("start failed", "err", err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		srv.Close()
+		log.Error("listen failed", "err", err)
+		return 1
+	}
+	printBanner(stdout, ln.Addr(), srv, cfg)
+	if err := srv.Serve(ctx, ln); err != nil {
+		log.Error("server stopped with error", "err", err)
+		return 1
+	}
+	log.Info("server stopped")
+	return 0
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	level, _ := cfg.Level()
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func printBanner(w io.Writer, addr net.Addr, srv *server.Server, cfg config.Config) {
+	fmt.Fprintf(w, "JOG %s listening on %s\n", Version, addr)
+	c := srv.Credentials
+	switch {
+	case srv.GeneratedCredentials:
+		fmt.Fprintf(w, "Generated credentials (kept in %s, mode 0600):\n  AccessKey: %s\n  SecretKey: %s\n",
+			filepath.Join(cfg.DataDir, config.CredentialsFile), c.AccessKey, c.SecretKey)
+	case cfg.AccessKey == "":
+		fmt.Fprintf(w, "  AccessKey: %s (secret key in %s)\n", c.AccessKey, filepath.Join(cfg.DataDir, config.CredentialsFile))
+	default:
+		fmt.Fprintf(w, "  AccessKey: %s\n", c.AccessKey)
+	}
+}

@@ -1,0 +1,88 @@
+// Package config holds the settings of `jog server`: a struct with defaults,
+// loaded from flags and JOG_* environment variables, checked by Validate.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+)
+
+// Config is the server configuration.
+type Config struct {
+	Addr      string
+	DataDir   string
+	AccessKey string
+	SecretKey string
+	Region    string
+	Domain    string
+	LogLevel  string
+	LogFormat string
+}
+
+// Default returns the zero-setup configuration.
+func Default() Config {
+	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text"}
+}
+
+// BindFlags registers every setting on fs. Each flag's default comes from
+// its JOG_* environment variable when set, else from c.
+func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
+	str := func(p *string, name, usage string) {
+		env := "JOG_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if v := getenv(env); v != "" {
+			*p = v
+		}
+		fs.StringVar(p, name, *p, usage+" (env "+env+")")
+	}
+	str(&c.Addr, "addr", "listen address")
+	str(&c.DataDir, "data-dir", "directory for metadata and object data")
+	str(&c.AccessKey, "access-key", "S3 access key ID (generated on first start when empty)")
+	str(&c.SecretKey, "secret-key", "S3 secret access key")
+	str(&c.Region, "region", "region reported to clients and required in signatures")
+	str(&c.Domain, "domain", "base domain for virtual-hosted-style requests (<bucket>.<domain>)")
+	str(&c.LogLevel, "log-level", "debug, info, warn or error")
+	str(&c.LogFormat, "log-format", "text or json")
+}
+
+// Validate checks the configuration for mistakes a user can fix.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Addr == "" {
+		errs = append(errs, errors.New("--addr must not be empty"))
+	}
+	if c.DataDir == "" {
+		errs = append(errs, errors.New("--data-dir must not be empty"))
+	}
+	if (c.AccessKey == "") != (c.SecretKey == "") {
+		errs = append(errs, errors.New("--access-key and --secret-key must be given together"))
+	}
+	if c.AccessKey != "" && len(c.SecretKey) < 8 {
+		errs = append(errs, errors.New("--secret-key must be at least 8 characters"))
+	}
+	if c.Region == "" {
+		errs = append(errs, errors.New("--region must not be empty"))
+	}
+	if _, err := c.Level(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		errs = append(errs, fmt.Errorf("--log-format %q: want text or json", c.LogFormat))
+	}
+	return errors.Join(errs...)
+}
+
+// Level parses LogLevel.
+func (c Config) Level() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return l, fmt.Errorf("--log-level %q: want debug, info, warn or error", c.LogLevel)
+	}
+	return l, nil
+}
+
+// Getenv is os.Getenv, for callers that pass the environment explicitly.
+var Getenv = os.Getenv

@@ -1,0 +1,16 @@
+package meta
+
+import "errors"
+
+// Sentinel errors returned by every Store implementation. Callers test them
+// with errors.Is; implementations may wrap them with detail.
+var (
+	ErrBucketNotFound     = errors.New("bucket not found")
+	ErrBucketExists       = errors.New("bucket already exists")
+	ErrBucketNotEmpty     = errors.New("bucket not empty")
+	ErrObjectNotFound     = errors.New("object not found")
+	ErrPreconditionFailed = errors.New("precondition failed")
+	// ErrConflict reports a write that lost a race it cannot retry by itself
+	// (for example a conditional write whose condition changed under it).
+	ErrConflict = errors.New("conflicting concurrent operation")
+)

@@ -1,0 +1,1014 @@
+// Package metatest is the conformance suite every meta.Store implementation
+// runs (SQLite today, PostgreSQL later):
+//
+//	func TestConformance(t *testing.T) {
+//		metatest.Run(t, func(t *testing.T) meta.Store { return openFresh(t) })
+//	}
+//
+// It uses only the meta.Store interface. Each case runs as a subtest on a
+// fresh, empty store; the large listing case (100,000 keys) is skipped under
+// go test -short.
+package metatest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// Run runs the conformance suite. open must return a new, empty store for
+// each call; Run closes it when the subtest ends (open must not).
+func Run(t *testing.T, open func(t *testing.T) meta.Store) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() {
+				if err := s.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			})
+			c.fn(t, s)
+		})
+	}
+}
+
+var cases = []struct {
+	name string
+	fn   func(t *testing.T, s meta.Store)
+}{
+	{"Buckets/CreateGetList", testBucketsCreateGetList},
+	{"Buckets/Duplicate", testBucketsDuplicate},
+	{"Buckets/NotFound", testBucketsNotFound},
+	{"Buckets/NotEmpty", testBucketsNotEmpty},
+	{"Buckets/Recreate", testBucketsRecreate},
+	{"Buckets/Isolation", testBucketsIsolation},
+
+	{"Objects/RoundTrip", testObjectsRoundTrip},
+	{"Objects/UserMetaEmpty", testObjectsUserMetaEmpty},
+	{"Objects/Overwrite", testObjectsOverwrite},
+	{"Objects/ZeroByte", testObjectsZeroByte},
+	{"Objects/Delete", testObjectsDelete},
+	{"Objects/SharedBlob", testObjectsSharedBlob},
+	{"Objects/Versions", testObjectsVersions},
+	{"Objects/OddKeys", testObjectsOddKeys},
+
+	{"Conditions/IfNoneMatchAny", testConditionsIfNoneMatchAny},
+	{"Conditions/IfMatch", testConditionsIfMatch},
+	{"Conditions/Delete", testConditionsDelete},
+
+	{"Concurrency/IfNoneMatchAny", testConcurrencyIfNoneMatchAny},
+	{"Concurrency/Overwrite", testConcurrencyOverwrite},
+
+	{"List/Empty", testListEmpty},
+	{"List/PrefixExact", testListPrefixExact},
+	{"List/Delimiter", testListDelimiter},
+	{"List/DelimiterWithPrefix", testListDelimiterWithPrefix},
+	{"List/MultiCharDelimiter", testListMultiCharDelimiter},
+	{"List/After", testListAfter},
+	{"List/Limits", testListLimits},
+	{"List/Pagination", testListPagination},
+	{"List/HighCodePoints", testListHighCodePoints},
+	{"List/Summary", testListSummary},
+	{"List/Large", testListLarge},
+
+	{"UnreferencedBlobs", testUnreferencedBlobs},
+}
+
+// t0 is a millisecond-precise timestamp, as stores keep them (see meta.Now).
+var t0 = time.Date(2024, 5, 6, 7, 8, 9, 123_000_000, time.UTC)
+
+var blobSeq atomic.Int64
+
+// newBlob returns a blob ID unique within the process.
+func newBlob() string { return fmt.Sprintf("blob-%06d", blobSeq.Add(1)) }
+
+// object is a minimal object of bucket/key pointing at blob.
+func object(bucket, key, blob string) meta.Object {
+	return meta.Object{
+		Bucket:       bucket,
+		Key:          key,
+		BlobID:       blob,
+		Size:         int64(len(key)),
+		ETag:         "etag-" + blob,
+		LastModified: t0,
+	}
+}
+
+func mkBucket(t *testing.T, s meta.Store, name string) {
+	t.Helper()
+	err := s.CreateBucket(t.Context(), meta.Bucket{Name: name, Region: "us-east-1", Owner: "owner", CreatedAt: t0})
+	if err != nil {
+		t.Fatalf("CreateBucket(%q): %v", name, err)
+	}
+}
+
+// put writes o unconditionally and returns what it freed.
+func put(t *testing.T, s meta.Store, o meta.Object) []string {
+	t.Helper()
+	freed, err := s.PutObject(t.Context(), o, meta.Condition{})
+	if err != nil {
+		t.Fatalf("PutObject(%q, %q): %v", o.Bucket, o.Key, err)
+	}
+	return freed
+}
+
+func get(t *testing.T, s meta.Store, bucket, key string) meta.Object {
+	t.Helper()
+	o, err := s.GetObject(t.Context(), bucket, key, "")
+	if err != nil {
+		t.Fatalf("GetObject(%q, %q): %v", bucket, key, err)
+	}
+	return o
+}
+
+func del(t *testing.T, s meta.Store, bucket, key string) []string {
+	t.Helper()
+	freed, err := s.DeleteObject(t.Context(), bucket, key, "", meta.Condition{})
+	if err != nil {
+		t.Fatalf("DeleteObject(%q, %q): %v", bucket, key, err)
+	}
+	return freed
+}
+
+func wantErr(t *testing.T, what string, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Errorf("%s: err = %v, want %v", what, err, want)
+	}
+}
+
+func wantFreed(t *testing.T, what string, got []string, want ...string) {
+	t.Helper()
+	g, w := slices.Clone(got), slices.Clone(want)
+	sort.Strings(g)
+	sort.Strings(w)
+	if !slices.Equal(g, w) {
+		t.Errorf("%s: freed = %q, want %q", what, got, want)
+	}
+}
+
+func wantMissing(t *testing.T, s meta.Store, bucket, key string) {
+	t.Helper()
+	_, err := s.GetObject(t.Context(), bucket, key, "")
+	wantErr(t, fmt.Sprintf("GetObject(%q, %q)", bucket, key), err, meta.ErrObjectNotFound)
+}
+
+// checkObject compares every stored field of got with want.
+func checkObject(t *testing.T, got, want meta.Object) {
+	t.Helper()
+	if want.VersionID == "" {
+		want.VersionID = meta.NullVersion
+	}
+	if got.Bucket != want.Bucket || got.Key != want.Key || got.VersionID != want.VersionID {
+		t.Errorf("object identity = (%q, %q, %q), want (%q, %q, %q)",
+			got.Bucket, got.Key, got.VersionID, want.Bucket, want.Key, want.VersionID)
+	}
+	if got.BlobID != want.BlobID || got.Size != want.Size || got.ETag != want.ETag ||
+		got.StorageClass != want.StorageClass || got.Owner != want.Owner {
+		t.Errorf("object %q = {BlobID:%q Size:%d ETag:%q StorageClass:%q Owner:%q}, want {BlobID:%q Size:%d ETag:%q StorageClass:%q Owner:%q}",
+			want.Key, got.BlobID, got.Size, got.ETag, got.StorageClass, got.Owner,
+			want.BlobID, want.Size, want.ETag, want.StorageClass, want.Owner)
+	}
+	if !got.LastModified.Equal(want.LastModified) {
+		t.Errorf("object %q LastModified = %v, want %v", want.Key, got.LastModified, want.LastModified)
+	}
+	if got.Headers != want.Headers {
+		t.Errorf("object %q Headers = %+v, want %+v", want.Key, got.Headers, want.Headers)
+	}
+	// A nil and an empty UserMeta are the same thing.
+	if len(got.UserMeta) != len(want.UserMeta) || !maps.Equal(got.UserMeta, want.UserMeta) {
+		t.Errorf("object %q UserMeta = %q, want %q", want.Key, got.UserMeta, want.UserMeta)
+	}
+}
+
+// ---- buckets ----
+
+func testBucketsCreateGetList(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	bs, err := s.ListBuckets(ctx)
+	if err != nil || len(bs) != 0 {
+		t.Fatalf("ListBuckets on an empty store = %v, %v; want none", bs, err)
+	}
+	want := []meta.Bucket{
+		{Name: "zeta", Region: "eu-west-1", Owner: "AKZ", CreatedAt: t0.Add(3 * time.Millisecond)},
+		{Name: "alpha", Region: "us-east-1", Owner: "AKA", CreatedAt: t0},
+		{Name: "alpha-2", Region: "", Owner: "", CreatedAt: t0.Add(time.Hour)},
+		{Name: "mid.dle", Region: "ap-south-1", Owner: "AKM", CreatedAt: t0.Add(-48 * time.Hour)},
+	}
+	for _, b := range want {
+		if err := s.CreateBucket(ctx, b); err != nil {
+			t.Fatalf("CreateBucket(%q): %v", b.Name, err)
+		}
+	}
+	same := func(got, want meta.Bucket) bool {
+		return got.Name == want.Name && got.Region == want.Region && got.Owner == want.Owner &&
+			got.CreatedAt.Equal(want.CreatedAt)
+	}
+	for _, b := range want {
+		got, err := s.GetBucket(ctx, b.Name)
+		if err != nil {
+			t.Fatalf("GetBucket(%q): %v", b.Name, err)
+		}
+		if !same(got, b) {
+			t.Errorf("GetBucket(%q) = %+v, want %+v", b.Name, got, b)
+		}
+	}
+	sort.Slice(want, func(i, j int) bool { return want[i].Name < want[j].Name })
+	got, err := s.ListBuckets(ctx)
+	if err != nil {
+		t.Fatalf("ListBuckets: %v", err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("ListBuckets = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if !same(got[i], want[i]) {
+			t.Errorf("ListBuckets[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+
+	if err := s.DeleteBucket(ctx, "alpha"); err != nil {
+		t.Fatalf("DeleteBucket: %v", err)
+	}
+	_, err = s.GetBucket(ctx, "alpha")
+	wantErr(t, "GetBucket after delete", err, meta.ErrBucketNotFound)
+	got, err = s.ListBuckets(ctx)
+	if err != nil {
+		t.Fatalf("ListBuckets: %v", err)
+	}
+	var names []string
+	for _, b := range got {
+		names = append(names, b.Name)
+	}
+	if w := []string{"alpha-2", "mid.dle", "zeta"}; !slices.Equal(names, w) {
+		t.Errorf("ListBuckets after delete = %q, want %q", names, w)
+	}
+}
+
+func testBucketsDuplicate(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	first := meta.Bucket{Name: "dup", Region: "r1", Owner: "first", CreatedAt: t0}
+	if err := s.CreateBucket(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	err := s.CreateBucket(ctx, meta.Bucket{Name: "dup", Region: "r2", Owner: "second", CreatedAt: t0.Add(time.Second)})
+	wantErr(t, "second CreateBucket", err, meta.ErrBucketExists)
+	got, err := s.GetBucket(ctx, "dup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Owner != "first" || got.Region != "r1" || !got.CreatedAt.Equal(t0) {
+		t.Errorf("bucket after failed re-create = %+v, want %+v", got, first)
+	}
+	bs, err := s.ListBuckets(ctx)
+	if err != nil || len(bs) != 1 {
+		t.Errorf("ListBuckets = %+v, %v; want one bucket", bs, err)
+	}
+}
+
+func testBucketsNotFound(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "exists")
+	put(t, s, object("exists", "k", newBlob()))
+
+	_, err := s.GetBucket(ctx, "nope")
+	wantErr(t, "GetBucket", err, meta.ErrBucketNotFound)
+	wantErr(t, "DeleteBucket", s.DeleteBucket(ctx, "nope"), meta.ErrBucketNotFound)
+	freed, err := s.PutObject(ctx, object("nope", "k", newBlob()), meta.Condition{})
+	wantErr(t, "PutObject", err, meta.ErrBucketNotFound)
+	wantFreed(t, "PutObject", freed)
+	_, err = s.PutObject(ctx, object("nope", "k", newBlob()), meta.Condition{IfNoneMatchAny: true})
+	wantErr(t, "PutObject IfNoneMatchAny", err, meta.ErrBucketNotFound)
+	_, err = s.GetObject(ctx, "nope", "k", "")
+	wantErr(t, "GetObject", err, meta.ErrBucketNotFound)
+	_, err = s.DeleteObject(ctx, "nope", "k", "", meta.Condition{})
+	wantErr(t, "DeleteObject", err, meta.ErrBucketNotFound)
+	_, err = s.ListObjects(ctx, "nope", meta.ListOptions{Limit: 10})
+	wantErr(t, "ListObjects", err, meta.ErrBucketNotFound)
+	// A bucket name that is a prefix of an existing one is still missing.
+	_, err = s.GetObject(ctx, "exist", "k", "")
+	wantErr(t, "GetObject(exist)", err, meta.ErrBucketNotFound)
+
+	// The object in the existing bucket is untouched.
+	get(t, s, "exists", "k")
+	_, err = s.GetObject(ctx, "exists", "nokey", "")
+	wantErr(t, "GetObject(missing key)", err, meta.ErrObjectNotFound)
+}
+
+func testBucketsNotEmpty(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	o := object("b", "k", newBlob())
+	put(t, s, o)
+	wantErr(t, "DeleteBucket(non-empty)", s.DeleteBucket(ctx, "b"), meta.ErrBucketNotEmpty)
+	if _, err := s.GetBucket(ctx, "b"); err != nil {
+		t.Fatalf("GetBucket after failed delete: %v", err)
+	}
+	checkObject(t, get(t, s, "b", "k"), o)
+
+	// A zero-byte object keeps the bucket non-empty as well.
+	del(t, s, "b", "k")
+	put(t, s, object("b", "empty", ""))
+	wantErr(t, "DeleteBucket(zero-byte object)", s.DeleteBucket(ctx, "b"), meta.ErrBucketNotEmpty)
+	del(t, s, "b", "empty")
+
+	if err := s.DeleteBucket(ctx, "b"); err != nil {
+		t.Fatalf("DeleteBucket(emptied): %v", err)
+	}
+	_, err := s.GetBucket(ctx, "b")
+	wantErr(t, "GetBucket after delete", err, meta.ErrBucketNotFound)
+	wantErr(t, "DeleteBucket twice", s.DeleteBucket(ctx, "b"), meta.ErrBucketNotFound)
+}
+
+func testBucketsRecreate(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	blob := newBlob()
+	put(t, s, object("b", "k", blob))
+	wantFreed(t, "delete", del(t, s, "b", "k"), blob)
+	if err := s.DeleteBucket(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	nb := meta.Bucket{Name: "b", Region: "eu-central-1", Owner: "new-owner", CreatedAt: t0.Add(time.Minute)}
+	if err := s.CreateBucket(ctx, nb); err != nil {
+		t.Fatalf("re-create: %v", err)
+	}
+	got, err := s.GetBucket(ctx, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Owner != nb.Owner || got.Region != nb.Region || !got.CreatedAt.Equal(nb.CreatedAt) {
+		t.Errorf("re-created bucket = %+v, want %+v", got, nb)
+	}
+	wantMissing(t, s, "b", "k")
+	page, err := s.ListObjects(ctx, "b", meta.ListOptions{Limit: 10})
+	if err != nil || len(page.Objects) != 0 || page.Truncated {
+		t.Errorf("listing of the re-created bucket = %+v, %v; want empty", page, err)
+	}
+	o := object("b", "k", newBlob())
+	wantFreed(t, "put into re-created bucket", put(t, s, o))
+	checkObject(t, get(t, s, "b", "k"), o)
+}
+
+func testBucketsIsolation(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "one")
+	mkBucket(t, s, "two")
+	mkBucket(t, s, "one2")
+	a, b := object("one", "k", newBlob()), object("two", "k", newBlob())
+	put(t, s, a)
+	wantFreed(t, "same key, other bucket", put(t, s, b))
+	put(t, s, object("one2", "k2", newBlob()))
+	checkObject(t, get(t, s, "one", "k"), a)
+	checkObject(t, get(t, s, "two", "k"), b)
+	wantMissing(t, s, "one", "k2")
+	page, err := s.ListObjects(ctx, "one", meta.ListOptions{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := summaryKeys(page.Objects); !slices.Equal(keys, []string{"k"}) {
+		t.Errorf("listing bucket one = %q, want [k]", keys)
+	}
+	wantFreed(t, "delete in one", del(t, s, "one", "k"), a.BlobID)
+	checkObject(t, get(t, s, "two", "k"), b)
+}
+
+// ---- objects ----
+
+func testObjectsRoundTrip(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	o := meta.Object{
+		Bucket:       "b",
+		Key:          "dir/obj.txt",
+		BlobID:       newBlob(),
+		Size:         1<<40 + 7,
+		ETag:         "9b2cf535f27731c974343645a3985328-12",
+		LastModified: time.Date(2023, 12, 31, 23, 59, 59, 999_000_000, time.UTC),
+		StorageClass: "REDUCED_REDUNDANCY",
+		Owner:        "AKIAEXAMPLE",
+		Headers: meta.ContentHeaders{
+			ContentType:        "text/plain; charset=utf-8",
+			ContentEncoding:    "gzip",
+			ContentDisposition: `attachment; filename="a \"b\".txt"`,
+			ContentLanguage:    "de-CH",
+			CacheControl:       "max-age=3600, must-revalidate",
+			Expires:            "Thu, 01 Dec 2094 16:00:00 GMT",
+		},
+		UserMeta: map[string]string{
+			"color":  "blue",
+			"empty":  "",
+			"utf8":   "日本語 é",
+			"quotes": `"'\`,
+			"json":   `{"a":[1,2]}`,
+		},
+	}
+	if freed := put(t, s, o); len(freed) != 0 {
+		t.Errorf("first put freed %q", freed)
+	}
+	got := get(t, s, "b", o.Key)
+	checkObject(t, got, o)
+	byVersion, err := s.GetObject(ctx, "b", o.Key, meta.NullVersion)
+	if err != nil {
+		t.Fatalf("GetObject(version null): %v", err)
+	}
+	checkObject(t, byVersion, o)
+
+	// A non-UTC timestamp is the same instant.
+	o2 := object("b", "zone", newBlob())
+	o2.LastModified = time.Date(2020, 2, 29, 12, 0, 0, 5_000_000, time.FixedZone("X", -7*3600))
+	put(t, s, o2)
+	checkObject(t, get(t, s, "b", "zone"), o2)
+
+	// Missing keys are ErrObjectNotFound, including near misses.
+	for _, k := range []string{"dir/obj.tx", "dir/obj.txt ", "dir/", "DIR/obj.txt"} {
+		wantMissing(t, s, "b", k)
+	}
+	_, err = s.GetObject(ctx, "b", o.Key, "no-such-version")
+	wantErr(t, "GetObject(missing version)", err, meta.ErrObjectNotFound)
+}
+
+func testObjectsUserMetaEmpty(t *testing.T, s meta.Store) {
+	mkBucket(t, s, "b")
+	for _, um := range []map[string]string{nil, {}, {"k": ""}} {
+		o := object("b", fmt.Sprintf("k%d", len(um)), newBlob())
+		o.UserMeta = um
+		put(t, s, o)
+		checkObject(t, get(t, s, "b", o.Key), o)
+	}
+	// Overwriting with no metadata drops the old metadata.
+	o := object("b", "meta", newBlob())
+	o.UserMeta = map[string]string{"a": "1"}
+	o.Headers.ContentType = "image/png"
+	put(t, s, o)
+	o = object("b", "meta", newBlob())
+	put(t, s, o)
+	checkObject(t, get(t, s, "b", "meta"), o)
+}
+
+func testObjectsOverwrite(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	o1 := object("b", "k", newBlob())
+	o1.Headers.ContentType = "text/plain"
+	o1.UserMeta = map[string]string{"v": "1"}
+	wantFreed(t, "first put", put(t, s, o1))
+
+	o2 := object("b", "k", newBlob())
+	o2.Size, o2.ETag, o2.LastModified = 99, "etag2", t0.Add(time.Second)
+	o2.UserMeta = map[string]string{"v": "2", "w": "x"}
+	wantFreed(t, "overwrite", put(t, s, o2), o1.BlobID)
+	checkObject(t, get(t, s, "b", "k"), o2)
+
+	o3 := object("b", "k", newBlob())
+	wantFreed(t, "second overwrite", put(t, s, o3), o2.BlobID)
+	checkObject(t, get(t, s, "b", "k"), o3)
+
+	page, err := s.ListObjects(ctx, "b", meta.ListOptions{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Objects) != 1 || page.Objects[0].ETag != o3.ETag {
+		t.Errorf("listing after overwrites = %+v, want the one latest version", page.Objects)
+	}
+	unref, err := s.UnreferencedBlobs(ctx, []string{o1.BlobID, o2.BlobID, o3.BlobID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreed(t, "UnreferencedBlobs after overwrites", unref, o1.BlobID, o2.BlobID)
+}
+
+func testObjectsZeroByte(t *testing.T, s meta.Store) {
+	mkBucket(t, s, "b")
+	empty := object("b", "k", "")
+	empty.Size, empty.ETag = 0, "d41d8cd98f00b204e9800998ecf8427e"
+	wantFreed(t, "put empty", put(t, s, empty))
+	checkObject(t, get(t, s, "b", "k"), empty)
+	wantFreed(t, "overwrite empty with empty", put(t, s, empty))
+
+	full := object("b", "k", newBlob())
+	wantFreed(t, "overwrite empty with data", put(t, s, full))
+	checkObject(t, get(t, s, "b", "k"), full)
+	wantFreed(t, "overwrite data with empty", put(t, s, empty), full.BlobID)
+	checkObject(t, get(t, s, "b", "k"), empty)
+	wantFreed(t, "delete empty", del(t, s, "b", "k"))
+	wantMissing(t, s, "b", "k")
+}
+
+func testObjectsDelete(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	a, b := object("b", "a", newBlob()), object("b", "a/b", newBlob())
+	put(t, s, a)
+	put(t, s, b)
+	wantFreed(t, "delete", del(t, s, "b", "a"), a.BlobID)
+	wantMissing(t, s, "b", "a")
+	checkObject(t, get(t, s, "b", "a/b"), b)
+	wantFreed(t, "delete again", del(t, s, "b", "a"))
+	wantFreed(t, "delete never-written key", del(t, s, "b", "never"))
+	wantFreed(t, "delete a prefix of a key", del(t, s, "b", "a/"))
+	checkObject(t, get(t, s, "b", "a/b"), b)
+	page, err := s.ListObjects(ctx, "b", meta.ListOptions{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := summaryKeys(page.Objects); !slices.Equal(keys, []string{"a/b"}) {
+		t.Errorf("listing after delete = %q, want [a/b]", keys)
+	}
+	// A deleted key can be written again.
+	a2 := object("b", "a", newBlob())
+	wantFreed(t, "put after delete", put(t, s, a2))
+	checkObject(t, get(t, s, "b", "a"), a2)
+}
+
+// testObjectsSharedBlob pins the Store contract that freed lists only blobs
+// no longer referenced after the commit.
+func testObjectsSharedBlob(t *testing.T, s meta.Store) {
+	mkBucket(t, s, "b")
+	blob := newBlob()
+	x, y := object("b", "x", blob), object("b", "y", blob)
+	put(t, s, x)
+	put(t, s, y)
+	// Rewriting a key with the blob it already has frees nothing.
+	wantFreed(t, "overwrite with the same blob", put(t, s, x))
+	checkObject(t, get(t, s, "b", "x"), x)
+	wantFreed(t, "delete one of two sharers", del(t, s, "b", "x"))
+	checkObject(t, get(t, s, "b", "y"), y)
+	wantFreed(t, "delete the last sharer", del(t, s, "b", "y"), blob)
+}
+
+func testObjectsVersions(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	v1 := object("b", "k", newBlob())
+	v1.VersionID = "v1"
+	v2 := object("b", "k", newBlob())
+	v2.VersionID, v2.LastModified, v2.Size = "v2", t0.Add(time.Second), 2
+	wantFreed(t, "put v1", put(t, s, v1))
+	wantFreed(t, "put v2 keeps v1", put(t, s, v2))
+	checkObject(t, get(t, s, "b", "k"), v2)
+	got, err := s.GetObject(ctx, "b", "k", "v1")
+	if err != nil {
+		t.Fatalf("GetObject(v1): %v", err)
+	}
+	checkObject(t, got, v1)
+	page, err := s.ListObjects(ctx, "b", meta.ListOptions{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Objects) != 1 || page.Objects[0].Size != 2 {
+		t.Errorf("listing = %+v, want only the latest version", page.Objects)
+	}
+	unref, err := s.UnreferencedBlobs(ctx, []string{v1.BlobID, v2.BlobID})
+	if err != nil || len(unref) != 0 {
+		t.Errorf("UnreferencedBlobs = %q, %v; noncurrent versions still reference their blobs", unref, err)
+	}
+	wantErr(t, "DeleteBucket with versions", s.DeleteBucket(ctx, "b"), meta.ErrBucketNotEmpty)
+	freed, err := s.DeleteObject(ctx, "b", "k", "v1", meta.Condition{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreed(t, "delete v1", freed, v1.BlobID)
+	checkObject(t, get(t, s, "b", "k"), v2)
+	_, err = s.GetObject(ctx, "b", "k", "v1")
+	wantErr(t, "GetObject(deleted v1)", err, meta.ErrObjectNotFound)
+	freed, err = s.DeleteObject(ctx, "b", "k", "v1", meta.Condition{})
+	if err != nil {
+		t.Errorf("delete missing version: %v", err)
+	}
+	wantFreed(t, "delete missing version", freed)
+}
+
+// oddKeys are keys that naive implementations alias, fold, escape, or sort
+// wrongly. None may contain NUL (not valid in S3 keys); all are valid UTF-8.
+var oddKeys = []string{
+	"a//b", "a/b", "a/b/", "a", "a/", "/a", "//", "/",
+	"../x", "./x", "x", "x/..", "dir/", "dir/x", "dir", ".tmp", ".", "..",
+	"%", "_", "a%b", "a_b", "axb", "a%", "a_", "%%", "__", `\`, `a\b`, `a\%b`, `a\_b`,
+	"*", "?", "[", "]", "a*b", "a?b", "a[b]", "a[!b]", "a^b", "{a,b}",
+	"A", "AB", "aB", "Ab", "ab", "I", "i", "İ", "ı", "ß", "SS", "ss",
+	"é", "e\u0301", "E\u0301", "É", "ﬁ", "fi",
+	"日本語/ファイル", "日本語/ファイル2", "日本語", "😀", "😀/x",
+	"\x7f", "a\x7fb", "\x01", "\t", "a\tb", "a\nb", "\r\n", " ", "a b", "a  b", "a ", " a",
+	"\uFFFD", "\uFFFF", "\uE000", "\U00010000", "\U0010FFFF", "a\U0010FFFF", "a\uFFFF",
+	"'", `"`, "a'b", "'; DROP TABLE objects; --", "+", "a+b", "a=b&c", "#frag", "~", "a:b", "a;b", "a,b", "|",
+	strings.Repeat("k", 1024),
+	strings.Repeat("k", 1023) + "l",
+	strings.Repeat("é", 512),
+	strings.Repeat("a/", 512),
+}
+
+func testObjectsOddKeys(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	objs := make(map[string]meta.Object, len(oddKeys))
+	for _, k := range oddKeys {
+		if _, dup := objs[k]; dup {
+			t.Fatalf("oddKeys lists %q twice", k)
+		}
+		o := object("b", k, newBlob())
+		o.UserMeta = map[string]string{"key": k}
+		wantFreed(t, fmt.Sprintf("put %q", k), put(t, s, o))
+		objs[k] = o
+	}
+	for _, k := range oddKeys {
+		checkObject(t, get(t, s, "b", k), objs[k])
+	}
+	want := slices.Clone(oddKeys)
+	sort.Strings(want)
+	page, err := s.ListObjects(ctx, "b", meta.ListOptions{Limit: len(want) + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summaryKeys(page.Objects); !slices.Equal(got, want) {
+		t.Errorf("listing of odd keys:\n got %q\nwant %q", got, want)
+	}
+	if page.Truncated || len(page.CommonPrefixes) != 0 {
+		t.Errorf("listing Truncated=%v CommonPrefixes=%q, want false, none", page.Truncated, page.CommonPrefixes)
+	}
+	// The same keys page by page, and grouped.
+	walkList(t, s, "b", want, meta.ListOptions{Limit: 7})
+	walkList(t, s, "b", want, meta.ListOptions{Limit: 5, Delimiter: "/"})
+	walkList(t, s, "b", want, meta.ListOptions{Limit: 3, Delimiter: "%"})
+	walkList(t, s, "b", want, meta.ListOptions{Limit: 3, Delimiter: "_"})
+
+	// Deleting every other key leaves exactly the rest.
+	var rest []string
+	for i, k := range want {
+		if i%2 == 0 {
+			wantFreed(t, fmt.Sprintf("delete %q", k), del(t, s, "b", k), objs[k].BlobID)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	for i, k := range want {
+		if i%2 == 0 {
+			wantMissing(t, s, "b", k)
+		} else {
+			checkObject(t, get(t, s, "b", k), objs[k])
+		}
+	}
+	walkList(t, s, "b", rest, meta.ListOptions{Limit: 1000})
+}
+
+// ---- conditions ----
+
+func testConditionsIfNoneMatchAny(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	cond := meta.Condition{IfNoneMatchAny: true}
+	o1 := object("b", "k", newBlob())
+	freed, err := s.PutObject(ctx, o1, cond)
+	if err != nil {
+		t.Fatalf("IfNoneMatchAny on a missing key: %v", err)
+	}
+	wantFreed(t, "first put", freed)
+	o2 := object("b", "k", newBlob())
+	o2.ETag = "other"
+	freed, err = s.PutObject(ctx, o2, cond)
+	wantErr(t, "IfNoneMatchAny on an existing key", err, meta.ErrPreconditionFailed)
+	wantFreed(t, "failed put", freed)
+	checkObject(t, get(t, s, "b", "k"), o1)
+	unref, err := s.UnreferencedBlobs(ctx, []string{o1.BlobID, o2.BlobID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreed(t, "UnreferencedBlobs after failed put", unref, o2.BlobID)
+
+	// A zero-byte object exists too.
+	put(t, s, object("b", "empty", ""))
+	_, err = s.PutObject(ctx, object("b", "empty", newBlob()), cond)
+	wantErr(t, "IfNoneMatchAny on a zero-byte object", err, meta.ErrPreconditionFailed)
+
+	// Once deleted, the key is absent again.
+	del(t, s, "b", "k")
+	o3 := object("b", "k", newBlob())
+	if _, err := s.PutObject(ctx, o3, cond); err != nil {
+		t.Fatalf("IfNoneMatchAny after delete: %v", err)
+	}
+	checkObject(t, get(t, s, "b", "k"), o3)
+	// Keys that merely resemble the existing one are absent.
+	for _, k := range []string{"K", "k/", "k ", "_"} {
+		if _, err := s.PutObject(ctx, object("b", k, newBlob()), cond); err != nil {
+			t.Errorf("IfNoneMatchAny on new key %q: %v", k, err)
+		}
+	}
+}
+
+func testConditionsIfMatch(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	o1 := object("b", "k", newBlob())
+	o1.ETag = "e1"
+	put(t, s, o1)
+
+	o2 := object("b", "k", newBlob())
+	o2.ETag = "e2-3"
+	freed, err := s.PutObject(ctx, o2, meta.Condition{IfMatch: "e1"})
+	if err != nil {
+		t.Fatalf("IfMatch with the right ETag: %v", err)
+	}
+	wantFreed(t, "IfMatch put", freed, o1.BlobID)
+	checkObject(t, get(t, s, "b", "k"), o2)
+
+	o3 := object("b", "k", newBlob())
+	o3.ETag = "e3"
+	freed, err = s.PutObject(ctx, o3, meta.Condition{IfMatch: `"e2-3"`})
+	if err != nil {
+		t.Fatalf("IfMatch with the right quoted ETag: %v", err)
+	}
+	wantFreed(t, "quoted IfMatch put", freed, o2.BlobID)
+	checkObject(t, get(t, s, "b", "k"), o3)
+
+	for _, etag := range []string{"e1", `"e1"`, "E3", "e", "e3 ", "*e3", "%"} {
+		o4 := object("b", "k", newBlob())
+		freed, err = s.PutObject(ctx, o4, meta.Condition{IfMatch: etag})
+		wantErr(t, fmt.Sprintf("IfMatch %q against e3", etag), err, meta.ErrPreconditionFailed)
+		wantFreed(t, "failed IfMatch put", freed)
+	}
+	checkObject(t, get(t, s, "b", "k"), o3)
+
+	freed, err = s.PutObject(ctx, object("b", "missing", newBlob()), meta.Condition{IfMatch: "e3"})
+	wantErr(t, "IfMatch on a missing key", err, meta.ErrObjectNotFound)
+	wantFreed(t, "IfMatch on a missing key", freed)
+	wantMissing(t, s, "b", "missing")
+
+	page, err := s.ListObjects(ctx, "b", meta.ListOptions{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := summaryKeys(page.Objects); !slices.Equal(keys, []string{"k"}) {
+		t.Errorf("listing after failed writes = %q, want [k]", keys)
+	}
+}
+
+func testConditionsDelete(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	o := object("b", "k", newBlob())
+	o.ETag = "e1"
+	put(t, s, o)
+	freed, err := s.DeleteObject(ctx, "b", "k", "", meta.Condition{IfMatch: "e2"})
+	wantErr(t, "DeleteObject IfMatch wrong", err, meta.ErrPreconditionFailed)
+	wantFreed(t, "failed delete", freed)
+	checkObject(t, get(t, s, "b", "k"), o)
+	freed, err = s.DeleteObject(ctx, "b", "k", "", meta.Condition{IfMatch: `"e1"`})
+	if err != nil {
+		t.Fatalf("DeleteObject IfMatch right: %v", err)
+	}
+	wantFreed(t, "conditional delete", freed, o.BlobID)
+	wantMissing(t, s, "b", "k")
+	_, err = s.DeleteObject(ctx, "b", "k", "", meta.Condition{IfMatch: "e1"})
+	wantErr(t, "DeleteObject IfMatch on a missing key", err, meta.ErrObjectNotFound)
+}
+
+// ---- concurrency ----
+
+func testConcurrencyIfNoneMatchAny(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	const workers, each = 32, 50
+	var (
+		wins   atomic.Int64
+		winner atomic.Value
+		start  = make(chan struct{})
+		errs   = make(chan error, workers)
+		blobs  = make([][]string, workers)
+	)
+	for w := range workers {
+		for range each {
+			blobs[w] = append(blobs[w], newBlob())
+		}
+	}
+	for w := range workers {
+		go func() {
+			<-start
+			for _, blob := range blobs[w] {
+				freed, err := s.PutObject(ctx, object("b", "race", blob), meta.Condition{IfNoneMatchAny: true})
+				switch {
+				case err == nil:
+					wins.Add(1)
+					winner.Store(blob)
+					if len(freed) != 0 {
+						errs <- fmt.Errorf("winning put freed %q", freed)
+						return
+					}
+				case errors.Is(err, meta.ErrPreconditionFailed), errors.Is(err, meta.ErrConflict):
+					if len(freed) != 0 {
+						errs <- fmt.Errorf("failed put freed %q", freed)
+						return
+					}
+				default:
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	close(start)
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := wins.Load(); n != 1 {
+		t.Fatalf("%d of %d IfNoneMatchAny puts succeeded, want exactly 1", n, workers*each)
+	}
+	win := winner.Load().(string)
+	if got := get(t, s, "b", "race"); got.BlobID != win {
+		t.Errorf("object points at %q, want the winner %q", got.BlobID, win)
+	}
+	var all []string
+	for _, bs := range blobs {
+		all = append(all, bs...)
+	}
+	unref, err := s.UnreferencedBlobs(ctx, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(unref) != len(all)-1 || slices.Contains(unref, win) {
+		t.Errorf("UnreferencedBlobs returned %d of %d (winner included: %v), want all but the winner",
+			len(unref), len(all), slices.Contains(unref, win))
+	}
+}
+
+func testConcurrencyOverwrite(t *testing.T, s meta.Store) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	mkBucket(t, s, "b")
+	first := newBlob()
+	put(t, s, object("b", "hot", first))
+	put(t, s, object("b", "hot0", newBlob()))
+	put(t, s, object("b", "hot/x", newBlob()))
+
+	const workers, each, readers = 32, 20, 4
+	var (
+		start   = make(chan struct{})
+		written = make([][]string, workers)
+		freed   = make([][]string, workers)
+		errs    = make(chan error, workers)
+		rerrs   = make(chan error, readers)
+	)
+	for w := range workers {
+		for range each {
+			written[w] = append(written[w], newBlob())
+		}
+	}
+	// Readers must never see the key missing, doubled, or half-written.
+	for range readers {
+		go func() {
+			<-start
+			for ctx.Err() == nil {
+				o, err := s.GetObject(ctx, "b", "hot", "")
+				if ctx.Err() != nil {
+					break
+				}
+				if err != nil {
+					rerrs <- fmt.Errorf("GetObject during overwrites: %w", err)
+					return
+				}
+				if o.ETag != "etag-"+o.BlobID {
+					rerrs <- fmt.Errorf("GetObject mixes versions: BlobID %q, ETag %q", o.BlobID, o.ETag)
+					return
+				}
+				page, err := s.ListObjects(ctx, "b", meta.ListOptions{Limit: 10, Delimiter: "/"})
+				if ctx.Err() != nil {
+					break
+				}
+				if err != nil {
+					rerrs <- fmt.Errorf("ListObjects during overwrites: %w", err)
+					return
+				}
+				if keys := summaryKeys(page.Objects); !slices.Equal(keys, []string{"hot", "hot0"}) ||
+					!slices.Equal(page.CommonPrefixes, []string{"hot/"}) {
+					rerrs <- fmt.Errorf("listing during overwrites = %q %q", keys, page.CommonPrefixes)
+					return
+				}
+			}
+			rerrs <- nil
+		}()
+	}
+	for w := range workers {
+		go func() {
+			<-start
+			for _, blob := range written[w] {
+				f, err := s.PutObject(ctx, object("b", "hot", blob), meta.Condition{})
+				if err != nil {
+					errs <- err
+					return
+				}
+				freed[w] = append(freed[w], f...)
+			}
+			errs <- nil
+		}()
+	}
+	close(start)
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Errorf("PutObject: %v", err)
+		}
+	}
+	cancel()
+	for range readers {
+		if err := <-rerrs; err != nil {
+			t.Error(err)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+
+	final := get(t, s, "b", "hot")
+	all := []string{first}
+	for _, ws := range written {
+		all = append(all, ws...)
+	}
+	got := []string{final.BlobID}
+	seen := map[string]bool{final.BlobID: true}
+	for _, fs := range freed {
+		for _, f := range fs {
+			if seen[f] {
+				t.Errorf("blob %q freed twice (or freed while current)", f)
+			}
+			seen[f] = true
+			got = append(got, f)
+		}
+	}
+	sort.Strings(all)
+	sort.Strings(got)
+	if !slices.Equal(got, all) {
+		t.Errorf("freed + final = %d blobs, written = %d; leaked: %q; unknown: %q",
+			len(got), len(all), difference(all, got), difference(got, all))
+	}
+	page, err := s.ListObjects(t.Context(), "b", meta.ListOptions{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := summaryKeys(page.Objects); !slices.Equal(keys, []string{"hot", "hot/x", "hot0"}) {
+		t.Errorf("listing after overwrites = %q", keys)
+	}
+	unref, err := s.UnreferencedBlobs(t.Context(), all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(unref) != len(all)-1 || slices.Contains(unref, final.BlobID) {
+		t.Errorf("UnreferencedBlobs = %d of %d, want all but the final blob", len(unref), len(all))
+	}
+}
+
+// difference returns the elements of a not in b.
+func difference(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if !in[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ---- unreferenced blobs ----
+
+func testUnreferencedBlobs(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	mkBucket(t, s, "c")
+	b1, b2, b3 := newBlob(), newBlob(), newBlob()
+	put(t, s, object("b", "k1", b1))
+	put(t, s, object("c", "k2", b2))
+	put(t, s, object("b", "empty", ""))
+	got, err := s.UnreferencedBlobs(ctx, nil)
+	if err != nil || len(got) != 0 {
+		t.Errorf("UnreferencedBlobs(nil) = %q, %v", got, err)
+	}
+	ids := []string{b3, b1, "orphan-1", b2, "orphan-2", "blob-%", "blob-_"}
+	got, err = s.UnreferencedBlobs(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreed(t, "UnreferencedBlobs", got, b3, "orphan-1", "orphan-2", "blob-%", "blob-_")
+	del(t, s, "b", "k1")
+	got, err = s.UnreferencedBlobs(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreed(t, "UnreferencedBlobs after delete", got, b1, b3, "orphan-1", "orphan-2", "blob-%", "blob-_")
+	got, err = s.UnreferencedBlobs(ctx, []string{b2})
+	if err != nil || len(got) != 0 {
+		t.Errorf("UnreferencedBlobs([live]) = %q, %v; want none", got, err)
+	}
+}

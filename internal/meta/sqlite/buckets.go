@@ -1,0 +1,82 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// CreateBucket implements meta.Store.
+func (s *Store) CreateBucket(ctx context.Context, b meta.Bucket) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, "SELECT 1 FROM buckets WHERE name = ?", b.Name).Scan(&one)
+		if err == nil {
+			return meta.ErrBucketExists
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		_, err = tx.ExecContext(ctx,
+			"INSERT INTO buckets (name, region, owner, created_at) VALUES (?, ?, ?, ?)",
+			b.Name, b.Region, b.Owner, b.CreatedAt.UnixMilli())
+		return err
+	})
+}
+
+// GetBucket implements meta.Store.
+func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error) {
+	b := meta.Bucket{Name: name}
+	var created int64
+	err := s.r.QueryRowContext(ctx,
+		"SELECT region, owner, created_at FROM buckets WHERE name = ?", name).
+		Scan(&b.Region, &b.Owner, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return meta.Bucket{}, meta.ErrBucketNotFound
+	}
+	b.CreatedAt = time.UnixMilli(created).UTC()
+	return b, err
+}
+
+// ListBuckets implements meta.Store; buckets come in name order.
+func (s *Store) ListBuckets(ctx context.Context) ([]meta.Bucket, error) {
+	rows, err := s.r.QueryContext(ctx, "SELECT name, region, owner, created_at FROM buckets ORDER BY name")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []meta.Bucket
+	for rows.Next() {
+		var b meta.Bucket
+		var created int64
+		if err := rows.Scan(&b.Name, &b.Region, &b.Owner, &created); err != nil {
+			return nil, err
+		}
+		b.CreatedAt = time.UnixMilli(created).UTC()
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// DeleteBucket implements meta.Store.
+func (s *Store) DeleteBucket(ctx context.Context, name string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		id, err := bucketID(ctx, tx, name)
+		if err != nil {
+			return err
+		}
+		var one int
+		err = tx.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE bucket_id = ? LIMIT 1", id).Scan(&one)
+		if err == nil {
+			return meta.ErrBucketNotEmpty
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "DELETE FROM buckets WHERE id = ?", id)
+		return err
+	})
+}

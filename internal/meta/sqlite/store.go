@@ -1,0 +1,108 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+
+	"github.com/jogstore/jog/internal/meta"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is the SQLite metadata store.
+type Store struct {
+	w *sql.DB // exactly one connection: the single writer path
+	r *sql.DB // read-only pool
+}
+
+var _ meta.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the database file at path and brings its
+// schema up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	w, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := migrate(ctx, w); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	n := 2 * runtime.GOMAXPROCS(0)
+	if n < 4 {
+		n = 4
+	}
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	return &Store{w: w, r: r}, nil
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	for _, p := range []string{
+		"journal_mode(WAL)",
+		"synchronous(FULL)", // a commit is on disk before it returns
+		"foreign_keys(1)",
+		"busy_timeout(10000)",
+	} {
+		q.Add("_pragma", p)
+	}
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Close closes both connection pools.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// JournalMode reports the database's journal mode as SQLite sees it.
+func (s *Store) JournalMode(ctx context.Context) (string, error) {
+	var mode string
+	err := s.r.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode)
+	return mode, err
+}
+
+// write runs fn in one write transaction on the single writer connection.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// bucketID resolves a bucket name inside a transaction or pool.
+func bucketID(ctx context.Context, q querier, name string) (int64, error) {
+	var id int64
+	err := q.QueryRowContext(ctx, "SELECT id FROM buckets WHERE name = ?", name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, meta.ErrBucketNotFound
+	}
+	return id, err
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}

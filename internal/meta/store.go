@@ -1,0 +1,42 @@
+package meta
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the metadata backend. All methods are safe for concurrent use.
+//
+// Not-found results are reported with ErrBucketNotFound / ErrObjectNotFound.
+// A method that changes objects returns the blob IDs that are no longer
+// referenced once its transaction has committed; the caller deletes those
+// blobs after the call returns (never before: a crash in between leaves an
+// orphan blob, which recovery removes, rather than a missing one).
+type Store interface {
+	CreateBucket(ctx context.Context, b Bucket) error // ErrBucketExists
+	GetBucket(ctx context.Context, name string) (Bucket, error)
+	ListBuckets(ctx context.Context) ([]Bucket, error)
+	DeleteBucket(ctx context.Context, name string) error // ErrBucketNotEmpty
+
+	// GetObject returns the latest version of key (versionID "") or the given
+	// version.
+	GetObject(ctx context.Context, bucket, key, versionID string) (Object, error)
+	// PutObject makes o the latest version of its key if cond holds, replacing
+	// the previous null version. Fails with ErrBucketNotFound or
+	// ErrPreconditionFailed; on failure nothing changes.
+	PutObject(ctx context.Context, o Object, cond Condition) (freed []string, err error)
+	// DeleteObject removes the latest (or given) version of key. Deleting a
+	// missing key succeeds and frees nothing.
+	DeleteObject(ctx context.Context, bucket, key, versionID string, cond Condition) (freed []string, err error)
+	// ListObjects returns a page of the latest versions.
+	ListObjects(ctx context.Context, bucket string, opts ListOptions) (ListPage, error)
+
+	// UnreferencedBlobs returns those of ids that no metadata refers to.
+	// Recovery uses it to find blobs orphaned by a crash.
+	UnreferencedBlobs(ctx context.Context, ids []string) ([]string, error)
+
+	Close() error
+}
+
+// Now is the clock stores use for timestamps, truncated to what S3 reports.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }

@@ -1,0 +1,89 @@
+package meta
+
+import "time"
+
+// NullVersion is the version ID of objects written while versioning is not
+// enabled on their bucket (S3's "null" version).
+const NullVersion = "null"
+
+// Bucket is a named container of objects.
+type Bucket struct {
+	Name      string
+	Region    string
+	CreatedAt time.Time
+	Owner     string // access key ID of the creator
+}
+
+// Object is one version of an object's metadata. Data lives in the blob named
+// BlobID; an empty BlobID means the object has no data (zero bytes).
+type Object struct {
+	Bucket    string
+	Key       string
+	VersionID string
+
+	BlobID       string
+	Size         int64
+	ETag         string // unquoted: hex MD5, or hex MD5-of-MD5s followed by "-N"
+	LastModified time.Time
+	StorageClass string // "" means STANDARD
+	Owner        string
+
+	Headers  ContentHeaders
+	UserMeta map[string]string // x-amz-meta-* with the prefix removed, keys lowercase
+}
+
+// ContentHeaders are the standard HTTP headers S3 stores with an object and
+// returns on GET and HEAD.
+type ContentHeaders struct {
+	ContentType        string `json:"ct,omitempty"`
+	ContentEncoding    string `json:"ce,omitempty"`
+	ContentDisposition string `json:"cd,omitempty"`
+	ContentLanguage    string `json:"cl,omitempty"`
+	CacheControl       string `json:"cc,omitempty"`
+	Expires            string `json:"ex,omitempty"`
+}
+
+// Condition guards a write or delete; it is checked against the current
+// version of the key inside the same transaction that commits the change, so
+// racing conditional writers cannot both succeed.
+type Condition struct {
+	// IfNoneMatchAny fails the write when the key exists (If-None-Match: *).
+	IfNoneMatchAny bool
+	// IfMatch, when set, fails the write unless the current ETag equals it
+	// (unquoted). A missing key fails too.
+	IfMatch string
+}
+
+// IsZero reports whether c imposes no condition.
+func (c Condition) IsZero() bool { return !c.IfNoneMatchAny && c.IfMatch == "" }
+
+// ListOptions selects a page of the latest versions of a bucket's objects in
+// byte-wise key order.
+type ListOptions struct {
+	Prefix    string // only keys that start with Prefix (exact bytes, no wildcards)
+	Delimiter string // group keys sharing Prefix+...+Delimiter into common prefixes
+	After     string // only keys (and common prefixes) strictly greater than After
+	Limit     int    // maximum number of entries + common prefixes, >= 1
+}
+
+// ListPage is one page of a listing. Entries and CommonPrefixes are each in
+// byte-wise order; together they hold at most Limit items.
+type ListPage struct {
+	Objects        []ObjectSummary
+	CommonPrefixes []string
+	// Truncated is true when more keys or prefixes follow; NextAfter is then
+	// the last key or common prefix returned, to pass as After.
+	Truncated bool
+	NextAfter string
+}
+
+// ObjectSummary is what listings return per object: no content headers, no
+// user metadata (cheap columns only).
+type ObjectSummary struct {
+	Key          string
+	Size         int64
+	ETag         string
+	LastModified time.Time
+	StorageClass string
+	Owner        string
+}

@@ -1,0 +1,71 @@
+package s3api
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/service"
+)
+
+// parseCopySource splits x-amz-copy-source ("[/]bucket/key[?versionId=v]",
+// URL-encoded) into its parts.
+func parseCopySource(v string) (bucket, key, version string, err error) {
+	v, query, _ := strings.Cut(v, "?")
+	dec, uerr := url.PathUnescape(v)
+	if uerr != nil {
+		return "", "", "", apiErr(http.StatusBadRequest, "InvalidArgument", "Invalid copy source encoding")
+	}
+	bucket, key, _ = strings.Cut(strings.TrimPrefix(dec, "/"), "/")
+	if bucket == "" || key == "" {
+		return "", "", "", apiErr(http.StatusBadRequest, "InvalidArgument", "Copy Source must mention the source bucket and key: sourcebucket/sourcekey")
+	}
+	if query != "" {
+		q, _ := url.ParseQuery(query)
+		version = q.Get("versionId")
+	}
+	if version == meta.NullVersion {
+		version = ""
+	}
+	return bucket, key, version, nil
+}
+
+func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
+	srcBucket, srcKey, srcVersion, err := parseCopySource(r.Header.Get("X-Amz-Copy-Source"))
+	if err != nil {
+		return err
+	}
+	directive := r.Header.Get("X-Amz-Metadata-Directive")
+	if directive != "" && directive != "COPY" && directive != "REPLACE" {
+		return apiErr(http.StatusBadRequest, "InvalidArgument", "Unknown metadata directive.")
+	}
+	replace := directive == "REPLACE"
+	storageClass := r.Header.Get("X-Amz-Storage-Class")
+	if srcBucket == r.route.Bucket && srcKey == r.route.Key && !replace && storageClass == "" {
+		return apiErr(http.StatusBadRequest, "InvalidRequest",
+			"This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.")
+	}
+	var in service.CopyInput
+	in.SrcBucket, in.SrcKey, in.SrcVersion, in.ReplaceMetadata = srcBucket, srcKey, srcVersion, replace
+	if replace {
+		if in.Dst.Headers, in.Dst.UserMeta, err = parseObjectHeaders(r.Header); err != nil {
+			return err
+		}
+	}
+	if in.Dst.Cond, err = writeCondition(r.Header); err != nil {
+		return err
+	}
+	in.Dst.Bucket, in.Dst.Key, in.Dst.Owner, in.Dst.StorageClass = r.route.Bucket, r.route.Key, r.auth.AccessKey, storageClass
+	in.CheckSource = func(src meta.Object) error {
+		return checkConditions(r.Header, copyConditions, src, errPrecondition)
+	}
+	if _, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket); err != nil {
+		return err
+	}
+	o, err := h.svc.CopyObject(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return writeXML(w, http.StatusOK, copyObjectResult{Xmlns: s3Namespace, LastModified: iso8601(o.LastModified), ETag: `"` + o.ETag + `"`})
+}

@@ -1,0 +1,95 @@
+package s3api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sigv4"
+)
+
+// APIError is an S3 wire error: the code and HTTP status S3 uses, and a
+// message for people.
+type APIError struct {
+	Code    string
+	Message string
+	Status  int
+}
+
+func (e *APIError) Error() string { return e.Code + ": " + e.Message }
+
+// apiErr builds an APIError; handlers use it for request validation.
+func apiErr(status int, code, format string, args ...any) *APIError {
+	return &APIError{Code: code, Status: status, Message: fmt.Sprintf(format, args...)}
+}
+
+// Common wire errors raised by the edge itself.
+var (
+	errNotImplemented   = &APIError{"NotImplemented", "A header or operation you provided implies functionality that is not implemented.", http.StatusNotImplemented}
+	errMethodNotAllowed = &APIError{"MethodNotAllowed", "The specified method is not allowed against this resource.", http.StatusMethodNotAllowed}
+	errAccessDenied     = &APIError{"AccessDenied", "Access Denied", http.StatusForbidden}
+	errMalformedXML     = &APIError{"MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", http.StatusBadRequest}
+	errPrecondition     = &APIError{"PreconditionFailed", "At least one of the pre-conditions you specified did not hold.", http.StatusPreconditionFailed}
+	errNotModified      = &APIError{"NotModified", "Not Modified", http.StatusNotModified}
+	errInvalidRange     = &APIError{"InvalidRange", "The requested range is not satisfiable.", http.StatusRequestedRangeNotSatisfiable}
+	errMissingLength    = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
+)
+
+// errorTable maps domain sentinels to wire errors. It is the one place where
+// storage, service and auth errors become S3 codes.
+var errorTable = []struct {
+	err error
+	api APIError
+}{
+	{meta.ErrBucketNotFound, APIError{"NoSuchBucket", "The specified bucket does not exist.", http.StatusNotFound}},
+	{meta.ErrBucketExists, APIError{"BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.", http.StatusConflict}},
+	{meta.ErrBucketNotEmpty, APIError{"BucketNotEmpty", "The bucket you tried to delete is not empty.", http.StatusConflict}},
+	{meta.ErrObjectNotFound, APIError{"NoSuchKey", "The specified key does not exist.", http.StatusNotFound}},
+	{meta.ErrPreconditionFailed, *errPrecondition},
+	{meta.ErrConflict, APIError{"ConditionalRequestConflict", "A conflicting operation occurred. Retry the request.", http.StatusConflict}},
+	{service.ErrInvalidBucketName, APIError{"InvalidBucketName", "The specified bucket is not valid.", http.StatusBadRequest}},
+	{service.ErrKeyTooLong, APIError{"KeyTooLongError", "Your key is too long.", http.StatusBadRequest}},
+	{service.ErrInvalidKey, APIError{"InvalidArgument", "The object key is not valid.", http.StatusBadRequest}},
+	{service.ErrBadDigest, APIError{"BadDigest", "The Content-MD5 you specified did not match what we received.", http.StatusBadRequest}},
+	{service.ErrIncompleteBody, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", http.StatusBadRequest}},
+	{service.ErrEntityTooLarge, APIError{"EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", http.StatusBadRequest}},
+	{sigv4.ErrMissingAuth, *errAccessDenied},
+	{sigv4.ErrInvalidAccessKeyID, APIError{"InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.", http.StatusForbidden}},
+	{sigv4.ErrSignatureDoesNotMatch, APIError{"SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.", http.StatusForbidden}},
+	{sigv4.ErrRequestTimeTooSkewed, APIError{"RequestTimeTooSkewed", "The difference between the request time and the current time is too large.", http.StatusForbidden}},
+	{sigv4.ErrExpired, APIError{"AccessDenied", "Request has expired", http.StatusForbidden}},
+	{sigv4.ErrAuthHeaderMalformed, APIError{"AuthorizationHeaderMalformed", "The authorization header is malformed.", http.StatusBadRequest}},
+	{sigv4.ErrQueryMalformed, APIError{"AuthorizationQueryParametersError", "The authorization query parameters are malformed.", http.StatusBadRequest}},
+	{sigv4.ErrMissingDate, APIError{"AccessDenied", "AWS authentication requires a valid Date or x-amz-date header", http.StatusForbidden}},
+	{sigv4.ErrMultipleAuth, APIError{"InvalidArgument", "Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter or the Authorization header should be specified.", http.StatusBadRequest}},
+	{sigv4.ErrUnsupportedAlgorithm, APIError{"InvalidArgument", "Unsupported authorization algorithm.", http.StatusBadRequest}},
+	{sigv4.ErrContentSHA256Mismatch, APIError{"XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.", http.StatusBadRequest}},
+	{sigv4.ErrMissingContentSHA256, APIError{"InvalidRequest", "Missing required header for this request: x-amz-content-sha256", http.StatusBadRequest}},
+	{sigv4.ErrInvalidContentSHA256, APIError{"InvalidArgument", "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD, or a valid sha256 value.", http.StatusBadRequest}},
+}
+
+// toAPIError maps any error to the wire error to send. Unknown errors become
+// InternalError (the caller logs them with the request ID). Detail wrapped
+// around an auth or validation sentinel becomes the message.
+func toAPIError(err error) (*APIError, bool) {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae, true
+	}
+	for _, e := range errorTable {
+		if errors.Is(err, e.err) {
+			out := e.api
+			if e.api.Status == http.StatusBadRequest && err.Error() != e.err.Error() {
+				out.Message = err.Error()
+			}
+			return &out, true
+		}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &APIError{"RequestTimeout", "Your socket connection to the server was not read from or written to within the timeout period.", http.StatusBadRequest}, true
+	}
+	return &APIError{"InternalError", "We encountered an internal error. Please try again.", http.StatusInternalServerError}, false
+}

@@ -1,0 +1,198 @@
+package s3api
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sigv4"
+)
+
+// Config configures the S3 edge.
+type Config struct {
+	Region      string
+	Domain      string // enables virtual-hosted-style addressing when set
+	Credentials sigv4.Credentials
+	Logger      *slog.Logger
+}
+
+// Handler serves the S3 API over a service.Service.
+type Handler struct {
+	svc      *service.Service
+	cfg      Config
+	log      *slog.Logger
+	verifier *sigv4.Verifier
+	ops      map[Op]handlerFunc
+}
+
+// request is one S3 request after routing and authentication.
+type request struct {
+	*http.Request
+	id    string
+	route Route
+	auth  *sigv4.Result
+}
+
+// handlerFunc serves one operation. It writes the success response itself
+// and returns an error for the single error writer to map and send.
+type handlerFunc func(w http.ResponseWriter, r *request) error
+
+// New returns the S3 API handler.
+func New(svc *service.Service, cfg Config) *Handler {
+	h := &Handler{
+		svc: svc, cfg: cfg, log: cfg.Logger,
+		verifier: &sigv4.Verifier{Region: cfg.Region, Credentials: cfg.Credentials},
+	}
+	h.ops = map[Op]handlerFunc{
+		OpListBuckets:       h.listBuckets,
+		OpCreateBucket:      h.createBucket,
+		OpHeadBucket:        h.headBucket,
+		OpDeleteBucket:      h.deleteBucket,
+		OpGetBucketLocation: h.getBucketLocation,
+		OpListObjects:       h.listObjectsV1,
+		OpListObjectsV2:     h.listObjectsV2,
+		OpDeleteObjects:     h.deleteObjects,
+		OpPutObject:         h.putObject,
+		OpCopyObject:        h.copyObject,
+		OpGetObject:         h.getObject,
+		OpHeadObject:        h.getObject,
+		OpDeleteObject:      h.deleteObject,
+	}
+	return h
+}
+
+// ServeHTTP is the single entry point: route, authenticate, dispatch, and
+// write any error in one place.
+func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	w := &statusWriter{ResponseWriter: rw}
+	req := &request{Request: r, id: newRequestID()}
+	hdr := w.Header()
+	hdr.Set("x-amz-request-id", req.id)
+	hdr.Set("x-amz-id-2", hostID(req.id))
+	hdr.Set("Server", "JOG")
+
+	req.route = ParseRoute(r, h.cfg.Domain)
+	err := h.serve(w, req)
+	if err != nil {
+		h.writeError(w, req, err)
+	}
+	h.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
+		slog.String("id", req.id), slog.String("op", req.route.Op.String()),
+		slog.String("method", r.Method), slog.String("bucket", req.route.Bucket),
+		slog.String("key", req.route.Key), slog.Int("status", w.status),
+		slog.Int64("bytes_out", w.written), slog.Duration("dur", time.Since(start)))
+}
+
+func (h *Handler) serve(w http.ResponseWriter, req *request) error {
+	auth, err := h.authenticate(req.Request)
+	if err != nil {
+		return err
+	}
+	req.auth = auth
+	switch req.route.Op {
+	case OpUnknown:
+		return errMethodNotAllowed
+	case OpUnsupported:
+		return apiErr(http.StatusNotImplemented, "NotImplemented",
+			"The %q API is not implemented yet.", req.route.Sub)
+	}
+	return h.ops[req.route.Op](w, req)
+}
+
+// writeError maps err to its S3 error and sends it. HEAD responses and 304s
+// carry no body. Internal errors are logged with the request ID.
+func (h *Handler) writeError(w *statusWriter, req *request, err error) {
+	var late errAfterHeader
+	if errors.As(err, &late) || w.status != 0 {
+		h.log.Warn("request failed after response started", "id", req.id, "err", err)
+		panic(http.ErrAbortHandler) // the client sees a truncated response, never a wrong one
+	}
+	ae, known := toAPIError(err)
+	if !known {
+		h.log.Error("internal error", "id", req.id, "op", req.route.Op.String(),
+			"bucket", req.route.Bucket, "key", req.route.Key, "err", err)
+	} else {
+		h.log.Debug("request error", "id", req.id, "code", ae.Code, "err", err)
+	}
+	hdr := w.Header()
+	keep := ae.Status == http.StatusNotModified // a 304 still names the ETag and Last-Modified
+	for _, k := range []string{"ETag", "Last-Modified", "Accept-Ranges", "Content-Disposition",
+		"Content-Encoding", "Content-Language", "Cache-Control", "Expires"} {
+		if !keep {
+			hdr.Del(k)
+		}
+	}
+	if ae.Status == http.StatusNotModified || req.Method == http.MethodHead {
+		hdr.Del("Content-Type")
+		hdr.Del("Content-Length")
+		w.WriteHeader(ae.Status)
+		return
+	}
+	body := errorResponse{
+		Code: ae.Code, Message: ae.Message, RequestID: req.id, HostID: hostID(req.id),
+		Resource: req.URL.Path, BucketName: req.route.Bucket, Key: req.route.Key,
+	}
+	out, _ := xml.Marshal(body)
+	hdr.Set("Content-Type", "application/xml")
+	hdr.Del("Content-Length")
+	w.WriteHeader(ae.Status)
+	io.WriteString(w, xml.Header)
+	w.Write(out)
+}
+
+func newRequestID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return strings.ToUpper(hex.EncodeToString(b[:]))
+}
+
+// hostID derives the x-amz-id-2 value from the request ID.
+func hostID(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:16])
+}
+
+// statusWriter records the status and byte count for logs and metrics. It
+// forwards ReadFrom so that io.Copy from a file still reaches sendfile.
+type statusWriter struct {
+	http.ResponseWriter
+	status  int
+	written int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.written += int64(n)
+	return n, err
+}
+
+func (w *statusWriter) ReadFrom(src io.Reader) (int64, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.(io.ReaderFrom).ReadFrom(src)
+	w.written += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,92 @@
+package s3api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// maxUserMeta is S3's limit on the total size of x-amz-meta-* headers.
+const maxUserMeta = 2048
+
+const metaPrefix = "X-Amz-Meta-"
+
+// parseObjectHeaders reads the content headers and user metadata a write
+// stores with the object.
+func parseObjectHeaders(h http.Header) (meta.ContentHeaders, map[string]string, error) {
+	ch := meta.ContentHeaders{
+		ContentType:        h.Get("Content-Type"),
+		ContentEncoding:    h.Get("Content-Encoding"),
+		ContentDisposition: h.Get("Content-Disposition"),
+		ContentLanguage:    h.Get("Content-Language"),
+		CacheControl:       h.Get("Cache-Control"),
+		Expires:            h.Get("Expires"),
+	}
+	var um map[string]string
+	size := 0
+	for k, vs := range h {
+		name, ok := strings.CutPrefix(k, metaPrefix)
+		if !ok {
+			continue
+		}
+		if um == nil {
+			um = make(map[string]string)
+		}
+		name = strings.ToLower(name)
+		v := strings.Join(vs, ",")
+		um[name] = v
+		size += len(name) + len(v)
+	}
+	if size > maxUserMeta {
+		return ch, nil, apiErr(http.StatusBadRequest, "MetadataTooLarge",
+			"Your metadata headers exceed the maximum allowed metadata size of %d bytes.", maxUserMeta)
+	}
+	return ch, um, nil
+}
+
+// responseOverrides maps GET's response-* query parameters to the headers
+// they replace.
+var responseOverrides = map[string]string{
+	"response-content-type":        "Content-Type",
+	"response-content-language":    "Content-Language",
+	"response-expires":             "Expires",
+	"response-cache-control":       "Cache-Control",
+	"response-content-disposition": "Content-Disposition",
+	"response-content-encoding":    "Content-Encoding",
+}
+
+// setObjectHeaders writes an object's stored headers onto a GET/HEAD
+// response, then applies response-* overrides from the query.
+func setObjectHeaders(h http.Header, o meta.Object, q map[string][]string) {
+	h.Set("ETag", `"`+o.ETag+`"`)
+	h.Set("Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
+	h.Set("Accept-Ranges", "bytes")
+	ct := o.Headers.ContentType
+	if ct == "" {
+		ct = "binary/octet-stream"
+	}
+	h.Set("Content-Type", ct)
+	for k, v := range map[string]string{
+		"Content-Encoding":    o.Headers.ContentEncoding,
+		"Content-Disposition": o.Headers.ContentDisposition,
+		"Content-Language":    o.Headers.ContentLanguage,
+		"Cache-Control":       o.Headers.CacheControl,
+		"Expires":             o.Headers.Expires,
+	} {
+		if v != "" {
+			h.Set(k, v)
+		}
+	}
+	for k, v := range o.UserMeta {
+		h[metaPrefix+k] = []string{v}
+	}
+	if o.StorageClass != "" && o.StorageClass != "STANDARD" {
+		h.Set("x-amz-storage-class", o.StorageClass)
+	}
+	for param, header := range responseOverrides {
+		if v, ok := q[param]; ok {
+			h.Set(header, v[0])
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package s3api
+
+import (
+	"net"
+	"net/http"
+	"strings"
+)
+
+// Op is a parsed S3 operation.
+type Op int
+
+// Operations JOG routes. OpUnsupported is a recognised S3 operation that is
+// not built yet (answered NotImplemented).
+const (
+	OpUnknown Op = iota
+	OpUnsupported
+	OpListBuckets
+	OpCreateBucket
+	OpHeadBucket
+	OpDeleteBucket
+	OpGetBucketLocation
+	OpListObjects
+	OpListObjectsV2
+	OpDeleteObjects
+	OpPutObject
+	OpCopyObject
+	OpGetObject
+	OpHeadObject
+	OpDeleteObject
+)
+
+var opNames = [...]string{
+	OpUnknown: "Unknown", OpUnsupported: "Unsupported", OpListBuckets: "ListBuckets",
+	OpCreateBucket: "CreateBucket", OpHeadBucket: "HeadBucket", OpDeleteBucket: "DeleteBucket",
+	OpGetBucketLocation: "GetBucketLocation", OpListObjects: "ListObjects", OpListObjectsV2: "ListObjectsV2",
+	OpDeleteObjects: "DeleteObjects", OpPutObject: "PutObject", OpCopyObject: "CopyObject",
+	OpGetObject: "GetObject", OpHeadObject: "HeadObject", OpDeleteObject: "DeleteObject",
+}
+
+func (o Op) String() string { return opNames[o] }
+
+// Route is what the router makes of a request: the operation and the
+// resource it acts on.
+type Route struct {
+	Op     Op
+	Bucket string
+	Key    string
+	// Sub names the subresource of an OpUnsupported route (e.g. "versioning").
+	Sub string
+}
+
+// bucketSubresources are query parameters that select a bucket-level S3 API
+// JOG does not implement yet.
+var bucketSubresources = []string{
+	"accelerate", "acl", "analytics", "cors", "encryption", "intelligent-tiering",
+	"inventory", "lifecycle", "logging", "metrics", "notification", "object-lock",
+	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
+	"requestPayment", "tagging", "uploads", "versioning", "versions", "website",
+	"metadataConfiguration", "metadataTable",
+}
+
+// objectSubresources select object-level APIs not implemented yet.
+var objectSubresources = []string{
+	"acl", "attributes", "legal-hold", "retention", "restore", "select", "tagging",
+	"torrent", "uploadId", "uploads",
+}
+
+// ParseRoute turns method, host, path and query into a Route. domain, when
+// set, enables virtual-hosted-style addressing (<bucket>.<domain>). The key is
+// the decoded path exactly as sent: no cleaning, so "a//b" and "../x" are
+// keys like any other.
+func ParseRoute(r *http.Request, domain string) Route {
+	bucket, key := splitPath(r.URL.Path)
+	if b, ok := virtualHostBucket(r.Host, domain); ok {
+		bucket, key = b, strings.TrimPrefix(r.URL.Path, "/")
+	}
+	q := r.URL.Query()
+	rt := Route{Bucket: bucket, Key: key}
+	switch {
+	case bucket == "":
+		if r.Method == http.MethodGet {
+			rt.Op = OpListBuckets
+		}
+		return rt
+	case key == "":
+		rt.Op = bucketOp(r.Method, q)
+	default:
+		rt.Op = objectOp(r, q)
+	}
+	if rt.Op == OpUnsupported {
+		rt.Sub = firstPresent(q, bucketSubresources)
+		if key != "" {
+			rt.Sub = firstPresent(q, objectSubresources)
+		}
+	}
+	return rt
+}
+
+func bucketOp(method string, q map[string][]string) Op {
+	if firstPresent(q, bucketSubresources) != "" {
+		return OpUnsupported
+	}
+	switch method {
+	case http.MethodPut:
+		return OpCreateBucket
+	case http.MethodHead:
+		return OpHeadBucket
+	case http.MethodDelete:
+		return OpDeleteBucket
+	case http.MethodGet:
+		switch {
+		case has(q, "location"):
+			return OpGetBucketLocation
+		case q["list-type"] != nil && q["list-type"][0] == "2":
+			return OpListObjectsV2
+		default:
+			return OpListObjects
+		}
+	case http.MethodPost:
+		if has(q, "delete") {
+			return OpDeleteObjects
+		}
+	}
+	return OpUnknown
+}
+
+func objectOp(r *http.Request, q map[string][]string) Op {
+	if firstPresent(q, objectSubresources) != "" {
+		return OpUnsupported
+	}
+	switch r.Method {
+	case http.MethodPut:
+		if r.Header.Get("X-Amz-Copy-Source") != "" {
+			return OpCopyObject
+		}
+		return OpPutObject
+	case http.MethodGet:
+		return OpGetObject
+	case http.MethodHead:
+		return OpHeadObject
+	case http.MethodDelete:
+		return OpDeleteObject
+	}
+	return OpUnknown
+}
+
+// splitPath splits "/bucket/key..." at the first slash after the bucket.
+func splitPath(p string) (bucket, key string) {
+	p = strings.TrimPrefix(p, "/")
+	bucket, key, _ = strings.Cut(p, "/")
+	return bucket, key
+}
+
+// virtualHostBucket extracts the bucket from "<bucket>.<domain>[:port]".
+func virtualHostBucket(host, domain string) (string, bool) {
+	if domain == "" {
+		return "", false
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(host)
+	b, ok := strings.CutSuffix(host, "."+strings.ToLower(domain))
+	return b, ok && b != ""
+}
+
+func has(q map[string][]string, k string) bool { _, ok := q[k]; return ok }
+
+func firstPresent(q map[string][]string, keys []string) string {
+	for _, k := range keys {
+		if has(q, k) {
+			return k
+		}
+	}
+	return ""
+}

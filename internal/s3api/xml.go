@@ -1,0 +1,159 @@
+package s3api
+
+import (
+	"encoding/xml"
+	"io"
+	"net/http"
+	"time"
+)
+
+const s3Namespace = "http://s3.amazonaws.com/doc/2006-03-01/"
+
+// maxXMLBody caps request bodies parsed as XML.
+const maxXMLBody = 4 << 20
+
+type errorResponse struct {
+	XMLName    xml.Name `xml:"Error"`
+	Code       string   `xml:"Code"`
+	Message    string   `xml:"Message"`
+	BucketName string   `xml:"BucketName,omitempty"`
+	Key        string   `xml:"Key,omitempty"`
+	Resource   string   `xml:"Resource"`
+	RequestID  string   `xml:"RequestId"`
+	HostID     string   `xml:"HostId"`
+}
+
+type owner struct {
+	ID          string `xml:"ID"`
+	DisplayName string `xml:"DisplayName"`
+}
+
+type listAllMyBucketsResult struct {
+	XMLName xml.Name     `xml:"ListAllMyBucketsResult"`
+	Xmlns   string       `xml:"xmlns,attr"`
+	Owner   owner        `xml:"Owner"`
+	Buckets []bucketInfo `xml:"Buckets>Bucket"`
+}
+
+type bucketInfo struct {
+	Name         string `xml:"Name"`
+	CreationDate string `xml:"CreationDate"`
+	BucketRegion string `xml:"BucketRegion,omitempty"`
+}
+
+type createBucketConfiguration struct {
+	XMLName            xml.Name `xml:"CreateBucketConfiguration"`
+	LocationConstraint string   `xml:"LocationConstraint"`
+}
+
+type locationConstraint struct {
+	XMLName xml.Name `xml:"LocationConstraint"`
+	Xmlns   string   `xml:"xmlns,attr"`
+	Region  string   `xml:",chardata"`
+}
+
+type listEntry struct {
+	Key          string `xml:"Key"`
+	LastModified string `xml:"LastModified"`
+	ETag         string `xml:"ETag"`
+	Size         int64  `xml:"Size"`
+	StorageClass string `xml:"StorageClass"`
+	Owner        *owner `xml:"Owner,omitempty"`
+}
+
+type commonPrefix struct {
+	Prefix string `xml:"Prefix"`
+}
+
+type listBucketResult struct {
+	XMLName        xml.Name       `xml:"ListBucketResult"`
+	Xmlns          string         `xml:"xmlns,attr"`
+	Name           string         `xml:"Name"`
+	Prefix         string         `xml:"Prefix"`
+	Marker         *string        `xml:"Marker,omitempty"`
+	NextMarker     string         `xml:"NextMarker,omitempty"`
+	ContToken      string         `xml:"ContinuationToken,omitempty"`
+	NextContToken  string         `xml:"NextContinuationToken,omitempty"`
+	StartAfter     string         `xml:"StartAfter,omitempty"`
+	KeyCount       *int           `xml:"KeyCount,omitempty"`
+	MaxKeys        int            `xml:"MaxKeys"`
+	Delimiter      string         `xml:"Delimiter,omitempty"`
+	EncodingType   string         `xml:"EncodingType,omitempty"`
+	IsTruncated    bool           `xml:"IsTruncated"`
+	Contents       []listEntry    `xml:"Contents"`
+	CommonPrefixes []commonPrefix `xml:"CommonPrefixes"`
+}
+
+type deleteRequest struct {
+	XMLName xml.Name `xml:"Delete"`
+	Quiet   bool     `xml:"Quiet"`
+	Objects []struct {
+		Key       string `xml:"Key"`
+		VersionID string `xml:"VersionId"`
+		ETag      string `xml:"ETag"`
+	} `xml:"Object"`
+}
+
+type deletedEntry struct {
+	Key       string `xml:"Key"`
+	VersionID string `xml:"VersionId,omitempty"`
+}
+
+type deleteError struct {
+	Key       string `xml:"Key"`
+	VersionID string `xml:"VersionId,omitempty"`
+	Code      string `xml:"Code"`
+	Message   string `xml:"Message"`
+}
+
+type deleteResult struct {
+	XMLName xml.Name       `xml:"DeleteResult"`
+	Xmlns   string         `xml:"xmlns,attr"`
+	Deleted []deletedEntry `xml:"Deleted"`
+	Errors  []deleteError  `xml:"Error"`
+}
+
+type copyObjectResult struct {
+	XMLName      xml.Name `xml:"CopyObjectResult"`
+	Xmlns        string   `xml:"xmlns,attr"`
+	LastModified string   `xml:"LastModified"`
+	ETag         string   `xml:"ETag"`
+}
+
+// writeXML writes a 200 (or status) response with an XML body.
+func writeXML(w http.ResponseWriter, status int, v any) error {
+	w.Header().Set("Content-Type", "application/xml")
+	w.WriteHeader(status)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return errAfterHeader{err}
+	}
+	if err := xml.NewEncoder(w).Encode(v); err != nil {
+		return errAfterHeader{err}
+	}
+	return nil
+}
+
+// readXML decodes a capped XML request body into v.
+func readXML(r *http.Request, v any) error {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxXMLBody+1))
+	if err != nil {
+		return err
+	}
+	if len(body) > maxXMLBody {
+		return apiErr(http.StatusBadRequest, "MaxMessageLengthExceeded", "Your request was too big.")
+	}
+	if err := xml.Unmarshal(body, v); err != nil {
+		return errMalformedXML
+	}
+	return nil
+}
+
+// errAfterHeader marks a failure after the status line was sent: nothing can
+// be reported to the client any more, so the connection is aborted.
+type errAfterHeader struct{ err error }
+
+func (e errAfterHeader) Error() string { return "after response header: " + e.err.Error() }
+func (e errAfterHeader) Unwrap() error { return e.err }
+
+// iso8601 formats times as S3 listings do.
+func iso8601(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -1,0 +1,125 @@
+// Package server assembles a running JOG server from a config: the stores,
+// start-up recovery, the S3 handler, health endpoints and the HTTP server
+// with graceful shutdown.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/meta/sqlite"
+	"github.com/jogstore/jog/internal/s3api"
+	"github.com/jogstore/jog/internal/service"
+)
+
+// DBFile is the SQLite database's name inside the data dir.
+const DBFile = "jog.db"
+
+// Server is one JOG server instance.
+type Server struct {
+	cfg         config.Config
+	log         *slog.Logger
+	meta        *sqlite.Store
+	handler     http.Handler
+	draining    atomic.Bool
+	Credentials config.Credentials
+	// GeneratedCredentials is true when this start created the key pair.
+	GeneratedCredentials bool
+}
+
+// New opens the data dir (creating it), runs crash recovery and prepares the
+// handler. It does not listen yet.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	s := &Server{cfg: cfg, log: log}
+	s.Credentials = config.Credentials{AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey}
+	if cfg.AccessKey == "" {
+		c, gen, err := config.LoadOrCreateCredentials(cfg.DataDir)
+		if err != nil {
+			return nil, fmt.Errorf("credentials: %w", err)
+		}
+		s.Credentials, s.GeneratedCredentials = c, gen
+	}
+	started := time.Now()
+	m, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, DBFile))
+	if err != nil {
+		return nil, fmt.Errorf("open metadata: %w", err)
+	}
+	blobs, err := disk.Open(cfg.DataDir)
+	if err != nil {
+		m.Close()
+		return nil, fmt.Errorf("open blob store: %w", err)
+	}
+	svc := service.New(m, blobs, log)
+	rep, err := svc.Recover(ctx, started)
+	if err != nil {
+		m.Close()
+		return nil, fmt.Errorf("recovery: %w", err)
+	}
+	log.Info("recovery done", "temp_removed", rep.TempRemoved, "blobs_scanned", rep.BlobsScanned,
+		"orphans_removed", rep.OrphansRemoved, "took", time.Since(started).Round(time.Millisecond))
+	s.meta = m
+	s3 := s3api.New(svc, s3api.Config{
+		Region: cfg.Region, Domain: cfg.Domain, Logger: log,
+		Credentials: s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey},
+	})
+	s.handler = s.withHealth(s3)
+	return s, nil
+}
+
+// Handler returns the server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Serve answers requests on ln until ctx is cancelled, then stops accepting,
+// drains in-flight requests (up to drainTimeout) and closes the stores.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler: s.handler,
+		// No ReadTimeout/WriteTimeout: they would cut long transfers.
+		ReadHeaderTimeout: 30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	s.log.Info("serving S3", "addr", ln.Addr().String(), "data_dir", s.cfg.DataDir, "region", s.cfg.Region)
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-errc:
+	}
+	s.draining.Store(true)
+	s.log.Info("shutting down: draining in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		s.log.Warn("drain incomplete", "err", err)
+		hs.Close()
+	}
+	if errors.Is(serveErr, http.ErrServerClosed) {
+		serveErr = nil
+	}
+	return errors.Join(serveErr, s.meta.Close())
+}
+
+// drainTimeout bounds how long shutdown waits for in-flight requests.
+const drainTimeout = 5 * time.Minute
+
+// Close releases the stores of a server that was never served.
+func (s *Server) Close() error { return s.meta.Close() }

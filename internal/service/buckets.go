@@ -1,0 +1,20 @@
+package service
+
+import (
+	"context"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// CreateBucket validates name and creates the bucket.
+func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) error {
+	if err := ValidateBucketName(name); err != nil {
+		return err
+	}
+	return s.meta.CreateBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, CreatedAt: meta.Now()})
+}
+
+// DeleteBucket removes an empty bucket.
+func (s *Service) DeleteBucket(ctx context.Context, name string) error {
+	return s.meta.DeleteBucket(ctx, name)
+}

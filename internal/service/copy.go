@@ -1,0 +1,43 @@
+package service
+
+import (
+	"context"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// CopyInput describes a server-side copy. Dst carries the destination and,
+// when ReplaceMetadata is set, its headers and user metadata; its Body, Size
+// and ContentMD5 are ignored.
+type CopyInput struct {
+	SrcBucket, SrcKey, SrcVersion string
+	Dst                           PutInput
+	ReplaceMetadata               bool
+	// CheckSource, when set, is called with the source's metadata before any
+	// byte is copied (copy-source conditionals); its error aborts the copy.
+	CheckSource func(meta.Object) error
+}
+
+// CopyObject copies an object's bytes into a new blob under the destination
+// key. The source is read through the same consistent open as GET.
+func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, error) {
+	src, r, err := s.OpenObject(ctx, in.SrcBucket, in.SrcKey, in.SrcVersion)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	defer r.Close()
+	if in.CheckSource != nil {
+		if err := in.CheckSource(src); err != nil {
+			return meta.Object{}, err
+		}
+	}
+	dst := in.Dst
+	dst.Body, dst.Size, dst.ContentMD5 = r, src.Size, nil
+	if !in.ReplaceMetadata {
+		dst.Headers, dst.UserMeta = src.Headers, src.UserMeta
+	}
+	if dst.StorageClass == "" {
+		dst.StorageClass = src.StorageClass
+	}
+	return s.PutObject(ctx, dst)
+}
