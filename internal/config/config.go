@@ -21,11 +21,14 @@ type Config struct {
 	Domain    string
 	LogLevel  string
 	LogFormat string
+	// Fsync is "always" (default: every acknowledged write is on stable
+	// storage) or "never" (for throwaway data: tests, benchmarks).
+	Fsync string
 }
 
 // Default returns the zero-setup configuration.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text"}
+	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always"}
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
@@ -46,6 +49,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.Domain, "domain", "base domain for virtual-hosted-style requests (<bucket>.<domain>)")
 	str(&c.LogLevel, "log-level", "debug, info, warn or error")
 	str(&c.LogFormat, "log-format", "text or json")
+	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 }
 
 // Validate checks the configuration for mistakes a user can fix.
@@ -71,6 +75,9 @@ func (c Config) Validate() error {
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		errs = append(errs, fmt.Errorf("--log-format %q: want text or json", c.LogFormat))
+	}
+	if c.Fsync != "always" && c.Fsync != "never" {
+		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))
 	}
 	return errors.Join(errs...)
 }

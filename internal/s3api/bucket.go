@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
-
 )
 
 // ownerOf returns the S3 owner of an access key: a stable canonical ID and
@@ -75,4 +74,3 @@ func (h *Handler) getBucketLocation(w http.ResponseWriter, r *request) error {
 	}
 	return writeXML(w, http.StatusOK, locationConstraint{Xmlns: s3Namespace, Region: loc})
 }
-

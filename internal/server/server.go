@@ -56,7 +56,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 		s.Credentials, s.GeneratedCredentials = c, gen
 	}
 	started := time.Now()
-	m, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, DBFile))
+	noSync := cfg.Fsync == "never"
+	if noSync {
+		log.Warn("fsync disabled: acknowledged writes may be lost on power failure")
+	}
+	m, err := sqlite.OpenWith(ctx, filepath.Join(cfg.DataDir, DBFile), sqlite.Options{NoSync: noSync})
 	if err != nil {
 		return nil, fmt.Errorf("open metadata: %w", err)
 	}
@@ -65,6 +69,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 		m.Close()
 		return nil, fmt.Errorf("open blob store: %w", err)
 	}
+	blobs.NoSync = noSync
 	svc := service.New(m, blobs, log)
 	rep, err := svc.Recover(ctx, started)
 	if err != nil {

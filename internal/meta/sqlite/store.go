@@ -20,10 +20,22 @@ type Store struct {
 
 var _ meta.Store = (*Store)(nil)
 
+// Options tune a Store.
+type Options struct {
+	// NoSync sets synchronous=OFF: commits are not flushed to stable
+	// storage. Only for throwaway data (tests, benchmarks).
+	NoSync bool
+}
+
 // Open opens (creating if needed) the database file at path and brings its
 // schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
-	w, err := sql.Open("sqlite", dsn(path, false))
+	return OpenWith(ctx, path, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
+	w, err := sql.Open("sqlite", dsn(path, false, opts))
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +46,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn(path, true))
+	r, err := sql.Open("sqlite", dsn(path, true, opts))
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -48,14 +60,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return &Store{w: w, r: r}, nil
 }
 
-func dsn(path string, readOnly bool) string {
+func dsn(path string, readOnly bool, opts Options) string {
 	q := url.Values{}
-	for _, p := range []string{
-		"journal_mode(WAL)",
-		"synchronous(FULL)", // a commit is on disk before it returns
-		"foreign_keys(1)",
-		"busy_timeout(10000)",
-	} {
+	sync := "synchronous(FULL)" // a commit is on disk before it returns
+	if opts.NoSync {
+		sync = "synchronous(OFF)"
+	}
+	for _, p := range []string{"journal_mode(WAL)", sync, "foreign_keys(1)", "busy_timeout(10000)"} {
 		q.Add("_pragma", p)
 	}
 	if readOnly {
