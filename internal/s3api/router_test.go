@@ -1,0 +1,134 @@
+package s3api
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestParseRoute(t *testing.T) {
+	cases := []struct {
+		method, target, host string
+		header               map[string]string
+		domain               string
+		want                 Route
+	}{
+		{"GET", "/", "", nil, "", Route{Op: OpListBuckets}},
+		{"PUT", "/", "", nil, "", Route{Op: OpUnknown}},
+		{"PUT", "/examplebucket", "", nil, "", Route{Op: OpCreateBucket, Bucket: "examplebucket"}},
+		{"PUT", "/examplebucket/", "", nil, "", Route{Op: OpCreateBucket, Bucket: "examplebucket"}},
+		{"HEAD", "/examplebucket", "", nil, "", Route{Op: OpHeadBucket, Bucket: "examplebucket"}},
+		{"DELETE", "/examplebucket", "", nil, "", Route{Op: OpDeleteBucket, Bucket: "examplebucket"}},
+		{"GET", "/examplebucket?location", "", nil, "", Route{Op: OpGetBucketLocation, Bucket: "examplebucket"}},
+		{"GET", "/examplebucket?list-type=2&prefix=photos/2006/&delimiter=/", "", nil, "", Route{Op: OpListObjectsV2, Bucket: "examplebucket"}},
+		{"GET", "/examplebucket?prefix=N&marker=Ned&max-keys=40", "", nil, "", Route{Op: OpListObjects, Bucket: "examplebucket"}},
+		{"POST", "/examplebucket?delete", "", nil, "", Route{Op: OpDeleteObjects, Bucket: "examplebucket"}},
+		{"POST", "/examplebucket", "", nil, "", Route{Op: OpUnknown, Bucket: "examplebucket"}},
+		{"GET", "/examplebucket?versioning", "", nil, "", Route{Op: OpUnsupported, Bucket: "examplebucket", Sub: "versioning"}},
+		{"PUT", "/examplebucket?tagging", "", nil, "", Route{Op: OpUnsupported, Bucket: "examplebucket", Sub: "tagging"}},
+		{"PUT", "/examplebucket/my-image.jpg", "", nil, "", Route{Op: OpPutObject, Bucket: "examplebucket", Key: "my-image.jpg"}},
+		{"PUT", "/examplebucket/dst", "", map[string]string{"X-Amz-Copy-Source": "/src/key"}, "", Route{Op: OpCopyObject, Bucket: "examplebucket", Key: "dst"}},
+		{"GET", "/examplebucket/photos/2006/a.jpg", "", nil, "", Route{Op: OpGetObject, Bucket: "examplebucket", Key: "photos/2006/a.jpg"}},
+		{"HEAD", "/examplebucket/k", "", nil, "", Route{Op: OpHeadObject, Bucket: "examplebucket", Key: "k"}},
+		{"DELETE", "/examplebucket/k", "", nil, "", Route{Op: OpDeleteObject, Bucket: "examplebucket", Key: "k"}},
+		{"POST", "/examplebucket/k?uploads", "", nil, "", Route{Op: OpUnsupported, Bucket: "examplebucket", Key: "k", Sub: "uploads"}},
+		{"GET", "/examplebucket/k?tagging", "", nil, "", Route{Op: OpUnsupported, Bucket: "examplebucket", Key: "k", Sub: "tagging"}},
+		{"POST", "/examplebucket/k", "", nil, "", Route{Op: OpUnknown, Bucket: "examplebucket", Key: "k"}},
+		// Keys are taken as sent: no path cleaning.
+		{"GET", "/b/a//b", "", nil, "", Route{Op: OpGetObject, Bucket: "b", Key: "a//b"}},
+		{"GET", "/b/../x", "", nil, "", Route{Op: OpGetObject, Bucket: "b", Key: "../x"}},
+		{"GET", "/b//leading", "", nil, "", Route{Op: OpGetObject, Bucket: "b", Key: "/leading"}},
+		{"GET", "/b/dir/", "", nil, "", Route{Op: OpGetObject, Bucket: "b", Key: "dir/"}},
+		{"GET", "/b/a%20b%2Bc%3Fd", "", nil, "", Route{Op: OpGetObject, Bucket: "b", Key: "a b+c?d"}},
+		// Virtual-hosted style.
+		{"GET", "/photos/puppy.jpg", "examplebucket.s3.local:9000", nil, "s3.local", Route{Op: OpGetObject, Bucket: "examplebucket", Key: "photos/puppy.jpg"}},
+		{"GET", "/?list-type=2", "examplebucket.s3.local", nil, "s3.local", Route{Op: OpListObjectsV2, Bucket: "examplebucket"}},
+		{"GET", "/", "s3.local:9000", nil, "s3.local", Route{Op: OpListBuckets}},
+		{"GET", "/bkt/key", "s3.local:9000", nil, "s3.local", Route{Op: OpGetObject, Bucket: "bkt", Key: "key"}},
+		{"GET", "/bkt/key", "my.bucket.s3.local", nil, "s3.local", Route{Op: OpGetObject, Bucket: "my.bucket", Key: "bkt/key"}},
+		// Without --domain the host is ignored.
+		{"GET", "/bkt/key", "examplebucket.s3.local", nil, "", Route{Op: OpGetObject, Bucket: "bkt", Key: "key"}},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest(c.method, c.target, nil)
+		if c.host != "" {
+			r.Host = c.host
+		}
+		for k, v := range c.header {
+			r.Header.Set(k, v)
+		}
+		got := ParseRoute(r, c.domain)
+		if got != c.want {
+			t.Errorf("%s %s (host %q, domain %q) = %+v, want %+v", c.method, c.target, c.host, c.domain, got, c.want)
+		}
+	}
+}
+
+func TestParseRange(t *testing.T) {
+	cases := []struct {
+		h       string
+		size    int64
+		want    byteRange
+		ok      bool
+		invalid bool
+	}{
+		{"", 10, byteRange{}, false, false},
+		{"bytes=0-0", 10, byteRange{0, 1}, true, false},
+		{"bytes=2-5", 10, byteRange{2, 4}, true, false},
+		{"bytes=5-", 10, byteRange{5, 5}, true, false},
+		{"bytes=-3", 10, byteRange{7, 3}, true, false},
+		{"bytes=-30", 10, byteRange{0, 10}, true, false},
+		{"bytes=8-100", 10, byteRange{8, 2}, true, false},
+		{"bytes=10-", 10, byteRange{}, false, true},
+		{"bytes=10-20", 10, byteRange{}, false, true},
+		{"bytes=-0", 10, byteRange{}, false, true},
+		{"bytes=0-", 0, byteRange{}, false, true},
+		{"bytes=5-2", 10, byteRange{}, false, false},  // malformed: ignored
+		{"bytes=0-1,3-4", 10, byteRange{}, false, false}, // multiple: whole object
+		{"items=0-1", 10, byteRange{}, false, false},
+		{"bytes=a-b", 10, byteRange{}, false, false},
+	}
+	for _, c := range cases {
+		got, ok, err := parseRange(c.h, c.size)
+		if (err != nil) != c.invalid || ok != c.ok || got != c.want {
+			t.Errorf("parseRange(%q, %d) = %+v, %v, %v; want %+v, %v, invalid=%v", c.h, c.size, got, ok, err, c.want, c.ok, c.invalid)
+		}
+	}
+}
+
+func TestCheckConditions(t *testing.T) {
+	o := testObject()
+	before := "Sat, 01 Jan 2000 00:00:00 GMT"
+	after := "Fri, 01 Jan 2100 00:00:00 GMT"
+	cases := []struct {
+		name string
+		h    map[string]string
+		want error
+	}{
+		{"none", nil, nil},
+		{"if-match ok", map[string]string{"If-Match": `"` + o.ETag + `"`}, nil},
+		{"if-match star", map[string]string{"If-Match": "*"}, nil},
+		{"if-match list", map[string]string{"If-Match": `"x", "` + o.ETag + `"`}, nil},
+		{"if-match bad", map[string]string{"If-Match": `"x"`}, errPrecondition},
+		{"if-unmodified-since past", map[string]string{"If-Unmodified-Since": before}, errPrecondition},
+		{"if-unmodified-since future", map[string]string{"If-Unmodified-Since": after}, nil},
+		{"if-match true beats if-unmodified-since false", map[string]string{"If-Match": o.ETag, "If-Unmodified-Since": before}, nil},
+		{"if-none-match hit", map[string]string{"If-None-Match": `"` + o.ETag + `"`}, errNotModified},
+		{"if-none-match miss", map[string]string{"If-None-Match": `"x"`}, nil},
+		{"if-modified-since future", map[string]string{"If-Modified-Since": after}, errNotModified},
+		{"if-modified-since past", map[string]string{"If-Modified-Since": before}, nil},
+		{"if-none-match false + if-modified-since true → 304", map[string]string{"If-None-Match": o.ETag, "If-Modified-Since": before}, errNotModified},
+		{"if-none-match true ignores if-modified-since", map[string]string{"If-None-Match": `"x"`, "If-Modified-Since": after}, nil},
+		{"if-match fails before if-none-match", map[string]string{"If-Match": `"x"`, "If-None-Match": o.ETag}, errPrecondition},
+		{"malformed dates ignored", map[string]string{"If-Modified-Since": "yesterday", "If-Unmodified-Since": "soon"}, nil},
+	}
+	for _, c := range cases {
+		h := http.Header{}
+		for k, v := range c.h {
+			h.Set(k, v)
+		}
+		if got := checkConditions(h, getConditions, o, errNotModified); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
