@@ -84,7 +84,7 @@ func parseAuthorization(h string) (authorization, error) {
 // or the Date header when X-Amz-Date is absent.
 func headerTime(r *http.Request) (time.Time, error) {
 	if v := r.Header.Values("X-Amz-Date"); len(v) > 0 {
-		t, err := time.Parse(AmzDateFormat, strings.TrimSpace(v[0]))
+		t, err := parseAmzDate(strings.TrimSpace(v[0]))
 		if err != nil {
 			return time.Time{}, fmt.Errorf("%w: invalid X-Amz-Date %q", ErrMissingDate, v[0])
 		}

@@ -98,7 +98,7 @@ func parsePresigned(params []queryParam) (presignedAuth, error) {
 	if p.cred, err = parseCredential(vals[paramCredential]); err != nil {
 		return presignedAuth{}, fmt.Errorf("%w: error parsing the X-Amz-Credential parameter: %v", ErrQueryMalformed, err)
 	}
-	if p.date, err = time.Parse(AmzDateFormat, vals[paramDate]); err != nil {
+	if p.date, err = parseAmzDate(vals[paramDate]); err != nil {
 		return presignedAuth{}, fmt.Errorf("%w: X-Amz-Date must be in the ISO8601 long format \"yyyyMMdd'T'HHmmss'Z'\"", ErrQueryMalformed)
 	}
 	secs, err := strconv.ParseInt(vals[paramExpires], 10, 64)

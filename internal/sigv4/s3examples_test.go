@@ -180,6 +180,7 @@ func TestS3DocExampleMutations(t *testing.T) {
 		}, ErrRequestTimeTooSkewed},
 		{"no date", get, func(v *Verifier, r *http.Request) { r.Header.Del("X-Amz-Date") }, ErrMissingDate},
 		{"bad x-amz-date", get, func(v *Verifier, r *http.Request) { r.Header.Set("X-Amz-Date", "2013-05-24") }, ErrMissingDate},
+		{"fractional x-amz-date", get, func(v *Verifier, r *http.Request) { r.Header.Set("X-Amz-Date", "20130524T000000.5Z") }, ErrMissingDate},
 		// Date is used when X-Amz-Date is absent; x-amz-date is still signed, so the signature breaks.
 		{"date header fallback", put, func(v *Verifier, r *http.Request) { r.Header.Del("X-Amz-Date") }, ErrSignatureDoesNotMatch},
 		{"no content sha", get, func(v *Verifier, r *http.Request) { r.Header.Del("X-Amz-Content-Sha256") }, ErrMissingContentSHA256},
@@ -213,6 +214,7 @@ func TestS3DocExampleMutations(t *testing.T) {
 		{"presigned expires negative", pre, setQuery("Expires=86400", "Expires=-5"), ErrQueryMalformed},
 		{"presigned expires not a number", pre, setQuery("Expires=86400", "Expires=1d"), ErrQueryMalformed},
 		{"presigned bad date", pre, setQuery("Date=20130524T000000Z", "Date=20130524"), ErrQueryMalformed},
+		{"presigned fractional date", pre, setQuery("Date=20130524T000000Z", "Date=20130524T000000.0Z"), ErrQueryMalformed},
 		{"presigned missing signed headers", pre, setQuery("&X-Amz-SignedHeaders=host", ""), ErrQueryMalformed},
 		{"presigned host not signed", pre, setQuery("SignedHeaders=host", "SignedHeaders=range"), ErrQueryMalformed},
 		{"presigned missing signature", pre, func(v *Verifier, r *http.Request) {

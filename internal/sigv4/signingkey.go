@@ -4,8 +4,10 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Algorithm is the only signing algorithm Verify accepts.
@@ -13,6 +15,19 @@ const Algorithm = "AWS4-HMAC-SHA256"
 
 // AmzDateFormat is the layout of X-Amz-Date ("20130524T000000Z").
 const AmzDateFormat = "20060102T150405Z"
+
+// parseAmzDate parses an X-Amz-Date value strictly: time.Parse alone would
+// also accept fractional seconds, which the string to sign cannot carry.
+func parseAmzDate(s string) (time.Time, error) {
+	t, err := time.Parse(AmzDateFormat, s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if t.Format(AmzDateFormat) != s {
+		return time.Time{}, fmt.Errorf("X-Amz-Date %q is not in the form %s", s, AmzDateFormat)
+	}
+	return t, nil
+}
 
 // scopeDateFormat is the layout of the date in a credential scope.
 const scopeDateFormat = "20060102"
