@@ -26,21 +26,19 @@ func (h *Handler) authenticate(r *http.Request) (*sigv4.Result, error) {
 		return nil, err
 	}
 	switch ph := res.PayloadHash; {
-	case ph == "UNSIGNED-PAYLOAD" || ph == "":
+	case ph == sigv4.UnsignedPayload || ph == "":
 	case strings.HasPrefix(ph, "STREAMING-"):
 		return nil, apiErr(http.StatusNotImplemented, "NotImplemented",
 			"aws-chunked streaming uploads (%s) are not supported yet", ph)
 	default:
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = readCloser{sigv4.NewPayloadVerifier(r.Body, ph), r.Body}
-		} else if ph != emptySHA256 {
+		} else if ph != sigv4.EmptySHA256 {
 			return nil, sigv4.ErrContentSHA256Mismatch
 		}
 	}
 	return res, nil
 }
-
-const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 type readCloser struct {
 	io.Reader

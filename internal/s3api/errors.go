@@ -28,7 +28,6 @@ func apiErr(status int, code, format string, args ...any) *APIError {
 
 // Common wire errors raised by the edge itself.
 var (
-	errNotImplemented   = &APIError{"NotImplemented", "A header or operation you provided implies functionality that is not implemented.", http.StatusNotImplemented}
 	errMethodNotAllowed = &APIError{"MethodNotAllowed", "The specified method is not allowed against this resource.", http.StatusMethodNotAllowed}
 	errAccessDenied     = &APIError{"AccessDenied", "Access Denied", http.StatusForbidden}
 	errMalformedXML     = &APIError{"MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", http.StatusBadRequest}
