@@ -13,6 +13,12 @@ type ScanFunc func(ctx context.Context, start string, inclusive bool, end string
 // scanBatch bounds one ScanFunc call when many keys are skipped.
 const scanBatch = 1000
 
+// skipBatch is the first batch after a common prefix (and the first batch of
+// a delimited listing): rows of the same group after the first are thrown
+// away, so a directory of many subdirectories must not fetch scanBatch rows
+// per subdirectory. Batches double while their rows are all used.
+const skipBatch = 8
+
 // List builds a ListPage from an ordered key scan, applying prefix, delimiter
 // grouping, After and Limit exactly as S3 does. Backends implement ScanFunc
 // (one indexed range query) and share this logic, so all of them page alike.
@@ -28,17 +34,21 @@ func List(ctx context.Context, scan ScanFunc, opts ListOptions) (ListPage, error
 		if cp, ok := commonPrefix(opts.After, opts.Prefix, opts.Delimiter); ok && cp == opts.After {
 			// After names a common prefix returned earlier: skip all its keys.
 			start, inclusive = PrefixEnd(cp), true
+			if start == "" {
+				return page, nil // the group is all 0xff bytes: nothing can follow
+			}
 		}
 	}
 	if end != "" && start >= end && start != "" {
 		return page, nil
 	}
 	count := 0
+	size := scanBatch // the next batch size, before the page's own bound
+	if opts.Delimiter != "" {
+		size = skipBatch
+	}
 	for {
-		batch := opts.Limit - count + 1
-		if batch > scanBatch {
-			batch = scanBatch
-		}
+		batch := min(opts.Limit-count+1, size) // one more than fits: is the page truncated?
 		rows, err := scan(ctx, start, inclusive, end, batch)
 		if err != nil {
 			return ListPage{}, err
@@ -61,11 +71,16 @@ func List(ctx context.Context, scan ScanFunc, opts ListOptions) (ListPage, error
 			page.NextAfter = o.Key
 			start, inclusive = o.Key, false
 		}
-		if skipped && start == "" {
-			return page, nil // the prefix was all 0xff bytes: nothing can follow
+		if skipped && (start == "" || end != "" && start >= end) {
+			return page, nil // nothing can follow the group
 		}
 		if !skipped && len(rows) < batch {
 			return page, nil
+		}
+		if skipped {
+			size = skipBatch
+		} else {
+			size = min(2*size, scanBatch)
 		}
 	}
 }

@@ -62,8 +62,12 @@ func (c Condition) IsZero() bool { return !c.IfNoneMatchAny && c.IfMatch == "" }
 type ListOptions struct {
 	Prefix    string // only keys that start with Prefix (exact bytes, no wildcards)
 	Delimiter string // group keys sharing Prefix+...+Delimiter into common prefixes
-	After     string // only keys (and common prefixes) strictly greater than After
+	After     string // only keys strictly greater than After; see below
 	Limit     int    // maximum number of entries + common prefixes, >= 1
+	// A common prefix equal to After (a NextAfter of an earlier page) is
+	// skipped whole. As in S3, an After inside a group ("a/2" with keys "a/1",
+	// "a/3" and Delimiter "/") still yields the group ("a/") when any of its
+	// keys sort after After.
 }
 
 // ListPage is one page of a listing. Entries and CommonPrefixes are each in

@@ -163,10 +163,10 @@ func expectPage(t *testing.T, s meta.Store, bucket string, keys []string, opts m
 	objects, prefixes []string, truncated bool) meta.ListPage {
 	t.Helper()
 	page, _ := list(t, s, bucket, keys, opts)
-	if got := summaryKeys(page.Objects); !slices.Equal(got, objects) && (len(got) != 0 || len(objects) != 0) {
+	if got := summaryKeys(page.Objects); !slices.Equal(got, objects) {
 		t.Errorf("%s: Objects = %+q, want (by hand) %+q", describe(opts), got, objects)
 	}
-	if !slices.Equal(page.CommonPrefixes, prefixes) && (len(page.CommonPrefixes) != 0 || len(prefixes) != 0) {
+	if !slices.Equal(page.CommonPrefixes, prefixes) {
 		t.Errorf("%s: CommonPrefixes = %+q, want (by hand) %+q", describe(opts), page.CommonPrefixes, prefixes)
 	}
 	if page.Truncated != truncated {
@@ -311,7 +311,7 @@ func testListMultiCharDelimiter(t *testing.T, s meta.Store) {
 	expectPage(t, s, "b", keys, opt("a-", 100),
 		[]string{"a-", "a--b", "a-b"}, []string{"a---", "a--b--", "a--c--"}, false)
 	expectPage(t, s, "b", keys, opt("a--", 100),
-		[]string{"a--b"}, []string{"a---", "a--b--", "a--c--"}, false)
+		[]string{"a---", "a--b"}, []string{"a--b--", "a--c--"}, false)
 	p := expectPage(t, s, "b", keys, meta.ListOptions{Delimiter: "--", Limit: 2, After: "-"},
 		[]string{"a-"}, []string{"--"}, true)
 	expectPage(t, s, "b", keys, meta.ListOptions{Delimiter: "--", Limit: 2, After: p.NextAfter},

@@ -123,15 +123,14 @@ func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Conditio
 		if err := cur.check(cond); err != nil {
 			return err
 		}
+		replaced := "" // blob of the version this put replaces
 		if cur.exists {
 			if cur.versionID == o.VersionID {
 				if _, err := tx.ExecContext(ctx, "DELETE FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ?",
 					id, o.Key, cur.versionID); err != nil {
 					return err
 				}
-				if cur.blobID != "" {
-					freed = append(freed, cur.blobID)
-				}
+				replaced = cur.blobID
 			} else if _, err := tx.ExecContext(ctx, "UPDATE objects SET is_latest = 0 WHERE bucket_id = ? AND key = ? AND version_id = ?",
 				id, o.Key, cur.versionID); err != nil {
 				return err
@@ -142,6 +141,10 @@ func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Conditio
 			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			id, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
 			o.StorageClass, o.Owner, string(headers), userMeta)
+		if err != nil {
+			return err
+		}
+		freed, err = appendIfUnreferenced(ctx, tx, freed, replaced)
 		return err
 	})
 	if err != nil {
@@ -182,21 +185,36 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 		if err != nil {
 			return err
 		}
-		if blobID.Valid {
-			freed = append(freed, blobID.String)
-		}
 		if isLatest { // promote the newest remaining version, if any
 			_, err = tx.ExecContext(ctx, `UPDATE objects SET is_latest = 1
 				WHERE bucket_id = ? AND key = ? AND version_id = (
 					SELECT version_id FROM objects WHERE bucket_id = ? AND key = ? ORDER BY mtime DESC LIMIT 1)`,
 				id, key, id, key)
+			if err != nil {
+				return err
+			}
 		}
+		freed, err = appendIfUnreferenced(ctx, tx, freed, blobID.String)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return freed, nil
+}
+
+// appendIfUnreferenced appends blobID to freed when it is not empty and no
+// object refers to it any more (another key or version may share it).
+func appendIfUnreferenced(ctx context.Context, tx *sql.Tx, freed []string, blobID string) ([]string, error) {
+	if blobID == "" {
+		return freed, nil
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE blob_id = ? LIMIT 1", blobID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return append(freed, blobID), nil
+	}
+	return freed, err
 }
 
 // UnreferencedBlobs implements meta.Store.
