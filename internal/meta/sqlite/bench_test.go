@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"testing"
 
@@ -64,20 +63,15 @@ func BenchmarkListObjects1000(b *testing.B) {
 	// Load directly, in one transaction: 100,000 PutObject calls would take
 	// far longer than the benchmark.
 	const n = 100_000
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, "b")
 		if err != nil {
 			return err
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO objects
-			(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner, headers)
-			VALUES (?, ?, 'null', 1, ?, ?, ?, ?, '', 'owner', '{}')`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
 		for i := range n {
-			if _, err := stmt.ExecContext(ctx, id, fmt.Sprintf("d%03d/f%05d", i/100, i), fmt.Sprintf("blob%06d", i),
+			if _, err := tx.ExecContext(ctx, `INSERT INTO objects
+			(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner, headers)
+			VALUES (?, ?, 'null', 1, ?, ?, ?, ?, '', 'owner', '{}')`, id, fmt.Sprintf("d%03d/f%05d", i/100, i), fmt.Sprintf("blob%06d", i),
 				i, "d41d8cd98f00b204e9800998ecf8427e", meta.Now().UnixMilli()); err != nil {
 				return err
 			}

@@ -11,7 +11,7 @@ import (
 
 // CreateBucket implements meta.Store.
 func (s *Store) CreateBucket(ctx context.Context, b meta.Bucket) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx querier) error {
 		var one int
 		err := tx.QueryRowContext(ctx, "SELECT 1 FROM buckets WHERE name = ?", b.Name).Scan(&one)
 		if err == nil {
@@ -31,7 +31,7 @@ func (s *Store) CreateBucket(ctx context.Context, b meta.Bucket) error {
 func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error) {
 	b := meta.Bucket{Name: name}
 	var created int64
-	err := s.r.QueryRowContext(ctx,
+	err := s.rd.QueryRowContext(ctx,
 		"SELECT region, owner, created_at FROM buckets WHERE name = ?", name).
 		Scan(&b.Region, &b.Owner, &created)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -43,7 +43,7 @@ func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error)
 
 // ListBuckets implements meta.Store; buckets come in name order.
 func (s *Store) ListBuckets(ctx context.Context) ([]meta.Bucket, error) {
-	rows, err := s.r.QueryContext(ctx, "SELECT name, region, owner, created_at FROM buckets ORDER BY name")
+	rows, err := s.rd.QueryContext(ctx, "SELECT name, region, owner, created_at FROM buckets ORDER BY name")
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (s *Store) ListBuckets(ctx context.Context) ([]meta.Bucket, error) {
 
 // DeleteBucket implements meta.Store.
 func (s *Store) DeleteBucket(ctx context.Context, name string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, name)
 		if err != nil {
 			return err

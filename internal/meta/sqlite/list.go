@@ -9,7 +9,7 @@ import (
 
 // ListObjects implements meta.Store with one indexed range scan per batch.
 func (s *Store) ListObjects(ctx context.Context, bucket string, opts meta.ListOptions) (meta.ListPage, error) {
-	id, err := bucketID(ctx, s.r, bucket)
+	id, err := bucketID(ctx, s.rd, bucket)
 	if err != nil {
 		return meta.ListPage{}, err
 	}
@@ -28,7 +28,7 @@ func (s *Store) ListObjects(ctx context.Context, bucket string, opts meta.ListOp
 		}
 		q += " ORDER BY key LIMIT ?"
 		args = append(args, limit)
-		rows, err := s.r.QueryContext(ctx, q, args...)
+		rows, err := s.rd.QueryContext(ctx, q, args...)
 		if err != nil {
 			return nil, err
 		}

@@ -15,7 +15,7 @@ const objectColumns = "version_id, blob_id, size, etag, mtime, storage_class, ow
 
 // GetObject implements meta.Store.
 func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (meta.Object, error) {
-	id, err := bucketID(ctx, s.r, bucket)
+	id, err := bucketID(ctx, s.rd, bucket)
 	if err != nil {
 		return meta.Object{}, err
 	}
@@ -25,7 +25,7 @@ func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (m
 		q = "SELECT " + objectColumns + " FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ?"
 		args = append(args, versionID)
 	}
-	o, err := scanObject(s.r.QueryRowContext(ctx, q, args...))
+	o, err := scanObject(s.rd.QueryRowContext(ctx, q, args...))
 	o.Bucket, o.Key = bucket, key
 	return o, err
 }
@@ -67,7 +67,7 @@ type current struct {
 	blobID    string
 }
 
-func latest(ctx context.Context, tx *sql.Tx, bucketID int64, key string) (current, error) {
+func latest(ctx context.Context, tx querier, bucketID int64, key string) (current, error) {
 	var c current
 	var blobID sql.NullString
 	err := tx.QueryRowContext(ctx,
@@ -111,7 +111,7 @@ func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Conditio
 		o.VersionID = meta.NullVersion
 	}
 	var freed []string
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, o.Bucket)
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Conditio
 // DeleteObject implements meta.Store.
 func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string, cond meta.Condition) ([]string, error) {
 	var freed []string
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, bucket)
 		if err != nil {
 			return err
@@ -205,7 +205,7 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 
 // appendIfUnreferenced appends blobID to freed when it is not empty and no
 // object refers to it any more (another key or version may share it).
-func appendIfUnreferenced(ctx context.Context, tx *sql.Tx, freed []string, blobID string) ([]string, error) {
+func appendIfUnreferenced(ctx context.Context, tx querier, freed []string, blobID string) ([]string, error) {
 	if blobID == "" {
 		return freed, nil
 	}
@@ -222,7 +222,7 @@ func (s *Store) UnreferencedBlobs(ctx context.Context, ids []string) ([]string, 
 	var out []string
 	for _, id := range ids {
 		var one int
-		err := s.r.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE blob_id = ? LIMIT 1", id).Scan(&one)
+		err := s.rd.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE blob_id = ? LIMIT 1", id).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			out = append(out, id)
 			continue

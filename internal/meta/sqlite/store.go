@@ -14,8 +14,10 @@ import (
 
 // Store is the SQLite metadata store.
 type Store struct {
-	w *sql.DB // exactly one connection: the single writer path
-	r *sql.DB // read-only pool
+	w  *sql.DB // exactly one connection: the single writer path
+	r  *sql.DB // read-only pool
+	wc *stmtCache
+	rd pool // r through cached prepared statements
 }
 
 var _ meta.Store = (*Store)(nil)
@@ -57,7 +59,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &Store{w: w, r: r}, nil
+	return &Store{w: w, r: r, wc: newStmtCache(w), rd: pool{newStmtCache(r)}}, nil
 }
 
 func dsn(path string, readOnly bool, opts Options) string {
@@ -79,6 +81,8 @@ func dsn(path string, readOnly bool, opts Options) string {
 
 // Close closes both connection pools.
 func (s *Store) Close() error {
+	s.rd.c.close()
+	s.wc.close()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
@@ -90,12 +94,18 @@ func (s *Store) JournalMode(ctx context.Context) (string, error) {
 }
 
 // write runs fn in one write transaction on the single writer connection.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) write(ctx context.Context, fn func(tx querier) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(tx); err != nil {
+	var missed []string
+	defer func() {
+		for _, q := range missed {
+			s.wc.get(ctx, q)
+		}
+	}()
+	if err := fn(wtx{tx, s.wc, &missed}); err != nil {
 		tx.Rollback()
 		return err
 	}
