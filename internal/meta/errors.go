@@ -10,6 +10,10 @@ var (
 	ErrBucketNotEmpty     = errors.New("bucket not empty")
 	ErrObjectNotFound     = errors.New("object not found")
 	ErrPreconditionFailed = errors.New("precondition failed")
+	ErrUploadNotFound     = errors.New("multipart upload not found")
+	// ErrPartChanged reports that a part named in a completion was replaced
+	// or removed after the caller validated it.
+	ErrPartChanged = errors.New("part changed during completion")
 	// ErrConflict reports a write that lost a race it cannot retry by itself
 	// (for example a conditional write whose condition changed under it).
 	ErrConflict = errors.New("conflicting concurrent operation")

@@ -85,6 +85,12 @@ func List(ctx context.Context, scan ScanFunc, opts ListOptions) (ListPage, error
 	}
 }
 
+// CommonPrefixOf returns the common prefix key rolls up to under prefix and
+// delimiter, if any.
+func CommonPrefixOf(key, prefix, delimiter string) (string, bool) {
+	return commonPrefix(key, prefix, delimiter)
+}
+
 // commonPrefix returns the common prefix key rolls up to, if any.
 func commonPrefix(key, prefix, delimiter string) (string, bool) {
 	if delimiter == "" || !strings.HasPrefix(key, prefix) {

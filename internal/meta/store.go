@@ -16,7 +16,9 @@ type Store interface {
 	CreateBucket(ctx context.Context, b Bucket) error // ErrBucketExists
 	GetBucket(ctx context.Context, name string) (Bucket, error)
 	ListBuckets(ctx context.Context) ([]Bucket, error)
-	DeleteBucket(ctx context.Context, name string) error // ErrBucketNotEmpty
+	// DeleteBucket removes an empty bucket (ErrBucketNotEmpty otherwise),
+	// aborting its multipart uploads in progress, as S3 does.
+	DeleteBucket(ctx context.Context, name string) (freed []string, err error)
 
 	// GetObject returns the latest version of key (versionID "") or the given
 	// version.
@@ -30,6 +32,27 @@ type Store interface {
 	DeleteObject(ctx context.Context, bucket, key, versionID string, cond Condition) (freed []string, err error)
 	// ListObjects returns a page of the latest versions.
 	ListObjects(ctx context.Context, bucket string, opts ListOptions) (ListPage, error)
+
+	// CreateUpload records a new multipart upload (u.UploadID set by the
+	// caller, unique and increasing with creation time).
+	CreateUpload(ctx context.Context, u Upload) error
+	// GetUpload returns an upload in progress (ErrUploadNotFound).
+	GetUpload(ctx context.Context, bucket, key, uploadID string) (Upload, error)
+	// PutPart adds or replaces a part of an upload in progress.
+	PutPart(ctx context.Context, bucket, key, uploadID string, p Part) (freed []string, err error)
+	// ListParts returns up to limit parts numbered above after.
+	ListParts(ctx context.Context, bucket, key, uploadID string, after, limit int) (parts []Part, truncated bool, err error)
+	// ListUploads returns a page of a bucket's uploads in progress.
+	ListUploads(ctx context.Context, bucket string, opts ListUploadsOptions) (UploadsPage, error)
+	// CompleteUpload makes o (o.UploadID, o.Parts: the chosen parts with
+	// the ETags the caller validated) the latest version of its key if cond
+	// holds, ends the upload and frees the parts not chosen. A chosen part
+	// replaced since validation fails the call with ErrPartChanged.
+	CompleteUpload(ctx context.Context, o Object, cond Condition) (freed []string, err error)
+	// AbortUpload ends an upload in progress and frees its parts.
+	AbortUpload(ctx context.Context, bucket, key, uploadID string) (freed []string, err error)
+	// ObjectParts returns the parts of a completed upload, by number.
+	ObjectParts(ctx context.Context, uploadID string) ([]Part, error)
 
 	// UnreferencedBlobs returns those of ids that no metadata refers to.
 	// Recovery uses it to find blobs orphaned by a crash.

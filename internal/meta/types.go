@@ -30,6 +30,22 @@ type Object struct {
 
 	Headers  ContentHeaders
 	UserMeta map[string]string // x-amz-meta-* with the prefix removed, keys lowercase
+	Checksum Checksum
+
+	// UploadID is set on objects made by CompleteMultipartUpload: their data
+	// is the upload's PartsCount parts, in part-number order (ObjectParts),
+	// and BlobID is empty.
+	UploadID   string
+	PartsCount int
+	// Parts, on CompleteUpload, names the parts that make up the object.
+	Parts []Part
+}
+
+// Checksum is a flexible checksum as S3 reports it.
+type Checksum struct {
+	Algorithm string `json:"a,omitempty"` // CRC32, CRC32C, CRC64NVME, SHA1, SHA256; "" = none
+	Value     string `json:"v,omitempty"` // base64; composite values end in "-N"
+	Type      string `json:"t,omitempty"` // FULL_OBJECT or COMPOSITE
 }
 
 // ContentHeaders are the standard HTTP headers S3 stores with an object and

@@ -28,8 +28,10 @@ func (h *Handler) authenticate(r *http.Request) (*sigv4.Result, error) {
 	switch ph := res.PayloadHash; {
 	case ph == sigv4.UnsignedPayload || ph == "":
 	case strings.HasPrefix(ph, "STREAMING-"):
-		return nil, apiErr(http.StatusNotImplemented, "NotImplemented",
-			"aws-chunked streaming uploads (%s) are not supported yet", ph)
+		// Decoded by uploadBody, which verifies every chunk signature.
+		if ph != sigv4.StreamingPayload && ph != sigv4.StreamingPayloadTrailer && ph != sigv4.StreamingUnsignedPayloadTrailer {
+			return nil, apiErr(http.StatusNotImplemented, "NotImplemented", "%s payloads are not supported", ph)
+		}
 	default:
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = readCloser{sigv4.NewPayloadVerifier(r.Body, ph), r.Body}

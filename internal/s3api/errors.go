@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+
+	"github.com/jogstore/jog/internal/checksum"
 
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
@@ -28,13 +31,14 @@ func apiErr(status int, code, format string, args ...any) *APIError {
 
 // Common wire errors raised by the edge itself.
 var (
-	errMethodNotAllowed = &APIError{"MethodNotAllowed", "The specified method is not allowed against this resource.", http.StatusMethodNotAllowed}
-	errAccessDenied     = &APIError{"AccessDenied", "Access Denied", http.StatusForbidden}
-	errMalformedXML     = &APIError{"MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", http.StatusBadRequest}
-	errPrecondition     = &APIError{"PreconditionFailed", "At least one of the pre-conditions you specified did not hold.", http.StatusPreconditionFailed}
-	errNotModified      = &APIError{"NotModified", "Not Modified", http.StatusNotModified}
-	errInvalidRange     = &APIError{"InvalidRange", "The requested range is not satisfiable.", http.StatusRequestedRangeNotSatisfiable}
-	errMissingLength    = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
+	errMethodNotAllowed  = &APIError{"MethodNotAllowed", "The specified method is not allowed against this resource.", http.StatusMethodNotAllowed}
+	errAccessDenied      = &APIError{"AccessDenied", "Access Denied", http.StatusForbidden}
+	errMalformedXML      = &APIError{"MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", http.StatusBadRequest}
+	errPrecondition      = &APIError{"PreconditionFailed", "At least one of the pre-conditions you specified did not hold.", http.StatusPreconditionFailed}
+	errNotModified       = &APIError{"NotModified", "Not Modified", http.StatusNotModified}
+	errInvalidRange      = &APIError{"InvalidRange", "The requested range is not satisfiable.", http.StatusRequestedRangeNotSatisfiable}
+	errInvalidPartNumber = &APIError{"InvalidPartNumber", "The requested partnumber is not satisfiable", http.StatusRequestedRangeNotSatisfiable}
+	errMissingLength     = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
 )
 
 // errorTable maps domain sentinels to wire errors. It is the one place where
@@ -49,6 +53,20 @@ var errorTable = []struct {
 	{meta.ErrObjectNotFound, APIError{"NoSuchKey", "The specified key does not exist.", http.StatusNotFound}},
 	{meta.ErrPreconditionFailed, *errPrecondition},
 	{meta.ErrConflict, APIError{"ConditionalRequestConflict", "A conflicting operation occurred. Retry the request.", http.StatusConflict}},
+	{meta.ErrUploadNotFound, APIError{"NoSuchUpload", "The specified multipart upload does not exist. The upload ID might be invalid, or the multipart upload might have been aborted or completed.", http.StatusNotFound}},
+	{meta.ErrPartChanged, APIError{"InvalidPart", "One or more of the specified parts changed while the upload was being completed.", http.StatusBadRequest}},
+	{service.ErrInvalidPart, APIError{"InvalidPart", "One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part's entity tag.", http.StatusBadRequest}},
+	{service.ErrInvalidPartOrder, APIError{"InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", http.StatusBadRequest}},
+	{service.ErrEntityTooSmall, APIError{"EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", http.StatusBadRequest}},
+	{service.ErrInvalidPartNumber, APIError{"InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", http.StatusBadRequest}},
+	{service.ErrNoParts, *errMalformedXML},
+	{service.ErrBadChecksumType, APIError{"InvalidRequest", "The checksum type is not valid for the checksum algorithm.", http.StatusBadRequest}},
+	{service.ErrInvalidCopyRange, APIError{"InvalidArgument", "The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy", http.StatusBadRequest}},
+	{sigv4.ErrChunkSignatureMismatch, APIError{"SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.", http.StatusForbidden}},
+	{sigv4.ErrTrailerSignatureMismatch, APIError{"SignatureDoesNotMatch", "The trailer signature we calculated does not match the signature you provided.", http.StatusForbidden}},
+	{sigv4.ErrDecodedLengthMismatch, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the x-amz-decoded-content-length HTTP header.", http.StatusBadRequest}},
+	{sigv4.ErrMissingDecodedLength, *errMissingLength},
+	{sigv4.ErrMalformedTrailer, APIError{"MalformedTrailerError", "The request contained trailing data that was not well-formed or did not conform to our published schema.", http.StatusBadRequest}},
 	{service.ErrInvalidBucketName, APIError{"InvalidBucketName", "The specified bucket is not valid.", http.StatusBadRequest}},
 	{service.ErrKeyTooLong, APIError{"KeyTooLongError", "Your key is too long.", http.StatusBadRequest}},
 	{service.ErrInvalidKey, APIError{"InvalidArgument", "The object key is not valid.", http.StatusBadRequest}},
@@ -86,6 +104,17 @@ func toAPIError(err error) (*APIError, bool) {
 			}
 			return &out, true
 		}
+	}
+	var mismatch checksum.ErrChecksumMismatch
+	if errors.As(err, &mismatch) {
+		return apiErr(http.StatusBadRequest, "BadDigest", "The %s you specified did not match the calculated checksum.",
+			mismatch.Algorithm.HeaderName()), true
+	}
+	if errors.Is(err, sigv4.ErrMalformedChunk) {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return apiErr(http.StatusBadRequest, "IncompleteBody", "The aws-chunked body ended early."), true
+		}
+		return apiErr(http.StatusBadRequest, "InvalidRequest", "%v", err), true
 	}
 	if errors.Is(err, context.Canceled) {
 		return &APIError{"RequestTimeout", "Your socket connection to the server was not read from or written to within the timeout period.", http.StatusBadRequest}, true

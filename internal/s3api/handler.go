@@ -65,6 +65,15 @@ func New(svc *service.Service, cfg Config) *Handler {
 		OpGetObject:         h.getObject,
 		OpHeadObject:        h.getObject,
 		OpDeleteObject:      h.deleteObject,
+
+		OpCreateMultipartUpload:   h.createMultipartUpload,
+		OpUploadPart:              h.uploadPart,
+		OpUploadPartCopy:          h.uploadPartCopy,
+		OpCompleteMultipartUpload: h.completeMultipartUpload,
+		OpAbortMultipartUpload:    h.abortMultipartUpload,
+		OpListParts:               h.listParts,
+		OpListMultipartUploads:    h.listMultipartUploads,
+		OpGetObjectAttributes:     h.getObjectAttributes,
 	}
 	return h
 }

@@ -3,18 +3,17 @@ package s3api
 import (
 	"encoding/base64"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
+	"strings"
+
+	"github.com/jogstore/jog/internal/checksum"
 
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
 )
 
 func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
-	if r.ContentLength < 0 {
-		return errMissingLength
-	}
 	if r.ContentLength > service.MaxObjectSize {
 		return service.ErrEntityTooLarge
 	}
@@ -26,21 +25,36 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	headers.ContentEncoding = storedContentEncoding(headers.ContentEncoding)
 	cond, err := writeCondition(r.Header)
 	if err != nil {
 		return err
 	}
+	body, size, ck, err := uploadBody(r)
+	if err != nil {
+		return err
+	}
 	o, err := h.svc.PutObject(r.Context(), service.PutInput{
-		Bucket: r.route.Bucket, Key: r.route.Key, Body: r.Body, Size: r.ContentLength,
-		ContentMD5: md5sum, Headers: headers, UserMeta: userMeta, Cond: cond,
+		Bucket: r.route.Bucket, Key: r.route.Key, Body: body, Size: size,
+		ContentMD5: md5sum, Checksums: ck, Headers: headers, UserMeta: userMeta, Cond: cond,
 		Owner: r.auth.AccessKey, StorageClass: r.Header.Get("X-Amz-Storage-Class"),
 	})
 	if err != nil {
 		return err
 	}
 	w.Header().Set("ETag", `"`+o.ETag+`"`)
+	setChecksumHeaders(w.Header(), o.Checksum)
 	w.WriteHeader(http.StatusOK)
 	return nil
+}
+
+// setChecksumHeaders names an object's checksum on a response.
+func setChecksumHeaders(h http.Header, c meta.Checksum) {
+	if c.Algorithm == "" {
+		return
+	}
+	h.Set(checksum.Algorithm(c.Algorithm).HeaderName(), c.Value)
+	h.Set("X-Amz-Checksum-Type", c.Type)
 }
 
 // contentMD5 decodes the Content-MD5 header (nil when absent).
@@ -56,12 +70,20 @@ func contentMD5(h http.Header) ([]byte, error) {
 	return sum, nil
 }
 
-// getObject serves GET and HEAD: conditionals, Range, response-* overrides,
-// and a zero-copy body.
+// getObject serves GET and HEAD: conditionals, Range or partNumber,
+// response-* overrides, checksums, and a zero-copy body.
 func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	q := r.URL.Query()
+	part := 0
 	if _, ok := q["partNumber"]; ok {
-		return apiErr(http.StatusNotImplemented, "NotImplemented", "partNumber is not supported yet")
+		n, err := partNumber(q)
+		if err != nil {
+			return err
+		}
+		if r.Header.Get("Range") != "" {
+			return apiErr(http.StatusBadRequest, "InvalidRequest", "Cannot specify both Range header and partNumber query parameter.")
+		}
+		part = n
 	}
 	o, body, err := h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, "")
 	if err != nil {
@@ -74,34 +96,67 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	if err := checkConditions(r.Header, getConditions, o, errNotModified); err != nil {
 		return err
 	}
-	rng, partial, err := parseRange(r.Header.Get("Range"), o.Size)
-	if err != nil {
+	var rng byteRange
+	partial := false
+	if part > 0 {
+		if rng, err = partRange(o, part); err != nil {
+			return err
+		}
+		partial = true
+		if o.PartsCount > 0 {
+			hdr.Set("X-Amz-Mp-Parts-Count", strconv.Itoa(o.PartsCount))
+		}
+	} else if rng, partial, err = parseRange(r.Header.Get("Range"), o.Size); err != nil {
 		hdr.Set("Content-Range", fmt.Sprintf("bytes */%d", o.Size))
 		return err
 	}
 	setObjectHeaders(hdr, o, q)
+	if strings.EqualFold(r.Header.Get("X-Amz-Checksum-Mode"), "ENABLED") {
+		switch {
+		case !partial:
+			setChecksumHeaders(hdr, o.Checksum)
+		case part > 0 && o.PartsCount > 0 && o.Checksum.Type == service.ChecksumComposite:
+			p := o.Parts[part-1]
+			hdr.Set(checksum.Algorithm(p.ChecksumAlgorithm).HeaderName(), p.Checksum)
+		}
+	}
 	status, length := http.StatusOK, o.Size
 	if partial {
 		status, length = http.StatusPartialContent, rng.length
 		hdr.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", rng.start, rng.start+rng.length-1, o.Size))
-	}
-	hdr.Set("Content-Length", strconv.FormatInt(length, 10))
-	if r.Method == http.MethodHead {
-		w.WriteHeader(status)
-		return nil
-	}
-	if rng.start > 0 {
-		if _, err := body.Seek(rng.start, io.SeekStart); err != nil {
-			return err
+		if length == 0 { // an empty object's "part 1"
+			status = http.StatusOK
+			hdr.Del("Content-Range")
 		}
 	}
+	hdr.Set("Content-Length", strconv.FormatInt(length, 10))
 	w.WriteHeader(status)
-	// io.CopyN wraps an *os.File in an io.LimitedReader, which net/http
-	// hands to sendfile.
-	if _, err := io.CopyN(w, body, length); err != nil {
+	if r.Method == http.MethodHead || length == 0 {
+		return nil
+	}
+	if _, err := body.CopyRange(w, rng.start, length); err != nil {
 		return errAfterHeader{err}
 	}
 	return nil
+}
+
+// partRange is the byte range of part n of o. An object not made by a
+// multipart upload has one part: itself.
+func partRange(o meta.Object, n int) (byteRange, error) {
+	if o.PartsCount == 0 {
+		if n != 1 {
+			return byteRange{}, errInvalidPartNumber
+		}
+		return byteRange{0, o.Size}, nil
+	}
+	if n > len(o.Parts) {
+		return byteRange{}, errInvalidPartNumber
+	}
+	var off int64
+	for _, p := range o.Parts[:n-1] {
+		off += p.Size
+	}
+	return byteRange{off, o.Parts[n-1].Size}, nil
 }
 
 func (h *Handler) deleteObject(w http.ResponseWriter, r *request) error {

@@ -27,6 +27,14 @@ const (
 	OpGetObject
 	OpHeadObject
 	OpDeleteObject
+	OpCreateMultipartUpload
+	OpUploadPart
+	OpUploadPartCopy
+	OpCompleteMultipartUpload
+	OpAbortMultipartUpload
+	OpListParts
+	OpListMultipartUploads
+	OpGetObjectAttributes
 )
 
 var opNames = [...]string{
@@ -35,6 +43,9 @@ var opNames = [...]string{
 	OpGetBucketLocation: "GetBucketLocation", OpListObjects: "ListObjects", OpListObjectsV2: "ListObjectsV2",
 	OpDeleteObjects: "DeleteObjects", OpPutObject: "PutObject", OpCopyObject: "CopyObject",
 	OpGetObject: "GetObject", OpHeadObject: "HeadObject", OpDeleteObject: "DeleteObject",
+	OpCreateMultipartUpload: "CreateMultipartUpload", OpUploadPart: "UploadPart", OpUploadPartCopy: "UploadPartCopy",
+	OpCompleteMultipartUpload: "CompleteMultipartUpload", OpAbortMultipartUpload: "AbortMultipartUpload",
+	OpListParts: "ListParts", OpListMultipartUploads: "ListMultipartUploads", OpGetObjectAttributes: "GetObjectAttributes",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -55,14 +66,13 @@ var bucketSubresources = []string{
 	"accelerate", "acl", "analytics", "cors", "encryption", "intelligent-tiering",
 	"inventory", "lifecycle", "logging", "metrics", "notification", "object-lock",
 	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
-	"requestPayment", "tagging", "uploads", "versioning", "versions", "website",
+	"requestPayment", "tagging", "versioning", "versions", "website",
 	"metadataConfiguration", "metadataTable",
 }
 
 // objectSubresources select object-level APIs not implemented yet.
 var objectSubresources = []string{
-	"acl", "attributes", "legal-hold", "retention", "restore", "select", "tagging",
-	"torrent", "uploadId", "uploads",
+	"acl", "legal-hold", "retention", "restore", "select", "tagging", "torrent",
 }
 
 // ParseRoute turns method, host, path and query into a Route. domain, when
@@ -109,6 +119,8 @@ func bucketOp(method string, q map[string][]string) Op {
 		return OpDeleteBucket
 	case http.MethodGet:
 		switch {
+		case has(q, "uploads"):
+			return OpListMultipartUploads
 		case has(q, "location"):
 			return OpGetBucketLocation
 		case q["list-type"] != nil && q["list-type"][0] == "2":
@@ -128,17 +140,40 @@ func objectOp(r *http.Request, q map[string][]string) Op {
 	if firstPresent(q, objectSubresources) != "" {
 		return OpUnsupported
 	}
+	upload := has(q, "uploadId")
 	switch r.Method {
 	case http.MethodPut:
-		if r.Header.Get("X-Amz-Copy-Source") != "" {
+		copySource := r.Header.Get("X-Amz-Copy-Source") != ""
+		switch {
+		case upload && copySource:
+			return OpUploadPartCopy
+		case upload:
+			return OpUploadPart
+		case copySource:
 			return OpCopyObject
 		}
 		return OpPutObject
+	case http.MethodPost:
+		switch {
+		case has(q, "uploads"):
+			return OpCreateMultipartUpload
+		case upload:
+			return OpCompleteMultipartUpload
+		}
 	case http.MethodGet:
+		switch {
+		case upload:
+			return OpListParts
+		case has(q, "attributes"):
+			return OpGetObjectAttributes
+		}
 		return OpGetObject
 	case http.MethodHead:
 		return OpHeadObject
 	case http.MethodDelete:
+		if upload {
+			return OpAbortMultipartUpload
+		}
 		return OpDeleteObject
 	}
 	return OpUnknown

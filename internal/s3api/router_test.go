@@ -31,7 +31,15 @@ func TestParseRoute(t *testing.T) {
 		{"GET", "/examplebucket/photos/2006/a.jpg", "", nil, "", Route{Op: OpGetObject, Bucket: "examplebucket", Key: "photos/2006/a.jpg"}},
 		{"HEAD", "/examplebucket/k", "", nil, "", Route{Op: OpHeadObject, Bucket: "examplebucket", Key: "k"}},
 		{"DELETE", "/examplebucket/k", "", nil, "", Route{Op: OpDeleteObject, Bucket: "examplebucket", Key: "k"}},
-		{"POST", "/examplebucket/k?uploads", "", nil, "", Route{Op: OpUnsupported, Bucket: "examplebucket", Key: "k", Sub: "uploads"}},
+		{"POST", "/examplebucket/k?uploads", "", nil, "", Route{Op: OpCreateMultipartUpload, Bucket: "examplebucket", Key: "k"}},
+		{"PUT", "/examplebucket/k?partNumber=1&uploadId=VXBsb2FkSUQ", "", nil, "", Route{Op: OpUploadPart, Bucket: "examplebucket", Key: "k"}},
+		{"PUT", "/examplebucket/k?partNumber=1&uploadId=VXBsb2FkSUQ", "", map[string]string{"X-Amz-Copy-Source": "/src/key"}, "", Route{Op: OpUploadPartCopy, Bucket: "examplebucket", Key: "k"}},
+		{"POST", "/examplebucket/k?uploadId=VXBsb2FkSUQ", "", nil, "", Route{Op: OpCompleteMultipartUpload, Bucket: "examplebucket", Key: "k"}},
+		{"DELETE", "/examplebucket/k?uploadId=VXBsb2FkSUQ", "", nil, "", Route{Op: OpAbortMultipartUpload, Bucket: "examplebucket", Key: "k"}},
+		{"GET", "/examplebucket/k?uploadId=VXBsb2FkSUQ&max-parts=2", "", nil, "", Route{Op: OpListParts, Bucket: "examplebucket", Key: "k"}},
+		{"GET", "/examplebucket?uploads&max-uploads=3", "", nil, "", Route{Op: OpListMultipartUploads, Bucket: "examplebucket"}},
+		{"GET", "/examplebucket/k?attributes", "", nil, "", Route{Op: OpGetObjectAttributes, Bucket: "examplebucket", Key: "k"}},
+		{"GET", "/examplebucket/k?partNumber=2", "", nil, "", Route{Op: OpGetObject, Bucket: "examplebucket", Key: "k"}},
 		{"GET", "/examplebucket/k?tagging", "", nil, "", Route{Op: OpUnsupported, Bucket: "examplebucket", Key: "k", Sub: "tagging"}},
 		{"POST", "/examplebucket/k", "", nil, "", Route{Op: OpUnknown, Bucket: "examplebucket", Key: "k"}},
 		// Keys are taken as sent: no path cleaning.
@@ -83,7 +91,7 @@ func TestParseRange(t *testing.T) {
 		{"bytes=10-20", 10, byteRange{}, false, true},
 		{"bytes=-0", 10, byteRange{}, false, true},
 		{"bytes=0-", 0, byteRange{}, false, true},
-		{"bytes=5-2", 10, byteRange{}, false, false},  // malformed: ignored
+		{"bytes=5-2", 10, byteRange{}, false, false},     // malformed: ignored
 		{"bytes=0-1,3-4", 10, byteRange{}, false, false}, // multiple: whole object
 		{"items=0-1", 10, byteRange{}, false, false},
 		{"bytes=a-b", 10, byteRange{}, false, false},

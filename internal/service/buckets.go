@@ -14,7 +14,12 @@ func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) 
 	return s.meta.CreateBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, CreatedAt: meta.Now()})
 }
 
-// DeleteBucket removes an empty bucket.
+// DeleteBucket removes an empty bucket, aborting its uploads in progress.
 func (s *Service) DeleteBucket(ctx context.Context, name string) error {
-	return s.meta.DeleteBucket(ctx, name)
+	freed, err := s.meta.DeleteBucket(ctx, name)
+	if err != nil {
+		return err
+	}
+	s.freeBlobs(ctx, freed)
+	return nil
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 
+	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 )
 
@@ -38,6 +39,9 @@ func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, er
 	}
 	if dst.StorageClass == "" {
 		dst.StorageClass = src.StorageClass
+	}
+	if dst.Checksums.Algorithm == "" {
+		dst.Checksums.Algorithm = checksum.Algorithm(src.Checksum.Algorithm)
 	}
 	return s.PutObject(ctx, dst)
 }

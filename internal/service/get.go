@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strings"
 
 	"github.com/jogstore/jog/internal/meta"
 )
@@ -16,29 +15,175 @@ func (s *Service) HeadObject(ctx context.Context, bucket, key, versionID string)
 	return s.meta.GetObject(ctx, bucket, key, versionID)
 }
 
+// ObjectReader reads one object version's bytes.
+type ObjectReader interface {
+	io.ReadCloser
+	// CopyRange writes bytes [off, off+n) to w. File data goes through
+	// io.CopyN from an *os.File, so network writers get sendfile.
+	CopyRange(w io.Writer, off, n int64) (int64, error)
+}
+
+// maxOpenAttempts bounds the retries of OpenObject when concurrent
+// overwrites keep replacing the object under it.
+const maxOpenAttempts = 8
+
 // OpenObject returns an object's metadata and a reader of exactly the bytes
-// that metadata describes. Blobs are immutable and named by ID, so when a
-// concurrent overwrite deletes the blob between the metadata read and the
-// open, the lookup is simply repeated: the reader never mixes versions.
-func (s *Service) OpenObject(ctx context.Context, bucket, key, versionID string) (meta.Object, io.ReadSeekCloser, error) {
-	for attempt := 0; ; attempt++ {
-		o, err := s.meta.GetObject(ctx, bucket, key, versionID)
-		if err != nil {
-			return meta.Object{}, nil, err
+// that metadata describes. Blobs are immutable and named by ID: when a
+// concurrent overwrite deletes a blob between the metadata read and the
+// open, the lookup is repeated, so the reader never mixes versions.
+// Multipart objects also get their parts (o.Parts) and pin them until Close.
+func (s *Service) OpenObject(ctx context.Context, bucket, key, versionID string) (meta.Object, ObjectReader, error) {
+	for attempt := 1; ; attempt++ {
+		o, r, err := s.openOnce(ctx, bucket, key, versionID)
+		if !errors.Is(err, errReplaced) {
+			return o, r, err
 		}
-		if o.BlobID == "" {
-			return o, nopCloser{strings.NewReader("")}, nil
-		}
-		f, err := s.blobs.Open(ctx, o.BlobID)
-		if err == nil {
-			return o, f, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) || attempt >= 8 {
-			return meta.Object{}, nil, fmt.Errorf("open blob %s of %s/%s: %w", o.BlobID, bucket, key, err)
+		if attempt == maxOpenAttempts {
+			return meta.Object{}, nil, fmt.Errorf("open %s/%s: replaced %d times while opening", bucket, key, attempt)
 		}
 	}
 }
 
-type nopCloser struct{ io.ReadSeeker }
+var errReplaced = errors.New("object replaced while opening")
 
-func (nopCloser) Close() error { return nil }
+func (s *Service) openOnce(ctx context.Context, bucket, key, versionID string) (meta.Object, ObjectReader, error) {
+	o, err := s.meta.GetObject(ctx, bucket, key, versionID)
+	if err != nil {
+		return meta.Object{}, nil, err
+	}
+	if o.UploadID != "" {
+		return s.openParts(ctx, o)
+	}
+	if o.BlobID == "" {
+		return o, &segmentReader{s: s, ctx: ctx}, nil
+	}
+	f, err := s.blobs.Open(ctx, o.BlobID)
+	if errors.Is(err, fs.ErrNotExist) {
+		return meta.Object{}, nil, errReplaced
+	}
+	if err != nil {
+		return meta.Object{}, nil, fmt.Errorf("open blob %s of %s/%s: %w", o.BlobID, bucket, key, err)
+	}
+	return o, &segmentReader{s: s, ctx: ctx, segs: []segment{{blobID: o.BlobID, size: o.Size}}, cur: f}, nil
+}
+
+// openParts pins a multipart object's parts, then checks the object is
+// still current: a later overwrite's cleanup then waits for the pins.
+func (s *Service) openParts(ctx context.Context, o meta.Object) (meta.Object, ObjectReader, error) {
+	parts, err := s.meta.ObjectParts(ctx, o.UploadID)
+	if err != nil {
+		return meta.Object{}, nil, err
+	}
+	ids := make([]string, len(parts))
+	segs := make([]segment, len(parts))
+	for i, p := range parts {
+		ids[i], segs[i] = p.BlobID, segment{blobID: p.BlobID, size: p.Size}
+	}
+	s.pins.pin(ids)
+	again, err := s.meta.GetObject(ctx, o.Bucket, o.Key, o.VersionID)
+	if err != nil || again.UploadID != o.UploadID || len(parts) != o.PartsCount {
+		s.deleteBlobs(ctx, s.pins.unpin(ids))
+		if err != nil && !errors.Is(err, meta.ErrObjectNotFound) {
+			return meta.Object{}, nil, err
+		}
+		return meta.Object{}, nil, errReplaced
+	}
+	o.Parts = parts
+	return o, &segmentReader{s: s, ctx: ctx, segs: segs, pinned: ids}, nil
+}
+
+// segment is one blob of an object's data.
+type segment struct {
+	blobID string
+	size   int64
+}
+
+// segmentReader reads an object made of consecutive blobs.
+type segmentReader struct {
+	s      *Service
+	ctx    context.Context
+	segs   []segment
+	pinned []string
+	i      int               // segment being read
+	cur    io.ReadSeekCloser // open blob of segment i, or nil
+	closed bool
+}
+
+func (r *segmentReader) open(i int) (io.ReadSeekCloser, error) {
+	f, err := r.s.blobs.Open(r.ctx, r.segs[i].blobID)
+	if err != nil {
+		return nil, fmt.Errorf("open part blob %s: %w", r.segs[i].blobID, err)
+	}
+	return f, nil
+}
+
+func (r *segmentReader) Read(p []byte) (int, error) {
+	for r.i < len(r.segs) {
+		if r.cur == nil {
+			f, err := r.open(r.i)
+			if err != nil {
+				return 0, err
+			}
+			r.cur = f
+		}
+		n, err := r.cur.Read(p)
+		if err == io.EOF {
+			r.cur.Close()
+			r.cur, r.i = nil, r.i+1
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
+		return n, err
+	}
+	return 0, io.EOF
+}
+
+// CopyRange implements ObjectReader.
+func (r *segmentReader) CopyRange(w io.Writer, off, n int64) (int64, error) {
+	var written int64
+	for i, seg := range r.segs {
+		if n == 0 {
+			break
+		}
+		if off >= seg.size {
+			off -= seg.size
+			continue
+		}
+		f := r.cur
+		if i != r.i || f == nil {
+			var err error
+			if f, err = r.open(i); err != nil {
+				return written, err
+			}
+		}
+		if _, err := f.Seek(off, io.SeekStart); err != nil {
+			f.Close()
+			return written, err
+		}
+		m, err := io.CopyN(w, f, min(n, seg.size-off))
+		written += m
+		n -= m
+		if f != r.cur {
+			f.Close()
+		}
+		if err != nil {
+			return written, err
+		}
+		off = 0
+	}
+	return written, nil
+}
+
+func (r *segmentReader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.cur != nil {
+		r.cur.Close()
+	}
+	r.s.deleteBlobs(r.ctx, r.s.pins.unpin(r.pinned))
+	return nil
+}

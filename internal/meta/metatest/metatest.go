@@ -236,7 +236,7 @@ func testBucketsCreateGetList(t *testing.T, s meta.Store) {
 		}
 	}
 
-	if err := s.DeleteBucket(ctx, "alpha"); err != nil {
+	if err := errOnly(s.DeleteBucket(ctx, "alpha")); err != nil {
 		t.Fatalf("DeleteBucket: %v", err)
 	}
 	_, err = s.GetBucket(ctx, "alpha")
@@ -282,7 +282,7 @@ func testBucketsNotFound(t *testing.T, s meta.Store) {
 
 	_, err := s.GetBucket(ctx, "nope")
 	wantErr(t, "GetBucket", err, meta.ErrBucketNotFound)
-	wantErr(t, "DeleteBucket", s.DeleteBucket(ctx, "nope"), meta.ErrBucketNotFound)
+	wantErr(t, "DeleteBucket", errOnly(s.DeleteBucket(ctx, "nope")), meta.ErrBucketNotFound)
 	freed, err := s.PutObject(ctx, object("nope", "k", newBlob()), meta.Condition{})
 	wantErr(t, "PutObject", err, meta.ErrBucketNotFound)
 	wantFreed(t, "PutObject", freed)
@@ -309,7 +309,7 @@ func testBucketsNotEmpty(t *testing.T, s meta.Store) {
 	mkBucket(t, s, "b")
 	o := object("b", "k", newBlob())
 	put(t, s, o)
-	wantErr(t, "DeleteBucket(non-empty)", s.DeleteBucket(ctx, "b"), meta.ErrBucketNotEmpty)
+	wantErr(t, "DeleteBucket(non-empty)", errOnly(s.DeleteBucket(ctx, "b")), meta.ErrBucketNotEmpty)
 	if _, err := s.GetBucket(ctx, "b"); err != nil {
 		t.Fatalf("GetBucket after failed delete: %v", err)
 	}
@@ -318,15 +318,15 @@ func testBucketsNotEmpty(t *testing.T, s meta.Store) {
 	// A zero-byte object keeps the bucket non-empty as well.
 	del(t, s, "b", "k")
 	put(t, s, object("b", "empty", ""))
-	wantErr(t, "DeleteBucket(zero-byte object)", s.DeleteBucket(ctx, "b"), meta.ErrBucketNotEmpty)
+	wantErr(t, "DeleteBucket(zero-byte object)", errOnly(s.DeleteBucket(ctx, "b")), meta.ErrBucketNotEmpty)
 	del(t, s, "b", "empty")
 
-	if err := s.DeleteBucket(ctx, "b"); err != nil {
+	if err := errOnly(s.DeleteBucket(ctx, "b")); err != nil {
 		t.Fatalf("DeleteBucket(emptied): %v", err)
 	}
 	_, err := s.GetBucket(ctx, "b")
 	wantErr(t, "GetBucket after delete", err, meta.ErrBucketNotFound)
-	wantErr(t, "DeleteBucket twice", s.DeleteBucket(ctx, "b"), meta.ErrBucketNotFound)
+	wantErr(t, "DeleteBucket twice", errOnly(s.DeleteBucket(ctx, "b")), meta.ErrBucketNotFound)
 }
 
 func testBucketsRecreate(t *testing.T, s meta.Store) {
@@ -335,7 +335,7 @@ func testBucketsRecreate(t *testing.T, s meta.Store) {
 	blob := newBlob()
 	put(t, s, object("b", "k", blob))
 	wantFreed(t, "delete", del(t, s, "b", "k"), blob)
-	if err := s.DeleteBucket(ctx, "b"); err != nil {
+	if err := errOnly(s.DeleteBucket(ctx, "b")); err != nil {
 		t.Fatal(err)
 	}
 	nb := meta.Bucket{Name: "b", Region: "eu-central-1", Owner: "new-owner", CreatedAt: t0.Add(time.Minute)}
@@ -572,7 +572,7 @@ func testObjectsVersions(t *testing.T, s meta.Store) {
 	if err != nil || len(unref) != 0 {
 		t.Errorf("UnreferencedBlobs = %q, %v; noncurrent versions still reference their blobs", unref, err)
 	}
-	wantErr(t, "DeleteBucket with versions", s.DeleteBucket(ctx, "b"), meta.ErrBucketNotEmpty)
+	wantErr(t, "DeleteBucket with versions", errOnly(s.DeleteBucket(ctx, "b")), meta.ErrBucketNotEmpty)
 	freed, err := s.DeleteObject(ctx, "b", "k", "v1", meta.Condition{})
 	if err != nil {
 		t.Fatal(err)
@@ -1012,3 +1012,6 @@ func testUnreferencedBlobs(t *testing.T, s meta.Store) {
 		t.Errorf("UnreferencedBlobs([live]) = %q, %v; want none", got, err)
 	}
 }
+
+// errOnly drops the freed blob list of a call that returns one.
+func errOnly(_ []string, err error) error { return err }

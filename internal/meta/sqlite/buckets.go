@@ -62,8 +62,9 @@ func (s *Store) ListBuckets(ctx context.Context) ([]meta.Bucket, error) {
 }
 
 // DeleteBucket implements meta.Store.
-func (s *Store) DeleteBucket(ctx context.Context, name string) error {
-	return s.write(ctx, func(tx querier) error {
+func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error) {
+	var freed []string
+	err := s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, name)
 		if err != nil {
 			return err
@@ -76,7 +77,19 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) error {
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
+		freed, err = deleteParts(ctx, tx, `DELETE FROM parts WHERE upload_id IN
+			(SELECT upload_id FROM uploads WHERE bucket_id = ?) RETURNING blob_id`, id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM uploads WHERE bucket_id = ?", id); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, "DELETE FROM buckets WHERE id = ?", id)
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	return freed, nil
 }

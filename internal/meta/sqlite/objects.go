@@ -11,7 +11,7 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-const objectColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta"
+const objectColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta, checksum, upload_id, parts_count"
 
 // GetObject implements meta.Store.
 func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (meta.Object, error) {
@@ -32,28 +32,29 @@ func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (m
 
 func scanObject(row *sql.Row) (meta.Object, error) {
 	var (
-		o                 meta.Object
-		blobID            sql.NullString
-		mtime             int64
-		headers, userMeta sql.NullString
+		o                           meta.Object
+		blobID, uploadID            sql.NullString
+		mtime                       int64
+		headers, userMeta, checksum sql.NullString
 	)
-	err := row.Scan(&o.VersionID, &blobID, &o.Size, &o.ETag, &mtime, &o.StorageClass, &o.Owner, &headers, &userMeta)
+	err := row.Scan(&o.VersionID, &blobID, &o.Size, &o.ETag, &mtime, &o.StorageClass, &o.Owner,
+		&headers, &userMeta, &checksum, &uploadID, &o.PartsCount)
 	if errors.Is(err, sql.ErrNoRows) {
 		return meta.Object{}, meta.ErrObjectNotFound
 	}
 	if err != nil {
 		return meta.Object{}, err
 	}
-	o.BlobID = blobID.String
+	o.BlobID, o.UploadID = blobID.String, uploadID.String
 	o.LastModified = time.UnixMilli(mtime).UTC()
-	if headers.Valid {
-		if err := json.Unmarshal([]byte(headers.String), &o.Headers); err != nil {
-			return meta.Object{}, err
-		}
-	}
-	if userMeta.Valid {
-		if err := json.Unmarshal([]byte(userMeta.String), &o.UserMeta); err != nil {
-			return meta.Object{}, err
+	for _, f := range []struct {
+		col sql.NullString
+		dst any
+	}{{headers, &o.Headers}, {userMeta, &o.UserMeta}, {checksum, &o.Checksum}} {
+		if f.col.Valid && f.col.String != "" {
+			if err := json.Unmarshal([]byte(f.col.String), f.dst); err != nil {
+				return meta.Object{}, err
+			}
 		}
 	}
 	return o, nil
@@ -64,19 +65,17 @@ type current struct {
 	exists    bool
 	versionID string
 	etag      string
-	blobID    string
 }
 
 func latest(ctx context.Context, tx querier, bucketID int64, key string) (current, error) {
 	var c current
-	var blobID sql.NullString
 	err := tx.QueryRowContext(ctx,
-		"SELECT version_id, etag, blob_id FROM objects WHERE bucket_id = ? AND key = ? AND is_latest = 1",
-		bucketID, key).Scan(&c.versionID, &c.etag, &blobID)
+		"SELECT version_id, etag FROM objects WHERE bucket_id = ? AND key = ? AND is_latest = 1",
+		bucketID, key).Scan(&c.versionID, &c.etag)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, nil
 	}
-	c.exists, c.blobID = err == nil, blobID.String
+	c.exists = err == nil
 	return c, err
 }
 
@@ -95,62 +94,132 @@ func (c current) check(cond meta.Condition) error {
 
 // PutObject implements meta.Store.
 func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
-	headers, err := json.Marshal(o.Headers)
-	if err != nil {
-		return nil, err
-	}
-	var userMeta any
-	if len(o.UserMeta) > 0 {
-		b, err := json.Marshal(o.UserMeta)
-		if err != nil {
-			return nil, err
-		}
-		userMeta = string(b)
-	}
-	if o.VersionID == "" {
-		o.VersionID = meta.NullVersion
-	}
 	var freed []string
-	err = s.write(ctx, func(tx querier) error {
+	err := s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, o.Bucket)
 		if err != nil {
 			return err
 		}
-		cur, err := latest(ctx, tx, id, o.Key)
-		if err != nil {
-			return err
-		}
-		if err := cur.check(cond); err != nil {
-			return err
-		}
-		replaced := "" // blob of the version this put replaces
-		if cur.exists {
-			if cur.versionID == o.VersionID {
-				if _, err := tx.ExecContext(ctx, "DELETE FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ?",
-					id, o.Key, cur.versionID); err != nil {
-					return err
-				}
-				replaced = cur.blobID
-			} else if _, err := tx.ExecContext(ctx, "UPDATE objects SET is_latest = 0 WHERE bucket_id = ? AND key = ? AND version_id = ?",
-				id, o.Key, cur.versionID); err != nil {
-				return err
-			}
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO objects
-			(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta)
-			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
-			o.StorageClass, o.Owner, string(headers), userMeta)
-		if err != nil {
-			return err
-		}
-		freed, err = appendIfUnreferenced(ctx, tx, freed, replaced)
+		freed, err = installObject(ctx, tx, id, o, cond)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return freed, nil
+}
+
+// installObject makes o the latest version of its key inside tx if cond
+// holds, removing the version it replaces, and returns the blobs that are no
+// longer referenced.
+func installObject(ctx context.Context, tx querier, bucketID int64, o meta.Object, cond meta.Condition) ([]string, error) {
+	if o.VersionID == "" {
+		o.VersionID = meta.NullVersion
+	}
+	cols, err := encodeObject(o)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := latest(ctx, tx, bucketID, o.Key)
+	if err != nil {
+		return nil, err
+	}
+	if err := cur.check(cond); err != nil {
+		return nil, err
+	}
+	var freed []string
+	if cur.exists {
+		if cur.versionID == o.VersionID {
+			if freed, err = removeVersion(ctx, tx, bucketID, o.Key, cur.versionID); err != nil {
+				return nil, err
+			}
+		} else if _, err := tx.ExecContext(ctx, "UPDATE objects SET is_latest = 0 WHERE bucket_id = ? AND key = ? AND version_id = ?",
+			bucketID, o.Key, cur.versionID); err != nil {
+			return nil, err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO objects
+		(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner,
+		 headers, user_meta, checksum, upload_id, parts_count)
+		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		bucketID, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
+		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount)
+	if err != nil {
+		return nil, err
+	}
+	// The replaced version's blob may be the one just inserted again (a
+	// caller re-putting the same blob); only now can that be seen.
+	return unreferenced(ctx, tx, freed)
+}
+
+type encodedColumns struct{ headers, userMeta, checksum any }
+
+func encodeObject(o meta.Object) (encodedColumns, error) {
+	var c encodedColumns
+	h, err := json.Marshal(o.Headers)
+	if err != nil {
+		return c, err
+	}
+	c.headers = string(h)
+	if len(o.UserMeta) > 0 {
+		b, err := json.Marshal(o.UserMeta)
+		if err != nil {
+			return c, err
+		}
+		c.userMeta = string(b)
+	}
+	if o.Checksum != (meta.Checksum{}) {
+		b, err := json.Marshal(o.Checksum)
+		if err != nil {
+			return c, err
+		}
+		c.checksum = string(b)
+	}
+	return c, nil
+}
+
+// removeVersion deletes one version row (and, for a multipart object, its
+// part rows) and returns the blobs it referred to, referenced or not.
+func removeVersion(ctx context.Context, tx querier, bucketID int64, key, versionID string) ([]string, error) {
+	var blobID, uploadID sql.NullString
+	err := tx.QueryRowContext(ctx,
+		"DELETE FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ? RETURNING blob_id, upload_id",
+		bucketID, key, versionID).Scan(&blobID, &uploadID)
+	if err != nil {
+		return nil, err
+	}
+	var blobs []string
+	if blobID.Valid {
+		blobs = append(blobs, blobID.String)
+	}
+	if uploadID.Valid {
+		parts, err := deleteParts(ctx, tx, "DELETE FROM parts WHERE upload_id = ? RETURNING blob_id", uploadID.String)
+		if err != nil {
+			return nil, err
+		}
+		blobs = append(blobs, parts...)
+	}
+	return blobs, nil
+}
+
+// deleteParts runs a DELETE … RETURNING blob_id and collects the blob IDs.
+func deleteParts(ctx context.Context, tx querier, q string, args ...any) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var blobs []string
+	for rows.Next() {
+		var b sql.NullString
+		if err := rows.Scan(&b); err != nil {
+			return nil, err
+		}
+		if b.Valid {
+			blobs = append(blobs, b.String)
+		}
+	}
+	return blobs, rows.Err()
 }
 
 // DeleteObject implements meta.Store.
@@ -174,18 +243,14 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 			}
 			versionID = cur.versionID
 		}
-		var blobID sql.NullString
-		var isLatest bool
-		err = tx.QueryRowContext(ctx,
-			"DELETE FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ? RETURNING blob_id, is_latest",
-			id, key, versionID).Scan(&blobID, &isLatest)
+		blobs, err := removeVersion(ctx, tx, id, key, versionID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if isLatest { // promote the newest remaining version, if any
+		if cur.exists && versionID == cur.versionID { // promote the newest remaining version, if any
 			_, err = tx.ExecContext(ctx, `UPDATE objects SET is_latest = 1
 				WHERE bucket_id = ? AND key = ? AND version_id = (
 					SELECT version_id FROM objects WHERE bucket_id = ? AND key = ? ORDER BY mtime DESC LIMIT 1)`,
@@ -194,7 +259,7 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 				return err
 			}
 		}
-		freed, err = appendIfUnreferenced(ctx, tx, freed, blobID.String)
+		freed, err = unreferenced(ctx, tx, blobs)
 		return err
 	})
 	if err != nil {
@@ -203,28 +268,19 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 	return freed, nil
 }
 
-// appendIfUnreferenced appends blobID to freed when it is not empty and no
-// object refers to it any more (another key or version may share it).
-func appendIfUnreferenced(ctx context.Context, tx querier, freed []string, blobID string) ([]string, error) {
-	if blobID == "" {
-		return freed, nil
-	}
-	var one int
-	err := tx.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE blob_id = ? LIMIT 1", blobID).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return append(freed, blobID), nil
-	}
-	return freed, err
-}
-
-// UnreferencedBlobs implements meta.Store.
-func (s *Store) UnreferencedBlobs(ctx context.Context, ids []string) ([]string, error) {
+// unreferenced keeps those of blobs that no object or part refers to (a
+// blob may be shared).
+func unreferenced(ctx context.Context, q querier, blobs []string) ([]string, error) {
 	var out []string
-	for _, id := range ids {
+	for _, b := range blobs {
+		if b == "" {
+			continue
+		}
 		var one int
-		err := s.rd.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE blob_id = ? LIMIT 1", id).Scan(&one)
+		err := q.QueryRowContext(ctx, `SELECT 1 WHERE EXISTS (SELECT 1 FROM objects WHERE blob_id = ?1)
+			OR EXISTS (SELECT 1 FROM parts WHERE blob_id = ?1)`, b).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
-			out = append(out, id)
+			out = append(out, b)
 			continue
 		}
 		if err != nil {
@@ -232,6 +288,11 @@ func (s *Store) UnreferencedBlobs(ctx context.Context, ids []string) ([]string, 
 		}
 	}
 	return out, nil
+}
+
+// UnreferencedBlobs implements meta.Store.
+func (s *Store) UnreferencedBlobs(ctx context.Context, ids []string) ([]string, error) {
+	return unreferenced(ctx, s.rd, ids)
 }
 
 func nullString(s string) any {

@@ -1,0 +1,302 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// CreateUpload implements meta.Store.
+func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
+	cols, err := encodeObject(meta.Object{Headers: u.Headers, UserMeta: u.UserMeta})
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx querier) error {
+		id, err := bucketID(ctx, tx, u.Bucket)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO uploads
+			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			u.UploadID, id, u.Key, u.Initiated.UnixMilli(), u.Owner, u.StorageClass, cols.headers, cols.userMeta,
+			u.ChecksumAlgorithm, u.ChecksumType)
+		return err
+	})
+}
+
+const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type"
+
+func scanUpload(sc interface{ Scan(...any) error }, bucket string) (meta.Upload, error) {
+	u := meta.Upload{Bucket: bucket}
+	var initiated int64
+	var headers, userMeta sql.NullString
+	if err := sc.Scan(&u.UploadID, &u.Key, &initiated, &u.Owner, &u.StorageClass, &headers, &userMeta,
+		&u.ChecksumAlgorithm, &u.ChecksumType); err != nil {
+		return u, err
+	}
+	u.Initiated = time.UnixMilli(initiated).UTC()
+	if headers.Valid && headers.String != "" {
+		if err := json.Unmarshal([]byte(headers.String), &u.Headers); err != nil {
+			return u, err
+		}
+	}
+	if userMeta.Valid && userMeta.String != "" {
+		if err := json.Unmarshal([]byte(userMeta.String), &u.UserMeta); err != nil {
+			return u, err
+		}
+	}
+	return u, nil
+}
+
+// getUpload finds an upload of bucket/key in progress.
+func getUpload(ctx context.Context, q querier, bucket, key, uploadID string) (meta.Upload, int64, error) {
+	id, err := bucketID(ctx, q, bucket)
+	if err != nil {
+		return meta.Upload{}, 0, err
+	}
+	u, err := scanUpload(q.QueryRowContext(ctx, "SELECT "+uploadColumns+
+		" FROM uploads WHERE upload_id = ? AND bucket_id = ? AND key = ?", uploadID, id, key), bucket)
+	if errors.Is(err, sql.ErrNoRows) {
+		return u, id, meta.ErrUploadNotFound
+	}
+	return u, id, err
+}
+
+// GetUpload implements meta.Store.
+func (s *Store) GetUpload(ctx context.Context, bucket, key, uploadID string) (meta.Upload, error) {
+	u, _, err := getUpload(ctx, s.rd, bucket, key, uploadID)
+	return u, err
+}
+
+// PutPart implements meta.Store.
+func (s *Store) PutPart(ctx context.Context, bucket, key, uploadID string, p meta.Part) ([]string, error) {
+	var freed []string
+	err := s.write(ctx, func(tx querier) error {
+		if _, _, err := getUpload(ctx, tx, bucket, key, uploadID); err != nil {
+			return err
+		}
+		old, err := deleteParts(ctx, tx, "DELETE FROM parts WHERE upload_id = ? AND part_number = ? RETURNING blob_id",
+			uploadID, p.Number)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO parts
+			(upload_id, part_number, blob_id, size, etag, mtime, checksum_algo, checksum)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			uploadID, p.Number, nullString(p.BlobID), p.Size, p.ETag, p.LastModified.UnixMilli(), p.ChecksumAlgorithm, p.Checksum)
+		if err != nil {
+			return err
+		}
+		freed, err = unreferenced(ctx, tx, old)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return freed, nil
+}
+
+const partColumns = "part_number, blob_id, size, etag, mtime, checksum_algo, checksum"
+
+func queryParts(ctx context.Context, q querier, query string, args ...any) ([]meta.Part, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var parts []meta.Part
+	for rows.Next() {
+		var p meta.Part
+		var blobID sql.NullString
+		var mtime int64
+		if err := rows.Scan(&p.Number, &blobID, &p.Size, &p.ETag, &mtime, &p.ChecksumAlgorithm, &p.Checksum); err != nil {
+			return nil, err
+		}
+		p.BlobID, p.LastModified = blobID.String, time.UnixMilli(mtime).UTC()
+		parts = append(parts, p)
+	}
+	return parts, rows.Err()
+}
+
+// ListParts implements meta.Store.
+func (s *Store) ListParts(ctx context.Context, bucket, key, uploadID string, after, limit int) ([]meta.Part, bool, error) {
+	if _, _, err := getUpload(ctx, s.rd, bucket, key, uploadID); err != nil {
+		return nil, false, err
+	}
+	parts, err := queryParts(ctx, s.rd, "SELECT "+partColumns+
+		" FROM parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?", uploadID, after, limit+1)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(parts) > limit {
+		return parts[:limit], true, nil
+	}
+	return parts, false, nil
+}
+
+// ObjectParts implements meta.Store.
+func (s *Store) ObjectParts(ctx context.Context, uploadID string) ([]meta.Part, error) {
+	return queryParts(ctx, s.rd, "SELECT "+partColumns+" FROM parts WHERE upload_id = ? ORDER BY part_number", uploadID)
+}
+
+// AbortUpload implements meta.Store.
+func (s *Store) AbortUpload(ctx context.Context, bucket, key, uploadID string) ([]string, error) {
+	var freed []string
+	err := s.write(ctx, func(tx querier) error {
+		if _, _, err := getUpload(ctx, tx, bucket, key, uploadID); err != nil {
+			return err
+		}
+		blobs, err := deleteParts(ctx, tx, "DELETE FROM parts WHERE upload_id = ? RETURNING blob_id", uploadID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM uploads WHERE upload_id = ?", uploadID); err != nil {
+			return err
+		}
+		freed, err = unreferenced(ctx, tx, blobs)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return freed, nil
+}
+
+// CompleteUpload implements meta.Store.
+func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
+	var freed []string
+	err := s.write(ctx, func(tx querier) error {
+		_, bucketID, err := getUpload(ctx, tx, o.Bucket, o.Key, o.UploadID)
+		if err != nil {
+			return err
+		}
+		have, err := queryParts(ctx, tx, "SELECT "+partColumns+" FROM parts WHERE upload_id = ? ORDER BY part_number", o.UploadID)
+		if err != nil {
+			return err
+		}
+		chosen := make(map[int]string, len(o.Parts))
+		for _, p := range o.Parts {
+			chosen[p.Number] = p.ETag
+		}
+		var drop []string
+		found := 0
+		for _, p := range have {
+			etag, ok := chosen[p.Number]
+			switch {
+			case !ok:
+				if _, err := tx.ExecContext(ctx, "DELETE FROM parts WHERE upload_id = ? AND part_number = ?", o.UploadID, p.Number); err != nil {
+					return err
+				}
+				drop = append(drop, p.BlobID)
+			case etag != p.ETag:
+				return meta.ErrPartChanged
+			default:
+				found++
+			}
+		}
+		if found != len(o.Parts) {
+			return meta.ErrPartChanged
+		}
+		o.PartsCount = len(o.Parts)
+		replaced, err := installObject(ctx, tx, bucketID, o, cond)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM uploads WHERE upload_id = ?", o.UploadID); err != nil {
+			return err
+		}
+		dropped, err := unreferenced(ctx, tx, drop)
+		freed = append(replaced, dropped...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return freed, nil
+}
+
+// ListUploads implements meta.Store: uploads in (key, upload ID) order,
+// which is key then creation order since upload IDs increase with time.
+func (s *Store) ListUploads(ctx context.Context, bucket string, opts meta.ListUploadsOptions) (meta.UploadsPage, error) {
+	var page meta.UploadsPage
+	id, err := bucketID(ctx, s.rd, bucket)
+	if err != nil || opts.Limit <= 0 {
+		return page, err
+	}
+	end := meta.PrefixEnd(opts.Prefix)
+	// Position: after (key, uploadID); uploadID "" means after every upload of key
+	// when the key marker is given alone, else from the prefix.
+	key, upload, inclusive := opts.Prefix, "", true
+	if opts.KeyMarker != "" && opts.KeyMarker >= opts.Prefix {
+		key, upload, inclusive = opts.KeyMarker, opts.UploadIDMarker, false
+		if upload == "" {
+			upload = "\xff" // past every upload of the marker key
+		}
+	}
+	count := 0
+	for {
+		q := "SELECT " + uploadColumns + " FROM uploads WHERE bucket_id = ? AND "
+		args := []any{id}
+		if inclusive {
+			q += "key >= ?"
+			args = append(args, key)
+		} else {
+			q += "(key > ? OR (key = ? AND upload_id > ?))"
+			args = append(args, key, key, upload)
+		}
+		if end != "" {
+			q += " AND key < ?"
+			args = append(args, end)
+		}
+		q += " ORDER BY key, upload_id LIMIT ?"
+		batch := opts.Limit - count + 1
+		args = append(args, batch)
+		rows, err := s.rd.QueryContext(ctx, q, args...)
+		if err != nil {
+			return page, err
+		}
+		var got []meta.Upload
+		for rows.Next() {
+			u, err := scanUpload(rows, bucket)
+			if err != nil {
+				rows.Close()
+				return page, err
+			}
+			got = append(got, u)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return page, err
+		}
+		skipped := false
+		for _, u := range got {
+			if count == opts.Limit {
+				page.Truncated = true
+				return page, nil
+			}
+			count++
+			if cp, ok := meta.CommonPrefixOf(u.Key, opts.Prefix, opts.Delimiter); ok {
+				page.CommonPrefixes = append(page.CommonPrefixes, cp)
+				page.NextKeyMarker, page.NextUploadIDMarker = cp, ""
+				key, inclusive = meta.PrefixEnd(cp), true
+				skipped = true
+				break
+			}
+			page.Uploads = append(page.Uploads, u)
+			page.NextKeyMarker, page.NextUploadIDMarker = u.Key, u.UploadID
+			key, upload, inclusive = u.Key, u.UploadID, false
+		}
+		if skipped && (key == "" || end != "" && key >= end) {
+			return page, nil
+		}
+		if !skipped && len(got) < batch {
+			return page, nil
+		}
+	}
+}

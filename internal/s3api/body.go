@@ -1,0 +1,111 @@
+package s3api
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/jogstore/jog/internal/checksum"
+	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sigv4"
+)
+
+// uploadBody prepares the body of a PutObject or UploadPart: it decodes
+// aws-chunked framing (verifying chunk and trailer signatures as it
+// streams) and collects the flexible checksums the client sent, in headers
+// or trailers, for the service to verify when the body ends.
+func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
+	var ck service.ChecksumRequest
+	body, size := io.Reader(r.Body), r.ContentLength
+	var trailer func(string) string
+	trailerNames := splitList(r.Header.Get("X-Amz-Trailer"))
+	if strings.HasPrefix(r.auth.PayloadHash, "STREAMING-") {
+		size = -1
+		if v := r.Header.Get("X-Amz-Decoded-Content-Length"); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 0 {
+				return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidArgument", "x-amz-decoded-content-length is not valid")
+			}
+			size = n
+		}
+		cr, err := sigv4.NewChunkedReader(r.Body, r.auth, size, trailerNames)
+		if err != nil {
+			return nil, 0, ck, err
+		}
+		body, trailer = cr, cr.Trailer
+	} else if size < 0 {
+		return nil, 0, ck, errMissingLength
+	} else if len(trailerNames) > 0 {
+		return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest",
+			"x-amz-trailer is only valid with an aws-chunked (STREAMING-*) payload")
+	}
+
+	headerValues := map[checksum.Algorithm]string{}
+	for _, a := range checksum.Algorithms {
+		if v := r.Header.Get(a.HeaderName()); v != "" {
+			if _, err := a.Decode(v); err != nil {
+				return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest", "Value for %s header is invalid.", a.HeaderName())
+			}
+			headerValues[a] = v
+			ck.Verify = append(ck.Verify, a)
+		}
+	}
+	for _, name := range trailerNames {
+		a, err := checksum.ParseAlgorithm(strings.TrimPrefix(name, "x-amz-checksum-"))
+		if !strings.HasPrefix(name, "x-amz-checksum-") || err != nil {
+			return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest", "The trailer %q is not supported.", name)
+		}
+		ck.Verify = append(ck.Verify, a)
+	}
+	if len(ck.Verify) > 1 {
+		return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest",
+			"Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.")
+	}
+	if v := r.Header.Get("X-Amz-Sdk-Checksum-Algorithm"); v != "" {
+		a, err := checksum.ParseAlgorithm(v)
+		if err != nil {
+			return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest", "Checksum algorithm %q is not supported.", v)
+		}
+		ck.Algorithm = a
+	}
+	if len(ck.Verify) == 1 {
+		if ck.Algorithm != "" && ck.Algorithm != ck.Verify[0] {
+			return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest",
+				"Value for x-amz-sdk-checksum-algorithm header is invalid.")
+		}
+		ck.Algorithm = ck.Verify[0]
+	}
+	ck.Expected = func(a checksum.Algorithm) string {
+		if v, ok := headerValues[a]; ok {
+			return v
+		}
+		if trailer != nil {
+			return trailer(a.HeaderName())
+		}
+		return ""
+	}
+	return body, size, ck, nil
+}
+
+// storedContentEncoding drops the aws-chunked token, which describes the
+// transfer, not the object.
+func storedContentEncoding(v string) string {
+	var keep []string
+	for _, e := range splitList(v) {
+		if e != "aws-chunked" {
+			keep = append(keep, e)
+		}
+	}
+	return strings.Join(keep, ",")
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.ToLower(strings.TrimSpace(s)); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

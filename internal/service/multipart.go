@@ -1,0 +1,324 @@
+package service
+
+import (
+	"context"
+	"crypto/md5"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/jogstore/jog/internal/checksum"
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// Multipart limits, as S3's.
+const (
+	MaxParts     = 10000
+	MinPartSize  = 5 << 20
+	MaxPartSize  = 5 << 30
+	MaxMultipart = 5 << 40
+)
+
+// Checksum types of multipart objects.
+const (
+	ChecksumComposite  = "COMPOSITE"
+	ChecksumFullObject = "FULL_OBJECT"
+)
+
+// newUploadID returns an ID that sorts in creation order: 16 hex digits of
+// Unix nanoseconds, then 16 of randomness.
+func newUploadID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%016x", time.Now().UnixNano()) + hex.EncodeToString(b[:])
+}
+
+// CreateUpload starts a multipart upload. u names bucket, key, headers,
+// metadata and the checksum algorithm and type the client asked for.
+func (s *Service) CreateUpload(ctx context.Context, u meta.Upload) (meta.Upload, error) {
+	if err := ValidateKey(u.Key); err != nil {
+		return meta.Upload{}, err
+	}
+	if u.ChecksumType != "" && u.ChecksumAlgorithm == "" {
+		return meta.Upload{}, fmt.Errorf("%w: a checksum type needs a checksum algorithm", ErrBadChecksumType)
+	}
+	alg := checksum.Algorithm(u.ChecksumAlgorithm)
+	switch {
+	case alg == "":
+	case u.ChecksumType == "":
+		u.ChecksumType = ChecksumComposite
+		if alg == checksum.CRC64NVME {
+			u.ChecksumType = ChecksumFullObject
+		}
+	case u.ChecksumType == ChecksumFullObject && !alg.IsCRC():
+		return meta.Upload{}, fmt.Errorf("%w: FULL_OBJECT needs a CRC algorithm, not %s", ErrBadChecksumType, alg)
+	case u.ChecksumType == ChecksumComposite && alg == checksum.CRC64NVME:
+		return meta.Upload{}, fmt.Errorf("%w: CRC64NVME supports only FULL_OBJECT", ErrBadChecksumType)
+	case u.ChecksumType != ChecksumComposite && u.ChecksumType != ChecksumFullObject:
+		return meta.Upload{}, fmt.Errorf("%w: %q", ErrBadChecksumType, u.ChecksumType)
+	}
+	u.UploadID, u.Initiated = newUploadID(), meta.Now()
+	return u, s.meta.CreateUpload(ctx, u)
+}
+
+// partAlgorithm is the checksum every part of u carries.
+func partAlgorithm(u meta.Upload) checksum.Algorithm {
+	if u.ChecksumAlgorithm == "" {
+		return DefaultChecksum
+	}
+	return checksum.Algorithm(u.ChecksumAlgorithm)
+}
+
+// PartInput describes an UploadPart.
+type PartInput struct {
+	Bucket, Key, UploadID string
+	Number                int
+	Body                  io.Reader
+	Size                  int64
+	ContentMD5            []byte
+	Checksums             ChecksumRequest // Algorithm is ignored: the upload's applies
+}
+
+// UploadPart streams a part into its own durable blob and records it,
+// replacing an earlier part with the same number.
+func (s *Service) UploadPart(ctx context.Context, in PartInput) (meta.Part, error) {
+	if in.Number < 1 || in.Number > MaxParts {
+		return meta.Part{}, ErrInvalidPartNumber
+	}
+	if in.Size > MaxPartSize {
+		return meta.Part{}, ErrEntityTooLarge
+	}
+	u, err := s.meta.GetUpload(ctx, in.Bucket, in.Key, in.UploadID)
+	if err != nil {
+		return meta.Part{}, err
+	}
+	ck := in.Checksums
+	ck.Algorithm = partAlgorithm(u)
+	wb, err := s.writeBlob(ctx, in.Body, in.Size, MaxPartSize, in.ContentMD5, ck)
+	if err != nil {
+		return meta.Part{}, err
+	}
+	return s.recordPart(ctx, in.Bucket, in.Key, in.UploadID, in.Number, wb)
+}
+
+func (s *Service) recordPart(ctx context.Context, bucket, key, uploadID string, number int, wb writtenBlob) (meta.Part, error) {
+	p := meta.Part{
+		Number: number, BlobID: wb.id, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
+		LastModified: meta.Now(), ChecksumAlgorithm: string(wb.alg), Checksum: checksum.Encode(wb.sum),
+	}
+	freed, err := s.meta.PutPart(ctx, bucket, key, uploadID, p)
+	if err != nil {
+		s.freeBlobs(ctx, []string{wb.id})
+		return meta.Part{}, err
+	}
+	s.freeBlobs(ctx, freed)
+	return p, nil
+}
+
+// PartCopyInput describes an UploadPartCopy.
+type PartCopyInput struct {
+	Bucket, Key, UploadID         string
+	Number                        int
+	SrcBucket, SrcKey, SrcVersion string
+	// HasRange selects bytes [First, Last] of the source.
+	HasRange    bool
+	First, Last int64
+	CheckSource func(meta.Object) error
+}
+
+// ErrInvalidCopyRange reports a copy-source range outside the source.
+var ErrInvalidCopyRange = fmt.Errorf("the x-amz-copy-source-range value is not valid for the source object")
+
+// UploadPartCopy copies a source object (or a byte range of it) into a part.
+func (s *Service) UploadPartCopy(ctx context.Context, in PartCopyInput) (meta.Part, meta.Object, error) {
+	if in.Number < 1 || in.Number > MaxParts {
+		return meta.Part{}, meta.Object{}, ErrInvalidPartNumber
+	}
+	u, err := s.meta.GetUpload(ctx, in.Bucket, in.Key, in.UploadID)
+	if err != nil {
+		return meta.Part{}, meta.Object{}, err
+	}
+	src, r, err := s.OpenObject(ctx, in.SrcBucket, in.SrcKey, in.SrcVersion)
+	if err != nil {
+		return meta.Part{}, meta.Object{}, err
+	}
+	defer r.Close()
+	if in.CheckSource != nil {
+		if err := in.CheckSource(src); err != nil {
+			return meta.Part{}, meta.Object{}, err
+		}
+	}
+	off, n := int64(0), src.Size
+	if in.HasRange {
+		if in.First < 0 || in.Last < in.First || in.Last >= src.Size {
+			return meta.Part{}, meta.Object{}, ErrInvalidCopyRange
+		}
+		off, n = in.First, in.Last-in.First+1
+	}
+	if n > MaxPartSize {
+		return meta.Part{}, meta.Object{}, ErrEntityTooLarge
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := r.CopyRange(pw, off, n)
+		pw.CloseWithError(err)
+	}()
+	wb, err := s.writeBlob(ctx, pr, n, MaxPartSize, nil, ChecksumRequest{Algorithm: partAlgorithm(u)})
+	pr.CloseWithError(io.ErrClosedPipe)
+	if err != nil {
+		return meta.Part{}, meta.Object{}, err
+	}
+	p, err := s.recordPart(ctx, in.Bucket, in.Key, in.UploadID, in.Number, wb)
+	return p, src, err
+}
+
+// CompletedPart is one entry of a CompleteMultipartUpload request.
+type CompletedPart struct {
+	Number   int
+	ETag     string // unquoted
+	Checksum string // the client's base64 part checksum, "" when not sent
+}
+
+// CompleteInput describes a CompleteMultipartUpload.
+type CompleteInput struct {
+	Bucket, Key, UploadID string
+	Parts                 []CompletedPart
+	Cond                  meta.Condition
+	// Checksum is the client's whole-object value for the upload's
+	// algorithm (FULL_OBJECT: base64; COMPOSITE: base64 + "-N"), "" if none.
+	Checksum string
+}
+
+// CompleteUpload assembles the object from its parts without copying any
+// byte: the object's metadata names the part blobs in order.
+func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Object, error) {
+	if len(in.Parts) == 0 {
+		return meta.Object{}, ErrNoParts
+	}
+	u, err := s.meta.GetUpload(ctx, in.Bucket, in.Key, in.UploadID)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	have, err := s.allParts(ctx, u)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	chosen, err := choose(have, in.Parts)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	o := meta.Object{
+		Bucket: u.Bucket, Key: u.Key, VersionID: meta.NullVersion, UploadID: u.UploadID,
+		LastModified: meta.Now(), StorageClass: u.StorageClass, Owner: u.Owner,
+		Headers: u.Headers, UserMeta: u.UserMeta, Parts: chosen, PartsCount: len(chosen),
+	}
+	md5s := md5.New()
+	for _, p := range chosen {
+		o.Size += p.Size
+		b, _ := hex.DecodeString(p.ETag)
+		md5s.Write(b)
+	}
+	if o.Size > MaxMultipart {
+		return meta.Object{}, ErrEntityTooLarge
+	}
+	o.ETag = hex.EncodeToString(md5s.Sum(nil)) + "-" + strconv.Itoa(len(chosen))
+	if o.Checksum, err = objectChecksum(u, chosen); err != nil {
+		return meta.Object{}, err
+	}
+	if in.Checksum != "" && in.Checksum != o.Checksum.Value {
+		return meta.Object{}, fmt.Errorf("%w: whole-object %s checksum %s does not match %s",
+			ErrBadDigest, o.Checksum.Algorithm, in.Checksum, o.Checksum.Value)
+	}
+	freed, err := s.meta.CompleteUpload(ctx, o, in.Cond)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	s.freeBlobs(ctx, freed)
+	return o, nil
+}
+
+// allParts lists every part of an upload.
+func (s *Service) allParts(ctx context.Context, u meta.Upload) ([]meta.Part, error) {
+	var all []meta.Part
+	after := 0
+	for {
+		parts, more, err := s.meta.ListParts(ctx, u.Bucket, u.Key, u.UploadID, after, 1000)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, parts...)
+		if !more || len(parts) == 0 {
+			return all, nil
+		}
+		after = parts[len(parts)-1].Number
+	}
+}
+
+// choose validates a completion's part list against the uploaded parts.
+func choose(have []meta.Part, want []CompletedPart) ([]meta.Part, error) {
+	byNumber := make(map[int]meta.Part, len(have))
+	for _, p := range have {
+		byNumber[p.Number] = p
+	}
+	chosen := make([]meta.Part, 0, len(want))
+	for i, w := range want {
+		if i > 0 && w.Number <= want[i-1].Number {
+			return nil, ErrInvalidPartOrder
+		}
+		p, ok := byNumber[w.Number]
+		if !ok || p.ETag != w.ETag || (w.Checksum != "" && w.Checksum != p.Checksum) {
+			return nil, fmt.Errorf("%w: part %d", ErrInvalidPart, w.Number)
+		}
+		chosen = append(chosen, p)
+	}
+	for _, p := range chosen[:len(chosen)-1] {
+		if p.Size < MinPartSize {
+			return nil, fmt.Errorf("%w: part %d is %d bytes", ErrEntityTooSmall, p.Number, p.Size)
+		}
+	}
+	return chosen, nil
+}
+
+// objectChecksum derives a multipart object's checksum from its parts':
+// COMPOSITE is the checksum of the part checksums with a "-N" suffix;
+// FULL_OBJECT combines the part CRCs into the CRC of the whole.
+func objectChecksum(u meta.Upload, parts []meta.Part) (meta.Checksum, error) {
+	alg := partAlgorithm(u)
+	typ := u.ChecksumType
+	if typ == "" {
+		typ = ChecksumFullObject // the default CRC64NVME combines
+	}
+	sums := make([][]byte, len(parts))
+	for i, p := range parts {
+		b, err := alg.Decode(p.Checksum)
+		if err != nil {
+			return meta.Checksum{}, fmt.Errorf("part %d checksum: %w", p.Number, err)
+		}
+		sums[i] = b
+	}
+	if typ == ChecksumComposite {
+		v := checksum.Encode(checksum.Composite(alg, sums)) + "-" + strconv.Itoa(len(parts))
+		return meta.Checksum{Algorithm: string(alg), Value: v, Type: typ}, nil
+	}
+	acc := sums[0]
+	for i := 1; i < len(sums); i++ {
+		var err error
+		if acc, err = checksum.CombineCRC(alg, acc, sums[i], parts[i].Size); err != nil {
+			return meta.Checksum{}, err
+		}
+	}
+	return meta.Checksum{Algorithm: string(alg), Value: checksum.Encode(acc), Type: typ}, nil
+}
+
+// AbortUpload ends an upload and deletes its parts.
+func (s *Service) AbortUpload(ctx context.Context, bucket, key, uploadID string) error {
+	freed, err := s.meta.AbortUpload(ctx, bucket, key, uploadID)
+	if err != nil {
+		return err
+	}
+	s.freeBlobs(ctx, freed)
+	return nil
+}
