@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
@@ -20,7 +21,17 @@ func (c StaticCredentials) SecretKey(accessKey string) (string, bool) {
 // authenticate verifies the request's signature and wraps its body so that
 // the declared payload hash is verified while the body streams. Every request
 // must be signed: JOG has no anonymous access yet.
+//
+// SigV2 requests (older tools) are verified by sigv2 against the same
+// credentials; their payload is unsigned.
 func (h *Handler) authenticate(r *http.Request) (*sigv4.Result, error) {
+	if sigv2.IsV2(r) {
+		res, err := h.verifierV2.Verify(r)
+		if err != nil {
+			return nil, err
+		}
+		return &sigv4.Result{AccessKey: res.AccessKey, Presigned: res.Presigned, PayloadHash: sigv4.UnsignedPayload}, nil
+	}
 	res, err := h.verifier.Verify(r)
 	if err != nil {
 		return nil, err

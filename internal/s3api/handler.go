@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
@@ -26,11 +27,12 @@ type Config struct {
 
 // Handler serves the S3 API over a service.Service.
 type Handler struct {
-	svc      *service.Service
-	cfg      Config
-	log      *slog.Logger
-	verifier *sigv4.Verifier
-	ops      map[Op]handlerFunc
+	svc        *service.Service
+	cfg        Config
+	log        *slog.Logger
+	verifier   *sigv4.Verifier
+	verifierV2 *sigv2.Verifier
+	ops        map[Op]handlerFunc
 }
 
 // request is one S3 request after routing and authentication.
@@ -49,7 +51,8 @@ type handlerFunc func(w http.ResponseWriter, r *request) error
 func New(svc *service.Service, cfg Config) *Handler {
 	h := &Handler{
 		svc: svc, cfg: cfg, log: cfg.Logger,
-		verifier: &sigv4.Verifier{Region: cfg.Region, Credentials: cfg.Credentials},
+		verifier:   &sigv4.Verifier{Region: cfg.Region, Credentials: cfg.Credentials},
+		verifierV2: &sigv2.Verifier{Credentials: cfg.Credentials, Domain: cfg.Domain},
 	}
 	h.ops = map[Op]handlerFunc{
 		OpListBuckets:       h.listBuckets,
