@@ -2,6 +2,7 @@ package s3api
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,10 +31,14 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	class, err := storageClassHeader(r.Header)
+	if err != nil {
+		return err
+	}
 	o, err := h.svc.PutObject(r.Context(), service.PutInput{
 		Bucket: r.route.Bucket, Key: r.route.Key, Body: r.Body, Size: r.ContentLength,
 		ContentMD5: md5sum, Headers: headers, UserMeta: userMeta, Cond: cond,
-		Owner: r.auth.AccessKey, StorageClass: r.Header.Get("X-Amz-Storage-Class"),
+		Owner: r.auth.AccessKey, StorageClass: class,
 	})
 	if err != nil {
 		return err
@@ -63,8 +68,14 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	if _, ok := q["partNumber"]; ok {
 		return apiErr(http.StatusNotImplemented, "NotImplemented", "partNumber is not supported yet")
 	}
-	o, body, err := h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, "")
+	// A named version is served or refused, never replaced by the latest;
+	// unversioned writes create the version "null".
+	version := q.Get("versionId")
+	o, body, err := h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
 	if err != nil {
+		if version != "" && errors.Is(err, meta.ErrObjectNotFound) {
+			return errNoSuchVersion
+		}
 		return err
 	}
 	defer body.Close()
