@@ -1,6 +1,7 @@
 package s3api
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -41,7 +42,10 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		return apiErr(http.StatusBadRequest, "InvalidArgument", "Unknown metadata directive.")
 	}
 	replace := directive == "REPLACE"
-	storageClass := r.Header.Get("X-Amz-Storage-Class")
+	storageClass, err := storageClassHeader(r.Header)
+	if err != nil {
+		return err
+	}
 	if srcBucket == r.route.Bucket && srcKey == r.route.Key && !replace && storageClass == "" {
 		return apiErr(http.StatusBadRequest, "InvalidRequest",
 			"This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.")
@@ -57,7 +61,9 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	in.Dst.Bucket, in.Dst.Key, in.Dst.Owner, in.Dst.StorageClass = r.route.Bucket, r.route.Key, r.auth.AccessKey, storageClass
+	srcOpened := false // CheckSource runs once the source is open
 	in.CheckSource = func(src meta.Object) error {
+		srcOpened = true
 		return checkConditions(r.Header, copyConditions, src, errPrecondition)
 	}
 	if _, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket); err != nil {
@@ -65,6 +71,9 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 	}
 	o, err := h.svc.CopyObject(r.Context(), in)
 	if err != nil {
+		if !srcOpened && srcVersion != "" && errors.Is(err, meta.ErrObjectNotFound) {
+			return errNoSuchVersion
+		}
 		return err
 	}
 	return writeXML(w, http.StatusOK, copyObjectResult{Xmlns: s3Namespace, LastModified: iso8601(o.LastModified), ETag: `"` + o.ETag + `"`})

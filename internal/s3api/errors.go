@@ -39,6 +39,7 @@ var (
 	errInvalidRange      = &APIError{"InvalidRange", "The requested range is not satisfiable.", http.StatusRequestedRangeNotSatisfiable}
 	errInvalidPartNumber = &APIError{"InvalidPartNumber", "The requested partnumber is not satisfiable", http.StatusRequestedRangeNotSatisfiable}
 	errMissingLength     = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
+	errNoSuchVersion     = &APIError{"NoSuchVersion", "The specified version does not exist.", http.StatusNotFound}
 )
 
 // errorTable maps domain sentinels to wire errors. It is the one place where

@@ -90,3 +90,21 @@ func setObjectHeaders(h http.Header, o meta.Object, q map[string][]string) {
 		}
 	}
 }
+
+// storageClasses are the x-amz-storage-class values S3 accepts. JOG stores
+// and lists the class; every class is served alike.
+var storageClasses = map[string]bool{
+	"STANDARD": true, "REDUCED_REDUNDANCY": true, "STANDARD_IA": true, "ONEZONE_IA": true,
+	"INTELLIGENT_TIERING": true, "GLACIER": true, "DEEP_ARCHIVE": true, "OUTPOSTS": true,
+	"GLACIER_IR": true, "SNOW": true, "EXPRESS_ONEZONE": true, "FSX_OPENZFS": true,
+}
+
+// storageClassHeader reads x-amz-storage-class ("" when absent) and refuses
+// values S3 does not know.
+func storageClassHeader(h http.Header) (string, error) {
+	v := h.Get("X-Amz-Storage-Class")
+	if v != "" && !storageClasses[v] {
+		return "", apiErr(http.StatusBadRequest, "InvalidStorageClass", "The storage class you specified is not valid.")
+	}
+	return v, nil
+}

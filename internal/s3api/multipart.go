@@ -16,9 +16,13 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error
 	if err != nil {
 		return err
 	}
+	class, err := storageClassHeader(r.Header)
+	if err != nil {
+		return err
+	}
 	u := meta.Upload{
 		Bucket: r.route.Bucket, Key: r.route.Key, Owner: r.auth.AccessKey,
-		StorageClass: r.Header.Get("X-Amz-Storage-Class"), Headers: headers, UserMeta: userMeta,
+		StorageClass: class, Headers: headers, UserMeta: userMeta,
 		ChecksumType: strings.ToUpper(r.Header.Get("X-Amz-Checksum-Type")),
 	}
 	if v := r.Header.Get("X-Amz-Checksum-Algorithm"); v != "" {

@@ -2,13 +2,13 @@ package s3api
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/jogstore/jog/internal/checksum"
-
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
 )
@@ -30,6 +30,10 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	class, err := storageClassHeader(r.Header)
+	if err != nil {
+		return err
+	}
 	body, size, ck, err := uploadBody(r)
 	if err != nil {
 		return err
@@ -37,7 +41,7 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	o, err := h.svc.PutObject(r.Context(), service.PutInput{
 		Bucket: r.route.Bucket, Key: r.route.Key, Body: body, Size: size,
 		ContentMD5: md5sum, Checksums: ck, Headers: headers, UserMeta: userMeta, Cond: cond,
-		Owner: r.auth.AccessKey, StorageClass: r.Header.Get("X-Amz-Storage-Class"),
+		Owner: r.auth.AccessKey, StorageClass: class,
 	})
 	if err != nil {
 		return err
@@ -85,8 +89,14 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 		}
 		part = n
 	}
-	o, body, err := h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, "")
+	// A named version is served or refused, never replaced by the latest;
+	// unversioned writes create the version "null".
+	version := q.Get("versionId")
+	o, body, err := h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
 	if err != nil {
+		if version != "" && errors.Is(err, meta.ErrObjectNotFound) {
+			return errNoSuchVersion
+		}
 		return err
 	}
 	defer body.Close()

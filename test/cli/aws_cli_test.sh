@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# End-to-end check of JOG with the AWS CLI (`aws s3` and `aws s3api`).
+#
+# Builds jog, starts it on a free loopback port over a temporary data dir and
+# drives it with whichever `aws` is on PATH (CI installs v1 from PyPI). The
+# user's AWS configuration is never read or written: AWS_CONFIG_FILE and
+# AWS_SHARED_CREDENTIALS_FILE point into the temporary directory.
+#
+# Needs: go, aws, python3, curl, cmp, diff. Prints "N passed, M failed" and
+# exits non-zero when any check failed.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/jog-cli-test.XXXXXX")
+server_pid=""
+
+cleanup() {
+	local rc=$?
+	if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+		kill "$server_pid" 2>/dev/null || true
+		wait "$server_pid" 2>/dev/null || true
+	fi
+	if ((rc != 0)) && [[ -f $tmp/server.log ]]; then
+		echo "--- server log (last 40 lines) ---" >&2
+		tail -n 40 "$tmp/server.log" >&2 || true
+	fi
+	rm -rf "$tmp"
+	exit "$rc"
+}
+trap cleanup EXIT
+
+for tool in go aws python3 curl cmp diff; do
+	command -v "$tool" >/dev/null || { echo "aws_cli_test: $tool not found on PATH" >&2; exit 2; }
+done
+
+# --- build and start the server ---------------------------------------------
+(cd "$root" && go build -o "$tmp/jog" ./cmd/jog)
+
+access_key=JOGCLITESTKEY0000001
+secret_key=jog-cli-test-secret-0000000000000000000
+port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])')
+endpoint="http://127.0.0.1:$port"
+
+# --fsync never: this test checks the protocol, not durability, and must not
+# crawl when other tests load the disk.
+"$tmp/jog" server --addr "127.0.0.1:$port" --data-dir "$tmp/data" \
+	--access-key "$access_key" --secret-key "$secret_key" --region us-east-1 --fsync never \
+	>"$tmp/server.out" 2>"$tmp/server.log" &
+server_pid=$!
+
+deadline=$((SECONDS + 10))
+until curl -sf "$endpoint/health/ready" >/dev/null; do
+	if ! kill -0 "$server_pid" 2>/dev/null; then
+		echo "aws_cli_test: jog server exited before it was ready" >&2
+		exit 1
+	fi
+	if ((SECONDS >= deadline)); then
+		echo "aws_cli_test: jog server not ready on $endpoint within 10 s" >&2
+		exit 1
+	fi
+	sleep 0.05
+done
+
+# --- an isolated AWS CLI configuration --------------------------------------
+unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_S3 AWS_REGION
+export AWS_CONFIG_FILE=$tmp/aws-config
+export AWS_SHARED_CREDENTIALS_FILE=$tmp/aws-credentials
+export AWS_ACCESS_KEY_ID=$access_key
+export AWS_SECRET_ACCESS_KEY=$secret_key
+export AWS_DEFAULT_REGION=us-east-1
+export AWS_DEFAULT_OUTPUT=json
+export AWS_PAGER=""
+export AWS_EC2_METADATA_DISABLED=true
+: >"$AWS_CONFIG_FILE"
+: >"$AWS_SHARED_CREDENTIALS_FILE"
+# Multipart upload is not implemented yet: keep every upload a single PUT.
+aws configure set default.s3.multipart_threshold 64MB
+aws configure set default.s3.multipart_chunksize 64MB
+aws configure set default.s3.addressing_style path
+
+s3() { aws --endpoint-url "$endpoint" s3 "$@"; }
+s3api() { aws --endpoint-url "$endpoint" s3api "$@"; }
+
+# --- check bookkeeping ------------------------------------------------------
+pass=0
+fail=0
+out=$tmp/cmd.out
+err=$tmp/cmd.err
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $1" >&2
+	for f in "$out" "$err"; do
+		[[ -s $f ]] && sed 's/^/     | /' "$f" >&2
+	done
+	return 0
+}
+# check DESC CMD...: CMD must succeed; its stdout/stderr land in $out/$err.
+check() {
+	local desc=$1
+	shift
+	if "$@" >"$out" 2>"$err"; then ok "$desc"; else bad "$desc"; fi
+}
+# check_fails DESC PATTERN CMD...: CMD must fail with PATTERN in its stderr.
+check_fails() {
+	local desc=$1 pattern=$2
+	shift 2
+	if "$@" >"$out" 2>"$err"; then
+		bad "$desc (succeeded, want failure with $pattern)"
+	elif grep -q -- "$pattern" "$err"; then
+		ok "$desc"
+	else
+		bad "$desc (failed without $pattern in stderr)"
+	fi
+}
+# expect_grep DESC GREP-ARGS...: the last check's stdout matches.
+expect_grep() {
+	local desc=$1
+	shift
+	if grep -q "$@" "$out"; then ok "$desc"; else bad "$desc"; fi
+}
+# expect_no_grep DESC GREP-ARGS...: the last check's stdout does not match.
+expect_no_grep() {
+	local desc=$1
+	shift
+	if ! grep -q "$@" "$out"; then ok "$desc"; else bad "$desc"; fi
+}
+# expect_lines DESC N: the last check printed exactly N lines.
+expect_lines() {
+	if [[ $(wc -l <"$out") -eq $2 ]]; then ok "$1"; else bad "$1 (want $2 lines)"; fi
+}
+# expect_empty DESC: the last check printed nothing on stdout.
+expect_empty() {
+	if [[ ! -s $out ]]; then ok "$1"; else bad "$1"; fi
+}
+# expect DESC PYTHON-EXPR: evaluates EXPR with d = the JSON in $out.
+expect() {
+	local desc=$1 expr=$2
+	if python3 -c "import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if ($expr) else 1)" "$out" 2>>"$err"; then ok "$desc"; else bad "$desc"; fi
+}
+
+check "banner names the listen address" grep -q "listening on 127.0.0.1:$port" "$tmp/server.out"
+
+# --- aws s3: buckets, cp, ls ------------------------------------------------
+work=$tmp/work
+mkdir -p "$work"
+printf 'hello from the aws cli\n' >"$work/small.txt"
+head -c $((10 << 20)) /dev/urandom >"$work/big.bin"
+
+check "s3 mb" s3 mb s3://cli-bucket
+check_fails "s3 mb of an existing bucket" BucketAlreadyOwnedByYou s3 mb s3://cli-bucket
+check "s3 cp small file up" s3 cp --no-progress "$work/small.txt" s3://cli-bucket/small.txt
+check "s3 cp 10 MiB file up (single PUT)" s3 cp --no-progress "$work/big.bin" "s3://cli-bucket/dir/big file.bin"
+check "s3 ls lists the bucket" s3 ls
+expect_grep "s3 ls output names cli-bucket" ' cli-bucket$'
+check "s3 ls s3://cli-bucket" s3 ls s3://cli-bucket
+expect_grep "s3 ls shows small.txt with its size" ' 23 small.txt$'
+expect_grep "s3 ls shows PRE dir/" 'PRE dir/$'
+check "s3 ls --recursive" s3 ls --recursive s3://cli-bucket
+expect_grep "s3 ls --recursive shows the big file with its size" " 10485760 dir/big file.bin$"
+check "s3 cp small file down" s3 cp --no-progress s3://cli-bucket/small.txt "$work/small.down"
+check "small file round trip is byte-exact" cmp "$work/small.txt" "$work/small.down"
+check "s3 cp big file down" s3 cp --no-progress "s3://cli-bucket/dir/big file.bin" "$work/big.down"
+check "10 MiB round trip is byte-exact" cmp "$work/big.bin" "$work/big.down"
+check "s3api head-object ETag of the big file is its MD5 (single part)" \
+	s3api head-object --bucket cli-bucket --key "dir/big file.bin"
+expect "big file ETag is the plain MD5" \
+	"d['ETag'].strip('\"') == '$(python3 -c 'import hashlib,sys;print(hashlib.md5(open(sys.argv[1],"rb").read()).hexdigest())' "$work/big.bin")'"
+check_fails "s3 cp of a missing key" "404" s3 cp --no-progress s3://cli-bucket/missing "$work/missing"
+
+# --- aws s3 sync of a tree, up and down -------------------------------------
+tree=$work/tree
+for d in a a/b a/b/c "with space" "ünï" deep/1/2/3/4; do
+	mkdir -p "$tree/$d"
+done
+n=0
+for d in . a a/b a/b/c "with space" "ünï" deep/1/2/3/4; do
+	for i in 1 2 3 4 5 6 7; do
+		n=$((n + 1))
+		head -c $((n * 997)) /dev/urandom >"$tree/$d/file $i+$n.dat"
+	done
+done
+: >"$tree/a/empty"
+check "created a tree of $((n + 1)) files" test "$(find "$tree" -type f | wc -l)" -eq $((n + 1))
+check "s3 sync up" s3 sync --no-progress "$tree" s3://cli-bucket/tree
+check "s3 ls --recursive of the synced tree" s3 ls --recursive s3://cli-bucket/tree/
+expect_lines "s3 ls --recursive lists every synced file" $((n + 1))
+check "second s3 sync up" s3 sync --no-progress "$tree" s3://cli-bucket/tree
+expect_empty "second s3 sync up transfers nothing"
+check "s3 sync down" s3 sync --no-progress s3://cli-bucket/tree "$work/tree.down"
+check "synced tree round trip is identical (diff -r)" diff -r "$tree" "$work/tree.down"
+check "s3 rm --recursive" s3 rm --recursive s3://cli-bucket
+check "bucket is empty after rm --recursive" s3 ls --recursive s3://cli-bucket
+expect_empty "s3 ls --recursive printed nothing"
+check "s3 rb" s3 rb s3://cli-bucket
+check "s3 ls after rb" s3 ls
+expect_no_grep "cli-bucket is gone" " cli-bucket$"
+
+# --- aws s3api ----------------------------------------------------------------
+printf 'Hello, s3api world!\n' >"$work/obj.txt"
+check "s3api create-bucket" s3api create-bucket --bucket api-bucket
+check "s3api put-object with metadata and content type" \
+	s3api put-object --bucket api-bucket --key dir/obj.txt --body "$work/obj.txt" \
+	--content-type "text/plain; charset=utf-8" --metadata color=blue,shape=round
+expect "put-object returns the MD5 ETag" \
+	"d['ETag'].strip('\"') == '$(python3 -c 'import hashlib,sys;print(hashlib.md5(open(sys.argv[1],"rb").read()).hexdigest())' "$work/obj.txt")'"
+check "s3api head-object" s3api head-object --bucket api-bucket --key dir/obj.txt
+expect "head-object ContentType" "d['ContentType'] == 'text/plain; charset=utf-8'"
+expect "head-object Metadata" "d['Metadata'] == {'color': 'blue', 'shape': 'round'}"
+expect "head-object ContentLength" "d['ContentLength'] == 20"
+check "s3api get-object --range bytes=0-4" \
+	s3api get-object --bucket api-bucket --key dir/obj.txt --range bytes=0-4 "$work/range.out"
+expect "ranged get-object ContentRange" "d['ContentRange'] == 'bytes 0-4/20' and d['ContentLength'] == 5"
+check "ranged get-object wrote the first 5 bytes" test "$(cat "$work/range.out")" = "Hello"
+for k in dir/a dir/sub/b dir/sub/c top; do
+	check "s3api put-object $k" s3api put-object --bucket api-bucket --key "$k" --body "$work/obj.txt"
+done
+check "s3api list-objects-v2 --prefix dir/ --delimiter /" \
+	s3api list-objects-v2 --no-paginate --bucket api-bucket --prefix dir/ --delimiter /
+expect "list-objects-v2 keys and common prefixes" \
+	"[o['Key'] for o in d['Contents']] == ['dir/a', 'dir/obj.txt'] and [p['Prefix'] for p in d['CommonPrefixes']] == ['dir/sub/'] and d['KeyCount'] == 3"
+check "s3api list-objects-v2 paginated (page size 2)" \
+	s3api list-objects-v2 --bucket api-bucket --page-size 2
+expect "the CLI's pages together hold every key" \
+	"[o['Key'] for o in d['Contents']] == ['dir/a', 'dir/obj.txt', 'dir/sub/b', 'dir/sub/c', 'top']"
+check "s3api copy-object" \
+	s3api copy-object --bucket api-bucket --key copy.txt --copy-source api-bucket/dir/obj.txt
+expect "copy-object result carries the source ETag" \
+	"d['CopyObjectResult']['ETag'].strip('\"') == '$(python3 -c 'import hashlib,sys;print(hashlib.md5(open(sys.argv[1],"rb").read()).hexdigest())' "$work/obj.txt")'"
+check "s3api get-object of the copy" s3api get-object --bucket api-bucket --key copy.txt "$work/copy.out"
+expect "the copy kept content type and metadata" \
+	"d['ContentType'] == 'text/plain; charset=utf-8' and d['Metadata'] == {'color': 'blue', 'shape': 'round'}"
+check "the copy is byte-exact" cmp "$work/obj.txt" "$work/copy.out"
+check_fails "s3api get-object of a missing key" NoSuchKey \
+	s3api get-object --bucket api-bucket --key no/such/key "$work/missing.out"
+check_fails "s3api head-object of a missing key" "404" \
+	s3api head-object --bucket api-bucket --key no/such/key
+check_fails "s3api delete-bucket of a non-empty bucket" BucketNotEmpty \
+	s3api delete-bucket --bucket api-bucket
+check "s3api delete-objects" s3api delete-objects --bucket api-bucket --delete \
+	'{"Objects":[{"Key":"dir/a"},{"Key":"dir/obj.txt"},{"Key":"dir/sub/b"},{"Key":"dir/sub/c"},{"Key":"top"},{"Key":"copy.txt"},{"Key":"never-existed"}]}'
+expect "delete-objects reports 7 deleted, no errors" "len(d['Deleted']) == 7 and not d.get('Errors')"
+check "s3api list-objects-v2 after delete-objects" s3api list-objects-v2 --bucket api-bucket
+expect "bucket is empty" "not d.get('Contents')"
+check "s3api delete-bucket" s3api delete-bucket --bucket api-bucket
+check_fails "s3api head-bucket of the deleted bucket" "404" s3api head-bucket --bucket api-bucket
+check_fails "request with a wrong secret key" SignatureDoesNotMatch \
+	env AWS_SECRET_ACCESS_KEY=wrong-secret-key-000 aws --endpoint-url "$endpoint" s3api list-buckets
+
+echo "$pass passed, $fail failed"
+((fail == 0))
