@@ -96,19 +96,11 @@ func TestAWSNotImplemented(t *testing.T) {
 		"GetBucketAcl":       func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
 		"GetBucketPolicy":    func() error { _, err := c.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: b}); return err },
 		"ListObjectVersions": func() error { _, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: b}); return err },
-		"ListMultipartUploads": func() error {
-			_, err := c.ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: b})
-			return err
-		},
 		"GetObjectTagging": func() error {
 			_, err := c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k})
 			return err
 		},
 		"GetObjectAcl": func() error { _, err := c.GetObjectAcl(ctx, &s3.GetObjectAclInput{Bucket: b, Key: k}); return err },
-		"CreateMultipartUpload": func() error {
-			_, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: b, Key: aws.String("mpu")})
-			return err
-		},
 		"PutObjectTagging": func() error {
 			_, err := c.PutObjectTagging(ctx, &s3.PutObjectTaggingInput{Bucket: b, Key: k,
 				Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}}})

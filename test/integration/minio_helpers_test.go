@@ -29,15 +29,11 @@ import (
 	"github.com/jogstore/jog/internal/testutil"
 )
 
-// mcPutOpts returns PutObjectOptions that keep minio-go on a single,
-// non-streaming PUT. Over plain HTTP minio-go signs PUT bodies with
-// aws-chunked streaming signatures (STREAMING-AWS4-HMAC-SHA256-PAYLOAD) unless
-// DisableContentSha256 is set; JOG does not implement aws-chunked yet
-// (TestMinioStreamingSignature tracks that), so every PUT of this suite sends
-// UNSIGNED-PAYLOAD with a known length instead. DisableMultipart keeps objects
-// above minio-go's 16 MiB part size in one PUT (multipart is not built yet).
+// mcPutOpts returns PutObjectOptions that keep minio-go on a single PUT
+// (so the ETag is the body's MD5). Over plain HTTP minio-go then signs the
+// body with aws-chunked streaming signatures (STREAMING-AWS4-HMAC-SHA256-PAYLOAD).
 func mcPutOpts() minio.PutObjectOptions {
-	return minio.PutObjectOptions{DisableContentSha256: true, DisableMultipart: true}
+	return minio.PutObjectOptions{DisableMultipart: true}
 }
 
 // mcSetup starts a server and returns it, a minio-go client and a fresh
@@ -60,7 +56,7 @@ func mcSetup(t *testing.T, opts ...testutil.Option) (*testutil.Server, *minio.Cl
 // mcPut writes data under key with a single PUT and returns the upload info.
 func mcPut(t *testing.T, c *minio.Client, bucket, key string, data []byte, opts minio.PutObjectOptions) minio.UploadInfo {
 	t.Helper()
-	opts.DisableContentSha256, opts.DisableMultipart = true, true
+	opts.DisableMultipart = true
 	info, err := c.PutObject(context.Background(), bucket, key, bytes.NewReader(data), int64(len(data)), opts)
 	if err != nil {
 		t.Fatalf("PutObject %q (%d bytes): %v", key, len(data), err)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -81,6 +83,16 @@ func TestGracefulShutdownDrains(t *testing.T) {
 		done <- err
 	}()
 	<-body.started
+	// Wait until the server is inside the handler, writing the blob: the
+	// request is then in flight, not merely queued on the listener.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if entries, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(entries) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("upload never reached the server's blob writer")
+		}
+	}
 	srv.Stop() // returns only when in-flight requests have drained
 	if err := <-done; err != nil {
 		t.Fatalf("upload in flight during shutdown failed: %v", err)
