@@ -21,6 +21,9 @@ type Config struct {
 	Domain    string
 	LogLevel  string
 	LogFormat string
+	// TLSCert and TLSKey, when both set, make the server speak HTTPS.
+	TLSCert string
+	TLSKey  string
 	// Fsync is "always" (default: every acknowledged write is on stable
 	// storage) or "never" (for throwaway data: tests, benchmarks).
 	Fsync string
@@ -49,6 +52,8 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.Domain, "domain", "base domain for virtual-hosted-style requests (<bucket>.<domain>)")
 	str(&c.LogLevel, "log-level", "debug, info, warn or error")
 	str(&c.LogFormat, "log-format", "text or json")
+	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
+	str(&c.TLSKey, "tls-key", "PEM private key file for --tls-cert")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 }
 
@@ -75,6 +80,9 @@ func (c Config) Validate() error {
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		errs = append(errs, fmt.Errorf("--log-format %q: want text or json", c.LogFormat))
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		errs = append(errs, errors.New("--tls-cert and --tls-key must be given together"))
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))

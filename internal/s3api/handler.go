@@ -201,10 +201,20 @@ func (w *statusWriter) ReadFrom(src io.Reader) (int64, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	n, err := w.ResponseWriter.(io.ReaderFrom).ReadFrom(src)
+	var n int64
+	var err error
+	if rf, ok := w.ResponseWriter.(io.ReaderFrom); ok {
+		n, err = rf.ReadFrom(src) // HTTP/1: sendfile from an *os.File
+	} else {
+		n, err = io.Copy(writerOnly{w.ResponseWriter}, src) // HTTP/2
+	}
 	w.written += n
 	return n, err
 }
+
+// writerOnly hides every method but Write, so io.Copy cannot loop back
+// into ReadFrom.
+type writerOnly struct{ io.Writer }
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -102,8 +102,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	s.log.Info("serving S3", "addr", ln.Addr().String(), "data_dir", s.cfg.DataDir, "region", s.cfg.Region)
+	tls := s.cfg.TLSCert != ""
+	go func() {
+		if tls {
+			errc <- hs.ServeTLS(ln, s.cfg.TLSCert, s.cfg.TLSKey)
+			return
+		}
+		errc <- hs.Serve(ln)
+	}()
+	s.log.Info("serving S3", "addr", ln.Addr().String(), "tls", tls, "data_dir", s.cfg.DataDir, "region", s.cfg.Region)
 	var serveErr error
 	select {
 	case <-ctx.Done():

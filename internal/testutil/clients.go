@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -21,6 +22,9 @@ func (s *Server) AWSClient(t testing.TB, optFns ...func(*s3.Options)) *s3.Client
 	cfg, err := config.LoadDefaultConfig(context.Background(),
 		config.WithRegion(s.Config.Region),
 		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(s.Config.AccessKey, s.Config.SecretKey, "")),
+		config.WithHTTPClient(awshttp.NewBuildableClient().WithTransportOptions(func(tr *http.Transport) {
+			tr.TLSClientConfig = testTransport().TLSClientConfig
+		})),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -38,9 +42,9 @@ func (s *Server) MinioClient(t testing.TB) *minio.Client {
 	c, err := minio.New(u.Host, &minio.Options{
 		Creds:        miniocreds.NewStaticV4(s.Config.AccessKey, s.Config.SecretKey, ""),
 		Region:       s.Config.Region,
-		Secure:       false,
+		Secure:       u.Scheme == "https",
 		BucketLookup: minio.BucketLookupPath,
-		Transport:    http.DefaultTransport.(*http.Transport).Clone(),
+		Transport:    testTransport(),
 	})
 	if err != nil {
 		t.Fatal(err)

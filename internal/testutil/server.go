@@ -82,7 +82,11 @@ func Start(t testing.TB, cfg config.Config) *Server {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
-	s := &Server{URL: "http://" + ln.Addr().String(), Addr: ln.Addr().String(), DataDir: cfg.DataDir, Config: cfg}
+	scheme := "http://"
+	if cfg.TLSCert != "" {
+		scheme = "https://"
+	}
+	s := &Server{URL: scheme + ln.Addr().String(), Addr: ln.Addr().String(), DataDir: cfg.DataDir, Config: cfg}
 	stopped := false
 	s.stop = func() {
 		if stopped {
@@ -98,6 +102,12 @@ func Start(t testing.TB, cfg config.Config) *Server {
 	return s
 }
 
+// HTTPClient returns an HTTP client for s: it trusts the test certificate
+// when s serves TLS.
+func (s *Server) HTTPClient() *http.Client {
+	return &http.Client{Transport: testTransport()}
+}
+
 // Stop shuts the server down gracefully (idempotent).
 func (s *Server) Stop() { s.stop() }
 
@@ -106,7 +116,7 @@ func WaitReady(t testing.TB, url string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		resp, err := http.Get(url + "/health/ready")
+		resp, err := (&http.Client{Transport: testTransport()}).Get(url + "/health/ready")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
