@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/jogstore/jog/internal/sigv4"
 )
 
 // stringToSignPrefix returns the string to sign up to the canonical resource:
@@ -23,7 +25,7 @@ func stringToSignPrefix(r *http.Request, date, amz string) string {
 // and, for presigned URLs, the x-amz-* query parameters: names lowercased and
 // sorted, the values of a repeated name joined with "," in order, each value
 // unfolded and trimmed, every entry "name:value\n".
-func canonicalAmzHeaders(h http.Header, extra []param) string {
+func canonicalAmzHeaders(h http.Header, extra []sigv4.QueryParam) string {
 	keys := make([]string, 0, len(h))
 	for k := range h {
 		keys = append(keys, k)
@@ -38,7 +40,7 @@ func canonicalAmzHeaders(h http.Header, extra []param) string {
 		}
 	}
 	for _, p := range extra {
-		values[p.key] = append(values[p.key], cleanValue(p.value))
+		values[p.Key] = append(values[p.Key], cleanValue(p.Value))
 	}
 	if len(values) == 0 {
 		return ""
@@ -75,30 +77,30 @@ func cleanValue(v string) string {
 // virtual-hosted-style request, the request path, then the signed
 // sub-resources sorted by name, "name" or "name=value" (decoded), joined by
 // "&" after a "?".
-func canonicalResource(bucket, path string, params []param) string {
+func canonicalResource(bucket, path string, params []sigv4.QueryParam) string {
 	var b strings.Builder
 	if bucket != "" {
 		b.WriteByte('/')
 		b.WriteString(bucket)
 	}
 	b.WriteString(path)
-	var subs []param
+	var subs []sigv4.QueryParam
 	for _, p := range params {
-		if subresources[p.key] {
+		if subresources[p.Key] {
 			subs = append(subs, p)
 		}
 	}
-	slices.SortStableFunc(subs, func(x, y param) int { return strings.Compare(x.key, y.key) })
+	slices.SortStableFunc(subs, func(x, y sigv4.QueryParam) int { return strings.Compare(x.Key, y.Key) })
 	for i, p := range subs {
 		if i == 0 {
 			b.WriteByte('?')
 		} else {
 			b.WriteByte('&')
 		}
-		b.WriteString(p.key)
-		if p.value != "" {
+		b.WriteString(p.Key)
+		if p.Value != "" {
 			b.WriteByte('=')
-			b.WriteString(p.value)
+			b.WriteString(p.Value)
 		}
 	}
 	return b.String()

@@ -20,7 +20,7 @@ func TestCanonicalAmzHeaders(t *testing.T) {
 	h.Add("X-Amz-Meta-Empty", "")
 	h.Add("Content-Type", "not/amz")
 	h.Add("X-Amzfoo", "not amz")
-	extra := []param{{key: "x-amz-security-token", value: "tok"}, {key: "x-amz-meta-zeta", value: "q"}}
+	extra := []sigv4.QueryParam{{Key: "x-amz-security-token", Value: "tok"}, {Key: "x-amz-meta-zeta", Value: "q"}}
 	want := "x-amz-meta-empty:\n" +
 		"x-amz-meta-folded:first line second\tline\n" +
 		"x-amz-meta-inner:a  b\n" +
@@ -53,7 +53,7 @@ func TestCanonicalResource(t *testing.T) {
 			"/b/k?cors&lifecycle&location&logging&notification&policy&replication&requestPayment&restore&tagging&versioning&versions&website"},
 	}
 	for _, c := range cases {
-		if got := canonicalResource(c.bucket, c.path, parseQuery(c.query)); got != c.want {
+		if got := canonicalResource(c.bucket, c.path, sigv4.ParseQuery(c.query)); got != c.want {
 			t.Errorf("canonicalResource(%q, %q, %q) = %q, want %q", c.bucket, c.path, c.query, got, c.want)
 		}
 	}

@@ -52,7 +52,7 @@ func TestClientVectors(t *testing.T) {
 				v := &Verifier{Credentials: exampleCreds, Domain: cv.Domain}
 				presigned := r.URL.Query().Has(paramSignature)
 				if presigned {
-					a, err := parsePresigned(parseQuery(r.URL.RawQuery))
+					a, err := parsePresigned(sigv4.ParseQuery(r.URL.RawQuery))
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -87,7 +87,7 @@ func headerDate(r *http.Request) (line string, t time.Time, err error) {
 }
 
 // verifyHeader authenticates a request signed in the Authorization header.
-func (v *Verifier) verifyHeader(r *http.Request, header string, params []param) (*Result, error) {
+func (v *Verifier) verifyHeader(r *http.Request, header string, params []sigv4.QueryParam) (*Result, error) {
 	accessKey, signature, err := parseV2Header(header)
 	if err != nil {
 		return nil, err

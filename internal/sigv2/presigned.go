@@ -19,24 +19,24 @@ type presignedAuth struct {
 }
 
 // singleParam returns the value of a parameter that must appear at most once.
-func singleParam(params []param, name string) (string, error) {
+func singleParam(params []sigv4.QueryParam, name string) (string, error) {
 	var v string
 	seen := false
 	for _, p := range params {
-		if p.key != name {
+		if p.Key != name {
 			continue
 		}
 		if seen {
 			return "", fmt.Errorf("%w: %s given more than once", sigv4.ErrQueryMalformed, name)
 		}
-		v, seen = p.value, true
+		v, seen = p.Value, true
 	}
 	return v, nil
 }
 
 // parsePresigned extracts and syntax-checks AWSAccessKeyId, Signature and
 // Expires. Errors wrap sigv4.ErrQueryMalformed.
-func parsePresigned(params []param) (presignedAuth, error) {
+func parsePresigned(params []sigv4.QueryParam) (presignedAuth, error) {
 	var a presignedAuth
 	var missing []string
 	for _, f := range []struct {
@@ -69,18 +69,18 @@ func parsePresigned(params []param) (presignedAuth, error) {
 // amzQueryParams returns the x-amz-* query parameters of a presigned URL.
 // boto moves the x-amz-* headers it signed (x-amz-security-token, metadata,
 // x-amz-acl) into the query string, and S3 signs them as headers.
-func amzQueryParams(params []param) []param {
-	var out []param
+func amzQueryParams(params []sigv4.QueryParam) []sigv4.QueryParam {
+	var out []sigv4.QueryParam
 	for _, p := range params {
-		if k := strings.ToLower(p.key); strings.HasPrefix(k, "x-amz-") {
-			out = append(out, param{key: k, value: p.value})
+		if k := strings.ToLower(p.Key); strings.HasPrefix(k, "x-amz-") {
+			out = append(out, sigv4.QueryParam{Key: k, Value: p.Value})
 		}
 	}
 	return out
 }
 
 // verifyPresigned authenticates a SigV2 presigned-URL request.
-func (v *Verifier) verifyPresigned(r *http.Request, params []param) (*Result, error) {
+func (v *Verifier) verifyPresigned(r *http.Request, params []sigv4.QueryParam) (*Result, error) {
 	a, err := parsePresigned(params)
 	if err != nil {
 		return nil, err

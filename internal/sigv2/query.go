@@ -1,47 +1,12 @@
 package sigv2
 
 import (
-	"net/url"
-	"strings"
+	"github.com/jogstore/jog/internal/sigv4"
 )
 
-// param is one decoded query parameter, in request order.
-type param struct {
-	key, value string
-}
-
-// parseQuery splits a raw query on '&' and each part on its first '=',
-// decoding keys and values with url.QueryUnescape ('+' is a space, as S3 reads
-// it). A part that does not decode is kept verbatim; empty parts are skipped.
-func parseQuery(raw string) []param {
-	if raw == "" {
-		return nil
-	}
-	params := make([]param, 0, strings.Count(raw, "&")+1)
-	for part := range strings.SplitSeq(raw, "&") {
-		if part == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(part, "=")
-		params = append(params, param{key: queryUnescape(k), value: queryUnescape(v)})
-	}
-	return params
-}
-
-func queryUnescape(s string) string {
-	if !strings.ContainsAny(s, "%+") {
-		return s
-	}
-	u, err := url.QueryUnescape(s)
-	if err != nil {
-		return s
-	}
-	return u
-}
-
-func hasParam(params []param, name string) bool {
+func hasParam(params []sigv4.QueryParam, name string) bool {
 	for _, p := range params {
-		if p.key == name {
+		if p.Key == name {
 			return true
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/jogstore/jog/internal/sigv4"
 )
 
 // signature returns base64(HMAC-SHA1(secret, stringToSign)).
@@ -48,9 +50,9 @@ func Sign(r *http.Request, accessKey, secret string) {
 	if len(r.Header.Values("X-Amz-Date")) > 0 {
 		date = ""
 	}
-	var params []param
+	var params []sigv4.QueryParam
 	if r.URL != nil {
-		params = parseQuery(r.URL.RawQuery)
+		params = sigv4.ParseQuery(r.URL.RawQuery)
 	}
 	sts := stringToSignPrefix(r, date, canonicalAmzHeaders(r.Header, nil)) +
 		canonicalResource("", wirePath(r), params)
@@ -66,7 +68,7 @@ func Presign(r *http.Request, accessKey, secret string, expires time.Time) {
 		r.Header = http.Header{}
 	}
 	exp := strconv.FormatInt(expires.Unix(), 10)
-	params := parseQuery(r.URL.RawQuery)
+	params := sigv4.ParseQuery(r.URL.RawQuery)
 	sts := stringToSignPrefix(r, exp, canonicalAmzHeaders(r.Header, amzQueryParams(params))) +
 		canonicalResource("", wirePath(r), params)
 	q := paramAccessKey + "=" + url.QueryEscape(accessKey) + "&" + paramExpires + "=" + exp +

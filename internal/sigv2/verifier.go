@@ -62,9 +62,9 @@ func IsV2(r *http.Request) bool {
 		return false
 	}
 	var ak, sig bool
-	for _, p := range parseQuery(r.URL.RawQuery) {
-		ak = ak || p.key == paramAccessKey
-		sig = sig || p.key == paramSignature
+	for _, p := range sigv4.ParseQuery(r.URL.RawQuery) {
+		ak = ak || p.Key == paramAccessKey
+		sig = sig || p.Key == paramSignature
 	}
 	return ak && sig
 }
@@ -74,9 +74,9 @@ func IsV2(r *http.Request) bool {
 // SigV2 query parameters; otherwise a *Result, or an error wrapping one of the
 // sigv4 sentinels.
 func (v *Verifier) Verify(r *http.Request) (*Result, error) {
-	var params []param
+	var params []sigv4.QueryParam
 	if r.URL != nil {
-		params = parseQuery(r.URL.RawQuery)
+		params = sigv4.ParseQuery(r.URL.RawQuery)
 	}
 	authz, hasHeader := r.Header["Authorization"]
 	presigned := hasParam(params, paramAccessKey) || hasParam(params, paramSignature)
@@ -120,7 +120,7 @@ func (v *Verifier) secret(accessKey string) (string, error) {
 
 // check computes the string to sign for each candidate canonical resource and
 // compares its signature with the one the client provided, in constant time.
-func (v *Verifier) check(r *http.Request, params []param, secret, provided, date, amz string) error {
+func (v *Verifier) check(r *http.Request, params []sigv4.QueryParam, secret, provided, date, amz string) error {
 	prefix := stringToSignPrefix(r, date, amz)
 	bucket := virtualHostBucket(requestHost(r), v.Domain)
 	var first string

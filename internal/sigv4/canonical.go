@@ -20,28 +20,28 @@ func canonicalURI(path string) string {
 // canonicalQuery encodes every parameter except those named skip (the
 // presigned X-Amz-Signature; "" skips nothing), sorts them by encoded key and
 // then encoded value, and joins them as k=v pairs with '&'.
-func canonicalQuery(params []queryParam, skip string) string {
-	enc := make([]queryParam, 0, len(params))
+func canonicalQuery(params []QueryParam, skip string) string {
+	enc := make([]QueryParam, 0, len(params))
 	for _, p := range params {
-		if skip != "" && p.key == skip {
+		if skip != "" && p.Key == skip {
 			continue
 		}
-		enc = append(enc, queryParam{key: uriEncode(p.key, false), value: uriEncode(p.value, false)})
+		enc = append(enc, QueryParam{Key: uriEncode(p.Key, false), Value: uriEncode(p.Value, false)})
 	}
 	sort.Slice(enc, func(i, j int) bool {
-		if enc[i].key != enc[j].key {
-			return enc[i].key < enc[j].key
+		if enc[i].Key != enc[j].Key {
+			return enc[i].Key < enc[j].Key
 		}
-		return enc[i].value < enc[j].value
+		return enc[i].Value < enc[j].Value
 	})
 	var b strings.Builder
 	for i, p := range enc {
 		if i > 0 {
 			b.WriteByte('&')
 		}
-		b.WriteString(p.key)
+		b.WriteString(p.Key)
 		b.WriteByte('=')
-		b.WriteString(p.value)
+		b.WriteString(p.Value)
 	}
 	return b.String()
 }

@@ -60,14 +60,14 @@ func TestCanonicalURINoNormalisation(t *testing.T) {
 }
 
 func TestParseQuery(t *testing.T) {
-	got := parseQuery("a=1&&b&c=&d=x%20y+z&%zz=%&=v&e=f=g")
-	want := []queryParam{
+	got := ParseQuery("a=1&&b&c=&d=x%20y+z&%zz=%&=v&e=f=g")
+	want := []QueryParam{
 		{"a", "1"}, {"b", ""}, {"c", ""}, {"d", "x y z"}, {"%zz", "%"}, {"", "v"}, {"e", "f=g"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parseQuery = %q\nwant %q", got, want)
 	}
-	if parseQuery("") != nil {
+	if ParseQuery("") != nil {
 		t.Fatal("empty query must have no params")
 	}
 }
@@ -84,7 +84,7 @@ func TestCanonicalQuery(t *testing.T) {
 		{"%E1%88%B4=bar&ሴ=baz", "", "%E1%88%B4=bar&%E1%88%B4=baz"},
 	}
 	for _, c := range cases {
-		if got := canonicalQuery(parseQuery(c.raw), c.skip); got != c.want {
+		if got := canonicalQuery(ParseQuery(c.raw), c.skip); got != c.want {
 			t.Errorf("canonicalQuery(%q) = %q, want %q", c.raw, got, c.want)
 		}
 	}

@@ -43,27 +43,27 @@ func uriEncode(s string, keepSlash bool) string {
 	return b.String()
 }
 
-// queryParam is one decoded query parameter, in request order.
-type queryParam struct {
-	key, value string
+// QueryParam is one decoded query parameter, in request order.
+type QueryParam struct {
+	Key, Value string
 }
 
-// parseQuery splits a raw query on '&' and each part on its first '=',
+// ParseQuery splits a raw query on '&' and each part on its first '=',
 // decoding keys and values with url.QueryUnescape ('+' is a space, as S3 reads
 // it). A key without '=' has an empty value; empty parts are skipped. A part
 // that does not decode is kept verbatim, so it can still be canonicalised (and
 // will then fail the signature check rather than vanish silently).
-func parseQuery(raw string) []queryParam {
+func ParseQuery(raw string) []QueryParam {
 	if raw == "" {
 		return nil
 	}
-	params := make([]queryParam, 0, strings.Count(raw, "&")+1)
+	params := make([]QueryParam, 0, strings.Count(raw, "&")+1)
 	for part := range strings.SplitSeq(raw, "&") {
 		if part == "" {
 			continue
 		}
 		k, v, _ := strings.Cut(part, "=")
-		params = append(params, queryParam{key: queryUnescape(k), value: queryUnescape(v)})
+		params = append(params, QueryParam{Key: queryUnescape(k), Value: queryUnescape(v)})
 	}
 	return params
 }

@@ -68,7 +68,7 @@ func FuzzPresignedQuery(f *testing.F) {
 	}
 	v := exampleVerifier()
 	f.Fuzz(func(t *testing.T, raw string) {
-		params := parseQuery(raw)
+		params := ParseQuery(raw)
 		cq := canonicalQuery(params, paramSignature)
 		for i := 0; i < len(cq); i++ {
 			if c := cq[i]; !unreserved(c) && c != '%' && c != '=' && c != '&' {

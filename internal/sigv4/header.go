@@ -114,7 +114,7 @@ func headerPayloadHash(r *http.Request) (string, error) {
 }
 
 // verifyHeader authenticates a request signed in the Authorization header.
-func (v *Verifier) verifyHeader(r *http.Request, header string, params []queryParam) (*Result, error) {
+func (v *Verifier) verifyHeader(r *http.Request, header string, params []QueryParam) (*Result, error) {
 	a, err := parseAuthorization(header)
 	if err != nil {
 		return nil, err

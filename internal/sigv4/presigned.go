@@ -31,9 +31,9 @@ type presignedAuth struct {
 }
 
 // isPresigned reports whether the query carries SigV4 presigned parameters.
-func isPresigned(params []queryParam) bool {
+func isPresigned(params []QueryParam) bool {
 	for _, p := range params {
-		switch p.key {
+		switch p.Key {
 		case paramAlgorithm, paramSignature, paramCredential:
 			return true
 		}
@@ -42,10 +42,10 @@ func isPresigned(params []queryParam) bool {
 }
 
 // isSigV2Query reports whether the query carries SigV2 presigned parameters.
-func isSigV2Query(params []queryParam) bool {
+func isSigV2Query(params []QueryParam) bool {
 	var ak, sig bool
 	for _, p := range params {
-		switch p.key {
+		switch p.Key {
 		case "AWSAccessKeyId":
 			ak = true
 		case "Signature":
@@ -57,22 +57,22 @@ func isSigV2Query(params []queryParam) bool {
 
 // presignedParam returns the single value of the named parameter. A
 // parameter given more than once is an error.
-func presignedParam(params []queryParam, name string) (value string, ok bool, err error) {
+func presignedParam(params []QueryParam, name string) (value string, ok bool, err error) {
 	for _, p := range params {
-		if p.key != name {
+		if p.Key != name {
 			continue
 		}
 		if ok {
 			return "", false, fmt.Errorf("%w: %s given more than once", ErrQueryMalformed, name)
 		}
-		value, ok = p.value, true
+		value, ok = p.Value, true
 	}
 	return value, ok, nil
 }
 
 // parsePresigned extracts and syntax-checks the presigned parameters. Errors
 // wrap ErrUnsupportedAlgorithm or ErrQueryMalformed.
-func parsePresigned(params []queryParam) (presignedAuth, error) {
+func parsePresigned(params []QueryParam) (presignedAuth, error) {
 	names := []string{paramAlgorithm, paramCredential, paramDate, paramExpires, paramSignedHeaders, paramSignature}
 	vals := make(map[string]string, len(names))
 	var missing []string
@@ -121,13 +121,13 @@ func parsePresigned(params []queryParam) (presignedAuth, error) {
 // presignedPayloadHash returns the payload hash a presigned request signs:
 // UNSIGNED-PAYLOAD unless x-amz-content-sha256 is given as a query parameter
 // or a header.
-func presignedPayloadHash(r *http.Request, params []queryParam) (string, error) {
+func presignedPayloadHash(r *http.Request, params []QueryParam) (string, error) {
 	for _, p := range params {
-		if strings.EqualFold(p.key, "X-Amz-Content-Sha256") {
-			if !validContentSHA256(p.value) {
-				return "", fmt.Errorf("%w: got %q", ErrInvalidContentSHA256, p.value)
+		if strings.EqualFold(p.Key, "X-Amz-Content-Sha256") {
+			if !validContentSHA256(p.Value) {
+				return "", fmt.Errorf("%w: got %q", ErrInvalidContentSHA256, p.Value)
 			}
-			return p.value, nil
+			return p.Value, nil
 		}
 	}
 	if v := r.Header.Values("X-Amz-Content-Sha256"); len(v) > 0 {
@@ -140,7 +140,7 @@ func presignedPayloadHash(r *http.Request, params []queryParam) (string, error) 
 }
 
 // verifyPresigned authenticates a presigned-URL request.
-func (v *Verifier) verifyPresigned(r *http.Request, params []queryParam) (*Result, error) {
+func (v *Verifier) verifyPresigned(r *http.Request, params []QueryParam) (*Result, error) {
 	p, err := parsePresigned(params)
 	if err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ func signRequestHeaders(r *http.Request, accessKey, secret, region string, t tim
 	if r.URL != nil {
 		rawQuery = r.URL.RawQuery
 	}
-	creq := canonicalRequest(r, canonicalQuery(parseQuery(rawQuery), ""), names, payloadHash)
+	creq := canonicalRequest(r, canonicalQuery(ParseQuery(rawQuery), ""), names, payloadHash)
 	key := SigningKey(secret, c.date, c.region, c.service)
 	sig := signHex(key, stringToSign(Algorithm, t.UTC().Format(AmzDateFormat), c.scope(), sha256Hex(creq)))
 	r.Header.Set("Authorization", Algorithm+" Credential="+c.accessKey+"/"+c.scope()+
@@ -92,7 +92,7 @@ func PresignRequest(r *http.Request, accessKey, secret, region string, t time.Ti
 		paramSignedHeaders+"=host",
 	)
 	r.URL.RawQuery = strings.Join(parts, "&")
-	creq := canonicalRequest(r, canonicalQuery(parseQuery(r.URL.RawQuery), ""), []string{"host"}, UnsignedPayload)
+	creq := canonicalRequest(r, canonicalQuery(ParseQuery(r.URL.RawQuery), ""), []string{"host"}, UnsignedPayload)
 	key := SigningKey(secret, c.date, c.region, c.service)
 	sig := signHex(key, stringToSign(Algorithm, t.UTC().Format(AmzDateFormat), c.scope(), sha256Hex(creq)))
 	r.URL.RawQuery += "&" + paramSignature + "=" + sig

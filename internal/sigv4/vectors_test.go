@@ -121,9 +121,9 @@ func TestSuiteVectors(t *testing.T) {
 					t.Fatalf("parseAuthorization: %v", err)
 				}
 				c, signed, want = a.cred, a.signedHeaders, a.signature
-				creq = canonicalRequest(r, canonicalQuery(parseQuery(r.URL.RawQuery), ""), signed, sha256Hex(body))
+				creq = canonicalRequest(r, canonicalQuery(ParseQuery(r.URL.RawQuery), ""), signed, sha256Hex(body))
 			} else {
-				params := parseQuery(r.URL.RawQuery)
+				params := ParseQuery(r.URL.RawQuery)
 				p, err := parsePresigned(params)
 				if err != nil {
 					t.Fatalf("parsePresigned: %v", err)

@@ -63,7 +63,7 @@ func (v *Verifier) Verify(r *http.Request) (*Result, error) {
 	if r.URL != nil {
 		rawQuery = r.URL.RawQuery
 	}
-	params := parseQuery(rawQuery)
+	params := ParseQuery(rawQuery)
 	authz, hasHeader := r.Header["Authorization"]
 	presigned := isPresigned(params)
 	v2 := isSigV2Query(params)
