@@ -192,11 +192,6 @@ func mcClientWith(t testing.TB, srv *testutil.Server, transport http.RoundTrippe
 	return c
 }
 
-// isNotImplemented reports whether err is JOG's NotImplemented answer.
-func mcNotImplemented(err error) bool {
-	return err != nil && minio.ToErrorResponse(err).Code == "NotImplemented"
-}
-
 // mcResponse is a raw response with its S3 error code (if any) and body.
 type mcResponse struct {
 	*http.Response

@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
+	"github.com/aws/aws-sdk-go-v2/feature/s3/transfermanager"
+	tmtypes "github.com/aws/aws-sdk-go-v2/feature/s3/transfermanager/types"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/jogstore/jog/internal/testutil"
@@ -27,7 +28,7 @@ func mpRandomBytes(n int, seed uint64) []byte {
 }
 
 // TestMultipartManagerRoundTrip uploads with the SDK's transfer manager
-// (parallel parts, default checksums) and reads back with checksum
+// (transfermanager: parallel parts, default checksums) and reads back with checksum
 // validation on, whole and by part number.
 func TestMultipartManagerRoundTrip(t *testing.T) {
 	srv := testutil.StartServer(t, testutil.WithoutFsync())
@@ -40,9 +41,9 @@ func TestMultipartManagerRoundTrip(t *testing.T) {
 	for _, alg := range []types.ChecksumAlgorithm{"", types.ChecksumAlgorithmCrc32, types.ChecksumAlgorithmCrc32c, types.ChecksumAlgorithmSha256, types.ChecksumAlgorithmCrc64nvme} {
 		t.Run(string(alg), func(t *testing.T) {
 			key := "big/" + string(alg)
-			up := manager.NewUploader(c, func(u *manager.Uploader) { u.PartSize = 5 << 20; u.Concurrency = 4 })
-			out, err := up.Upload(ctx, &s3.PutObjectInput{Bucket: aws.String("mpbucket"), Key: aws.String(key),
-				Body: bytes.NewReader(data), ChecksumAlgorithm: alg})
+			up := transfermanager.New(c, func(o *transfermanager.Options) { o.PartSizeBytes = 5 << 20; o.Concurrency = 4 })
+			out, err := up.UploadObject(ctx, &transfermanager.UploadObjectInput{Bucket: aws.String("mpbucket"), Key: aws.String(key),
+				Body: bytes.NewReader(data), ChecksumAlgorithm: tmtypes.ChecksumAlgorithm(alg)})
 			if err != nil {
 				t.Fatal(err)
 			}
