@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -21,6 +22,9 @@ type Config struct {
 	Domain    string
 	LogLevel  string
 	LogFormat string
+	// MaxRequests bounds the S3 requests served at once (503 SlowDown
+	// beyond); 0 means unbounded.
+	MaxRequests int
 	// TLSCert and TLSKey, when both set, make the server speak HTTPS.
 	TLSCert string
 	TLSKey  string
@@ -31,7 +35,7 @@ type Config struct {
 
 // Default returns the zero-setup configuration.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always"}
+	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024}
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
@@ -52,6 +56,12 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.Domain, "domain", "base domain for virtual-hosted-style requests (<bucket>.<domain>)")
 	str(&c.LogLevel, "log-level", "debug, info, warn or error")
 	str(&c.LogFormat, "log-format", "text or json")
+	if v := getenv("JOG_MAX_REQUESTS"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			c.MaxRequests = n
+		}
+	}
+	fs.IntVar(&c.MaxRequests, "max-requests", c.MaxRequests, "S3 requests served at once; more get 503 SlowDown (0 = no bound) (env JOG_MAX_REQUESTS)")
 	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
 	str(&c.TLSKey, "tls-key", "PEM private key file for --tls-cert")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
@@ -80,6 +90,9 @@ func (c Config) Validate() error {
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		errs = append(errs, fmt.Errorf("--log-format %q: want text or json", c.LogFormat))
+	}
+	if c.MaxRequests < 0 {
+		errs = append(errs, errors.New("--max-requests must not be negative"))
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		errs = append(errs, errors.New("--tls-cert and --tls-key must be given together"))

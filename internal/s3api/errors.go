@@ -39,6 +39,7 @@ var (
 	errInvalidRange      = &APIError{"InvalidRange", "The requested range is not satisfiable.", http.StatusRequestedRangeNotSatisfiable}
 	errInvalidPartNumber = &APIError{"InvalidPartNumber", "The requested partnumber is not satisfiable", http.StatusRequestedRangeNotSatisfiable}
 	errMissingLength     = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
+	errSlowDown          = &APIError{"SlowDown", "Please reduce your request rate.", http.StatusServiceUnavailable}
 	errNoSuchVersion     = &APIError{"NoSuchVersion", "The specified version does not exist.", http.StatusNotFound}
 )
 

@@ -23,6 +23,9 @@ type Config struct {
 	Domain      string // enables virtual-hosted-style addressing when set
 	Credentials sigv4.Credentials
 	Logger      *slog.Logger
+	// MaxRequests bounds the requests served at once; beyond it requests
+	// are refused at once with 503 SlowDown, as S3 does. 0 means no bound.
+	MaxRequests int
 }
 
 // Handler serves the S3 API over a service.Service.
@@ -33,6 +36,7 @@ type Handler struct {
 	verifier   *sigv4.Verifier
 	verifierV2 *sigv2.Verifier
 	ops        map[Op]handlerFunc
+	slots      chan struct{} // one token per request in service; nil = unbounded
 }
 
 // request is one S3 request after routing and authentication.
@@ -78,6 +82,9 @@ func New(svc *service.Service, cfg Config) *Handler {
 		OpListMultipartUploads:    h.listMultipartUploads,
 		OpGetObjectAttributes:     h.getObjectAttributes,
 	}
+	if cfg.MaxRequests > 0 {
+		h.slots = make(chan struct{}, cfg.MaxRequests)
+	}
 	return h
 }
 
@@ -93,7 +100,13 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	hdr.Set("Server", "JOG")
 
 	req.route = ParseRoute(r, h.cfg.Domain)
-	err := h.serve(w, req)
+	var err error
+	if h.acquire() {
+		err = h.serve(w, req)
+		h.release()
+	} else {
+		err = errSlowDown
+	}
 	if err != nil {
 		h.writeError(w, req, err)
 	}
@@ -102,6 +115,26 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		slog.String("method", r.Method), slog.String("bucket", req.route.Bucket),
 		slog.String("key", req.route.Key), slog.Int("status", w.status),
 		slog.Int64("bytes_out", w.written), slog.Duration("dur", time.Since(start)))
+}
+
+// acquire takes a request slot without waiting; false means the server is
+// at its bound.
+func (h *Handler) acquire() bool {
+	if h.slots == nil {
+		return true
+	}
+	select {
+	case h.slots <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (h *Handler) release() {
+	if h.slots != nil {
+		<-h.slots
+	}
 }
 
 func (h *Handler) serve(w http.ResponseWriter, req *request) error {

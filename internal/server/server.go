@@ -80,7 +80,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 		"orphans_removed", rep.OrphansRemoved, "took", time.Since(started).Round(time.Millisecond))
 	s.meta = m
 	s3 := s3api.New(svc, s3api.Config{
-		Region: cfg.Region, Domain: cfg.Domain, Logger: log,
+		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey},
 	})
 	s.handler = s.withHealth(s3)

@@ -42,6 +42,9 @@ func WithDomain(d string) Option { return func(c *config.Config) { c.Domain = d 
 // objects and do not test durability.
 func WithoutFsync() Option { return func(c *config.Config) { c.Fsync = "never" } }
 
+// WithMaxRequests bounds concurrent S3 requests (503 SlowDown beyond).
+func WithMaxRequests(n int) Option { return func(c *config.Config) { c.MaxRequests = n } }
+
 // WithDataDir reuses an existing data dir (to test restarts).
 func WithDataDir(dir string) Option { return func(c *config.Config) { c.DataDir = dir } }
 

@@ -1,0 +1,144 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/jogstore/jog/internal/testutil"
+)
+
+// gatedBody blocks its reader until released, holding a request in flight.
+type gatedBody struct {
+	started chan struct{}
+	release chan struct{}
+	once    sync.Once
+	sent    bool
+}
+
+func (g *gatedBody) Read(p []byte) (int, error) {
+	g.once.Do(func() { close(g.started) })
+	if g.sent {
+		return 0, io.EOF
+	}
+	<-g.release
+	g.sent = true
+	p[0] = 'x'
+	return 1, nil
+}
+
+func signedPut(t *testing.T, srv *testutil.Server, path string, body io.Reader, size int64) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPut, srv.URL+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.ContentLength = size
+	req.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
+	creds := aws.Credentials{AccessKeyID: testutil.AccessKey, SecretAccessKey: testutil.SecretKey}
+	if err := v4.NewSigner().SignHTTP(context.Background(), creds, req, "UNSIGNED-PAYLOAD", "s3", testutil.Region, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+// TestMaxRequestsSlowDown holds the server at its request bound and checks
+// that one more request is refused with 503 SlowDown at once, and that the
+// server serves again once the held requests finish.
+func TestMaxRequestsSlowDown(t *testing.T) {
+	srv := testutil.StartServer(t, testutil.WithMaxRequests(2))
+	c := srv.AWSClient(t, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
+	ctx := context.Background()
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("limits")}); err != nil {
+		t.Fatal(err)
+	}
+	var gates []*gatedBody
+	var wg sync.WaitGroup
+	for i := range 2 {
+		g := &gatedBody{started: make(chan struct{}), release: make(chan struct{})}
+		gates = append(gates, g)
+		req := signedPut(t, srv, fmt.Sprintf("/limits/held-%d", i), g, 1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Errorf("held request: %v", err)
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("held request: %s", resp.Status)
+			}
+		}()
+	}
+	for _, g := range gates {
+		<-g.started
+	}
+	// The held requests are inside the server once it waits for their bodies;
+	// poll until the bound is reached (a GET answered SlowDown).
+	var code string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		_, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String("limits")})
+		if _, status := awsErrInfo(err); status == http.StatusServiceUnavailable {
+			code = "503"
+			break
+		}
+	}
+	if code == "" {
+		t.Fatal("no 503 while the server was at its request bound")
+	}
+	_, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("limits")})
+	if got := awsErrCode(err); got != "SlowDown" {
+		t.Errorf("request beyond the bound: %v, want SlowDown", err)
+	}
+	for _, g := range gates {
+		close(g.release)
+	}
+	wg.Wait()
+	if _, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("limits")}); err != nil {
+		t.Fatalf("after the held requests finished: %v", err)
+	}
+}
+
+// TestSlowlorisConnections holds 500 connections that send a partial request
+// header and never finish it; the server must keep answering other clients.
+func TestSlowlorisConnections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 500 connections")
+	}
+	srv := testutil.StartServer(t)
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range 500 {
+		conn, err := net.Dial("tcp", srv.Addr)
+		if err != nil {
+			t.Fatalf("dial after %d connections: %v", len(conns), err)
+		}
+		if _, err := io.WriteString(conn, "GET /bucket/key HTTP/1.1\r\nHost: x\r\nX-Slow: "); err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, conn)
+	}
+	c := srv.AWSClient(t)
+	ctx := context.Background()
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("alive")}); err != nil {
+		t.Fatalf("server unresponsive with 500 slow connections open: %v", err)
+	}
+	if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("alive"), Key: aws.String("k"), Body: strings.NewReader("still here")}); err != nil {
+		t.Fatal(err)
+	}
+}
