@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -102,4 +103,29 @@ func BenchmarkListObjects1000(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPutObjectParallel measures PutObject of new keys from 32
+// goroutines at once with synchronous=FULL: what many concurrent PUTs cost
+// the single writer.
+func BenchmarkPutObjectParallel(b *testing.B) {
+	s, _ := openTemp(b)
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.CreateBucket(ctx, meta.Bucket{Name: "b", CreatedAt: meta.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	var seq atomic.Int64
+	b.SetParallelism(16) // 16 × GOMAXPROCS goroutines
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := seq.Add(1)
+			o := meta.Object{Bucket: "b", Key: fmt.Sprintf("dir%03d/key%08d", i%1000, i), BlobID: fmt.Sprintf("blob%08d", i),
+				Size: 1, ETag: "d41d8cd98f00b204e9800998ecf8427e", LastModified: meta.Now()}
+			if _, err := s.PutObject(ctx, o, meta.Condition{}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }

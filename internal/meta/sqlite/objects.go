@@ -30,7 +30,7 @@ func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (m
 	return o, err
 }
 
-func scanObject(row *sql.Row) (meta.Object, error) {
+func scanObject(row interface{ Scan(...any) error }) (meta.Object, error) {
 	var (
 		o                           meta.Object
 		blobID, uploadID            sql.NullString

@@ -88,6 +88,10 @@ type wtx struct {
 	missed *[]string
 }
 
+// Statements of a write transaction run under the batch, not under the
+// caller's context: one caller giving up must not interrupt a transaction
+// other writes share (write() still waits for the outcome).
+
 func (t wtx) stmt(ctx context.Context, q string) *sql.Stmt {
 	if st := t.c.lookup(q); st != nil {
 		return t.tx.StmtContext(ctx, st)
@@ -97,6 +101,7 @@ func (t wtx) stmt(ctx context.Context, q string) *sql.Stmt {
 }
 
 func (t wtx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	ctx = context.WithoutCancel(ctx)
 	if st := t.stmt(ctx, q); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
@@ -104,6 +109,7 @@ func (t wtx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Ro
 }
 
 func (t wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	ctx = context.WithoutCancel(ctx)
 	if st := t.stmt(ctx, q); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -111,6 +117,7 @@ func (t wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows
 }
 
 func (t wtx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	ctx = context.WithoutCancel(ctx)
 	if st := t.stmt(ctx, q); st != nil {
 		return st.ExecContext(ctx, args...)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"net/url"
 	"runtime"
 
@@ -18,6 +17,7 @@ type Store struct {
 	r  *sql.DB // read-only pool
 	wc *stmtCache
 	rd pool // r through cached prepared statements
+	gc *committer
 }
 
 var _ meta.Store = (*Store)(nil)
@@ -59,7 +59,9 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &Store{w: w, r: r, wc: newStmtCache(w), rd: pool{newStmtCache(r)}}, nil
+	s := &Store{w: w, r: r, wc: newStmtCache(w), rd: pool{newStmtCache(r)}}
+	s.startCommitter()
+	return s, nil
 }
 
 func dsn(path string, readOnly bool, opts Options) string {
@@ -81,6 +83,7 @@ func dsn(path string, readOnly bool, opts Options) string {
 
 // Close closes both connection pools.
 func (s *Store) Close() error {
+	s.stopCommitter()
 	s.rd.c.close()
 	s.wc.close()
 	return errors.Join(s.r.Close(), s.w.Close())
@@ -91,25 +94,6 @@ func (s *Store) JournalMode(ctx context.Context) (string, error) {
 	var mode string
 	err := s.r.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode)
 	return mode, err
-}
-
-// write runs fn in one write transaction on the single writer connection.
-func (s *Store) write(ctx context.Context, fn func(tx querier) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	var missed []string
-	defer func() {
-		for _, q := range missed {
-			s.wc.get(ctx, q)
-		}
-	}()
-	if err := fn(wtx{tx, s.wc, &missed}); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }
 
 // bucketID resolves a bucket name inside a transaction or pool.
