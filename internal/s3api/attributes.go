@@ -50,7 +50,15 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 	}
 	if want["Checksum"] && o.Checksum.Algorithm != "" {
 		res.Checksum = &attributeChecksum{ChecksumType: o.Checksum.Type}
-		res.Checksum.set(o.Checksum.Algorithm, o.Checksum.Value)
+		v := o.Checksum.Value
+		if o.Checksum.Type == "COMPOSITE" {
+			// S3 answers GetObjectAttributes without the "-<parts>" suffix
+			// that HEAD, GET and CompleteMultipartUpload carry.
+			if i := strings.LastIndexByte(v, '-'); i > 0 {
+				v = v[:i]
+			}
+		}
+		res.Checksum.set(o.Checksum.Algorithm, v)
 	}
 	if want["ObjectParts"] && o.PartsCount > 0 {
 		parts, err := h.svc.Meta().ObjectParts(r.Context(), o.UploadID)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# End-to-end check of JOG with boto3 (test/clients/boto3_test.py).
+#
+# Builds jog, starts it twice on free loopback ports - plain HTTP, and HTTPS
+# with a self-signed certificate, where boto3 sends uploads as aws-chunked
+# with a CRC32 trailer (STREAMING-UNSIGNED-PAYLOAD-TRAILER) - and runs the
+# Python suite against both. Needs: go, python3 with boto3, curl, cmp.
+# Prints "N passed, M failed" and exits non-zero when any check failed.
+name=boto3
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+python3 -c 'import boto3' 2>/dev/null || { echo "boto3_test: python3 cannot import boto3 (pip install boto3)" >&2; exit 2; }
+
+start_jog http
+http_endpoint=$jog_endpoint
+start_jog https --tls
+https_endpoint=$jog_endpoint
+
+# An isolated configuration: never read the user's ~/.aws.
+unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_S3 \
+	AWS_REQUEST_CHECKSUM_CALCULATION AWS_RESPONSE_CHECKSUM_VALIDATION AWS_CA_BUNDLE
+export AWS_CONFIG_FILE=$tmp/aws-config AWS_SHARED_CREDENTIALS_FILE=$tmp/aws-credentials AWS_EC2_METADATA_DISABLED=true
+: >"$AWS_CONFIG_FILE"
+: >"$AWS_SHARED_CREDENTIALS_FILE"
+
+mkdir -p "$tmp/py"
+JOG_ACCESS_KEY=$access_key JOG_SECRET_KEY=$secret_key JOG_REGION=$region JOG_TMP=$tmp/py \
+	python3 "$(dirname "${BASH_SOURCE[0]}")/boto3_test.py" "$http_endpoint" "$https_endpoint"
