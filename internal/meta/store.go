@@ -32,6 +32,12 @@ type Store interface {
 	DeleteObject(ctx context.Context, bucket, key, versionID string, cond Condition) (freed []string, err error)
 	// ListObjects returns a page of the latest versions.
 	ListObjects(ctx context.Context, bucket string, opts ListOptions) (ListPage, error)
+	// ScanObjects returns up to limit versions of bucket's objects, latest
+	// or not, in (key, version ID) byte-wise order, after (afterKey,
+	// afterVersion); ("", "") starts at the first. Objects are complete as
+	// GetObject returns them. Whole-store checks (jog fsck) page through
+	// every object with it; listings use ListObjects.
+	ScanObjects(ctx context.Context, bucket, afterKey, afterVersion string, limit int) ([]Object, error)
 
 	// CreateUpload records a new multipart upload (u.UploadID set by the
 	// caller, unique and increasing with creation time).

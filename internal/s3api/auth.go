@@ -3,6 +3,7 @@ package s3api
 import (
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/jogstore/jog/internal/sigv2"
@@ -36,6 +37,10 @@ func (h *Handler) authenticate(r *http.Request) (*sigv4.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if names := unsignedAmzHeaders(r, res.Presigned); names != "" {
+		return nil, apiErr(http.StatusForbidden, "AccessDenied",
+			"There were headers present in the request which were not signed: %s", names)
+	}
 	switch ph := res.PayloadHash; {
 	case ph == sigv4.UnsignedPayload || ph == "":
 	case strings.HasPrefix(ph, "STREAMING-"):
@@ -56,4 +61,35 @@ func (h *Handler) authenticate(r *http.Request) (*sigv4.Result, error) {
 type readCloser struct {
 	io.Reader
 	io.Closer
+}
+
+// unsignedAmzHeaders lists (sorted, comma-separated) the x-amz-* headers of
+// a verified SigV4 request that its signature does not cover; "" when all
+// are. S3 refuses such requests with AccessDenied: otherwise whoever holds
+// a captured request or a presigned URL could add x-amz-copy-source (turning
+// a PUT into a copy of any object the signer can read), x-amz-meta-*,
+// x-amz-storage-class and the like. x-amz-content-sha256 and x-amz-date
+// need not be listed: the payload hash and the date are part of what is
+// signed anyway. (SigV2 signs every x-amz-* header by construction.)
+func unsignedAmzHeaders(r *http.Request, presigned bool) string {
+	var list string
+	if presigned {
+		list = r.URL.Query().Get("X-Amz-SignedHeaders")
+	} else {
+		_, rest, _ := strings.Cut(r.Header.Get("Authorization"), "SignedHeaders=")
+		list, _, _ = strings.Cut(rest, ",")
+	}
+	signed := map[string]bool{}
+	for _, n := range strings.Split(list, ";") {
+		signed[strings.ToLower(strings.TrimSpace(n))] = true
+	}
+	var missing []string
+	for k := range r.Header {
+		lk := strings.ToLower(k)
+		if strings.HasPrefix(lk, "x-amz-") && lk != "x-amz-content-sha256" && lk != "x-amz-date" && !signed[lk] {
+			missing = append(missing, lk)
+		}
+	}
+	slices.Sort(missing)
+	return strings.Join(missing, ",")
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"syscall"
 
 	"github.com/jogstore/jog/internal/checksum"
 
@@ -41,7 +42,25 @@ var (
 	errMissingLength     = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
 	errSlowDown          = &APIError{"SlowDown", "Please reduce your request rate.", http.StatusServiceUnavailable}
 	errNoSuchVersion     = &APIError{"NoSuchVersion", "The specified version does not exist.", http.StatusNotFound}
+	// errInsufficientStorage: the file system under the data dir (blobs or
+	// the metadata database) is full. Nothing of the request was stored.
+	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
 )
+
+// sqliteFull is SQLite's SQLITE_FULL result code ("database or disk is
+// full"); extended codes keep it in their low byte.
+const sqliteFull = 13
+
+// isNoSpace reports whether err comes from a full file system: ENOSPC or
+// EDQUOT from a blob write, or SQLITE_FULL from the metadata store (whose
+// driver errors carry the SQLite result code in a Code method).
+func isNoSpace(err error) bool {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return true
+	}
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == sqliteFull
+}
 
 // errorTable maps domain sentinels to wire errors. It is the one place where
 // storage, service and auth errors become S3 codes.
@@ -74,6 +93,7 @@ var errorTable = []struct {
 	{service.ErrInvalidKey, APIError{"InvalidArgument", "The object key is not valid.", http.StatusBadRequest}},
 	{service.ErrBadDigest, APIError{"BadDigest", "The Content-MD5 you specified did not match what we received.", http.StatusBadRequest}},
 	{service.ErrIncompleteBody, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", http.StatusBadRequest}},
+	{errClientRead, APIError{"IncompleteBody", "The request body could not be read to its end.", http.StatusBadRequest}},
 	{service.ErrEntityTooLarge, APIError{"EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", http.StatusBadRequest}},
 	{sigv4.ErrMissingAuth, *errAccessDenied},
 	{sigv4.ErrInvalidAccessKeyID, APIError{"InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.", http.StatusForbidden}},
@@ -117,6 +137,9 @@ func toAPIError(err error) (*APIError, bool) {
 			return apiErr(http.StatusBadRequest, "IncompleteBody", "The aws-chunked body ended early."), true
 		}
 		return apiErr(http.StatusBadRequest, "InvalidRequest", "%v", err), true
+	}
+	if isNoSpace(err) {
+		return errInsufficientStorage, true
 	}
 	if errors.Is(err, context.Canceled) {
 		return &APIError{"RequestTimeout", "Your socket connection to the server was not read from or written to within the timeout period.", http.StatusBadRequest}, true

@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -138,11 +140,18 @@ func (h *Handler) release() {
 }
 
 func (h *Handler) serve(w http.ResponseWriter, req *request) error {
+	if req.Body != nil && req.Body != http.NoBody {
+		req.Body = clientBody{req.Body}
+	}
 	auth, err := h.authenticate(req.Request)
 	if err != nil {
 		return err
 	}
 	req.auth = auth
+	if name := repeatedParam(req.URL.Query()); name != "" {
+		return apiErr(http.StatusBadRequest, "InvalidArgument",
+			"The query parameter %q appears more than once.", name)
+	}
 	switch req.route.Op {
 	case OpUnknown:
 		return errMethodNotAllowed
@@ -151,6 +160,39 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 			"The %q API is not implemented yet.", req.route.Sub)
 	}
 	return h.ops[req.route.Op](w, req)
+}
+
+// errClientRead marks a failure to read the request body from the client's
+// connection (reset, timeout): the client's doing, not the server's.
+var errClientRead = errors.New("reading the request body")
+
+// clientBody tags the request body's network errors with errClientRead,
+// so a client that hangs up mid-upload gets (if it still listens) 400
+// IncompleteBody and the log no internal error. io.EOF and
+// io.ErrUnexpectedEOF pass through unchanged: readers compare them by ==.
+type clientBody struct{ io.ReadCloser }
+
+func (b clientBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		err = fmt.Errorf("%w: %w", errClientRead, err)
+	}
+	return n, err
+}
+
+// repeatedParam returns the first (by name) query parameter that appears
+// more than once, or "". Repeated parameters are refused rather than
+// resolved: "?uploadId=a&uploadId=b" or "?list-type=2&list-type=1" would
+// otherwise mean whichever value a reader picks, and a proxy in front of
+// JOG may pick differently.
+func repeatedParam(q url.Values) string {
+	name := ""
+	for k, v := range q {
+		if len(v) > 1 && (name == "" || k < name) {
+			name = k
+		}
+	}
+	return name
 }
 
 // writeError maps err to its S3 error and sends it. HEAD responses and 304s
@@ -164,6 +206,9 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 	ae, known := toAPIError(err)
 	if !known {
 		h.log.Error("internal error", "id", req.id, "op", req.route.Op.String(),
+			"bucket", req.route.Bucket, "key", req.route.Key, "err", err)
+	} else if ae == errInsufficientStorage {
+		h.log.Error("no space left for the data dir", "id", req.id, "op", req.route.Op.String(),
 			"bucket", req.route.Bucket, "key", req.route.Key, "err", err)
 	} else {
 		h.log.Debug("request error", "id", req.id, "code", ae.Code, "err", err)

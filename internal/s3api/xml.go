@@ -2,6 +2,7 @@ package s3api
 
 import (
 	"encoding/xml"
+	"errors"
 	"io"
 	"net/http"
 	"time"
@@ -87,11 +88,64 @@ type listBucketResult struct {
 type deleteRequest struct {
 	XMLName xml.Name `xml:"Delete"`
 	Quiet   bool     `xml:"Quiet"`
-	Objects []struct {
-		Key       string `xml:"Key"`
-		VersionID string `xml:"VersionId"`
-		ETag      string `xml:"ETag"`
-	} `xml:"Object"`
+	Objects []deleteObject
+}
+
+type deleteObject struct {
+	Key       string `xml:"Key"`
+	VersionID string `xml:"VersionId"`
+	ETag      string `xml:"ETag"`
+}
+
+// UnmarshalXML decodes <Delete>, refusing more than maxDeleteObjects
+// <Object> elements as soon as the next one starts: 4 MiB of "<Object/>"
+// would otherwise expand into half a million structs.
+func (d *deleteRequest) UnmarshalXML(dec *xml.Decoder, start xml.StartElement) error {
+	if start.Name.Local != "Delete" {
+		return errMalformedXML
+	}
+	d.XMLName = start.Name
+	return decodeChildren(dec, func(t xml.StartElement) error {
+		switch t.Name.Local {
+		case "Quiet":
+			return dec.DecodeElement(&d.Quiet, &t)
+		case "Object":
+			if len(d.Objects) == maxDeleteObjects {
+				return errTooManyElements
+			}
+			var o deleteObject
+			if err := dec.DecodeElement(&o, &t); err != nil {
+				return err
+			}
+			d.Objects = append(d.Objects, o)
+			return nil
+		}
+		return dec.Skip()
+	})
+}
+
+// errTooManyElements stops decoding a request document that holds more
+// list elements than its operation allows.
+var errTooManyElements = errors.New("too many elements in the request document")
+
+// decodeChildren calls child for each child element of the element whose
+// start tag was just read, until its end tag. child must consume the
+// element (DecodeElement or Skip).
+func decodeChildren(dec *xml.Decoder, child func(xml.StartElement) error) error {
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if err := child(t); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			return nil
+		}
+	}
 }
 
 type deletedEntry struct {

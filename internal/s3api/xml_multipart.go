@@ -5,6 +5,7 @@ import (
 
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/service"
 )
 
 // checksumFields are the Checksum<ALG> elements S3 puts in several results.
@@ -64,11 +65,37 @@ type initiateMultipartUploadResult struct {
 
 type completeMultipartUpload struct {
 	XMLName xml.Name `xml:"CompleteMultipartUpload"`
-	Parts   []struct {
-		PartNumber int    `xml:"PartNumber"`
-		ETag       string `xml:"ETag"`
-		checksumFields
-	} `xml:"Part"`
+	Parts   []completedPart
+}
+
+type completedPart struct {
+	PartNumber int    `xml:"PartNumber"`
+	ETag       string `xml:"ETag"`
+	checksumFields
+}
+
+// UnmarshalXML decodes <CompleteMultipartUpload>, refusing more than
+// service.MaxParts <Part> elements as soon as the next one starts: 4 MiB of
+// "<Part/>" would otherwise expand into 600,000 structs (~140 MiB).
+func (c *completeMultipartUpload) UnmarshalXML(dec *xml.Decoder, start xml.StartElement) error {
+	if start.Name.Local != "CompleteMultipartUpload" {
+		return errMalformedXML
+	}
+	c.XMLName = start.Name
+	return decodeChildren(dec, func(t xml.StartElement) error {
+		if t.Name.Local != "Part" {
+			return dec.Skip()
+		}
+		if len(c.Parts) == service.MaxParts {
+			return errTooManyElements
+		}
+		var p completedPart
+		if err := dec.DecodeElement(&p, &t); err != nil {
+			return err
+		}
+		c.Parts = append(c.Parts, p)
+		return nil
+	})
 }
 
 type completeMultipartUploadResult struct {

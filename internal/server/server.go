@@ -32,13 +32,15 @@ type Server struct {
 	meta        *sqlite.Store
 	handler     http.Handler
 	draining    atomic.Bool
+	unlock      func() error // releases the data dir lock (LockFile)
 	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
 }
 
-// New opens the data dir (creating it), runs crash recovery and prepares the
-// handler. It does not listen yet.
+// New opens the data dir (creating it), takes its lock (LockFile: one
+// server per data dir), runs crash recovery and prepares the handler. It
+// does not listen yet.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -46,6 +48,21 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
+	unlock, err := LockDataDir(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	s, err := open(ctx, cfg, log)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	s.unlock = unlock
+	return s, nil
+}
+
+// open is New once the data dir is locked.
+func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
 	s := &Server{cfg: cfg, log: log}
 	s.Credentials = config.Credentials{AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey}
 	if cfg.AccessKey == "" {
@@ -127,11 +144,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
-	return errors.Join(serveErr, s.meta.Close())
+	return errors.Join(serveErr, s.meta.Close(), s.unlock())
 }
 
 // drainTimeout bounds how long shutdown waits for in-flight requests.
 const drainTimeout = 5 * time.Minute
 
 // Close releases the stores of a server that was never served.
-func (s *Server) Close() error { return s.meta.Close() }
+func (s *Server) Close() error { return errors.Join(s.meta.Close(), s.unlock()) }

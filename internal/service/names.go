@@ -2,7 +2,6 @@ package service
 
 import (
 	"fmt"
-	"net/netip"
 	"strings"
 	"unicode/utf8"
 )
@@ -28,7 +27,7 @@ func ValidateBucketName(name string) error {
 	if strings.Contains(name, "..") || strings.Contains(name, ".-") || strings.Contains(name, "-.") {
 		return bad("must not contain adjacent periods or a period next to a hyphen")
 	}
-	if _, err := netip.ParseAddr(name); err == nil {
+	if ipShaped(name) {
 		return bad("must not be formatted as an IP address")
 	}
 	for _, p := range []string{"xn--", "sthree-", "amzn-s3-demo-"} {
@@ -42,6 +41,23 @@ func ValidateBucketName(name string) error {
 		}
 	}
 	return nil
+}
+
+// ipShaped reports whether name looks like an IPv4 address: four
+// dot-separated runs of digits. Leading zeros and values over 255 count too
+// ("192.168.5.04", "999.0.0.1"): S3 refuses names formatted as an IP
+// address, not only valid ones.
+func ipShaped(name string) bool {
+	parts := strings.Split(name, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }

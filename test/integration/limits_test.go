@@ -81,13 +81,24 @@ func TestMaxRequestsSlowDown(t *testing.T) {
 			}
 		}()
 	}
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			for _, g := range gates {
+				close(g.release)
+			}
+			wg.Wait()
+		}
+	}
+	defer release() // also on failure: the server drains before it stops
 	for _, g := range gates {
 		<-g.started
 	}
 	// The held requests are inside the server once it waits for their bodies;
 	// poll until the bound is reached (a GET answered SlowDown).
 	var code string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		_, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String("limits")})
 		if _, status := awsErrInfo(err); status == http.StatusServiceUnavailable {
 			code = "503"
@@ -101,10 +112,7 @@ func TestMaxRequestsSlowDown(t *testing.T) {
 	if got := awsErrCode(err); got != "SlowDown" {
 		t.Errorf("request beyond the bound: %v, want SlowDown", err)
 	}
-	for _, g := range gates {
-		close(g.release)
-	}
-	wg.Wait()
+	release()
 	if _, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("limits")}); err != nil {
 		t.Fatalf("after the held requests finished: %v", err)
 	}

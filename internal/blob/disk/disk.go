@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/jogstore/jog/internal/blob"
@@ -27,7 +28,16 @@ type Store struct {
 	root string
 	// NoSync skips fsync; only for tests and benchmarks that say so.
 	NoSync bool
+	// Reserve is the free space, in bytes, blob writes leave on the file
+	// system: a write that would go below it fails with ENOSPC. The
+	// metadata database shares the file system, so when blobs have filled
+	// it, deletes can still commit and free space. Open sets it to 1% of
+	// the file system, at most MaxReserve; 0 turns it off.
+	Reserve int64
 }
+
+// MaxReserve caps the default Reserve.
+const MaxReserve = 64 << 20
 
 var _ blob.Store = (*Store)(nil)
 
@@ -38,7 +48,23 @@ func Open(root string) (*Store, error) {
 			return nil, err
 		}
 	}
-	return &Store{root: root}, nil
+	s := &Store{root: root}
+	if _, total, ok := fsSpace(root); ok {
+		s.Reserve = min(MaxReserve, total/100)
+	}
+	return s, nil
+}
+
+// checkSpace refuses a write of n more bytes that would leave less than
+// Reserve free.
+func (s *Store) checkSpace(n int64) error {
+	if s.Reserve <= 0 {
+		return nil
+	}
+	if free, _, ok := fsSpace(s.root); ok && free-n < s.Reserve {
+		return fmt.Errorf("%w: %d bytes free, %d kept in reserve for metadata", syscall.ENOSPC, free, s.Reserve)
+	}
+	return nil
 }
 
 // newID returns 32 lowercase hex characters of crypto randomness.
@@ -62,6 +88,9 @@ func (s *Store) path(id string) string {
 
 // Create implements blob.Store.
 func (s *Store) Create(ctx context.Context) (blob.Writer, error) {
+	if err := s.checkSpace(0); err != nil { // even an empty object's row needs room
+		return nil, err
+	}
 	id := newID()
 	f, err := os.OpenFile(filepath.Join(s.root, "tmp", id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
 	if err != nil {
@@ -77,10 +106,21 @@ type writer struct {
 	done bool
 }
 
-func (w *writer) Write(p []byte) (int, error) { return w.f.Write(p) }
+func (w *writer) Write(p []byte) (int, error) {
+	if err := w.s.checkSpace(int64(len(p))); err != nil {
+		return 0, fmt.Errorf("write %s: %w", w.f.Name(), err)
+	}
+	return w.f.Write(p)
+}
 
-// ReadFrom lets io.Copy hand the file to the kernel's copy paths.
-func (w *writer) ReadFrom(r io.Reader) (int64, error) { return w.f.ReadFrom(r) }
+// ReadFrom lets io.Copy hand the file to the kernel's copy paths, unless a
+// Reserve must be checked as the data comes.
+func (w *writer) ReadFrom(r io.Reader) (int64, error) {
+	if w.s.Reserve > 0 {
+		return io.Copy(struct{ io.Writer }{w}, r)
+	}
+	return w.f.ReadFrom(r)
+}
 
 func (w *writer) Commit() (string, error) {
 	if w.done {
@@ -230,4 +270,49 @@ func (s *Store) CleanTemp(ctx context.Context, before time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// Path returns the file name of blob id (which may not exist).
+func (s *Store) Path(id string) string {
+	if !validID(id) {
+		return ""
+	}
+	return s.path(id)
+}
+
+// WalkTemp calls fn for every file in tmp/: writes in progress, or what an
+// interrupted write left. Info.ID is the file's name there.
+func (s *Store) WalkTemp(ctx context.Context, fn func(blob.Info) error) error {
+	entries, err := os.ReadDir(filepath.Join(s.root, "tmp"))
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(blob.Info{ID: e.Name(), Size: info.Size(), ModTime: info.ModTime()}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RemoveTemp removes the file name from tmp/ (a name WalkTemp reported).
+func (s *Store) RemoveTemp(name string) error {
+	if name == "" || name != filepath.Base(name) || name == "." || name == ".." {
+		return fmt.Errorf("temp file %q: %w", name, fs.ErrInvalid)
+	}
+	err := os.Remove(filepath.Join(s.root, "tmp", name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }

@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/fsck"
+	"github.com/jogstore/jog/internal/server"
+)
+
+// Exit statuses of jog fsck.
+const (
+	fsckClean    = 0 // nothing wrong (or everything repaired)
+	fsckProblems = 1 // problems found, or left after repair
+	fsckError    = 2 // bad usage, or the check could not run to the end
+)
+
+func runFsck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("jog fsck", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	dataDir := config.Default().DataDir
+	if v := config.Getenv("JOG_DATA_DIR"); v != "" {
+		dataDir = v
+	}
+	fl.StringVar(&dataDir, "data-dir", dataDir, "the data dir to check (env JOG_DATA_DIR)")
+	deep := fl.Bool("deep", false, "read every blob and verify its MD5 (ETag) and stored checksum")
+	repair := fl.Bool("repair", false, "remove orphan blobs and temp files (refused while a server runs)")
+	dropLost := fl.Bool("repair-drop-lost", false, "implies --repair; also delete objects and abort uploads whose data is missing or corrupt")
+	asJSON := fl.Bool("json", false, "write one JSON document (problems, summary) instead of text")
+	fl.Usage = func() {
+		fmt.Fprint(fl.Output(), `Usage: jog fsck [--data-dir DIR] [--deep] [--repair | --repair-drop-lost] [--json]
+
+Checks that every object, every part of a multipart object and every part of
+an upload in progress has its blob file with the recorded size (--deep: and
+content), and lists blob files no metadata refers to (orphans) and files
+left in tmp/. A read-only check may run while the server runs; --repair
+needs the server stopped.
+
+Repair removes orphans and temp files. Objects whose data is missing, of the
+wrong size or corrupt are only reported (their metadata stays, GETs of them
+fail) unless --repair-drop-lost deletes them.
+
+Exit status: 0 clean, 1 problems found (or left after repair), 2 usage or I/O error.
+
+Flags:
+`)
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return fsckError
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "jog fsck: unexpected argument %q\n", fl.Arg(0))
+		fl.Usage()
+		return fsckError
+	}
+	opts := fsck.Options{DataDir: dataDir, Deep: *deep, Repair: *repair || *dropLost, DropLost: *dropLost}
+
+	var out fsckOutput = &textOutput{w: stdout}
+	if *asJSON {
+		out = &jsonOutput{w: stdout}
+	}
+	out.begin(opts)
+	opts.Problem = out.problem
+	sum, err := fsck.Run(ctx, opts)
+	out.end(sum, err)
+	switch {
+	case err != nil:
+		fmt.Fprintln(stderr, "jog fsck:", err)
+		if errors.Is(err, server.ErrDataDirLocked) {
+			fmt.Fprintln(stderr, "jog fsck: stop the server before --repair (a read-only check may run beside it)")
+		}
+		return fsckError
+	case sum.Remaining() > 0:
+		return fsckProblems
+	default:
+		return fsckClean
+	}
+}
+
+type fsckOutput interface {
+	begin(fsck.Options)
+	problem(fsck.Problem)
+	end(fsck.Summary, error)
+}
+
+// textOutput prints each problem on its own line, then the counts.
+type textOutput struct{ w io.Writer }
+
+func (o *textOutput) begin(opts fsck.Options) {}
+
+func (o *textOutput) problem(p fsck.Problem) { fmt.Fprintln(o.w, p) }
+
+func (o *textOutput) end(s fsck.Summary, err error) {
+	if err != nil && s.Buckets == 0 && s.Objects == 0 {
+		return // nothing was checked: the error says it all
+	}
+	line := func(label, format string, args ...any) {
+		if label != "" {
+			label += ":"
+		}
+		fmt.Fprintf(o.w, "%-11s "+format+"\n", append([]any{label}, args...)...)
+	}
+	mode := "server stopped"
+	if s.Live {
+		mode = "server running: files being written are not counted"
+	}
+	line("data dir", "%s (%s)", s.DataDir, mode)
+	line("checked", "%d objects (%d multipart), %d uploads in progress, %d parts, %d blob files, %d buckets",
+		s.Objects, s.MultipartObjects, s.Uploads, s.Parts, s.Blobs, s.Buckets)
+	verified := "contents not read (use --deep)"
+	if s.Deep {
+		verified = fmt.Sprintf("%d verified (MD5 and checksums)", s.BytesVerified)
+	}
+	line("bytes", "%d of the right size, %s", s.BytesChecked, verified)
+	if s.Skipped > 0 {
+		line("skipped", "%d changed by the running server during the check", s.Skipped)
+	}
+	line("missing", "%d", s.Missing)
+	line("wrong size", "%d", s.WrongSize)
+	line("corrupt", "%d", s.Corrupt)
+	line("metadata", "%d", s.Metadata)
+	line("damaged", "%d objects%s, %d uploads%s", s.DamagedObjects, repaired(s.Dropped, "dropped", s.Repair),
+		s.DamagedUploads, repaired(s.Aborted, "aborted", s.Repair))
+	line("orphans", "%d (%d bytes)%s", s.Orphans, s.OrphanBytes, repaired(s.OrphansRemoved, "removed", s.Repair))
+	if s.Live {
+		line("temp", "%d (writes in progress)", s.TempFiles)
+	} else {
+		line("temp", "%d%s", s.TempFiles, repaired(s.TempRemoved, "removed", s.Repair))
+	}
+	switch {
+	case err != nil:
+		line("status", "INCOMPLETE (the check stopped on an error)")
+	case s.Remaining() == 0:
+		line("status", "clean")
+	default:
+		line("status", "%d problems remain", s.Remaining())
+		if s.DamagedObjects+s.DamagedUploads > s.Dropped+s.Aborted && !s.Repair {
+			line("", "--repair removes orphans and temp files; --repair-drop-lost also deletes damaged objects")
+		}
+	}
+}
+
+func repaired(n int, what string, repair bool) string {
+	if !repair {
+		return ""
+	}
+	return fmt.Sprintf(", %d %s", n, what)
+}
+
+// jsonOutput streams one JSON document:
+// {"problems":[…],"summary":{…},"remaining":N,"status":"…","error":"…"}.
+type jsonOutput struct {
+	w io.Writer
+	n int
+}
+
+func (o *jsonOutput) begin(opts fsck.Options) { io.WriteString(o.w, `{"problems":[`) }
+
+func (o *jsonOutput) problem(p fsck.Problem) {
+	b, _ := json.Marshal(p)
+	if o.n > 0 {
+		io.WriteString(o.w, ",")
+	}
+	io.WriteString(o.w, "\n")
+	o.w.Write(b)
+	o.n++
+}
+
+func (o *jsonOutput) end(s fsck.Summary, err error) {
+	tail := struct {
+		Summary   fsck.Summary `json:"summary"`
+		Remaining int          `json:"remaining"`
+		Status    string       `json:"status"` // clean, problems, error
+		Error     string       `json:"error,omitempty"`
+	}{Summary: s, Remaining: s.Remaining(), Status: "clean"}
+	switch {
+	case err != nil:
+		tail.Status, tail.Error = "error", err.Error()
+	case tail.Remaining > 0:
+		tail.Status = "problems"
+	}
+	b, _ := json.Marshal(tail)
+	// Splice the tail's fields after the problems array.
+	fmt.Fprintf(o.w, "\n],%s\n", b[1:])
+}

@@ -1,0 +1,59 @@
+//go:build unix
+
+package server
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"sync"
+	"syscall"
+)
+
+func lockFile(path string) (func() error, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
+	if err != nil {
+		return nil, err
+	}
+	if err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, err
+	}
+	var once sync.Once
+	return func() (err error) {
+		once.Do(func() { err = f.Close() }) // closing the descriptor drops the lock
+		return err
+	}, nil
+}
+
+func probeLock(path string) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil // no server ever ran here
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	err = flock(f, syscall.LOCK_SH|syscall.LOCK_NB)
+	if errors.Is(err, ErrDataDirLocked) {
+		return true, nil
+	}
+	return false, err
+}
+
+func flock(f *os.File, how int) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return ErrDataDirLocked
+		default:
+			return &fs.PathError{Op: "flock", Path: f.Name(), Err: err}
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package crash
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// envInt reads a positive integer from the environment, else def.
+func envInt(t *testing.T, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a number", name, v)
+	}
+	return n
+}
+
+func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", name, v, err)
+	}
+	return d
+}
+
+// TestCrashConsistency is the reduced run (8 kill -9 cycles); run-long.sh
+// runs it with more cycles. Environment:
+//
+//	JOG_CRASH_CYCLES   kill/restart cycles (8)
+//	JOG_CRASH_WORKERS  concurrent clients (8)
+//	JOG_CRASH_KEYS     key space (48)
+//	JOG_CRASH_MIN_RUN, JOG_CRASH_MAX_RUN  workload time per cycle (500ms, 4s)
+//	JOG_CRASH_SEED     content and schedule seed (time-based)
+//	JOG_CRASH_FSCK_EVERY  fsck right after every n-th kill (2)
+//	JOG_CRASH_KEEP     keep the data dir (path printed)
+func TestCrashConsistency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash harness: kill -9 cycles of a real server")
+	}
+	tmp := t.TempDir()
+	if os.Getenv("JOG_CRASH_KEEP") != "" {
+		var err error
+		if tmp, err = os.MkdirTemp("", "jog-crash-"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("data dir kept in %s", tmp)
+	}
+	bin := filepath.Join(tmp, "jog")
+	build := exec.Command("go", "build", "-o", bin, "github.com/jogstore/jog/cmd/jog")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	seed := uint64(envInt(t, "JOG_CRASH_SEED", int(time.Now().UnixNano()&0x7fffffff)))
+	cfg := Config{
+		Bin:       bin,
+		DataDir:   filepath.Join(tmp, "data"),
+		Cycles:    envInt(t, "JOG_CRASH_CYCLES", 8),
+		Workers:   envInt(t, "JOG_CRASH_WORKERS", 8),
+		Keys:      envInt(t, "JOG_CRASH_KEYS", 48),
+		MinRun:    envDuration(t, "JOG_CRASH_MIN_RUN", 500*time.Millisecond),
+		MaxRun:    envDuration(t, "JOG_CRASH_MAX_RUN", 4*time.Second),
+		Seed:      seed,
+		FsckEvery: envInt(t, "JOG_CRASH_FSCK_EVERY", 2),
+		Log:       testLog{t},
+	}
+	start := time.Now()
+	res, err := Run(t.Context(), cfg)
+	if res != nil {
+		t.Logf("RESULT (%v, seed %d): %s", time.Since(start).Round(time.Second), seed, res)
+		for _, v := range res.Violations {
+			t.Errorf("violation: %s", v)
+		}
+	}
+	if err != nil {
+		if log, rerr := os.ReadFile(filepath.Join(tmp, "server.log")); rerr == nil && len(log) > 0 {
+			if len(log) > 4000 {
+				log = log[len(log)-4000:]
+			}
+			t.Logf("server.log (end):\n%s", log)
+		}
+		t.Fatal(err)
+	}
+	if !res.OK() {
+		t.Errorf("inconsistent: lost %d, corrupt %d, damage after kills %d, final fsck exit %d (%s)",
+			res.Lost, res.Corrupt, res.CrashDamage, res.FinalFsckExit, res.FinalFsck)
+	}
+	if res.Acked == 0 || res.Verified == 0 {
+		t.Errorf("the workload acknowledged %d writes and verified %d: nothing was tested", res.Acked, res.Verified)
+	}
+}
+
+// testLog sends the harness's progress lines to t.Log.
+type testLog struct{ t *testing.T }
+
+func (w testLog) Write(p []byte) (int, error) {
+	w.t.Log(string(p[:len(p)-1]))
+	return len(p), nil
+}
