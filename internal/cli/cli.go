@@ -20,6 +20,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "server":
 		return runServer(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return runBench(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "jog", Version)
 		return 0
@@ -38,6 +40,7 @@ func usage(w io.Writer) {
 
 Usage:
   jog server [flags]   serve the S3 API (jog server -h lists the flags)
+  jog bench ...        measure any S3 endpoint (jog bench -h)
   jog version          print the version
 `)
 }
