@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// safeKeyChars are the characters allowed in --prefix: they need no
+// escaping in a URL path, so the signed path is the sent path.
+const safeKeyChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./"
+
 // Workload names, as `jog bench <workload>` takes them.
 var Workloads = []string{"put", "get", "stat", "delete", "list", "multipart", "mixed"}
 
@@ -108,8 +112,8 @@ func (c *Config) Validate() error {
 		return errors.New("multipart: more than 10000 parts; raise --part-size")
 	case c.ListMaxKeys < 1 || c.ListMaxKeys > 1000:
 		return errors.New("list max keys must be in 1..1000")
-	case strings.HasPrefix(c.Prefix, "/"):
-		return errors.New("prefix must not start with /")
+	case strings.HasPrefix(c.Prefix, "/") || strings.Trim(c.Prefix, safeKeyChars) != "":
+		return fmt.Errorf("prefix %q: use letters, digits and - _ . / only, not starting with /", c.Prefix)
 	}
 	if c.Workload == "mixed" {
 		return c.Mix.validate()

@@ -77,12 +77,6 @@ func (p *keyPool) add(name string) {
 	p.mu.Unlock()
 }
 
-func (p *keyPool) len() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.keys)
-}
-
 // pin picks a random key and pins it until unpin; nil when empty.
 func (p *keyPool) pin(rng *rand.Rand) *poolKey {
 	p.mu.Lock()
