@@ -30,7 +30,7 @@ type Client struct {
 	pathStyle bool
 	hc        *http.Client
 	payload   *Payload
-	bufs      sync.Pool // *[]byte, 64 KiB
+	bufs      sync.Pool // *[]byte, 256 KiB
 }
 
 // NewClient builds a client for cfg's endpoint. conns is the number of
@@ -40,8 +40,29 @@ func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	c := &Client{
+		endpoint:  u,
+		accessKey: cfg.AccessKey,
+		secretKey: cfg.SecretKey,
+		region:    cfg.Region,
+		pathStyle: cfg.PathStyle,
+		payload:   payload,
+	}
+	c.bufs.New = func() any { b := make([]byte, 256<<10); return &b }
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	tr := &http.Transport{
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			// Virtual-hosted style: connect to the endpoint's own address
+			// for <bucket>.<endpoint host>, so no wildcard DNS is needed.
+			if _, rest, ok := strings.Cut(addr, "."); ok && !c.pathStyle && rest == endpointAddr(u) {
+				addr = rest
+			}
+			conn, err := dialer.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return &bodyConn{Conn: conn, bufs: &c.bufs}, nil
+		},
 		MaxIdleConns:          conns + 16,
 		MaxIdleConnsPerHost:   conns + 16, // the default of 2 exhausts ports under load
 		IdleConnTimeout:       90 * time.Second,
@@ -55,17 +76,34 @@ func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
 		// than every worker multiplexed onto one HTTP/2 connection.
 		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{},
 	}
-	c := &Client{
-		endpoint:  u,
-		accessKey: cfg.AccessKey,
-		secretKey: cfg.SecretKey,
-		region:    cfg.Region,
-		pathStyle: cfg.PathStyle,
-		hc:        &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
-		payload:   payload,
-	}
-	c.bufs.New = func() any { b := make([]byte, 64<<10); return &b }
+	c.hc = &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return c, nil
+}
+
+// endpointAddr is u's host:port, with the scheme's default port.
+func endpointAddr(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "https" {
+		return net.JoinHostPort(u.Hostname(), "443")
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
+}
+
+// bodyConn copies request bodies to the connection through pooled 256 KiB
+// buffers. The transport hands a body to the connection's ReadFrom, and
+// (*net.TCPConn).ReadFrom copies anything but a file or socket through a
+// fresh 32 KiB buffer per request.
+type bodyConn struct {
+	net.Conn
+	bufs *sync.Pool
+}
+
+func (c *bodyConn) ReadFrom(r io.Reader) (int64, error) {
+	bp := c.bufs.Get().(*[]byte)
+	defer c.bufs.Put(bp)
+	return io.CopyBuffer(struct{ io.Writer }{c.Conn}, r, *bp)
 }
 
 // Close drops idle connections.

@@ -26,7 +26,7 @@ type DiscardHandler struct {
 // NewDiscardHandler returns a DiscardHandler.
 func NewDiscardHandler() *DiscardHandler {
 	h := &DiscardHandler{zero: make([]byte, 256<<10)}
-	h.bufs.New = func() any { b := make([]byte, 64<<10); return &b }
+	h.bufs.New = func() any { b := make([]byte, 256<<10); return &b }
 	return h
 }
 
@@ -37,9 +37,7 @@ func (h *DiscardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	switch r.Method {
 	case http.MethodPut:
-		bp := h.bufs.Get().(*[]byte)
-		n, _ := io.CopyBuffer(io.Discard, struct{ io.Reader }{r.Body}, *bp)
-		h.bufs.Put(bp)
+		n := h.discard(r.Body)
 		if !bucketOnly && !q.Has("partNumber") {
 			h.sizes.Store(r.URL.Path, n)
 		}
@@ -76,6 +74,21 @@ func (h *DiscardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			size -= int64(n)
+		}
+	}
+}
+
+// discard reads body to the end in large reads (io.Discard's ReadFrom
+// would read 8 KiB at a time) and returns its length.
+func (h *DiscardHandler) discard(body io.Reader) int64 {
+	bp := h.bufs.Get().(*[]byte)
+	defer h.bufs.Put(bp)
+	var n int64
+	for {
+		k, err := body.Read(*bp)
+		n += int64(k)
+		if err != nil {
+			return n
 		}
 	}
 }

@@ -3,7 +3,10 @@ package bench
 import (
 	"context"
 	"errors"
+	"io"
+	"log"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,4 +144,37 @@ func TestSelfTestRuns(t *testing.T) {
 			t.Errorf("%s %v: %d ops, %v", r.Label, r.Config.Size, r.Total.Count, r.Errors)
 		}
 	}
+}
+
+// TestBenchVirtualHostAndTLS covers virtual-hosted-style addressing (against
+// JOG with a domain, no wildcard DNS) and an HTTPS endpoint with
+// --insecure-tls.
+func TestBenchVirtualHostAndTLS(t *testing.T) {
+	s := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithDomain("localhost"))
+	ctx := context.Background()
+	cfg := smokeConfig(strings.Replace(s.URL, "127.0.0.1", "localhost", 1), s.Config.AccessKey, s.Config.SecretKey)
+	cfg.PathStyle, cfg.Workload = false, "mixed"
+	b, err := Open(ctx, cfg, cfg.Concurrency, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Run(ctx, cfg)
+	checkResult(t, r, err)
+	if err := b.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := httptest.NewUnstartedServer(NewDiscardHandler())
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // handshakes cut short at Close
+	srv.StartTLS()
+	defer srv.Close()
+	cfg = smokeConfig(srv.URL, "k", "s")
+	cfg.Workload, cfg.Bucket, cfg.Verify, cfg.InsecureTLS = "put", "tls", false, true
+	b, err = Open(ctx, cfg, cfg.Concurrency, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	r, err = b.Run(ctx, cfg)
+	checkResult(t, r, err)
 }
