@@ -36,7 +36,7 @@ const (
 	marginLeft   = 72
 	marginRight  = 190 // legend
 	marginTop    = 44
-	marginBottom = 64
+	marginBottom = 80
 )
 
 func (c Chart) size() (w, h int) {
@@ -111,7 +111,7 @@ func (c Chart) frame(b *strings.Builder, ymax float64) (x0, y0, pw, ph float64, 
 	}
 	fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#333"/>`, num(x0), num(y0), num(x0+pw), num(y0))
 	fmt.Fprintf(b, `<text transform="translate(16 %s) rotate(-90)" text-anchor="middle">%s</text>`, num(y0-ph/2), esc(c.YLabel))
-	fmt.Fprintf(b, `<text x="%s" y="%d" text-anchor="middle">%s</text>`, num(x0+pw/2), h-14, esc(c.XLabel))
+	fmt.Fprintf(b, `<text x="%s" y="%d" text-anchor="middle" fill="#555">%s</text>`, num(x0+pw/2), h-8, esc(c.XLabel))
 	return x0, y0, pw, ph, yTicks
 }
 
@@ -122,6 +122,34 @@ func legend(b *strings.Builder, w int, series []Series) {
 		fmt.Fprintf(b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, x, y, Color(i))
 		fmt.Fprintf(b, `<text x="%d" y="%d">%s</text>`, x+18, y+10, esc(truncate(s.Name, 26)))
 	}
+}
+
+// wrap breaks s at spaces into at most maxLines lines of about width
+// characters, truncating the last.
+func wrap(s string, width, maxLines int) []string {
+	width = max(width, 4)
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	lines = append(lines, line)
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+		lines[maxLines-1] += " …"
+	}
+	for i, l := range lines {
+		lines[i] = truncate(l, width)
+	}
+	return lines
 }
 
 func truncate(s string, n int) string {
@@ -202,7 +230,9 @@ func (c Chart) Bars(groups []string, series []Series) string {
 	bw := gw * 0.8 / float64(max(len(series), 1))
 	for g, name := range groups {
 		gx := x0 + float64(g)*gw
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, num(gx+gw/2), num(y0+18), esc(truncate(name, int(gw/7)+1)))
+		for i, line := range wrap(name, int(gw/6.5), 3) {
+			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle">%s</text>`, num(gx+gw/2), num(y0+16+float64(i)*14), esc(line))
+		}
 		for i, s := range series {
 			if g >= len(s.Y) || math.IsNaN(s.Y[g]) {
 				continue
@@ -212,7 +242,7 @@ func (c Chart) Bars(groups []string, series []Series) string {
 			x := gx + gw*0.1 + float64(i)*bw
 			fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s %s: %s</title></rect>`,
 				num(x), num(y0-h), num(math.Max(bw-2, 1)), num(h), Color(i), esc(s.Name), esc(name), esc(formatValue(v)))
-			if bw >= 18 {
+			if bw >= 6*float64(len(short(v)))+4 {
 				fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" font-size="10">%s</text>`, num(x+bw/2-1), num(y0-h-3), esc(short(v)))
 			}
 		}
