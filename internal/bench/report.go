@@ -18,7 +18,7 @@ func WriteReport(w io.Writer, r *Result) {
 	if r.Workload == "mixed" {
 		fmt.Fprintf(w, "  mix %s", c.Mix)
 	}
-	fmt.Fprintf(w, "\n  endpoint %s, client %d cores %s/%s\n\n", r.Endpoint, r.Machine.Cores, r.Machine.GOOS, r.Machine.GOARCH)
+	fmt.Fprintf(w, "\n  endpoint %s, client %s/%s, %d cores, used %.2f cores\n\n", r.Endpoint, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Cores, r.ClientCPU)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "op\tcount\terrors\tobj/s\tMiB/s\tmean ms\tp50 ms\tp90 ms\tp99 ms\tp99.9 ms\tmax ms\t")
 	rows := append(slices.Clone(r.Ops), r.Total)

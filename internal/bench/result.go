@@ -30,6 +30,10 @@ type Result struct {
 	End      time.Time `json:"end"`
 	Seconds  float64   `json:"seconds"` // measured time, prepare and cleanup excluded
 	Machine  Machine   `json:"machine"`
+	// ClientCPU is the CPU the bench process used while measuring, in
+	// cores (CPU seconds per second). Near Machine.Cores, the client (or
+	// a server on the same machine) may be what limits the result.
+	ClientCPU float64 `json:"client_cpu_cores"`
 
 	Total        OpResult         `json:"total"` // every operation but PART
 	Ops          []OpResult       `json:"ops"`

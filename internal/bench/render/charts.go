@@ -62,8 +62,11 @@ func Throughput(rs []*bench.Result, perObject bool) (svg string, ok bool) {
 		series[i].X = append(series[i].X, float64(slices.Index(concs, r.Config.Concurrency)))
 		series[i].Y = append(series[i].Y, y)
 	}
+	// Only sweeps make lines: a result measured at one concurrency would
+	// be a lone dot.
+	series = slices.DeleteFunc(series, func(s Series) bool { return len(s.X) < 2 })
+	ok = len(series) > 0
 	for _, s := range series {
-		ok = ok || len(s.X) > 1
 		sortByX(s)
 	}
 	ticks := make([]Tick, len(concs))

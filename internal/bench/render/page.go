@@ -103,7 +103,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 body{font-family:sans-serif;margin:2em;color:#222;max-width:1100px}
 table{border-collapse:collapse;margin:1em 0;font-size:14px}
 th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}
-th:first-child,td:first-child{text-align:left}
+th:first-child,td:first-child,.l{text-align:left}
 th{background:#f3f3f3}
 figure{margin:1.5em 0}
 pre{background:#f7f7f7;padding:1em;overflow:auto}
@@ -112,8 +112,8 @@ pre{background:#f7f7f7;padding:1em;overflow:auto}
 <h1>{{.Title}}</h1>
 <p class="meta">Generated {{.Generated}} by jog bench report from {{len .Results}} result(s).</p>
 <h2>Summary</h2>
-<table><tr><th>Server</th><th>Workload</th><th>MiB/s</th><th>obj/s</th><th>p50 ms</th><th>p99 ms</th><th>Errors</th><th>Duration s</th><th>Client</th></tr>
-{{range .Results}}<tr><td>{{.Name}}</td><td>{{.Cell}}</td><td>{{f1 .Total.MiBPerSec}}</td><td>{{f1 .Total.ObjPerSec}}</td><td>{{f1 .Total.Latency.P50}}</td><td>{{f1 .Total.Latency.P99}}</td><td>{{.Errors}}</td><td>{{f1 .Seconds}}</td><td>{{.Machine.Cores}} cores {{.Machine.GOOS}}/{{.Machine.GOARCH}}</td></tr>
+<table><tr><th>Server</th><th class="l">Workload</th><th>MiB/s</th><th>obj/s</th><th>p50 ms</th><th>p99 ms</th><th>Errors</th><th>Duration s</th><th>Client</th></tr>
+{{range .Results}}<tr><td>{{.Name}}</td><td class="l">{{.Cell}}</td><td>{{f1 .Total.MiBPerSec}}</td><td>{{f1 .Total.ObjPerSec}}</td><td>{{f1 .Total.Latency.P50}}</td><td>{{f1 .Total.Latency.P99}}</td><td>{{.Errors}}</td><td>{{f1 .Seconds}}</td><td>{{.Machine.GOOS}}/{{.Machine.GOARCH}}, {{.Machine.Cores}} cores, used {{f1 .ClientCPU}}</td></tr>
 {{end}}</table>
 {{range .Figures}}<figure>{{.SVG}}<figcaption class="meta">{{.Title}}</figcaption></figure>
 {{end}}
