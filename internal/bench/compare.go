@@ -1,25 +1,27 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 )
 
-// WriteCompare prints results as a markdown table, fastest first, like a
-// warp comparison report: server, workload, size, concurrency, MiB/s, obj/s,
-// p50 and p99 latency, errors.
+// WriteCompare prints results as a markdown table like a warp comparison
+// report: server, workload, size, concurrency, MiB/s, obj/s, p50 and p99
+// latency, errors. Rows are grouped by workload cell (workload, size,
+// concurrency) and fastest first within a cell.
 func WriteCompare(w io.Writer, results []*Result) {
 	rs := slices.Clone(results)
 	slices.SortStableFunc(rs, func(a, b *Result) int {
-		switch {
-		case a.Total.MiBPerSec > b.Total.MiBPerSec:
-			return -1
-		case a.Total.MiBPerSec < b.Total.MiBPerSec:
-			return 1
-		}
-		return 0
+		return cmp.Or(
+			cmp.Compare(workloadName(a), workloadName(b)),
+			cmp.Compare(a.Config.Size.Min, b.Config.Size.Min),
+			cmp.Compare(a.Config.Size.Max, b.Config.Size.Max),
+			cmp.Compare(a.Config.Concurrency, b.Config.Concurrency),
+			cmp.Compare(b.Total.MiBPerSec, a.Total.MiBPerSec),
+		)
 	})
 	fmt.Fprintln(w, "| Server | Workload | Size | Concurrency | MiB/s | obj/s | p50 ms | p99 ms | Errors |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -142,7 +142,9 @@ func Servers(rs []*bench.Result, perObject bool) string {
 		}
 		series[slices.Index(servers, r.Name())].Y[slices.Index(cells, cell(r))] = y
 	}
-	c := Chart{Title: "Throughput by server (MiB/s)", XLabel: "workload", YLabel: "MiB/s"}
+	// Wide enough for every bar to stay a few pixels wide.
+	width := max(820, marginLeft+marginRight+len(cells)*(len(servers)*10+30))
+	c := Chart{Title: "Throughput by server (MiB/s)", XLabel: "workload", YLabel: "MiB/s", Width: width}
 	if perObject {
 		c.Title, c.YLabel = "Throughput by server (objects/s)", "obj/s"
 	}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Peer comparison: JOG against other S3 servers that serve a local directory,
+# measured with `jog bench`, all on loopback on this machine.
+#
+#   bench/compare.sh                 # the full seed workload set
+#   QUICK=1 bench/compare.sh         # a short run to check the set-up
+#   PEERS="jog minio" bench/compare.sh
+#
+# Peers are installed with `go install` into a cache dir ($JOG_BENCH_CACHE,
+# default ~/.cache/jog-bench): versitygw v1.8.0, rclone v1.75.1 (`rclone serve
+# s3`), MinIO latest. Each server starts on 127.0.0.1 with the same keys and a
+# fresh data dir, runs the seed workloads, and is stopped. Results go to
+# bench/results/<date>/ (one JSON file per server and workload, SUMMARY.md
+# with the comparison tables, report-<set>/ with the charts).
+#
+# The seed workload set (docs/BENCHMARKS.md):
+#   1. mixed GET 70 / PUT 30, 1 MiB objects, concurrency 16, $DURATION (60 s),
+#      the workload of the seed comparison report (warp, same parameters);
+#   2. a PUT sweep and 3. a GET sweep: concurrency 1,4,16,64 × sizes
+#      1KiB,64KiB,1MiB, $CELL (20 s) per cell, from the seed benchmark guide.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CACHE=${JOG_BENCH_CACHE:-$HOME/.cache/jog-bench}
+BIN=$CACHE/bin
+PEERS=${PEERS:-jog versitygw rclone minio}
+DATE=$(date -u +%Y-%m-%d)
+OUT=${OUT:-bench/results/$DATE}
+PORT=${PORT:-19100}
+AK=jogbenchaccess0001
+SK=jogbenchsecret00000000000000000001
+DURATION=${DURATION:-60s}
+CELL=${CELL:-20s}
+CONCURRENCY=${CONCURRENCY:-1,4,16,64}
+SIZES=${SIZES:-1KiB,64KiB,1MiB}
+if [ -n "${QUICK:-}" ]; then
+  DURATION=5s CELL=2s CONCURRENCY=1,16 SIZES=1KiB,1MiB
+fi
+
+declare -A MODULE=(
+  [versitygw]=github.com/versity/versitygw/cmd/versitygw@v1.8.0
+  [rclone]=github.com/rclone/rclone@v1.75.1
+  [minio]=github.com/minio/minio@latest
+)
+
+log() { echo "== $*" >&2; }
+
+# install NAME: go install the peer into $BIN unless it is there already.
+install() {
+  local name=$1 mod=${MODULE[$1]}
+  if [ -x "$BIN/$name" ] && [ "$(cat "$BIN/$name.module" 2>/dev/null)" = "$mod" ]; then
+    return 0
+  fi
+  log "installing $mod"
+  GOBIN=$BIN go install "$mod" && echo "$mod" >"$BIN/$name.module"
+}
+
+SERVER_PID=
+stop_server() {
+  if [ -n "$SERVER_PID" ]; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=
+  fi
+}
+trap stop_server EXIT
+
+# start NAME DIR: start a server on 127.0.0.1:$PORT over DIR, wait until it
+# accepts connections.
+start() {
+  local name=$1 dir=$2 addr=127.0.0.1:$PORT
+  case $name in
+    jog) "$BIN/jog" server --addr "$addr" --data-dir "$dir" --access-key "$AK" --secret-key "$SK" ;;
+    versitygw) "$BIN/versitygw" --access "$AK" --secret "$SK" --port "$addr" posix "$dir" ;;
+    rclone) "$BIN/rclone" serve s3 --addr "$addr" --auth-key "$AK,$SK" "$dir" ;;
+    minio) MINIO_ROOT_USER=$AK MINIO_ROOT_PASSWORD=$SK "$BIN/minio" server --quiet \
+      --address "$addr" --console-address "127.0.0.1:$((PORT + 1))" "$dir" ;;
+  esac >"$OUT/$name.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 240); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+      sleep 1 # let it finish starting behind the socket
+      return 0
+    fi
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.5
+  done
+  log "$name did not start; see $OUT/$name.log"
+  stop_server
+  return 1
+}
+
+bench() { "$BIN/jog" bench "$@" --endpoint "http://127.0.0.1:$PORT" --access-key "$AK" --secret-key "$SK"; }
+
+mkdir -p "$OUT" "$BIN"
+log "building jog"
+go build -o "$BIN/jog" ./cmd/jog
+ran=()
+for name in $PEERS; do
+  if [ "$name" != jog ] && ! install "$name"; then
+    log "skipping $name: install failed"
+    continue
+  fi
+  data=$(mktemp -d "${TMPDIR:-/tmp}/jog-bench-$name.XXXXXX")
+  log "$name: starting over $data"
+  if ! start "$name" "$data"; then
+    rm -rf "$data"
+    continue
+  fi
+  log "$name: mixed 70/30, 1 MiB, concurrency 16, $DURATION"
+  bench mixed --size 1MiB --concurrency 16 --duration "$DURATION" --objects 1000 \
+    --mix get=70,put=30 --label "$name" --quiet --out "$OUT/$name-mixed.json" >"$OUT/$name-mixed.txt" || true
+  for wl in put get; do
+    log "$name: $wl sweep, concurrency $CONCURRENCY × sizes $SIZES, $CELL per cell"
+    bench sweep --workload "$wl" --concurrency "$CONCURRENCY" --sizes "$SIZES" --duration "$CELL" \
+      --objects 200 --label "$name" --quiet --out "$OUT/$name-sweep-$wl.json" >"$OUT/$name-sweep-$wl.txt" || true
+  done
+  stop_server
+  rm -rf "$data"
+  ran+=("$name")
+done
+
+log "writing $OUT/SUMMARY.md and $OUT/report-*/"
+{
+  echo "# jog bench peer comparison, $DATE"
+  echo
+  echo "Servers: ${ran[*]}. Client and servers on one machine, loopback:"
+  echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') at the end."
+  for name in "${ran[@]}"; do
+    [ "$name" = jog ] && echo "- jog: $(git rev-parse --short HEAD)" || echo "- $name: ${MODULE[$name]}"
+  done
+  echo
+  echo "## Mixed GET 70 / PUT 30, 1 MiB, concurrency 16, $DURATION"
+  echo
+  "$BIN/jog" bench compare "$OUT"/*-mixed.json
+  for wl in put get; do
+    echo
+    echo "## ${wl^^} sweep (concurrency $CONCURRENCY × $SIZES, $CELL per cell)"
+    echo
+    "$BIN/jog" bench compare "$OUT"/*-sweep-"$wl".json
+  done
+} >"$OUT/SUMMARY.md" 2>/dev/null || true
+for set in mixed sweep-put sweep-get; do
+  "$BIN/jog" bench report --title "jog bench peer comparison $DATE: $set" --out "$OUT/report-$set" "$OUT"/*-"$set".json >/dev/null || true
+done
+log "done: $OUT/SUMMARY.md, $OUT/report-*/index.html"
