@@ -33,6 +33,9 @@ DURATION=${DURATION:-60s}
 CELL=${CELL:-20s}
 CONCURRENCY=${CONCURRENCY:-1,4,16,64}
 SIZES=${SIZES:-1KiB,64KiB,1MiB}
+# JOG fsyncs every acknowledged write by default; set never to compare with
+# servers that do not.
+JOG_FSYNC=${JOG_FSYNC:-always}
 if [ -n "${QUICK:-}" ]; then
   DURATION=5s CELL=2s CONCURRENCY=1,16 SIZES=1KiB,1MiB
 fi
@@ -69,13 +72,20 @@ trap stop_server EXIT
 # accepts connections.
 start() {
   local name=$1 dir=$2 addr=127.0.0.1:$PORT
-  case $name in
-    jog) "$BIN/jog" server --addr "$addr" --data-dir "$dir" --access-key "$AK" --secret-key "$SK" ;;
-    versitygw) "$BIN/versitygw" --access "$AK" --secret "$SK" --port "$addr" posix "$dir" ;;
-    rclone) "$BIN/rclone" serve s3 --addr "$addr" --auth-key "$AK,$SK" "$dir" ;;
-    minio) MINIO_ROOT_USER=$AK MINIO_ROOT_PASSWORD=$SK "$BIN/minio" server --quiet \
-      --address "$addr" --console-address "127.0.0.1:$((PORT + 1))" "$dir" ;;
-  esac >"$OUT/$name.log" 2>&1 &
+  if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+    log "port $PORT is already in use"
+    return 1
+  fi
+  # exec: $! is then the server itself, which stop_server can kill.
+  (
+    case $name in
+      jog) exec "$BIN/jog" server --addr "$addr" --data-dir "$dir" --access-key "$AK" --secret-key "$SK" --fsync "$JOG_FSYNC" ;;
+      versitygw) exec "$BIN/versitygw" --access "$AK" --secret "$SK" --port "$addr" posix "$dir" ;;
+      rclone) exec "$BIN/rclone" serve s3 --addr "$addr" --auth-key "$AK,$SK" "$dir" ;;
+      minio) MINIO_ROOT_USER=$AK MINIO_ROOT_PASSWORD=$SK exec "$BIN/minio" server --quiet \
+        --address "$addr" --console-address "127.0.0.1:$((PORT + 1))" "$dir" ;;
+    esac
+  ) >"$OUT/$name.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 240); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
@@ -127,7 +137,11 @@ log "writing $OUT/SUMMARY.md and $OUT/report-*/"
   echo "Servers: ${ran[*]}. Client and servers on one machine, loopback:"
   echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') at the end."
   for name in "${ran[@]}"; do
-    [ "$name" = jog ] && echo "- jog: $(git rev-parse --short HEAD)" || echo "- $name: ${MODULE[$name]}"
+    if [ "$name" = jog ]; then
+      echo "- jog: $(git rev-parse --short HEAD), --fsync $JOG_FSYNC"
+    else
+      echo "- $name: ${MODULE[$name]}"
+    fi
   done
   echo
   echo "## Mixed GET 70 / PUT 30, 1 MiB, concurrency 16, $DURATION"

@@ -64,8 +64,11 @@ func (b *Bench) Sweep(ctx context.Context, base Config, g Grid, each func(*Resul
 					each(r)
 				}
 			}
-			if err != nil {
+			if err != nil && len(g.Sizes)*len(g.Concurrency) > 1 {
 				return out, fmt.Errorf("sweep cell %v × %d: %w", size, c, err)
+			}
+			if err != nil {
+				return out, err
 			}
 		}
 	}
