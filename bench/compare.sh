@@ -106,6 +106,8 @@ mkdir -p "$OUT" "$BIN"
 log "building jog"
 go build -o "$BIN/jog" ./cmd/jog
 ran=()
+declare -A LOAD=()
+loadavg() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 for name in $PEERS; do
   if [ "$name" != jog ] && ! install "$name"; then
     log "skipping $name: install failed"
@@ -117,6 +119,7 @@ for name in $PEERS; do
     rm -rf "$data"
     continue
   fi
+  LOAD[$name]=$(loadavg)
   log "$name: mixed 70/30, 1 MiB, concurrency 16, $DURATION"
   bench mixed --size 1MiB --concurrency 16 --duration "$DURATION" --objects 1000 \
     --mix get=70,put=30 --label "$name" --quiet --out "$OUT/$name-mixed.json" >"$OUT/$name-mixed.txt" || true
@@ -125,6 +128,7 @@ for name in $PEERS; do
     bench sweep --workload "$wl" --concurrency "$CONCURRENCY" --sizes "$SIZES" --duration "$CELL" \
       --objects 200 --label "$name" --quiet --out "$OUT/$name-sweep-$wl.json" >"$OUT/$name-sweep-$wl.txt" || true
   done
+  LOAD[$name]="${LOAD[$name]} → $(loadavg)"
   stop_server
   rm -rf "$data"
   ran+=("$name")
@@ -135,12 +139,14 @@ log "writing $OUT/SUMMARY.md and $OUT/report-*/"
   echo "# jog bench peer comparison, $DATE"
   echo
   echo "Servers: ${ran[*]}. Client and servers on one machine, loopback:"
-  echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') at the end."
+  echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3). The 1-minute load average"
+  echo "before → after each server's runs shows what else the machine was doing."
+  echo
   for name in "${ran[@]}"; do
     if [ "$name" = jog ]; then
-      echo "- jog: $(git rev-parse --short HEAD), --fsync $JOG_FSYNC"
+      echo "- jog $(git rev-parse --short HEAD), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
     else
-      echo "- $name: ${MODULE[$name]}"
+      echo "- $name ${MODULE[$name]#*@} (${MODULE[$name]%@*}); load ${LOAD[$name]}"
     fi
   done
   echo
