@@ -83,7 +83,7 @@ func TestParseRange(t *testing.T) {
 		{"bytes=10-20", 10, byteRange{}, false, true},
 		{"bytes=-0", 10, byteRange{}, false, true},
 		{"bytes=0-", 0, byteRange{}, false, true},
-		{"bytes=5-2", 10, byteRange{}, false, false},  // malformed: ignored
+		{"bytes=5-2", 10, byteRange{}, false, false},     // malformed: ignored
 		{"bytes=0-1,3-4", 10, byteRange{}, false, false}, // multiple: whole object
 		{"items=0-1", 10, byteRange{}, false, false},
 		{"bytes=a-b", 10, byteRange{}, false, false},
