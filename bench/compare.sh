@@ -146,7 +146,9 @@ log "writing $OUT/SUMMARY.md and $OUT/report-*/"
     if [ "$name" = jog ]; then
       echo "- jog $(git rev-parse --short HEAD), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
     else
-      echo "- $name ${MODULE[$name]#*@} (${MODULE[$name]%@*}); load ${LOAD[$name]}"
+      # The version go install resolved (for @latest).
+      version=$(go version -m "$BIN/$name" 2>/dev/null | awk '$1 == "mod" { print $3; exit }')
+      echo "- $name ${version:-${MODULE[$name]#*@}} (${MODULE[$name]%@*}); load ${LOAD[$name]}"
     fi
   done
   echo
