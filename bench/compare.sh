@@ -11,7 +11,10 @@
 # s3`), MinIO latest. Each server starts on 127.0.0.1 with the same keys and a
 # fresh data dir, runs the seed workloads, and is stopped. Results go to
 # bench/results/<date>/ (one JSON file per server and workload, SUMMARY.md
-# with the comparison tables, report-<set>/ with the charts).
+# with the comparison tables, report-<set>/ with the charts; server logs stay
+# in $TMPDIR). Running it
+# again with PEERS=<one server> and the same OUT re-measures that server and
+# rewrites the summary over every server's files.
 #
 # The seed workload set (docs/BENCHMARKS.md):
 #   1. mixed GET 70 / PUT 30, 1 MiB objects, concurrency 16, $DURATION (60 s),
@@ -80,12 +83,12 @@ start() {
   (
     case $name in
       jog) exec "$BIN/jog" server --addr "$addr" --data-dir "$dir" --access-key "$AK" --secret-key "$SK" --fsync "$JOG_FSYNC" ;;
-      versitygw) exec "$BIN/versitygw" --access "$AK" --secret "$SK" --port "$addr" posix "$dir" ;;
-      rclone) exec "$BIN/rclone" serve s3 --addr "$addr" --auth-key "$AK,$SK" "$dir" ;;
+      versitygw) exec "$BIN/versitygw" --quiet --access "$AK" --secret "$SK" --port "$addr" posix "$dir" ;;
+      rclone) exec "$BIN/rclone" serve s3 --quiet --addr "$addr" --auth-key "$AK,$SK" "$dir" ;;
       minio) MINIO_ROOT_USER=$AK MINIO_ROOT_PASSWORD=$SK exec "$BIN/minio" server --quiet \
         --address "$addr" --console-address "127.0.0.1:$((PORT + 1))" "$dir" ;;
     esac
-  ) >"$OUT/$name.log" 2>&1 &
+  ) >"$dir.log" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 240); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
@@ -95,9 +98,21 @@ start() {
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.5
   done
-  log "$name did not start; see $OUT/$name.log"
+  log "$name did not start; see $dir.log"
   stop_server
   return 1
+}
+
+# describe NAME: one line for SUMMARY.md: version, settings, load.
+describe() {
+  local name=$1 version
+  if [ "$name" = jog ]; then
+    echo "- jog $(git rev-parse --short HEAD), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
+  else
+    # The version go install resolved (for @latest).
+    version=$(go version -m "$BIN/$name" 2>/dev/null | awk '$1 == "mod" { print $3; exit }')
+    echo "- $name ${version:-${MODULE[$name]#*@}} (${MODULE[$name]%@*}); load ${LOAD[$name]}"
+  fi
 }
 
 bench() { "$BIN/jog" bench "$@" --endpoint "http://127.0.0.1:$PORT" --access-key "$AK" --secret-key "$SK"; }
@@ -105,7 +120,6 @@ bench() { "$BIN/jog" bench "$@" --endpoint "http://127.0.0.1:$PORT" --access-key
 mkdir -p "$OUT" "$BIN"
 log "building jog"
 go build -o "$BIN/jog" ./cmd/jog
-ran=()
 declare -A LOAD=()
 loadavg() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
 for name in $PEERS; do
@@ -130,27 +144,20 @@ for name in $PEERS; do
   done
   LOAD[$name]="${LOAD[$name]} → $(loadavg)"
   stop_server
+  describe "$name" >"$OUT/$name.info"
   rm -rf "$data"
-  ran+=("$name")
+  log "$name: server log in $data.log"
 done
 
 log "writing $OUT/SUMMARY.md and $OUT/report-*/"
 {
   echo "# jog bench peer comparison, $DATE"
   echo
-  echo "Servers: ${ran[*]}. Client and servers on one machine, loopback:"
+  echo "Client and servers on one machine, loopback:"
   echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3). The 1-minute load average"
   echo "before → after each server's runs shows what else the machine was doing."
   echo
-  for name in "${ran[@]}"; do
-    if [ "$name" = jog ]; then
-      echo "- jog $(git rev-parse --short HEAD), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
-    else
-      # The version go install resolved (for @latest).
-      version=$(go version -m "$BIN/$name" 2>/dev/null | awk '$1 == "mod" { print $3; exit }')
-      echo "- $name ${version:-${MODULE[$name]#*@}} (${MODULE[$name]%@*}); load ${LOAD[$name]}"
-    fi
-  done
+  cat "$OUT"/*.info
   echo
   echo "## Mixed GET 70 / PUT 30, 1 MiB, concurrency 16, $DURATION"
   echo
