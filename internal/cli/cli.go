@@ -22,6 +22,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runServer(ctx, args[1:], stdout, stderr)
 	case "fsck":
 		return runFsck(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return runBench(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "jog", Version)
 		return 0
@@ -41,6 +43,7 @@ func usage(w io.Writer) {
 Usage:
   jog server [flags]   serve the S3 API (jog server -h lists the flags)
   jog fsck [flags]     check (and --repair) a data dir (jog fsck -h for details)
+  jog bench ...        measure any S3 endpoint (jog bench -h)
   jog version          print the version
 `)
 }

@@ -1,0 +1,361 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jogstore/jog/internal/sigv4"
+)
+
+// Client is a lean S3 client for load generation: one shared transport
+// whose idle pool holds at least one connection per worker, SigV4 header
+// signing with UNSIGNED-PAYLOAD (no payload hashing), request bodies from the
+// shared Payload, response bodies read into pooled buffers.
+type Client struct {
+	endpoint  *url.URL
+	accessKey string
+	secretKey string
+	region    string
+	pathStyle bool
+	hc        *http.Client
+	payload   *Payload
+	bufs      sync.Pool // *[]byte, 256 KiB
+}
+
+// NewClient builds a client for cfg's endpoint. conns is the number of
+// requests that may be in flight at once; the idle pool keeps that many.
+func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
+	u, err := url.Parse(cfg.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{
+		endpoint:  u,
+		accessKey: cfg.AccessKey,
+		secretKey: cfg.SecretKey,
+		region:    cfg.Region,
+		pathStyle: cfg.PathStyle,
+		payload:   payload,
+	}
+	c.bufs.New = func() any { b := make([]byte, 256<<10); return &b }
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			// Virtual-hosted style: connect to the endpoint's own address
+			// for <bucket>.<endpoint host>, so no wildcard DNS is needed.
+			if _, rest, ok := strings.Cut(addr, "."); ok && !c.pathStyle && rest == endpointAddr(u) {
+				addr = rest
+			}
+			conn, err := dialer.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return &bodyConn{Conn: conn, bufs: &c.bufs}, nil
+		},
+		MaxIdleConns:          conns + 16,
+		MaxIdleConnsPerHost:   conns + 16, // the default of 2 exhausts ports under load
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: 5 * time.Minute,
+		DisableCompression:    true,
+		WriteBufferSize:       64 << 10,
+		ReadBufferSize:        64 << 10,
+		TLSClientConfig:       &tls.Config{InsecureSkipVerify: cfg.InsecureTLS},
+		// HTTP/1.1 only: one connection per worker, as S3 clients do, rather
+		// than every worker multiplexed onto one HTTP/2 connection.
+		TLSNextProto: map[string]func(string, *tls.Conn) http.RoundTripper{},
+	}
+	c.hc = &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return c, nil
+}
+
+// endpointAddr is u's host:port, with the scheme's default port.
+func endpointAddr(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "https" {
+		return net.JoinHostPort(u.Hostname(), "443")
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
+}
+
+// bodyConn copies request bodies to the connection through pooled 256 KiB
+// buffers. The transport hands a body to the connection's ReadFrom, and
+// (*net.TCPConn).ReadFrom copies anything but a file or socket through a
+// fresh 32 KiB buffer per request.
+type bodyConn struct {
+	net.Conn
+	bufs *sync.Pool
+}
+
+func (c *bodyConn) ReadFrom(r io.Reader) (int64, error) {
+	bp := c.bufs.Get().(*[]byte)
+	defer c.bufs.Put(bp)
+	return io.CopyBuffer(struct{ io.Writer }{c.Conn}, r, *bp)
+}
+
+// Close drops idle connections.
+func (c *Client) Close() { c.hc.CloseIdleConnections() }
+
+// S3Error is an error response from the server.
+type S3Error struct {
+	Status  int
+	Code    string // S3 error code, or "HTTP<status>" when the body had none
+	Message string
+}
+
+func (e *S3Error) Error() string {
+	if e.Message != "" {
+		return fmt.Sprintf("%s (HTTP %d): %s", e.Code, e.Status, e.Message)
+	}
+	return fmt.Sprintf("%s (HTTP %d)", e.Code, e.Status)
+}
+
+// request is one S3 call.
+type request struct {
+	method, bucket, key, query string
+	body                       io.Reader // nil: no body
+	size                       int64
+	getBody                    func() io.Reader // replays body for transport retries
+	header                     map[string]string
+}
+
+func (c *Client) url(bucket, key, query string) *url.URL {
+	u := &url.URL{Scheme: c.endpoint.Scheme, Host: c.endpoint.Host, RawQuery: query}
+	base := strings.TrimSuffix(c.endpoint.Path, "/")
+	switch {
+	case bucket == "":
+		u.Path = base + "/"
+	case c.pathStyle:
+		u.Path = base + "/" + bucket + "/" + key
+		if key == "" {
+			u.Path = base + "/" + bucket
+		}
+	default:
+		u.Host = bucket + "." + c.endpoint.Host
+		u.Path = base + "/" + key
+	}
+	return u
+}
+
+// do sends r and returns the response once its headers are in, with the time
+// that took (the time to first byte). Error statuses become *S3Error with the
+// body consumed and closed.
+func (c *Client) do(ctx context.Context, r request) (*http.Response, time.Duration, error) {
+	req := &http.Request{
+		Method:     r.method,
+		URL:        c.url(r.bucket, r.key, r.query),
+		Header:     make(http.Header, 4),
+		Proto:      "HTTP/1.1",
+		ProtoMajor: 1,
+		ProtoMinor: 1,
+	}
+	req.Host = req.URL.Host
+	req = req.WithContext(ctx)
+	if r.body != nil {
+		req.ContentLength = r.size
+		req.Body = io.NopCloser(r.body)
+		if r.size == 0 {
+			req.Body = http.NoBody
+		}
+		if gb := r.getBody; gb != nil {
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(gb()), nil }
+		}
+	}
+	for k, v := range r.header {
+		req.Header.Set(k, v)
+	}
+	start := time.Now()
+	sigv4.SignRequest(req, c.accessKey, c.secretKey, c.region, start, sigv4.UnsignedPayload)
+	resp, err := c.hc.Do(req)
+	ttfb := time.Since(start)
+	if err != nil {
+		return nil, ttfb, err
+	}
+	if resp.StatusCode >= 300 {
+		defer resp.Body.Close()
+		return nil, ttfb, readS3Error(resp)
+	}
+	return resp, ttfb, nil
+}
+
+func readS3Error(resp *http.Response) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<10))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	e := &S3Error{Status: resp.StatusCode, Code: "HTTP" + strconv.Itoa(resp.StatusCode)}
+	var x struct {
+		Code    string `xml:"Code"`
+		Message string `xml:"Message"`
+	}
+	if xml.Unmarshal(body, &x) == nil && x.Code != "" {
+		e.Code, e.Message = x.Code, x.Message
+	} else if resp.StatusCode == http.StatusNotFound {
+		e.Code = "NotFound" // HEAD has no body
+	}
+	return e
+}
+
+// drain reads the body to the end into a pooled buffer, feeding w when not
+// nil, and closes it.
+func (c *Client) drain(body io.ReadCloser, w io.Writer) (int64, error) {
+	defer body.Close()
+	bp := c.bufs.Get().(*[]byte)
+	defer c.bufs.Put(bp)
+	var n int64
+	for {
+		k, err := body.Read(*bp)
+		n += int64(k)
+		if w != nil && k > 0 {
+			_, _ = w.Write((*bp)[:k])
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// PutObject uploads size bytes of key's payload.
+func (c *Client) PutObject(ctx context.Context, bucket, key string, size int64) error {
+	resp, _, err := c.do(ctx, request{
+		method: http.MethodPut, bucket: bucket, key: key, size: size,
+		body:    c.payload.Reader(key, 0, size),
+		getBody: func() io.Reader { return c.payload.Reader(key, 0, size) },
+	})
+	if err != nil {
+		return err
+	}
+	_, err = c.drain(resp.Body, nil)
+	return err
+}
+
+// GetObject downloads key, discarding the bytes or, with verify, checking
+// them against the payload and the ETag. It returns the byte count and the
+// time to first byte.
+func (c *Client) GetObject(ctx context.Context, bucket, key string, verify bool) (int64, time.Duration, error) {
+	resp, ttfb, err := c.do(ctx, request{method: http.MethodGet, bucket: bucket, key: key})
+	if err != nil {
+		return 0, ttfb, err
+	}
+	var v *verifier
+	var w io.Writer
+	if verify {
+		v = c.payload.verifier(key)
+		w = v
+	}
+	n, err := c.drain(resp.Body, w)
+	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
+		err = fmt.Errorf("GET %s: read %d bytes of %d: %w", key, n, resp.ContentLength, io.ErrUnexpectedEOF)
+	}
+	if err == nil && v != nil {
+		err = v.check(resp.Header.Get("ETag"))
+	}
+	return n, ttfb, err
+}
+
+// HeadObject returns key's size.
+func (c *Client) HeadObject(ctx context.Context, bucket, key string) (int64, error) {
+	resp, _, err := c.do(ctx, request{method: http.MethodHead, bucket: bucket, key: key})
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.ContentLength, nil
+}
+
+// DeleteObject deletes key.
+func (c *Client) DeleteObject(ctx context.Context, bucket, key string) error {
+	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket, key: key})
+	if err != nil {
+		return err
+	}
+	_, err = c.drain(resp.Body, nil)
+	return err
+}
+
+// CreateBucket creates bucket; an existing bucket we own is not an error.
+func (c *Client) CreateBucket(ctx context.Context, bucket string) error {
+	var body io.Reader
+	var size int64
+	if c.region != "us-east-1" {
+		x := `<CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><LocationConstraint>` +
+			c.region + `</LocationConstraint></CreateBucketConfiguration>`
+		body, size = strings.NewReader(x), int64(len(x))
+	}
+	resp, _, err := c.do(ctx, request{method: http.MethodPut, bucket: bucket, body: body, size: size})
+	if e, ok := err.(*S3Error); ok && e.Code == "BucketAlreadyOwnedByYou" {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = c.drain(resp.Body, nil)
+	return err
+}
+
+// DeleteBucket deletes an empty bucket.
+func (c *Client) DeleteBucket(ctx context.Context, bucket string) error {
+	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket})
+	if err != nil {
+		return err
+	}
+	_, err = c.drain(resp.Body, nil)
+	return err
+}
+
+// ListPage is one ListObjectsV2 response.
+type ListPage struct {
+	Keys      []string
+	NextToken string // "" on the last page
+}
+
+// ListObjects lists one page of keys under prefix, continuing from token.
+func (c *Client) ListObjects(ctx context.Context, bucket, prefix, token string, maxKeys int) (ListPage, error) {
+	q := url.Values{"list-type": {"2"}, "prefix": {prefix}, "max-keys": {strconv.Itoa(maxKeys)}}
+	if token != "" {
+		q.Set("continuation-token", token)
+	}
+	resp, _, err := c.do(ctx, request{method: http.MethodGet, bucket: bucket, query: strings.ReplaceAll(q.Encode(), "+", "%20")})
+	if err != nil {
+		return ListPage{}, err
+	}
+	var buf bytes.Buffer
+	if _, err := c.drain(resp.Body, &buf); err != nil {
+		return ListPage{}, err
+	}
+	var x struct {
+		Contents []struct {
+			Key string `xml:"Key"`
+		} `xml:"Contents"`
+		IsTruncated           bool   `xml:"IsTruncated"`
+		NextContinuationToken string `xml:"NextContinuationToken"`
+	}
+	if err := xml.Unmarshal(buf.Bytes(), &x); err != nil {
+		return ListPage{}, fmt.Errorf("list: %w", err)
+	}
+	p := ListPage{Keys: make([]string, len(x.Contents))}
+	for i, o := range x.Contents {
+		p.Keys[i] = o.Key
+	}
+	if x.IsTruncated {
+		p.NextToken = x.NextContinuationToken
+		if p.NextToken == "" {
+			return p, fmt.Errorf("list: truncated page without a continuation token")
+		}
+	}
+	return p, nil
+}

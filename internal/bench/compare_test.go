@@ -1,0 +1,78 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func sampleResult(label string, mibs float64, errs map[string]int64) *Result {
+	cfg := DefaultConfig()
+	return &Result{
+		Label: label, Workload: "mixed", Config: cfg, Seconds: 10, Errors: errs,
+		Total: OpResult{Op: "TOTAL", MiBPerSec: mibs, ObjPerSec: mibs, Latency: Percentiles{P50: 1.5, P99: 12.25}},
+		Ops:   []OpResult{{Op: "GET", Count: 7, MiBPerSec: mibs * 0.7}, {Op: "PUT", Count: 3, MiBPerSec: mibs * 0.3}},
+	}
+}
+
+func TestWriteCompare(t *testing.T) {
+	var b bytes.Buffer
+	WriteCompare(&b, []*Result{
+		sampleResult("minio", 380.5, nil),
+		sampleResult("jog", 462, map[string]int64{"SlowDown": 2, "InternalError": 5}),
+		sampleResult("a|b", 478.6, nil),
+	})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	want := []string{
+		"| Server | Workload | Size | Concurrency | MiB/s | obj/s | p50 ms | p99 ms | Errors |",
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|",
+		`| a\|b | mixed get=70,put=30 | 1MiB | 16 | 478.6 | 478.6 | 1.50 | 12.25 | 0 |`,
+		"| jog | mixed get=70,put=30 | 1MiB | 16 | 462.0 | 462.0 | 1.50 | 12.25 | InternalError 5, SlowDown 2 |",
+		"| minio | mixed get=70,put=30 | 1MiB | 16 | 380.5 | 380.5 | 1.50 | 12.25 | 0 |",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines:\n%s", len(lines), b.String())
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("line %d:\n got %s\nwant %s", i, lines[i], want[i])
+		}
+	}
+}
+
+func TestResultFileRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	in := sampleResult("jog", 100, map[string]int64{"NoSuchKey": 1})
+	if err := WriteFile(path, in, sampleResult("x", 1, nil)); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadFiles(path, path)
+	if err != nil || len(out) != 4 {
+		t.Fatalf("ReadFiles: %d results, %v", len(out), err)
+	}
+	if out[0].Label != "jog" || out[0].Errors["NoSuchKey"] != 1 || out[0].Op("GET").Count != 7 || out[0].Config.Mix.String() != "get=70,put=30" {
+		t.Errorf("round trip lost data: %+v", out[0])
+	}
+	b, _ := json.Marshal(in.Config)
+	if strings.Contains(string(b), "secret") || strings.Contains(string(b), "access_key") {
+		t.Error("keys are written to the result file")
+	}
+	if _, err := ReadFiles(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+		t.Error("missing file accepted")
+	}
+}
+
+func TestWriteReport(t *testing.T) {
+	r := sampleResult("jog", 100, map[string]int64{"SlowDown": 2})
+	r.Ops[0].TTFB = &Percentiles{P50: 0.5}
+	r.Queue = &QueueResult{TargetRate: 500, Achieved: 400, ThresholdMs: 100, Late: 10, Onset: &QueueOnset{Elapsed: 3, TargetRate: 500}}
+	var b bytes.Buffer
+	WriteReport(&b, r)
+	for _, want := range []string{"GET TTFB", "TOTAL", "errors by code: SlowDown 2", "began to queue at 3.0s", "p99.9 ms"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// safeKeyChars are the characters allowed in --prefix: they need no
+// escaping in a URL path, so the signed path is the sent path.
+const safeKeyChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./"
+
+// Workload names, as `jog bench <workload>` takes them.
+var Workloads = []string{"put", "get", "stat", "delete", "list", "multipart", "mixed"}
+
+// Config is one benchmark run. DefaultConfig fills the defaults; Validate
+// checks it before a run.
+type Config struct {
+	Endpoint    string `json:"endpoint"` // http(s)://host:port
+	AccessKey   string `json:"-"`
+	SecretKey   string `json:"-"`
+	Region      string `json:"region"`
+	PathStyle   bool   `json:"path_style"`   // false: virtual-hosted style (bucket.host)
+	InsecureTLS bool   `json:"insecure_tls"` // skip certificate verification
+
+	Bucket    string `json:"bucket"`     // "" → jog-bench-<random>, created and removed
+	Prefix    string `json:"prefix"`     // key prefix for every object the run writes
+	NoCleanup bool   `json:"no_cleanup"` // leave objects (and a created bucket) behind
+
+	Workload    string        `json:"workload"`
+	Size        SizeRange     `json:"size"`
+	Concurrency int           `json:"concurrency"`
+	Duration    time.Duration `json:"duration_ns,omitempty"` // run time, when Ops is 0
+	Ops         int64         `json:"ops,omitempty"`         // operation count; wins over Duration
+	Objects     int           `json:"objects"`               // prepared objects (get, stat, delete, list, mixed)
+	Mix         Mix           `json:"mix,omitempty"`         // mixed: operation distribution
+
+	// Rate, when set, schedules requests at a target rate (req/s) instead
+	// of as fast as the workers go; RateTo > Rate ramps the target linearly
+	// over Duration. QueueThreshold is how late a request may start before
+	// the run counts it as queued.
+	Rate           float64       `json:"rate,omitempty"`
+	RateTo         float64       `json:"rate_to,omitempty"`
+	QueueThreshold time.Duration `json:"queue_threshold_ns,omitempty"`
+
+	Verify          bool  `json:"verify"`           // check downloaded bytes and MD5 ETags
+	PartSize        int64 `json:"part_size"`        // multipart: part size
+	PartConcurrency int   `json:"part_concurrency"` // multipart: parts in flight per upload
+	ListMaxKeys     int   `json:"list_max_keys"`    // list: page size
+
+	Label string `json:"label,omitempty"` // the server's name in reports
+}
+
+// DefaultConfig is a 30 s, 16-worker run of 1 MiB objects against a local
+// JOG server.
+func DefaultConfig() Config {
+	return Config{
+		Endpoint:        "http://127.0.0.1:9000",
+		Region:          "us-east-1",
+		PathStyle:       true,
+		Prefix:          "bench/",
+		Workload:        "mixed",
+		Size:            SizeRange{1 << 20, 1 << 20},
+		Concurrency:     16,
+		Duration:        30 * time.Second,
+		Objects:         1000,
+		Mix:             Mix{{"get", 70}, {"put", 30}},
+		QueueThreshold:  100 * time.Millisecond,
+		PartSize:        5 << 20,
+		PartConcurrency: 4,
+		ListMaxKeys:     1000,
+	}
+}
+
+// Validate reports the first problem with c.
+func (c *Config) Validate() error {
+	u, err := url.Parse(c.Endpoint)
+	switch {
+	case err != nil:
+		return fmt.Errorf("endpoint: %w", err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("endpoint %q: scheme must be http or https", c.Endpoint)
+	case u.Host == "":
+		return fmt.Errorf("endpoint %q: no host", c.Endpoint)
+	case c.AccessKey == "" || c.SecretKey == "":
+		return errors.New("access key and secret key are required")
+	case c.Region == "":
+		return errors.New("region is required")
+	case !slices.Contains(Workloads, c.Workload):
+		return fmt.Errorf("unknown workload %q (want one of %s)", c.Workload, strings.Join(Workloads, ", "))
+	case c.Size.Min < 0 || c.Size.Max < c.Size.Min:
+		return fmt.Errorf("invalid size %v", c.Size)
+	case c.Concurrency < 1:
+		return errors.New("concurrency must be at least 1")
+	case c.Ops < 0 || c.Duration < 0:
+		return errors.New("ops and duration must not be negative")
+	case c.Ops == 0 && c.Duration == 0:
+		return errors.New("set a duration or an operation count")
+	case c.Objects < 1 && c.Workload != "put" && c.Workload != "multipart":
+		return fmt.Errorf("workload %s needs at least one prepared object", c.Workload)
+	case c.Rate < 0 || c.RateTo < 0:
+		return errors.New("rate must not be negative")
+	case c.RateTo > 0 && (c.Rate == 0 || c.Duration == 0 || c.Ops > 0):
+		return errors.New("a rate ramp needs a start rate and a duration (not an operation count)")
+	case c.Workload == "multipart" && (c.PartSize < 1 || c.PartConcurrency < 1):
+		return errors.New("multipart needs a part size and part concurrency of at least 1")
+	case c.Workload == "multipart" && (c.Size.Max+c.PartSize-1)/max(c.PartSize, 1) > 10000:
+		return errors.New("multipart: more than 10000 parts; raise --part-size")
+	case c.ListMaxKeys < 1 || c.ListMaxKeys > 1000:
+		return errors.New("list max keys must be in 1..1000")
+	case strings.HasPrefix(c.Prefix, "/") || strings.Trim(c.Prefix, safeKeyChars) != "":
+		return fmt.Errorf("prefix %q: use letters, digits and - _ . / only, not starting with /", c.Prefix)
+	}
+	if c.Workload == "mixed" {
+		return c.Mix.validate()
+	}
+	return nil
+}
+
+// MixEntry is one operation of a mixed workload and its relative weight.
+type MixEntry struct {
+	Op     string `json:"op"`
+	Weight int    `json:"weight"`
+}
+
+// Mix is the operation distribution of the mixed workload.
+type Mix []MixEntry
+
+// mixOps are the operations the mixed workload can issue.
+var mixOps = []string{"get", "put", "stat", "delete", "list"}
+
+// ParseMix parses "get=70,put=30". Weights are relative; they need not add
+// up to 100.
+func ParseMix(s string) (Mix, error) {
+	var m Mix
+	for part := range strings.SplitSeq(s, ",") {
+		op, w, ok := strings.Cut(strings.TrimSpace(part), "=")
+		n, err := strconv.Atoi(strings.TrimSpace(w))
+		if !ok || err != nil || n < 0 {
+			return nil, fmt.Errorf("invalid mix entry %q (want op=weight)", part)
+		}
+		m = append(m, MixEntry{strings.ToLower(strings.TrimSpace(op)), n})
+	}
+	return m, m.validate()
+}
+
+func (m Mix) validate() error {
+	total := 0
+	seen := map[string]bool{}
+	for _, e := range m {
+		if !slices.Contains(mixOps, e.Op) {
+			return fmt.Errorf("mix: unknown operation %q (want %s)", e.Op, strings.Join(mixOps, ", "))
+		}
+		if seen[e.Op] {
+			return fmt.Errorf("mix: %s given twice", e.Op)
+		}
+		seen[e.Op] = true
+		total += e.Weight
+	}
+	if total <= 0 {
+		return errors.New("mix: weights add up to zero")
+	}
+	return nil
+}
+
+func (m Mix) String() string {
+	parts := make([]string, len(m))
+	for i, e := range m {
+		parts[i] = e.Op + "=" + strconv.Itoa(e.Weight)
+	}
+	return strings.Join(parts, ",")
+}

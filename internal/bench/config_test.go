@@ -1,0 +1,92 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"0": 0, "1": 1, "512B": 512, "1KiB": 1024, "64kib": 64 << 10, "1MiB": 1 << 20, "2GiB": 2 << 30,
+		"1KB": 1000, "1MB": 1e6, "5GB": 5e9, "1.5MiB": 3 << 19, " 4 KiB ": 4096, "1k": 1024, "16m": 16 << 20, "1Gi": 1 << 30,
+	} {
+		got, err := ParseSize(in)
+		if err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "KiB", "-1", "1XB", "abc", "1e30GiB", "99999999999999999999"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q) accepted", in)
+		}
+	}
+}
+
+func TestParseSizeRange(t *testing.T) {
+	r, err := ParseSizeRange("1KiB-64KiB")
+	if err != nil || r != (SizeRange{1024, 64 << 10}) || r.Fixed() || r.String() != "1KiB-64KiB" {
+		t.Errorf("range: %+v %v %q", r, err, r.String())
+	}
+	r, err = ParseSizeRange("1MiB")
+	if err != nil || !r.Fixed() || r.String() != "1MiB" {
+		t.Errorf("fixed: %+v %v", r, err)
+	}
+	if _, err := ParseSizeRange("64KiB-1KiB"); err == nil {
+		t.Error("inverted range accepted")
+	}
+}
+
+func TestFormatSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0B", 1000: "1000B", 1024: "1KiB", 1 << 20: "1MiB", 1536: "1.5KiB", 10 << 30: "10GiB"} {
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestParseMix(t *testing.T) {
+	m, err := ParseMix("get=70, put=30")
+	if err != nil || m.String() != "get=70,put=30" {
+		t.Errorf("ParseMix: %v %v", m, err)
+	}
+	for _, bad := range []string{"get", "get=x", "fly=1", "get=0", "get=1,get=2", "get=-1"} {
+		if _, err := ParseMix(bad); err == nil {
+			t.Errorf("ParseMix(%q) accepted", bad)
+		}
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	ok := DefaultConfig()
+	ok.AccessKey, ok.SecretKey = "a", "b"
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("default config with keys: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		edit func(*Config)
+		want string
+	}{
+		"scheme":      {func(c *Config) { c.Endpoint = "ftp://x" }, "scheme"},
+		"keys":        {func(c *Config) { c.SecretKey = "" }, "secret key"},
+		"workload":    {func(c *Config) { c.Workload = "fly" }, "unknown workload"},
+		"concurrency": {func(c *Config) { c.Concurrency = 0 }, "concurrency"},
+		"length":      {func(c *Config) { c.Duration, c.Ops = 0, 0 }, "duration"},
+		"objects":     {func(c *Config) { c.Workload, c.Objects = "get", 0 }, "prepared object"},
+		"ramp":        {func(c *Config) { c.Rate, c.RateTo, c.Ops = 10, 20, 5 }, "ramp"},
+		"parts":       {func(c *Config) { c.Workload, c.Size, c.PartSize = "multipart", SizeRange{1 << 30, 1 << 30}, 1<<10 }, "10000 parts"},
+		"prefix":      {func(c *Config) { c.Prefix = "a b/" }, "prefix"},
+		"mix":         {func(c *Config) { c.Mix = Mix{{"get", 0}} }, "zero"},
+	} {
+		c := ok
+		tc.edit(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error about %q", name, err, tc.want)
+		}
+	}
+	c := ok
+	c.Workload, c.Objects, c.Duration, c.Ops = "put", 0, 0, 10*int64(time.Nanosecond)
+	if err := c.Validate(); err != nil {
+		t.Errorf("put needs no prepared objects: %v", err)
+	}
+}

@@ -1,0 +1,176 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/jogstore/jog/internal/bench"
+)
+
+// cell names a result's workload cell: "mixed get=70,put=30 1MiB c16".
+func cell(r *bench.Result) string {
+	w := r.Workload
+	if w == "mixed" {
+		w += " " + r.Config.Mix.String()
+	}
+	return fmt.Sprintf("%s %v c%d", w, r.Config.Size, r.Config.Concurrency)
+}
+
+// uniqueNames labels each result by server name, adding its cell when two
+// results share a name.
+func uniqueNames(rs []*bench.Result) []string {
+	count := map[string]int{}
+	for _, r := range rs {
+		count[r.Name()]++
+	}
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.Name()
+		if count[r.Name()] > 1 {
+			out[i] += " " + cell(r)
+		}
+	}
+	return out
+}
+
+// Throughput draws total throughput against concurrency, one line per
+// server and object size, from sweep results. ok is false when no line has
+// two points. perObject selects obj/s instead of MiB/s.
+func Throughput(rs []*bench.Result, perObject bool) (svg string, ok bool) {
+	var concs []int
+	for _, r := range rs {
+		if !slices.Contains(concs, r.Config.Concurrency) {
+			concs = append(concs, r.Config.Concurrency)
+		}
+	}
+	slices.Sort(concs)
+	var series []Series
+	index := map[string]int{}
+	for _, r := range rs {
+		name := fmt.Sprintf("%s %s %v", r.Name(), r.Workload, r.Config.Size)
+		i, seen := index[name]
+		if !seen {
+			i = len(series)
+			index[name] = i
+			series = append(series, Series{Name: name})
+		}
+		y := r.Total.MiBPerSec
+		if perObject {
+			y = r.Total.ObjPerSec
+		}
+		series[i].X = append(series[i].X, float64(slices.Index(concs, r.Config.Concurrency)))
+		series[i].Y = append(series[i].Y, y)
+	}
+	// Only sweeps make lines: a result measured at one concurrency would
+	// be a lone dot.
+	series = slices.DeleteFunc(series, func(s Series) bool { return len(s.X) < 2 })
+	ok = len(series) > 0
+	for _, s := range series {
+		sortByX(s)
+	}
+	ticks := make([]Tick, len(concs))
+	for i, c := range concs {
+		ticks[i] = Tick{float64(i), strconv.Itoa(c)}
+	}
+	c := Chart{Title: "Throughput vs concurrency (MiB/s)", XLabel: "concurrency", YLabel: "MiB/s", XTicks: ticks}
+	if perObject {
+		c.Title, c.YLabel = "Throughput vs concurrency (objects/s)", "obj/s"
+	}
+	return c.Line(series), ok
+}
+
+func sortByX(s Series) {
+	idx := make([]int, len(s.X))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return int(s.X[a] - s.X[b]) })
+	x, y := slices.Clone(s.X), slices.Clone(s.Y)
+	for i, j := range idx {
+		s.X[i], s.Y[i] = x[j], y[j]
+	}
+}
+
+// maxLatencyGroups bounds the latency chart; more results make it
+// unreadable (the HTML tables still list them all).
+const maxLatencyGroups = 16
+
+// Latency draws p50/p90/p99/p99.9 per server and operation, in ms.
+func Latency(rs []*bench.Result) string {
+	names := uniqueNames(rs)
+	var groups []string
+	series := []Series{{Name: "p50"}, {Name: "p90"}, {Name: "p99"}, {Name: "p99.9"}}
+	for i, r := range rs {
+		for _, o := range r.Ops {
+			if o.Count == 0 || len(groups) == maxLatencyGroups {
+				continue
+			}
+			groups = append(groups, names[i]+" "+o.Op)
+			l := o.Latency
+			for j, v := range []float64{l.P50, l.P90, l.P99, l.P999} {
+				series[j].Y = append(series[j].Y, v)
+			}
+		}
+	}
+	return Chart{Title: "Latency percentiles (ms)", XLabel: "server and operation", YLabel: "ms"}.Bars(groups, series)
+}
+
+// Servers draws servers side by side: one group per workload cell, one bar
+// per server, total MiB/s (or obj/s).
+func Servers(rs []*bench.Result, perObject bool) string {
+	var cells, servers []string
+	for _, r := range rs {
+		if !slices.Contains(cells, cell(r)) {
+			cells = append(cells, cell(r))
+		}
+		if !slices.Contains(servers, r.Name()) {
+			servers = append(servers, r.Name())
+		}
+	}
+	series := make([]Series, len(servers))
+	for i, s := range servers {
+		series[i] = Series{Name: s, Y: make([]float64, len(cells))}
+		for j := range cells {
+			series[i].Y[j] = nan
+		}
+	}
+	for _, r := range rs {
+		y := r.Total.MiBPerSec
+		if perObject {
+			y = r.Total.ObjPerSec
+		}
+		series[slices.Index(servers, r.Name())].Y[slices.Index(cells, cell(r))] = y
+	}
+	// Wide enough for every bar to stay a few pixels wide.
+	width := max(820, marginLeft+marginRight+len(cells)*(len(servers)*10+30))
+	c := Chart{Title: "Throughput by server (MiB/s)", XLabel: "workload", YLabel: "MiB/s", Width: width}
+	if perObject {
+		c.Title, c.YLabel = "Throughput by server (objects/s)", "obj/s"
+	}
+	return c.Bars(cells, series)
+}
+
+// Timeline draws operations per second over each run.
+func Timeline(rs []*bench.Result) (svg string, ok bool) {
+	names := uniqueNames(rs)
+	var series []Series
+	for i, r := range rs {
+		s := Series{Name: names[i]}
+		prev := 0.0
+		for _, t := range r.Timeline {
+			if d := t.Second - prev; d >= 0.5 {
+				s.X = append(s.X, t.Second)
+				s.Y = append(s.Y, float64(t.Ops)/d)
+			}
+			prev = t.Second
+		}
+		if len(s.X) > 1 {
+			series = append(series, s)
+		}
+	}
+	if len(series) == 0 || len(series) > len(palette) {
+		return "", false
+	}
+	return Chart{Title: "Operations per second over the run", XLabel: "seconds", YLabel: "ops/s"}.Line(series), true
+}

@@ -1,0 +1,191 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// Workload is one benchmark, one file each. Prepare runs before the clock
+// starts, Run is one operation (called by every worker until the run ends),
+// Cleanup removes what the workload wrote.
+type Workload interface {
+	Prepare(ctx context.Context, env *Env) error
+	// Run performs one operation and records it with w.Record. It returns
+	// errExhausted when there is nothing left to do (delete ran out of
+	// objects); per-operation failures are recorded, not returned.
+	Run(ctx context.Context, w *Worker) error
+	Cleanup(ctx context.Context, env *Env) error
+}
+
+// errExhausted ends a worker early.
+var errExhausted = errors.New("workload exhausted")
+
+// newWorkload returns the workload named by cfg.Workload.
+func newWorkload(cfg Config) Workload {
+	switch cfg.Workload {
+	case "put":
+		return &putWorkload{}
+	case "get":
+		return &getWorkload{}
+	case "stat":
+		return &statWorkload{}
+	case "delete":
+		return &deleteWorkload{}
+	case "list":
+		return &listWorkload{}
+	case "multipart":
+		return &multipartWorkload{}
+	case "mixed":
+		return &mixedWorkload{}
+	}
+	return nil
+}
+
+// Env is what a workload works with: the configuration of this run, the
+// client, the bucket and the key prefix that every object of this run
+// lives under.
+type Env struct {
+	Cfg    Config
+	Client *Client
+	Bucket string
+	Prefix string // ends in "/"
+	Status func(format string, args ...any)
+}
+
+// key builds the name of a prepared object.
+func (e *Env) key(i int) string { return e.Prefix + "obj/" + strconv.Itoa(i) }
+
+// keyPool is the set of objects that exist, shared by the workers of a run.
+// An object being read is pinned so a concurrent delete never picks it.
+type keyPool struct {
+	mu   sync.Mutex
+	keys []*poolKey
+}
+
+type poolKey struct {
+	name   string
+	pinned atomic.Int32
+}
+
+func (p *keyPool) add(name string) {
+	p.mu.Lock()
+	p.keys = append(p.keys, &poolKey{name: name})
+	p.mu.Unlock()
+}
+
+// pin picks a random key and pins it until unpin; nil when empty.
+func (p *keyPool) pin(rng *rand.Rand) *poolKey {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.keys) == 0 {
+		return nil
+	}
+	k := p.keys[rng.IntN(len(p.keys))]
+	k.pinned.Add(1)
+	return k
+}
+
+func (k *poolKey) unpin() { k.pinned.Add(-1) }
+
+// take removes a random unpinned key; "" when there is none.
+func (p *keyPool) take(rng *rand.Rand) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for range 8 {
+		if len(p.keys) == 0 {
+			return ""
+		}
+		i := rng.IntN(len(p.keys))
+		if k := p.keys[i]; k.pinned.Load() == 0 {
+			p.keys[i] = p.keys[len(p.keys)-1]
+			p.keys = p.keys[:len(p.keys)-1]
+			return k.name
+		}
+	}
+	return ""
+}
+
+// prepareObjects uploads n objects with the run's concurrency and returns
+// their pool.
+func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
+	pool := &keyPool{keys: make([]*poolKey, 0, n)}
+	var next atomic.Int64
+	var firstErr error
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	env.Status("preparing %d objects of %v", n, env.Cfg.Size)
+	for w := range env.Cfg.Concurrency {
+		rng := rand.New(rand.NewPCG(uint64(w), 0x9e3779b97f4a7c15))
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := env.Client.PutObject(ctx, env.Bucket, env.key(i), env.Cfg.Size.Pick(rng)); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					next.Store(int64(n))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	for i := range n {
+		pool.keys = append(pool.keys, &poolKey{name: env.key(i)})
+	}
+	return pool, ctx.Err()
+}
+
+// removeAll deletes every object under the run's prefix.
+func removeAll(ctx context.Context, env *Env) error {
+	env.Status("cleaning up %s", env.Prefix)
+	var firstErr error
+	for token := ""; ; {
+		page, err := env.Client.ListObjects(ctx, env.Bucket, env.Prefix, token, 1000)
+		if err != nil {
+			return err
+		}
+		keys := make(chan string)
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for range min(env.Cfg.Concurrency, 32) {
+			wg.Go(func() {
+				for k := range keys {
+					if err := env.Client.DeleteObject(ctx, env.Bucket, k); err != nil {
+						mu.Lock()
+						firstErr = cmpOr(firstErr, err)
+						mu.Unlock()
+					}
+				}
+			})
+		}
+		for _, k := range page.Keys {
+			keys <- k
+		}
+		close(keys)
+		wg.Wait()
+		if firstErr != nil || page.NextToken == "" {
+			return firstErr
+		}
+		token = page.NextToken
+	}
+}
+
+func cmpOr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,283 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jogstore/jog/internal/bench"
+	"github.com/jogstore/jog/internal/bench/render"
+)
+
+const benchUsage = `Usage:
+  jog bench <workload> [flags]   measure one workload: put, get, stat, delete, list, multipart, mixed
+  jog bench sweep [flags]        a grid of --concurrency × --sizes, one result per cell
+  jog bench report [--out dir] result.json...   SVG charts and an HTML page
+  jog bench compare a.json b.json...            a markdown comparison table
+  jog bench selftest [--duration 10s]           the client's own ceiling, against a discarding endpoint
+
+jog bench <workload> -h lists the flags. Works against any S3 endpoint.
+`
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || slices.Contains([]string{"-h", "--help", "help"}, args[0]) {
+		fmt.Fprint(stdout, benchUsage)
+		return 0
+	}
+	switch sub := args[0]; sub {
+	case "report":
+		return runBenchReport(args[1:], stdout, stderr)
+	case "compare":
+		return runBenchCompare(args[1:], stdout, stderr)
+	case "selftest":
+		return runBenchSelftest(ctx, args[1:], stdout, stderr)
+	case "sweep":
+		return runBenchMeasure(ctx, "sweep", args[1:], stdout, stderr)
+	default:
+		if !slices.Contains(bench.Workloads, sub) {
+			fmt.Fprintf(stderr, "jog bench: unknown workload %q\n\n%s", sub, benchUsage)
+			return 2
+		}
+		return runBenchMeasure(ctx, sub, args[1:], stdout, stderr)
+	}
+}
+
+// benchFlags is the parsed command line of a measuring run.
+type benchFlags struct {
+	cfg         bench.Config
+	out         string
+	quiet       bool
+	concurrency string // sweep
+	sizes       string // sweep
+}
+
+// valueFunc adapts a parse function to flag.Value.
+type valueFunc struct {
+	show string
+	set  func(string) error
+}
+
+func (v *valueFunc) String() string     { return v.show }
+func (v *valueFunc) Set(s string) error { v.show = s; return v.set(s) }
+
+func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
+	c := &f.cfg
+	*c = bench.DefaultConfig()
+	c.AccessKey = firstEnv("AWS_ACCESS_KEY_ID", "JOG_ACCESS_KEY")
+	c.SecretKey = firstEnv("AWS_SECRET_ACCESS_KEY", "JOG_SECRET_KEY")
+	if r := firstEnv("AWS_REGION", "JOG_REGION"); r != "" {
+		c.Region = r
+	}
+	fs.StringVar(&c.Endpoint, "endpoint", c.Endpoint, "S3 endpoint URL")
+	fs.StringVar(&c.AccessKey, "access-key", c.AccessKey, "access key (default $AWS_ACCESS_KEY_ID or $JOG_ACCESS_KEY)")
+	fs.StringVar(&c.SecretKey, "secret-key", c.SecretKey, "secret key (default $AWS_SECRET_ACCESS_KEY or $JOG_SECRET_KEY)")
+	fs.StringVar(&c.Region, "region", c.Region, "signing region")
+	fs.BoolVar(&c.PathStyle, "path-style", c.PathStyle, "path-style addressing; false: virtual-hosted style (bucket.host)")
+	fs.BoolVar(&c.InsecureTLS, "insecure-tls", false, "skip TLS certificate verification")
+	fs.StringVar(&c.Bucket, "bucket", "", "bucket to use (default: a fresh jog-bench-<random>, created and removed)")
+	fs.StringVar(&c.Prefix, "prefix", c.Prefix, "key prefix for the objects the run writes")
+	fs.BoolVar(&c.NoCleanup, "no-cleanup", false, "leave the objects (and a created bucket) behind")
+	fs.DurationVar(&c.Duration, "duration", c.Duration, "how long to measure (per cell in a sweep)")
+	fs.Int64Var(&c.Ops, "ops", 0, "operations to run instead of a duration")
+	fs.IntVar(&c.Objects, "objects", c.Objects, "objects to prepare for get, stat, delete, list and mixed")
+	fs.Var(&valueFunc{c.Mix.String(), func(s string) (err error) { c.Mix, err = bench.ParseMix(s); return }}, "mix", "mixed: operation weights, of get, put, stat, delete, list")
+	fs.Var(&valueFunc{"", func(s string) error { return parseRate(s, c) }}, "rate", "target request rate in req/s (\"500\"), or a linear ramp over the duration (\"100:2000\")")
+	fs.DurationVar(&c.QueueThreshold, "queue-threshold", c.QueueThreshold, "rate mode: a request starting this late has queued")
+	fs.BoolVar(&c.Verify, "verify", false, "check every downloaded byte and MD5 ETags")
+	fs.Var(&valueFunc{"5MiB", func(s string) (err error) { c.PartSize, err = bench.ParseSize(s); return }}, "part-size", "multipart: part size")
+	fs.IntVar(&c.PartConcurrency, "part-concurrency", c.PartConcurrency, "multipart: parts uploaded in parallel per object")
+	fs.IntVar(&c.ListMaxKeys, "list-max-keys", c.ListMaxKeys, "list: keys per page")
+	fs.StringVar(&c.Label, "label", "", "the server's name in reports (e.g. jog, minio)")
+	fs.StringVar(&f.out, "out", "", "write the JSON result file here")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	if sweep {
+		c.Workload = "put"
+		fs.StringVar(&c.Workload, "workload", c.Workload, "workload of every cell")
+		fs.StringVar(&f.concurrency, "concurrency", "1,4,16,64", "concurrency values")
+		fs.StringVar(&f.sizes, "sizes", "1KiB,64KiB,1MiB", "object sizes (a size may be a range, 1KiB-64KiB)")
+		return
+	}
+	fs.Var(&valueFunc{"1MiB", func(s string) (err error) { c.Size, err = bench.ParseSizeRange(s); return }}, "size", "object size, fixed (1MiB) or a random range (1KiB-64KiB); KiB/MiB/GiB or KB/MB/GB")
+	fs.IntVar(&c.Concurrency, "concurrency", c.Concurrency, "workers with a request in flight")
+}
+
+func parseRate(s string, c *bench.Config) error {
+	from, to, ramp := strings.Cut(s, ":")
+	var err error
+	if c.Rate, err = strconv.ParseFloat(from, 64); err != nil {
+		return fmt.Errorf("invalid rate %q", s)
+	}
+	c.RateTo = 0
+	if ramp {
+		if c.RateTo, err = strconv.ParseFloat(to, 64); err != nil || c.RateTo <= c.Rate {
+			return fmt.Errorf("invalid rate ramp %q: want from:to with to > from", s)
+		}
+	}
+	return nil
+}
+
+func firstEnv(names ...string) string {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func runBenchMeasure(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) int {
+	var f benchFlags
+	fs := flag.NewFlagSet("jog bench "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bindBenchFlags(fs, &f, sub == "sweep")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "jog bench %s: unexpected argument %q\n", sub, fs.Arg(0))
+		return 2
+	}
+	cfg := f.cfg
+	if sub != "sweep" {
+		cfg.Workload = sub
+	}
+	if cfg.Ops > 0 {
+		cfg.Duration = 0
+	}
+	grid := bench.Grid{Concurrency: []int{cfg.Concurrency}, Sizes: []bench.SizeRange{cfg.Size}}
+	if sub == "sweep" {
+		var err error
+		if grid.Concurrency, err = bench.ParseInts(f.concurrency); err == nil {
+			grid.Sizes, err = bench.ParseSizes(f.sizes)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "jog bench sweep: %v\n", err)
+			return 2
+		}
+		cfg.Concurrency, cfg.Size = grid.MaxConcurrency(), grid.Sizes[0]
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "jog bench %s: %v\n", sub, err)
+		return 2
+	}
+	opts := bench.Options{Out: stderr, TTY: isTerminal(stderr), Version: Version}
+	if f.quiet {
+		opts.Out = nil
+	}
+	b, err := bench.Open(ctx, cfg, grid.MaxConcurrency(), opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "jog bench %s: %v\n", sub, err)
+		return 1
+	}
+	results, err := b.Sweep(ctx, cfg, grid, func(r *bench.Result) { bench.WriteReport(stdout, r) })
+	if cerr := b.Close(context.WithoutCancel(ctx)); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("remove bucket: %w", cerr))
+	}
+	if len(results) > 1 {
+		fmt.Fprintln(stdout)
+		bench.WriteCompare(stdout, results)
+	}
+	if f.out != "" && len(results) > 0 {
+		if werr := bench.WriteFile(f.out, results...); werr != nil {
+			err = errors.Join(err, werr)
+		} else {
+			fmt.Fprintf(stderr, "wrote %s\n", f.out)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "jog bench %s: %v\n", sub, err)
+		return 1
+	}
+	return 0
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runBenchReport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jog bench report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "bench-report", "directory for the SVG charts and index.html")
+	title := fs.String("title", "jog bench report", "page title")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "jog bench report: give one or more result files")
+		return 2
+	}
+	results, err := bench.ReadFiles(fs.Args()...)
+	if err != nil {
+		fmt.Fprintf(stderr, "jog bench report: %v\n", err)
+		return 1
+	}
+	files, err := render.WriteDir(*out, *title, results)
+	if err != nil {
+		fmt.Fprintf(stderr, "jog bench report: %v\n", err)
+		return 1
+	}
+	for _, f := range files {
+		fmt.Fprintln(stdout, f)
+	}
+	return 0
+}
+
+func runBenchCompare(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jog bench compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "jog bench compare: give one or more result files")
+		return 2
+	}
+	results, err := bench.ReadFiles(fs.Args()...)
+	if err != nil {
+		fmt.Fprintf(stderr, "jog bench compare: %v\n", err)
+		return 1
+	}
+	bench.WriteCompare(stdout, results)
+	return 0
+}
+
+func runBenchSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jog bench selftest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	d := fs.Duration("duration", 10*time.Second, "measured time per run")
+	out := fs.String("out", "", "write the JSON result file here")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	fmt.Fprintln(stderr, "measuring the client against an in-process endpoint that discards bodies (client and endpoint share the cores)")
+	results, err := bench.SelfTest(ctx, *d, bench.Options{Out: stderr, TTY: isTerminal(stderr), Version: Version})
+	for _, r := range results {
+		bench.WriteReport(stdout, r)
+	}
+	if len(results) > 0 {
+		fmt.Fprintln(stdout)
+		bench.WriteCompare(stdout, results)
+		if *out != "" {
+			err = errors.Join(err, bench.WriteFile(*out, results...))
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "jog bench selftest: %v\n", err)
+		return 1
+	}
+	return 0
+}

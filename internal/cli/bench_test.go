@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jogstore/jog/internal/testutil"
+)
+
+// TestBenchCommand runs `jog bench` end to end against a real server, then
+// renders and compares its result file.
+func TestBenchCommand(t *testing.T) {
+	s := testutil.StartServer(t, testutil.WithoutFsync())
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	run := func(args ...string) (string, string, int) {
+		var stdout, stderr bytes.Buffer
+		code := Run(context.Background(), args, &stdout, &stderr)
+		return stdout.String(), stderr.String(), code
+	}
+	stdout, stderr, code := run("bench", "mixed", "--endpoint", s.URL, "--access-key", s.Config.AccessKey,
+		"--secret-key", s.Config.SecretKey, "--ops", "30", "--objects", "5", "--size", "1KiB-4KiB",
+		"--concurrency", "2", "--mix", "get=2,put=1", "--verify", "--label", "jog", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"jog  mixed  1KiB-4KiB objects  concurrency 2", "GET TTFB", "TOTAL"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, stderr, code = run("bench", "compare", out, out)
+	if code != 0 || strings.Count(stdout, "| jog | mixed get=2,put=1 | 1KiB-4KiB | 2 |") != 2 {
+		t.Errorf("compare: exit %d\n%s%s", code, stdout, stderr)
+	}
+	report := filepath.Join(dir, "report")
+	stdout, stderr, code = run("bench", "report", "--out", report, out)
+	if code != 0 || !strings.Contains(stdout, "index.html") {
+		t.Fatalf("report: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(report, "latency.svg")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestBenchCommandErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "fly"},
+		{"bench", "put", "--size", "1XB"},
+		{"bench", "put", "--rate", "10:5"},
+		{"bench", "put", "--access-key", "", "--secret-key", ""},
+		{"bench", "sweep", "--concurrency", "0"},
+		{"bench", "compare"},
+		{"bench", "report"},
+	} {
+		var stdout, stderr bytes.Buffer
+		t.Setenv("AWS_ACCESS_KEY_ID", "")
+		t.Setenv("JOG_ACCESS_KEY", "")
+		if code := Run(context.Background(), args, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr.String())
+		}
+	}
+	var stdout bytes.Buffer
+	if code := Run(context.Background(), []string{"bench", "-h"}, &stdout, &stdout); code != 0 || !strings.Contains(stdout.String(), "jog bench sweep") {
+		t.Errorf("bench -h: %d %s", code, stdout.String())
+	}
+}
