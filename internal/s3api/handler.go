@@ -140,6 +140,13 @@ func (h *Handler) release() {
 }
 
 func (h *Handler) serve(w http.ResponseWriter, req *request) error {
+	// Wrap the body (here, and in authenticate) on a shallow copy of the
+	// request: once the handler returns, net/http looks at its own
+	// request's Body to decide how to finish — close the connection rather
+	// than read a large unread body, never send "100 Continue" for a body
+	// the handler did not read. Behind a wrapper it would instead read up to
+	// 256 KiB first, waiting on a client that waits for the answer.
+	req.Request = req.Request.WithContext(req.Context())
 	if req.Body != nil && req.Body != http.NoBody {
 		req.Body = clientBody{req.Body}
 	}

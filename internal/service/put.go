@@ -116,6 +116,14 @@ func (s *Service) writeBlob(ctx context.Context, body io.Reader, size, max int64
 	body = io.LimitReader(body, limit+1)
 	alg := ck.algorithm()
 	cr := checksum.NewReader(body, append([]checksum.Algorithm{alg}, ck.Verify...), ck.Expected)
+	// A body of known size that cannot fit is refused before its first byte
+	// is read (so a client waiting on "Expect: 100-continue" gets the answer
+	// instead of sending the body).
+	if sc, ok := s.blobs.(interface{ CheckSpace(int64) error }); ok && size > 0 {
+		if err := sc.CheckSpace(size); err != nil {
+			return writtenBlob{}, fmt.Errorf("create blob: %w", err)
+		}
+	}
 	w, err := s.blobs.Create(ctx)
 	if err != nil {
 		return writtenBlob{}, fmt.Errorf("create blob: %w", err)

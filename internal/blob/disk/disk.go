@@ -55,6 +55,10 @@ func Open(root string) (*Store, error) {
 	return s, nil
 }
 
+// CheckSpace fails with ENOSPC when n more bytes would not fit above the
+// Reserve, so writers that know a body's size can refuse it before reading.
+func (s *Store) CheckSpace(n int64) error { return s.checkSpace(n) }
+
 // checkSpace refuses a write of n more bytes that would leave less than
 // Reserve free.
 func (s *Store) checkSpace(n int64) error {

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs every Go fuzz target in the repository, one after another, each for
+# FUZZTIME (default 30s), and fails if any of them finds a crash or a broken
+# invariant. Targets are discovered with `go test -list 'Fuzz.*'` in every
+# package, so new ones are picked up without editing this script.
+#
+#   scripts/fuzz.sh                      # every target, 30s each
+#   FUZZTIME=5m scripts/fuzz.sh          # longer
+#   FUZZTIME=20s scripts/fuzz.sh ./internal/s3api   # only some packages
+#
+# A failing input is written by `go test` to the package's
+# testdata/fuzz/<FuzzName>/ directory; commit it with the fix so it stays a
+# regression test (plain `go test` runs every file there as a seed).
+# Set FUZZ_SAVE_CORPUS=1 to also copy the inputs each run found interesting
+# (from the Go build cache) into testdata/fuzz/<FuzzName>/ as seed corpus.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+FUZZTIME=${FUZZTIME:-30s}
+pkgs=("$@")
+if [ ${#pkgs[@]} -eq 0 ]; then
+  mapfile -t pkgs < <(go list ./...)
+fi
+
+cache=$(go env GOCACHE)/fuzz
+failed=()
+summary=()
+total=0
+for pkg in "${pkgs[@]}"; do
+  if ! targets=$(go test -list '^Fuzz' "$pkg" 2>&1); then
+    echo "== $pkg: cannot list tests:"; echo "$targets"
+    failed+=("$pkg (build)")
+    continue
+  fi
+  dir=$(go list -f '{{.Dir}}' "$pkg")
+  importpath=$(go list -f '{{.ImportPath}}' "$pkg")
+  for name in $(grep -E '^Fuzz' <<<"$targets"); do
+    total=$((total + 1))
+    echo "== $importpath $name ($FUZZTIME)"
+    log=$(mktemp)
+    start=$(date +%s)
+    go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    took=$(( $(date +%s) - start ))
+    execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
+    corpus=$(grep -oE 'total: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
+    if [ "$rc" -ne 0 ]; then
+      failed+=("$importpath $name")
+      summary+=("$(printf '%-58s %-32s FAIL  %10s execs %4ss' "$importpath" "$name" "$execs" "$took")")
+    else
+      summary+=("$(printf '%-58s %-32s ok    %10s execs %4ss corpus %s' "$importpath" "$name" "$execs" "$took" "$corpus")")
+    fi
+    if [ "${FUZZ_SAVE_CORPUS:-}" = 1 ] && [ -d "$cache/$importpath/$name" ]; then
+      mkdir -p "$dir/testdata/fuzz/$name"
+      cp -n "$cache/$importpath/$name"/* "$dir/testdata/fuzz/$name/" 2>/dev/null || true
+    fi
+    rm -f "$log"
+  done
+done
+
+echo
+echo "== fuzz summary ($total targets, $FUZZTIME each)"
+printf '%s\n' "${summary[@]}"
+if [ ${#failed[@]} -ne 0 ]; then
+  echo
+  echo "FAILED:"
+  printf '  %s\n' "${failed[@]}"
+  exit 1
+fi
+if [ "$total" -eq 0 ]; then
+  echo "no fuzz targets found"
+  exit 1
+fi
+echo "all fuzz targets passed"
