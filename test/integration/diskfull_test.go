@@ -12,8 +12,10 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/jogstore/jog/internal/testutil"
@@ -58,7 +60,15 @@ func freeBytes(t *testing.T, dir string) int64 {
 func TestDiskFull(t *testing.T) {
 	mnt := mountTmpfs(t, "64m")
 	srv := testutil.StartServer(t, testutil.WithDataDir(filepath.Join(mnt, "data")))
-	c := awsClient(t, srv, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
+	c := awsClient(t, srv, func(o *s3.Options) {
+		o.RetryMaxAttempts = 1
+		// Wait for the server's answer to "Expect: 100-continue" however
+		// loaded the machine is: a client that gives up waiting after the
+		// default 1 s sends the body, and a refusal then ends in a reset.
+		o.HTTPClient = awshttp.NewBuildableClient().WithTransportOptions(func(tr *http.Transport) {
+			tr.ExpectContinueTimeout = time.Minute
+		})
+	})
 	ctx := context.Background()
 	const bucket = "full"
 	awsMustCreateBucket(t, c, bucket)
