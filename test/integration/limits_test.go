@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -95,18 +97,16 @@ func TestMaxRequestsSlowDown(t *testing.T) {
 	for _, g := range gates {
 		<-g.started
 	}
-	// The held requests are inside the server once it waits for their bodies;
-	// poll until the bound is reached (a GET answered SlowDown).
-	var code string
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		_, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String("limits")})
-		if _, status := awsErrInfo(err); status == http.StatusServiceUnavailable {
-			code = "503"
+	// The held requests are inside the server, holding both slots, once
+	// each has created its temp blob and waits for the rest of its body.
+	// Watch the data dir, not the API: a probe request would take a slot.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if entries, _ := os.ReadDir(filepath.Join(srv.DataDir, "tmp")); len(entries) == 2 {
 			break
 		}
-	}
-	if code == "" {
-		t.Fatal("no 503 while the server was at its request bound")
+		if time.Now().After(deadline) {
+			t.Fatal("the held requests never reached the server's blob writer")
+		}
 	}
 	_, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("limits")})
 	if got := awsErrCode(err); got != "SlowDown" {
