@@ -151,6 +151,9 @@ func Servers(rs []*bench.Result, perObject bool) string {
 	return c.Bars(cells, series)
 }
 
+// maxTimelineRuns bounds the timeline chart: more lines are unreadable.
+const maxTimelineRuns = 10
+
 // Timeline draws operations per second over each run.
 func Timeline(rs []*bench.Result) (svg string, ok bool) {
 	names := uniqueNames(rs)
@@ -169,7 +172,7 @@ func Timeline(rs []*bench.Result) (svg string, ok bool) {
 			series = append(series, s)
 		}
 	}
-	if len(series) == 0 || len(series) > len(palette) {
+	if len(series) == 0 || len(series) > maxTimelineRuns {
 		return "", false
 	}
 	return Chart{Title: "Operations per second over the run", XLabel: "seconds", YLabel: "ops/s"}.Line(series), true

@@ -27,7 +27,8 @@ type Chart struct {
 	XTicks                []Tick // line chart: explicit x labels (nil: numeric ticks)
 }
 
-var palette = []string{"#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5", "#9c6b4e", "#9498a0"}
+var palette = []string{"#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7",
+	"#a463f2", "#97bbf5", "#9c6b4e", "#9498a0", "#1b1b1b", "#c51b7d"}
 
 // Color is the colour of series i.
 func Color(i int) string { return palette[i%len(palette)] }
