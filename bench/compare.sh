@@ -16,11 +16,23 @@
 # again with PEERS=<one server> and the same OUT re-measures that server and
 # rewrites the summary over every server's files.
 #
-# The seed workload set (docs/BENCHMARKS.md):
-#   1. mixed GET 70 / PUT 30, 1 MiB objects, concurrency 16, $DURATION (60 s),
-#      the workload of the seed comparison report (warp, same parameters);
-#   2. a PUT sweep and 3. a GET sweep: concurrency 1,4,16,64 × sizes
-#      1KiB,64KiB,1MiB, $CELL (20 s) per cell, from the seed benchmark guide.
+# The seed workload set (docs/BENCHMARKS.md), each a file <server>-<set>-r<round>.json:
+#   mixed      GET 70 / PUT 30, 1 MiB objects, concurrency 16, $DURATION (30 s),
+#              the workload of the seed comparison report (warp, same parameters);
+#   sweep-put, sweep-get
+#              concurrency $CONCURRENCY (4,16,64) × sizes $SIZES (1KiB,64KiB,1MiB),
+#              $CELL (10 s) per cell, from the seed benchmark guide;
+#   large-put, large-get
+#              16 MiB objects at concurrency 16, $CELL;
+#   list       ListObjectsV2 1,000-key pages over a 10,000-object bucket,
+#              concurrency 16, $CELL;
+#   multipart  64 MiB objects in 8 MiB parts, 4 uploads × 4 parts in flight, $CELL.
+# Servers take turns: every round runs each server once, in a rotated order,
+# over a fresh data dir ($ROUNDS rounds, default 2); the summary shows each
+# cell's median run and the spread between runs. The raw sequential disk
+# throughput of the data dir's filesystem (dd, 1 GiB, fsync; read back with
+# O_DIRECT) is measured before the first and after the last round, as the
+# physical limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,16 +44,19 @@ OUT=${OUT:-bench/results/$DATE}
 PORT=${PORT:-19100}
 AK=jogbenchaccess0001
 SK=jogbenchsecret00000000000000000001
-DURATION=${DURATION:-60s}
-CELL=${CELL:-20s}
-CONCURRENCY=${CONCURRENCY:-1,4,16,64}
+ROUNDS=${ROUNDS:-2}
+DURATION=${DURATION:-30s}
+CELL=${CELL:-10s}
+CONCURRENCY=${CONCURRENCY:-4,16,64}
 SIZES=${SIZES:-1KiB,64KiB,1MiB}
+LIST_OBJECTS=${LIST_OBJECTS:-10000}
 # JOG fsyncs every acknowledged write by default; set never to compare with
 # servers that do not.
 JOG_FSYNC=${JOG_FSYNC:-always}
 if [ -n "${QUICK:-}" ]; then
-  DURATION=5s CELL=2s CONCURRENCY=1,16 SIZES=1KiB,1MiB
+  ROUNDS=1 DURATION=5s CELL=2s CONCURRENCY=16 SIZES=1KiB,1MiB LIST_OBJECTS=2000
 fi
+SETS="mixed sweep-put sweep-get large-put large-get list multipart"
 
 declare -A MODULE=(
   [versitygw]=github.com/versity/versitygw/cmd/versitygw@v1.8.0
@@ -120,56 +135,125 @@ bench() { "$BIN/jog" bench "$@" --endpoint "http://127.0.0.1:$PORT" --access-key
 mkdir -p "$OUT" "$BIN"
 log "building jog"
 go build -o "$BIN/jog" ./cmd/jog
-declare -A LOAD=()
 loadavg() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
+
+# rawdisk: sequential write of 1 GiB with fsync, then read back bypassing
+# the page cache, in the directory the servers' data dirs are made in; then
+# the same 1 GiB as 4 parallel writers of 256 MiB, each fsyncing its file.
+rawdisk() {
+  local dir w r p t0 t1
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/jog-bench-disk.XXXXXX")
+  w=$(dd if=/dev/zero of="$dir/dd.test" bs=4M count=256 conv=fsync 2>&1 | tail -1)
+  r=$(dd if="$dir/dd.test" of=/dev/null bs=4M iflag=direct 2>&1 | tail -1)
+  rm -f "$dir/dd.test"
+  t0=$(date +%s.%N)
+  for i in 1 2 3 4; do dd if=/dev/zero of="$dir/dd.$i" bs=4M count=64 conv=fsync status=none & done
+  wait
+  t1=$(date +%s.%N)
+  p=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f MiB/s", 1024 / (b - a) }')
+  rm -rf "$dir"
+  echo "- $(date -u +%H:%M) UTC, load $(loadavg), $(df -T "${TMPDIR:-/tmp}" | awk 'NR==2 { print $2 }'): dd write 1 GiB with conv=fsync ${w#*copied, }; 4 writers × 256 MiB with fsync $p; read back with iflag=direct ${r#*copied, }"
+}
+
+# shellcheck disable=SC2054 # get=70,put=30 is one argument, not an array list
+run_set() {
+  local name=$1 set=$2 out=$3 args
+  case $set in
+    mixed) args=(mixed --size 1MiB --concurrency 16 --duration "$DURATION" --objects 1000 --mix get=70,put=30) ;;
+    sweep-put | sweep-get)
+      args=(sweep --workload "${set#sweep-}" --concurrency "$CONCURRENCY" --sizes "$SIZES" --duration "$CELL" --objects 200) ;;
+    large-put | large-get)
+      args=(sweep --workload "${set#large-}" --concurrency 16 --sizes 16MiB --duration "$CELL" --objects 32) ;;
+    list) args=(list --size 1KiB --objects "$LIST_OBJECTS" --concurrency 16 --duration "$CELL") ;;
+    multipart) args=(multipart --size 64MiB --part-size 8MiB --part-concurrency 4 --concurrency 4 --duration "$CELL") ;;
+  esac
+  bench "${args[@]}" --label "$name" --quiet --out "$out.json" >"$out.txt"
+}
+
+declare -A LOAD=() INSTALLED=()
 for name in $PEERS; do
-  if [ "$name" != jog ] && ! install "$name"; then
+  if [ "$name" = jog ] || install "$name"; then
+    INSTALLED[$name]=1
+  else
     log "skipping $name: install failed"
-    continue
   fi
-  data=$(mktemp -d "${TMPDIR:-/tmp}/jog-bench-$name.XXXXXX")
-  log "$name: starting over $data"
-  if ! start "$name" "$data"; then
-    rm -rf "$data"
-    continue
-  fi
-  LOAD[$name]=$(loadavg)
-  log "$name: mixed 70/30, 1 MiB, concurrency 16, $DURATION"
-  bench mixed --size 1MiB --concurrency 16 --duration "$DURATION" --objects 1000 \
-    --mix get=70,put=30 --label "$name" --quiet --out "$OUT/$name-mixed.json" >"$OUT/$name-mixed.txt" || true
-  for wl in put get; do
-    log "$name: $wl sweep, concurrency $CONCURRENCY × sizes $SIZES, $CELL per cell"
-    bench sweep --workload "$wl" --concurrency "$CONCURRENCY" --sizes "$SIZES" --duration "$CELL" \
-      --objects 200 --label "$name" --quiet --out "$OUT/$name-sweep-$wl.json" >"$OUT/$name-sweep-$wl.txt" || true
-  done
-  LOAD[$name]="${LOAD[$name]} → $(loadavg)"
-  stop_server
-  describe "$name" >"$OUT/$name.info"
-  rm -rf "$data"
-  log "$name: server log in $data.log"
 done
+rawdisk >"$OUT/rawdisk.txt"
+read -r -a order <<<"$PEERS"
+for round in $(seq 1 "$ROUNDS"); do
+  for name in "${order[@]}"; do
+    [ -n "${INSTALLED[$name]:-}" ] || continue
+    data=$(mktemp -d "${TMPDIR:-/tmp}/jog-bench-$name.XXXXXX")
+    log "round $round/$ROUNDS: $name over $data"
+    if ! start "$name" "$data"; then
+      rm -rf "$data"
+      continue
+    fi
+    before=$(loadavg)
+    for set in $SETS; do
+      log "$name: $set"
+      run_set "$name" "$set" "$OUT/$name-$set-r$round" || log "$name: $set failed, see $OUT/$name-$set-r$round.txt"
+    done
+    LOAD[$name]="${LOAD[$name]:+${LOAD[$name]}, }round $round $before → $(loadavg)"
+    stop_server
+    describe "$name" >"$OUT/$name.info"
+    rm -rf "$data"
+    log "$name: server log in $data.log"
+  done
+  order=("${order[@]:1}" "${order[0]}") # the next round starts with the next server
+done
+rawdisk >>"$OUT/rawdisk.txt"
 
 log "writing $OUT/SUMMARY.md and $OUT/report-*/"
+files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null; }
 {
   echo "# jog bench peer comparison, $DATE"
   echo
   echo "Client and servers on one machine, loopback:"
-  echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3). The 1-minute load average"
+  echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3); $ROUNDS round(s), servers taking"
+  echo "turns in a rotated order, each over a fresh data dir. The 1-minute load average"
   echo "before → after each server's runs shows what else the machine was doing."
   echo
   cat "$OUT"/*.info
   echo
-  echo "## Mixed GET 70 / PUT 30, 1 MiB, concurrency 16, $DURATION"
+  echo "Raw sequential disk throughput of the data dirs' filesystem (the physical limit), before and after:"
   echo
-  "$BIN/jog" bench compare "$OUT"/*-mixed.json
-  for wl in put get; do
+  cat "$OUT/rawdisk.txt"
+  echo
+  echo "Each row is the median of the rounds; Runs gives their number and the spread"
+  echo "(± half the range between the slowest and fastest run, of the median)."
+  if [ -n "${INSTALLED[jog]:-}" ]; then
     echo
-    echo "## ${wl^^} sweep (concurrency $CONCURRENCY × $SIZES, $CELL per cell)"
+    echo "## JOG against the best peer, per cell (obj/s; list: pages of 1,000 keys/s)"
     echo
-    "$BIN/jog" bench compare "$OUT"/*-sweep-"$wl".json
+    # shellcheck disable=SC2046
+    "$BIN/jog" bench compare --baseline jog $(for set in $SETS; do files "$set"; done)
+  fi
+  for set in $SETS; do
+    echo
+    case $set in
+      mixed) echo "## Mixed GET 70 / PUT 30, 1 MiB, concurrency 16, $DURATION" ;;
+      sweep-*) echo "## ${set#sweep-} sweep (concurrency $CONCURRENCY × $SIZES, $CELL per cell)" ;;
+      large-*) echo "## ${set#large-} 16 MiB, concurrency 16, $CELL" ;;
+      list) echo "## ListObjectsV2, 1,000-key pages over $LIST_OBJECTS objects, concurrency 16, $CELL" ;;
+      multipart) echo "## Multipart upload, 64 MiB objects, 8 MiB parts, 4 × 4 in flight, $CELL" ;;
+    esac
+    echo
+    # shellcheck disable=SC2046
+    "$BIN/jog" bench compare $(files "$set")
   done
 } >"$OUT/SUMMARY.md" 2>/dev/null || true
-for set in mixed sweep-put sweep-get; do
-  "$BIN/jog" bench report --title "jog bench peer comparison $DATE: $set" --out "$OUT/report-$set" "$OUT"/*-"$set".json >/dev/null || true
+for set in mixed sweep-put sweep-get other; do
+  case $set in
+    sweep-put) in=$(files sweep-put; files large-put) ;;
+    sweep-get) in=$(files sweep-get; files large-get) ;;
+    other) in=$(files list; files multipart) ;;
+    *) in=$(files "$set") ;;
+  esac
+  # shellcheck disable=SC2086
+  "$BIN/jog" bench report --title "jog bench peer comparison $DATE: $set" --out "$OUT/report-$set" $in >/dev/null || true
 done
+if command -v rsvg-convert >/dev/null; then
+  for svg in "$OUT"/report-*/*.svg; do rsvg-convert -o "${svg%.svg}.png" "$svg" || true; done
+fi
 log "done: $OUT/SUMMARY.md, $OUT/report-*/index.html"

@@ -11,26 +11,90 @@ import (
 // WriteCompare prints results as a markdown table like a warp comparison
 // report: server, workload, size, concurrency, MiB/s, obj/s, p50 and p99
 // latency, errors. Rows are grouped by workload cell (workload, size,
-// concurrency) and fastest first within a cell.
+// concurrency) and fastest first within a cell. Repeated runs of a server
+// in a cell are shown once, as their median (Medians), with a Runs column
+// giving their count and spread.
 func WriteCompare(w io.Writer, results []*Result) {
-	rs := slices.Clone(results)
+	rs := Medians(results)
 	slices.SortStableFunc(rs, func(a, b *Result) int {
-		return cmp.Or(
-			cmp.Compare(workloadName(a), workloadName(b)),
-			cmp.Compare(a.Config.Size.Min, b.Config.Size.Min),
-			cmp.Compare(a.Config.Size.Max, b.Config.Size.Max),
-			cmp.Compare(a.Config.Concurrency, b.Config.Concurrency),
-			cmp.Compare(b.Total.MiBPerSec, a.Total.MiBPerSec),
-		)
+		return cmp.Or(compareCells(a, b), cmp.Compare(b.Total.MiBPerSec, a.Total.MiBPerSec))
 	})
-	fmt.Fprintln(w, "| Server | Workload | Size | Concurrency | MiB/s | obj/s | p50 ms | p99 ms | Errors |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	repeats := slices.ContainsFunc(rs, func(r *Result) bool { return r.Repeats != nil })
+	head, rule := "| Server | Workload | Size | Concurrency | MiB/s | obj/s | p50 ms | p99 ms | Errors |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	if repeats {
+		head, rule = head+" Runs |", rule+"---:|"
+	}
+	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, rule)
 	for _, r := range rs {
 		t := r.Total
-		fmt.Fprintf(w, "| %s | %s | %v | %d | %.1f | %.1f | %.2f | %.2f | %s |\n",
+		fmt.Fprintf(w, "| %s | %s | %v | %d | %.1f | %.1f | %.2f | %.2f | %s |",
 			mdEscape(r.Name()), mdEscape(workloadName(r)), r.Config.Size, r.Config.Concurrency,
 			t.MiBPerSec, t.ObjPerSec, t.Latency.P50, t.Latency.P99, mdEscape(FormatErrors(r.Errors)))
+		if repeats {
+			fmt.Fprintf(w, " %s |", runsCell(r))
+		}
+		fmt.Fprintln(w)
 	}
+}
+
+// WriteRatios prints, for every workload cell the baseline server ran in
+// with at least one other server, the baseline's obj/s against the best
+// other server's, their ratio, and the baseline's p99 latency against the
+// lowest p99 among the others. Repeats are collapsed to medians first.
+func WriteRatios(w io.Writer, results []*Result, baseline string) {
+	rs := Medians(results)
+	slices.SortStableFunc(rs, compareCells)
+	fmt.Fprintf(w, "| Workload | Size | Concurrency | %s obj/s | best peer | peer obj/s | ratio | %s p99 ms | lowest peer p99 ms |\n", mdEscape(baseline), mdEscape(baseline))
+	fmt.Fprintln(w, "|---|---:|---:|---:|---|---:|---:|---:|---:|")
+	for i := 0; i < len(rs); {
+		j := i + 1
+		for j < len(rs) && compareCells(rs[i], rs[j]) == 0 {
+			j++
+		}
+		var base, best, lowP99 *Result
+		for _, r := range rs[i:j] {
+			switch {
+			case r.Name() == baseline:
+				base = r
+			default:
+				if best == nil || r.Total.ObjPerSec > best.Total.ObjPerSec {
+					best = r
+				}
+				if lowP99 == nil || r.Total.Latency.P99 < lowP99.Total.Latency.P99 {
+					lowP99 = r
+				}
+			}
+		}
+		if base != nil && best != nil {
+			ratio := "—"
+			if best.Total.ObjPerSec > 0 {
+				ratio = fmt.Sprintf("%.2f", base.Total.ObjPerSec/best.Total.ObjPerSec)
+			}
+			fmt.Fprintf(w, "| %s | %v | %d | %.1f | %s | %.1f | %s | %.2f | %.2f (%s) |\n",
+				mdEscape(workloadName(base)), base.Config.Size, base.Config.Concurrency,
+				base.Total.ObjPerSec, mdEscape(best.Name()), best.Total.ObjPerSec, ratio,
+				base.Total.Latency.P99, lowP99.Total.Latency.P99, mdEscape(lowP99.Name()))
+		}
+		i = j
+	}
+}
+
+// compareCells orders results by workload cell: workload, size, concurrency.
+func compareCells(a, b *Result) int {
+	return cmp.Or(
+		cmp.Compare(workloadName(a), workloadName(b)),
+		cmp.Compare(a.Config.Size.Min, b.Config.Size.Min),
+		cmp.Compare(a.Config.Size.Max, b.Config.Size.Max),
+		cmp.Compare(a.Config.Concurrency, b.Config.Concurrency),
+	)
+}
+
+func runsCell(r *Result) string {
+	if r.Repeats == nil {
+		return "1"
+	}
+	return fmt.Sprintf("%d (±%.0f%%)", r.Repeats.Runs, 50*r.Repeats.Spread(r.Total.ObjPerSec))
 }
 
 func workloadName(r *Result) string {

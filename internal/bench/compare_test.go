@@ -76,3 +76,65 @@ func TestWriteReport(t *testing.T) {
 		}
 	}
 }
+
+func cellResult(label string, size int64, conc int, obj, p99 float64) *Result {
+	r := sampleResult(label, obj, nil)
+	r.Workload = "put"
+	r.Config.Size = SizeRange{size, size}
+	r.Config.Concurrency = conc
+	r.Total.ObjPerSec, r.Total.MiBPerSec = obj, obj*float64(size)/(1<<20)
+	r.Total.Latency.P99 = p99
+	return r
+}
+
+func TestMediansCollapsesRepeats(t *testing.T) {
+	in := []*Result{
+		cellResult("jog", 1024, 16, 300, 9),
+		cellResult("jog", 1024, 16, 100, 30),
+		cellResult("minio", 1024, 16, 50, 40),
+		cellResult("jog", 1024, 16, 200, 20),
+		cellResult("jog", 1024, 64, 400, 5), // another cell
+		cellResult("jog", 1024, 16, 250, 15),
+	}
+	out := Medians(in)
+	if len(out) != 3 {
+		t.Fatalf("got %d results, want 3", len(out))
+	}
+	m := out[0]
+	// Four runs 100, 200, 250, 300: the lower middle one is 200.
+	if m.Total.ObjPerSec != 200 || m.Total.Latency.P99 != 20 || m.Repeats == nil || m.Repeats.Runs != 4 ||
+		m.Repeats.MinObj != 100 || m.Repeats.MaxObj != 300 {
+		t.Errorf("median = %+v, repeats %+v", m.Total, m.Repeats)
+	}
+	if in[3].Repeats != nil {
+		t.Error("Medians modified its input")
+	}
+	if out[1].Name() != "minio" || out[1].Repeats != nil || out[2].Config.Concurrency != 64 {
+		t.Errorf("order or singletons wrong: %s %+v %d", out[1].Name(), out[1].Repeats, out[2].Config.Concurrency)
+	}
+	var b bytes.Buffer
+	WriteCompare(&b, in)
+	if !strings.Contains(b.String(), "| Runs |") || !strings.Contains(b.String(), "| 200.0 | 1.50 | 20.00 | 0 | 4 (±50%) |") {
+		t.Errorf("compare with repeats:\n%s", b.String())
+	}
+}
+
+func TestWriteRatios(t *testing.T) {
+	var b bytes.Buffer
+	WriteRatios(&b, []*Result{
+		cellResult("jog", 1024, 16, 300, 9),
+		cellResult("minio", 1024, 16, 100, 4),
+		cellResult("versitygw", 1024, 16, 200, 12),
+		cellResult("jog", 1<<20, 16, 50, 30), // no peer in this cell: no row
+		cellResult("minio", 65536, 16, 10, 1), // no baseline: no row
+	}, "jog")
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	want := []string{
+		"| Workload | Size | Concurrency | jog obj/s | best peer | peer obj/s | ratio | jog p99 ms | lowest peer p99 ms |",
+		"|---|---:|---:|---:|---|---:|---:|---:|---:|",
+		"| put | 1KiB | 16 | 300.0 | versitygw | 200.0 | 1.50 | 9.00 | 4.00 (minio) |",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), strings.Join(want, "\n"))
+	}
+}

@@ -41,6 +41,8 @@ type Result struct {
 	ErrorSamples []string         `json:"error_samples,omitempty"`
 	Queue        *QueueResult     `json:"queue,omitempty"` // rate mode only
 	Timeline     []Tick           `json:"timeline,omitempty"`
+	// Repeats is set on a result that stands for several runs (Medians).
+	Repeats *Repeats `json:"repeats,omitempty"`
 }
 
 // OpResult is the throughput and latency of one operation kind.

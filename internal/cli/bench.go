@@ -20,7 +20,7 @@ const benchUsage = `Usage:
   jog bench <workload> [flags]   measure one workload: put, get, stat, delete, list, multipart, mixed
   jog bench sweep [flags]        a grid of --concurrency × --sizes, one result per cell
   jog bench report [--out dir] result.json...   SVG charts and an HTML page
-  jog bench compare a.json b.json...            a markdown comparison table
+  jog bench compare [--baseline jog] a.json b.json...   a markdown comparison table (or ratios against one server)
   jog bench selftest [--duration 10s]           the client's own ceiling, against a discarding endpoint
 
 jog bench <workload> -h lists the flags. Works against any S3 endpoint.
@@ -225,7 +225,8 @@ func runBenchReport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jog bench report: %v\n", err)
 		return 1
 	}
-	files, err := render.WriteDir(*out, *title, results)
+	// One bar per server and cell: repeated runs are drawn as their median.
+	files, err := render.WriteDir(*out, *title, bench.Medians(results))
 	if err != nil {
 		fmt.Fprintf(stderr, "jog bench report: %v\n", err)
 		return 1
@@ -239,6 +240,7 @@ func runBenchReport(args []string, stdout, stderr io.Writer) int {
 func runBenchCompare(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog bench compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	baseline := fs.String("baseline", "", "print this server's obj/s against the best other server's, per workload cell, instead of the table")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -251,7 +253,11 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jog bench compare: %v\n", err)
 		return 1
 	}
-	bench.WriteCompare(stdout, results)
+	if *baseline != "" {
+		bench.WriteRatios(stdout, results, *baseline)
+	} else {
+		bench.WriteCompare(stdout, results)
+	}
 	return 0
 }
 
