@@ -125,7 +125,7 @@ func TestWriteRatios(t *testing.T) {
 		cellResult("jog", 1024, 16, 300, 9),
 		cellResult("minio", 1024, 16, 100, 4),
 		cellResult("versitygw", 1024, 16, 200, 12),
-		cellResult("jog", 1<<20, 16, 50, 30), // no peer in this cell: no row
+		cellResult("jog", 1<<20, 16, 50, 30),  // no peer in this cell: no row
 		cellResult("minio", 65536, 16, 10, 1), // no baseline: no row
 	}, "jog")
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
