@@ -37,6 +37,14 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		log.Error("listen failed", "err", err)
 		return 1
 	}
+	if cfg.DebugAddr != "" {
+		if err := serveDebug(ctx, cfg.DebugAddr, log); err != nil {
+			ln.Close()
+			srv.Close()
+			log.Error("debug listen failed", "err", err)
+			return 1
+		}
+	}
 	printBanner(stdout, ln.Addr(), srv, cfg)
 	if err := srv.Serve(ctx, ln); err != nil {
 		log.Error("server stopped with error", "err", err)

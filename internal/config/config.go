@@ -31,11 +31,21 @@ type Config struct {
 	// Fsync is "always" (default: every acknowledged write is on stable
 	// storage) or "never" (for throwaway data: tests, benchmarks).
 	Fsync string
+	// InlineMax is the largest object, in bytes, kept inline in the
+	// metadata database instead of a blob file; 0 turns inlining off.
+	InlineMax int
+	// DebugAddr, when set, serves Go's runtime profiles (net/http/pprof)
+	// on a separate listener: never on the S3 port, off by default.
+	DebugAddr string
 }
+
+// MaxInline bounds --inline-max: each request in flight may hold this much
+// in memory, and SQLite rows past a few MiB are slow.
+const MaxInline = 1 << 20
 
 // Default returns the zero-setup configuration.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024}
+	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 64 << 10}
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
@@ -56,14 +66,20 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.Domain, "domain", "base domain for virtual-hosted-style requests (<bucket>.<domain>)")
 	str(&c.LogLevel, "log-level", "debug, info, warn or error")
 	str(&c.LogFormat, "log-format", "text or json")
-	if v := getenv("JOG_MAX_REQUESTS"); v != "" {
-		if n, err := strconv.Atoi(v); err == nil {
-			c.MaxRequests = n
+	num := func(p *int, name, usage string) {
+		env := "JOG_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if v := getenv(env); v != "" {
+			if n, err := strconv.Atoi(v); err == nil {
+				*p = n
+			}
 		}
+		fs.IntVar(p, name, *p, usage+" (env "+env+")")
 	}
-	fs.IntVar(&c.MaxRequests, "max-requests", c.MaxRequests, "S3 requests served at once; more get 503 SlowDown (0 = no bound) (env JOG_MAX_REQUESTS)")
+	num(&c.MaxRequests, "max-requests", "S3 requests served at once; more get 503 SlowDown (0 = no bound)")
+	num(&c.InlineMax, "inline-max", "objects up to this many bytes are stored in the metadata database, not in files (0 = never)")
 	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
 	str(&c.TLSKey, "tls-key", "PEM private key file for --tls-cert")
+	str(&c.DebugAddr, "debug-addr", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; unauthenticated, keep it private")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 }
 
@@ -93,6 +109,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxRequests < 0 {
 		errs = append(errs, errors.New("--max-requests must not be negative"))
+	}
+	if c.InlineMax < 0 || c.InlineMax > MaxInline {
+		errs = append(errs, fmt.Errorf("--inline-max must be between 0 and %d bytes", MaxInline))
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		errs = append(errs, errors.New("--tls-cert and --tls-key must be given together"))

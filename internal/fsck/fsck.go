@@ -17,6 +17,7 @@
 package fsck
 
 import (
+	"bytes"
 	"context"
 	"crypto/md5"
 	"encoding/hex"
@@ -374,6 +375,12 @@ func (c *checker) singleObject(ctx context.Context, o meta.Object) ([]Problem, e
 	if o.Checksum.Algorithm != "" && o.Checksum.Type != "COMPOSITE" {
 		want = append(want, digest{name: o.Checksum.Algorithm + " checksum", alg: checksum.Algorithm(o.Checksum.Algorithm), value: o.Checksum.Value})
 	}
+	if o.Inline != nil {
+		if p := c.checkInline(o, want); p != nil {
+			probs = append(probs, *p)
+		}
+		return probs, nil
+	}
 	p, err := c.checkBlob(ctx, o.BlobID, o.Size, want)
 	if err != nil {
 		return nil, err
@@ -382,6 +389,23 @@ func (c *checker) singleObject(ctx context.Context, o meta.Object) ([]Problem, e
 		probs = append(probs, *p)
 	}
 	return probs, nil
+}
+
+// checkInline checks an object stored in the metadata database: its
+// length and, when Deep, its digests.
+func (c *checker) checkInline(o meta.Object, want []digest) *Problem {
+	n := int64(len(o.Inline))
+	if o.BlobID != "" {
+		return &Problem{Kind: Metadata, BlobID: o.BlobID, Detail: "object has both a blob and inline data"}
+	}
+	if n != o.Size {
+		return &Problem{Kind: Size, Size: n, Want: o.Size, Detail: fmt.Sprintf("inline data is %d bytes, metadata says %d", n, o.Size)}
+	}
+	c.sum.BytesChecked += n
+	if !c.opts.Deep {
+		return nil
+	}
+	return c.verify(bytes.NewReader(o.Inline), n, want)
 }
 
 // multipartObject checks the parts of an object made by

@@ -3,6 +3,7 @@ package fsck_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -24,6 +25,8 @@ import (
 	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/server"
 	"github.com/jogstore/jog/internal/testutil"
+
+	_ "modernc.org/sqlite" // damage the database directly
 )
 
 const bucket = "fsck"
@@ -86,13 +89,14 @@ func multipart(t *testing.T, c *s3.Client, key string, alg types.ChecksumAlgorit
 	return aws.ToString(up.UploadId)
 }
 
-// newStore writes: single-part objects (default checksum, CRC32C, SHA256,
-// empty), two multipart objects (CRC64NVME full-object, SHA256 composite)
-// and an upload in progress with two parts.
+// newStore writes: single-part objects in blob files (default checksum,
+// CRC32C, SHA256, empty), two multipart objects (CRC64NVME full-object,
+// SHA256 composite), an upload in progress with two parts, and, after a
+// restart with inlining on, two objects stored in the database.
 func newStore(t *testing.T) store {
 	t.Helper()
 	dir := t.TempDir()
-	srv := testutil.StartServer(t, testutil.WithDataDir(dir))
+	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithInlineMax(0))
 	c := srv.AWSClient(t)
 	if _, err := c.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
 		t.Fatal(err)
@@ -106,6 +110,11 @@ func newStore(t *testing.T) store {
 	multipart(t, c, "mp", "", true, 5<<20, 5<<20, 123)
 	multipart(t, c, "mp-good", types.ChecksumAlgorithmSha256, true, 5<<20, 77)
 	upload := multipart(t, c, "upload", types.ChecksumAlgorithmCrc32, false, 5<<20, 99)
+	srv.Stop()
+	srv = testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithInlineMax(1024))
+	c = srv.AWSClient(t)
+	put(t, c, "tiny", seeded(6, 500), "")
+	put(t, c, "tiny-flipped", seeded(7, 600), types.ChecksumAlgorithmSha256)
 	srv.Stop()
 
 	s := store{dir: dir, blob: map[string]string{}, uploadID: upload}
@@ -219,10 +228,10 @@ func TestCleanStore(t *testing.T) {
 			t.Fatalf("fsck %v on a clean store: exit %d, %+v", args, code, r)
 		}
 		sum := r.Summary
-		if sum.Objects != 8 || sum.MultipartObjects != 2 || sum.Uploads != 1 || sum.Parts != 7 || sum.Blobs != 12 || sum.Buckets != 1 {
+		if sum.Objects != 10 || sum.MultipartObjects != 2 || sum.Uploads != 1 || sum.Parts != 7 || sum.Blobs != 12 || sum.Buckets != 1 {
 			t.Errorf("fsck %v counts: %+v", args, sum)
 		}
-		dataBytes := int64(1000+2000+3000+4000+10) + 5<<20 + 5<<20 + 123 + 5<<20 + 77 + 5<<20 + 99
+		dataBytes := int64(1000+2000+3000+4000+10+500+600) + 5<<20 + 5<<20 + 123 + 5<<20 + 77 + 5<<20 + 99
 		if sum.BytesChecked != dataBytes {
 			t.Errorf("fsck %v: %d bytes checked, want %d", args, sum.BytesChecked, dataBytes)
 		}
@@ -231,7 +240,7 @@ func TestCleanStore(t *testing.T) {
 		}
 	}
 	code, out, _ := runCLI(t, "--data-dir", s.dir, "--deep")
-	if code != 0 || !strings.Contains(out, "status:     clean") || !strings.Contains(out, "8 objects (2 multipart)") {
+	if code != 0 || !strings.Contains(out, "status:     clean") || !strings.Contains(out, "10 objects (2 multipart)") {
 		t.Errorf("text output (exit %d):\n%s", code, out)
 	}
 }
@@ -253,6 +262,16 @@ func damage(t *testing.T, s store) (orphan, temp string) {
 		t.Fatal(err)
 	}
 	flip(t, s.path(t, "upload/2"), 0)
+	db, err := sql.Open("sqlite", filepath.Join(s.dir, server.DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Exec(`UPDATE inline_data SET data = CAST(zeroblob(600) AS BLOB)
+		WHERE id = (SELECT inline_id FROM objects WHERE key = 'tiny-flipped')`)
+	if n, _ := res.RowsAffected(); err != nil || n != 1 {
+		t.Fatalf("damaging inline data: %v (%d rows)", err, n)
+	}
 	orphan = filepath.Join(s.dir, "blobs", "ab", "cd", "abcd"+strings.Repeat("0", 27)+"1")
 	if err := os.MkdirAll(filepath.Dir(orphan), 0o750); err != nil {
 		t.Fatal(err)
@@ -320,8 +339,8 @@ func TestFindsAndRepairs(t *testing.T) {
 	if code != 1 {
 		t.Errorf("fsck --deep: exit %d", code)
 	}
-	wantFound(t, "fsck --deep", r, "missing gone", "size short", "corrupt flipped", "missing mp/2", "corrupt upload/2", "orphan -", "temp -")
-	if sum := r.Summary; sum.Corrupt != 2 || sum.DamagedObjects != 4 || sum.DamagedUploads != 1 {
+	wantFound(t, "fsck --deep", r, "missing gone", "size short", "corrupt flipped", "corrupt tiny-flipped", "missing mp/2", "corrupt upload/2", "orphan -", "temp -")
+	if sum := r.Summary; sum.Corrupt != 3 || sum.DamagedObjects != 5 || sum.DamagedUploads != 1 {
 		t.Errorf("fsck --deep summary: %+v", sum)
 	}
 	for _, p := range r.Problems {
@@ -337,7 +356,7 @@ func TestFindsAndRepairs(t *testing.T) {
 	code, out, _ := runCLI(t, "--data-dir", s.dir, "--deep")
 	t.Logf("jog fsck --deep:\n%s", out)
 	for _, want := range []string{"missing  fsck/\"gone\": blob file is missing", "corrupt  fsck/\"flipped\"", "orphan   " + orphan,
-		"missing:    2", "corrupt:    2", "orphans:    1", "status:     7 problems remain"} {
+		"missing:    2", "corrupt:    3", "orphans:    1", "status:     8 problems remain"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q (exit %d):\n%s", want, code, out)
 		}
@@ -348,18 +367,18 @@ func TestFindsAndRepairs(t *testing.T) {
 	if code != 1 {
 		t.Errorf("fsck --repair: exit %d, want 1 (damaged objects remain)", code)
 	}
-	wantFound(t, "fsck --repair", r, "missing gone", "size short", "corrupt flipped", "missing mp/2", "corrupt upload/2",
+	wantFound(t, "fsck --repair", r, "missing gone", "size short", "corrupt flipped", "corrupt tiny-flipped", "missing mp/2", "corrupt upload/2",
 		"orphan - removed", "temp - removed")
 	if exists(orphan) || exists(temp) {
 		t.Error("--repair left the orphan or the temp file")
 	}
-	if r.Remaining != 5 {
-		t.Errorf("after --repair remaining = %d, want 5", r.Remaining)
+	if r.Remaining != 6 {
+		t.Errorf("after --repair remaining = %d, want 6", r.Remaining)
 	}
 	if code, r = runJSON(t, s.dir, "--deep"); code != 1 {
 		t.Errorf("fsck after --repair: exit %d, want 1", code)
 	}
-	wantFound(t, "fsck after --repair", r, "missing gone", "size short", "corrupt flipped", "missing mp/2", "corrupt upload/2")
+	wantFound(t, "fsck after --repair", r, "missing gone", "size short", "corrupt flipped", "corrupt tiny-flipped", "missing mp/2", "corrupt upload/2")
 
 	// --repair-drop-lost deletes the damaged objects and aborts the upload.
 	mpBlobs := []string{s.path(t, "mp/1"), s.path(t, "mp/3")}
@@ -368,14 +387,14 @@ func TestFindsAndRepairs(t *testing.T) {
 		t.Errorf("fsck --repair-drop-lost: exit %d, remaining %d", code, r.Remaining)
 	}
 	wantFound(t, "fsck --repair-drop-lost", r, "missing gone dropped", "size short dropped", "corrupt flipped dropped",
-		"missing mp/2 dropped", "corrupt upload/2 aborted")
+		"corrupt tiny-flipped dropped", "missing mp/2 dropped", "corrupt upload/2 aborted")
 	for _, p := range mpBlobs {
 		if exists(p) {
 			t.Errorf("dropping mp left its part blob %s", p)
 		}
 	}
 	code, r = runJSON(t, s.dir, "--deep")
-	if code != 0 || len(r.Problems) != 0 || r.Summary.Objects != 4 || r.Summary.Uploads != 0 {
+	if code != 0 || len(r.Problems) != 0 || r.Summary.Objects != 5 || r.Summary.Uploads != 0 {
 		t.Errorf("fsck after drop: exit %d, %+v", code, r)
 	}
 
@@ -383,7 +402,7 @@ func TestFindsAndRepairs(t *testing.T) {
 	// the rest reads back.
 	srv := testutil.StartServer(t, testutil.WithDataDir(s.dir))
 	c := srv.AWSClient(t)
-	for _, k := range []string{"good", "empty", "mp-good"} {
+	for _, k := range []string{"good", "empty", "mp-good", "tiny"} {
 		out, err := c.GetObject(t.Context(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(k)})
 		if err != nil {
 			t.Errorf("GET %s after repair: %v", k, err)
@@ -391,8 +410,10 @@ func TestFindsAndRepairs(t *testing.T) {
 		}
 		out.Body.Close()
 	}
-	if _, err := c.HeadObject(t.Context(), &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String("gone")}); err == nil {
-		t.Error("dropped object still there")
+	for _, k := range []string{"gone", "tiny-flipped"} {
+		if _, err := c.HeadObject(t.Context(), &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(k)}); err == nil {
+			t.Errorf("dropped object %s still there", k)
+		}
 	}
 }
 

@@ -15,13 +15,17 @@ type Bucket struct {
 }
 
 // Object is one version of an object's metadata. Data lives in the blob named
-// BlobID; an empty BlobID means the object has no data (zero bytes).
+// BlobID, or in Inline for small objects the store keeps with their
+// metadata; with neither, the object has no data (zero bytes).
 type Object struct {
 	Bucket    string
 	Key       string
 	VersionID string
 
-	BlobID       string
+	BlobID string
+	// Inline holds the bytes of a small object stored in the metadata
+	// store itself (then BlobID is ""): they commit with the object's row.
+	Inline       []byte
 	Size         int64
 	ETag         string // unquoted: hex MD5, or hex MD5-of-MD5s followed by "-N"
 	LastModified time.Time

@@ -87,7 +87,11 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 		return nil, fmt.Errorf("open blob store: %w", err)
 	}
 	blobs.NoSync = noSync
-	svc := service.New(m, blobs, log)
+	inline := cfg.InlineMax
+	if inline == 0 {
+		inline = -1 // off
+	}
+	svc := service.NewWith(m, blobs, log, service.Options{InlineMax: inline})
 	rep, err := svc.Recover(ctx, started)
 	if err != nil {
 		m.Close()

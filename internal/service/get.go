@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -53,6 +54,9 @@ func (s *Service) openOnce(ctx context.Context, bucket, key, versionID string) (
 	}
 	if o.UploadID != "" {
 		return s.openParts(ctx, o)
+	}
+	if len(o.Inline) > 0 {
+		return o, newInlineReader(o.Inline), nil
 	}
 	if o.BlobID == "" {
 		return o, &segmentReader{s: s, ctx: ctx}, nil
@@ -186,4 +190,24 @@ func (r *segmentReader) Close() error {
 	}
 	r.s.deleteBlobs(r.ctx, r.s.pins.unpin(r.pinned))
 	return nil
+}
+
+// inlineReader reads an object whose bytes came with its metadata.
+type inlineReader struct {
+	*bytes.Reader
+	data []byte
+}
+
+func newInlineReader(data []byte) *inlineReader { return &inlineReader{bytes.NewReader(data), data} }
+
+func (r *inlineReader) Close() error { return nil }
+
+// CopyRange implements ObjectReader.
+func (r *inlineReader) CopyRange(w io.Writer, off, n int64) (int64, error) {
+	if off < 0 || off > int64(len(r.data)) {
+		return 0, fmt.Errorf("range start %d outside %d bytes", off, len(r.data))
+	}
+	end := min(off+n, int64(len(r.data)))
+	m, err := w.Write(r.data[off:end])
+	return int64(m), err
 }

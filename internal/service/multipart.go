@@ -104,7 +104,7 @@ func (s *Service) UploadPart(ctx context.Context, in PartInput) (meta.Part, erro
 	return s.recordPart(ctx, in.Bucket, in.Key, in.UploadID, in.Number, wb)
 }
 
-func (s *Service) recordPart(ctx context.Context, bucket, key, uploadID string, number int, wb writtenBlob) (meta.Part, error) {
+func (s *Service) recordPart(ctx context.Context, bucket, key, uploadID string, number int, wb writtenData) (meta.Part, error) {
 	p := meta.Part{
 		Number: number, BlobID: wb.id, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
 		LastModified: meta.Now(), ChecksumAlgorithm: string(wb.alg), Checksum: checksum.Encode(wb.sum),

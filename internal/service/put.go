@@ -10,6 +10,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 )
@@ -60,10 +61,11 @@ func (c ChecksumRequest) algorithm() checksum.Algorithm {
 
 var copyBufPool = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
-// PutObject streams the body into a new blob, verifying Content-MD5 and
-// checksums on the way, makes the blob durable, then commits the metadata.
+// PutObject streams the body into a new blob (or, up to the inline size,
+// into memory to be stored with the metadata), verifying Content-MD5 and
+// checksums on the way, makes the data durable, then commits the metadata.
 // If anything fails — a short body, a digest or signature mismatch, a failed
-// condition — the blob is discarded and the previous object stays as it was.
+// condition — the new data is discarded and the previous object stays as it was.
 func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, error) {
 	if err := ValidateKey(in.Key); err != nil {
 		return meta.Object{}, err
@@ -74,13 +76,14 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 	if _, err := s.meta.GetBucket(ctx, in.Bucket); err != nil {
 		return meta.Object{}, err
 	}
-	wb, err := s.writeBlob(ctx, in.Body, in.Size, MaxObjectSize, in.ContentMD5, in.Checksums)
+	wb, err := s.writeData(ctx, in.Body, in.Size, MaxObjectSize, in.ContentMD5, in.Checksums, s.inlineMax)
 	if err != nil {
 		return meta.Object{}, err
 	}
+	defer wb.release()
 	o := meta.Object{
 		Bucket: in.Bucket, Key: in.Key, VersionID: meta.NullVersion,
-		BlobID: wb.id, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
+		BlobID: wb.id, Inline: wb.inline, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
 		LastModified: meta.Now(), StorageClass: in.StorageClass, Owner: in.Owner,
 		Headers: in.Headers, UserMeta: in.UserMeta,
 		Checksum: meta.Checksum{Algorithm: string(wb.alg), Value: checksum.Encode(wb.sum), Type: "FULL_OBJECT"},
@@ -91,21 +94,40 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		return meta.Object{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	o.Inline = nil // pooled memory, released on return
 	return o, nil
 }
 
-// writtenBlob is a durable blob and what was computed while writing it.
-type writtenBlob struct {
-	id   string // "" for an empty body
-	size int64
-	md5  []byte
-	alg  checksum.Algorithm
-	sum  []byte // checksum of alg
+// writtenData is new object or part data and what was computed while
+// writing it: a durable blob, or (inline) bytes in a pooled buffer that
+// release returns.
+type writtenData struct {
+	id     string // blob ID; "" for inline data or an empty body
+	inline []byte // data to store with the metadata, or nil
+	size   int64
+	md5    []byte
+	alg    checksum.Algorithm
+	sum    []byte // checksum of alg
+	buf    *[]byte
+	pool   *sync.Pool
 }
 
-// writeBlob copies body into a new durable blob, checking its length,
-// Content-MD5 and checksums. On any error nothing is left behind.
-func (s *Service) writeBlob(ctx context.Context, body io.Reader, size, max int64, wantMD5 []byte, ck ChecksumRequest) (writtenBlob, error) {
+func (wd writtenData) release() {
+	if wd.buf != nil {
+		*wd.buf = (*wd.buf)[:0]
+		wd.pool.Put(wd.buf)
+	}
+}
+
+// writeBlob is writeData for data that must go to a blob (parts).
+func (s *Service) writeBlob(ctx context.Context, body io.Reader, size, max int64, wantMD5 []byte, ck ChecksumRequest) (writtenData, error) {
+	return s.writeData(ctx, body, size, max, wantMD5, ck, 0)
+}
+
+// writeData copies body into a new durable blob, or keeps it in memory
+// when it ends within inlineMax bytes, checking its length, Content-MD5
+// and checksums. On any error nothing is left behind.
+func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64, wantMD5 []byte, ck ChecksumRequest, inlineMax int) (writtenData, error) {
 	// Read one byte past the limit: the wrapped readers (payload hash,
 	// aws-chunked trailers) verify only when they reach their own EOF, so the
 	// body must be read to its end, never cut off at exactly size bytes.
@@ -118,19 +140,24 @@ func (s *Service) writeBlob(ctx context.Context, body io.Reader, size, max int64
 	cr := checksum.NewReader(body, append([]checksum.Algorithm{alg}, ck.Verify...), ck.Expected)
 	// A body of known size that cannot fit is refused before its first byte
 	// is read (so a client waiting on "Expect: 100-continue" gets the answer
-	// instead of sending the body).
-	if sc, ok := s.blobs.(interface{ CheckSpace(int64) error }); ok && size > 0 {
-		if err := sc.CheckSpace(size); err != nil {
-			return writtenBlob{}, fmt.Errorf("create blob: %w", err)
+	// instead of sending the body). Even an empty or inline object's row
+	// needs room.
+	if sc, ok := s.blobs.(interface{ CheckSpace(int64) error }); ok {
+		need := size
+		if need < 0 {
+			need = 0
+		}
+		if err := sc.CheckSpace(need); err != nil {
+			return writtenData{}, fmt.Errorf("create blob: %w", err)
 		}
 	}
-	w, err := s.blobs.Create(ctx)
-	if err != nil {
-		return writtenBlob{}, fmt.Errorf("create blob: %w", err)
+	sk := &sink{s: s, ctx: ctx}
+	if inlineMax > 0 && size <= int64(inlineMax) { // unknown (-1) or small
+		sk.buf = s.inlineBufs.Get().(*[]byte)
 	}
 	h := md5.New()
 	bufp := copyBufPool.Get().(*[]byte)
-	n, err := io.CopyBuffer(io.MultiWriter(w, h), cr, *bufp)
+	n, err := io.CopyBuffer(io.MultiWriter(sk, h), cr, *bufp)
 	copyBufPool.Put(bufp)
 	switch {
 	case err != nil:
@@ -144,17 +171,58 @@ func (s *Service) writeBlob(ctx context.Context, body io.Reader, size, max int64
 	case wantMD5 != nil && !bytes.Equal(wantMD5, h.Sum(nil)):
 		err = ErrBadDigest
 	}
+	wd := writtenData{size: n, md5: h.Sum(nil), alg: alg, sum: cr.Sum(alg), buf: sk.buf, pool: &s.inlineBufs}
 	if err != nil {
-		w.Abort()
-		return writtenBlob{}, err
+		sk.abort()
+		wd.release()
+		return writtenData{}, err
 	}
-	wb := writtenBlob{size: n, md5: h.Sum(nil), alg: alg, sum: cr.Sum(alg)}
-	if n == 0 {
-		w.Abort()
-		return wb, nil
+	if sk.w == nil { // inline, or empty
+		if n > 0 {
+			wd.inline = *sk.buf
+		}
+		return wd, nil
 	}
-	if wb.id, err = w.Commit(); err != nil {
-		return writtenBlob{}, err
+	wd.release()
+	wd.buf = nil
+	if wd.id, err = sk.w.Commit(); err != nil {
+		return writtenData{}, err
 	}
-	return wb, nil
+	return wd, nil
+}
+
+// sink receives new data: into buf while it fits (buf nil: never), then,
+// from the first byte that does not, into a new blob.
+type sink struct {
+	s   *Service
+	ctx context.Context
+	buf *[]byte
+	w   blob.Writer
+}
+
+func (k *sink) Write(p []byte) (int, error) {
+	if k.w == nil {
+		if k.buf != nil && len(*k.buf)+len(p) <= cap(*k.buf) {
+			*k.buf = append(*k.buf, p...)
+			return len(p), nil
+		}
+		w, err := k.s.blobs.Create(k.ctx)
+		if err != nil {
+			return 0, fmt.Errorf("create blob: %w", err)
+		}
+		k.w = w
+		if k.buf != nil && len(*k.buf) > 0 {
+			if _, err := w.Write(*k.buf); err != nil {
+				return 0, err
+			}
+			*k.buf = (*k.buf)[:0]
+		}
+	}
+	return k.w.Write(p)
+}
+
+func (k *sink) abort() {
+	if k.w != nil {
+		k.w.Abort()
+	}
 }

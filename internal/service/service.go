@@ -2,6 +2,7 @@ package service
 
 import (
 	"log/slog"
+	"sync"
 
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/meta"
@@ -13,11 +14,38 @@ type Service struct {
 	blobs blob.Store
 	log   *slog.Logger
 	pins  *pins
+
+	inlineMax  int       // objects up to this size are kept in the metadata store
+	inlineBufs sync.Pool // *[]byte of capacity inlineMax
 }
 
-// New returns a Service over the given stores.
+// DefaultInlineMax is the size up to which objects are stored inline in the
+// metadata database rather than in blob files (ADR 0005).
+const DefaultInlineMax = 64 << 10
+
+// Options tunes a Service; the zero value means the defaults.
+type Options struct {
+	// InlineMax is the largest object (bytes) stored inline in the
+	// metadata store: 0 means DefaultInlineMax, negative means never.
+	InlineMax int
+}
+
+// New returns a Service over the given stores with default options.
 func New(m meta.Store, b blob.Store, log *slog.Logger) *Service {
-	return &Service{meta: m, blobs: b, log: log, pins: newPins()}
+	return NewWith(m, b, log, Options{})
+}
+
+// NewWith returns a Service over the given stores.
+func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Service {
+	s := &Service{meta: m, blobs: b, log: log, pins: newPins(), inlineMax: opts.InlineMax}
+	switch {
+	case s.inlineMax == 0:
+		s.inlineMax = DefaultInlineMax
+	case s.inlineMax < 0:
+		s.inlineMax = 0
+	}
+	s.inlineBufs.New = func() any { b := make([]byte, 0, s.inlineMax); return &b }
+	return s
 }
 
 // Meta exposes the metadata store for read-only callers (listings, buckets).

@@ -45,6 +45,10 @@ func WithoutFsync() Option { return func(c *config.Config) { c.Fsync = "never" }
 // WithMaxRequests bounds concurrent S3 requests (503 SlowDown beyond).
 func WithMaxRequests(n int) Option { return func(c *config.Config) { c.MaxRequests = n } }
 
+// WithInlineMax sets --inline-max: objects up to n bytes are stored in the
+// metadata database (0: none).
+func WithInlineMax(n int) Option { return func(c *config.Config) { c.InlineMax = n } }
+
 // WithDataDir reuses an existing data dir (to test restarts).
 func WithDataDir(dir string) Option { return func(c *config.Config) { c.DataDir = dir } }
 

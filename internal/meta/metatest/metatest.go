@@ -59,6 +59,7 @@ var cases = []struct {
 	{"Objects/SharedBlob", testObjectsSharedBlob},
 	{"Objects/Versions", testObjectsVersions},
 	{"Objects/OddKeys", testObjectsOddKeys},
+	{"Objects/Inline", testObjectsInline},
 
 	{"Conditions/IfNoneMatchAny", testConditionsIfNoneMatchAny},
 	{"Conditions/IfMatch", testConditionsIfMatch},

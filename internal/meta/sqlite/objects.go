@@ -11,7 +11,11 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-const objectColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta, checksum, upload_id, parts_count"
+// objectColumns are read FROM objectTables, in scanObject's order.
+const (
+	objectColumns = "o.version_id, o.blob_id, o.size, o.etag, o.mtime, o.storage_class, o.owner, o.headers, o.user_meta, o.checksum, o.upload_id, o.parts_count, d.data"
+	objectTables  = "objects o LEFT JOIN inline_data d ON d.id = o.inline_id"
+)
 
 // GetObject implements meta.Store.
 func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (meta.Object, error) {
@@ -19,10 +23,10 @@ func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (m
 	if err != nil {
 		return meta.Object{}, err
 	}
-	q := "SELECT " + objectColumns + " FROM objects WHERE bucket_id = ? AND key = ? AND is_latest = 1"
+	q := "SELECT " + objectColumns + " FROM " + objectTables + " WHERE o.bucket_id = ? AND o.key = ? AND o.is_latest = 1"
 	args := []any{id, key}
 	if versionID != "" {
-		q = "SELECT " + objectColumns + " FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ?"
+		q = "SELECT " + objectColumns + " FROM " + objectTables + " WHERE o.bucket_id = ? AND o.key = ? AND o.version_id = ?"
 		args = append(args, versionID)
 	}
 	o, err := scanObject(s.rd.QueryRowContext(ctx, q, args...))
@@ -38,7 +42,7 @@ func scanObject(row interface{ Scan(...any) error }) (meta.Object, error) {
 		headers, userMeta, checksum sql.NullString
 	)
 	err := row.Scan(&o.VersionID, &blobID, &o.Size, &o.ETag, &mtime, &o.StorageClass, &o.Owner,
-		&headers, &userMeta, &checksum, &uploadID, &o.PartsCount)
+		&headers, &userMeta, &checksum, &uploadID, &o.PartsCount, &o.Inline)
 	if errors.Is(err, sql.ErrNoRows) {
 		return meta.Object{}, meta.ErrObjectNotFound
 	}
@@ -138,12 +142,20 @@ func installObject(ctx context.Context, tx querier, bucketID int64, o meta.Objec
 			return nil, err
 		}
 	}
+	var inlineID any
+	if len(o.Inline) > 0 {
+		var id int64
+		if err := tx.QueryRowContext(ctx, "INSERT INTO inline_data (data) VALUES (?) RETURNING id", o.Inline).Scan(&id); err != nil {
+			return nil, err
+		}
+		inlineID = id
+	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO objects
 		(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner,
-		 headers, user_meta, checksum, upload_id, parts_count)
-		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		 headers, user_meta, checksum, upload_id, parts_count, inline_id)
+		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		bucketID, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
-		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount)
+		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount, inlineID)
 	if err != nil {
 		return nil, err
 	}
@@ -178,15 +190,22 @@ func encodeObject(o meta.Object) (encodedColumns, error) {
 	return c, nil
 }
 
-// removeVersion deletes one version row (and, for a multipart object, its
-// part rows) and returns the blobs it referred to, referenced or not.
+// removeVersion deletes one version row (with its inline data or, for a
+// multipart object, its part rows) and returns the blobs it referred to,
+// referenced or not.
 func removeVersion(ctx context.Context, tx querier, bucketID int64, key, versionID string) ([]string, error) {
 	var blobID, uploadID sql.NullString
+	var inlineID sql.NullInt64
 	err := tx.QueryRowContext(ctx,
-		"DELETE FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ? RETURNING blob_id, upload_id",
-		bucketID, key, versionID).Scan(&blobID, &uploadID)
+		"DELETE FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ? RETURNING blob_id, upload_id, inline_id",
+		bucketID, key, versionID).Scan(&blobID, &uploadID, &inlineID)
 	if err != nil {
 		return nil, err
+	}
+	if inlineID.Valid {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM inline_data WHERE id = ?", inlineID.Int64); err != nil {
+			return nil, err
+		}
 	}
 	var blobs []string
 	if blobID.Valid {

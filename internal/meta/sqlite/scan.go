@@ -13,8 +13,8 @@ func (s *Store) ScanObjects(ctx context.Context, bucket, afterKey, afterVersion 
 	if err != nil || limit <= 0 {
 		return nil, err
 	}
-	rows, err := s.rd.QueryContext(ctx, "SELECT key, "+objectColumns+
-		" FROM objects WHERE bucket_id = ? AND (key, version_id) > (?, ?) ORDER BY key, version_id LIMIT ?",
+	rows, err := s.rd.QueryContext(ctx, "SELECT o.key, "+objectColumns+" FROM "+objectTables+
+		" WHERE o.bucket_id = ? AND (o.key, o.version_id) > (?, ?) ORDER BY o.key, o.version_id LIMIT ?",
 		id, afterKey, afterVersion, limit)
 	if err != nil {
 		return nil, err

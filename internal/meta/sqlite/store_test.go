@@ -180,3 +180,42 @@ func TestClosedStore(t *testing.T) {
 		t.Errorf("GetBucket on a closed store: err = %v, want a real error", err)
 	}
 }
+
+// TestInlineRowsFreed: overwriting or deleting an inline object removes its
+// inline_data row in the same transaction, so the table never leaks.
+func TestInlineRowsFreed(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	ctx := t.Context()
+	if err := s.CreateBucket(ctx, meta.Bucket{Name: "b", Region: "r", CreatedAt: meta.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		var n int
+		if err := s.r.QueryRowContext(ctx, "SELECT count(*) FROM inline_data").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	o := meta.Object{Bucket: "b", Key: "k", Inline: []byte("abc"), Size: 3, ETag: "e", LastModified: meta.Now()}
+	for range 3 {
+		if _, err := s.PutObject(ctx, o, meta.Condition{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(); n != 1 {
+		t.Errorf("after 3 overwrites: %d inline rows, want 1", n)
+	}
+	if _, err := s.PutObject(ctx, o, meta.Condition{IfNoneMatchAny: true}); !errors.Is(err, meta.ErrPreconditionFailed) {
+		t.Fatalf("conditional put: %v", err)
+	}
+	if n := count(); n != 1 {
+		t.Errorf("after a refused write: %d inline rows, want 1", n)
+	}
+	if _, err := s.DeleteObject(ctx, "b", "k", "", meta.Condition{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 0 {
+		t.Errorf("after delete: %d inline rows, want 0", n)
+	}
+}
