@@ -154,6 +154,13 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 	sk := &sink{s: s, ctx: ctx}
 	if inlineMax > 0 && size <= int64(inlineMax) { // unknown (-1) or small
 		sk.buf = s.inlineBufs.Get().(*[]byte)
+	} else {
+		// Bound for a blob: create it before the first body byte arrives.
+		w, err := s.blobs.Create(ctx)
+		if err != nil {
+			return writtenData{}, fmt.Errorf("create blob: %w", err)
+		}
+		sk.w = w
 	}
 	h := md5.New()
 	bufp := copyBufPool.Get().(*[]byte)
@@ -177,7 +184,8 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 		wd.release()
 		return writtenData{}, err
 	}
-	if sk.w == nil { // inline, or empty
+	if sk.w == nil || n == 0 { // inline, or empty
+		sk.abort()
 		if n > 0 {
 			wd.inline = *sk.buf
 		}

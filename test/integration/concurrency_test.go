@@ -237,7 +237,7 @@ func TestConcurrencyMixed(t *testing.T) {
 		t.Errorf("%d responses were 5xx, e.g. %v", n, counter.firstErrs)
 	}
 	// Final state: every remaining object is one some client wrote.
-	nonEmpty := 0
+	inBlobs := 0 // objects larger than --inline-max: one blob file each
 	var remaining []string
 	for _, key := range keys {
 		out, err := awsc.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucketNm), Key: aws.String(key)})
@@ -254,8 +254,8 @@ func TestConcurrencyMixed(t *testing.T) {
 		}
 		w.checkBody("final", key, body, concTrimQuotes(aws.ToString(out.ETag)), aws.ToInt64(out.ContentLength))
 		remaining = append(remaining, key)
-		if len(body) > 0 {
-			nonEmpty++
+		if len(body) > srv.Config.InlineMax {
+			inBlobs++
 		}
 	}
 	var listed []string
@@ -276,12 +276,12 @@ func TestConcurrencyMixed(t *testing.T) {
 		t.Error(f)
 	}
 
-	// On disk, after a clean stop: one blob per non-empty object, nothing in
-	// tmp/.
+	// On disk, after a clean stop: one blob per object above the inline
+	// size (smaller ones live in the database), nothing in tmp/.
 	srv.Stop()
 	blobs := concFiles(t, filepath.Join(srv.DataDir, "blobs"))
-	if len(blobs) != nonEmpty {
-		t.Errorf("blobs/ holds %d files for %d non-empty objects: %v", len(blobs), nonEmpty, blobs)
+	if len(blobs) != inBlobs {
+		t.Errorf("blobs/ holds %d files for %d objects above %d bytes: %v", len(blobs), inBlobs, srv.Config.InlineMax, blobs)
 	}
 	if tmp := concFiles(t, filepath.Join(srv.DataDir, "tmp")); len(tmp) != 0 {
 		t.Errorf("tmp/ is not empty after a clean stop: %v", tmp)
@@ -317,7 +317,8 @@ func concFiles(t *testing.T, dir string) []string {
 
 func TestConcurrentConditionalCreate(t *testing.T) {
 	const clients = 32
-	srv := testutil.StartServer(t)
+	// Blob files, to count what the losers leave behind.
+	srv := testutil.StartServer(t, testutil.WithInlineMax(0))
 	counter := mcNewStatusCounter()
 	ctx := context.Background()
 	awsClients := make([]*s3.Client, clients)
@@ -391,7 +392,8 @@ func TestConcurrentConditionalCreate(t *testing.T) {
 
 func TestRestartRecovery(t *testing.T) {
 	dir := t.TempDir()
-	srv := testutil.StartServer(t, testutil.WithDataDir(dir))
+	// Blob files only: recovery is about them.
+	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithInlineMax(0))
 	c := srv.AWSClient(t, func(o *s3.Options) { o.Logger = logging.Nop{} })
 	ctx := context.Background()
 	const bucket = "recovery"

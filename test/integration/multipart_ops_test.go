@@ -34,7 +34,8 @@ func blobFiles(t *testing.T, dir string) []string {
 }
 
 func mpSetup(t *testing.T) (*testutil.Server, *s3.Client, context.Context) {
-	srv := testutil.StartServer(t, testutil.WithoutFsync())
+	// Inline off: the tests count blob files.
+	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithInlineMax(0))
 	c := srv.AWSClient(t)
 	ctx := context.Background()
 	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("mpops")}); err != nil {
