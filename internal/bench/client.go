@@ -247,24 +247,42 @@ func (c *Client) PutObject(ctx context.Context, bucket, key string, size int64) 
 // them against the payload and the ETag. It returns the byte count and the
 // time to first byte.
 func (c *Client) GetObject(ctx context.Context, bucket, key string, verify bool) (int64, time.Duration, error) {
-	resp, ttfb, err := c.do(ctx, request{method: http.MethodGet, bucket: bucket, key: key})
+	return c.GetRange(ctx, bucket, key, 0, -1, verify)
+}
+
+// GetRange downloads n bytes of key from off (n < 0: the whole object,
+// with its ETag checked when verifying) and returns the byte count and the
+// time to first byte.
+func (c *Client) GetRange(ctx context.Context, bucket, key string, off, n int64, verify bool) (int64, time.Duration, error) {
+	r := request{method: http.MethodGet, bucket: bucket, key: key}
+	if n >= 0 {
+		r.header = map[string]string{"Range": "bytes=" + strconv.FormatInt(off, 10) + "-" + strconv.FormatInt(off+n-1, 10)}
+	}
+	resp, ttfb, err := c.do(ctx, r)
 	if err != nil {
 		return 0, ttfb, err
 	}
 	var v *verifier
 	var w io.Writer
-	if verify {
+	switch {
+	case verify && n < 0:
 		v = c.payload.verifier(key)
 		w = v
+	case verify:
+		v = c.payload.rangeVerifier(key, off)
+		w = v
 	}
-	n, err := c.drain(resp.Body, w)
-	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
-		err = fmt.Errorf("GET %s: read %d bytes of %d: %w", key, n, resp.ContentLength, io.ErrUnexpectedEOF)
+	got, err := c.drain(resp.Body, w)
+	if err == nil && resp.ContentLength >= 0 && got != resp.ContentLength {
+		err = fmt.Errorf("GET %s: read %d bytes of %d: %w", key, got, resp.ContentLength, io.ErrUnexpectedEOF)
+	}
+	if err == nil && n >= 0 && got != n {
+		err = fmt.Errorf("GET %s range %d+%d: got %d bytes (status %d)", key, off, n, got, resp.StatusCode)
 	}
 	if err == nil && v != nil {
 		err = v.check(resp.Header.Get("ETag"))
 	}
-	return n, ttfb, err
+	return got, ttfb, err
 }
 
 // HeadObject returns key's size.

@@ -56,7 +56,7 @@ func (m *mixedWorkload) Run(ctx context.Context, w *Worker) error {
 	err := w.Env.Client.PutObject(ctx, w.Env.Bucket, key, size)
 	w.Record(OpPut, start, 0, size, err)
 	if err == nil {
-		m.pool.add(key)
+		m.pool.add(key, size)
 	}
 	return nil
 }

@@ -67,6 +67,19 @@ func TestBenchSmoke(t *testing.T) {
 			}
 		})
 	}
+	t.Run("get ranges", func(t *testing.T) {
+		c := cfg
+		// 3 objects of 10,000–30,000 bytes in ranges of 4,096: uneven last
+		// ranges, every byte verified.
+		c.Workload, c.Ops, c.Objects, c.Size = "get", 6, 3, SizeRange{10000, 30000}
+		c.RangeSize, c.PartConcurrency = 4096, 3
+		r, err := b.Run(ctx, c)
+		checkResult(t, r, err)
+		get, part := r.Op("GET"), r.Op("PART")
+		if get == nil || part == nil || get.Count != 6 || part.Count < 6*3 || part.Bytes != get.Bytes {
+			t.Errorf("ranged GETs: GET %+v, PART %+v", get, part)
+		}
+	})
 	t.Run("rate", func(t *testing.T) {
 		c := cfg
 		c.Workload, c.Ops, c.Rate = "mixed", 20, 400

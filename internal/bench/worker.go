@@ -14,8 +14,9 @@ import (
 // Op is an operation kind with its own statistics.
 type Op uint8
 
-// The operation kinds. OpPart is one UploadPart inside OpMultipart; it is
-// reported on its own and left out of the totals.
+// The operation kinds. OpPart is one UploadPart inside OpMultipart, or one
+// ranged GET of a parallel download; it is reported on its own and left out
+// of the totals.
 const (
 	OpPut Op = iota
 	OpGet

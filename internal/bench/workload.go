@@ -68,12 +68,13 @@ type keyPool struct {
 
 type poolKey struct {
 	name   string
+	size   int64
 	pinned atomic.Int32
 }
 
-func (p *keyPool) add(name string) {
+func (p *keyPool) add(name string, size int64) {
 	p.mu.Lock()
-	p.keys = append(p.keys, &poolKey{name: name})
+	p.keys = append(p.keys, &poolKey{name: name, size: size})
 	p.mu.Unlock()
 }
 
@@ -113,6 +114,7 @@ func (p *keyPool) take(rng *rand.Rand) string {
 // their pool.
 func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
 	pool := &keyPool{keys: make([]*poolKey, 0, n)}
+	sizes := make([]int64, n)
 	var next atomic.Int64
 	var firstErr error
 	var mu sync.Mutex
@@ -126,7 +128,8 @@ func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				if err := env.Client.PutObject(ctx, env.Bucket, env.key(i), env.Cfg.Size.Pick(rng)); err != nil {
+				sizes[i] = env.Cfg.Size.Pick(rng)
+				if err := env.Client.PutObject(ctx, env.Bucket, env.key(i), sizes[i]); err != nil {
 					mu.Lock()
 					if firstErr == nil {
 						firstErr = err
@@ -143,7 +146,7 @@ func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
 		return nil, firstErr
 	}
 	for i := range n {
-		pool.keys = append(pool.keys, &poolKey{name: env.key(i)})
+		pool.keys = append(pool.keys, &poolKey{name: env.key(i), size: sizes[i]})
 	}
 	return pool, ctx.Err()
 }

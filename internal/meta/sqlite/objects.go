@@ -19,17 +19,22 @@ const (
 
 // GetObject implements meta.Store.
 func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (meta.Object, error) {
-	id, err := bucketID(ctx, s.rd, bucket)
-	if err != nil {
-		return meta.Object{}, err
-	}
-	q := "SELECT " + objectColumns + " FROM " + objectTables + " WHERE o.bucket_id = ? AND o.key = ? AND o.is_latest = 1"
-	args := []any{id, key}
+	// One statement on the hit path: the bucket is resolved inside it, and
+	// only a miss asks whether the bucket or the key is missing.
+	q := "SELECT " + objectColumns + " FROM " + objectTables +
+		" WHERE o.bucket_id = (SELECT id FROM buckets WHERE name = ?) AND o.key = ? AND o.is_latest = 1"
+	args := []any{bucket, key}
 	if versionID != "" {
-		q = "SELECT " + objectColumns + " FROM " + objectTables + " WHERE o.bucket_id = ? AND o.key = ? AND o.version_id = ?"
+		q = "SELECT " + objectColumns + " FROM " + objectTables +
+			" WHERE o.bucket_id = (SELECT id FROM buckets WHERE name = ?) AND o.key = ? AND o.version_id = ?"
 		args = append(args, versionID)
 	}
 	o, err := scanObject(s.rd.QueryRowContext(ctx, q, args...))
+	if errors.Is(err, meta.ErrObjectNotFound) {
+		if _, berr := bucketID(ctx, s.rd, bucket); berr != nil {
+			return meta.Object{}, berr
+		}
+	}
 	o.Bucket, o.Key = bucket, key
 	return o, err
 }

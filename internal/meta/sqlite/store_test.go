@@ -60,6 +60,7 @@ func TestPragmas(t *testing.T) {
 			"foreign_keys": "1",
 			"journal_mode": "wal",
 			"synchronous":  "2", // FULL
+			"mmap_size":    "1073741824",
 		} {
 			var got string
 			if err := c.db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
