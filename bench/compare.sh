@@ -27,6 +27,16 @@
 #   list       ListObjectsV2 1,000-key pages over a 10,000-object bucket,
 #              concurrency 16, $CELL;
 #   multipart  64 MiB objects in 8 MiB parts, 4 uploads × 4 parts in flight, $CELL.
+#   big-put    one 1 GiB object at a time as a multipart upload, 16 MiB parts,
+#              8 in flight, $BIG_OPS (3) uploads: against the raw disk figures;
+#   big-get    one 1 GiB object downloaded in 16 MiB ranges, 8 in flight,
+#              $BIG_OPS downloads (the object was written just before, so the
+#              first download may come partly from the page cache).
+# Not in the default set (SETS="list-walk list-prefixes" PEERS=jog ...): they
+# prepare $WALK_OBJECTS (1,000,000) objects, which takes peers a long time:
+#   list-walk      one client walking 1,000-key pages, $CELL;
+#   list-prefixes  the same objects spread over 10,000 prefixes, one client
+#                  paging through them with the delimiter "/", $CELL.
 # Servers take turns: every round runs each server once, in a rotated order,
 # over a fresh data dir ($ROUNDS rounds, default 2); the summary shows each
 # cell's median run and the spread between runs. The raw sequential disk
@@ -50,13 +60,15 @@ CELL=${CELL:-10s}
 CONCURRENCY=${CONCURRENCY:-4,16,64}
 SIZES=${SIZES:-1KiB,64KiB,1MiB}
 LIST_OBJECTS=${LIST_OBJECTS:-10000}
+WALK_OBJECTS=${WALK_OBJECTS:-1000000}
+BIG_OPS=${BIG_OPS:-3}
 # JOG fsyncs every acknowledged write by default; set never to compare with
 # servers that do not.
 JOG_FSYNC=${JOG_FSYNC:-always}
 if [ -n "${QUICK:-}" ]; then
-  ROUNDS=1 DURATION=5s CELL=2s CONCURRENCY=16 SIZES=1KiB,1MiB LIST_OBJECTS=2000
+  ROUNDS=1 DURATION=5s CELL=2s CONCURRENCY=16 SIZES=1KiB,1MiB LIST_OBJECTS=2000 WALK_OBJECTS=20000 BIG_OPS=1
 fi
-SETS="mixed sweep-put sweep-get large-put large-get list multipart"
+SETS=${SETS:-mixed sweep-put sweep-get large-put large-get list multipart big-put big-get}
 
 declare -A MODULE=(
   [versitygw]=github.com/versity/versitygw/cmd/versitygw@v1.8.0
@@ -166,6 +178,11 @@ run_set() {
       args=(sweep --workload "${set#large-}" --concurrency 16 --sizes 16MiB --duration "$CELL" --objects 32) ;;
     list) args=(list --size 1KiB --objects "$LIST_OBJECTS" --concurrency 16 --duration "$CELL") ;;
     multipart) args=(multipart --size 64MiB --part-size 8MiB --part-concurrency 4 --concurrency 4 --duration "$CELL") ;;
+    big-put) args=(multipart --size 1GiB --part-size 16MiB --part-concurrency 8 --concurrency 1 --ops "$BIG_OPS") ;;
+    big-get) args=(get --size 1GiB --objects 1 --range-size 16MiB --part-concurrency 8 --concurrency 1 --ops "$BIG_OPS") ;;
+    # The data dir is removed after the server stops: no per-key cleanup.
+    list-walk) args=(list --size 0 --objects "$WALK_OBJECTS" --concurrency 1 --duration "$CELL" --no-cleanup) ;;
+    list-prefixes) args=(list --size 0 --objects "$WALK_OBJECTS" --list-prefixes 10000 --concurrency 1 --duration "$CELL" --no-cleanup) ;;
   esac
   bench "${args[@]}" --label "$name" --quiet --out "$out.json" >"$out.txt"
 }
@@ -205,7 +222,7 @@ done
 rawdisk >>"$OUT/rawdisk.txt"
 
 log "writing $OUT/SUMMARY.md and $OUT/report-*/"
-files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null; }
+files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null || true; }
 {
   echo "# jog bench peer comparison, $DATE"
   echo
@@ -237,6 +254,10 @@ files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null; }
       large-*) echo "## ${set#large-} 16 MiB, concurrency 16, $CELL" ;;
       list) echo "## ListObjectsV2, 1,000-key pages over $LIST_OBJECTS objects, concurrency 16, $CELL" ;;
       multipart) echo "## Multipart upload, 64 MiB objects, 8 MiB parts, 4 × 4 in flight, $CELL" ;;
+      big-put) echo "## 1 GiB multipart upload, 16 MiB parts, 8 in flight, $BIG_OPS uploads" ;;
+      big-get) echo "## 1 GiB download in 16 MiB ranges, 8 in flight, $BIG_OPS downloads" ;;
+      list-walk) echo "## ListObjectsV2 walk, one client, 1,000-key pages over $WALK_OBJECTS objects, $CELL" ;;
+      list-prefixes) echo "## ListObjectsV2 with delimiter, one client, 1,000-prefix pages over 10,000 prefixes ($WALK_OBJECTS objects), $CELL" ;;
     esac
     echo
     # shellcheck disable=SC2046
@@ -247,7 +268,7 @@ for set in mixed sweep-put sweep-get other; do
   case $set in
     sweep-put) in=$(files sweep-put; files large-put) ;;
     sweep-get) in=$(files sweep-get; files large-get) ;;
-    other) in=$(files list; files multipart) ;;
+    other) in=$(files list; files multipart; files big-put; files big-get; files list-walk; files list-prefixes) ;;
     *) in=$(files "$set") ;;
   esac
   # shellcheck disable=SC2086

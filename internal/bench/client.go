@@ -338,12 +338,22 @@ func (c *Client) DeleteBucket(ctx context.Context, bucket string) error {
 // ListPage is one ListObjectsV2 response.
 type ListPage struct {
 	Keys      []string
-	NextToken string // "" on the last page
+	Prefixes  []string // common prefixes, when listed with a delimiter
+	NextToken string   // "" on the last page
 }
 
 // ListObjects lists one page of keys under prefix, continuing from token.
 func (c *Client) ListObjects(ctx context.Context, bucket, prefix, token string, maxKeys int) (ListPage, error) {
+	return c.ListDelimited(ctx, bucket, prefix, "", token, maxKeys)
+}
+
+// ListDelimited is ListObjects with a delimiter ("" for none): keys that
+// have it after the prefix are rolled up into Prefixes.
+func (c *Client) ListDelimited(ctx context.Context, bucket, prefix, delimiter, token string, maxKeys int) (ListPage, error) {
 	q := url.Values{"list-type": {"2"}, "prefix": {prefix}, "max-keys": {strconv.Itoa(maxKeys)}}
+	if delimiter != "" {
+		q.Set("delimiter", delimiter)
+	}
 	if token != "" {
 		q.Set("continuation-token", token)
 	}
@@ -359,6 +369,9 @@ func (c *Client) ListObjects(ctx context.Context, bucket, prefix, token string, 
 		Contents []struct {
 			Key string `xml:"Key"`
 		} `xml:"Contents"`
+		CommonPrefixes []struct {
+			Prefix string `xml:"Prefix"`
+		} `xml:"CommonPrefixes"`
 		IsTruncated           bool   `xml:"IsTruncated"`
 		NextContinuationToken string `xml:"NextContinuationToken"`
 	}
@@ -368,6 +381,9 @@ func (c *Client) ListObjects(ctx context.Context, bucket, prefix, token string, 
 	p := ListPage{Keys: make([]string, len(x.Contents))}
 	for i, o := range x.Contents {
 		p.Keys[i] = o.Key
+	}
+	for _, cp := range x.CommonPrefixes {
+		p.Prefixes = append(p.Prefixes, cp.Prefix)
 	}
 	if x.IsTruncated {
 		p.NextToken = x.NextContinuationToken

@@ -101,6 +101,9 @@ func workloadName(r *Result) string {
 	if r.Workload == "mixed" {
 		return "mixed " + r.Config.Mix.String()
 	}
+	if r.Workload == "list" && r.Config.ListPrefixes > 0 {
+		return fmt.Sprintf("list with delimiter over %d prefixes", r.Config.ListPrefixes)
+	}
 	if r.Workload == "get" && r.Config.RangeSize > 0 {
 		return fmt.Sprintf("get in %s ranges ×%d", FormatSize(r.Config.RangeSize), r.Config.PartConcurrency)
 	}

@@ -47,11 +47,12 @@ type Config struct {
 	RateTo         float64       `json:"rate_to,omitempty"`
 	QueueThreshold time.Duration `json:"queue_threshold_ns,omitempty"`
 
-	Verify          bool  `json:"verify"`               // check downloaded bytes and MD5 ETags
-	PartSize        int64 `json:"part_size"`            // multipart: part size
-	PartConcurrency int   `json:"part_concurrency"`     // multipart: parts in flight per upload; get: ranges in flight
-	RangeSize       int64 `json:"range_size,omitempty"` // get: download in ranges of this size (0: one GET)
-	ListMaxKeys     int   `json:"list_max_keys"`        // list: page size
+	Verify          bool  `json:"verify"`                  // check downloaded bytes and MD5 ETags
+	PartSize        int64 `json:"part_size"`               // multipart: part size
+	PartConcurrency int   `json:"part_concurrency"`        // multipart: parts in flight per upload; get: ranges in flight
+	RangeSize       int64 `json:"range_size,omitempty"`    // get: download in ranges of this size (0: one GET)
+	ListMaxKeys     int   `json:"list_max_keys"`           // list: page size
+	ListPrefixes    int   `json:"list_prefixes,omitempty"` // prepared objects spread over this many prefixes; list with delimiter "/"
 
 	Label string `json:"label,omitempty"` // the server's name in reports
 }
@@ -113,6 +114,8 @@ func (c *Config) Validate() error {
 		return errors.New("multipart: more than 10000 parts; raise --part-size")
 	case c.RangeSize < 0 || (c.RangeSize > 0 && (c.Workload != "get" || c.PartConcurrency < 1)):
 		return errors.New("--range-size is for the get workload, with a part concurrency of at least 1")
+	case c.ListPrefixes < 0:
+		return errors.New("list prefixes must not be negative")
 	case c.ListMaxKeys < 1 || c.ListMaxKeys > 1000:
 		return errors.New("list max keys must be in 1..1000")
 	case strings.HasPrefix(c.Prefix, "/") || strings.Trim(c.Prefix, safeKeyChars) != "":

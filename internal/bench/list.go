@@ -7,7 +7,9 @@ import (
 
 // listWorkload pages through the prepared objects with ListObjectsV2, each
 // worker on its own cursor: one operation is one page of --list-max-keys
-// keys. Small objects (--size 0 or 1KiB) keep the prepare step short.
+// keys. Small objects (--size 0 or 1KiB) keep the prepare step short. With
+// --list-prefixes N the objects are spread over N prefixes and listed with
+// the delimiter "/": a page is then --list-max-keys common prefixes.
 type listWorkload struct{}
 
 func (*listWorkload) Prepare(ctx context.Context, env *Env) error {
@@ -30,7 +32,11 @@ func (*listWorkload) Run(ctx context.Context, w *Worker) error {
 
 func list(ctx context.Context, w *Worker, cur *listCursor) {
 	start := time.Now()
-	page, err := w.Env.Client.ListObjects(ctx, w.Env.Bucket, w.Env.Prefix+"obj/", cur.token, w.Env.Cfg.ListMaxKeys)
+	delim := ""
+	if w.Env.Cfg.ListPrefixes > 0 {
+		delim = "/"
+	}
+	page, err := w.Env.Client.ListDelimited(ctx, w.Env.Bucket, w.Env.Prefix+"obj/", delim, cur.token, w.Env.Cfg.ListMaxKeys)
 	w.Record(OpList, start, 0, 0, err)
 	cur.token = page.NextToken
 }

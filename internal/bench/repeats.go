@@ -26,7 +26,7 @@ func (r *Repeats) Spread(median float64) float64 {
 func cellKey(r *Result) string {
 	return fmt.Sprintf("%s\x00%s\x00%d-%d\x00%d\x00%d\x00%d\x00%g-%g",
 		r.Name(), workloadName(r), r.Config.Size.Min, r.Config.Size.Max, r.Config.Concurrency,
-		r.Config.PartConcurrency, r.Config.RangeSize, r.Config.Rate, r.Config.RateTo)
+		r.Config.PartConcurrency, r.Config.RangeSize+int64(r.Config.ListPrefixes), r.Config.Rate, r.Config.RateTo)
 }
 
 // Medians collapses repeated runs of the same server and workload cell into

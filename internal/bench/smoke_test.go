@@ -80,6 +80,25 @@ func TestBenchSmoke(t *testing.T) {
 			t.Errorf("ranged GETs: GET %+v, PART %+v", get, part)
 		}
 	})
+	t.Run("list prefixes", func(t *testing.T) {
+		c := cfg
+		c.Workload, c.Ops, c.Objects, c.Size, c.ListPrefixes, c.ListMaxKeys = "list", 3, 12, SizeRange{1, 1}, 5, 2
+		c.Prefix, c.NoCleanup = "prefixes/", true
+		r, err := b.Run(ctx, c)
+		checkResult(t, r, err)
+		// The run left its objects: bench/<run>/obj/<i mod 5>/<i>.
+		runs, err := b.client.ListDelimited(ctx, b.Bucket(), c.Prefix, "/", "", 1000)
+		if err != nil || len(runs.Prefixes) != 1 {
+			t.Fatalf("runs under %s: %+v, %v", c.Prefix, runs, err)
+		}
+		page, err := b.client.ListDelimited(ctx, b.Bucket(), runs.Prefixes[0]+"obj/", "/", "", 1000)
+		if err != nil || len(page.Prefixes) != 5 || len(page.Keys) != 0 {
+			t.Errorf("objects of a run with 5 prefixes: %+v, %v", page, err)
+		}
+		if err := removeAll(ctx, &Env{Cfg: c, Client: b.client, Bucket: b.Bucket(), Prefix: c.Prefix, Status: func(string, ...any) {}}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("rate", func(t *testing.T) {
 		c := cfg
 		c.Workload, c.Ops, c.Rate = "mixed", 20, 400

@@ -56,8 +56,14 @@ type Env struct {
 	Status func(format string, args ...any)
 }
 
-// key builds the name of a prepared object.
-func (e *Env) key(i int) string { return e.Prefix + "obj/" + strconv.Itoa(i) }
+// key builds the name of a prepared object: <prefix>obj/<i>, or with
+// --list-prefixes N, <prefix>obj/<i mod N>/<i>.
+func (e *Env) key(i int) string {
+	if n := e.Cfg.ListPrefixes; n > 0 {
+		return e.Prefix + "obj/" + strconv.Itoa(i%n) + "/" + strconv.Itoa(i)
+	}
+	return e.Prefix + "obj/" + strconv.Itoa(i)
+}
 
 // keyPool is the set of objects that exist, shared by the workers of a run.
 // An object being read is pinned so a concurrent delete never picks it.
@@ -110,6 +116,11 @@ func (p *keyPool) take(rng *rand.Rand) string {
 	return ""
 }
 
+// setupWorkers is how many requests preparing and cleaning up keep in
+// flight: the run's concurrency, but at least 16 (a single-worker listing
+// run over a million keys must not prepare them one at a time) and at most 64.
+func setupWorkers(cfg Config) int { return min(max(cfg.Concurrency, 16), 64) }
+
 // prepareObjects uploads n objects with the run's concurrency and returns
 // their pool.
 func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
@@ -120,7 +131,7 @@ func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	env.Status("preparing %d objects of %v", n, env.Cfg.Size)
-	for w := range env.Cfg.Concurrency {
+	for w := range setupWorkers(env.Cfg) {
 		rng := rand.New(rand.NewPCG(uint64(w), 0x9e3779b97f4a7c15))
 		wg.Go(func() {
 			for {
@@ -163,7 +174,7 @@ func removeAll(ctx context.Context, env *Env) error {
 		keys := make(chan string)
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		for range min(env.Cfg.Concurrency, 32) {
+		for range setupWorkers(env.Cfg) {
 			wg.Go(func() {
 				for k := range keys {
 					if err := env.Client.DeleteObject(ctx, env.Bucket, k); err != nil {

@@ -95,6 +95,7 @@ func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	fs.IntVar(&c.PartConcurrency, "part-concurrency", c.PartConcurrency, "multipart: parts uploaded in parallel per object; get with --range-size: ranges downloaded in parallel")
 	fs.Var(&valueFunc{"0", func(s string) (err error) { c.RangeSize, err = bench.ParseSize(s); return }}, "range-size", "get: download each object larger than this in ranged GETs of this size (0: one GET per object)")
 	fs.IntVar(&c.ListMaxKeys, "list-max-keys", c.ListMaxKeys, "list: keys per page")
+	fs.IntVar(&c.ListPrefixes, "list-prefixes", 0, "spread the prepared objects over this many prefixes (obj/<i mod N>/<i>); list then pages through the prefixes with the delimiter /")
 	fs.StringVar(&c.Label, "label", "", "the server's name in reports (e.g. jog, minio)")
 	fs.StringVar(&f.out, "out", "", "write the JSON result file here")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")

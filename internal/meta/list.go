@@ -23,6 +23,24 @@ const skipBatch = 8
 // grouping, After and Limit exactly as S3 does. Backends implement ScanFunc
 // (one indexed range query) and share this logic, so all of them page alike.
 func List(ctx context.Context, scan ScanFunc, opts ListOptions) (ListPage, error) {
+	return list(ctx, scan, false, opts)
+}
+
+// GroupedScanFunc is a ScanFunc that rolls keys up as it scans: of the keys
+// that share a common prefix under prefix and delimiter, it returns only the
+// first, and goes on from the first key past that prefix. A backend can do
+// that inside one query (a skip scan), where List needs a query per group.
+type GroupedScanFunc func(ctx context.Context, start string, inclusive bool, end, prefix, delimiter string, limit int) ([]ObjectSummary, error)
+
+// ListGrouped is List over a GroupedScanFunc.
+func ListGrouped(ctx context.Context, scan GroupedScanFunc, opts ListOptions) (ListPage, error) {
+	return list(ctx, func(ctx context.Context, start string, inclusive bool, end string, limit int) ([]ObjectSummary, error) {
+		return scan(ctx, start, inclusive, end, opts.Prefix, opts.Delimiter, limit)
+	}, opts.Delimiter != "", opts)
+}
+
+// list is List; rolledUp says scan returns one row per common prefix.
+func list(ctx context.Context, scan ScanFunc, rolledUp bool, opts ListOptions) (ListPage, error) {
 	var page ListPage
 	if opts.Limit <= 0 {
 		return page, nil
@@ -44,7 +62,7 @@ func List(ctx context.Context, scan ScanFunc, opts ListOptions) (ListPage, error
 	}
 	count := 0
 	size := scanBatch // the next batch size, before the page's own bound
-	if opts.Delimiter != "" {
+	if opts.Delimiter != "" && !rolledUp {
 		size = skipBatch
 	}
 	for {
@@ -64,6 +82,12 @@ func List(ctx context.Context, scan ScanFunc, opts ListOptions) (ListPage, error
 				page.CommonPrefixes = append(page.CommonPrefixes, cp)
 				page.NextAfter = cp
 				start, inclusive = PrefixEnd(cp), true
+				if rolledUp {
+					if start == "" {
+						return page, nil // nothing can follow the group
+					}
+					continue // the next row is past the group already
+				}
 				skipped = true
 				break
 			}

@@ -494,7 +494,9 @@ func testListHighCodePoints(t *testing.T, s meta.Store) {
 	for _, prefix := range []string{"", "a", "a\u00ff", "a\U0010FFFF", "\U0010FFFF", "ÿ", "a\uFFFF"} {
 		for _, delim := range []string{"", "/", "\u00ff", "\U0010FFFF", "\uFFFF", "z"} {
 			for _, after := range []string{"", prefix, prefix + "\U0010FFFF", prefix + "\u00ff"} {
-				walkList(t, s, "b", keys, meta.ListOptions{Prefix: prefix, Delimiter: delim, After: after, Limit: 1})
+				for _, limit := range []int{1, 3, 100} {
+					walkList(t, s, "b", keys, meta.ListOptions{Prefix: prefix, Delimiter: delim, After: after, Limit: limit})
+				}
 			}
 		}
 	}
