@@ -340,6 +340,9 @@ type ListPage struct {
 	Keys      []string
 	Prefixes  []string // common prefixes, when listed with a delimiter
 	NextToken string   // "" on the last page
+	// Received is the time from sending the request to the response's last
+	// byte: the server's part, without the client's parsing.
+	Received time.Duration
 }
 
 // ListObjects lists one page of keys under prefix, continuing from token.
@@ -357,6 +360,7 @@ func (c *Client) ListDelimited(ctx context.Context, bucket, prefix, delimiter, t
 	if token != "" {
 		q.Set("continuation-token", token)
 	}
+	start := time.Now()
 	resp, _, err := c.do(ctx, request{method: http.MethodGet, bucket: bucket, query: strings.ReplaceAll(q.Encode(), "+", "%20")})
 	if err != nil {
 		return ListPage{}, err
@@ -365,31 +369,8 @@ func (c *Client) ListDelimited(ctx context.Context, bucket, prefix, delimiter, t
 	if _, err := c.drain(resp.Body, &buf); err != nil {
 		return ListPage{}, err
 	}
-	var x struct {
-		Contents []struct {
-			Key string `xml:"Key"`
-		} `xml:"Contents"`
-		CommonPrefixes []struct {
-			Prefix string `xml:"Prefix"`
-		} `xml:"CommonPrefixes"`
-		IsTruncated           bool   `xml:"IsTruncated"`
-		NextContinuationToken string `xml:"NextContinuationToken"`
-	}
-	if err := xml.Unmarshal(buf.Bytes(), &x); err != nil {
-		return ListPage{}, fmt.Errorf("list: %w", err)
-	}
-	p := ListPage{Keys: make([]string, len(x.Contents))}
-	for i, o := range x.Contents {
-		p.Keys[i] = o.Key
-	}
-	for _, cp := range x.CommonPrefixes {
-		p.Prefixes = append(p.Prefixes, cp.Prefix)
-	}
-	if x.IsTruncated {
-		p.NextToken = x.NextContinuationToken
-		if p.NextToken == "" {
-			return p, fmt.Errorf("list: truncated page without a continuation token")
-		}
-	}
-	return p, nil
+	received := time.Since(start)
+	p, err := parseListPage(buf.Bytes())
+	p.Received = received
+	return p, err
 }

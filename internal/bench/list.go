@@ -37,7 +37,11 @@ func list(ctx context.Context, w *Worker, cur *listCursor) {
 		delim = "/"
 	}
 	page, err := w.Env.Client.ListDelimited(ctx, w.Env.Bucket, w.Env.Prefix+"obj/", delim, cur.token, w.Env.Cfg.ListMaxKeys)
-	w.Record(OpList, start, 0, 0, err)
+	d := page.Received // to the last byte: the client's XML parsing is not the server's time
+	if err != nil {
+		d = time.Since(start)
+	}
+	w.RecordDuration(OpList, d, 0, 0, err)
 	cur.token = page.NextToken
 }
 

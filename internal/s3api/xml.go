@@ -1,10 +1,12 @@
 package s3api
 
 import (
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -176,12 +178,26 @@ type copyObjectResult struct {
 
 // writeXML writes a 200 (or status) response with an XML body.
 func writeXML(w http.ResponseWriter, status int, v any) error {
-	w.Header().Set("Content-Type", "application/xml")
-	w.WriteHeader(status)
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return errAfterHeader{err}
+	b := xmlBufs.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= 4<<20 {
+			b.Reset()
+			xmlBufs.Put(b)
+		}
+	}()
+	b.Reset()
+	b.WriteString(xml.Header)
+	if res, ok := v.(listBucketResult); ok {
+		res.writeTo(b)
+	} else if err := xml.NewEncoder(b).Encode(v); err != nil {
+		return err
 	}
-	if err := xml.NewEncoder(w).Encode(v); err != nil {
+	// Whole, so it goes out with a Content-Length in as few writes as the
+	// connection takes, not in chunks of the encoder's buffer.
+	w.Header().Set("Content-Type", "application/xml")
+	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(status)
+	if _, err := w.Write(b.Bytes()); err != nil {
 		return errAfterHeader{err}
 	}
 	return nil
