@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Memory of a JOG server under load: RSS sampled every $EVERY seconds while
+# `jog bench` runs $WORKLOAD on 1 MiB objects at concurrency 64 for
+# $DURATION (10 minutes), fsync on, over a fresh data dir.
+#
+#   bench/rss.sh                        # mixed GET 70 / PUT 30, 10 min
+#   DURATION=2m WORKLOAD=put bench/rss.sh
+#
+# Writes $OUT/rss.csv (seconds, RSS KiB), the bench report and rss.md: the
+# peak, and the mean of the first and the last minute (flat = the two agree).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10m}
+WORKLOAD=${WORKLOAD:-mixed}
+CONCURRENCY=${CONCURRENCY:-64}
+SIZE=${SIZE:-1MiB}
+EVERY=${EVERY:-5}
+PORT=${PORT:-19200}
+OUT=${OUT:-bench/results/rss-$(date -u +%Y-%m-%d)}
+AK=jogbenchaccess0001
+SK=jogbenchsecret00000000000000000001
+
+mkdir -p "$OUT"
+bin=$(mktemp -d "${TMPDIR:-/tmp}/jog-rss-bin.XXXXXX")
+data=$(mktemp -d "${TMPDIR:-/tmp}/jog-rss-data.XXXXXX")
+go build -o "$bin/jog" ./cmd/jog
+"$bin/jog" server --addr "127.0.0.1:$PORT" --data-dir "$data" --access-key "$AK" --secret-key "$SK" \
+  --log-level warn >"$data.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$data" "$bin"' EXIT
+for _ in $(seq 1 50); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
+  sleep 0.2
+done
+
+echo "seconds,rss_kib" >"$OUT/rss.csv"
+(
+  t0=$(date +%s)
+  while kill -0 "$pid" 2>/dev/null; do
+    rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+    [ -n "$rss" ] && echo "$(($(date +%s) - t0)),$rss" >>"$OUT/rss.csv"
+    sleep "$EVERY"
+  done
+) &
+sampler=$!
+
+"$bin/jog" bench "$WORKLOAD" --endpoint "http://127.0.0.1:$PORT" --access-key "$AK" --secret-key "$SK" \
+  --size "$SIZE" --concurrency "$CONCURRENCY" --duration "$DURATION" --quiet \
+  --label jog --out "$OUT/bench.json" >"$OUT/bench.txt"
+kill $sampler 2>/dev/null || true
+
+awk -F, -v dur="$DURATION" -v wl="$WORKLOAD" -v c="$CONCURRENCY" -v size="$SIZE" '
+  NR == 1 { next }
+  { t[NR] = $1; r[NR] = $2; if ($2 > peak) peak = $2; last = $1; n = NR }
+  END {
+    for (i = 2; i <= n; i++) {
+      if (t[i] <= 60) { fs += r[i]; fn++ }
+      if (t[i] >= last - 60) { ls += r[i]; ln++ }
+    }
+    printf "# JOG server RSS, %s %s at concurrency %d for %s\n\n", wl, size, c, dur
+    printf "| peak | mean, first minute | mean, last minute | samples |\n|---:|---:|---:|---:|\n"
+    printf "| %.1f MiB | %.1f MiB | %.1f MiB | %d |\n", peak / 1024, fs / fn / 1024, ls / ln / 1024, n - 1
+  }' "$OUT/rss.csv" >"$OUT/rss.md"
+cat "$OUT/rss.md"
