@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 )
 
@@ -37,6 +36,8 @@ type Config struct {
 	// DebugAddr, when set, serves Go's runtime profiles (net/http/pprof)
 	// on a separate listener: never on the S3 port, off by default.
 	DebugAddr string
+
+	envErrs []error // JOG_* values BindFlags could not parse
 }
 
 // MaxInline bounds --inline-max: each request in flight may hold this much
@@ -49,14 +50,17 @@ func Default() Config {
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
-// its JOG_* environment variable when set, else from c.
+// its JOG_* environment variable when set, else from c; an environment value
+// the flag cannot parse is reported by Validate.
 func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
+	var names []string
 	str := func(p *string, name, usage string) {
-		env := "JOG_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-		if v := getenv(env); v != "" {
-			*p = v
-		}
-		fs.StringVar(p, name, *p, usage+" (env "+env+")")
+		fs.StringVar(p, name, *p, usage+" (env "+envName(name)+")")
+		names = append(names, name)
+	}
+	num := func(p *int, name, usage string) {
+		fs.IntVar(p, name, *p, usage+" (env "+envName(name)+")")
+		names = append(names, name)
 	}
 	str(&c.Addr, "addr", "listen address")
 	str(&c.DataDir, "data-dir", "directory for metadata and object data")
@@ -66,26 +70,36 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.Domain, "domain", "base domain for virtual-hosted-style requests (<bucket>.<domain>)")
 	str(&c.LogLevel, "log-level", "debug, info, warn or error")
 	str(&c.LogFormat, "log-format", "text or json")
-	num := func(p *int, name, usage string) {
-		env := "JOG_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-		if v := getenv(env); v != "" {
-			if n, err := strconv.Atoi(v); err == nil {
-				*p = n
-			}
-		}
-		fs.IntVar(p, name, *p, usage+" (env "+env+")")
-	}
 	num(&c.MaxRequests, "max-requests", "S3 requests served at once; more get 503 SlowDown (0 = no bound)")
 	num(&c.InlineMax, "inline-max", "objects up to this many bytes are stored in the metadata database, not in files (0 = never)")
 	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
 	str(&c.TLSKey, "tls-key", "PEM private key file for --tls-cert")
 	str(&c.DebugAddr, "debug-addr", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; unauthenticated, keep it private")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
+	for _, name := range names {
+		env := envName(name)
+		v := getenv(env)
+		if v == "" {
+			continue
+		}
+		f := fs.Lookup(name)
+		if err := f.Value.Set(v); err != nil {
+			c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q: %v", env, v, err))
+			continue
+		}
+		f.DefValue = v // -h shows the default in effect
+	}
+}
+
+// envName is the environment variable of flag name: JOG_DATA_DIR for
+// data-dir.
+func envName(name string) string {
+	return "JOG_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 }
 
 // Validate checks the configuration for mistakes a user can fix.
 func (c Config) Validate() error {
-	var errs []error
+	errs := append([]error(nil), c.envErrs...)
 	if c.Addr == "" {
 		errs = append(errs, errors.New("--addr must not be empty"))
 	}

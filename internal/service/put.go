@@ -80,7 +80,7 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 	if err != nil {
 		return meta.Object{}, err
 	}
-	defer wb.release()
+	defer s.release(wb)
 	o := meta.Object{
 		Bucket: in.Bucket, Key: in.Key, VersionID: meta.NullVersion,
 		BlobID: wb.id, Inline: wb.inline, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
@@ -107,15 +107,15 @@ type writtenData struct {
 	size   int64
 	md5    []byte
 	alg    checksum.Algorithm
-	sum    []byte // checksum of alg
-	buf    *[]byte
-	pool   *sync.Pool
+	sum    []byte  // checksum of alg
+	buf    *[]byte // pooled buffer of inline, for release
 }
 
-func (wd writtenData) release() {
+// release returns wd's inline buffer to its pool.
+func (s *Service) release(wd writtenData) {
 	if wd.buf != nil {
 		*wd.buf = (*wd.buf)[:0]
-		wd.pool.Put(wd.buf)
+		s.inlineBufs.Put(wd.buf)
 	}
 }
 
@@ -178,10 +178,10 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 	case wantMD5 != nil && !bytes.Equal(wantMD5, h.Sum(nil)):
 		err = ErrBadDigest
 	}
-	wd := writtenData{size: n, md5: h.Sum(nil), alg: alg, sum: cr.Sum(alg), buf: sk.buf, pool: &s.inlineBufs}
+	wd := writtenData{size: n, md5: h.Sum(nil), alg: alg, sum: cr.Sum(alg), buf: sk.buf}
 	if err != nil {
 		sk.abort()
-		wd.release()
+		s.release(wd)
 		return writtenData{}, err
 	}
 	if sk.w == nil || n == 0 { // inline, or empty
@@ -191,7 +191,7 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 		}
 		return wd, nil
 	}
-	wd.release()
+	s.release(wd)
 	wd.buf = nil
 	if wd.id, err = sk.w.Commit(); err != nil {
 		return writtenData{}, err
