@@ -1,0 +1,273 @@
+package crash
+
+// The model: deterministic object content, the versions a key may hold,
+// and the check of what a restarted server returns against them.
+
+import (
+	"context"
+	"crypto/md5"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// part is a deterministic run of bytes.
+type part struct {
+	seed [32]byte
+	size int64
+}
+
+func (p part) bytes() []byte {
+	b := make([]byte, p.size)
+	rand.NewChaCha8(p.seed).Read(b)
+	return b
+}
+
+// version is one state of a key: a whole object, or absent (deleted).
+type version struct {
+	gen       uint64
+	deleted   bool
+	parts     []part
+	multipart bool // ETag is the MD5 of the part MD5s, "-N"
+	size      int64
+	md5       [16]byte // of the whole content
+	etag      string
+}
+
+func (v *version) String() string {
+	switch {
+	case v == nil:
+		return "never written"
+	case v.deleted:
+		return fmt.Sprintf("deleted (gen %d)", v.gen)
+	}
+	return fmt.Sprintf("gen %d, %d bytes, etag %s", v.gen, v.size, v.etag)
+}
+
+func seedOf(key string, gen uint64, n int) [32]byte {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], gen)
+	binary.LittleEndian.PutUint64(b[8:], uint64(n))
+	return sha256.Sum256(append([]byte(key), b[:]...))
+}
+
+// newVersion describes a PUT (one part) or multipart upload of key.
+func newVersion(key string, gen uint64, multipart bool, sizes ...int64) (*version, [][]byte) {
+	v := &version{gen: gen, multipart: multipart}
+	whole, partMD5s := md5.New(), md5.New()
+	var bodies [][]byte
+	for i, s := range sizes {
+		p := part{seed: seedOf(key, gen, i), size: s}
+		b := p.bytes()
+		bodies = append(bodies, b)
+		v.parts = append(v.parts, p)
+		v.size += s
+		whole.Write(b)
+		sum := md5.Sum(b)
+		partMD5s.Write(sum[:])
+	}
+	copy(v.md5[:], whole.Sum(nil))
+	v.etag = hex.EncodeToString(v.md5[:])
+	if multipart {
+		v.etag = hex.EncodeToString(partMD5s.Sum(nil)) + "-" + strconv.Itoa(len(sizes))
+	}
+	return v, bodies
+}
+
+// copyOf is what CopyObject of src makes: the same bytes, a plain ETag.
+func copyOf(src *version, gen uint64) *version {
+	return &version{gen: gen, parts: src.parts, size: src.size, md5: src.md5, etag: hex.EncodeToString(src.md5[:])}
+}
+
+type key struct {
+	name  string
+	busy  bool     // a worker is using it
+	state *version // known state: nil = never written
+	// inflight is an operation whose outcome is unknown (sent, no
+	// answer): the key is not used again until a restart resolves it.
+	inflight *version
+	acked    bool // state was acknowledged during the current cycle
+	broken   bool // a violation was found; not used further
+}
+
+// observed is what a GET returned.
+type observed struct {
+	present bool
+	size    int64
+	md5     [16]byte
+	etag    string
+	torn    bool // the body's MD5 is not its single-part ETag
+}
+
+func (o observed) String() string {
+	if !o.present {
+		return "absent"
+	}
+	return fmt.Sprintf("%d bytes, md5 %x, etag %s", o.size, o.md5, o.etag)
+}
+
+func (o observed) matches(v *version) bool {
+	if v == nil || v.deleted {
+		return !o.present
+	}
+	return o.present && o.size == v.size && o.md5 == v.md5 && o.etag == v.etag
+}
+
+func (h *harness) get(ctx context.Context, name string) (observed, error) {
+	out, err := h.client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(name)})
+	if statusOf(err) == http.StatusNotFound {
+		return observed{}, nil
+	}
+	if err != nil {
+		return observed{}, err
+	}
+	defer out.Body.Close()
+	m := md5.New()
+	n, err := io.Copy(m, out.Body)
+	if err != nil {
+		return observed{}, err
+	}
+	o := observed{present: true, size: n, etag: strings.Trim(aws.ToString(out.ETag), `"`)}
+	copy(o.md5[:], m.Sum(nil))
+	if !strings.Contains(o.etag, "-") && o.etag != hex.EncodeToString(o.md5[:]) {
+		o.torn = true
+	}
+	if out.ContentLength != nil && *out.ContentLength != n {
+		o.torn = true
+	}
+	return o, nil
+}
+
+// verify reads every key back and resolves what was in flight.
+func (h *harness) verify(ctx context.Context) error {
+	type result struct {
+		k   *key
+		obs observed
+		err error
+	}
+	results := make(chan result)
+	work := make(chan *key)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range work {
+				obs, err := h.get(ctx, k.name)
+				results <- result{k, obs, err}
+			}
+		}()
+	}
+	go func() {
+		for _, k := range h.keys {
+			if !k.broken {
+				work <- k
+			}
+		}
+		close(work)
+		wg.Wait()
+		close(results)
+	}()
+	present := map[string]bool{}
+	var firstErr error
+	verified, rechecked, unackP, unackA := 0, 0, 0, 0
+	for r := range results {
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("GET %s after restart: %w", r.k.name, r.err)
+			}
+			continue
+		}
+		k, obs := r.k, r.obs
+		present[k.name] = obs.present
+		h.mu.Lock()
+		matchState, matchInflight := obs.matches(k.state), k.inflight != nil && obs.matches(k.inflight)
+		switch {
+		case obs.torn:
+			h.res.Corrupt++
+			h.res.violate("GET %s after restart: body does not match its ETag: %s (acknowledged %s, in flight %s)",
+				k.name, obs, k.state, k.inflight)
+			k.broken = true
+		case matchInflight && !matchState:
+			unackP++
+			h.res.UnackPresent++
+			if k.acked {
+				h.res.Superseded++
+			}
+			k.state = k.inflight
+		case matchState:
+			if k.acked {
+				verified++
+				h.res.Verified++
+			} else {
+				rechecked++
+				h.res.Rechecked++
+			}
+			if k.inflight != nil {
+				unackA++
+				h.res.UnackAbsent++
+			}
+		default:
+			if obs.present && (k.state == nil || k.state.deleted) && (k.inflight == nil || k.inflight.deleted) {
+				h.res.violate("GET %s after restart: deleted key is back: %s (acknowledged %s, in flight %s)", k.name, obs, k.state, k.inflight)
+			} else {
+				h.res.violate("GET %s after restart: %s; acknowledged %s, in flight %s", k.name, obs, k.state, k.inflight)
+			}
+			h.res.Lost++
+			k.broken = true
+		}
+		k.inflight, k.acked = nil, false
+		h.mu.Unlock()
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	// The listing agrees with the GETs.
+	p := s3.NewListObjectsV2Paginator(h.client, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
+	listed := map[string]bool{}
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("list after restart: %w", err)
+		}
+		for _, o := range page.Contents {
+			listed[aws.ToString(o.Key)] = true
+		}
+	}
+	for name, ok := range present {
+		if ok != listed[name] {
+			h.res.violate("after restart GET says %s present=%v, listing says %v", name, ok, listed[name])
+		}
+	}
+	// Abort the uploads kills interrupted: workers never keep one across
+	// a cycle.
+	aborted := 0
+	up := s3.NewListMultipartUploadsPaginator(h.client, &s3.ListMultipartUploadsInput{Bucket: aws.String(bucket)})
+	for up.HasMorePages() {
+		page, err := up.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("list uploads after restart: %w", err)
+		}
+		for _, u := range page.Uploads {
+			_, err := h.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String(bucket), Key: u.Key, UploadId: u.UploadId})
+			if err != nil {
+				return fmt.Errorf("abort upload of %s: %w", aws.ToString(u.Key), err)
+			}
+			aborted++
+		}
+	}
+	h.res.UploadsAborted += aborted
+	h.logf("  restart: verified %d, rechecked %d, unacknowledged present %d / absent %d, uploads aborted %d",
+		verified, rechecked, unackP, unackA, aborted)
+	return nil
+}

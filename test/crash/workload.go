@@ -1,0 +1,263 @@
+package crash
+
+// The workload: workers that PUT, DELETE, copy, upload in parts and read
+// random keys, and settle each outcome into the model.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+)
+
+func (h *harness) workload(ctx context.Context, run time.Duration, seed uint64) {
+	h.stop.Store(false)
+	var wg sync.WaitGroup
+	for w := range h.cfg.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.worker(ctx, rand.New(rand.NewPCG(seed, uint64(w))))
+		}()
+	}
+	started := time.Now()
+	time.Sleep(run)
+	h.stop.Store(true) // requests already sent stay in flight through the kill
+	last := time.Unix(0, h.http.lastAnswer.Load())
+	if last.Before(started) {
+		last = started
+	}
+	if quiet := time.Since(last); quiet > stallAfter && h.http.waiting.Load() > 0 {
+		// No answer for a while with requests waiting: slow, or stuck?
+		// Wait up to stuckAfter for any answer before the kill.
+		h.res.Pauses++
+		deadline := time.Now().Add(stuckAfter)
+		for h.http.lastAnswer.Load() <= last.UnixNano() && h.http.waiting.Load() > 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if h.http.lastAnswer.Load() <= last.UnixNano() && h.http.waiting.Load() > 0 {
+			// Stuck: SIGQUIT makes the server write its goroutines to
+			// server.log as it dies.
+			h.res.Stalls++
+			h.res.violate("stall: no answer for %v with %d requests waiting; goroutine dump in %s",
+				time.Since(last).Round(time.Millisecond), h.http.waiting.Load(), h.logPath())
+			h.cmd.Process.Signal(syscall.SIGQUIT)
+			select {
+			case <-h.exit:
+			case <-time.After(10 * time.Second):
+				h.kill()
+			}
+			wg.Wait()
+			return
+		}
+		h.logf("  pause: no answer for %v with requests waiting, then answers resumed", quiet.Round(time.Millisecond))
+	}
+	h.kill()
+	wg.Wait()
+}
+
+func (h *harness) worker(ctx context.Context, rng *rand.Rand) {
+	for !h.stop.Load() && ctx.Err() == nil {
+		switch n := rng.IntN(100); {
+		case n < 40:
+			h.withKeys(rng, 1, func(k []*key) { h.put(ctx, rng, k[0]) })
+		case n < 55:
+			h.withKeys(rng, 1, func(k []*key) { h.del(ctx, k[0]) })
+		case n < 65:
+			h.withKeys(rng, 1, func(k []*key) { h.multipart(ctx, rng, k[0]) })
+		case n < 80:
+			h.withKeys(rng, 2, func(k []*key) { h.copy(ctx, k[0], k[1]) })
+		default:
+			h.withKeys(rng, 1, func(k []*key) { h.read(ctx, k[0]) })
+		}
+	}
+}
+
+// withKeys runs fn with n distinct keys that no other worker uses and
+// whose state is known.
+func (h *harness) withKeys(rng *rand.Rand, n int, fn func([]*key)) {
+	var got []*key
+	h.mu.Lock()
+	for tries := 0; tries < 50 && len(got) < n; tries++ {
+		k := h.keys[rng.IntN(len(h.keys))]
+		if !k.busy && k.inflight == nil && !k.broken {
+			k.busy = true
+			got = append(got, k)
+		}
+	}
+	h.mu.Unlock()
+	if len(got) == n {
+		fn(got)
+	} else {
+		time.Sleep(time.Millisecond)
+	}
+	h.mu.Lock()
+	for _, k := range got {
+		k.busy = false
+	}
+	h.mu.Unlock()
+}
+
+// definite reports whether err is an answer from the server (a 4xx S3
+// error): the request was refused and changed nothing. Transport errors
+// (status 0) and 5xx leave the outcome unknown.
+func definite(err error) bool {
+	code := statusOf(err)
+	return code >= 400 && code < 500
+}
+
+// notSent reports an error from dialing a server that is gone: the
+// request never reached it.
+func notSent(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED)
+}
+
+func statusOf(err error) int {
+	var re *awshttp.ResponseError
+	if errors.As(err, &re) {
+		return re.HTTPStatusCode()
+	}
+	return 0
+}
+
+// settle records the outcome of a mutation of k whose result is v.
+func (h *harness) settle(k *key, v *version, err error, counter *int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case err == nil:
+		k.state, k.acked = v, true
+		h.res.Acked++
+		*counter++
+	case notSent(err):
+		h.res.NotSent++
+	case definite(err):
+		h.res.violate("%s: refused with %v while the server was up", k.name, err)
+	default:
+		k.inflight = v
+	}
+}
+
+func randSize(rng *rand.Rand, max int64) int64 {
+	switch n := rng.IntN(100); {
+	case n < 5:
+		return 0
+	case n < 50:
+		return rng.Int64N(64 << 10)
+	case n < 85:
+		return rng.Int64N(512 << 10)
+	default:
+		return rng.Int64N(max + 1)
+	}
+}
+
+func (h *harness) put(ctx context.Context, rng *rand.Rand, k *key) {
+	gen := h.gen.Add(1)
+	v, bodies := newVersion(k.name, gen, false, randSize(rng, 2<<20))
+	h.ops.Add(1)
+	_, err := h.client.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(k.name),
+		Body: bytes.NewReader(bodies[0])})
+	h.settle(k, v, err, &h.res.AckedPuts)
+}
+
+func (h *harness) del(ctx context.Context, k *key) {
+	v := &version{gen: h.gen.Add(1), deleted: true}
+	h.ops.Add(1)
+	_, err := h.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(k.name)})
+	h.settle(k, v, err, &h.res.AckedDeletes)
+}
+
+func (h *harness) multipart(ctx context.Context, rng *rand.Rand, k *key) {
+	gen := h.gen.Add(1)
+	sizes := []int64{minPart + rng.Int64N(64<<10), 1 + rng.Int64N(1<<20)}
+	if rng.IntN(3) == 0 {
+		sizes = []int64{minPart, minPart + rng.Int64N(64<<10), rng.Int64N(256 << 10)}
+	}
+	v, bodies := newVersion(k.name, gen, true, sizes...)
+	h.ops.Add(1)
+	up, err := h.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(k.name)})
+	if err != nil {
+		return // the key is untouched either way
+	}
+	var parts []types.CompletedPart
+	for i, b := range bodies {
+		h.ops.Add(1)
+		out, err := h.client.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bucket), Key: aws.String(k.name),
+			UploadId: up.UploadId, PartNumber: aws.Int32(int32(i + 1)), Body: bytes.NewReader(b)})
+		if err != nil {
+			if definite(err) {
+				h.mu.Lock()
+				h.res.violate("%s: UploadPart refused: %v", k.name, err)
+				h.mu.Unlock()
+			}
+			return // the upload stays; it is aborted after the restart
+		}
+		parts = append(parts, types.CompletedPart{PartNumber: aws.Int32(int32(i + 1)), ETag: out.ETag,
+			ChecksumCRC32: out.ChecksumCRC32, ChecksumCRC32C: out.ChecksumCRC32C, ChecksumCRC64NVME: out.ChecksumCRC64NVME,
+			ChecksumSHA1: out.ChecksumSHA1, ChecksumSHA256: out.ChecksumSHA256})
+	}
+	h.ops.Add(1)
+	out, err := h.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(k.name),
+		UploadId: up.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
+	if err == nil {
+		h.mu.Lock()
+		if got := strings.Trim(aws.ToString(out.ETag), `"`); got != v.etag {
+			h.res.violate("%s: CompleteMultipartUpload ETag %s, want %s", k.name, got, v.etag)
+		}
+		h.mu.Unlock()
+	}
+	h.settle(k, v, err, &h.res.AckedMultipart)
+}
+
+func (h *harness) copy(ctx context.Context, src, dst *key) {
+	gen := h.gen.Add(1)
+	h.ops.Add(1)
+	_, err := h.client.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String(bucket), Key: aws.String(dst.name),
+		CopySource: aws.String(bucket + "/" + src.name)})
+	if src.state == nil || src.state.deleted {
+		switch {
+		case err == nil:
+			h.mu.Lock()
+			h.res.violate("copy from %s (%v) succeeded", src.name, src.state)
+			dst.broken = true
+			h.mu.Unlock()
+		case definite(err) && statusOf(err) != http.StatusNotFound:
+			h.mu.Lock()
+			h.res.violate("copy from absent %s: %v, want 404", src.name, err)
+			h.mu.Unlock()
+		}
+		return // a copy from nothing changes nothing
+	}
+	h.settle(dst, copyOf(src.state, gen), err, &h.res.AckedCopies)
+}
+
+// read checks a GET during the workload against the key's known state.
+func (h *harness) read(ctx context.Context, k *key) {
+	h.ops.Add(1)
+	obs, err := h.get(ctx, k.name)
+	if err != nil {
+		return // the kill, most likely
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if obs.torn {
+		h.res.Corrupt++
+		h.res.violate("GET %s during the workload: %s", k.name, obs)
+		return
+	}
+	if !obs.matches(k.state) {
+		h.res.violate("GET %s during the workload: %s, want %s", k.name, obs, k.state)
+		return
+	}
+	h.res.LiveReads++
+}
