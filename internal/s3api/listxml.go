@@ -15,7 +15,7 @@ import (
 var xmlBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // writeTo writes res as encoding/xml would marshal it.
-func (res *listBucketResult) writeTo(b *bytes.Buffer) {
+func (res listBucketResult) writeTo(b *bytes.Buffer) {
 	b.WriteString(`<ListBucketResult xmlns="`)
 	xmlText(b, res.Xmlns)
 	b.WriteString(`">`)

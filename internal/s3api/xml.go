@@ -177,6 +177,10 @@ type copyObjectResult struct {
 }
 
 // writeXML writes a 200 (or status) response with an XML body.
+// xmlWriterTo is a response that writes its own XML, the same bytes
+// encoding/xml would (listxml.go).
+type xmlWriterTo interface{ writeTo(*bytes.Buffer) }
+
 func writeXML(w http.ResponseWriter, status int, v any) error {
 	b := xmlBufs.Get().(*bytes.Buffer)
 	defer func() {
@@ -187,8 +191,8 @@ func writeXML(w http.ResponseWriter, status int, v any) error {
 	}()
 	b.Reset()
 	b.WriteString(xml.Header)
-	if res, ok := v.(listBucketResult); ok {
-		res.writeTo(b)
+	if fast, ok := v.(xmlWriterTo); ok {
+		fast.writeTo(b)
 	} else if err := xml.NewEncoder(b).Encode(v); err != nil {
 		return err
 	}

@@ -128,10 +128,7 @@ func (w *writer) Write(p []byte) (int, error) {
 		if w.s.Direct && w.n+int64(m) > directMin {
 			m = int(directMin - w.n)
 		}
-		if err := w.s.checkSpace(int64(m)); err != nil {
-			return 0, fmt.Errorf("write %s: %w", w.f.Name(), err)
-		}
-		n, err := w.f.Write(p[:m])
+		n, err := w.writeFile(p[:m])
 		w.n += int64(n)
 		if err != nil || m == len(p) {
 			return n, err
@@ -174,16 +171,19 @@ func (w *writer) startDirect() error {
 	return nil
 }
 
+// writeFile writes p to the file, unless that would eat into the Reserve.
+func (w *writer) writeFile(p []byte) (int, error) {
+	if err := w.s.checkSpace(int64(len(p))); err != nil {
+		return 0, fmt.Errorf("write %s: %w", w.f.Name(), err)
+	}
+	return w.f.Write(p)
+}
+
 // flush writes the whole buffer with direct I/O.
 func (w *writer) flush() error {
-	if err := w.s.checkSpace(int64(w.fill)); err != nil {
-		return fmt.Errorf("write %s: %w", w.f.Name(), err)
-	}
-	if _, err := w.f.Write((*w.buf)[:w.fill]); err != nil {
-		return err
-	}
+	_, err := w.writeFile((*w.buf)[:w.fill])
 	w.fill = 0
-	return nil
+	return err
 }
 
 // flushTail writes what the buffer holds at the end of the blob: its
@@ -192,26 +192,19 @@ func (w *writer) flushTail() error {
 	if w.buf == nil || w.fill == 0 {
 		return nil
 	}
-	tail := (*w.buf)[:w.fill]
-	aligned := w.fill &^ (directAlign - 1)
-	if err := w.s.checkSpace(int64(w.fill)); err != nil {
-		return fmt.Errorf("write %s: %w", w.f.Name(), err)
+	tail := (*w.buf)[w.fill&^(directAlign-1) : w.fill]
+	w.fill -= len(tail)
+	if err := w.flush(); err != nil {
+		return err
 	}
-	if aligned > 0 {
-		if _, err := w.f.Write(tail[:aligned]); err != nil {
-			return err
-		}
+	if len(tail) == 0 {
+		return nil
 	}
-	if aligned < len(tail) {
-		if err := setDirect(w.f, false); err != nil {
-			return err
-		}
-		if _, err := w.f.Write(tail[aligned:]); err != nil {
-			return err
-		}
+	if err := setDirect(w.f, false); err != nil {
+		return err
 	}
-	w.fill = 0
-	return nil
+	_, err := w.writeFile(tail)
+	return err
 }
 
 // release returns the direct I/O buffer to its pool.
