@@ -11,9 +11,11 @@ import (
 // Store holds blobs. Implementations: disk (local filesystem; later also a
 // shared filesystem for many gateways).
 type Store interface {
-	// Create starts a new blob. The caller writes its bytes and then calls
-	// Commit, which makes them durable and returns the new ID, or Abort.
-	Create(ctx context.Context) (Writer, error)
+	// Create starts a new blob of size bytes (-1: not known in advance).
+	// The caller writes its bytes and then calls Commit, which makes them
+	// durable and returns the new ID, or Abort. A blob of known size must
+	// get exactly that many bytes.
+	Create(ctx context.Context, size int64) (Writer, error)
 	// Open returns a reader of a committed blob. A missing blob is reported
 	// with an error satisfying errors.Is(err, fs.ErrNotExist).
 	Open(ctx context.Context, id string) (io.ReadSeekCloser, error)

@@ -33,6 +33,9 @@ type Config struct {
 	// InlineMax is the largest object, in bytes, kept inline in the
 	// metadata database instead of a blob file; 0 turns inlining off.
 	InlineMax int
+	// PackMax is the largest blob, in bytes, stored as a record in a shared
+	// pack file instead of a file of its own (ADR 0007); 0 turns packing off.
+	PackMax int
 	// DebugAddr, when set, serves Go's runtime profiles (net/http/pprof)
 	// on a separate listener: never on the S3 port, off by default.
 	DebugAddr string
@@ -44,9 +47,12 @@ type Config struct {
 // in memory, and SQLite rows past a few MiB are slow.
 const MaxInline = 1 << 20
 
+// MaxPack bounds --pack-max: packs are for small blobs.
+const MaxPack = 16 << 20
+
 // Default returns the zero-setup configuration.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 64 << 10}
+	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20}
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
@@ -72,6 +78,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.LogFormat, "log-format", "text or json")
 	num(&c.MaxRequests, "max-requests", "S3 requests served at once; more get 503 SlowDown (0 = no bound)")
 	num(&c.InlineMax, "inline-max", "objects up to this many bytes are stored in the metadata database, not in files (0 = never)")
+	num(&c.PackMax, "pack-max", "blobs up to this many bytes are appended to shared pack files, not written as files of their own (0 = never)")
 	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
 	str(&c.TLSKey, "tls-key", "PEM private key file for --tls-cert")
 	str(&c.DebugAddr, "debug-addr", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; unauthenticated, keep it private")
@@ -126,6 +133,9 @@ func (c Config) Validate() error {
 	}
 	if c.InlineMax < 0 || c.InlineMax > MaxInline {
 		errs = append(errs, fmt.Errorf("--inline-max must be between 0 and %d bytes", MaxInline))
+	}
+	if c.PackMax < 0 || c.PackMax > MaxPack {
+		errs = append(errs, fmt.Errorf("--pack-max must be between 0 and %d bytes", MaxPack))
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		errs = append(errs, errors.New("--tls-cert and --tls-key must be given together"))

@@ -718,7 +718,7 @@ func (c *checker) orphans(ctx context.Context) error {
 			if c.sum.Live {
 				// Freed by a write that committed after the walk saw the
 				// file: the server deletes it right after its commit.
-				if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+				if !c.blobs.Exists(ctx, id) {
 					continue
 				}
 			}

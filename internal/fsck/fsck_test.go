@@ -96,7 +96,7 @@ func multipart(t *testing.T, c *s3.Client, key string, alg types.ChecksumAlgorit
 func newStore(t *testing.T) store {
 	t.Helper()
 	dir := t.TempDir()
-	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithInlineMax(0))
+	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithFilesOnly())
 	c := srv.AWSClient(t)
 	if _, err := c.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/meta/sqlite"
@@ -62,6 +62,7 @@ var fuzzParts = []string{"part-one", "part-two"}
 type fuzzServer struct {
 	h      *Handler
 	svc    *service.Service
+	blobs  *disk.Store
 	root   string // holds only dir
 	dir    string // the data dir
 	upload string
@@ -88,7 +89,7 @@ func newFuzzServer(f *testing.F) *fuzzServer {
 	svc := service.New(m, blobs, log)
 	h := New(svc, Config{Region: fuzzRegion, Logger: log,
 		Credentials: StaticCredentials{fuzzAccessKey: fuzzSecretKey}})
-	return &fuzzServer{h: h, svc: svc, root: root, dir: dir}
+	return &fuzzServer{h: h, svc: svc, blobs: blobs, root: root, dir: dir}
 }
 
 // reset restores the starting state: the bucket, fuzzObjects with their
@@ -303,17 +304,14 @@ func (s *fuzzServer) check(t *testing.T, r *http.Request, rec *httptest.Response
 	}
 	entries, _ := os.ReadDir(s.dir)
 	for _, e := range entries {
-		if !slices.Contains([]string{"blobs", "tmp", "jog.db", "jog.db-wal", "jog.db-shm"}, e.Name()) {
+		if !slices.Contains([]string{"blobs", "tmp", "packs", "jog.db", "jog.db-wal", "jog.db-shm"}, e.Name()) {
 			t.Fatalf("%s %s: unexpected file %s in the data dir", r.Method, r.URL, e.Name())
 		}
 	}
-	var ids []string
-	filepath.WalkDir(filepath.Join(s.dir, "blobs"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			ids = append(ids, d.Name())
-		}
-		return nil
-	})
+	var ids []string // blob files and records in packs
+	if err := s.blobs.Walk(context.Background(), func(b blob.Info) error { ids = append(ids, b.ID); return nil }); err != nil {
+		t.Fatal(err)
+	}
 	if len(ids) > 0 {
 		orphans, err := s.svc.Meta().UnreferencedBlobs(context.Background(), ids)
 		if err != nil || len(orphans) > 0 {

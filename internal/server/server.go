@@ -30,6 +30,7 @@ type Server struct {
 	cfg         config.Config
 	log         *slog.Logger
 	meta        *sqlite.Store
+	blobs       *disk.Store
 	handler     http.Handler
 	draining    atomic.Bool
 	unlock      func() error // releases the data dir lock (LockFile)
@@ -87,6 +88,12 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 		return nil, fmt.Errorf("open blob store: %w", err)
 	}
 	blobs.NoSync = noSync
+	blobs.PackMax = int64(cfg.PackMax)
+	if blobs.Packing && blobs.PackMax > 0 {
+		log.Debug("packing small blobs", "max", blobs.PackMax)
+	} else if blobs.PackMax > 0 {
+		log.Info("file system cannot punch holes: small blobs are written as files", "dir", cfg.DataDir)
+	}
 	inline := cfg.InlineMax
 	if inline == 0 {
 		inline = -1 // off
@@ -99,7 +106,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 	}
 	log.Info("recovery done", "temp_removed", rep.TempRemoved, "blobs_scanned", rep.BlobsScanned,
 		"orphans_removed", rep.OrphansRemoved, "took", time.Since(started).Round(time.Millisecond))
-	s.meta = m
+	s.meta, s.blobs = m, blobs
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey},
@@ -148,11 +155,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
-	return errors.Join(serveErr, s.meta.Close(), s.unlock())
+	return errors.Join(serveErr, s.blobs.Close(), s.meta.Close(), s.unlock())
 }
 
 // drainTimeout bounds how long shutdown waits for in-flight requests.
 const drainTimeout = 5 * time.Minute
 
+// Blobs returns the server's blob store.
+func (s *Server) Blobs() *disk.Store { return s.blobs }
+
 // Close releases the stores of a server that was never served.
-func (s *Server) Close() error { return errors.Join(s.meta.Close(), s.unlock()) }
+func (s *Server) Close() error { return errors.Join(s.blobs.Close(), s.meta.Close(), s.unlock()) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 
 	"github.com/jogstore/jog/internal/meta"
 )
@@ -61,14 +62,21 @@ func (s *Service) openOnce(ctx context.Context, bucket, key, versionID string) (
 	if o.BlobID == "" {
 		return o, &segmentReader{s: s, ctx: ctx}, nil
 	}
-	f, err := s.blobs.Open(ctx, o.BlobID)
-	if errors.Is(err, fs.ErrNotExist) {
+	// Pinned while open: deleting a packed blob would punch out the bytes
+	// still to be read. A blob deleted before the pin fails to open.
+	pinned := []string{o.BlobID}
+	if !s.pins.pin(pinned) {
 		return meta.Object{}, nil, errReplaced
 	}
+	f, err := s.blobs.Open(ctx, o.BlobID)
 	if err != nil {
+		s.deleteBlobs(ctx, s.pins.unpin(pinned))
+		if errors.Is(err, fs.ErrNotExist) {
+			return meta.Object{}, nil, errReplaced
+		}
 		return meta.Object{}, nil, fmt.Errorf("open blob %s of %s/%s: %w", o.BlobID, bucket, key, err)
 	}
-	return o, &segmentReader{s: s, ctx: ctx, segs: []segment{{blobID: o.BlobID, size: o.Size}}, cur: f}, nil
+	return o, &segmentReader{s: s, ctx: ctx, segs: []segment{{blobID: o.BlobID, size: o.Size}}, cur: f, pinned: pinned}, nil
 }
 
 // openParts pins a multipart object's parts, then checks the object is
@@ -83,7 +91,9 @@ func (s *Service) openParts(ctx context.Context, o meta.Object) (meta.Object, Ob
 	for i, p := range parts {
 		ids[i], segs[i] = p.BlobID, segment{blobID: p.BlobID, size: p.Size}
 	}
-	s.pins.pin(ids)
+	if !s.pins.pin(ids) {
+		return meta.Object{}, nil, errReplaced
+	}
 	again, err := s.meta.GetObject(ctx, o.Bucket, o.Key, o.VersionID)
 	if err != nil || again.UploadID != o.UploadID || len(parts) != o.PartsCount {
 		s.deleteBlobs(ctx, s.pins.unpin(ids))
@@ -162,11 +172,7 @@ func (r *segmentReader) CopyRange(w io.Writer, off, n int64) (int64, error) {
 				return written, err
 			}
 		}
-		if _, err := f.Seek(off, io.SeekStart); err != nil {
-			f.Close()
-			return written, err
-		}
-		m, err := io.CopyN(w, f, min(n, seg.size-off))
+		m, err := copyFrom(w, f, off, min(n, seg.size-off))
 		written += m
 		n -= m
 		if f != r.cur {
@@ -190,6 +196,27 @@ func (r *segmentReader) Close() error {
 	}
 	r.s.deleteBlobs(r.ctx, r.s.pins.unpin(r.pinned))
 	return nil
+}
+
+// fileRanger is a blob reader backed by part of a file (a packed blob).
+type fileRanger interface {
+	FileRange() (*os.File, int64, error)
+}
+
+// copyFrom copies n bytes from offset off of blob reader f to w, handing an
+// *os.File to io.CopyN so that network writers can use sendfile.
+func copyFrom(w io.Writer, f io.ReadSeeker, off, n int64) (int64, error) {
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	if fr, ok := f.(fileRanger); ok {
+		file, left, err := fr.FileRange()
+		if err != nil {
+			return 0, err
+		}
+		return io.CopyN(w, file, min(n, left))
+	}
+	return io.CopyN(w, f, n)
 }
 
 // inlineReader reads an object whose bytes came with its metadata.

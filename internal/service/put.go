@@ -156,7 +156,7 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 		sk.buf = s.inlineBufs.Get().(*[]byte)
 	} else {
 		// Bound for a blob: create it before the first body byte arrives.
-		w, err := s.blobs.Create(ctx)
+		w, err := s.blobs.Create(ctx, size)
 		if err != nil {
 			return writtenData{}, fmt.Errorf("create blob: %w", err)
 		}
@@ -214,7 +214,7 @@ func (k *sink) Write(p []byte) (int, error) {
 			*k.buf = append(*k.buf, p...)
 			return len(p), nil
 		}
-		w, err := k.s.blobs.Create(k.ctx)
+		w, err := k.s.blobs.Create(k.ctx, -1) // spilled: its size is not known
 		if err != nil {
 			return 0, fmt.Errorf("create blob: %w", err)
 		}

@@ -21,7 +21,7 @@ type Service struct {
 
 // DefaultInlineMax is the size up to which objects are stored inline in the
 // metadata database rather than in blob files (ADR 0005).
-const DefaultInlineMax = 64 << 10
+const DefaultInlineMax = 16 << 10
 
 // Options tunes a Service; the zero value means the defaults.
 type Options struct {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/server"
 )
@@ -29,7 +30,10 @@ type Server struct {
 	Addr    string // 127.0.0.1:port
 	DataDir string
 	Config  config.Config
-	stop    func()
+	// Blobs is the running server's blob store, for tests that count or
+	// walk blobs (its own packs included, which another store would skip).
+	Blobs *disk.Store
+	stop  func()
 }
 
 // Option adjusts the config before start.
@@ -48,6 +52,16 @@ func WithMaxRequests(n int) Option { return func(c *config.Config) { c.MaxReques
 // WithInlineMax sets --inline-max: objects up to n bytes are stored in the
 // metadata database (0: none).
 func WithInlineMax(n int) Option { return func(c *config.Config) { c.InlineMax = n } }
+
+// WithPackMax sets --pack-max: blobs up to n bytes go into pack files
+// (0: none).
+func WithPackMax(n int) Option { return func(c *config.Config) { c.PackMax = n } }
+
+// WithFilesOnly stores every object's data in a blob file of its own (no
+// inline data, no packs), for tests that count or damage blob files.
+func WithFilesOnly() Option {
+	return func(c *config.Config) { c.InlineMax, c.PackMax = 0, 0 }
+}
 
 // WithDataDir reuses an existing data dir (to test restarts).
 func WithDataDir(dir string) Option { return func(c *config.Config) { c.DataDir = dir } }
@@ -93,7 +107,7 @@ func Start(t testing.TB, cfg config.Config) *Server {
 	if cfg.TLSCert != "" {
 		scheme = "https://"
 	}
-	s := &Server{URL: scheme + ln.Addr().String(), Addr: ln.Addr().String(), DataDir: cfg.DataDir, Config: cfg}
+	s := &Server{URL: scheme + ln.Addr().String(), Addr: ln.Addr().String(), DataDir: cfg.DataDir, Config: cfg, Blobs: srv.Blobs()}
 	stopped := false
 	s.stop = func() {
 		if stopped {

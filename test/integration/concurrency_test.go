@@ -28,6 +28,8 @@ import (
 	"github.com/minio/minio-go/v7"
 	_ "modernc.org/sqlite" // "sqlite" driver for TestWALMode
 
+	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/testutil"
 )
 
@@ -276,12 +278,20 @@ func TestConcurrencyMixed(t *testing.T) {
 		t.Error(f)
 	}
 
-	// On disk, after a clean stop: one blob per object above the inline
-	// size (smaller ones live in the database), nothing in tmp/.
+	// On disk, after a clean stop: one blob (a file, or a record in a pack)
+	// per object above the inline size (smaller ones live in the
+	// database), nothing in tmp/.
 	srv.Stop()
-	blobs := concFiles(t, filepath.Join(srv.DataDir, "blobs"))
+	store, err := disk.Open(srv.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blobs []string
+	if err := store.Walk(ctx, func(b blob.Info) error { blobs = append(blobs, b.ID); return nil }); err != nil {
+		t.Fatal(err)
+	}
 	if len(blobs) != inBlobs {
-		t.Errorf("blobs/ holds %d files for %d objects above %d bytes: %v", len(blobs), inBlobs, srv.Config.InlineMax, blobs)
+		t.Errorf("the store holds %d blobs for %d objects above %d bytes: %v", len(blobs), inBlobs, srv.Config.InlineMax, blobs)
 	}
 	if tmp := concFiles(t, filepath.Join(srv.DataDir, "tmp")); len(tmp) != 0 {
 		t.Errorf("tmp/ is not empty after a clean stop: %v", tmp)
@@ -318,7 +328,7 @@ func concFiles(t *testing.T, dir string) []string {
 func TestConcurrentConditionalCreate(t *testing.T) {
 	const clients = 32
 	// Blob files, to count what the losers leave behind.
-	srv := testutil.StartServer(t, testutil.WithInlineMax(0))
+	srv := testutil.StartServer(t, testutil.WithFilesOnly())
 	counter := mcNewStatusCounter()
 	ctx := context.Background()
 	awsClients := make([]*s3.Client, clients)
@@ -393,7 +403,7 @@ func TestConcurrentConditionalCreate(t *testing.T) {
 func TestRestartRecovery(t *testing.T) {
 	dir := t.TempDir()
 	// Blob files only: recovery is about them.
-	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithInlineMax(0))
+	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithFilesOnly())
 	c := srv.AWSClient(t, func(o *s3.Options) { o.Logger = logging.Nop{} })
 	ctx := context.Background()
 	const bucket = "recovery"

@@ -18,6 +18,7 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/testutil"
 )
 
@@ -57,11 +58,16 @@ func freeBytes(t *testing.T, dir string) int64 {
 // file, the previous version of an overwritten key intact, every earlier
 // object byte-exact and listable. UploadPart fails the same way. Once
 // objects are deleted, writes succeed again.
+// It runs with blob files only and with the default layout (small objects
+// inline or in pack files).
 func TestDiskFull(t *testing.T) {
+	t.Run("files", func(t *testing.T) { testDiskFull(t, testutil.WithFilesOnly()) })
+	t.Run("default", func(t *testing.T) { testDiskFull(t) })
+}
+
+func testDiskFull(t *testing.T, opts ...testutil.Option) {
 	mnt := mountTmpfs(t, "64m")
-	// Blob files only: the test counts them. Inline objects take the same
-	// CheckSpace path before their transaction.
-	srv := testutil.StartServer(t, testutil.WithDataDir(filepath.Join(mnt, "data")), testutil.WithInlineMax(0))
+	srv := testutil.StartServer(t, append([]testutil.Option{testutil.WithDataDir(filepath.Join(mnt, "data"))}, opts...)...)
 	c := awsClient(t, srv, func(o *s3.Options) {
 		o.RetryMaxAttempts = 1
 		// Wait for the server's answer to "Expect: 100-continue" however
@@ -236,8 +242,9 @@ func TestDiskFull(t *testing.T) {
 }
 
 // wantBlobFiles asserts that the data dir holds no temp file and exactly
-// one blob file per non-empty object of bucket plus extra (the parts of
-// multipart objects beyond their first): refused writes left nothing.
+// one blob (a file or a pack record) per object of bucket stored outside
+// the database, plus extra (the parts of multipart objects beyond their
+// first): refused writes left nothing.
 func wantBlobFiles(t *testing.T, srv *testutil.Server, c *s3.Client, bucket string, extra int) {
 	t.Helper()
 	if tmp, err := os.ReadDir(filepath.Join(srv.DataDir, "tmp")); err != nil || len(tmp) != 0 {
@@ -251,13 +258,17 @@ func wantBlobFiles(t *testing.T, srv *testutil.Server, c *s3.Client, bucket stri
 			t.Fatal(err)
 		}
 		for _, o := range out.Contents {
-			if aws.ToInt64(o.Size) > 0 {
+			if aws.ToInt64(o.Size) > int64(srv.Config.InlineMax) {
 				want++
 			}
 		}
 	}
-	if got := len(blobFiles(t, srv.DataDir)); got != want {
-		t.Fatalf("%d blob files, want %d", got, want)
+	got := 0
+	if err := srv.Blobs.Walk(context.Background(), func(blob.Info) error { got++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Fatalf("%d blobs, want %d", got, want)
 	}
 }
 

@@ -338,8 +338,9 @@ func wantDataLayout(t *testing.T, dir string) {
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
 		switch {
-		case d.IsDir() && (rel == "." || rel == "blobs" || rel == "tmp" || regexp.MustCompile(`^blobs/[0-9a-f]{2}(/[0-9a-f]{2})?$`).MatchString(rel)):
+		case d.IsDir() && (rel == "." || rel == "blobs" || rel == "tmp" || rel == "packs" || regexp.MustCompile(`^blobs/[0-9a-f]{2}(/[0-9a-f]{2})?$`).MatchString(rel)):
 		case !d.IsDir() && slices.Contains([]string{"jog.db", "jog.db-wal", "jog.db-shm", "jog.lock", "credentials.json"}, rel):
+		case !d.IsDir() && regexp.MustCompile(`^packs/[0-9a-f]{32}$`).MatchString(rel):
 		case !d.IsDir() && blobName.MatchString(rel):
 			m := blobName.FindStringSubmatch(rel)
 			if m[3][:2] != m[1] || m[3][2:4] != m[2] {

@@ -16,7 +16,7 @@ import (
 // inlining off still serves them.
 func TestInlineObjects(t *testing.T) {
 	const bucket = "inline"
-	srv, c := awsStartBucket(t, bucket, testutil.WithInlineMax(4096))
+	srv, c := awsStartBucket(t, bucket, testutil.WithInlineMax(4096), testutil.WithPackMax(0))
 	dir := srv.DataDir
 	small, edge, big := awsRandBytes(1, 1000), awsRandBytes(2, 4096), awsRandBytes(3, 4097)
 

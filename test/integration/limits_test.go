@@ -58,7 +58,7 @@ func signedPut(t *testing.T, srv *testutil.Server, path string, body io.Reader, 
 // server serves again once the held requests finish.
 func TestMaxRequestsSlowDown(t *testing.T) {
 	// Inline off: the test sees held uploads as files in tmp/.
-	srv := testutil.StartServer(t, testutil.WithMaxRequests(2), testutil.WithInlineMax(0))
+	srv := testutil.StartServer(t, testutil.WithMaxRequests(2), testutil.WithFilesOnly())
 	c := srv.AWSClient(t, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
 	ctx := context.Background()
 	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("limits")}); err != nil {

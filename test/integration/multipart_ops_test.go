@@ -35,7 +35,7 @@ func blobFiles(t *testing.T, dir string) []string {
 
 func mpSetup(t *testing.T) (*testutil.Server, *s3.Client, context.Context) {
 	// Inline off: the tests count blob files.
-	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithInlineMax(0))
+	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithFilesOnly())
 	c := srv.AWSClient(t)
 	ctx := context.Background()
 	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("mpops")}); err != nil {

@@ -2,6 +2,7 @@
 //
 //	<root>/blobs/ab/cd/abcd…   committed blobs, named by a random 128-bit ID
 //	<root>/tmp/<id>            blobs being written
+//	<root>/packs/<id>          small blobs of known size, as records (pack.go)
 //
 // Commit order: write the temp file, fsync it, rename it into blobs/, fsync
 // the directory that received it. Only then may metadata refer to the ID.
@@ -19,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -39,6 +41,17 @@ type Store struct {
 	// Direct writes blobs with O_DIRECT through aligned buffers. Open sets
 	// it when the file system accepts O_DIRECT.
 	Direct bool
+	// Packing puts blobs of known size up to PackMax bytes into pack files
+	// (pack.go). Open sets it when the file system can punch holes, and
+	// PackMax to DefaultPackMax.
+	Packing bool
+	PackMax int64
+
+	packMu sync.Mutex
+	active *pack           // the pack taking new records, or nil
+	own    map[string]bool // packs this store appends to (active or with writers)
+	// packFileLimit, when set, replaces packFileMax (tests).
+	packFileLimit int64
 }
 
 // MaxReserve caps the default Reserve.
@@ -48,12 +61,13 @@ var _ blob.Store = (*Store)(nil)
 
 // Open prepares root (creating blobs/ and tmp/) and returns the store.
 func Open(root string) (*Store, error) {
-	for _, d := range []string{"blobs", "tmp"} {
+	for _, d := range []string{"blobs", "tmp", "packs"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o750); err != nil {
 			return nil, err
 		}
 	}
-	s := &Store{root: root, Direct: probeDirect(filepath.Join(root, "tmp"))}
+	s := &Store{root: root, Direct: probeDirect(filepath.Join(root, "tmp")),
+		Packing: probePacks(filepath.Join(root, "tmp")), PackMax: DefaultPackMax}
 	if _, total, ok := fsSpace(root); ok {
 		s.Reserve = min(MaxReserve, total/100)
 	}
@@ -95,10 +109,14 @@ func (s *Store) path(id string) string {
 	return filepath.Join(s.root, "blobs", id[0:2], id[2:4], id)
 }
 
-// Create implements blob.Store.
-func (s *Store) Create(ctx context.Context) (blob.Writer, error) {
-	if err := s.checkSpace(0); err != nil { // even an empty object's row needs room
+// Create implements blob.Store. Blobs of known size up to PackMax go into
+// a pack; others into a file of their own.
+func (s *Store) Create(ctx context.Context, size int64) (blob.Writer, error) {
+	if err := s.checkSpace(max(size, 0)); err != nil { // even an empty object's row needs room
 		return nil, err
+	}
+	if s.packs(size) {
+		return s.createPacked(size)
 	}
 	id := newID()
 	f, err := os.OpenFile(filepath.Join(s.root, "tmp", id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
@@ -312,6 +330,9 @@ func syncDir(dir string) error {
 // Open implements blob.Store. The returned value is an *os.File, so copying
 // it to a network connection uses sendfile.
 func (s *Store) Open(ctx context.Context, id string) (io.ReadSeekCloser, error) {
+	if p, ok := parsePackedID(id); ok {
+		return s.openPacked(p)
+	}
 	if !validID(id) {
 		return nil, fmt.Errorf("blob %q: %w", id, fs.ErrNotExist)
 	}
@@ -320,6 +341,9 @@ func (s *Store) Open(ctx context.Context, id string) (io.ReadSeekCloser, error) 
 
 // Delete implements blob.Store.
 func (s *Store) Delete(ctx context.Context, id string) error {
+	if p, ok := parsePackedID(id); ok {
+		return s.deletePacked(p)
+	}
 	if !validID(id) {
 		return nil
 	}
@@ -330,8 +354,18 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return err
 }
 
-// Walk implements blob.Store.
+// Walk implements blob.Store: the records of pack files (except packs
+// another process still appends to), then the blob files.
 func (s *Store) Walk(ctx context.Context, fn func(blob.Info) error) error {
+	err := s.walkPacks(func(id string, size int64, created time.Time) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(blob.Info{ID: id, Size: size, ModTime: created})
+	})
+	if err != nil {
+		return err
+	}
 	return filepath.WalkDir(filepath.Join(s.root, "blobs"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -373,8 +407,22 @@ func (s *Store) CleanTemp(ctx context.Context, before time.Time) (int, error) {
 	return n, nil
 }
 
-// Path returns the file name of blob id (which may not exist).
+// Exists reports whether blob id is there: its file, or its record.
+func (s *Store) Exists(ctx context.Context, id string) bool {
+	r, err := s.Open(ctx, id)
+	if err != nil {
+		return false
+	}
+	r.Close()
+	return true
+}
+
+// Path returns the file name of blob id (which may not exist): for a
+// packed blob, its pack's.
 func (s *Store) Path(id string) string {
+	if p, ok := parsePackedID(id); ok {
+		return s.packPath(p.pack)
+	}
 	if !validID(id) {
 		return ""
 	}

@@ -39,7 +39,7 @@ func TestRoundTrip(t *testing.T) {
 				for i := range data {
 					data[i] = byte(rng.Uint32())
 				}
-				w, err := s.Create(context.Background())
+				w, err := s.Create(context.Background(), -1)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -91,7 +91,7 @@ func TestAbortAfterDirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := s.Create(context.Background())
+	w, err := s.Create(context.Background(), -1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,10 @@ func (s *Store) CreateBucket(ctx context.Context, b meta.Bucket) error {
 
 // GetBucket implements meta.Store.
 func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error) {
+	if b, ok := s.buckets.get(name); ok {
+		return b, nil
+	}
+	gen := s.buckets.generation()
 	b := meta.Bucket{Name: name}
 	var created int64
 	err := s.rd.QueryRowContext(ctx,
@@ -37,8 +41,12 @@ func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error)
 	if errors.Is(err, sql.ErrNoRows) {
 		return meta.Bucket{}, meta.ErrBucketNotFound
 	}
+	if err != nil {
+		return meta.Bucket{}, err
+	}
 	b.CreatedAt = time.UnixMilli(created).UTC()
-	return b, err
+	s.buckets.put(b, gen)
+	return b, nil
 }
 
 // ListBuckets implements meta.Store; buckets come in name order.
@@ -64,6 +72,10 @@ func (s *Store) ListBuckets(ctx context.Context) ([]meta.Bucket, error) {
 // DeleteBucket implements meta.Store.
 func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error) {
 	var freed []string
+	// Dropped before and after the commit: a lookup in between would
+	// otherwise cache the bucket being deleted.
+	s.buckets.drop(name)
+	defer s.buckets.drop(name)
 	err := s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, name)
 		if err != nil {

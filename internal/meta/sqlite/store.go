@@ -18,6 +18,8 @@ type Store struct {
 	wc *stmtCache
 	rd pool // r through cached prepared statements
 	gc *committer
+
+	buckets bucketCache
 }
 
 var _ meta.Store = (*Store)(nil)
