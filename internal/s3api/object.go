@@ -92,14 +92,24 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	// A named version is served or refused, never replaced by the latest;
 	// unversioned writes create the version "null".
 	version := q.Get("versionId")
-	o, body, err := h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
+	// HEAD reads only metadata; GET opens the data with it, consistently.
+	var o meta.Object
+	var body service.ObjectReader
+	var err error
+	if r.Method == http.MethodHead {
+		o, err = h.svc.StatObject(r.Context(), r.route.Bucket, r.route.Key, version, part > 0)
+	} else {
+		o, body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
+	}
 	if err != nil {
 		if version != "" && errors.Is(err, meta.ErrObjectNotFound) {
 			return errNoSuchVersion
 		}
 		return err
 	}
-	defer body.Close()
+	if body != nil {
+		defer body.Close()
+	}
 	hdr := w.Header()
 	hdr.Set("ETag", `"`+o.ETag+`"`)
 	hdr.Set("Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
@@ -141,7 +151,7 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	}
 	hdr.Set("Content-Length", strconv.FormatInt(length, 10))
 	w.WriteHeader(status)
-	if r.Method == http.MethodHead || length == 0 {
+	if body == nil || length == 0 {
 		return nil
 	}
 	if _, err := body.CopyRange(w, rng.start, length); err != nil {

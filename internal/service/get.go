@@ -17,6 +17,20 @@ func (s *Service) HeadObject(ctx context.Context, bucket, key, versionID string)
 	return s.meta.GetObject(ctx, bucket, key, versionID)
 }
 
+// StatObject returns an object's metadata without opening its data, as a
+// HEAD needs it; withParts also loads a multipart object's parts
+// (o.Parts), for HEAD with partNumber.
+func (s *Service) StatObject(ctx context.Context, bucket, key, versionID string, withParts bool) (meta.Object, error) {
+	o, err := s.meta.GetObject(ctx, bucket, key, versionID)
+	if err != nil || !withParts || o.UploadID == "" {
+		return o, err
+	}
+	if o.Parts, err = s.meta.ObjectParts(ctx, o.UploadID); err != nil {
+		return meta.Object{}, err
+	}
+	return o, nil
+}
+
 // ObjectReader reads one object version's bytes.
 type ObjectReader interface {
 	io.ReadCloser

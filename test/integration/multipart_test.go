@@ -74,6 +74,16 @@ func TestMultipartManagerRoundTrip(t *testing.T) {
 				if !bytes.Equal(pb, data[lo:hi]) || aws.ToInt32(p.PartsCount) != 5 {
 					t.Fatalf("part %d: %d bytes, parts count %d", n, len(pb), aws.ToInt32(p.PartsCount))
 				}
+				// HEAD answers from the metadata alone, with the same part's
+				// length and range.
+				h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("mpbucket"), Key: aws.String(key), PartNumber: aws.Int32(int32(n))})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if aws.ToInt64(h.ContentLength) != int64(hi-lo) || aws.ToInt32(h.PartsCount) != 5 ||
+					aws.ToString(h.ContentRange) != fmt.Sprintf("bytes %d-%d/%d", lo, hi-1, len(data)) {
+					t.Fatalf("HEAD part %d: length %d, parts count %d, range %q", n, aws.ToInt64(h.ContentLength), aws.ToInt32(h.PartsCount), aws.ToString(h.ContentRange))
+				}
 			}
 			// A range across a part boundary.
 			rg, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("mpbucket"), Key: aws.String(key), Range: aws.String("bytes=5242870-10485770")})

@@ -47,9 +47,11 @@ type Store struct {
 	Packing bool
 	PackMax int64
 
-	packMu sync.Mutex
-	active *pack           // the pack taking new records, or nil
-	own    map[string]bool // packs this store appends to (active or with writers)
+	packMu  sync.Mutex
+	active  []*pack         // the packs taking new records (nil entries: none yet)
+	turn    int             // which of active takes the next record
+	stripes int             // len(active); 0 means defaultPackStripes
+	own     map[string]bool // packs this store appends to (active or with writers)
 	// packFileLimit, when set, replaces packFileMax (tests).
 	packFileLimit int64
 }

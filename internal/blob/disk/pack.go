@@ -39,6 +39,10 @@ const (
 	packHeaderSize = 48
 	// packFileMax is the size at which a pack stops taking new records.
 	packFileMax = 256 << 20
+	// defaultPackStripes is how many packs take records at once.
+	defaultPackStripes = 4
+	// largeRecord is the size from which records spread over packs.
+	largeRecord = 256 << 10
 )
 
 // packLimit is packFileMax, or a test's smaller limit.
@@ -94,28 +98,47 @@ func (s *Store) createPacked(size int64) (*packWriter, error) {
 	return w, nil
 }
 
-// reserve takes the next record's range in the active pack, starting a new
-// pack when the active one is full.
+// reserve takes the next record's range in one of the active packs,
+// starting a new pack when that one is full. Records of 256 KiB and more
+// take turns over the packs after the first, so that their fdatasyncs run
+// side by side (parallel writers get more from a disk than one); smaller
+// ones all go to the first, where more of them share each fdatasync.
 func (s *Store) reserve(size int64) (*pack, int64, error) {
 	n := recordLen(size)
 	s.packMu.Lock()
 	defer s.packMu.Unlock()
-	if p := s.active; p != nil && p.tail > 0 && p.tail+n > s.packLimit() {
-		s.retire(p)
-		s.active = nil
-	}
 	if s.active == nil {
+		s.active = make([]*pack, s.packStripes())
+	}
+	i := 0
+	if len(s.active) > 1 && size >= largeRecord {
+		i = 1 + s.turn%(len(s.active)-1)
+		s.turn++
+	}
+	if p := s.active[i]; p != nil && p.tail > 0 && p.tail+n > s.packLimit() {
+		s.retire(p)
+		s.active[i] = nil
+	}
+	if s.active[i] == nil {
 		p, err := s.newPack()
 		if err != nil {
 			return nil, 0, err
 		}
-		s.active = p
+		s.active[i] = p
 	}
-	p := s.active
+	p := s.active[i]
 	off := p.tail
 	p.tail += n
 	p.writers++
 	return p, off, nil
+}
+
+// packStripes is how many packs take records at once.
+func (s *Store) packStripes() int {
+	if s.stripes > 0 {
+		return s.stripes
+	}
+	return defaultPackStripes
 }
 
 // newPack creates an empty pack file, durable in packs/, and locks it.
@@ -169,16 +192,19 @@ func (s *Store) retire(p *pack) {
 	}
 }
 
-// Close stops appending to the active pack; its lock goes once its last
-// writer finishes, and walks (recovery, fsck) of other processes may then
-// check it. The store still reads, deletes and writes (in a new pack).
+// Close stops appending to the active packs; their locks go once their
+// last writers finish, and walks (recovery, fsck) of other processes may
+// then check them. The store still reads, deletes and writes (in new
+// packs).
 func (s *Store) Close() error {
 	s.packMu.Lock()
 	defer s.packMu.Unlock()
-	if s.active != nil {
-		s.retire(s.active)
-		s.active = nil
+	for _, p := range s.active {
+		if p != nil {
+			s.retire(p)
+		}
 	}
+	s.active = nil
 	return nil
 }
 

@@ -178,6 +178,7 @@ func sortedIDs(ids ...string) []string { slices.Sort(ids); return ids }
 func TestPackDelete(t *testing.T) {
 	s := packStore(t)
 	s.packFileLimit = 3 * packAlign // three one-block records per pack
+	s.stripes = 1
 	var ids []string
 	for i := range 7 {
 		ids = append(ids, putPacked(t, s, randBytes(uint64(i), 1000)))
@@ -238,6 +239,7 @@ func TestPackDelete(t *testing.T) {
 // still appends to.
 func TestPackWalk(t *testing.T) {
 	s := packStore(t)
+	s.stripes = 1
 	start := time.Now().Add(-time.Second)
 	a := putPacked(t, s, randBytes(1, 10_000))
 	// Garbage where the next record would go: data a crash left without
@@ -252,7 +254,7 @@ func TestPackWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	s.active.tail = garbageAt + 2*packAlign
+	s.active[0].tail = garbageAt + 2*packAlign
 	b := putPacked(t, s, randBytes(2, 300))
 
 	var infos []blob.Info
@@ -275,10 +277,7 @@ func TestPackWalk(t *testing.T) {
 	if got := walkIDs(t, other); len(got) != 0 {
 		t.Errorf("walk of a pack another store appends to: %v", got)
 	}
-	s.packMu.Lock()
-	s.retire(s.active)
-	s.active = nil
-	s.packMu.Unlock()
+	s.Close()
 	if got := walkIDs(t, other); !slices.Equal(got, sortedIDs(a, b)) {
 		t.Errorf("walk after the writer retired the pack: %v, want %v", got, sortedIDs(a, b))
 	}
