@@ -34,7 +34,7 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, "")
+	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, "", false)
 	if err != nil {
 		return err
 	}

@@ -97,7 +97,7 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	var body service.ObjectReader
 	var err error
 	if r.Method == http.MethodHead {
-		o, err = h.svc.StatObject(r.Context(), r.route.Bucket, r.route.Key, version, part > 0)
+		o, err = h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, part > 0)
 	} else {
 		o, body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
 	}

@@ -12,15 +12,10 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-// HeadObject returns an object's metadata.
-func (s *Service) HeadObject(ctx context.Context, bucket, key, versionID string) (meta.Object, error) {
-	return s.meta.GetObject(ctx, bucket, key, versionID)
-}
-
-// StatObject returns an object's metadata without opening its data, as a
-// HEAD needs it; withParts also loads a multipart object's parts
-// (o.Parts), for HEAD with partNumber.
-func (s *Service) StatObject(ctx context.Context, bucket, key, versionID string, withParts bool) (meta.Object, error) {
+// HeadObject returns an object's metadata without opening its data;
+// withParts also loads a multipart object's parts (o.Parts), for HEAD with
+// partNumber.
+func (s *Service) HeadObject(ctx context.Context, bucket, key, versionID string, withParts bool) (meta.Object, error) {
 	o, err := s.meta.GetObject(ctx, bucket, key, versionID)
 	if err != nil || !withParts || o.UploadID == "" {
 		return o, err

@@ -95,7 +95,7 @@ func TestPutInlineOrSpill(t *testing.T) {
 	if !errors.Is(err, ErrIncompleteBody) {
 		t.Errorf("longer than declared: %v, want ErrIncompleteBody", err)
 	}
-	if _, err := s.HeadObject(ctx, "b", "liar", ""); !errors.Is(err, meta.ErrObjectNotFound) {
+	if _, err := s.HeadObject(ctx, "b", "liar", "", false); !errors.Is(err, meta.ErrObjectNotFound) {
 		t.Errorf("refused object exists: %v", err)
 	}
 	if n := countBlobs(t, b); n != 2 {

@@ -1,6 +1,7 @@
 package disk
 
 import (
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -143,8 +144,9 @@ func (s *Store) packStripes() int {
 
 // newPack creates an empty pack file, durable in packs/, and locks it.
 func (s *Store) newPack() (*pack, error) {
-	p := &pack{id: newID()}
-	hexDecode(p.raw[:], p.id)
+	p := &pack{}
+	rand.Read(p.raw[:])
+	p.id = hex.EncodeToString(p.raw[:])
 	f, err := os.OpenFile(s.packPath(p.id), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o640)
 	if err != nil {
 		return nil, err
