@@ -33,15 +33,18 @@ type Server struct {
 	blobs       *disk.Store
 	handler     http.Handler
 	draining    atomic.Bool
-	unlock      func() error // releases the data dir lock (LockFile)
+	unlock      func() error  // releases the data dir lock (LockFile)
+	swept       chan struct{} // closed when the orphan sweep ends
+	stopSweep   func()        // cancels the sweep and waits for it
 	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
 }
 
 // New opens the data dir (creating it), takes its lock (LockFile: one
-// server per data dir), runs crash recovery and prepares the handler. It
-// does not listen yet.
+// server per data dir), removes the temp files of interrupted writes,
+// starts the background orphan sweep and prepares the handler. It does not
+// listen yet.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -99,14 +102,15 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 		inline = -1 // off
 	}
 	svc := service.NewWith(m, blobs, log, service.Options{InlineMax: inline})
-	rep, err := svc.Recover(ctx, started)
+	n, err := svc.CleanTemp(ctx, started)
 	if err != nil {
+		blobs.Close()
 		m.Close()
 		return nil, fmt.Errorf("recovery: %w", err)
 	}
-	log.Info("recovery done", "temp_removed", rep.TempRemoved, "blobs_scanned", rep.BlobsScanned,
-		"orphans_removed", rep.OrphansRemoved, "took", time.Since(started).Round(time.Millisecond))
+	log.Info("temp files of interrupted writes removed", "removed", n)
 	s.meta, s.blobs = m, blobs
+	s.sweep(svc, started)
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey},
@@ -114,6 +118,33 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 	s.handler = s.withHealth(s3)
 	return s, nil
 }
+
+// sweep removes orphan blobs in the background (Service.SweepOrphans): a
+// walk over every blob must not hold up the first request. Closing the
+// server stops it; what it had not reached waits for the next start.
+func (s *Server) sweep(svc *service.Service, before time.Time) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s.stopSweep = func() { cancel(); <-done }
+	s.swept = done
+	go func() {
+		defer close(done)
+		rep, err := svc.SweepOrphans(ctx, before)
+		switch {
+		case ctx.Err() != nil:
+			s.log.Info("orphan sweep stopped by shutdown", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
+		case err != nil:
+			s.log.Error("orphan sweep failed: orphans stay until the next start", "err", err,
+				"blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
+		default:
+			s.log.Info("orphan sweep done", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved,
+				"took", time.Since(before).Round(time.Millisecond))
+		}
+	}()
+}
+
+// Swept is closed when the start-up orphan sweep has ended.
+func (s *Server) Swept() <-chan struct{} { return s.swept }
 
 // Handler returns the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -155,7 +186,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
-	return errors.Join(serveErr, s.blobs.Close(), s.meta.Close(), s.unlock())
+	return errors.Join(serveErr, s.closeStores())
+}
+
+// closeStores stops the orphan sweep, closes the stores and unlocks the
+// data dir.
+func (s *Server) closeStores() error {
+	s.stopSweep()
+	return errors.Join(s.blobs.Close(), s.meta.Close(), s.unlock())
 }
 
 // drainTimeout bounds how long shutdown waits for in-flight requests.
@@ -165,4 +203,4 @@ const drainTimeout = 5 * time.Minute
 func (s *Server) Blobs() *disk.Store { return s.blobs }
 
 // Close releases the stores of a server that was never served.
-func (s *Server) Close() error { return errors.Join(s.blobs.Close(), s.meta.Close(), s.unlock()) }
+func (s *Server) Close() error { return s.closeStores() }

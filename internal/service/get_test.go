@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/jogstore/jog/internal/blob/disk"
 )
 
 // TestReadWhileOverwritten: a reader opened before an overwrite reads the
@@ -12,23 +14,9 @@ import (
 // deletion punches its bytes out of a file the reader has open); the old
 // blob is deleted once the reader closes.
 func TestReadWhileOverwritten(t *testing.T) {
-	for _, packed := range []bool{false, true} {
-		s, b := newTestService(t, 0)
-		if packed && !b.Packing {
-			t.Log("file system cannot punch holes: no packs")
-			continue
-		}
-		if !packed {
-			b.PackMax = 0
-		}
+	forBlobLayouts(t, func(s *Service, b *disk.Store, packed bool, put func([]byte)) {
 		ctx := t.Context()
 		old, repl := bytes.Repeat([]byte("old!"), 50_000), bytes.Repeat([]byte("new?"), 40_000)
-		put := func(data []byte) {
-			t.Helper()
-			if _, err := s.PutObject(ctx, PutInput{Bucket: "b", Key: "k", Body: bytes.NewReader(data), Size: int64(len(data))}); err != nil {
-				t.Fatal(err)
-			}
-		}
 		put(old)
 		o, r, err := s.OpenObject(ctx, "b", "k", "")
 		if err != nil {
@@ -65,5 +53,29 @@ func TestReadWhileOverwritten(t *testing.T) {
 			t.Errorf("packed %v: the new object reads %d bytes", packed, len(got))
 		}
 		r.Close()
+	})
+}
+
+// forBlobLayouts runs test twice on a fresh service without inline data:
+// every blob a file, then (where the file system can punch holes) every
+// blob a pack record. put writes the object "k".
+func forBlobLayouts(t *testing.T, test func(s *Service, b *disk.Store, packed bool, put func([]byte))) {
+	t.Helper()
+	for _, packed := range []bool{false, true} {
+		s, b := newTestService(t, 0)
+		if packed && !b.Packing {
+			t.Log("file system cannot punch holes: no packs")
+			continue
+		}
+		if !packed {
+			b.PackMax = 0
+		}
+		put := func(data []byte) {
+			t.Helper()
+			if _, err := s.PutObject(t.Context(), PutInput{Bucket: "b", Key: "k", Body: bytes.NewReader(data), Size: int64(len(data))}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		test(s, b, packed, put)
 	}
 }

@@ -7,40 +7,41 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 )
 
-// RecoveryReport counts what Recover cleaned up.
+// RecoveryReport counts what the orphan sweep found.
 type RecoveryReport struct {
-	TempRemoved    int // interrupted writes
 	BlobsScanned   int
 	OrphansRemoved int // committed blobs no metadata refers to
 }
 
-// Recover removes what a crash can leave behind: temp files of interrupted
-// writes and committed blobs whose metadata never committed (or whose
-// replacement's cleanup never ran). Only files older than before are
-// touched, so writes in flight after that instant are safe.
-func (s *Service) Recover(ctx context.Context, before time.Time) (RecoveryReport, error) {
+// CleanTemp removes the temp files of writes a crash interrupted: those
+// older than before. It reads one directory, so it runs before the server
+// answers.
+func (s *Service) CleanTemp(ctx context.Context, before time.Time) (int, error) {
+	return s.blobs.CleanTemp(ctx, before)
+}
+
+// SweepOrphans removes committed blobs, older than before, that no
+// metadata refers to: a crash between a blob's commit and its metadata's,
+// or before a replaced blob was freed, leaves them. It walks every blob, so
+// the server runs it in the background while it answers requests. That is
+// safe because a blob no metadata refers to never gains a reference (new
+// writes make new blobs), and the sweep frees orphans as a committed
+// delete does: a blob a reader still has pinned goes when the reader is
+// done.
+func (s *Service) SweepOrphans(ctx context.Context, before time.Time) (RecoveryReport, error) {
 	var rep RecoveryReport
-	n, err := s.blobs.CleanTemp(ctx, before)
-	rep.TempRemoved = n
-	if err != nil {
-		return rep, err
-	}
 	var batch []string
 	flush := func() error {
 		orphans, err := s.meta.UnreferencedBlobs(ctx, batch)
 		if err != nil {
 			return err
 		}
-		for _, id := range orphans {
-			if err := s.blobs.Delete(ctx, id); err != nil {
-				return err
-			}
-			rep.OrphansRemoved++
-		}
+		s.freeBlobs(ctx, orphans)
+		rep.OrphansRemoved += len(orphans)
 		batch = batch[:0]
 		return nil
 	}
-	err = s.blobs.Walk(ctx, func(info blob.Info) error {
+	err := s.blobs.Walk(ctx, func(info blob.Info) error {
 		rep.BlobsScanned++
 		if !info.ModTime.Before(before) {
 			return nil

@@ -33,6 +33,8 @@ type Server struct {
 	// Blobs is the running server's blob store, for tests that count or
 	// walk blobs (its own packs included, which another store would skip).
 	Blobs *disk.Store
+	// Swept is closed when the start-up orphan sweep has ended.
+	Swept <-chan struct{}
 	stop  func()
 }
 
@@ -107,7 +109,7 @@ func Start(t testing.TB, cfg config.Config) *Server {
 	if cfg.TLSCert != "" {
 		scheme = "https://"
 	}
-	s := &Server{URL: scheme + ln.Addr().String(), Addr: ln.Addr().String(), DataDir: cfg.DataDir, Config: cfg, Blobs: srv.Blobs()}
+	s := &Server{URL: scheme + ln.Addr().String(), Addr: ln.Addr().String(), DataDir: cfg.DataDir, Config: cfg, Blobs: srv.Blobs(), Swept: srv.Swept()}
 	stopped := false
 	s.stop = func() {
 		if stopped {

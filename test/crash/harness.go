@@ -216,11 +216,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			}
 		}
 	}
-	// The last restart: verify, stop gracefully, then fsck must be clean.
+	// The last restart: verify, let the orphan sweep end, stop gracefully,
+	// then fsck must be clean.
+	swept := h.sweepsDone()
 	if err := h.start(ctx); err != nil {
 		return &h.res, err
 	}
 	if err := h.verify(ctx); err != nil {
+		h.kill()
+		return &h.res, err
+	}
+	if err := h.waitSwept(ctx, swept); err != nil {
 		h.kill()
 		return &h.res, err
 	}

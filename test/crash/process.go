@@ -4,6 +4,7 @@ package crash
 // and the S3 client that times its answers.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -81,7 +82,7 @@ func (h *harness) spawn() error {
 	}
 	defer logf.Close()
 	cmd := exec.Command(h.cfg.Bin, "server", "--addr", h.addr, "--data-dir", h.cfg.DataDir,
-		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "warn", "--fsync", "always")
+		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "info", "--fsync", "always")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return err
@@ -132,9 +133,32 @@ func (h *harness) start(ctx context.Context) error {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	// Recovery runs before the server listens: tmp/ must be empty now.
+	// Temp files go before the server listens: tmp/ must be empty now.
 	if entries, err := os.ReadDir(filepath.Join(h.cfg.DataDir, "tmp")); err != nil || len(entries) != 0 {
 		h.res.violate("after restart tmp/ holds %d files (%v)", len(entries), err)
+	}
+	return nil
+}
+
+// sweepsDone counts the background orphan sweeps the server log reports
+// as ended, over all starts so far.
+func (h *harness) sweepsDone() int {
+	b, _ := os.ReadFile(h.logPath())
+	return bytes.Count(b, []byte("orphan sweep done"))
+}
+
+// waitSwept waits until the server log reports more ended sweeps than
+// before: the running server's sweep has removed what the kills left.
+func (h *harness) waitSwept(ctx context.Context, before int) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	for h.sweepsDone() <= before {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the orphan sweep has not ended after 2 minutes; see %s", h.logPath())
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	return nil
 }

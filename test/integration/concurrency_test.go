@@ -469,6 +469,15 @@ func TestRestartRecovery(t *testing.T) {
 	}
 
 	srv2 := testutil.StartServer(t, testutil.WithDataDir(dir))
+	// Temp files go before the server answers; orphans in the background.
+	if tmp := concFiles(t, filepath.Join(dir, "tmp")); len(tmp) != 0 {
+		t.Errorf("tmp/ once the server answers: %v", tmp)
+	}
+	select {
+	case <-srv2.Swept:
+	case <-time.After(time.Minute):
+		t.Fatal("the orphan sweep of a few blobs has not ended after a minute")
+	}
 	for _, p := range planted {
 		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("recovery left %s (stat: %v)", p, err)
