@@ -102,7 +102,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 		inline = -1 // off
 	}
 	svc := service.NewWith(m, blobs, log, service.Options{InlineMax: inline})
-	n, err := svc.CleanTemp(ctx, started)
+	// Temp files of writes a crash interrupted: one directory, so before
+	// the server answers.
+	n, err := blobs.CleanTemp(ctx, started)
 	if err != nil {
 		blobs.Close()
 		m.Close()

@@ -7,17 +7,10 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 )
 
-// RecoveryReport counts what the orphan sweep found.
-type RecoveryReport struct {
+// SweepReport counts what the orphan sweep found.
+type SweepReport struct {
 	BlobsScanned   int
 	OrphansRemoved int // committed blobs no metadata refers to
-}
-
-// CleanTemp removes the temp files of writes a crash interrupted: those
-// older than before. It reads one directory, so it runs before the server
-// answers.
-func (s *Service) CleanTemp(ctx context.Context, before time.Time) (int, error) {
-	return s.blobs.CleanTemp(ctx, before)
 }
 
 // SweepOrphans removes committed blobs, older than before, that no
@@ -28,8 +21,8 @@ func (s *Service) CleanTemp(ctx context.Context, before time.Time) (int, error) 
 // writes make new blobs), and the sweep frees orphans as a committed
 // delete does: a blob a reader still has pinned goes when the reader is
 // done.
-func (s *Service) SweepOrphans(ctx context.Context, before time.Time) (RecoveryReport, error) {
-	var rep RecoveryReport
+func (s *Service) SweepOrphans(ctx context.Context, before time.Time) (SweepReport, error) {
+	var rep SweepReport
 	var batch []string
 	flush := func() error {
 		orphans, err := s.meta.UnreferencedBlobs(ctx, batch)
