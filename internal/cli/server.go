@@ -26,6 +26,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	log := newLogger(cfg, stderr)
+	log.Debug("scheduler", "gomaxprocs", setServerProcs())
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {
 		log.Error("start failed", "err", err)
