@@ -1,29 +1,63 @@
 package cli
 
 import (
+	"context"
+	"log/slog"
 	"os"
 	"runtime"
+	"time"
 )
 
-// serverProcs is the GOMAXPROCS the server runs with: one more than the Go
-// default (the CPUs the process may use), unless $GOMAXPROCS sets it.
-//
-// A goroutine blocked in fdatasync or fsync keeps its P (the right to run
-// Go code) until the runtime's monitor notices and hands it off; on a
-// small machine that leaves a core idle while requests wait to run. One
-// spare P keeps the cores busy while a commit waits for the disk (ADR 0008:
-// PUT 1 MiB +17%, mixed 1 MiB +12% on 2 cores; small requests within
-// noise).
-func serverProcs(getenv func(string) string, current int) int {
-	if getenv("GOMAXPROCS") != "" {
-		return current
+// A goroutine in fsync or fdatasync keeps its P (its right to run Go code)
+// until the runtime notices and hands the P to another thread. While blob
+// writes keep the disk busy, that leaves a core idle on a small machine
+// as requests wait to run. So the server adds one P while its blob store
+// spends at least half the wall time in such calls, and drops it again when
+// that falls below a quarter (ADR 0008). $GOMAXPROCS turns this off.
+const (
+	procsWindow = 500 * time.Millisecond
+	spareAbove  = 0.5  // fsync time per wall time that adds the spare P
+	spareBelow  = 0.25 // ... and below which it goes
+)
+
+// wantSpare says whether to run with the spare P, given whether it runs
+// with it now and the fraction of the last window spent in fsync calls.
+func wantSpare(spare bool, busy float64) bool {
+	if spare {
+		return busy >= spareBelow
 	}
-	return current + 1
+	return busy >= spareAbove
 }
 
-// setServerProcs applies serverProcs and returns the value in force.
-func setServerProcs() int {
-	n := serverProcs(os.Getenv, runtime.GOMAXPROCS(0))
-	runtime.GOMAXPROCS(n)
-	return n
+// tuneProcs adjusts GOMAXPROCS every procsWindow until ctx ends. syncTime
+// returns the blob store's total time in fsync calls so far.
+func tuneProcs(ctx context.Context, syncTime func() time.Duration, log *slog.Logger) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return
+	}
+	t := time.NewTicker(procsWindow)
+	defer t.Stop()
+	spare := false
+	last, lastAt := syncTime(), time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			cur := syncTime()
+			busy := float64(cur-last) / float64(now.Sub(lastAt))
+			last, lastAt = cur, now
+			want := wantSpare(spare, busy)
+			if want == spare {
+				continue
+			}
+			spare = want
+			if spare {
+				runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)
+			} else {
+				runtime.SetDefaultGOMAXPROCS()
+			}
+			log.Debug("scheduler", "gomaxprocs", runtime.GOMAXPROCS(0), "fsync_busy", busy)
+		}
+	}
 }

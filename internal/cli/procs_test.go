@@ -2,19 +2,21 @@ package cli
 
 import "testing"
 
-func TestServerProcs(t *testing.T) {
-	env := func(v string) func(string) string {
-		return func(k string) string {
-			if k == "GOMAXPROCS" {
-				return v
-			}
-			return ""
+func TestWantSpare(t *testing.T) {
+	for _, c := range []struct {
+		spare bool
+		busy  float64
+		want  bool
+	}{
+		{false, 0, false},
+		{false, 0.3, false}, // between the thresholds: stay without
+		{false, 0.5, true},
+		{false, 1.7, true}, // overlapping calls: more than one at a time
+		{true, 0.3, true},  // between the thresholds: keep it
+		{true, 0.2, false},
+	} {
+		if got := wantSpare(c.spare, c.busy); got != c.want {
+			t.Errorf("wantSpare(%v, %v) = %v, want %v", c.spare, c.busy, got, c.want)
 		}
-	}
-	if got := serverProcs(env(""), 2); got != 3 {
-		t.Errorf("default on 2 CPUs: %d, want 3", got)
-	}
-	if got := serverProcs(env("2"), 2); got != 2 {
-		t.Errorf("with GOMAXPROCS=2: %d, want 2 (the user's choice)", got)
 	}
 }

@@ -26,7 +26,6 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	log := newLogger(cfg, stderr)
-	log.Debug("scheduler", "gomaxprocs", setServerProcs())
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {
 		log.Error("start failed", "err", err)
@@ -47,6 +46,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	printBanner(stdout, ln.Addr(), srv, cfg)
+	go tuneProcs(ctx, srv.Blobs().SyncTime, log)
 	if err := srv.Serve(ctx, ln); err != nil {
 		log.Error("server stopped with error", "err", err)
 		return 1

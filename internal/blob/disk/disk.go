@@ -54,6 +54,7 @@ type Store struct {
 	own     map[string]bool // packs this store appends to (active or with writers)
 	// packFileLimit, when set, replaces packFileMax (tests).
 	packFileLimit int64
+	clock         syncClock // time in fsync calls of blob data
 }
 
 // MaxReserve caps the default Reserve.
@@ -249,7 +250,7 @@ func (w *writer) Commit() (string, error) {
 		return "", err
 	}
 	if !w.s.NoSync {
-		if err := w.f.Sync(); err != nil {
+		if err := w.s.clock.time(w.f.Sync); err != nil {
 			w.f.Close()
 			os.Remove(tmp)
 			return "", fmt.Errorf("fsync blob: %w", err)
@@ -275,7 +276,7 @@ func (w *writer) Commit() (string, error) {
 		}
 	}
 	if !w.s.NoSync {
-		if err := syncDir(filepath.Dir(dst)); err != nil {
+		if err := w.s.clock.time(func() error { return syncDir(filepath.Dir(dst)) }); err != nil {
 			return "", err
 		}
 	}

@@ -309,7 +309,7 @@ func (w *packWriter) Commit() (string, error) {
 		return "", err
 	}
 	if !w.s.NoSync {
-		if err := w.p.sync.sync(w.p.f); err != nil {
+		if err := w.p.sync.sync(w.p.f, &w.s.clock); err != nil {
 			w.Abort()
 			return "", fmt.Errorf("fdatasync pack %s: %w", w.p.id, err)
 		}
@@ -342,7 +342,7 @@ type groupSync struct {
 	err     error
 }
 
-func (g *groupSync) sync(f *os.File) error {
+func (g *groupSync) sync(f *os.File, clock *syncClock) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.cond.L == nil {
@@ -358,7 +358,7 @@ func (g *groupSync) sync(f *os.File) error {
 		g.started++
 		n := g.started
 		g.mu.Unlock()
-		err := fdatasync(f)
+		err := clock.time(func() error { return fdatasync(f) })
 		g.mu.Lock()
 		g.running, g.done = false, n
 		if err != nil {

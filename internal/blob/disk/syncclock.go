@@ -1,0 +1,24 @@
+package disk
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// syncClock adds up the time spent inside fsync and fdatasync calls. A
+// goroutine in such a call keeps its P (its right to run Go code) until
+// the runtime hands it off; the server reads the total to decide whether
+// to run with a spare P (ADR 0008).
+type syncClock struct{ ns atomic.Int64 }
+
+// time runs fn, a call that flushes to disk, and adds its duration.
+func (c *syncClock) time(fn func() error) error {
+	start := time.Now()
+	err := fn()
+	c.ns.Add(int64(time.Since(start)))
+	return err
+}
+
+// SyncTime is the time the store has spent in fsync and fdatasync calls
+// since it opened, summed over the calls (which may overlap).
+func (s *Store) SyncTime() time.Duration { return time.Duration(s.clock.ns.Load()) }
