@@ -29,15 +29,21 @@ func wantSpare(spare bool, busy float64) bool {
 	return busy >= spareAbove
 }
 
-// tuneProcs adjusts GOMAXPROCS every procsWindow until ctx ends. syncTime
-// returns the blob store's total time in fsync calls so far.
-func tuneProcs(ctx context.Context, syncTime func() time.Duration, log *slog.Logger) {
+// tuneProcs adjusts GOMAXPROCS every window until ctx ends, then returns
+// it to the default. syncTime returns the blob store's total time in fsync
+// calls so far.
+func tuneProcs(ctx context.Context, syncTime func() time.Duration, window time.Duration, log *slog.Logger) {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return
 	}
-	t := time.NewTicker(procsWindow)
+	t := time.NewTicker(window)
 	defer t.Stop()
 	spare := false
+	defer func() {
+		if spare {
+			runtime.SetDefaultGOMAXPROCS()
+		}
+	}()
 	last, lastAt := syncTime(), time.Now()
 	for {
 		select {
