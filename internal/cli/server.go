@@ -46,7 +46,9 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	printBanner(stdout, ln.Addr(), srv, cfg)
-	go tuneProcs(ctx, srv.Blobs().SyncTime, procsWindow, log)
+	tctx, stopTuning := context.WithCancel(ctx)
+	defer stopTuning()
+	go tuneProcs(tctx, srv.Blobs().SyncTime, procsWindow, log)
 	if err := srv.Serve(ctx, ln); err != nil {
 		log.Error("server stopped with error", "err", err)
 		return 1
