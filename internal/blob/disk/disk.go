@@ -6,8 +6,8 @@
 //
 // Commit order: write the temp file, fsync it, rename it into blobs/, fsync
 // the directory that received it. Only then may metadata refer to the ID.
-// Where the file system allows, blob bytes are written with direct I/O
-// (direct.go).
+// Blob bytes go through the page cache; the writer starts their writeback
+// early, so that the fsync has little left to do (writeback.go).
 package disk
 
 import (
@@ -38,9 +38,6 @@ type Store struct {
 	// it, deletes can still commit and free space. Open sets it to 1% of
 	// the file system, at most MaxReserve; 0 turns it off.
 	Reserve int64
-	// Direct writes blobs with O_DIRECT through aligned buffers. Open sets
-	// it when the file system accepts O_DIRECT.
-	Direct bool
 	// Packing puts blobs of known size up to PackMax bytes into pack files
 	// (pack.go). Open sets it when the file system can punch holes, and
 	// PackMax to DefaultPackMax.
@@ -69,8 +66,7 @@ func Open(root string) (*Store, error) {
 			return nil, err
 		}
 	}
-	s := &Store{root: root, Direct: probeDirect(filepath.Join(root, "tmp")),
-		Packing: probePacks(filepath.Join(root, "tmp")), PackMax: DefaultPackMax}
+	s := &Store{root: root, Packing: probePacks(filepath.Join(root, "tmp")), PackMax: DefaultPackMax}
 	if _, total, ok := fsSpace(root); ok {
 		s.Reserve = min(MaxReserve, total/100)
 	}
@@ -129,111 +125,29 @@ func (s *Store) Create(ctx context.Context, size int64) (blob.Writer, error) {
 	return &writer{s: s, id: id, f: f}, nil
 }
 
-// writer writes a blob into tmp/: through the page cache up to directMin
-// bytes, then (with Store.Direct) gathered in an aligned buffer and written
-// a full buffer at a time with direct I/O.
+// writer writes a blob into tmp/ through the page cache, starting the
+// writeback of every writebackChunk as it goes (writeback.go).
 type writer struct {
-	s    *Store
-	id   string
-	f    *os.File
-	done bool
-	n    int64   // bytes written through the page cache
-	buf  *[]byte // aligned, once direct I/O has begun
-	fill int     // bytes of buf in use
+	s       *Store
+	id      string
+	f       *os.File
+	done    bool
+	n       int64 // bytes written
+	flushed int64 // bytes whose writeback has been started
 }
 
 func (w *writer) Write(p []byte) (int, error) {
-	written := 0
-	if w.buf == nil {
-		m := len(p)
-		if w.s.Direct && w.n+int64(m) > directMin {
-			m = int(directMin - w.n)
-		}
-		n, err := w.writeFile(p[:m])
-		w.n += int64(n)
-		if err != nil || m == len(p) {
-			return n, err
-		}
-		if err := w.startDirect(); err != nil {
-			return n, err
-		}
-		written, p = n, p[n:]
-	}
-	for len(p) > 0 {
-		c := copy((*w.buf)[w.fill:], p)
-		w.fill += c
-		written += c
-		p = p[c:]
-		if w.fill == len(*w.buf) {
-			if err := w.flush(); err != nil {
-				return written, err
-			}
-		}
-	}
-	return written, nil
-}
-
-// ReadFrom lets io.Copy hand the file to the kernel's copy paths, unless a
-// Reserve must be checked as the data comes or direct I/O may begin.
-func (w *writer) ReadFrom(r io.Reader) (int64, error) {
-	if w.s.Reserve > 0 || w.s.Direct {
-		return io.Copy(struct{ io.Writer }{w}, r)
-	}
-	return w.f.ReadFrom(r)
-}
-
-// startDirect switches the file to direct I/O; its offset, directMin, is
-// aligned.
-func (w *writer) startDirect() error {
-	if err := setDirect(w.f, true); err != nil {
-		return fmt.Errorf("direct I/O on %s: %w", w.f.Name(), err)
-	}
-	w.buf = directBufs.Get().(*[]byte)
-	return nil
-}
-
-// writeFile writes p to the file, unless that would eat into the Reserve.
-func (w *writer) writeFile(p []byte) (int, error) {
 	if err := w.s.checkSpace(int64(len(p))); err != nil {
 		return 0, fmt.Errorf("write %s: %w", w.f.Name(), err)
 	}
-	return w.f.Write(p)
-}
-
-// flush writes the whole buffer with direct I/O.
-func (w *writer) flush() error {
-	_, err := w.writeFile((*w.buf)[:w.fill])
-	w.fill = 0
-	return err
-}
-
-// flushTail writes what the buffer holds at the end of the blob: its
-// aligned part directly, the rest through the page cache.
-func (w *writer) flushTail() error {
-	if w.buf == nil || w.fill == 0 {
-		return nil
+	n, err := w.f.Write(p)
+	w.n += int64(n)
+	if err == nil && !w.s.NoSync && w.n-w.flushed >= writebackChunk {
+		// A hint only: an error here comes back from the fsync at Commit.
+		_ = w.s.clock.time(func() error { return startWriteback(w.f, w.flushed, w.n-w.flushed) })
+		w.flushed = w.n
 	}
-	tail := (*w.buf)[w.fill&^(directAlign-1) : w.fill]
-	w.fill -= len(tail)
-	if err := w.flush(); err != nil {
-		return err
-	}
-	if len(tail) == 0 {
-		return nil
-	}
-	if err := setDirect(w.f, false); err != nil {
-		return err
-	}
-	_, err := w.writeFile(tail)
-	return err
-}
-
-// release returns the direct I/O buffer to its pool.
-func (w *writer) release() {
-	if w.buf != nil {
-		directBufs.Put(w.buf)
-		w.buf = nil
-	}
+	return n, err
 }
 
 func (w *writer) Commit() (string, error) {
@@ -242,13 +156,6 @@ func (w *writer) Commit() (string, error) {
 	}
 	w.done = true
 	tmp := w.f.Name()
-	err := w.flushTail()
-	w.release()
-	if err != nil {
-		w.f.Close()
-		os.Remove(tmp)
-		return "", err
-	}
 	if !w.s.NoSync {
 		if err := w.s.clock.time(w.f.Sync); err != nil {
 			w.f.Close()
@@ -288,7 +195,6 @@ func (w *writer) Abort() error {
 		return nil
 	}
 	w.done = true
-	w.release()
 	w.f.Close()
 	return os.Remove(w.f.Name())
 }

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// syncClock adds up the time spent inside fsync and fdatasync calls. A
-// goroutine in such a call keeps its P (its right to run Go code) until
+// syncClock adds up the time spent inside fsync, fdatasync and
+// sync_file_range calls. A goroutine in such a call keeps its P (its right to run Go code) until
 // the runtime hands it off; the server reads the total to decide whether
 // to run with a spare P (ADR 0008).
 type syncClock struct{ ns atomic.Int64 }
@@ -19,6 +19,6 @@ func (c *syncClock) time(fn func() error) error {
 	return err
 }
 
-// SyncTime is the time the store has spent in fsync and fdatasync calls
-// since it opened, summed over the calls (which may overlap).
+// SyncTime is the time the store has spent in calls that flush blob data
+// (fsync, fdatasync, sync_file_range) since it opened, summed over the calls (which may overlap).
 func (s *Store) SyncTime() time.Duration { return time.Duration(s.clock.ns.Load()) }
