@@ -74,7 +74,7 @@ func dsn(path string, readOnly bool, opts Options) string {
 	}
 	// mmap_size: pages of the main database file, inline object data above
 	// all, are read from a shared mapping rather than copied in with a
-	// pread per page (GET of 64 KiB inline objects: +9%, ADR 0006).
+	// pread per page (GET of 64 KiB inline objects: +9%, ADR 0005).
 	for _, p := range []string{"journal_mode(WAL)", sync, "foreign_keys(1)", "busy_timeout(10000)", "mmap_size(1073741824)"} {
 		q.Add("_pragma", p)
 	}
