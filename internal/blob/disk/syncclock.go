@@ -6,9 +6,9 @@ import (
 )
 
 // syncClock adds up the time spent inside fsync, fdatasync and
-// sync_file_range calls. A goroutine in such a call keeps its P (its right to run Go code) until
-// the runtime hands it off; the server reads the total to decide whether
-// to run with a spare P (ADR 0008).
+// sync_file_range calls. A goroutine in such a call keeps its P (its right
+// to run Go code) until the runtime hands it off; the server reads the
+// total to decide whether to run with a spare P (ADR 0008).
 type syncClock struct{ ns atomic.Int64 }
 
 // time runs fn, a call that flushes to disk, and adds its duration.
@@ -20,5 +20,6 @@ func (c *syncClock) time(fn func() error) error {
 }
 
 // SyncTime is the time the store has spent in calls that flush blob data
-// (fsync, fdatasync, sync_file_range) since it opened, summed over the calls (which may overlap).
+// (fsync, fdatasync, sync_file_range) since it opened, summed over the
+// calls (which may overlap).
 func (s *Store) SyncTime() time.Duration { return time.Duration(s.clock.ns.Load()) }
