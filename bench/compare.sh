@@ -184,7 +184,7 @@ run_set() {
     list-walk) args=(list --size 0 --objects "$WALK_OBJECTS" --concurrency 1 --duration "$CELL" --no-cleanup) ;;
     list-prefixes) args=(list --size 0 --objects "$WALK_OBJECTS" --list-prefixes 10000 --concurrency 1 --duration "$CELL" --no-cleanup) ;;
   esac
-  bench "${args[@]}" --label "$name" --quiet --out "$out.json" >"$out.txt"
+  bench "${args[@]}" --label "$name" --server-pid "$SERVER_PID" --quiet --out "$out.json" >"$out.txt"
 }
 
 declare -A LOAD=() INSTALLED=()

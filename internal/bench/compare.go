@@ -20,9 +20,13 @@ func WriteCompare(w io.Writer, results []*Result) {
 		return cmp.Or(compareCells(a, b), cmp.Compare(b.Total.MiBPerSec, a.Total.MiBPerSec))
 	})
 	repeats := slices.ContainsFunc(rs, func(r *Result) bool { return r.Repeats != nil })
+	cpu := slices.ContainsFunc(rs, func(r *Result) bool { return r.MachineCPU > 0 || r.ServerCPU > 0 })
 	head, rule := "| Server | Workload | Size | Concurrency | MiB/s | obj/s | p50 ms | p99 ms | Errors |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 	if repeats {
 		head, rule = head+" Runs |", rule+"---:|"
+	}
+	if cpu {
+		head, rule = head+" CPU ms/op: server · machine |", rule+"---:|"
 	}
 	fmt.Fprintln(w, head)
 	fmt.Fprintln(w, rule)
@@ -33,6 +37,9 @@ func WriteCompare(w io.Writer, results []*Result) {
 			t.MiBPerSec, t.ObjPerSec, t.Latency.P50, t.Latency.P99, mdEscape(FormatErrors(r.Errors)))
 		if repeats {
 			fmt.Fprintf(w, " %s |", runsCell(r))
+		}
+		if cpu {
+			fmt.Fprintf(w, " %s · %s |", msCell(r.CPUPerOp(r.ServerCPU)), msCell(r.CPUPerOp(r.MachineCPU)))
 		}
 		fmt.Fprintln(w)
 	}
@@ -95,6 +102,14 @@ func runsCell(r *Result) string {
 		return "1"
 	}
 	return fmt.Sprintf("%d (±%.0f%%)", r.Repeats.Runs, 50*r.Repeats.Spread(r.Total.ObjPerSec))
+}
+
+// msCell renders a CPU time per operation, or a dash when not measured.
+func msCell(ms float64) string {
+	if ms <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", ms)
 }
 
 func workloadName(r *Result) string {

@@ -42,6 +42,23 @@ func TestWriteCompare(t *testing.T) {
 	}
 }
 
+// With CPU readings, a column gives each server's CPU per operation and the
+// whole machine's; a reading a run lacks is a dash.
+func TestWriteCompareCPU(t *testing.T) {
+	a, b := sampleResult("jog", 500, nil), sampleResult("versitygw", 400, nil)
+	a.ServerCPU, a.MachineCPU = 0.6, 0.8 // 1.2 and 1.6 ms per op at 500 obj/s
+	b.MachineCPU = 0.8
+	var out bytes.Buffer
+	WriteCompare(&out, []*Result{a, b})
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if !strings.HasSuffix(lines[0], " CPU ms/op: server · machine |") {
+		t.Errorf("header: %s", lines[0])
+	}
+	if !strings.HasSuffix(lines[2], " | 1.200 · 1.600 |") || !strings.HasSuffix(lines[3], " | — · 2.000 |") {
+		t.Errorf("rows:\n%s\n%s", lines[2], lines[3])
+	}
+}
+
 func TestResultFileRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	in := sampleResult("jog", 100, map[string]int64{"NoSuchKey": 1})

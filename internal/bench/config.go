@@ -55,6 +55,9 @@ type Config struct {
 	ListPrefixes    int   `json:"list_prefixes,omitempty"` // prepared objects spread over this many prefixes; list with delimiter "/"
 
 	Label string `json:"label,omitempty"` // the server's name in reports
+	// ServerPID, when the server runs on this machine, is read for the
+	// server's CPU use while measuring (Linux).
+	ServerPID int `json:"-"`
 }
 
 // DefaultConfig is a 30 s, 16-worker run of 1 MiB objects against a local

@@ -18,7 +18,11 @@ func WriteReport(w io.Writer, r *Result) {
 	if r.Workload == "mixed" {
 		fmt.Fprintf(w, "  mix %s", c.Mix)
 	}
-	fmt.Fprintf(w, "\n  endpoint %s, client %s/%s, %d cores, used %.2f cores\n\n", r.Endpoint, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Cores, r.ClientCPU)
+	fmt.Fprintf(w, "\n  endpoint %s, client %s/%s, %d cores, used %.2f cores\n", r.Endpoint, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Cores, r.ClientCPU)
+	if line := cpuLine(r); line != "" {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "op\tcount\terrors\tobj/s\tMiB/s\tmean ms\tp50 ms\tp90 ms\tp99 ms\tp99.9 ms\tmax ms\t")
 	rows := append(slices.Clone(r.Ops), r.Total)
@@ -53,6 +57,24 @@ func WriteReport(w io.Writer, r *Result) {
 			fmt.Fprintf(w, "rate: no request started over %.0f ms late: the server kept up\n", q.ThresholdMs)
 		}
 	}
+}
+
+// cpuLine says what an operation cost in CPU, from the readings a run has:
+// "CPU ms per op: server 1.204, client 0.352, machine 1.598 (busy 1.95
+// cores)". Empty without a server or machine reading.
+func cpuLine(r *Result) string {
+	if r.ServerCPU <= 0 && r.MachineCPU <= 0 {
+		return ""
+	}
+	parts := []string{}
+	if r.ServerCPU > 0 {
+		parts = append(parts, fmt.Sprintf("server %.3f", r.CPUPerOp(r.ServerCPU)))
+	}
+	parts = append(parts, fmt.Sprintf("client %.3f", r.CPUPerOp(r.ClientCPU)))
+	if r.MachineCPU > 0 {
+		parts = append(parts, fmt.Sprintf("machine %.3f (busy %.2f cores)", r.CPUPerOp(r.MachineCPU), r.MachineCPU))
+	}
+	return "CPU ms per op: " + strings.Join(parts, ", ")
 }
 
 // FormatErrors renders error counts as "NoSuchKey 3, SlowDown 10", largest

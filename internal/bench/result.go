@@ -34,6 +34,12 @@ type Result struct {
 	// cores (CPU seconds per second). Near Machine.Cores, the client (or
 	// a server on the same machine) may be what limits the result.
 	ClientCPU float64 `json:"client_cpu_cores"`
+	// ServerCPU is the CPU the server process used while measuring, in
+	// cores, when its PID was given (--server-pid; Linux).
+	ServerCPU float64 `json:"server_cpu_cores,omitempty"`
+	// MachineCPU is how busy the whole machine was while measuring, in
+	// cores (Linux): client, server and anything else running.
+	MachineCPU float64 `json:"machine_cpu_cores,omitempty"`
 
 	Total        OpResult         `json:"total"` // every operation but PART
 	Ops          []OpResult       `json:"ops"`

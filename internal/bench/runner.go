@@ -122,7 +122,7 @@ func (b *Bench) measure(ctx context.Context, env *Env, wl Workload) *Result {
 		sched = NewSchedule(realClock{}, cfg.Rate, cfg.RateTo, cfg.Duration, cfg.QueueThreshold)
 	}
 	b.status("running %s: %v objects, concurrency %d, %s", cfg.Workload, cfg.Size, cfg.Concurrency, runLength(cfg))
-	start, cpu0 := time.Now(), processCPU()
+	start, cpu := time.Now(), startCPU(cfg.ServerPID)
 	if cfg.Ops == 0 {
 		t := time.AfterFunc(cfg.Duration, stop)
 		defer t.Stop()
@@ -151,13 +151,13 @@ func (b *Bench) measure(ctx context.Context, env *Env, wl Workload) *Result {
 		})
 	}
 	wg.Wait()
-	end, cpu := time.Now(), processCPU()-cpu0
+	end := time.Now()
 	ticks := prog.finish()
 
 	r := buildResult(workers, start, end)
 	r.Version, r.Label, r.Endpoint, r.Workload, r.Config = b.opts.Version, cfg.Label, cfg.Endpoint, cfg.Workload, cfg
 	r.Timeline = ticks
-	r.ClientCPU = cpu.Seconds() / r.Seconds
+	cpu.stop(r)
 	if sched != nil {
 		var delay Histogram
 		for _, w := range workers {

@@ -97,6 +97,7 @@ func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	fs.IntVar(&c.ListMaxKeys, "list-max-keys", c.ListMaxKeys, "list: keys per page")
 	fs.IntVar(&c.ListPrefixes, "list-prefixes", 0, "spread the prepared objects over this many prefixes (obj/<i mod N>/<i>); list then pages through the prefixes with the delimiter /")
 	fs.StringVar(&c.Label, "label", "", "the server's name in reports (e.g. jog, minio)")
+	fs.IntVar(&c.ServerPID, "server-pid", 0, "PID of a server on this machine: report its CPU use per operation beside the client's and the machine's (Linux)")
 	fs.StringVar(&f.out, "out", "", "write the JSON result file here")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	if sweep {
