@@ -39,7 +39,7 @@ func WriteCompare(w io.Writer, results []*Result) {
 			fmt.Fprintf(w, " %s |", runsCell(r))
 		}
 		if cpu {
-			fmt.Fprintf(w, " %s · %s |", msCell(r.CPUPerOp(r.ServerCPU)), msCell(r.CPUPerOp(r.MachineCPU)))
+			fmt.Fprintf(w, " %s |", r.CPUCell())
 		}
 		fmt.Fprintln(w)
 	}
@@ -52,8 +52,13 @@ func WriteCompare(w io.Writer, results []*Result) {
 func WriteRatios(w io.Writer, results []*Result, baseline string) {
 	rs := Medians(results)
 	slices.SortStableFunc(rs, compareCells)
-	fmt.Fprintf(w, "| Workload | Size | Concurrency | %s obj/s | best peer | peer obj/s | ratio | %s p99 ms | lowest peer p99 ms |\n", mdEscape(baseline), mdEscape(baseline))
-	fmt.Fprintln(w, "|---|---:|---:|---:|---|---:|---:|---:|---:|")
+	cpu := slices.ContainsFunc(rs, func(r *Result) bool { return r.ServerCPU > 0 })
+	head, rule := fmt.Sprintf("| Workload | Size | Concurrency | %s obj/s | best peer | peer obj/s | ratio | %s p99 ms | lowest peer p99 ms |", mdEscape(baseline), mdEscape(baseline)), "|---|---:|---:|---:|---|---:|---:|---:|---:|"
+	if cpu {
+		head, rule = head+fmt.Sprintf(" server CPU ms/op: %s · best peer |", mdEscape(baseline)), rule+"---:|"
+	}
+	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, rule)
 	for i := 0; i < len(rs); {
 		j := i + 1
 		for j < len(rs) && compareCells(rs[i], rs[j]) == 0 {
@@ -78,10 +83,14 @@ func WriteRatios(w io.Writer, results []*Result, baseline string) {
 			if best.Total.ObjPerSec > 0 {
 				ratio = fmt.Sprintf("%.2f", base.Total.ObjPerSec/best.Total.ObjPerSec)
 			}
-			fmt.Fprintf(w, "| %s | %v | %d | %.1f | %s | %.1f | %s | %.2f | %.2f (%s) |\n",
+			fmt.Fprintf(w, "| %s | %v | %d | %.1f | %s | %.1f | %s | %.2f | %.2f (%s) |",
 				mdEscape(workloadName(base)), base.Config.Size, base.Config.Concurrency,
 				base.Total.ObjPerSec, mdEscape(best.Name()), best.Total.ObjPerSec, ratio,
 				base.Total.Latency.P99, lowP99.Total.Latency.P99, mdEscape(lowP99.Name()))
+			if cpu {
+				fmt.Fprintf(w, " %s · %s |", msCell(base.CPUPerOp(base.ServerCPU)), msCell(best.CPUPerOp(best.ServerCPU)))
+			}
+			fmt.Fprintln(w)
 		}
 		i = j
 	}
@@ -102,6 +111,12 @@ func runsCell(r *Result) string {
 		return "1"
 	}
 	return fmt.Sprintf("%d (±%.0f%%)", r.Repeats.Runs, 50*r.Repeats.Spread(r.Total.ObjPerSec))
+}
+
+// CPUCell is the server's and the machine's CPU per operation, in ms,
+// "1.204 · 1.613", with a dash for a reading the run does not have.
+func (r *Result) CPUCell() string {
+	return msCell(r.CPUPerOp(r.ServerCPU)) + " · " + msCell(r.CPUPerOp(r.MachineCPU))
 }
 
 // msCell renders a CPU time per operation, or a dash when not measured.

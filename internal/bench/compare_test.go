@@ -154,4 +154,15 @@ func TestWriteRatios(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), strings.Join(want, "\n"))
 	}
+
+	// With server CPU readings, the baseline's and the best peer's CPU per
+	// operation follow.
+	jog, peer := cellResult("jog", 1024, 16, 300, 9), cellResult("versitygw", 1024, 16, 200, 12)
+	jog.ServerCPU, peer.ServerCPU = 0.6, 0.5 // 2 and 2.5 ms per op
+	b.Reset()
+	WriteRatios(&b, []*Result{jog, peer}, "jog")
+	lines = strings.Split(strings.TrimSpace(b.String()), "\n")
+	if !strings.HasSuffix(lines[0], " server CPU ms/op: jog · best peer |") || !strings.HasSuffix(lines[2], " | 2.000 · 2.500 |") {
+		t.Errorf("ratios with CPU:\n%s", b.String())
+	}
 }

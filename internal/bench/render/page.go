@@ -113,7 +113,7 @@ pre{background:#f7f7f7;padding:1em;overflow:auto}
 <p class="meta">Generated {{.Generated}} by jog bench report from {{len .Results}} result(s).</p>
 <h2>Summary</h2>
 <table><tr><th>Server</th><th class="l">Workload</th><th>MiB/s</th><th>obj/s</th><th>p50 ms</th><th>p99 ms</th><th>Errors</th><th>Duration s</th><th>Client</th></tr>
-{{range .Results}}<tr><td>{{.Name}}</td><td class="l">{{.Cell}}</td><td>{{f1 .Total.MiBPerSec}}</td><td>{{f1 .Total.ObjPerSec}}</td><td>{{f1 .Total.Latency.P50}}</td><td>{{f1 .Total.Latency.P99}}</td><td>{{.Errors}}</td><td>{{f1 .Seconds}}</td><td>{{.Machine.GOOS}}/{{.Machine.GOARCH}}, {{.Machine.Cores}} cores, used {{f1 .ClientCPU}}</td></tr>
+{{range .Results}}<tr><td>{{.Name}}</td><td class="l">{{.Cell}}</td><td>{{f1 .Total.MiBPerSec}}</td><td>{{f1 .Total.ObjPerSec}}</td><td>{{f1 .Total.Latency.P50}}</td><td>{{f1 .Total.Latency.P99}}</td><td>{{.Errors}}</td><td>{{f1 .Seconds}}</td><td>{{.Machine.GOOS}}/{{.Machine.GOARCH}}, {{.Machine.Cores}} cores, used {{f1 .ClientCPU}}{{if or .ServerCPU .MachineCPU}}; CPU ms/op server · machine {{.CPUCell}}{{end}}</td></tr>
 {{end}}</table>
 {{range .Figures}}<figure>{{.SVG}}<figcaption class="meta">{{.Title}}</figcaption></figure>
 {{end}}

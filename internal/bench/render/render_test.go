@@ -137,3 +137,19 @@ func TestNiceTicks(t *testing.T) {
 		}
 	}
 }
+
+// A result with CPU readings shows its CPU per operation in the summary.
+func TestHTMLShowsCPUPerOp(t *testing.T) {
+	rs := results()[:2]
+	rs[0].ServerCPU, rs[0].MachineCPU = rs[0].Total.ObjPerSec/1000, rs[0].Total.ObjPerSec/500 // 1 and 2 ms per op
+	var b bytes.Buffer
+	if err := WriteHTML(&b, "t", rs, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "; CPU ms/op server · machine"); n != 1 {
+		t.Errorf("CPU per op in %d summary rows, want 1 (one result has readings):\n%s", n, b.String())
+	}
+	if !strings.Contains(b.String(), "CPU ms/op server · machine 1.000 · 2.000") {
+		t.Error("the summary does not give the result's CPU per op")
+	}
+}
