@@ -45,7 +45,7 @@ stop_server() {
     pid=
   fi
   if [ -n "$data" ]; then
-    rm -rf "$data"
+    rm -rf "$data" "$data.log"
     data=
   fi
 }
@@ -102,7 +102,6 @@ for wl in $WORKLOADS; do
   curl -sf -o "$OUT/$wl.pprof" "http://127.0.0.1:$DEBUG_PORT/debug/pprof/profile?seconds=$PTIME"
   wait "$bench"
   stop_server
-  rm -f "$data.log"
   {
     echo
     echo "## $wl [load $load]"

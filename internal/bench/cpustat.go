@@ -14,12 +14,11 @@ type cpuMeter struct {
 
 func startCPU(serverPID int) *cpuMeter {
 	m := &cpuMeter{pid: serverPID, client: processCPU()}
+	var err error
 	if serverPID > 0 {
-		var err error
 		m.server, err = pidCPU(serverPID)
 		m.serverOK = err == nil
 	}
-	var err error
 	m.busy, err = machineBusy()
 	m.busyOK = err == nil
 	return m
