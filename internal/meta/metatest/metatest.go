@@ -79,6 +79,7 @@ var cases = []struct {
 	{"List/HighCodePoints", testListHighCodePoints},
 	{"List/Summary", testListSummary},
 	{"List/Large", testListLarge},
+	{"List/Churn", testListChurn},
 
 	{"UnreferencedBlobs", testUnreferencedBlobs},
 }

@@ -10,12 +10,17 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-// ListObjects implements meta.Store with one indexed range scan per batch;
-// a delimited listing skips each common prefix's keys inside that one query.
+// ListObjects implements meta.Store with one indexed range scan per batch.
+// A listing by the delimiter "/" under a directory reads the directory
+// index (dirs.go); any other delimited listing skips each common prefix's
+// keys inside that one query.
 func (s *Store) ListObjects(ctx context.Context, bucket string, opts meta.ListOptions) (meta.ListPage, error) {
 	id, err := bucketID(ctx, s.rd, bucket)
 	if err != nil {
 		return meta.ListPage{}, err
+	}
+	if indexedListing(opts.Prefix, opts.Delimiter) {
+		return meta.ListGrouped(ctx, s.dirScan(id), opts)
 	}
 	if opts.Delimiter != "" && utf8.ValidString(opts.Prefix) && utf8.ValidString(opts.Delimiter) {
 		return meta.ListGrouped(ctx, s.groupedScan(id), opts)

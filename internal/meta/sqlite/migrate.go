@@ -12,14 +12,30 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
+// fills are the steps of migrations that SQL alone cannot take, keyed by
+// the migration's number (its position, from 1); each runs after that
+// migration's SQL, in the same transaction.
+var fills = map[int]func(context.Context, *sql.Tx) error{
+	4: fillDirs,
+}
+
 // migrate applies, in order, every embedded migration newer than the
 // database's PRAGMA user_version, each in its own transaction.
 func migrate(ctx context.Context, db *sql.DB) error {
+	return migrateTo(ctx, db, -1)
+}
+
+// migrateTo is migrate up to schema version last (-1: the newest); tests
+// build older databases with it.
+func migrateTo(ctx context.Context, db *sql.DB, last int) error {
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
+	if last >= 0 && last < len(names) {
+		names = names[:last]
+	}
 	var current int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
@@ -39,6 +55,12 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migration %s: %w", names[i], err)
+		}
+		if fill := fills[i+1]; fill != nil {
+			if err := fill(ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migration %s: %w", names[i], err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
 			tx.Rollback()

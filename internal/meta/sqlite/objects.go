@@ -142,9 +142,18 @@ func installObject(ctx context.Context, tx querier, bucketID int64, o meta.Objec
 			if freed, err = removeVersion(ctx, tx, bucketID, o.Key, cur.versionID); err != nil {
 				return nil, err
 			}
-		} else if _, err := tx.ExecContext(ctx, "UPDATE objects SET is_latest = 0 WHERE bucket_id = ? AND key = ? AND version_id = ?",
-			bucketID, o.Key, cur.versionID); err != nil {
-			return nil, err
+		} else {
+			if _, err := tx.ExecContext(ctx, "UPDATE objects SET is_latest = 0 WHERE bucket_id = ? AND key = ? AND version_id = ?",
+				bucketID, o.Key, cur.versionID); err != nil {
+				return nil, err
+			}
+			// An older version with o's ID (the null version, under
+			// suspended versioning) is replaced, not kept beside it.
+			older, err := removeVersion(ctx, tx, bucketID, o.Key, o.VersionID)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return nil, err
+			}
+			freed = older
 		}
 	}
 	var inlineID any
@@ -157,12 +166,18 @@ func installObject(ctx context.Context, tx querier, bucketID int64, o meta.Objec
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO objects
 		(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner,
-		 headers, user_meta, checksum, upload_id, parts_count, inline_id)
-		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		 headers, user_meta, checksum, upload_id, parts_count, inline_id, parent)
+		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		bucketID, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
-		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount, inlineID)
+		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount, inlineID,
+		parentOf(o.Key))
 	if err != nil {
 		return nil, err
+	}
+	if !cur.exists {
+		if err := countKey(ctx, tx, bucketID, o.Key, 1); err != nil {
+			return nil, err
+		}
 	}
 	// The replaced version's blob may be the one just inserted again (a
 	// caller re-putting the same blob); only now can that be seen.
@@ -275,12 +290,19 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 			return err
 		}
 		if cur.exists && versionID == cur.versionID { // promote the newest remaining version, if any
-			_, err = tx.ExecContext(ctx, `UPDATE objects SET is_latest = 1
+			res, err := tx.ExecContext(ctx, `UPDATE objects SET is_latest = 1
 				WHERE bucket_id = ? AND key = ? AND version_id = (
 					SELECT version_id FROM objects WHERE bucket_id = ? AND key = ? ORDER BY mtime DESC LIMIT 1)`,
 				id, key, id, key)
 			if err != nil {
 				return err
+			}
+			if promoted, err := res.RowsAffected(); err != nil {
+				return err
+			} else if promoted == 0 {
+				if err := countKey(ctx, tx, id, key, -1); err != nil {
+					return err
+				}
 			}
 		}
 		freed, err = unreferenced(ctx, tx, blobs)

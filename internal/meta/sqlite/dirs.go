@@ -1,0 +1,200 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// The directory index (ADR 0010, migration 0004) serves listings with the
+// delimiter "/" under a prefix that is "" or ends in "/": the shape of
+// nearly every "directory" listing. Such a listing under P returns as
+// Contents the latest keys whose parent is P, and as CommonPrefixes the
+// directories whose parent is P: two ordered ranges, merged by one query,
+// where the skip scan (list.go) seeks once per common prefix and per key.
+//
+// A directory row exists while some latest key lies below it. Its count
+// changes only when a key gains or loses its latest version, in the same
+// transaction, so the index is exactly as current as the objects.
+
+// dirDelimiter is the one delimiter the index serves.
+const dirDelimiter = "/"
+
+// parentOf returns key up to and including its last "/", or "".
+func parentOf(key string) string {
+	return key[:strings.LastIndexByte(key, '/')+1]
+}
+
+// indexedListing says whether a listing can be served by the index.
+func indexedListing(prefix, delimiter string) bool {
+	return delimiter == dirDelimiter && (prefix == "" || strings.HasSuffix(prefix, dirDelimiter))
+}
+
+// eachDir calls fn with every directory above key (each prefix ending in
+// "/") and that directory's parent.
+func eachDir(key string, fn func(parent, name string) error) error {
+	parent := ""
+	for i := 0; i < len(key); i++ {
+		if key[i] != '/' {
+			continue
+		}
+		name := key[:i+1]
+		if err := fn(parent, name); err != nil {
+			return err
+		}
+		parent = name
+	}
+	return nil
+}
+
+// countKey records that key gained (delta 1) or lost (delta -1) its latest
+// version: every directory above it counts one key more or less, and a
+// directory left with none is removed.
+func countKey(ctx context.Context, tx querier, bucketID int64, key string, delta int) error {
+	return eachDir(key, func(parent, name string) error {
+		if delta > 0 {
+			_, err := tx.ExecContext(ctx, `INSERT INTO dirs (bucket_id, parent, name, n) VALUES (?, ?, ?, ?)
+				ON CONFLICT (bucket_id, parent, name) DO UPDATE SET n = n + excluded.n`, bucketID, parent, name, delta)
+			return err
+		}
+		var n int64
+		err := tx.QueryRowContext(ctx, "UPDATE dirs SET n = n + ? WHERE bucket_id = ? AND parent = ? AND name = ? RETURNING n",
+			delta, bucketID, parent, name).Scan(&n)
+		if err != nil {
+			return err // sql.ErrNoRows too: the index has lost count
+		}
+		if n <= 0 {
+			_, err = tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ? AND parent = ? AND name = ?", bucketID, parent, name)
+		}
+		return err
+	})
+}
+
+// fillDirs is migration 0004's step: it sets parent on every existing row
+// and counts the latest keys into dirs. It pages through the rows so no
+// statement reads a table while another writes it.
+func fillDirs(ctx context.Context, tx *sql.Tx) error {
+	type row struct {
+		bucket       int64
+		key, version string
+		latest       bool
+	}
+	type dir struct {
+		bucket       int64
+		parent, name string
+	}
+	counts := map[dir]int64{}
+	var last row
+	for first := true; ; first = false {
+		q := "SELECT bucket_id, key, version_id, is_latest FROM objects"
+		var args []any
+		if !first {
+			q += " WHERE (bucket_id, key, version_id) > (?, ?, ?)"
+			args = []any{last.bucket, last.key, last.version}
+		}
+		rows, err := tx.QueryContext(ctx, q+" ORDER BY bucket_id, key, version_id LIMIT 10000", args...)
+		if err != nil {
+			return err
+		}
+		var batch []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.bucket, &r.key, &r.version, &r.latest); err != nil {
+				rows.Close()
+				return err
+			}
+			batch = append(batch, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(batch) == 0 {
+			break
+		}
+		for _, r := range batch {
+			if p := parentOf(r.key); p != "" {
+				if _, err := tx.ExecContext(ctx, "UPDATE objects SET parent = ? WHERE bucket_id = ? AND key = ? AND version_id = ?",
+					p, r.bucket, r.key, r.version); err != nil {
+					return err
+				}
+			}
+			if r.latest {
+				eachDir(r.key, func(parent, name string) error {
+					counts[dir{r.bucket, parent, name}]++
+					return nil
+				})
+			}
+		}
+		last = batch[len(batch)-1]
+	}
+	for d, n := range counts {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name, n) VALUES (?, ?, ?, ?)",
+			d.bucket, d.parent, d.name, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dirScan reads, in key order, the latest keys whose parent is prefix and
+// the directories whose parent is prefix (the listing rolls a directory's
+// name up to itself): a
+// meta.GroupedScanFunc for the listings indexedListing admits. A
+// directory row carries its name as Key and nothing else.
+func (s *Store) dirScan(id int64) meta.GroupedScanFunc {
+	return func(ctx context.Context, start string, inclusive bool, end, prefix, _ string, limit int) ([]meta.ObjectSummary, error) {
+		tx, err := s.r.BeginTx(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		rtx := &readTx{Tx: tx, c: s.rd.c}
+		defer rtx.end(ctx)
+		var out []meta.ObjectSummary
+		// A start inside a directory (a StartAfter naming a key below it):
+		// the directory is listed if a key below it follows start, as the
+		// skip scan would find that key and roll it up.
+		if cp, ok := meta.CommonPrefixOf(start, prefix, dirDelimiter); ok && start != cp {
+			cmp := ">"
+			if inclusive {
+				cmp = ">="
+			}
+			var one int
+			err := rtx.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE bucket_id = ? AND is_latest = 1 AND key "+cmp+
+				" ? AND key < ? LIMIT 1", id, start, meta.PrefixEnd(cp)).Scan(&one)
+			switch {
+			case err == nil:
+				out = append(out, meta.ObjectSummary{Key: cp})
+				if limit--; limit == 0 {
+					return out, nil
+				}
+			case !errors.Is(err, sql.ErrNoRows):
+				return nil, err
+			}
+			if start, inclusive = meta.PrefixEnd(cp), true; start == "" {
+				return out, nil
+			}
+		}
+		cmp := "> ?3"
+		if inclusive {
+			cmp = ">= ?3"
+		}
+		bound := ""
+		if end != "" {
+			bound = " AND %s < ?4"
+		}
+		q := "SELECT " + summaryColumns + " FROM objects INDEXED BY objects_parent" +
+			" WHERE bucket_id = ?1 AND parent = ?2 AND is_latest = 1 AND key " + cmp + strings.Replace(bound, "%s", "key", 1) +
+			" UNION ALL SELECT name, 0, '', 0, '', '' FROM dirs" +
+			" WHERE bucket_id = ?1 AND parent = ?2 AND name " + cmp + strings.Replace(bound, "%s", "name", 1) +
+			" ORDER BY 1 LIMIT ?5"
+		rows, err := s.summariesFrom(ctx, rtx, limit, q, id, prefix, start, end, limit)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, rows...), nil
+	}
+}

@@ -1,0 +1,203 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/meta/metatest"
+)
+
+func TestParentOf(t *testing.T) {
+	for key, want := range map[string]string{
+		"": "", "a": "", "a/": "a/", "/": "/", "a/b": "a/", "a/b/c": "a/b/", "a//b": "a//", "é/x": "é/",
+	} {
+		if got := parentOf(key); got != want {
+			t.Errorf("parentOf(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// dirRows returns the dirs table as "bucket parent name n" lines.
+func dirRows(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	var out []string
+	err := queryEach(t.Context(), db, "SELECT bucket_id, parent, name, n FROM dirs ORDER BY 1, 2, 3", nil, func(rows *sql.Rows) error {
+		var b, n int64
+		var parent, name string
+		if err := rows.Scan(&b, &parent, &name, &n); err != nil {
+			return err
+		}
+		out = append(out, fmt.Sprintf("%d %q %q %d", b, parent, name, n))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// recount is what the dirs table must hold: every directory above a latest
+// key, with the number of such keys below it, and parent columns matching.
+func recount(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	counts := map[string]int64{}
+	err := queryEach(t.Context(), db, "SELECT bucket_id, key, parent, is_latest FROM objects", nil, func(rows *sql.Rows) error {
+		var b int64
+		var key, parent string
+		var latest bool
+		if err := rows.Scan(&b, &key, &parent, &latest); err != nil {
+			return err
+		}
+		if parent != parentOf(key) {
+			t.Errorf("key %q has parent %q, want %q", key, parent, parentOf(key))
+		}
+		if latest {
+			eachDir(key, func(parent, name string) error {
+				counts[fmt.Sprintf("%d %q %q", b, parent, name)]++
+				return nil
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		out = append(out, fmt.Sprintf("%s %d", k, counts[k]))
+	}
+	return out
+}
+
+func wantDirs(t *testing.T, db *sql.DB) {
+	t.Helper()
+	got, want := dirRows(t, db), recount(t, db)
+	if !slices.Equal(got, want) {
+		t.Fatalf("dirs table\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestDirsCounts drives puts, overwrites, versions and deletes over nested
+// keys in two buckets and compares the dirs table with a recount.
+func TestDirsCounts(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	ctx := t.Context()
+	for _, b := range []string{"b1", "b2"} {
+		if err := s.CreateBucket(ctx, meta.Bucket{Name: b, CreatedAt: meta.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := []string{"a", "a/", "a/b", "a/b/", "a/b/c", "a//x", "/", "/y", "d/e/f/g", "d/e/h", "é/ü/x"}
+	now := meta.Now()
+	for i := range 600 {
+		b, k := fmt.Sprintf("b%d", 1+rng.IntN(2)), keys[rng.IntN(len(keys))]
+		var err error
+		switch rng.IntN(3) {
+		case 0, 1:
+			v := meta.NullVersion
+			if rng.IntN(3) == 0 {
+				v = fmt.Sprintf("v%d", rng.IntN(4))
+			}
+			now = now.Add(1)
+			_, err = s.PutObject(ctx, meta.Object{Bucket: b, Key: k, VersionID: v, ETag: "e", LastModified: now}, meta.Condition{})
+		default:
+			v := ""
+			if rng.IntN(3) == 0 {
+				v = fmt.Sprintf("v%d", rng.IntN(4))
+			}
+			_, err = s.DeleteObject(ctx, b, k, v, meta.Condition{})
+		}
+		if err != nil {
+			t.Fatalf("operation %d on %s/%q: %v", i, b, k, err)
+		}
+		if i%50 == 0 {
+			wantDirs(t, s.w)
+		}
+	}
+	wantDirs(t, s.w)
+}
+
+// TestMigrateDirs opens a database of schema version 3 (before the
+// directory index) holding objects, and checks that the migration fills
+// parent and dirs so that listings by "/" are right.
+func TestMigrateDirs(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "meta.db")
+	db, err := sql.Open("sqlite", dsn(path, false, Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateTo(ctx, db, 3); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for i := range 25_000 { // more than one of fillDirs' pages
+		keys = append(keys, fmt.Sprintf("d%02d/e%d/k%05d", i%37, i%3, i))
+	}
+	keys = append(keys, "top", "x/", "x//y")
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec("INSERT INTO buckets (id, name, region, owner, created_at) VALUES (1, 'b', '', '', 0), (2, 'c', '', '', 0)")
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		// Each key in bucket 1; in bucket 2 a noncurrent version as well.
+		for _, r := range []struct {
+			bucket  int
+			version string
+			latest  int
+		}{{1, "null", 1}, {2, "null", 1}, {2, "old", 0}} {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO objects (bucket_id, key, version_id, is_latest, size, etag, mtime)
+				VALUES (?, ?, ?, ?, 0, 'e', 0)`, r.bucket, k, r.version, r.latest); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	wantDirs(t, s.w)
+	if n := len(dirRows(t, s.w)); n != 2*(37+37*3+2) { // d*/, d*/e*/, x/, x//
+		t.Errorf("%d directories, want %d", n, 2*(37+37*3+2))
+	}
+	slices.Sort(keys)
+	for _, opts := range []meta.ListOptions{
+		{Delimiter: "/", Limit: 1000},
+		{Prefix: "d05/", Delimiter: "/", Limit: 1000},
+		{Prefix: "d05/e1/", Delimiter: "/", Limit: 100, After: "d05/e1/k00500"},
+		{Prefix: "x/", Delimiter: "/", Limit: 10},
+	} {
+		page, err := s.ListObjects(ctx, "c", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := metatest.Reference(keys, opts)
+		if !slices.Equal(page.CommonPrefixes, want.CommonPrefixes) || len(page.Objects) != len(want.Objects) ||
+			page.Truncated != want.Truncated {
+			t.Errorf("%+v: got %d objects, prefixes %q; want %d, %q", opts, len(page.Objects), page.CommonPrefixes,
+				len(want.Objects), want.CommonPrefixes)
+		}
+	}
+}
