@@ -97,7 +97,7 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error)
 		if _, err := tx.ExecContext(ctx, "DELETE FROM uploads WHERE bucket_id = ?", id); err != nil {
 			return err
 		}
-		// Empty when the counts are right; a bucket created later may
+		// Empty when the index is right; a bucket created later may
 		// reuse the id.
 		if _, err := tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ?", id); err != nil {
 			return err

@@ -16,8 +16,8 @@ import (
 // directories whose parent is P: two ordered ranges, merged by one query,
 // where the skip scan (list.go) seeks once per common prefix and per key.
 //
-// A directory row exists while some latest key lies below it. Its count
-// changes only when a key gains or loses its latest version, in the same
+// A directory row exists while some latest key lies below it. Rows come and
+// go only when a key gains or loses its latest version, in the same
 // transaction, so the index is exactly as current as the objects.
 
 // dirDelimiter is the one delimiter the index serves.
@@ -50,32 +50,46 @@ func eachDir(key string, fn func(parent, name string) error) error {
 	return nil
 }
 
-// countKey records that key gained (delta 1) or lost (delta -1) its latest
-// version: every directory above it counts one key more or less, and a
-// directory left with none is removed.
-func countKey(ctx context.Context, tx querier, bucketID int64, key string, delta int) error {
+// addKey records that key gained its latest version: every directory above
+// it exists. A directory already there costs a lookup, not a write.
+func addKey(ctx context.Context, tx querier, bucketID int64, key string) error {
 	return eachDir(key, func(parent, name string) error {
-		if delta > 0 {
-			_, err := tx.ExecContext(ctx, `INSERT INTO dirs (bucket_id, parent, name, n) VALUES (?, ?, ?, ?)
-				ON CONFLICT (bucket_id, parent, name) DO UPDATE SET n = n + excluded.n`, bucketID, parent, name, delta)
-			return err
-		}
-		var n int64
-		err := tx.QueryRowContext(ctx, "UPDATE dirs SET n = n + ? WHERE bucket_id = ? AND parent = ? AND name = ? RETURNING n",
-			delta, bucketID, parent, name).Scan(&n)
-		if err != nil {
-			return err // sql.ErrNoRows too: the index has lost count
-		}
-		if n <= 0 {
-			_, err = tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ? AND parent = ? AND name = ?", bucketID, parent, name)
-		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+			bucketID, parent, name)
 		return err
 	})
 }
 
+// dropKey records that key lost its latest version: the directories above
+// it that no other latest key lies below go, from the deepest up, stopping
+// at the first that keeps a key (those above it keep it too).
+func dropKey(ctx context.Context, tx querier, bucketID int64, key string) error {
+	var names []string
+	eachDir(key, func(_, name string) error {
+		names = append(names, name)
+		return nil
+	})
+	for i := len(names) - 1; i >= 0; i-- {
+		var one int
+		err := tx.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE bucket_id = ? AND key >= ? AND key < ? AND is_latest = 1 LIMIT 1",
+			bucketID, names[i], meta.PrefixEnd(names[i])).Scan(&one)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ? AND parent = ? AND name = ?",
+			bucketID, parentOf(names[i][:len(names[i])-1]), names[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // fillDirs is migration 0004's step: it sets parent on every existing row
-// and counts the latest keys into dirs. It pages through the rows so no
-// statement reads a table while another writes it.
+// and records the directories of the latest keys. It pages through the
+// rows so no statement reads a table while another writes it.
 func fillDirs(ctx context.Context, tx *sql.Tx) error {
 	type row struct {
 		bucket       int64
@@ -86,7 +100,7 @@ func fillDirs(ctx context.Context, tx *sql.Tx) error {
 		bucket       int64
 		parent, name string
 	}
-	counts := map[dir]int64{}
+	dirs := map[dir]bool{}
 	var last row
 	for first := true; ; first = false {
 		q := "SELECT bucket_id, key, version_id, is_latest FROM objects"
@@ -124,16 +138,16 @@ func fillDirs(ctx context.Context, tx *sql.Tx) error {
 			}
 			if r.latest {
 				eachDir(r.key, func(parent, name string) error {
-					counts[dir{r.bucket, parent, name}]++
+					dirs[dir{r.bucket, parent, name}] = true
 					return nil
 				})
 			}
 		}
 		last = batch[len(batch)-1]
 	}
-	for d, n := range counts {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name, n) VALUES (?, ?, ?, ?)",
-			d.bucket, d.parent, d.name, n); err != nil {
+	for d := range dirs {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?)",
+			d.bucket, d.parent, d.name); err != nil {
 			return err
 		}
 	}
@@ -186,7 +200,7 @@ func (s *Store) dirScan(id int64) meta.GroupedScanFunc {
 		if end != "" {
 			bound = " AND %s < ?4"
 		}
-		q := "SELECT " + summaryColumns + " FROM objects INDEXED BY objects_parent" +
+		q := "SELECT " + summaryColumns + " FROM objects INDEXED BY objects_latest_by_dir" +
 			" WHERE bucket_id = ?1 AND parent = ?2 AND is_latest = 1 AND key " + cmp + strings.Replace(bound, "%s", "key", 1) +
 			" UNION ALL SELECT name, 0, '', 0, '', '' FROM dirs" +
 			" WHERE bucket_id = ?1 AND parent = ?2 AND name " + cmp + strings.Replace(bound, "%s", "name", 1) +

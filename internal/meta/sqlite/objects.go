@@ -175,7 +175,7 @@ func installObject(ctx context.Context, tx querier, bucketID int64, o meta.Objec
 		return nil, err
 	}
 	if !cur.exists {
-		if err := countKey(ctx, tx, bucketID, o.Key, 1); err != nil {
+		if err := addKey(ctx, tx, bucketID, o.Key); err != nil {
 			return nil, err
 		}
 	}
@@ -300,7 +300,7 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 			if promoted, err := res.RowsAffected(); err != nil {
 				return err
 			} else if promoted == 0 {
-				if err := countKey(ctx, tx, id, key, -1); err != nil {
+				if err := dropKey(ctx, tx, id, key); err != nil {
 					return err
 				}
 			}
