@@ -77,7 +77,8 @@ func testListChurn(t *testing.T, s meta.Store) {
 	}
 }
 
-// checkChurn lists every directory of the key pool against Reference.
+// checkChurn lists every directory of the key pool, and prefixes cut from
+// its keys, against Reference.
 func checkChurn(t *testing.T, s meta.Store, pool []string, versions map[string][]string, rng *rand.Rand) bool {
 	t.Helper()
 	var keys []string
@@ -104,6 +105,12 @@ func checkChurn(t *testing.T, s meta.Store, pool []string, versions map[string][
 			}
 			list(t, s, "b", keys, meta.ListOptions{Prefix: d, Delimiter: "/", After: after, Limit: 1 + rng.IntN(4)})
 		}
+	}
+	for range 10 { // prefixes that are not directories
+		k := pool[rng.IntN(len(pool))]
+		p := k[:rng.IntN(len(k)+1)]
+		walkList(t, s, "b", keys, meta.ListOptions{Prefix: p, Delimiter: "/", Limit: 1 + rng.IntN(3)})
+		list(t, s, "b", keys, meta.ListOptions{Prefix: p, Delimiter: "/", After: pool[rng.IntN(len(pool))], Limit: 2})
 	}
 	walkList(t, s, "b", keys, meta.ListOptions{Limit: 7})
 	return !t.Failed()

@@ -52,8 +52,10 @@ func BenchmarkPutObject(b *testing.B) {
 }
 
 // BenchmarkListObjects1000 measures one page of 1000 items over 100,000 keys
-// in 1,000 directories of 100: plain keys, common prefixes (delimiter "/"),
-// and one directory's worth under a prefix.
+// in 1,000 directories of 100: plain keys; common prefixes by the delimiter
+// "/" (the directory index) under no prefix and under one that is not a
+// directory; one directory's worth under a prefix; and common prefixes by
+// another delimiter (the skip scan).
 func BenchmarkListObjects1000(b *testing.B) {
 	s, _ := openTemp(b)
 	defer s.Close()
@@ -95,6 +97,8 @@ func BenchmarkListObjects1000(b *testing.B) {
 		{"keys", meta.ListOptions{Limit: 1000, After: "d499/f49950"}, 1000},
 		{"prefixes", meta.ListOptions{Limit: 1000, Delimiter: "/"}, 1000},
 		{"prefix+delimiter", meta.ListOptions{Limit: 1000, Prefix: "d512/", Delimiter: "/"}, 100},
+		{"prefixes/partial-prefix", meta.ListOptions{Limit: 1000, Prefix: "d", Delimiter: "/"}, 1000},
+		{"prefixes/skip-scan", meta.ListOptions{Limit: 1000, Delimiter: "/f"}, 1000},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {

@@ -9,12 +9,15 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-// The directory index (ADR 0010, migration 0004) serves listings with the
-// delimiter "/" under a prefix that is "" or ends in "/": the shape of
-// nearly every "directory" listing. Such a listing under P returns as
-// Contents the latest keys whose parent is P, and as CommonPrefixes the
-// directories whose parent is P: two ordered ranges, merged by one query,
-// where the skip scan (list.go) seeks once per common prefix and per key.
+// The directory index (ADR 0010, migration 0004) serves every listing with
+// the delimiter "/", the shape of nearly every "directory" listing. Under a
+// prefix P whose part up to its last "/" is Q (P itself when P is "" or ends
+// in "/"), such a listing returns as Contents the latest keys in
+// [P, PrefixEnd(P)) whose parent is Q, and as CommonPrefixes the
+// directories in that range whose parent is Q: P holds no "/" past Q, so
+// the first "/" past P in a key is its first past Q. Two ordered ranges,
+// merged by one query, where the skip scan (list.go) seeks once per common
+// prefix and per key.
 //
 // A directory row exists while some latest key lies below it. Rows come and
 // go only when a key gains or loses its latest version, in the same
@@ -26,11 +29,6 @@ const dirDelimiter = "/"
 // parentOf returns key up to and including its last "/", or "".
 func parentOf(key string) string {
 	return key[:strings.LastIndexByte(key, '/')+1]
-}
-
-// indexedListing says whether a listing can be served by the index.
-func indexedListing(prefix, delimiter string) bool {
-	return delimiter == dirDelimiter && (prefix == "" || strings.HasSuffix(prefix, dirDelimiter))
 }
 
 // eachDir calls fn with every directory above key (each prefix ending in
@@ -154,11 +152,10 @@ func fillDirs(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// dirScan reads, in key order, the latest keys whose parent is prefix and
-// the directories whose parent is prefix (the listing rolls a directory's
-// name up to itself): a
-// meta.GroupedScanFunc for the listings indexedListing admits. A
-// directory row carries its name as Key and nothing else.
+// dirScan is a meta.GroupedScanFunc for the delimiter "/": it reads, in
+// key order from start to end, the latest keys and the directories whose
+// parent is parentOf(prefix). A directory row carries its name as Key and
+// nothing else; the listing rolls it up to itself.
 func (s *Store) dirScan(id int64) meta.GroupedScanFunc {
 	return func(ctx context.Context, start string, inclusive bool, end, prefix, _ string, limit int) ([]meta.ObjectSummary, error) {
 		tx, err := s.r.BeginTx(ctx, nil)
@@ -205,7 +202,7 @@ func (s *Store) dirScan(id int64) meta.GroupedScanFunc {
 			" UNION ALL SELECT name, 0, '', 0, '', '' FROM dirs" +
 			" WHERE bucket_id = ?1 AND parent = ?2 AND name " + cmp + strings.Replace(bound, "%s", "name", 1) +
 			" ORDER BY 1 LIMIT ?5"
-		rows, err := s.summariesFrom(ctx, rtx, limit, q, id, prefix, start, end, limit)
+		rows, err := s.summariesFrom(ctx, rtx, limit, q, id, parentOf(prefix), start, end, limit)
 		if err != nil {
 			return nil, err
 		}

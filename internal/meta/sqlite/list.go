@@ -11,15 +11,15 @@ import (
 )
 
 // ListObjects implements meta.Store with one indexed range scan per batch.
-// A listing by the delimiter "/" under a directory reads the directory
-// index (dirs.go); any other delimited listing skips each common prefix's
-// keys inside that one query.
+// A listing by the delimiter "/" reads the directory index (dirs.go); one
+// by any other delimiter skips each common prefix's keys inside that one
+// query.
 func (s *Store) ListObjects(ctx context.Context, bucket string, opts meta.ListOptions) (meta.ListPage, error) {
 	id, err := bucketID(ctx, s.rd, bucket)
 	if err != nil {
 		return meta.ListPage{}, err
 	}
-	if indexedListing(opts.Prefix, opts.Delimiter) {
+	if opts.Delimiter == dirDelimiter {
 		return meta.ListGrouped(ctx, s.dirScan(id), opts)
 	}
 	if opts.Delimiter != "" && utf8.ValidString(opts.Prefix) && utf8.ValidString(opts.Delimiter) {
