@@ -162,7 +162,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	h := &harness{cfg: cfg}
 	for i := range cfg.Keys {
-		h.keys = append(h.keys, &key{name: fmt.Sprintf("obj/%03d", i)})
+		// Two keys per directory, so deletes empty some of them: listings by
+		// "/" read the directory index, which must survive kills too.
+		h.keys = append(h.keys, &key{name: fmt.Sprintf("d%02d/obj/%03d", i%max(cfg.Keys/2, 1), i)})
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -249,6 +250,9 @@ func (h *harness) verify(ctx context.Context) error {
 			h.res.violate("after restart GET says %s present=%v, listing says %v", name, ok, listed[name])
 		}
 	}
+	if err := h.checkDirListing(ctx, present); err != nil {
+		return err
+	}
 	// Abort the uploads kills interrupted: workers never keep one across
 	// a cycle.
 	aborted := 0
@@ -269,5 +273,45 @@ func (h *harness) verify(ctx context.Context) error {
 	h.res.UploadsAborted += aborted
 	h.logf("  restart: verified %d, rechecked %d, unacknowledged present %d / absent %d, uploads aborted %d",
 		verified, rechecked, unackP, unackA, aborted)
+	return nil
+}
+
+// checkDirListing lists the bucket by the delimiter "/" at the top and in
+// every directory that has a key present, and compares the common
+// prefixes and keys with what the GETs found.
+func (h *harness) checkDirListing(ctx context.Context, present map[string]bool) error {
+	want := map[string][]string{"": nil} // prefix → the items listed under it
+	for name, ok := range present {
+		if !ok {
+			continue
+		}
+		top := name[:strings.IndexByte(name, '/')+1]
+		want[""] = append(want[""], top)
+		want[top] = append(want[top], top+"obj/")
+		want[top+"obj/"] = append(want[top+"obj/"], name)
+	}
+	for prefix, items := range want {
+		slices.Sort(items)
+		items = slices.Compact(items)
+		var got []string
+		p := s3.NewListObjectsV2Paginator(h.client, &s3.ListObjectsV2Input{
+			Bucket: aws.String(bucket), Prefix: aws.String(prefix), Delimiter: aws.String("/"), MaxKeys: aws.Int32(3)})
+		for p.HasMorePages() {
+			page, err := p.NextPage(ctx)
+			if err != nil {
+				return fmt.Errorf("list %q by \"/\" after restart: %w", prefix, err)
+			}
+			for _, cp := range page.CommonPrefixes {
+				got = append(got, aws.ToString(cp.Prefix))
+			}
+			for _, o := range page.Contents {
+				got = append(got, aws.ToString(o.Key))
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, items) {
+			h.res.violate("after restart the listing of %q by \"/\" is %q; the GETs say %q", prefix, got, items)
+		}
+	}
 	return nil
 }
