@@ -29,7 +29,7 @@ func runFsck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fl.StringVar(&dataDir, "data-dir", dataDir, "the data dir to check (env JOG_DATA_DIR)")
 	deep := fl.Bool("deep", false, "read every blob and verify its MD5 (ETag) and stored checksum")
-	repair := fl.Bool("repair", false, "remove orphan blobs and temp files (refused while a server runs)")
+	repair := fl.Bool("repair", false, "remove orphan blobs and temp files, rebuild a wrong directory index (refused while a server runs)")
 	dropLost := fl.Bool("repair-drop-lost", false, "implies --repair; also delete objects and abort uploads whose data is missing or corrupt")
 	asJSON := fl.Bool("json", false, "write one JSON document (problems, summary) instead of text")
 	fl.Usage = func() {
@@ -38,10 +38,12 @@ func runFsck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 Checks that every object, every part of a multipart object and every part of
 an upload in progress has its blob file with the recorded size (--deep: and
 content), and lists blob files no metadata refers to (orphans) and files
-left in tmp/. A read-only check may run while the server runs; --repair
-needs the server stopped.
+left in tmp/. It also checks the directory index that serves listings by
+"/" against the objects. A read-only check may run while the server runs;
+--repair needs the server stopped.
 
-Repair removes orphans and temp files. Objects whose data is missing, of the
+Repair removes orphans and temp files and rebuilds the directory index of
+a bucket where it disagrees with the objects. Objects whose data is missing, of the
 wrong size or corrupt are only reported (their metadata stays, GETs of them
 fail) unless --repair-drop-lost deletes them.
 
@@ -131,6 +133,7 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 	line("damaged", "%d objects%s, %d uploads%s", s.DamagedObjects, repaired(s.Dropped, "dropped", s.Repair),
 		s.DamagedUploads, repaired(s.Aborted, "aborted", s.Repair))
 	line("orphans", "%d (%d bytes)%s", s.Orphans, s.OrphanBytes, repaired(s.OrphansRemoved, "removed", s.Repair))
+	line("index", "%d%s", s.Index, repaired(s.IndexRebuilt, "fixed by a rebuild", s.Repair))
 	if s.Live {
 		line("temp", "%d (writes in progress)", s.TempFiles)
 	} else {

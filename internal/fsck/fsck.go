@@ -2,8 +2,10 @@
 // multipart object and every part of an upload in progress must have its
 // blob, of the size the metadata records (and, with Deep, the content its
 // ETag and stored checksum describe); every blob file must be referenced
-// by some metadata row; tmp/ must be empty. With Repair it removes orphan
-// blobs and temp files, and with DropLost also the metadata of objects and
+// by some metadata row; tmp/ must be empty; indexes the metadata store
+// derives from its objects (SQLite's directory index) must agree with them.
+// With Repair it removes orphan blobs and temp files and rebuilds such
+// indexes, and with DropLost also deletes the metadata of objects and
 // uploads whose data is gone.
 //
 // It streams: metadata is read a page at a time and the blob tree is walked
@@ -46,7 +48,8 @@ type Options struct {
 	// for multipart data) and its flexible checksum with the stored one.
 	// Without it only presence and size are checked.
 	Deep bool
-	// Repair removes orphan blobs and temp files. It takes the data dir's
+	// Repair removes orphan blobs and temp files and rebuilds derived
+	// indexes that disagree with the objects. It takes the data dir's
 	// lock and fails with server.ErrDataDirLocked while a server runs.
 	Repair bool
 	// DropLost, with Repair, also deletes the metadata of object versions
@@ -70,6 +73,7 @@ const (
 	Metadata Kind = "metadata" // the metadata contradicts itself (e.g. a multipart ETag)
 	Orphan   Kind = "orphan"   // a blob file no metadata refers to
 	Temp     Kind = "temp"     // a file left in tmp/ by an interrupted write
+	Index    Kind = "index"    // a derived index disagrees with the objects
 )
 
 // Actions taken by a repair.
@@ -77,6 +81,7 @@ const (
 	ActionRemoved = "removed" // the file was deleted
 	ActionDropped = "dropped" // the object version's metadata was deleted
 	ActionAborted = "aborted" // the upload in progress was aborted
+	ActionRebuilt = "rebuilt" // the bucket's derived indexes were rebuilt
 )
 
 // Problem is one finding.
@@ -167,12 +172,17 @@ type Summary struct {
 	// progress and not problems.
 	TempFiles   int `json:"temp_files"`
 	TempRemoved int `json:"temp_removed"`
+
+	// Index counts disagreements between derived indexes and the objects;
+	// IndexRebuilt those a repair fixed.
+	Index        int `json:"index"`
+	IndexRebuilt int `json:"index_rebuilt"`
 }
 
 // Remaining is the number of problems left after the run's repairs: 0
 // means the data dir is consistent.
 func (s Summary) Remaining() int {
-	n := s.DamagedObjects - s.Dropped + s.DamagedUploads - s.Aborted + s.Orphans - s.OrphansRemoved
+	n := s.DamagedObjects - s.Dropped + s.DamagedUploads - s.Aborted + s.Orphans - s.OrphansRemoved + s.Index - s.IndexRebuilt
 	if !s.Live {
 		n += s.TempFiles - s.TempRemoved
 	}
@@ -231,7 +241,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		return sum, fmt.Errorf("open blob store: %w", err)
 	}
 	c := &checker{opts: opts, meta: m, blobs: blobs, sum: &sum, start: time.Now(), buf: make([]byte, 1<<20)}
-	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.orphans, c.temp} {
+	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.indexes, c.orphans, c.temp} {
 		if !opts.Repair && !sum.Live {
 			// A server started meanwhile: from now on, count as live.
 			if sum.Live, err = server.DataDirLocked(opts.DataDir); err != nil {
@@ -268,6 +278,27 @@ func (c *checker) report(p Problem) {
 	if c.opts.Problem != nil {
 		c.opts.Problem(p)
 	}
+}
+
+// ---- derived indexes ----
+
+// indexes checks (and with Repair rebuilds) the indexes the metadata store
+// derives from its objects. It reads one snapshot per bucket, so a running
+// server's writes cause no false findings.
+func (c *checker) indexes(ctx context.Context) error {
+	ic, ok := c.meta.(meta.IndexChecker)
+	if !ok {
+		return nil
+	}
+	return ic.CheckIndexes(ctx, c.opts.Repair, func(ip meta.IndexProblem) {
+		p := Problem{Kind: Index, Bucket: ip.Bucket, Key: ip.Name, Detail: ip.Detail}
+		c.sum.Index++
+		if ip.Repaired {
+			p.Action = ActionRebuilt
+			c.sum.IndexRebuilt++
+		}
+		c.report(p)
+	})
 }
 
 // ---- objects ----

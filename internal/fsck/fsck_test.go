@@ -554,3 +554,44 @@ func TestLiveCheck(t *testing.T) {
 		t.Errorf("check after stop: %+v, %v", sum, err)
 	}
 }
+
+// TestDirectoryIndex damages the directory index (a phantom directory, a
+// missing one) and checks that fsck reports both, that --repair rebuilds
+// the index, and that the store is clean and lists right afterwards.
+func TestDirectoryIndex(t *testing.T) {
+	s := newStore(t)
+	db, err := sql.Open("sqlite", filepath.Join(s.dir, server.DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"INSERT INTO dirs (bucket_id, parent, name) SELECT id, '', 'ghost/' FROM buckets",
+		"DELETE FROM dirs WHERE name = 'dir/'",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	code, r := runJSON(t, s.dir)
+	wantFound(t, "check", r, "index dir/", "index ghost/")
+	if code != 1 || r.Summary.Index != 2 || r.Remaining != 2 {
+		t.Errorf("check: exit %d, index %d, remaining %d", code, r.Summary.Index, r.Remaining)
+	}
+	code, r = runJSON(t, s.dir, "--repair")
+	wantFound(t, "repair", r, "index dir/ rebuilt", "index ghost/ rebuilt")
+	if code != 0 || r.Summary.IndexRebuilt != 2 || r.Remaining != 0 {
+		t.Errorf("repair: exit %d, rebuilt %d, remaining %d", code, r.Summary.IndexRebuilt, r.Remaining)
+	}
+	if code, r = runJSON(t, s.dir); code != 0 || len(r.Problems) != 0 {
+		t.Errorf("after the repair: exit %d, %+v", code, r.Problems)
+	}
+	srv := testutil.StartServer(t, testutil.WithDataDir(s.dir))
+	out, err := srv.AWSClient(t).ListObjectsV2(t.Context(), &s3.ListObjectsV2Input{Bucket: aws.String(bucket), Delimiter: aws.String("/")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.CommonPrefixes) != 1 || aws.ToString(out.CommonPrefixes[0].Prefix) != "dir/" {
+		t.Errorf("listing by / after the repair: %+v", out.CommonPrefixes)
+	}
+}

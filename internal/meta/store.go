@@ -67,5 +67,24 @@ type Store interface {
 	Close() error
 }
 
+// IndexChecker is a Store that keeps indexes derived from its objects (the
+// SQLite store's directory index, ADR 0010). jog fsck checks them against
+// the objects and, with repair, rebuilds them.
+type IndexChecker interface {
+	// CheckIndexes calls report for each disagreement, from one snapshot.
+	// With repair it then rebuilds the indexes of each bucket that had one
+	// (Repaired set on its problems) and reports nothing it could not fix.
+	CheckIndexes(ctx context.Context, repair bool, report func(IndexProblem)) error
+}
+
+// IndexProblem is one disagreement between a derived index and the objects.
+type IndexProblem struct {
+	Bucket string
+	Name   string // the directory or key concerned
+	Detail string
+	// Repaired: the bucket's indexes were rebuilt after the finding.
+	Repaired bool
+}
+
 // Now is the clock stores use for timestamps, truncated to what S3 reports.
 func Now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }

@@ -86,70 +86,22 @@ func dropKey(ctx context.Context, tx querier, bucketID int64, key string) error 
 }
 
 // fillDirs is migration 0004's step: it sets parent on every existing row
-// and records the directories of the latest keys. It pages through the
-// rows so no statement reads a table while another writes it.
+// and records the directories of the latest keys, bucket by bucket.
 func fillDirs(ctx context.Context, tx *sql.Tx) error {
-	type row struct {
-		bucket       int64
-		key, version string
-		latest       bool
-	}
-	type dir struct {
-		bucket       int64
-		parent, name string
-	}
-	dirs := map[dir]bool{}
-	var last row
-	for first := true; ; first = false {
-		q := "SELECT bucket_id, key, version_id, is_latest FROM objects"
-		var args []any
-		if !first {
-			q += " WHERE (bucket_id, key, version_id) > (?, ?, ?)"
-			args = []any{last.bucket, last.key, last.version}
-		}
-		rows, err := tx.QueryContext(ctx, q+" ORDER BY bucket_id, key, version_id LIMIT 10000", args...)
+	var ids []int64
+	err := queryEach(ctx, tx, "SELECT id FROM buckets", nil, func(rows *sql.Rows) error {
+		var id int64
+		err := rows.Scan(&id)
+		ids = append(ids, id)
+		return err
+	})
+	for _, id := range ids {
 		if err != nil {
-			return err
-		}
-		var batch []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.bucket, &r.key, &r.version, &r.latest); err != nil {
-				rows.Close()
-				return err
-			}
-			batch = append(batch, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if len(batch) == 0 {
 			break
 		}
-		for _, r := range batch {
-			if p := parentOf(r.key); p != "" {
-				if _, err := tx.ExecContext(ctx, "UPDATE objects SET parent = ? WHERE bucket_id = ? AND key = ? AND version_id = ?",
-					p, r.bucket, r.key, r.version); err != nil {
-					return err
-				}
-			}
-			if r.latest {
-				eachDir(r.key, func(parent, name string) error {
-					dirs[dir{r.bucket, parent, name}] = true
-					return nil
-				})
-			}
-		}
-		last = batch[len(batch)-1]
+		err = rebuildDirs(ctx, tx, id)
 	}
-	for d := range dirs {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?)",
-			d.bucket, d.parent, d.name); err != nil {
-			return err
-		}
-	}
-	return nil
+	return err
 }
 
 // dirScan is a meta.GroupedScanFunc for the delimiter "/": it reads, in

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -194,6 +195,81 @@ func TestMigrateDirs(t *testing.T) {
 		if !slices.Equal(page.CommonPrefixes, want.CommonPrefixes) || len(page.Objects) != len(want.Objects) ||
 			page.Truncated != want.Truncated {
 			t.Errorf("%+v: got %d objects, prefixes %q; want %d, %q", opts, len(page.Objects), page.CommonPrefixes,
+				len(want.Objects), want.CommonPrefixes)
+		}
+	}
+}
+
+// TestCheckIndexes damages the directory index every way it can disagree
+// with the objects, and checks that CheckIndexes names each damage and
+// that a repair leaves nothing to find.
+func TestCheckIndexes(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	ctx := t.Context()
+	keys := []string{"a/b/c", "a/b/d", "a/e", "f", "g/h/i/j", "k/"}
+	for _, b := range []string{"b1", "b2"} {
+		if err := s.CreateBucket(ctx, meta.Bucket{Name: b, CreatedAt: meta.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			if _, err := s.PutObject(ctx, meta.Object{Bucket: b, Key: k, ETag: "e", LastModified: meta.Now()}, meta.Condition{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	check := func(repair bool) []string {
+		t.Helper()
+		var out []string
+		err := s.CheckIndexes(ctx, repair, func(p meta.IndexProblem) {
+			out = append(out, fmt.Sprintf("%s %s: %s (repaired %v)", p.Bucket, p.Name, p.Detail, p.Repaired))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := check(false); len(got) != 0 {
+		t.Fatalf("a clean store: %q", got)
+	}
+	for _, q := range []string{
+		"INSERT INTO dirs VALUES (2, '', 'zz/')",
+		"INSERT INTO dirs VALUES (2, 'a/b/', 'a/b/x/')",
+		"DELETE FROM dirs WHERE bucket_id = 2 AND name = 'g/h/'",
+		"UPDATE dirs SET parent = 'q/' WHERE bucket_id = 2 AND name = 'a/b/'",
+		"UPDATE objects SET parent = '' WHERE bucket_id = 2 AND key = 'a/e'",
+	} {
+		if _, err := s.w.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		`b2 a/b/: directory row has parent "q/", want "a/" (repaired false)`,
+		`b2 a/b/x/: directory in the index has no key below it (repaired false)`,
+		`b2 a/e: parent column is "", want "a/" (repaired false)`,
+		`b2 g/h/: directory missing from the index (repaired false)`,
+		`b2 zz/: directory in the index has no key below it (repaired false)`,
+	}
+	if got := check(false); !slices.Equal(got, want) {
+		t.Fatalf("found\n %q\nwant\n %q", got, want)
+	}
+	if got := check(true); len(got) != len(want) || !strings.HasSuffix(got[0], "(repaired true)") {
+		t.Fatalf("repair found %q", got)
+	}
+	if got := check(false); len(got) != 0 {
+		t.Fatalf("after the repair: %q", got)
+	}
+	wantDirs(t, s.w)
+	slices.Sort(keys)
+	for _, opts := range []meta.ListOptions{{Delimiter: "/", Limit: 10}, {Prefix: "a/", Delimiter: "/", Limit: 10}, {Prefix: "g/", Delimiter: "/", Limit: 10}} {
+		page, err := s.ListObjects(ctx, "b2", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := metatest.Reference(keys, opts); !slices.Equal(page.CommonPrefixes, want.CommonPrefixes) ||
+			len(page.Objects) != len(want.Objects) {
+			t.Errorf("%+v after the repair: %d objects, prefixes %q; want %d, %q", opts, len(page.Objects), page.CommonPrefixes,
 				len(want.Objects), want.CommonPrefixes)
 		}
 	}

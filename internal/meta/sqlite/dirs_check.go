@@ -1,0 +1,194 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// CheckIndexes implements meta.IndexChecker for the directory index: every
+// row's parent column must be parentOf(key), and dirs must hold exactly
+// the directories above the latest keys. Each bucket is compared in one
+// read transaction by merging two streams in name order, so memory does
+// not grow with the bucket.
+func (s *Store) CheckIndexes(ctx context.Context, repair bool, report func(meta.IndexProblem)) error {
+	buckets, err := s.ListBuckets(ctx)
+	if err != nil {
+		return err
+	}
+	for _, b := range buckets {
+		id, err := bucketID(ctx, s.rd, b.Name)
+		if err != nil {
+			return err
+		}
+		var found []meta.IndexProblem
+		if err := s.checkDirs(ctx, id, func(name, detail string) {
+			found = append(found, meta.IndexProblem{Bucket: b.Name, Name: name, Detail: detail})
+		}); err != nil {
+			return fmt.Errorf("check the directory index of %s: %w", b.Name, err)
+		}
+		if len(found) > 0 && repair {
+			if err := s.write(ctx, func(tx querier) error { return rebuildDirs(ctx, tx, id) }); err != nil {
+				return fmt.Errorf("rebuild the directory index of %s: %w", b.Name, err)
+			}
+		}
+		for _, p := range found {
+			p.Repaired = repair
+			report(p)
+		}
+	}
+	return nil
+}
+
+// dirStream turns the latest keys of a bucket, in key order, into the
+// directories above them, in name order, each once: a directory's first
+// key follows every key of the directories before it, so only the
+// previous key's directories can repeat.
+type dirStream struct{ chain []string }
+
+// next returns the directories above key that the keys before it did not
+// have.
+func (d *dirStream) next(key string) []string {
+	var names []string
+	eachDir(key, func(_, name string) error {
+		names = append(names, name)
+		return nil
+	})
+	same := 0
+	for same < len(names) && same < len(d.chain) && names[same] == d.chain[same] {
+		same++
+	}
+	d.chain = names
+	return names[same:]
+}
+
+// checkDirs compares one bucket's parent column and dirs rows with its
+// objects, calling problem for each disagreement.
+func (s *Store) checkDirs(ctx context.Context, id int64, problem func(name, detail string)) error {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	dirs, err := tx.QueryContext(ctx, "SELECT parent, name FROM dirs WHERE bucket_id = ? ORDER BY name", id)
+	if err != nil {
+		return err
+	}
+	defer dirs.Close()
+	// have is the next dirs row, or ok false past the last.
+	var have struct {
+		parent, name string
+		ok           bool
+	}
+	advance := func() error {
+		if have.ok = dirs.Next(); have.ok {
+			return dirs.Scan(&have.parent, &have.name)
+		}
+		return dirs.Err()
+	}
+	if err := advance(); err != nil {
+		return err
+	}
+	// want consumes the dirs rows up to name, the next directory that
+	// must exist.
+	want := func(name string) error {
+		for have.ok && have.name < name {
+			problem(have.name, "directory in the index has no key below it")
+			if err := advance(); err != nil {
+				return err
+			}
+		}
+		if !have.ok || have.name != name {
+			problem(name, "directory missing from the index")
+			return nil
+		}
+		if p := parentOf(name[:len(name)-1]); have.parent != p {
+			problem(name, fmt.Sprintf("directory row has parent %q, want %q", have.parent, p))
+		}
+		return advance()
+	}
+	var stream dirStream
+	err = queryEach(ctx, tx, "SELECT key, parent, is_latest FROM objects WHERE bucket_id = ? ORDER BY key, version_id", []any{id},
+		func(rows *sql.Rows) error {
+			var key, parent string
+			var latest bool
+			if err := rows.Scan(&key, &parent, &latest); err != nil {
+				return err
+			}
+			if p := parentOf(key); parent != p {
+				problem(key, fmt.Sprintf("parent column is %q, want %q", parent, p))
+			}
+			if !latest {
+				return nil
+			}
+			for _, name := range stream.next(key) {
+				if err := want(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	for have.ok {
+		problem(have.name, "directory in the index has no key below it")
+		if err := advance(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuildDirs sets every parent column of bucket id right and writes its
+// dirs rows anew from the latest keys. It pages through the rows, so no
+// statement reads the table while another writes it and memory stays
+// bounded.
+func rebuildDirs(ctx context.Context, tx querier, id int64) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ?", id); err != nil {
+		return err
+	}
+	type row struct {
+		key, version, parent string
+		latest               bool
+	}
+	var stream dirStream
+	var last row
+	for first := true; ; first = false {
+		q, args := "SELECT key, version_id, parent, is_latest FROM objects WHERE bucket_id = ?", []any{id}
+		if !first {
+			q += " AND (key, version_id) > (?, ?)"
+			args = append(args, last.key, last.version)
+		}
+		var page []row
+		err := queryEach(ctx, tx, q+" ORDER BY key, version_id LIMIT 10000", args, func(rows *sql.Rows) error {
+			var r row
+			err := rows.Scan(&r.key, &r.version, &r.parent, &r.latest)
+			page = append(page, r)
+			return err
+		})
+		if err != nil || len(page) == 0 {
+			return err
+		}
+		for _, r := range page {
+			if p := parentOf(r.key); r.parent != p {
+				if _, err := tx.ExecContext(ctx, "UPDATE objects SET parent = ? WHERE bucket_id = ? AND key = ? AND version_id = ?",
+					p, id, r.key, r.version); err != nil {
+					return err
+				}
+			}
+			if !r.latest {
+				continue
+			}
+			for _, name := range stream.next(r.key) {
+				if _, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?)",
+					id, parentOf(name[:len(name)-1]), name); err != nil {
+					return err
+				}
+			}
+		}
+		last = page[len(page)-1]
+	}
+}
