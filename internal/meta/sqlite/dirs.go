@@ -49,13 +49,22 @@ func eachDir(key string, fn func(parent, name string) error) error {
 }
 
 // addKey records that key gained its latest version: every directory above
-// it exists. A directory already there costs a lookup, not a write.
+// it exists. It inserts the deepest first and stops at the first that is
+// there already: a directory row has a latest key below it, so its
+// ancestors have rows too. A PUT into an existing directory costs one
+// lookup and writes no page.
 func addKey(ctx context.Context, tx querier, bucketID int64, key string) error {
-	return eachDir(key, func(parent, name string) error {
-		_, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-			bucketID, parent, name)
-		return err
-	})
+	for name := parentOf(key); name != ""; name = parentOf(name[:len(name)-1]) {
+		res, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+			bucketID, parentOf(name[:len(name)-1]), name)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+	}
+	return nil
 }
 
 // dropKey records that key lost its latest version: the directories above

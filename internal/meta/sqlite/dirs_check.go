@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -20,6 +21,9 @@ func (s *Store) CheckIndexes(ctx context.Context, repair bool, report func(meta.
 	}
 	for _, b := range buckets {
 		id, err := bucketID(ctx, s.rd, b.Name)
+		if errors.Is(err, meta.ErrBucketNotFound) {
+			continue // deleted by a running server since ListBuckets
+		}
 		if err != nil {
 			return err
 		}
