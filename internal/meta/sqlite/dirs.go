@@ -48,15 +48,20 @@ func eachDir(key string, fn func(parent, name string) error) error {
 	return nil
 }
 
+// dirParent returns the parent of directory name (which ends in "/").
+func dirParent(name string) string {
+	return parentOf(name[:len(name)-1])
+}
+
 // addKey records that key gained its latest version: every directory above
 // it exists. It inserts the deepest first and stops at the first that is
 // there already: a directory row has a latest key below it, so its
 // ancestors have rows too. A PUT into an existing directory costs one
 // lookup and writes no page.
 func addKey(ctx context.Context, tx querier, bucketID int64, key string) error {
-	for name := parentOf(key); name != ""; name = parentOf(name[:len(name)-1]) {
+	for name := parentOf(key); name != ""; name = dirParent(name) {
 		res, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-			bucketID, parentOf(name[:len(name)-1]), name)
+			bucketID, dirParent(name), name)
 		if err != nil {
 			return err
 		}
@@ -71,15 +76,10 @@ func addKey(ctx context.Context, tx querier, bucketID int64, key string) error {
 // it that no other latest key lies below go, from the deepest up, stopping
 // at the first that keeps a key (those above it keep it too).
 func dropKey(ctx context.Context, tx querier, bucketID int64, key string) error {
-	var names []string
-	eachDir(key, func(_, name string) error {
-		names = append(names, name)
-		return nil
-	})
-	for i := len(names) - 1; i >= 0; i-- {
+	for name := parentOf(key); name != ""; name = dirParent(name) {
 		var one int
 		err := tx.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE bucket_id = ? AND key >= ? AND key < ? AND is_latest = 1 LIMIT 1",
-			bucketID, names[i], meta.PrefixEnd(names[i])).Scan(&one)
+			bucketID, name, meta.PrefixEnd(name)).Scan(&one)
 		if err == nil {
 			return nil
 		}
@@ -87,7 +87,7 @@ func dropKey(ctx context.Context, tx querier, bucketID int64, key string) error 
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ? AND parent = ? AND name = ?",
-			bucketID, parentOf(names[i][:len(names[i])-1]), names[i]); err != nil {
+			bucketID, dirParent(name), name); err != nil {
 			return err
 		}
 	}

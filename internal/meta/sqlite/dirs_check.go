@@ -12,8 +12,8 @@ import (
 // CheckIndexes implements meta.IndexChecker for the directory index: every
 // row's parent column must be parentOf(key), and dirs must hold exactly
 // the directories above the latest keys. Each bucket is compared in one
-// read transaction by merging two streams in name order, so memory does
-// not grow with the bucket.
+// read transaction by merging two streams in name order; only the
+// findings are held, until the bucket's rebuild.
 func (s *Store) CheckIndexes(ctx context.Context, repair bool, report func(meta.IndexProblem)) error {
 	buckets, err := s.ListBuckets(ctx)
 	if err != nil {
@@ -108,7 +108,7 @@ func (s *Store) checkDirs(ctx context.Context, id int64, problem func(name, deta
 			problem(name, "directory missing from the index")
 			return nil
 		}
-		if p := parentOf(name[:len(name)-1]); have.parent != p {
+		if p := dirParent(name); have.parent != p {
 			problem(name, fmt.Sprintf("directory row has parent %q, want %q", have.parent, p))
 		}
 		return advance()
@@ -188,7 +188,7 @@ func rebuildDirs(ctx context.Context, tx querier, id int64) error {
 			}
 			for _, name := range stream.next(r.key) {
 				if _, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?)",
-					id, parentOf(name[:len(name)-1]), name); err != nil {
+					id, dirParent(name), name); err != nil {
 					return err
 				}
 			}
