@@ -81,7 +81,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 	if noSync {
 		log.Warn("fsync disabled: acknowledged writes may be lost on power failure")
 	}
-	m, err := sqlite.OpenWith(ctx, filepath.Join(cfg.DataDir, DBFile), sqlite.Options{NoSync: noSync})
+	m, err := sqlite.OpenWith(ctx, filepath.Join(cfg.DataDir, DBFile), sqlite.Options{NoSync: noSync, Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("open metadata: %w", err)
 	}

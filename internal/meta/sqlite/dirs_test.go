@@ -1,9 +1,11 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"path/filepath"
@@ -134,7 +136,7 @@ func TestMigrateDirs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateTo(ctx, db, 3); err != nil {
+	if err := migrateTo(ctx, db, 3, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
 	var keys []string
@@ -171,11 +173,17 @@ func TestMigrateDirs(t *testing.T) {
 	}
 	db.Close()
 
-	s, err := Open(ctx, path)
+	var log bytes.Buffer
+	s, err := OpenWith(ctx, path, Options{Log: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	for _, want := range []string{`msg="upgrading the metadata schema" from=3 to=4`, `msg="metadata schema migrated" migration=0004_dirs.sql`} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
 	wantDirs(t, s.w)
 	if n := len(dirRows(t, s.w)); n != 2*(37+37*3+2) { // d*/, d*/e*/, x/, x//
 		t.Errorf("%d directories, want %d", n, 2*(37+37*3+2))

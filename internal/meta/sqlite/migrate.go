@@ -6,7 +6,10 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"log/slog"
+	"path"
 	"sort"
+	"time"
 )
 
 //go:embed migrations/*.sql
@@ -21,13 +24,14 @@ var fills = map[int]func(context.Context, *sql.Tx) error{
 
 // migrate applies, in order, every embedded migration newer than the
 // database's PRAGMA user_version, each in its own transaction.
-func migrate(ctx context.Context, db *sql.DB) error {
-	return migrateTo(ctx, db, -1)
+func migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
+	return migrateTo(ctx, db, -1, log)
 }
 
 // migrateTo is migrate up to schema version last (-1: the newest); tests
-// build older databases with it.
-func migrateTo(ctx context.Context, db *sql.DB, last int) error {
+// build older databases with it. Upgrading an existing database is logged:
+// a migration with a Go step can take a while on a large one.
+func migrateTo(ctx context.Context, db *sql.DB, last int, log *slog.Logger) error {
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
 		return err
@@ -43,7 +47,11 @@ func migrateTo(ctx context.Context, db *sql.DB, last int) error {
 	if current > len(names) {
 		return fmt.Errorf("database schema version %d is newer than this jog (%d)", current, len(names))
 	}
+	if current > 0 && current < len(names) {
+		log.Info("upgrading the metadata schema", "from", current, "to", len(names))
+	}
 	for i := current; i < len(names); i++ {
+		started := time.Now()
 		body, err := migrationFS.ReadFile(names[i])
 		if err != nil {
 			return err
@@ -68,6 +76,9 @@ func migrateTo(ctx context.Context, db *sql.DB, last int) error {
 		}
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("migration %s: %w", names[i], err)
+		}
+		if current > 0 {
+			log.Info("metadata schema migrated", "migration", path.Base(names[i]), "took", time.Since(started).Round(time.Millisecond))
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"net/url"
 	"runtime"
 
@@ -29,6 +30,9 @@ type Options struct {
 	// NoSync sets synchronous=OFF: commits are not flushed to stable
 	// storage. Only for throwaway data (tests, benchmarks).
 	NoSync bool
+	// Log receives the upgrade of an existing database's schema; nil
+	// discards it.
+	Log *slog.Logger
 }
 
 // Open opens (creating if needed) the database file at path and brings its
@@ -46,7 +50,11 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	if err := migrate(ctx, w); err != nil {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := migrate(ctx, w, log); err != nil {
 		w.Close()
 		return nil, err
 	}
