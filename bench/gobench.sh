@@ -49,17 +49,19 @@ if [ -n "$NEW" ]; then
 fi
 olddesc=$(git rev-parse --short "$OLD")
 
+# bin <side> <pkg>: the path of that build's test binary for the package.
+bin() { echo "$work/bin/$1/$(echo "$2" | tr '/.' '__')"; }
+
 # build <side> <tree>: one test binary per package that has benchmarks.
 build() {
-  local side=$1 tree=$2 p name
+  local side=$1 tree=$2 p
   mkdir -p "$work/bin/$side"
   for p in $PKGS; do
-    name=$(echo "$p" | tr '/.' '__')
     if [ ! -d "$tree/$p" ]; then
       echo "== $side: no $p" >&2
       continue
     fi
-    (cd "$tree" && go test -c -o "$work/bin/$side/$name" "$p")
+    (cd "$tree" && go test -c -o "$(bin "$side" "$p")" "$p")
   done
 }
 echo "== building $olddesc (old) and $newdesc (new)"
@@ -75,10 +77,10 @@ for i in $(seq "$COUNT"); do
     [ "$side" = new ] && tree=$newtree
     echo "== run $i/$COUNT: $side"
     for p in $PKGS; do
-      bin=$work/bin/$side/$(echo "$p" | tr '/.' '__')
-      [ -x "$bin" ] || continue
+      b=$(bin "$side" "$p")
+      [ -x "$b" ] || continue
       # In the package's directory, as go test runs it (testdata).
-      (cd "$tree/$p" && "$bin" -test.run '^$' -test.bench "$BENCH" -test.benchtime "$BENCHTIME" \
+      (cd "$tree/$p" && "$b" -test.run '^$' -test.bench "$BENCH" -test.benchtime "$BENCHTIME" \
         -test.benchmem -test.count 1) >>"$OUT/$side.txt"
     done
   done

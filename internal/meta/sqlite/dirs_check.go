@@ -114,26 +114,20 @@ func (s *Store) checkDirs(ctx context.Context, id int64, problem func(name, deta
 		return advance()
 	}
 	var stream dirStream
-	err = queryEach(ctx, tx, "SELECT key, parent, is_latest FROM objects WHERE bucket_id = ? ORDER BY key, version_id", []any{id},
-		func(rows *sql.Rows) error {
-			var key, parent string
-			var latest bool
-			if err := rows.Scan(&key, &parent, &latest); err != nil {
+	err = eachObjectRow(ctx, tx, id, func(r objectRow) error {
+		if p := parentOf(r.key); r.parent != p {
+			problem(r.key, fmt.Sprintf("parent column is %q, want %q", r.parent, p))
+		}
+		if !r.latest {
+			return nil
+		}
+		for _, name := range stream.next(r.key) {
+			if err := want(name); err != nil {
 				return err
 			}
-			if p := parentOf(key); parent != p {
-				problem(key, fmt.Sprintf("parent column is %q, want %q", parent, p))
-			}
-			if !latest {
-				return nil
-			}
-			for _, name := range stream.next(key) {
-				if err := want(name); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
@@ -146,29 +140,26 @@ func (s *Store) checkDirs(ctx context.Context, id int64, problem func(name, deta
 	return nil
 }
 
-// rebuildDirs sets every parent column of bucket id right and writes its
-// dirs rows anew from the latest keys. It pages through the rows, so no
-// statement reads the table while another writes it and memory stays
-// bounded.
-func rebuildDirs(ctx context.Context, tx querier, id int64) error {
-	if _, err := tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ?", id); err != nil {
-		return err
-	}
-	type row struct {
-		key, version, parent string
-		latest               bool
-	}
-	var stream dirStream
-	var last row
+// objectRow is what the directory index derives from: one version's row.
+type objectRow struct {
+	key, version, parent string
+	latest               bool
+}
+
+// eachObjectRow calls fn on every row of bucket id in (key, version) order.
+// It reads a page of rows at a time and calls fn after the page's query
+// has ended, so fn may write to objects, and memory stays bounded.
+func eachObjectRow(ctx context.Context, q querier, id int64, fn func(objectRow) error) error {
+	var last objectRow
 	for first := true; ; first = false {
-		q, args := "SELECT key, version_id, parent, is_latest FROM objects WHERE bucket_id = ?", []any{id}
+		sel, args := "SELECT key, version_id, parent, is_latest FROM objects WHERE bucket_id = ?", []any{id}
 		if !first {
-			q += " AND (key, version_id) > (?, ?)"
+			sel += " AND (key, version_id) > (?, ?)"
 			args = append(args, last.key, last.version)
 		}
-		var page []row
-		err := queryEach(ctx, tx, q+" ORDER BY key, version_id LIMIT 10000", args, func(rows *sql.Rows) error {
-			var r row
+		var page []objectRow
+		err := queryEach(ctx, q, sel+" ORDER BY key, version_id LIMIT 10000", args, func(rows *sql.Rows) error {
+			var r objectRow
 			err := rows.Scan(&r.key, &r.version, &r.parent, &r.latest)
 			page = append(page, r)
 			return err
@@ -177,22 +168,37 @@ func rebuildDirs(ctx context.Context, tx querier, id int64) error {
 			return err
 		}
 		for _, r := range page {
-			if p := parentOf(r.key); r.parent != p {
-				if _, err := tx.ExecContext(ctx, "UPDATE objects SET parent = ? WHERE bucket_id = ? AND key = ? AND version_id = ?",
-					p, id, r.key, r.version); err != nil {
-					return err
-				}
-			}
-			if !r.latest {
-				continue
-			}
-			for _, name := range stream.next(r.key) {
-				if _, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?)",
-					id, dirParent(name), name); err != nil {
-					return err
-				}
+			if err := fn(r); err != nil {
+				return err
 			}
 		}
 		last = page[len(page)-1]
 	}
+}
+
+// rebuildDirs sets every parent column of bucket id right and writes its
+// dirs rows anew from the latest keys.
+func rebuildDirs(ctx context.Context, tx querier, id int64) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ?", id); err != nil {
+		return err
+	}
+	var stream dirStream
+	return eachObjectRow(ctx, tx, id, func(r objectRow) error {
+		if p := parentOf(r.key); r.parent != p {
+			if _, err := tx.ExecContext(ctx, "UPDATE objects SET parent = ? WHERE bucket_id = ? AND key = ? AND version_id = ?",
+				p, id, r.key, r.version); err != nil {
+				return err
+			}
+		}
+		if !r.latest {
+			return nil
+		}
+		for _, name := range stream.next(r.key) {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?)",
+				id, dirParent(name), name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
