@@ -1,0 +1,117 @@
+package fsck
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/jogstore/jog/internal/checksum"
+)
+
+// digest is a value the blob's bytes must hash to: alg "" means MD5 in
+// hex (an ETag), otherwise a flexible checksum in base64.
+type digest struct {
+	name  string
+	alg   checksum.Algorithm
+	value string
+}
+
+// checkBlob checks that blob id exists with size bytes and, when Deep,
+// that its bytes hash to want. It returns the problem found, if any (nil
+// when the blob is sound), and an error only when checking failed.
+func (c *checker) checkBlob(ctx context.Context, id string, size int64, want []digest) (*Problem, error) {
+	if id == "" {
+		if size != 0 {
+			return &Problem{Kind: Metadata, Want: size, Detail: fmt.Sprintf("no blob for %d bytes of data", size)}, nil
+		}
+		if c.opts.Deep {
+			return c.verify(nil, 0, want), nil
+		}
+		return nil, nil
+	}
+	path := c.blobs.Path(id)
+	f, err := c.blobs.Open(ctx, id)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Problem{Kind: Missing, BlobID: id, Path: path, Want: size, Detail: "blob file is missing"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", id, err)
+	}
+	if n != size {
+		word := "short"
+		if n > size {
+			word = "long"
+		}
+		return &Problem{Kind: Size, BlobID: id, Path: path, Size: n, Want: size,
+			Detail: fmt.Sprintf("blob is %s: %d bytes, metadata says %d", word, n, size)}, nil
+	}
+	c.sum.BytesChecked += size
+	if !c.opts.Deep {
+		return nil, nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("blob %s: %w", id, err)
+	}
+	p := c.verify(f, size, want)
+	if p != nil {
+		if p.Kind == "" { // a read error
+			return nil, fmt.Errorf("read blob %s: %s", id, p.Detail)
+		}
+		p.BlobID, p.Path, p.Size = id, path, size
+	}
+	return p, ctx.Err()
+}
+
+// verify hashes r (size bytes) and compares with want. A Problem of empty
+// Kind reports a read error.
+func (c *checker) verify(r io.Reader, size int64, want []digest) *Problem {
+	md5h := md5.New()
+	ws := []io.Writer{md5h}
+	sums := map[checksum.Algorithm][]byte{}
+	hashes := map[checksum.Algorithm]interface{ Sum([]byte) []byte }{}
+	for _, d := range want {
+		if d.alg == "" || hashes[d.alg] != nil {
+			continue
+		}
+		if d.alg.Size() == 0 {
+			return &Problem{Kind: Metadata, Detail: fmt.Sprintf("unknown checksum algorithm %q", d.alg)}
+		}
+		h := d.alg.New()
+		hashes[d.alg] = h
+		ws = append(ws, h)
+	}
+	if r != nil {
+		n, err := io.CopyBuffer(io.MultiWriter(ws...), io.LimitReader(r, size), c.buf)
+		if err != nil {
+			return &Problem{Detail: err.Error()}
+		}
+		if n != size {
+			return &Problem{Kind: Size, Want: size, Detail: fmt.Sprintf("read %d bytes of %d", n, size)}
+		}
+		c.sum.BytesVerified += n
+	}
+	for a, h := range hashes {
+		sums[a] = h.Sum(nil)
+	}
+	for _, d := range want {
+		var got string
+		if d.alg == "" {
+			got = hex.EncodeToString(md5h.Sum(nil))
+		} else {
+			got = checksum.Encode(sums[d.alg])
+		}
+		if got != d.value {
+			return &Problem{Kind: Corrupt, Detail: fmt.Sprintf("content does not match its %s: stored %s, data hashes to %s", d.name, d.value, got)}
+		}
+	}
+	return nil
+}
