@@ -264,16 +264,19 @@ files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null || true; }
     "$BIN/jog" bench compare $(files "$set")
   done
 } >"$OUT/SUMMARY.md" 2>/dev/null || true
-for set in mixed sweep-put sweep-get other; do
+baseline=()
+[ -n "${INSTALLED[jog]:-}" ] && baseline=(--baseline jog)
+for set in mixed sweep-put sweep-get other all; do
   case $set in
     sweep-put) in=$(files sweep-put; files large-put) ;;
     sweep-get) in=$(files sweep-get; files large-get) ;;
     other) in=$(files list; files multipart; files big-put; files big-get; files list-walk; files list-prefixes) ;;
+    all) in=$(for s in $SETS; do files "$s"; done) ;;
     *) in=$(files "$set") ;;
   esac
   [ -n "$in" ] || continue # a set this run did not measure
   # shellcheck disable=SC2086
-  "$BIN/jog" bench report --title "jog bench peer comparison $DATE: $set" --out "$OUT/report-$set" $in >/dev/null || true
+  "$BIN/jog" bench report "${baseline[@]}" --title "jog bench peer comparison $DATE: $set" --out "$OUT/report-$set" $in >/dev/null || true
 done
 if command -v rsvg-convert >/dev/null; then
   for svg in "$OUT"/report-*/*.svg; do rsvg-convert -o "${svg%.svg}.png" "$svg" || true; done

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 )
@@ -45,13 +46,67 @@ func WriteCompare(w io.Writer, results []*Result) {
 	}
 }
 
+// Ratio compares a baseline server with the others in one workload cell.
+type Ratio struct {
+	Base   *Result // the baseline's result
+	Best   *Result // the other server with the most obj/s
+	LowP99 *Result // the other server with the lowest p99 latency
+}
+
+// Value is the baseline's obj/s over the best other server's (NaN when
+// that server did nothing).
+func (r Ratio) Value() float64 {
+	if r.Best.Total.ObjPerSec <= 0 {
+		return math.NaN()
+	}
+	return r.Base.Total.ObjPerSec / r.Best.Total.ObjPerSec
+}
+
+// Ratios returns, in cell order, a Ratio for every workload cell the
+// baseline server ran in with at least one other server. rs holds one
+// result per server and cell (see Medians).
+func Ratios(rs []*Result, baseline string) []Ratio {
+	rs = slices.Clone(rs)
+	slices.SortStableFunc(rs, compareCells)
+	var out []Ratio
+	for i := 0; i < len(rs); {
+		j := i + 1
+		for j < len(rs) && compareCells(rs[i], rs[j]) == 0 {
+			j++
+		}
+		var r Ratio
+		for _, x := range rs[i:j] {
+			switch {
+			case x.Name() == baseline:
+				r.Base = x
+			default:
+				if r.Best == nil || x.Total.ObjPerSec > r.Best.Total.ObjPerSec {
+					r.Best = x
+				}
+				if r.LowP99 == nil || x.Total.Latency.P99 < r.LowP99.Total.Latency.P99 {
+					r.LowP99 = x
+				}
+			}
+		}
+		if r.Base != nil && r.Best != nil {
+			out = append(out, r)
+		}
+		i = j
+	}
+	return out
+}
+
+// CellName names a result's workload cell: "put 64KiB c16".
+func CellName(r *Result) string {
+	return fmt.Sprintf("%s %v c%d", workloadName(r), r.Config.Size, r.Config.Concurrency)
+}
+
 // WriteRatios prints, for every workload cell the baseline server ran in
 // with at least one other server, the baseline's obj/s against the best
 // other server's, their ratio, and the baseline's p99 latency against the
 // lowest p99 among the others. Repeats are collapsed to medians first.
 func WriteRatios(w io.Writer, results []*Result, baseline string) {
 	rs := Medians(results)
-	slices.SortStableFunc(rs, compareCells)
 	cpu := slices.ContainsFunc(rs, func(r *Result) bool { return r.ServerCPU > 0 })
 	head, rule := fmt.Sprintf("| Workload | Size | Concurrency | %s obj/s | best peer | peer obj/s | ratio | %s p99 ms | lowest peer p99 ms |", mdEscape(baseline), mdEscape(baseline)), "|---|---:|---:|---:|---|---:|---:|---:|---:|"
 	if cpu {
@@ -59,40 +114,20 @@ func WriteRatios(w io.Writer, results []*Result, baseline string) {
 	}
 	fmt.Fprintln(w, head)
 	fmt.Fprintln(w, rule)
-	for i := 0; i < len(rs); {
-		j := i + 1
-		for j < len(rs) && compareCells(rs[i], rs[j]) == 0 {
-			j++
+	for _, r := range Ratios(rs, baseline) {
+		base, best := r.Base, r.Best
+		ratio := "—"
+		if v := r.Value(); !math.IsNaN(v) {
+			ratio = fmt.Sprintf("%.2f", v)
 		}
-		var base, best, lowP99 *Result
-		for _, r := range rs[i:j] {
-			switch {
-			case r.Name() == baseline:
-				base = r
-			default:
-				if best == nil || r.Total.ObjPerSec > best.Total.ObjPerSec {
-					best = r
-				}
-				if lowP99 == nil || r.Total.Latency.P99 < lowP99.Total.Latency.P99 {
-					lowP99 = r
-				}
-			}
+		fmt.Fprintf(w, "| %s | %v | %d | %.1f | %s | %.1f | %s | %.2f | %.2f (%s) |",
+			mdEscape(workloadName(base)), base.Config.Size, base.Config.Concurrency,
+			base.Total.ObjPerSec, mdEscape(best.Name()), best.Total.ObjPerSec, ratio,
+			base.Total.Latency.P99, r.LowP99.Total.Latency.P99, mdEscape(r.LowP99.Name()))
+		if cpu {
+			fmt.Fprintf(w, " %s · %s |", msCell(base.CPUPerOp(base.ServerCPU)), msCell(best.CPUPerOp(best.ServerCPU)))
 		}
-		if base != nil && best != nil {
-			ratio := "—"
-			if best.Total.ObjPerSec > 0 {
-				ratio = fmt.Sprintf("%.2f", base.Total.ObjPerSec/best.Total.ObjPerSec)
-			}
-			fmt.Fprintf(w, "| %s | %v | %d | %.1f | %s | %.1f | %s | %.2f | %.2f (%s) |",
-				mdEscape(workloadName(base)), base.Config.Size, base.Config.Concurrency,
-				base.Total.ObjPerSec, mdEscape(best.Name()), best.Total.ObjPerSec, ratio,
-				base.Total.Latency.P99, lowP99.Total.Latency.P99, mdEscape(lowP99.Name()))
-			if cpu {
-				fmt.Fprintf(w, " %s · %s |", msCell(base.CPUPerOp(base.ServerCPU)), msCell(best.CPUPerOp(best.ServerCPU)))
-			}
-			fmt.Fprintln(w)
-		}
-		i = j
+		fmt.Fprintln(w)
 	}
 }
 

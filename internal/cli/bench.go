@@ -19,7 +19,7 @@ import (
 const benchUsage = `Usage:
   jog bench <workload> [flags]   measure one workload: put, get, stat, delete, list, multipart, mixed
   jog bench sweep [flags]        a grid of --concurrency × --sizes, one result per cell
-  jog bench report [--out dir] result.json...   SVG charts and an HTML page
+  jog bench report [--out dir] [--baseline jog] result.json...   SVG charts and an HTML page
   jog bench compare [--baseline jog] a.json b.json...   a markdown comparison table (or ratios against one server)
   jog bench selftest [--duration 10s]           the client's own ceiling, against a discarding endpoint
 
@@ -216,6 +216,7 @@ func runBenchReport(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "bench-report", "directory for the SVG charts and index.html")
 	title := fs.String("title", "jog bench report", "page title")
+	baseline := fs.String("baseline", "", "add ratios.svg: this server's obj/s against the best other server's, per workload cell")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -229,7 +230,7 @@ func runBenchReport(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	// One bar per server and cell: repeated runs are drawn as their median.
-	files, err := render.WriteDir(*out, *title, bench.Medians(results))
+	files, err := render.WriteDir(*out, *title, bench.Medians(results), *baseline)
 	if err != nil {
 		fmt.Fprintf(stderr, "jog bench report: %v\n", err)
 		return 1

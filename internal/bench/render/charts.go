@@ -8,15 +8,6 @@ import (
 	"github.com/jogstore/jog/internal/bench"
 )
 
-// cell names a result's workload cell: "mixed get=70,put=30 1MiB c16".
-func cell(r *bench.Result) string {
-	w := r.Workload
-	if w == "mixed" {
-		w += " " + r.Config.Mix.String()
-	}
-	return fmt.Sprintf("%s %v c%d", w, r.Config.Size, r.Config.Concurrency)
-}
-
 // uniqueNames labels each result by server name, adding its cell when two
 // results share a name.
 func uniqueNames(rs []*bench.Result) []string {
@@ -28,7 +19,7 @@ func uniqueNames(rs []*bench.Result) []string {
 	for i, r := range rs {
 		out[i] = r.Name()
 		if count[r.Name()] > 1 {
-			out[i] += " " + cell(r)
+			out[i] += " " + bench.CellName(r)
 		}
 	}
 	return out
@@ -121,8 +112,8 @@ func Latency(rs []*bench.Result) string {
 func Servers(rs []*bench.Result, perObject bool) string {
 	var cells, servers []string
 	for _, r := range rs {
-		if !slices.Contains(cells, cell(r)) {
-			cells = append(cells, cell(r))
+		if !slices.Contains(cells, bench.CellName(r)) {
+			cells = append(cells, bench.CellName(r))
 		}
 		if !slices.Contains(servers, r.Name()) {
 			servers = append(servers, r.Name())
@@ -140,10 +131,10 @@ func Servers(rs []*bench.Result, perObject bool) string {
 		if perObject {
 			y = r.Total.ObjPerSec
 		}
-		series[slices.Index(servers, r.Name())].Y[slices.Index(cells, cell(r))] = y
+		series[slices.Index(servers, r.Name())].Y[slices.Index(cells, bench.CellName(r))] = y
 	}
 	// Wide enough for every bar to stay a few pixels wide.
-	width := max(820, marginLeft+marginRight+len(cells)*(len(servers)*10+30))
+	width := max(820, 70+legendWidth+len(cells)*(len(servers)*10+30))
 	c := Chart{Title: "Throughput by server (MiB/s)", XLabel: "workload", YLabel: "MiB/s", Width: width}
 	if perObject {
 		c.Title, c.YLabel = "Throughput by server (objects/s)", "obj/s"
@@ -176,4 +167,23 @@ func Timeline(rs []*bench.Result) (svg string, ok bool) {
 		return "", false
 	}
 	return Chart{Title: "Operations per second over the run", XLabel: "seconds", YLabel: "ops/s"}.Line(series), true
+}
+
+// Ratios draws the baseline server's obj/s over the best other server's,
+// one bar per workload cell, with parity marked. ok is false when no cell
+// has the baseline and another server.
+func Ratios(rs []*bench.Result, baseline string) (svg string, ok bool) {
+	var groups []string
+	s := Series{Name: baseline + " ÷ best other server"}
+	for _, r := range bench.Ratios(rs, baseline) {
+		groups = append(groups, bench.CellName(r.Base)+" vs "+r.Best.Name())
+		s.Y = append(s.Y, r.Value())
+	}
+	if len(groups) == 0 {
+		return "", false
+	}
+	width := max(820, 70+legendWidth+len(groups)*40)
+	c := Chart{Title: baseline + "'s throughput over the best other server's, per cell", XLabel: "workload cell and best other server",
+		YLabel: "ratio (obj/s)", Width: width, Height: 540, Refs: []RefLine{{Y: 1, Label: "parity"}}}
+	return c.Bars(groups, []Series{s}), true
 }

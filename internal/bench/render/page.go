@@ -17,12 +17,19 @@ type Figure struct {
 	SVG         string
 }
 
-// Figures returns every chart the results support.
-func Figures(rs []*bench.Result) []Figure {
-	figs := []Figure{
+// Figures returns every chart the results support. With a baseline
+// server, the first is its ratio against the best other server per cell.
+func Figures(rs []*bench.Result, baseline string) []Figure {
+	var figs []Figure
+	if baseline != "" {
+		if svg, ok := Ratios(rs, baseline); ok {
+			figs = append(figs, Figure{File: "ratios.svg", Title: baseline + " against the best other server", SVG: svg})
+		}
+	}
+	figs = append(figs, []Figure{
 		{File: "servers.svg", Title: "Throughput by server (MiB/s)", SVG: Servers(rs, false)},
 		{File: "servers-obj.svg", Title: "Throughput by server (objects/s)", SVG: Servers(rs, true)},
-	}
+	}...)
 	if svg, ok := Throughput(rs, false); ok {
 		figs = append(figs, Figure{File: "throughput.svg", Title: "Throughput vs concurrency (MiB/s)", SVG: svg})
 		svg, _ = Throughput(rs, true)
@@ -37,11 +44,12 @@ func Figures(rs []*bench.Result) []Figure {
 
 // WriteDir writes every figure as an SVG file and index.html (the same
 // figures inline, plus tables) into dir, and returns the paths written.
-func WriteDir(dir, title string, rs []*bench.Result) ([]string, error) {
+// baseline, when set, names the server the ratio chart compares.
+func WriteDir(dir, title string, rs []*bench.Result, baseline string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	figs := Figures(rs)
+	figs := Figures(rs, baseline)
 	var paths []string
 	for _, f := range figs {
 		p := filepath.Join(dir, f.File)
@@ -79,7 +87,7 @@ func WriteHTML(w io.Writer, title string, rs []*bench.Result, figs []Figure) err
 		Compare string
 	}{Title: title, Generated: time.Now().UTC().Format(time.RFC3339)}
 	for _, r := range rs {
-		data.Results = append(data.Results, pageResult{r, cell(r), bench.FormatErrors(r.Errors)})
+		data.Results = append(data.Results, pageResult{r, bench.CellName(r), bench.FormatErrors(r.Errors)})
 	}
 	for _, f := range figs {
 		// The SVG is ours: every text in it went through esc.

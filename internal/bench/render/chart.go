@@ -1,0 +1,349 @@
+package render
+
+import (
+	"bytes"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Series is one named line or one bar colour. For a line chart Y[i] is at
+// X[i]; for a bar chart Y[i] is the bar in group i (X is unused). A NaN Y
+// is a missing point or bar.
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// Tick is an axis label at a position.
+type Tick struct {
+	Pos   float64
+	Label string
+}
+
+// RefLine is a horizontal line across the chart at Y, named in the legend.
+type RefLine struct {
+	Y     float64
+	Label string
+}
+
+// Chart is the frame both chart kinds share. Sizes are in points.
+type Chart struct {
+	Title, XLabel, YLabel string
+	Width, Height         int
+	XTicks                []Tick    // line chart: explicit x labels (nil: numeric ticks)
+	Refs                  []RefLine // bar chart: reference lines (a target, parity)
+}
+
+var palette = []string{"#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7",
+	"#a463f2", "#97bbf5", "#9c6b4e", "#9498a0", "#1b1b1b", "#c51b7d"}
+
+// Color is the colour of series i.
+func Color(i int) color.Color {
+	s := palette[i%len(palette)]
+	v, _ := strconv.ParseUint(s[1:], 16, 32)
+	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
+}
+
+// legendWidth is the strip right of the plot that holds the legend.
+const legendWidth = 220
+
+func (c Chart) size() (w, h int) {
+	w, h = c.Width, c.Height
+	if w == 0 {
+		w = 820
+	}
+	if h == 0 {
+		h = 420
+	}
+	return w, h
+}
+
+func init() {
+	// The Liberation faces are metric-compatible with Arial and Helvetica,
+	// which the SVG names as fallbacks (see draw).
+	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+	plotter.DefaultFont = plot.DefaultFont
+}
+
+// newPlot makes the frame: title, axis labels, a y axis from 0 with
+// compact labels, and horizontal grid lines.
+func (c Chart) newPlot() *plot.Plot {
+	p := plot.New()
+	p.Title.Text = c.Title
+	p.Title.TextStyle.Font.Size = 14
+	p.Title.TextStyle.Font.Weight = xfont.WeightBold
+	p.X.Label.Text, p.Y.Label.Text = c.XLabel, c.YLabel
+	p.Y.Min = 0
+	p.Y.Tick.Marker = valueTicks{}
+	g := plotter.NewGrid()
+	g.Vertical.Color = nil
+	g.Horizontal.Color = color.Gray{Y: 0xe5}
+	p.Add(g)
+	return p
+}
+
+// valueTicks labels the y axis with plot's default tick positions,
+// written compactly (12k, 1.5M).
+type valueTicks struct{}
+
+func (valueTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = formatValue(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+// formatValue prints an axis value compactly.
+func formatValue(v float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 6, 64) + "M"
+	case math.Abs(v) >= 1e4:
+		return strconv.FormatFloat(v/1e3, 'g', 6, 64) + "k"
+	case math.Abs(v) >= 1:
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 2, 64)
+}
+
+// draw renders the plot with the legend in a strip to its right, as SVG.
+func (c Chart) draw(p *plot.Plot, l plot.Legend) string {
+	w, h := c.size()
+	// An empty chart still needs a range to draw its axes over.
+	if math.IsInf(p.X.Min, 1) || p.X.Max <= p.X.Min {
+		p.X.Min, p.X.Max = 0, 1
+	}
+	if p.Y.Max <= p.Y.Min {
+		p.Y.Max = p.Y.Min + 1
+	}
+	cv := vgsvg.NewWith(vgsvg.UseWH(vg.Length(w), vg.Length(h)))
+	dc := draw.New(cv)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
+	l.Top, l.Left = true, true
+	l.YOffs = -30
+	l.Draw(draw.Crop(dc, vg.Length(w-legendWidth+10), 0, 0, 0))
+	var b bytes.Buffer
+	if _, err := cv.WriteTo(&b); err != nil {
+		// vgsvg writes to memory; it cannot fail here.
+		panic(err)
+	}
+	svg := b.String()
+	// Start at the <svg> element: the page inlines it.
+	if i := strings.Index(svg, "<svg"); i > 0 {
+		svg = svg[i:]
+	}
+	return strings.ReplaceAll(svg, "font-family:Liberation Sans;", "font-family:Liberation Sans,Arial,Helvetica,sans-serif;")
+}
+
+// newLegend is a legend whose entries are cut to fit the strip.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size = 9
+	l.Padding = 3
+	return l
+}
+
+func legendName(s string) string { return truncate(s, 36) }
+
+// Line draws series as lines with points.
+func (c Chart) Line(series []Series) string {
+	p := c.newPlot()
+	l := newLegend()
+	if c.XTicks != nil {
+		ticks := make(plot.ConstantTicks, len(c.XTicks))
+		for i, t := range c.XTicks {
+			ticks[i] = plot.Tick{Value: t.Pos, Label: t.Label}
+		}
+		p.X.Tick.Marker = ticks
+		if n := len(c.XTicks); n > 0 {
+			p.X.Min, p.X.Max = c.XTicks[0].Pos-0.2, c.XTicks[n-1].Pos+0.2
+		}
+	} else {
+		p.X.Min = 0
+		p.X.Tick.Marker = valueTicks{}
+	}
+	for i, s := range series {
+		var xys plotter.XYs
+		for j := range s.X {
+			if j < len(s.Y) && !math.IsNaN(s.Y[j]) {
+				xys = append(xys, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		line, points, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			continue // an infinite value: leave the series out
+		}
+		line.Color, line.Width = Color(i), 2
+		points.Color, points.Radius = Color(i), 2.5
+		if len(xys) > 40 {
+			points.Radius = 0
+		}
+		p.Add(line, points)
+		l.Add(legendName(s.Name), line)
+	}
+	return c.draw(p, l)
+}
+
+// Bars draws a grouped bar chart: one group per label in groups, one bar
+// per series in each group, with the value above each bar, and the
+// chart's reference lines across it.
+func (c Chart) Bars(groups []string, series []Series) string {
+	p := c.newPlot()
+	l := newLegend()
+	w, _ := c.size()
+	// The data area is the width less the legend strip and the y axis.
+	gw := float64(w-legendWidth-70) / float64(max(len(groups), 1))
+	bw := gw * 0.8 / float64(max(len(series), 1))
+	// Group labels wrap under their group when they fit in three lines,
+	// and are set aslant in full when one of them does not.
+	labels := make([]string, len(groups))
+	perLine := int(gw / 5)
+	aslant := slices.ContainsFunc(groups, func(g string) bool { return len(wrap(g, perLine, 4)) > 3 })
+	for i, g := range groups {
+		labels[i] = strings.Join(wrap(g, perLine, 3), "\n")
+		if aslant {
+			labels[i] = truncate(g, 48)
+		}
+	}
+	if len(groups) > 0 {
+		p.NominalX(labels...)
+	}
+	p.X.Tick.Label.Font.Size = 9
+	if aslant {
+		p.X.Tick.Label.Rotation = math.Pi / 4
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = text.XRight, text.YCenter
+	}
+	for i, s := range series {
+		vals := make(plotter.Values, len(groups))
+		var xys plotter.XYs
+		var texts []string
+		for g := range groups {
+			if g < len(s.Y) && !math.IsNaN(s.Y[g]) && !math.IsInf(s.Y[g], 0) {
+				vals[g] = s.Y[g]
+				xys = append(xys, plotter.XY{X: float64(g), Y: s.Y[g]})
+				texts = append(texts, short(s.Y[g]))
+			}
+		}
+		if len(groups) == 0 {
+			continue
+		}
+		bars, err := plotter.NewBarChart(vals, vg.Length(math.Max(bw-2, 1)))
+		if err != nil {
+			continue
+		}
+		bars.Color = Color(i)
+		bars.LineStyle.Width = 0
+		bars.Offset = vg.Length((float64(i) - float64(len(series)-1)/2) * bw)
+		p.Add(bars)
+		l.Add(legendName(s.Name), bars)
+		if len(xys) > 0 && bw >= 5*float64(len(short(maxY(series))))+4 {
+			lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
+			if err == nil {
+				for j := range lb.TextStyle {
+					lb.TextStyle[j].Font.Size = 8
+					lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XCenter, text.YBottom
+				}
+				lb.Offset = vg.Point{X: bars.Offset, Y: 2}
+				p.Add(lb)
+			}
+		}
+	}
+	for _, r := range c.Refs {
+		ref := plotter.NewFunction(func(float64) float64 { return r.Y })
+		ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 0x33}, 1.2, []vg.Length{5, 3}
+		p.Add(ref)
+		l.Add(legendName(r.Label), ref)
+	}
+	if len(groups) > 0 {
+		p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
+	}
+	if m := maxY(series); len(c.Refs) > 0 {
+		for _, r := range c.Refs {
+			m = math.Max(m, r.Y)
+		}
+		p.Y.Max = m * 1.08
+	}
+	return c.draw(p, l)
+}
+
+// wrap breaks s at spaces into at most maxLines lines of about width
+// characters, truncating the last.
+func wrap(s string, width, maxLines int) []string {
+	width = max(width, 4)
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	lines = append(lines, line)
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+		lines[maxLines-1] += " …"
+	}
+	for i, l := range lines {
+		lines[i] = truncate(l, width)
+	}
+	return lines
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func maxY(series []Series) float64 {
+	m := 0.0
+	for _, s := range series {
+		for _, y := range s.Y {
+			if !math.IsNaN(y) && !math.IsInf(y, 0) {
+				m = math.Max(m, y)
+			}
+		}
+	}
+	return m
+}
+
+// short prints a bar value with three significant digits.
+func short(v float64) string {
+	switch {
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+var nan = math.NaN()
