@@ -44,6 +44,7 @@ type Chart struct {
 	Width, Height         int
 	XTicks                []Tick    // line chart: explicit x labels (nil: numeric ticks)
 	Refs                  []RefLine // bar chart: reference lines (a target, parity)
+	YMax                  float64   // bar chart: when > 0, the top of the y axis; taller bars are cut and keep their value label
 }
 
 var palette = []string{"#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7",
@@ -154,7 +155,7 @@ func (c Chart) draw(p *plot.Plot, l plot.Legend) string {
 	return strings.ReplaceAll(svg, "font-family:Liberation Sans;", "font-family:Liberation Sans,Arial,Helvetica,sans-serif;")
 }
 
-// newLegend is a legend whose entries are cut to fit the strip.
+// newLegend is a legend in a small type, for the strip right of the plot.
 func newLegend() plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle.Font.Size = 9
@@ -162,6 +163,7 @@ func newLegend() plot.Legend {
 	return l
 }
 
+// legendName cuts a series name to what the legend strip holds.
 func legendName(s string) string { return truncate(s, 36) }
 
 // Line draws series as lines with points.
@@ -239,10 +241,16 @@ func (c Chart) Bars(groups []string, series []Series) string {
 		vals := make(plotter.Values, len(groups))
 		var xys plotter.XYs
 		var texts []string
+		var cut []bool
 		for g := range groups {
 			if g < len(s.Y) && !math.IsNaN(s.Y[g]) && !math.IsInf(s.Y[g], 0) {
-				vals[g] = s.Y[g]
-				xys = append(xys, plotter.XY{X: float64(g), Y: s.Y[g]})
+				y := s.Y[g]
+				vals[g] = y
+				cut = append(cut, c.YMax > 0 && y > c.YMax)
+				if cut[len(cut)-1] {
+					y = c.YMax
+				}
+				xys = append(xys, plotter.XY{X: float64(g), Y: y})
 				texts = append(texts, short(s.Y[g]))
 			}
 		}
@@ -264,6 +272,10 @@ func (c Chart) Bars(groups []string, series []Series) string {
 				for j := range lb.TextStyle {
 					lb.TextStyle[j].Font.Size = 8
 					lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XCenter, text.YBottom
+					if cut[j] { // inside the top of the cut bar
+						lb.TextStyle[j].YAlign = text.YTop
+						lb.TextStyle[j].Color = color.White
+					}
 				}
 				lb.Offset = vg.Point{X: bars.Offset, Y: 2}
 				p.Add(lb)
@@ -284,6 +296,9 @@ func (c Chart) Bars(groups []string, series []Series) string {
 			m = math.Max(m, r.Y)
 		}
 		p.Y.Max = m * 1.08
+	}
+	if c.YMax > 0 {
+		p.Y.Max = c.YMax
 	}
 	return c.draw(p, l)
 }

@@ -169,6 +169,10 @@ func Timeline(rs []*bench.Result) (svg string, ok bool) {
 	return Chart{Title: "Operations per second over the run", XLabel: "seconds", YLabel: "ops/s"}.Line(series), true
 }
 
+// ratioAxisMax is where the ratio chart's axis stops when a cell is far
+// ahead of the others.
+const ratioAxisMax = 3
+
 // Ratios draws the baseline server's obj/s over the best other server's,
 // one bar per workload cell, with parity marked. ok is false when no cell
 // has the baseline and another server.
@@ -185,5 +189,10 @@ func Ratios(rs []*bench.Result, baseline string) (svg string, ok bool) {
 	width := max(820, 70+legendWidth+len(groups)*40)
 	c := Chart{Title: baseline + "'s throughput over the best other server's, per cell", XLabel: "workload cell and best other server",
 		YLabel: "ratio (obj/s)", Width: width, Height: 540, Refs: []RefLine{{Y: 1, Label: "parity"}}}
+	// One far-ahead cell (listing is often 5–10×) would flatten the rest
+	// near parity, where the reading matters: cut such bars at ratioAxisMax.
+	if maxY([]Series{s}) > ratioAxisMax*1.2 {
+		c.YMax = ratioAxisMax
+	}
 	return c.Bars(groups, []Series{s}), true
 }

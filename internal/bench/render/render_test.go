@@ -97,6 +97,27 @@ func TestFiguresAreValidSVG(t *testing.T) {
 	}
 }
 
+// A cell far ahead of the rest is cut at the top of the axis and keeps its
+// value label, so the cells near parity stay readable.
+func TestRatiosCutFarAheadCell(t *testing.T) {
+	rs := results()
+	rs[0].Total.ObjPerSec *= 8 // jog's first cell: 1.25 × 8 = 10×
+	svg, ok := Ratios(rs, "jog")
+	if !ok {
+		t.Fatal("no ratio chart")
+	}
+	wellFormed(t, "ratios", svg)
+	if !strings.Contains(svg, ">10.0<") {
+		t.Error("the cut bar lost its value label")
+	}
+	if !strings.Contains(svg, ">3<") || strings.Contains(svg, ">8<") {
+		t.Errorf("the y axis does not stop at %v", ratioAxisMax)
+	}
+	if n := strings.Count(svg, ">1.25<"); n != 5 {
+		t.Errorf("%d bars labelled 1.25, want 5", n)
+	}
+}
+
 func TestSingleResultHasNoSweepChart(t *testing.T) {
 	rs := results()[:1]
 	if _, ok := Throughput(rs, false); ok {
