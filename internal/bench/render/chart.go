@@ -47,15 +47,14 @@ type Chart struct {
 	YMax                  float64   // bar chart: when > 0, the top of the y axis; taller bars are cut and keep their value label
 }
 
-var palette = []string{"#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7",
-	"#a463f2", "#97bbf5", "#9c6b4e", "#9498a0", "#1b1b1b", "#c51b7d"}
+var palette = []color.RGBA{
+	{0x42, 0x69, 0xd0, 0xff}, {0xef, 0xb1, 0x18, 0xff}, {0xff, 0x72, 0x5c, 0xff}, {0x6c, 0xc5, 0xb0, 0xff},
+	{0x3c, 0xa9, 0x51, 0xff}, {0xff, 0x8a, 0xb7, 0xff}, {0xa4, 0x63, 0xf2, 0xff}, {0x97, 0xbb, 0xf5, 0xff},
+	{0x9c, 0x6b, 0x4e, 0xff}, {0x94, 0x98, 0xa0, 0xff}, {0x1b, 0x1b, 0x1b, 0xff}, {0xc5, 0x1b, 0x7d, 0xff},
+}
 
 // Color is the colour of series i.
-func Color(i int) color.Color {
-	s := palette[i%len(palette)]
-	v, _ := strconv.ParseUint(s[1:], 16, 32)
-	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
-}
+func Color(i int) color.Color { return palette[i%len(palette)] }
 
 // legendWidth is the strip right of the plot that holds the legend.
 const legendWidth = 220
@@ -214,82 +213,30 @@ func (c Chart) Line(series []Series) string {
 func (c Chart) Bars(groups []string, series []Series) string {
 	p := c.newPlot()
 	l := newLegend()
-	w, _ := c.size()
-	// The data area is the width less the legend strip and the y axis.
-	gw := float64(w-legendWidth-70) / float64(max(len(groups), 1))
-	bw := gw * 0.8 / float64(max(len(series), 1))
-	// Group labels wrap under their group when they fit in three lines,
-	// and are set aslant in full when one of them does not.
-	labels := make([]string, len(groups))
-	perLine := int(gw / 5)
-	aslant := slices.ContainsFunc(groups, func(g string) bool { return len(wrap(g, perLine, 4)) > 3 })
-	for i, g := range groups {
-		labels[i] = strings.Join(wrap(g, perLine, 3), "\n")
-		if aslant {
-			labels[i] = truncate(g, 48)
-		}
-	}
 	if len(groups) > 0 {
-		p.NominalX(labels...)
-	}
-	p.X.Tick.Label.Font.Size = 9
-	if aslant {
-		p.X.Tick.Label.Rotation = math.Pi / 4
-		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = text.XRight, text.YCenter
-	}
-	for i, s := range series {
-		vals := make(plotter.Values, len(groups))
-		var xys plotter.XYs
-		var texts []string
-		var cut []bool
-		for g := range groups {
-			if g < len(s.Y) && !math.IsNaN(s.Y[g]) && !math.IsInf(s.Y[g], 0) {
-				y := s.Y[g]
-				vals[g] = y
-				cut = append(cut, c.YMax > 0 && y > c.YMax)
-				if cut[len(cut)-1] {
-					y = c.YMax
-				}
-				xys = append(xys, plotter.XY{X: float64(g), Y: y})
-				texts = append(texts, short(s.Y[g]))
+		w, _ := c.size()
+		// The data area is the width less the legend strip and the y axis.
+		gw := float64(w-legendWidth-70) / float64(len(groups))
+		bw := gw * 0.8 / float64(max(len(series), 1))
+		setGroupLabels(p, groups, gw)
+		labelled := bw >= 5*float64(len(short(maxY(series))))+4
+		for i, s := range series {
+			offset := vg.Length((float64(i) - float64(len(series)-1)/2) * bw)
+			bars, err := c.barSeries(p, len(groups), s, offset, labelled)
+			if err != nil {
+				continue // an empty series
 			}
+			bars.Color = Color(i)
+			bars.Width = vg.Length(math.Max(bw-2, 1))
+			l.Add(legendName(s.Name), bars)
 		}
-		if len(groups) == 0 {
-			continue
-		}
-		bars, err := plotter.NewBarChart(vals, vg.Length(math.Max(bw-2, 1)))
-		if err != nil {
-			continue
-		}
-		bars.Color = Color(i)
-		bars.LineStyle.Width = 0
-		bars.Offset = vg.Length((float64(i) - float64(len(series)-1)/2) * bw)
-		p.Add(bars)
-		l.Add(legendName(s.Name), bars)
-		if len(xys) > 0 && bw >= 5*float64(len(short(maxY(series))))+4 {
-			lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
-			if err == nil {
-				for j := range lb.TextStyle {
-					lb.TextStyle[j].Font.Size = 8
-					lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XCenter, text.YBottom
-					if cut[j] { // inside the top of the cut bar
-						lb.TextStyle[j].YAlign = text.YTop
-						lb.TextStyle[j].Color = color.White
-					}
-				}
-				lb.Offset = vg.Point{X: bars.Offset, Y: 2}
-				p.Add(lb)
-			}
-		}
+		p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	}
 	for _, r := range c.Refs {
 		ref := plotter.NewFunction(func(float64) float64 { return r.Y })
 		ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 0x33}, 1.2, []vg.Length{5, 3}
 		p.Add(ref)
 		l.Add(legendName(r.Label), ref)
-	}
-	if len(groups) > 0 {
-		p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	}
 	if m := maxY(series); len(c.Refs) > 0 {
 		for _, r := range c.Refs {
@@ -301,6 +248,75 @@ func (c Chart) Bars(groups []string, series []Series) string {
 		p.Y.Max = c.YMax
 	}
 	return c.draw(p, l)
+}
+
+// setGroupLabels names the groups under the x axis: wrapped under each
+// group when every name fits in three lines, set aslant in full otherwise.
+func setGroupLabels(p *plot.Plot, groups []string, groupWidth float64) {
+	perLine := int(groupWidth / 5)
+	aslant := slices.ContainsFunc(groups, func(g string) bool { return len(wrap(g, perLine, 4)) > 3 })
+	labels := make([]string, len(groups))
+	for i, g := range groups {
+		labels[i] = strings.Join(wrap(g, perLine, 3), "\n")
+		if aslant {
+			labels[i] = truncate(g, 48)
+		}
+	}
+	p.NominalX(labels...)
+	p.X.Tick.Label.Font.Size = 9
+	if aslant {
+		p.X.Tick.Label.Rotation = math.Pi / 4
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = text.XRight, text.YCenter
+	}
+}
+
+// barSeries adds one series' bars, shifted by offset within each group,
+// and (when labelled) each bar's value above it. A bar taller than the
+// chart's YMax is cut there, with its value inside its top.
+func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, labelled bool) (*plotter.BarChart, error) {
+	vals := make(plotter.Values, groups)
+	var xys plotter.XYs
+	var texts []string
+	var cut []bool
+	for g := range groups {
+		if g >= len(s.Y) || math.IsNaN(s.Y[g]) || math.IsInf(s.Y[g], 0) {
+			continue // a missing bar stays at 0, unlabelled
+		}
+		y := s.Y[g]
+		vals[g] = y
+		top := y
+		if c.YMax > 0 && y > c.YMax {
+			top = c.YMax
+		}
+		cut = append(cut, top < y)
+		xys = append(xys, plotter.XY{X: float64(g), Y: top})
+		texts = append(texts, short(y))
+	}
+	bars, err := plotter.NewBarChart(vals, 1)
+	if err != nil {
+		return nil, err
+	}
+	bars.LineStyle.Width = 0
+	bars.Offset = offset
+	p.Add(bars)
+	if !labelled || len(xys) == 0 {
+		return bars, nil
+	}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
+	if err != nil {
+		return bars, nil
+	}
+	for j := range lb.TextStyle {
+		lb.TextStyle[j].Font.Size = 8
+		lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XCenter, text.YBottom
+		if cut[j] { // inside the top of the cut bar
+			lb.TextStyle[j].YAlign = text.YTop
+			lb.TextStyle[j].Color = color.White
+		}
+	}
+	lb.Offset = vg.Point{X: offset, Y: 2}
+	p.Add(lb)
+	return bars, nil
 }
 
 // wrap breaks s at spaces into at most maxLines lines of about width
