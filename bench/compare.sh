@@ -14,7 +14,11 @@
 # with the comparison tables, report-<set>/ with the charts; server logs stay
 # in $TMPDIR). Running it
 # again with PEERS=<one server> and the same OUT re-measures that server and
-# rewrites the summary over every server's files.
+# rewrites the summary over every server's files; with FIRST_ROUND=3 and the
+# same OUT it adds a third round (files *-r3.json) instead, and the summary
+# takes the median over all of them:
+#
+#   FIRST_ROUND=3 ROUNDS=1 PEERS="rclone jog versitygw" OUT=bench/results/<date> bench/compare.sh
 #
 # The seed workload set (docs/BENCHMARKS.md), each a file <server>-<set>-r<round>.json:
 #   mixed      GET 70 / PUT 30, 1 MiB objects, concurrency 16, $DURATION (30 s),
@@ -55,6 +59,7 @@ PORT=${PORT:-19100}
 AK=jogbenchaccess0001
 SK=jogbenchsecret00000000000000000001
 ROUNDS=${ROUNDS:-2}
+FIRST_ROUND=${FIRST_ROUND:-1}
 DURATION=${DURATION:-30s}
 CELL=${CELL:-10s}
 CONCURRENCY=${CONCURRENCY:-4,16,64}
@@ -195,13 +200,22 @@ for name in $PEERS; do
     log "skipping $name: install failed"
   fi
 done
-rawdisk >"$OUT/rawdisk.txt"
+# A run that adds rounds to an earlier one keeps its disk figures and its
+# servers' descriptions, and adds its own.
+info=info
+if [ "$FIRST_ROUND" -gt 1 ]; then
+  info="from-r$FIRST_ROUND.info"
+  rawdisk >>"$OUT/rawdisk.txt"
+else
+  rawdisk >"$OUT/rawdisk.txt"
+fi
+LAST_ROUND=$((FIRST_ROUND + ROUNDS - 1))
 read -r -a order <<<"$PEERS"
-for round in $(seq 1 "$ROUNDS"); do
+for round in $(seq "$FIRST_ROUND" "$LAST_ROUND"); do
   for name in "${order[@]}"; do
     [ -n "${INSTALLED[$name]:-}" ] || continue
     data=$(mktemp -d "${TMPDIR:-/tmp}/jog-bench-$name.XXXXXX")
-    log "round $round/$ROUNDS: $name over $data"
+    log "round $round/$LAST_ROUND: $name over $data"
     if ! start "$name" "$data"; then
       rm -rf "$data"
       continue
@@ -213,7 +227,7 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     LOAD[$name]="${LOAD[$name]:+${LOAD[$name]}, }round $round $before → $(loadavg)"
     stop_server
-    describe "$name" >"$OUT/$name.info"
+    describe "$name" >"$OUT/$name.$info"
     rm -rf "$data"
     log "$name: server log in $data.log"
   done
@@ -227,7 +241,8 @@ files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null || true; }
   echo "# jog bench peer comparison, $DATE"
   echo
   echo "Client and servers on one machine, loopback:"
-  echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3); $ROUNDS round(s), servers taking"
+  rounds=$(find "$OUT" -maxdepth 1 -name '*-r*.json' | sed 's/.*-r\([0-9]*\)\.json$/\1/' | sort -u | wc -l)
+  echo "$(nproc) cores, $(uname -sm), $(go version | cut -d' ' -f3); $rounds round(s), servers taking"
   echo "turns in a rotated order, each over a fresh data dir. The 1-minute load average"
   echo "before → after each server's runs shows what else the machine was doing."
   echo
