@@ -95,27 +95,32 @@ func (c Chart) newPlot() *plot.Plot {
 }
 
 // valueTicks labels the y axis with plot's default tick positions,
-// written compactly (12k, 1.5M).
+// written compactly and in one unit per axis (5k, 10k; 0.5M, 1.5M).
 type valueTicks struct{}
 
 func (valueTicks) Ticks(min, max float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(min, max)
+	top := 0.0
+	for _, t := range ts {
+		top = math.Max(top, math.Abs(t.Value))
+	}
 	for i := range ts {
 		if ts[i].Label != "" {
-			ts[i].Label = formatValue(ts[i].Value)
+			ts[i].Label = formatValue(ts[i].Value, top)
 		}
 	}
 	return ts
 }
 
-// formatValue prints an axis value compactly.
-func formatValue(v float64) string {
+// formatValue prints an axis value compactly, in the unit that suits the
+// axis's largest value, top.
+func formatValue(v, top float64) string {
 	switch {
 	case v == 0:
 		return "0"
-	case math.Abs(v) >= 1e6:
+	case top >= 1e6:
 		return strconv.FormatFloat(v/1e6, 'g', 6, 64) + "M"
-	case math.Abs(v) >= 1e4:
+	case top >= 1e4:
 		return strconv.FormatFloat(v/1e3, 'g', 6, 64) + "k"
 	case math.Abs(v) >= 1:
 		return strconv.FormatFloat(v, 'g', 6, 64)

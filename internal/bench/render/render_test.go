@@ -164,9 +164,15 @@ func TestWriteDirHTML(t *testing.T) {
 }
 
 func TestFormatValue(t *testing.T) {
-	for v, want := range map[float64]string{0: "0", 0.0031: "0.0031", 7: "7", 1.2000000000000002: "1.2", 2500: "2500", 12000: "12k", 1.5e6: "1.5M"} {
-		if got := formatValue(v); got != want {
-			t.Errorf("formatValue(%v) = %q, want %q", v, got, want)
+	for _, c := range []struct {
+		v, top float64
+		want   string
+	}{
+		{0, 1, "0"}, {0.0031, 0.01, "0.0031"}, {7, 8, "7"}, {1.2000000000000002, 1.6, "1.2"},
+		{2500, 5000, "2500"}, {12000, 12000, "12k"}, {5000, 10000, "5k"}, {1.5e6, 2e6, "1.5M"}, {5e5, 1e6, "0.5M"},
+	} {
+		if got := formatValue(c.v, c.top); got != c.want {
+			t.Errorf("formatValue(%v, %v) = %q, want %q", c.v, c.top, got, c.want)
 		}
 	}
 }
