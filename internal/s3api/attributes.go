@@ -1,9 +1,12 @@
 package s3api
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/jogstore/jog/internal/meta"
 )
 
 // getObjectAttributes answers GetObjectAttributes: the attributes named in
@@ -34,8 +37,12 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, "", false)
+	version := r.URL.Query().Get("versionId")
+	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, false)
 	if err != nil {
+		if version != "" && errors.Is(err, meta.ErrObjectNotFound) {
+			return errNoSuchVersion
+		}
 		return err
 	}
 	res := attributesResult{Xmlns: s3Namespace}

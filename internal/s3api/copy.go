@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
 )
@@ -42,6 +43,9 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		return apiErr(http.StatusBadRequest, "InvalidArgument", "Unknown metadata directive.")
 	}
 	replace := directive == "REPLACE"
+	if v := r.Header.Get("X-Amz-Tagging-Directive"); v != "" && v != "COPY" && v != "REPLACE" {
+		return apiErr(http.StatusBadRequest, "InvalidArgument", "Unknown tagging directive.")
+	}
 	storageClass, err := storageClassHeader(r.Header)
 	if err != nil {
 		return err
@@ -61,6 +65,13 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	in.Dst.Bucket, in.Dst.Key, in.Dst.Owner, in.Dst.StorageClass = r.route.Bucket, r.route.Key, r.auth.AccessKey, storageClass
+	if v := r.Header.Get("X-Amz-Checksum-Algorithm"); v != "" {
+		a, err := checksum.ParseAlgorithm(v)
+		if err != nil {
+			return apiErr(http.StatusBadRequest, "InvalidRequest", "Checksum algorithm %q is not supported.", v)
+		}
+		in.Dst.Checksums.Algorithm = a // computed over the copied bytes
+	}
 	srcOpened := false // CheckSource runs once the source is open
 	in.CheckSource = func(src meta.Object) error {
 		srcOpened = true
@@ -76,5 +87,7 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		}
 		return err
 	}
-	return writeXML(w, http.StatusOK, copyObjectResult{Xmlns: s3Namespace, LastModified: iso8601(o.LastModified), ETag: `"` + o.ETag + `"`})
+	res := copyObjectResult{Xmlns: s3Namespace, LastModified: iso8601(o.LastModified), ETag: `"` + o.ETag + `"`, ChecksumType: o.Checksum.Type}
+	res.checksumFields.set(o.Checksum.Algorithm, o.Checksum.Value)
+	return writeXML(w, http.StatusOK, res)
 }

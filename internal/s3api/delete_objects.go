@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 )
 
@@ -14,19 +15,9 @@ import (
 const maxDeleteObjects = 1000
 
 func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
-	want, err := contentMD5(r.Header)
+	body, err := readSmallBody(r.Request, true)
 	if err != nil {
 		return err
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxXMLBody+1))
-	if err != nil {
-		return err
-	}
-	if len(body) > maxXMLBody {
-		return apiErr(http.StatusBadRequest, "MaxMessageLengthExceeded", "Your request was too big.")
-	}
-	if sum := md5.Sum(body); want != nil && !bytes.Equal(want, sum[:]) {
-		return apiErr(http.StatusBadRequest, "BadDigest", "The Content-MD5 you specified did not match what we received.")
 	}
 	var req deleteRequest
 	if err := xml.Unmarshal(body, &req); err != nil || len(req.Objects) == 0 || len(req.Objects) > maxDeleteObjects {
@@ -55,4 +46,40 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 		res.Errors = append(res.Errors, deleteError{Key: obj.Key, VersionID: obj.VersionID, Code: ae.Code, Message: ae.Message})
 	}
 	return writeXML(w, http.StatusOK, res)
+}
+
+// readSmallBody reads a request body of at most maxXMLBody bytes whole and
+// verifies its Content-MD5 and, with checksums, the x-amz-checksum-*
+// headers SDKs send in place of it. (CompleteMultipartUpload's checksum
+// headers name the object's checksum, not the body's.)
+func readSmallBody(r *http.Request, checksums bool) ([]byte, error) {
+	want, err := contentMD5(r.Header)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxXMLBody+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > maxXMLBody {
+		return nil, apiErr(http.StatusBadRequest, "MaxMessageLengthExceeded", "Your request was too big.")
+	}
+	if sum := md5.Sum(body); want != nil && !bytes.Equal(want, sum[:]) {
+		return nil, apiErr(http.StatusBadRequest, "BadDigest", "The Content-MD5 you specified did not match what we received.")
+	}
+	if !checksums {
+		return body, nil
+	}
+	for _, a := range checksum.Algorithms {
+		v := r.Header.Get(a.HeaderName())
+		if v == "" {
+			continue
+		}
+		hash := a.New()
+		hash.Write(body)
+		if checksum.Encode(hash.Sum(nil)) != v {
+			return nil, apiErr(http.StatusBadRequest, "BadDigest", "The %s you specified did not match the calculated checksum.", a.HeaderName())
+		}
+	}
+	return body, nil
 }

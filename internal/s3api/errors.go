@@ -81,6 +81,8 @@ var errorTable = []struct {
 	{service.ErrEntityTooSmall, APIError{"EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", http.StatusBadRequest}},
 	{service.ErrInvalidPartNumber, APIError{"InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", http.StatusBadRequest}},
 	{service.ErrNoParts, *errMalformedXML},
+	{service.ErrObjectSizeMismatch, APIError{"InvalidRequest", "The provided 'x-amz-mp-object-size' header value does not match what was computed.", http.StatusBadRequest}},
+	{service.ErrChecksumTypeMismatch, APIError{"InvalidRequest", "The upload was created using a different checksum type than the one given in x-amz-checksum-type.", http.StatusBadRequest}},
 	{service.ErrBadChecksumType, APIError{"InvalidRequest", "The checksum type is not valid for the checksum algorithm.", http.StatusBadRequest}},
 	{service.ErrInvalidCopyRange, APIError{"InvalidArgument", "The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy", http.StatusBadRequest}},
 	{sigv4.ErrChunkSignatureMismatch, APIError{"SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.", http.StatusForbidden}},

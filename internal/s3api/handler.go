@@ -166,6 +166,12 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		return apiErr(http.StatusNotImplemented, "NotImplemented",
 			"The %q API is not implemented yet.", req.route.Sub)
 	}
+	if err := checkWire(req.route.Op, req.Header, req.URL.Query()); err != nil {
+		return err
+	}
+	if err := h.checkExpectedOwners(req); err != nil {
+		return err
+	}
 	return h.ops[req.route.Op](w, req)
 }
 

@@ -120,7 +120,7 @@ func (s *fuzzServer) reset(t *testing.T) {
 				return
 			}
 		}
-		s.svc.AbortUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload)
+		s.svc.AbortUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload, time.Time{})
 	}
 	u, err := s.svc.CreateUpload(ctx, meta.Upload{Bucket: fuzzBucket, Key: fuzzUploadKey, Owner: fuzzAccessKey})
 	if err != nil {

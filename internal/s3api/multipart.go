@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
@@ -123,7 +124,15 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 	if err != nil {
 		return err
 	}
-	in := service.CompleteInput{Bucket: r.route.Bucket, Key: r.route.Key, UploadID: r.URL.Query().Get("uploadId"), Cond: cond}
+	in := service.CompleteInput{Bucket: r.route.Bucket, Key: r.route.Key, UploadID: r.URL.Query().Get("uploadId"), Cond: cond,
+		ChecksumType: strings.ToUpper(r.Header.Get("X-Amz-Checksum-Type")), ObjectSize: -1}
+	if v := r.Header.Get("X-Amz-Mp-Object-Size"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return apiErr(http.StatusBadRequest, "InvalidArgument", "The x-amz-mp-object-size header is not a valid size.")
+		}
+		in.ObjectSize = n
+	}
 	if len(body.Parts) > service.MaxParts {
 		return errMalformedXML
 	}
@@ -149,7 +158,15 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 }
 
 func (h *Handler) abortMultipartUpload(w http.ResponseWriter, r *request) error {
-	if err := h.svc.AbortUpload(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("uploadId")); err != nil {
+	var initiated time.Time
+	if v := r.Header.Get("X-Amz-If-Match-Initiated-Time"); v != "" {
+		t, ok := parseHTTPTime(v)
+		if !ok {
+			return apiErr(http.StatusBadRequest, "InvalidArgument", "The x-amz-if-match-initiated-time header is not a valid HTTP date.")
+		}
+		initiated = t
+	}
+	if err := h.svc.AbortUpload(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("uploadId"), initiated); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -132,13 +132,7 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	}
 	setObjectHeaders(hdr, o, q)
 	if strings.EqualFold(r.Header.Get("X-Amz-Checksum-Mode"), "ENABLED") {
-		switch {
-		case !partial:
-			setChecksumHeaders(hdr, o.Checksum)
-		case part > 0 && o.PartsCount > 0 && o.Checksum.Type == service.ChecksumComposite:
-			p := o.Parts[part-1]
-			hdr.Set(checksum.Algorithm(p.ChecksumAlgorithm).HeaderName(), p.Checksum)
-		}
+		setChecksumHeaders(hdr, servedChecksum(o, part, partial))
 	}
 	status, length := http.StatusOK, o.Size
 	if partial {
@@ -158,6 +152,24 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 		return errAfterHeader{err}
 	}
 	return nil
+}
+
+// servedChecksum is the checksum of the bytes a GET serves, as S3 reports
+// it: the object's for the whole object (or part 1 of an object with no
+// parts, which is the whole); for part n of a multipart object, the part's
+// own checksum when the object's is COMPOSITE, the object's when its one
+// part is the whole FULL_OBJECT; none for any other range.
+func servedChecksum(o meta.Object, part int, partial bool) meta.Checksum {
+	switch {
+	case !partial || (part > 0 && o.PartsCount == 0):
+		return o.Checksum
+	case part > 0 && o.Checksum.Type == service.ChecksumComposite && o.Parts[part-1].ChecksumAlgorithm != "":
+		p := o.Parts[part-1]
+		return meta.Checksum{Algorithm: p.ChecksumAlgorithm, Value: p.Checksum, Type: service.ChecksumComposite}
+	case part > 0 && o.PartsCount == 1:
+		return o.Checksum
+	}
+	return meta.Checksum{}
 }
 
 // partRange is the byte range of part n of o. An object not made by a

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -174,6 +173,8 @@ type copyObjectResult struct {
 	Xmlns        string   `xml:"xmlns,attr"`
 	LastModified string   `xml:"LastModified"`
 	ETag         string   `xml:"ETag"`
+	checksumFields
+	ChecksumType string `xml:"ChecksumType,omitempty"`
 }
 
 // writeXML writes a 200 (or status) response with an XML body.
@@ -209,12 +210,9 @@ func writeXML(w http.ResponseWriter, status int, v any) error {
 
 // readXML decodes a capped XML request body into v.
 func readXML(r *http.Request, v any) error {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxXMLBody+1))
+	body, err := readSmallBody(r, false)
 	if err != nil {
 		return err
-	}
-	if len(body) > maxXMLBody {
-		return apiErr(http.StatusBadRequest, "MaxMessageLengthExceeded", "Your request was too big.")
 	}
 	if err := xml.Unmarshal(body, v); err != nil {
 		return errMalformedXML

@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -190,7 +191,20 @@ type CompleteInput struct {
 	// Checksum is the client's whole-object value for the upload's
 	// algorithm (FULL_OBJECT: base64; COMPOSITE: base64 + "-N"), "" if none.
 	Checksum string
+	// ChecksumType, when set (x-amz-checksum-type), must be the upload's.
+	ChecksumType string
+	// ObjectSize, when not negative (x-amz-mp-object-size), must be the
+	// completed object's size.
+	ObjectSize int64
 }
+
+// ErrObjectSizeMismatch: x-amz-mp-object-size is not the size of the
+// parts named.
+var ErrObjectSizeMismatch = errors.New("the object size given does not match the parts' total")
+
+// ErrChecksumTypeMismatch: x-amz-checksum-type on a completion is not the
+// type the upload was created with.
+var ErrChecksumTypeMismatch = errors.New("the checksum type given does not match the upload's")
 
 // CompleteUpload assembles the object from its parts without copying any
 // byte: the object's metadata names the part blobs in order.
@@ -199,8 +213,14 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, ErrNoParts
 	}
 	u, err := s.meta.GetUpload(ctx, in.Bucket, in.Key, in.UploadID)
+	if errors.Is(err, meta.ErrUploadNotFound) {
+		return s.completedBefore(ctx, in, err)
+	}
 	if err != nil {
 		return meta.Object{}, err
+	}
+	if in.ChecksumType != "" && in.ChecksumType != uploadChecksumType(u) {
+		return meta.Object{}, ErrChecksumTypeMismatch
 	}
 	have, err := s.allParts(ctx, u)
 	if err != nil {
@@ -224,6 +244,9 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 	if o.Size > MaxMultipart {
 		return meta.Object{}, ErrEntityTooLarge
 	}
+	if in.ObjectSize >= 0 && in.ObjectSize != o.Size {
+		return meta.Object{}, fmt.Errorf("%w: %d given, the parts make %d bytes", ErrObjectSizeMismatch, in.ObjectSize, o.Size)
+	}
 	o.ETag = hex.EncodeToString(md5s.Sum(nil)) + "-" + strconv.Itoa(len(chosen))
 	if o.Checksum, err = objectChecksum(u, chosen); err != nil {
 		return meta.Object{}, err
@@ -233,11 +256,54 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 			ErrBadDigest, o.Checksum.Algorithm, in.Checksum, o.Checksum.Value)
 	}
 	freed, err := s.meta.CompleteUpload(ctx, o, in.Cond)
+	if errors.Is(err, meta.ErrUploadNotFound) { // a concurrent completion won
+		return s.completedBefore(ctx, in, err)
+	}
 	if err != nil {
 		return meta.Object{}, err
 	}
 	s.freeBlobs(ctx, freed)
 	return o, nil
+}
+
+// completedBefore answers a completion whose upload is gone. SDKs retry a
+// CompleteMultipartUpload whose response was lost, and S3 answers the
+// retry with the first answer while the key's object is still the one the
+// upload made. The object itself is the record of that: it names its
+// upload (meta.Object.UploadID) and its parts, so JOG remembers a
+// completed upload exactly as long as its object is the latest version of
+// the key — no more space, and no longer than the answer is true. The retry
+// must name the same parts (numbers and ETags) and, if it gives one, the
+// same whole-object checksum; else the upload is reported missing (notFound).
+func (s *Service) completedBefore(ctx context.Context, in CompleteInput, notFound error) (meta.Object, error) {
+	o, err := s.meta.GetObject(ctx, in.Bucket, in.Key, "")
+	if err != nil || o.UploadID != in.UploadID {
+		return meta.Object{}, notFound
+	}
+	parts, err := s.meta.ObjectParts(ctx, o.UploadID)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	if len(parts) != len(in.Parts) {
+		return meta.Object{}, notFound
+	}
+	for i, p := range parts {
+		if in.Parts[i].Number != p.Number || in.Parts[i].ETag != p.ETag {
+			return meta.Object{}, notFound
+		}
+	}
+	if (in.Checksum != "" && in.Checksum != o.Checksum.Value) || (in.ObjectSize >= 0 && in.ObjectSize != o.Size) {
+		return meta.Object{}, notFound
+	}
+	return o, nil
+}
+
+// uploadChecksumType is the checksum type an upload's object gets.
+func uploadChecksumType(u meta.Upload) string {
+	if u.ChecksumType == "" {
+		return ChecksumFullObject
+	}
+	return u.ChecksumType
 }
 
 // allParts lists every part of an upload.
@@ -287,10 +353,7 @@ func choose(have []meta.Part, want []CompletedPart) ([]meta.Part, error) {
 // FULL_OBJECT combines the part CRCs into the CRC of the whole.
 func objectChecksum(u meta.Upload, parts []meta.Part) (meta.Checksum, error) {
 	alg := partAlgorithm(u)
-	typ := u.ChecksumType
-	if typ == "" {
-		typ = ChecksumFullObject // the default CRC64NVME combines
-	}
+	typ := uploadChecksumType(u) // the default CRC64NVME combines
 	sums := make([][]byte, len(parts))
 	for i, p := range parts {
 		b, err := alg.Decode(p.Checksum)
@@ -313,8 +376,24 @@ func objectChecksum(u meta.Upload, parts []meta.Part) (meta.Checksum, error) {
 	return meta.Checksum{Algorithm: string(alg), Value: checksum.Encode(acc), Type: typ}, nil
 }
 
-// AbortUpload ends an upload and deletes its parts.
-func (s *Service) AbortUpload(ctx context.Context, bucket, key, uploadID string) error {
+// AbortUpload ends an upload and deletes its parts. initiated, when not
+// zero, must be the upload's initiation time to the second
+// (x-amz-if-match-initiated-time): else ErrPreconditionFailed and nothing
+// changes; with it, a missing upload is no error, as S3 documents. An upload's initiation
+// time never changes, so checking it before the abort is as good as inside.
+func (s *Service) AbortUpload(ctx context.Context, bucket, key, uploadID string, initiated time.Time) error {
+	if !initiated.IsZero() {
+		u, err := s.meta.GetUpload(ctx, bucket, key, uploadID)
+		if errors.Is(err, meta.ErrUploadNotFound) {
+			return nil // as S3 documents: 204 when the upload does not exist
+		}
+		if err != nil {
+			return err
+		}
+		if !u.Initiated.Truncate(time.Second).Equal(initiated.Truncate(time.Second)) {
+			return meta.ErrPreconditionFailed
+		}
+	}
 	freed, err := s.meta.AbortUpload(ctx, bucket, key, uploadID)
 	if err != nil {
 		return err

@@ -1,0 +1,336 @@
+package s3api
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// The wire table: every request header and query parameter S3 defines for
+// the operations JOG routes, and what JOG does with it. A parameter is
+// either carried out by the operations in handled, or refused — before
+// anything is read or stored — by the operations in refused, where S3
+// would act on it and JOG cannot. On any other operation S3 ignores it, and
+// so does JOG. TestWireTableCoversS3 checks the table against the S3 API
+// model (testdata/wire/s3-params.json), TestWireTableRefuses walks it, and
+// test/integration's TestWireRefusals sends every refusal to a real
+// server. docs/COMPATIBILITY.md lists the refusals.
+
+// opSet is a set of operations.
+type opSet uint64
+
+func opsOf(list ...Op) opSet {
+	var s opSet
+	for _, o := range list {
+		s |= 1 << o
+	}
+	return s
+}
+
+func (s opSet) has(o Op) bool { return s&(1<<o) != 0 }
+
+// Ops lists the set's operations in Op order.
+func (s opSet) ops() []Op {
+	var out []Op
+	for o := Op(0); int(o) < len(opNames); o++ {
+		if s.has(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Groups of operations the table refers to.
+var (
+	objectWrites = opsOf(OpPutObject, OpCopyObject, OpCreateMultipartUpload)
+	// sseCOps are the operations S3 reads or writes SSE-C objects with.
+	sseCOps = opsOf(OpPutObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
+		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
+	bodyChecksums = opsOf(OpPutObject, OpUploadPart, OpCompleteMultipartUpload)
+	copies        = opsOf(OpCopyObject, OpUploadPartCopy)
+	reads         = opsOf(OpGetObject, OpHeadObject)
+	// routed is every operation JOG serves; onBucket those naming a bucket.
+	routed   = allRouted()
+	onBucket = routed &^ opsOf(OpListBuckets)
+)
+
+func allRouted() opSet {
+	var s opSet
+	for o := OpListBuckets; int(o) < len(opNames); o++ {
+		s |= 1 << o
+	}
+	return s
+}
+
+// wireRule is what JOG does with one request header or query parameter.
+type wireRule struct {
+	// name is the header name in lower case ("x-amz-meta-*" covers a
+	// prefix) or, with query set, the query parameter.
+	name    string
+	query   bool
+	handled opSet // operations that carry it out
+	refused opSet // operations that refuse it with err
+	// accept, when set, names the values a refusing operation can carry
+	// out all the same (x-amz-acl: private is what every object has).
+	accept func(op Op, v string) bool
+	err    *APIError
+	// sample is a value the refusal tests send.
+	sample string
+	// note says what "handled" means where it is not plain, for
+	// COMPATIBILITY.md.
+	note string
+}
+
+// Refusals.
+var (
+	errNoSSE = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"Server-side encryption is not implemented: the object would be stored unencrypted.")
+	errNoSSEC = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
+	errNoACL = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"Access control lists are not implemented: only the private canned ACL can be honoured.")
+	errNoLock       = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
+	errNoLockBucket = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"Object Lock is not implemented: a bucket cannot be created with it enabled.")
+	errNoOwnership = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"Only the BucketOwnerEnforced object ownership is implemented.")
+	errNoNamespace = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"Only the global bucket namespace is implemented.")
+	errNoTagging = apiErr(http.StatusNotImplemented, "NotImplemented", "Object tagging is not implemented.")
+	errNoWebsite = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"Website redirects are not implemented.")
+	errNoAppend = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"Appending to an object (x-amz-write-offset-bytes) is not implemented.")
+	errNoChecksum = apiErr(http.StatusNotImplemented, "NotImplemented",
+		"This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
+	errNoToken = apiErr(http.StatusBadRequest, "InvalidToken",
+		"The provided token is malformed or otherwise invalid: JOG issues no session tokens.")
+)
+
+func anyOf(values ...string) func(Op, string) bool {
+	return func(_ Op, v string) bool {
+		for _, ok := range values {
+			if strings.EqualFold(v, ok) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// privateACL accepts the canned ACLs that grant no one but the owner: the
+// only ACL every JOG object has. bucket-owner-full-control adds the bucket
+// owner, who has full control of every object in JOG already.
+func privateACL(op Op, v string) bool {
+	return v == "private" || (op != OpCreateBucket && v == "bucket-owner-full-control")
+}
+
+var wireTable = []wireRule{
+	// Authentication, framing and the body: every operation.
+	{name: "authorization", handled: routed},
+	{name: "content-length", handled: routed},
+	{name: "content-type", handled: routed},
+	{name: "x-amz-content-sha256", handled: routed},
+	{name: "x-amz-date", handled: routed},
+	{name: "x-amz-security-token", refused: routed, err: errNoToken, sample: "FQoGZXIvYXdzEXAMPLE"},
+	{name: "X-Amz-Security-Token", query: true, refused: routed, err: errNoToken, sample: "FQoGZXIvYXdzEXAMPLE"},
+	{name: "x-amz-request-payer", handled: routed, note: "no bucket is requester-pays, so the requester never pays"},
+	{name: "x-amz-expected-bucket-owner", handled: onBucket, note: "403 AccessDenied unless it names the bucket owner's canonical ID"},
+
+	// Integrity.
+	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects)},
+	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects),
+		note: "an algorithm JOG does not verify is refused with 400 InvalidRequest"},
+	{name: "x-amz-checksum-crc32", handled: bodyChecksums},
+	{name: "x-amz-checksum-crc32c", handled: bodyChecksums},
+	{name: "x-amz-checksum-crc64nvme", handled: bodyChecksums},
+	{name: "x-amz-checksum-sha1", handled: bodyChecksums},
+	{name: "x-amz-checksum-sha256", handled: bodyChecksums},
+	{name: "x-amz-checksum-sha512", refused: bodyChecksums, err: errNoChecksum, sample: "AAAA"},
+	{name: "x-amz-checksum-md5", refused: bodyChecksums, err: errNoChecksum, sample: "AAAA"},
+	{name: "x-amz-checksum-xxhash64", refused: bodyChecksums, err: errNoChecksum, sample: "AAAA"},
+	{name: "x-amz-checksum-xxhash3", refused: bodyChecksums, err: errNoChecksum, sample: "AAAA"},
+	{name: "x-amz-checksum-xxhash128", refused: bodyChecksums, err: errNoChecksum, sample: "AAAA"},
+	{name: "x-amz-checksum-algorithm", handled: opsOf(OpCreateMultipartUpload, OpCopyObject),
+		note: "an algorithm JOG does not verify is refused with 400 InvalidRequest"},
+	{name: "x-amz-checksum-type", handled: opsOf(OpCreateMultipartUpload, OpCompleteMultipartUpload),
+		note: "on Complete, 400 InvalidRequest unless it is the upload's type"},
+	{name: "x-amz-checksum-mode", handled: reads},
+	{name: "x-amz-mp-object-size", handled: opsOf(OpCompleteMultipartUpload),
+		note: "400 InvalidRequest unless it is the completed object's size"},
+
+	// What a new object is stored with.
+	{name: "cache-control", handled: objectWrites},
+	{name: "content-disposition", handled: objectWrites},
+	{name: "content-encoding", handled: objectWrites},
+	{name: "content-language", handled: objectWrites},
+	{name: "expires", handled: objectWrites},
+	{name: "x-amz-meta-*", handled: objectWrites},
+	{name: "x-amz-storage-class", handled: objectWrites},
+	{name: "x-amz-metadata-directive", handled: opsOf(OpCopyObject)},
+	{name: "x-amz-tagging-directive", handled: opsOf(OpCopyObject),
+		note: "COPY and REPLACE both give the copy no tags: no object has any, and x-amz-tagging is refused"},
+	{name: "x-amz-tagging", refused: objectWrites, err: errNoTagging, sample: "k=v",
+		accept: func(_ Op, v string) bool { return v == "" }},
+	{name: "x-amz-website-redirect-location", refused: objectWrites, err: errNoWebsite, sample: "/other"},
+	{name: "x-amz-write-offset-bytes", refused: opsOf(OpPutObject), err: errNoAppend, sample: "0"},
+
+	// Access control: the private canned ACL only.
+	{name: "x-amz-acl", refused: objectWrites | opsOf(OpCreateBucket), accept: privateACL, err: errNoACL, sample: "public-read"},
+	{name: "x-amz-grant-full-control", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
+	{name: "x-amz-grant-read", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `uri="http://acs.amazonaws.com/groups/global/AllUsers"`},
+	{name: "x-amz-grant-read-acp", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
+	{name: "x-amz-grant-write", refused: opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
+	{name: "x-amz-grant-write-acp", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
+	{name: "x-amz-object-ownership", refused: opsOf(OpCreateBucket), accept: anyOf("BucketOwnerEnforced"), err: errNoOwnership, sample: "ObjectWriter"},
+
+	// Buckets.
+	{name: "x-amz-bucket-object-lock-enabled", refused: opsOf(OpCreateBucket), accept: anyOf("false"), err: errNoLockBucket, sample: "true"},
+	{name: "x-amz-bucket-namespace", refused: opsOf(OpCreateBucket), accept: anyOf("global"), err: errNoNamespace, sample: "account-regional"},
+
+	// Encryption: none yet, so every request for it is refused.
+	{name: "x-amz-server-side-encryption", refused: objectWrites, err: errNoSSE, sample: "AES256"},
+	{name: "x-amz-server-side-encryption-aws-kms-key-id", refused: objectWrites, err: errNoSSE, sample: "arn:aws:kms:us-east-1:111122223333:key/example"},
+	{name: "x-amz-server-side-encryption-context", refused: objectWrites, err: errNoSSE, sample: "e30="},
+	{name: "x-amz-server-side-encryption-bucket-key-enabled", refused: objectWrites, accept: anyOf("false"), err: errNoSSE, sample: "true"},
+	{name: "x-amz-server-side-encryption-customer-algorithm", refused: sseCOps, err: errNoSSEC, sample: "AES256"},
+	{name: "x-amz-server-side-encryption-customer-key", refused: sseCOps, err: errNoSSEC, sample: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},
+	{name: "x-amz-server-side-encryption-customer-key-md5", refused: sseCOps, err: errNoSSEC, sample: "zpZoHBgmh9MH7XwcgU9T+w=="},
+	{name: "x-amz-copy-source-server-side-encryption-customer-algorithm", refused: copies, err: errNoSSEC, sample: "AES256"},
+	{name: "x-amz-copy-source-server-side-encryption-customer-key", refused: copies, err: errNoSSEC, sample: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},
+	{name: "x-amz-copy-source-server-side-encryption-customer-key-md5", refused: copies, err: errNoSSEC, sample: "zpZoHBgmh9MH7XwcgU9T+w=="},
+
+	// Object Lock: no bucket has it, so S3's own answer applies.
+	{name: "x-amz-object-lock-mode", refused: objectWrites, err: errNoLock, sample: "GOVERNANCE"},
+	{name: "x-amz-object-lock-retain-until-date", refused: objectWrites, err: errNoLock, sample: "2030-01-01T00:00:00Z"},
+	{name: "x-amz-object-lock-legal-hold", refused: objectWrites, accept: anyOf("OFF"), err: errNoLock, sample: "ON"},
+	{name: "x-amz-bypass-governance-retention", handled: opsOf(OpDeleteObject, OpDeleteObjects),
+		note: "no object is under a retention to bypass"},
+	{name: "x-amz-mfa", handled: opsOf(OpDeleteObject, OpDeleteObjects),
+		note: "no bucket has MFA delete enabled, so it is not required"},
+
+	// Conditions.
+	{name: "if-match", handled: reads | opsOf(OpPutObject, OpCopyObject, OpCompleteMultipartUpload, OpDeleteObject)},
+	{name: "if-none-match", handled: reads | opsOf(OpPutObject, OpCopyObject, OpCompleteMultipartUpload)},
+	{name: "if-modified-since", handled: reads},
+	{name: "if-unmodified-since", handled: reads},
+	{name: "x-amz-if-match-size", handled: opsOf(OpDeleteObject)},
+	{name: "x-amz-if-match-last-modified-time", handled: opsOf(OpDeleteObject)},
+	{name: "x-amz-if-match-initiated-time", handled: opsOf(OpAbortMultipartUpload)},
+	{name: "range", handled: reads},
+
+	// Copies.
+	{name: "x-amz-copy-source", handled: copies},
+	{name: "x-amz-copy-source-if-match", handled: copies},
+	{name: "x-amz-copy-source-if-none-match", handled: copies},
+	{name: "x-amz-copy-source-if-modified-since", handled: copies},
+	{name: "x-amz-copy-source-if-unmodified-since", handled: copies},
+	{name: "x-amz-copy-source-range", handled: opsOf(OpUploadPartCopy)},
+	{name: "x-amz-source-expected-bucket-owner", handled: copies,
+		note: "403 AccessDenied unless it names the source bucket owner's canonical ID"},
+
+	// GetObjectAttributes and listings.
+	{name: "x-amz-object-attributes", handled: opsOf(OpGetObjectAttributes)},
+	{name: "x-amz-max-parts", handled: opsOf(OpGetObjectAttributes)},
+	{name: "x-amz-part-number-marker", handled: opsOf(OpGetObjectAttributes)},
+	{name: "x-amz-optional-object-attributes", handled: opsOf(OpListObjects, OpListObjectsV2),
+		note: "RestoreStatus: no object is archived, so there is none to report"},
+
+	// Query parameters.
+	{name: "versionId", query: true, handled: reads | opsOf(OpDeleteObject, OpGetObjectAttributes),
+		note: "only the null version exists; another is NoSuchVersion"},
+	{name: "partNumber", query: true, handled: reads | opsOf(OpUploadPart, OpUploadPartCopy)},
+	{name: "uploadId", query: true, handled: opsOf(OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)},
+	{name: "response-cache-control", query: true, handled: reads},
+	{name: "response-content-disposition", query: true, handled: reads},
+	{name: "response-content-encoding", query: true, handled: reads},
+	{name: "response-content-language", query: true, handled: reads},
+	{name: "response-content-type", query: true, handled: reads},
+	{name: "response-expires", query: true, handled: reads},
+	{name: "prefix", query: true, handled: opsOf(OpListBuckets, OpListObjects, OpListObjectsV2, OpListMultipartUploads)},
+	{name: "delimiter", query: true, handled: opsOf(OpListObjects, OpListObjectsV2, OpListMultipartUploads)},
+	{name: "encoding-type", query: true, handled: opsOf(OpListObjects, OpListObjectsV2, OpListMultipartUploads)},
+	{name: "max-keys", query: true, handled: opsOf(OpListObjects, OpListObjectsV2)},
+	{name: "marker", query: true, handled: opsOf(OpListObjects)},
+	{name: "continuation-token", query: true, handled: opsOf(OpListBuckets, OpListObjectsV2)},
+	{name: "fetch-owner", query: true, handled: opsOf(OpListObjectsV2)},
+	{name: "start-after", query: true, handled: opsOf(OpListObjectsV2)},
+	{name: "key-marker", query: true, handled: opsOf(OpListMultipartUploads)},
+	{name: "upload-id-marker", query: true, handled: opsOf(OpListMultipartUploads)},
+	{name: "max-uploads", query: true, handled: opsOf(OpListMultipartUploads)},
+	{name: "max-parts", query: true, handled: opsOf(OpListParts)},
+	{name: "part-number-marker", query: true, handled: opsOf(OpListParts)},
+	{name: "max-buckets", query: true, handled: opsOf(OpListBuckets)},
+	{name: "bucket-region", query: true, handled: opsOf(OpListBuckets)},
+}
+
+// The refusing rules, indexed for the request path: header rules by their
+// canonical name, so a request costs one map lookup per header it sends.
+var headerRefusals, queryRefusals = indexRefusals()
+
+func indexRefusals() (headers, query map[string]*wireRule) {
+	headers, query = map[string]*wireRule{}, map[string]*wireRule{}
+	for i := range wireTable {
+		r := &wireTable[i]
+		switch {
+		case r.refused == 0:
+		case r.query:
+			query[r.name] = r
+		default:
+			headers[http.CanonicalHeaderKey(r.name)] = r
+		}
+	}
+	return headers, query
+}
+
+// checkWire refuses a request that carries a header or query parameter its
+// operation would have to act on and JOG cannot.
+func checkWire(op Op, h http.Header, q map[string][]string) error {
+	for k, v := range h {
+		if r := headerRefusals[k]; r != nil && r.refuses(op, v[0]) {
+			return r.err
+		}
+	}
+	for k, v := range q {
+		if r := queryRefusals[k]; r != nil && r.refuses(op, v[0]) {
+			return r.err
+		}
+	}
+	return nil
+}
+
+func (r *wireRule) refuses(op Op, v string) bool {
+	return r.refused.has(op) && (r.accept == nil || !r.accept(op, v))
+}
+
+// Refusal is one header or query parameter an operation refuses, for tests
+// and docs outside this package.
+type Refusal struct {
+	Op     string // the operation, as S3 names it
+	Header string // lower case; "" for a query parameter
+	Query  string
+	Sample string // a value that is refused
+	Code   string
+	Status int
+}
+
+// Refusals lists every (operation, parameter) pair the wire table refuses,
+// ordered by parameter then operation.
+func Refusals() []Refusal {
+	var out []Refusal
+	for _, r := range wireTable {
+		for _, op := range r.refused.ops() {
+			ref := Refusal{Op: op.String(), Sample: r.sample, Code: r.err.Code, Status: r.err.Status}
+			if r.query {
+				ref.Query = r.name
+			} else {
+				ref.Header = r.name
+			}
+			out = append(out, ref)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].Header+out[i].Query < out[j].Header+out[j].Query
+	})
+	return out
+}

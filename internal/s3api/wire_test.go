@@ -1,0 +1,225 @@
+package s3api
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+)
+
+// opTargets is one request per routed operation, as S3 clients send it.
+var opTargets = map[Op]struct {
+	method, target string
+	header         string // one "Name: value" header, if the route needs it
+}{
+	OpListBuckets:             {"GET", "/", ""},
+	OpCreateBucket:            {"PUT", "/b", ""},
+	OpHeadBucket:              {"HEAD", "/b", ""},
+	OpDeleteBucket:            {"DELETE", "/b", ""},
+	OpGetBucketLocation:       {"GET", "/b?location", ""},
+	OpListObjects:             {"GET", "/b", ""},
+	OpListObjectsV2:           {"GET", "/b?list-type=2", ""},
+	OpDeleteObjects:           {"POST", "/b?delete", ""},
+	OpPutObject:               {"PUT", "/b/k", ""},
+	OpCopyObject:              {"PUT", "/b/k", "X-Amz-Copy-Source: /src/k"},
+	OpGetObject:               {"GET", "/b/k", ""},
+	OpHeadObject:              {"HEAD", "/b/k", ""},
+	OpDeleteObject:            {"DELETE", "/b/k", ""},
+	OpCreateMultipartUpload:   {"POST", "/b/k?uploads", ""},
+	OpUploadPart:              {"PUT", "/b/k?partNumber=1&uploadId=u", ""},
+	OpUploadPartCopy:          {"PUT", "/b/k?partNumber=1&uploadId=u", "X-Amz-Copy-Source: /src/k"},
+	OpCompleteMultipartUpload: {"POST", "/b/k?uploadId=u", ""},
+	OpAbortMultipartUpload:    {"DELETE", "/b/k?uploadId=u", ""},
+	OpListParts:               {"GET", "/b/k?uploadId=u", ""},
+	OpListMultipartUploads:    {"GET", "/b?uploads", ""},
+	OpGetObjectAttributes:     {"GET", "/b/k?attributes", ""},
+}
+
+func opRequest(t *testing.T, op Op) *http.Request {
+	t.Helper()
+	tg, ok := opTargets[op]
+	if !ok {
+		t.Fatalf("no request for %v in opTargets", op)
+	}
+	r := httptest.NewRequest(tg.method, tg.target, nil)
+	if name, v, ok := strings.Cut(tg.header, ": "); ok {
+		r.Header.Set(name, v)
+	}
+	if got := ParseRoute(r, "").Op; got != op {
+		t.Fatalf("%s %s routes to %v, want %v", tg.method, tg.target, got, op)
+	}
+	return r
+}
+
+// with returns r carrying the rule's parameter set to v.
+func with(r *http.Request, rule wireRule, v string) *http.Request {
+	r = r.Clone(r.Context())
+	if rule.query {
+		q := r.URL.Query()
+		q.Set(rule.name, v)
+		r.URL.RawQuery = q.Encode()
+	} else {
+		r.Header.Set(rule.name, v)
+	}
+	return r
+}
+
+// TestWireTableRefuses walks the table: every refusing operation refuses
+// the rule's sample value with the rule's error (and accepts the request
+// without it); every handling operation lets it through.
+func TestWireTableRefuses(t *testing.T) {
+	refusals := 0
+	for _, rule := range wireTable {
+		for _, op := range routed.ops() {
+			base := opRequest(t, op)
+			if err := checkWire(op, base.Header, base.URL.Query()); err != nil {
+				t.Fatalf("%v without %s: %v", op, rule.name, err)
+			}
+			r := with(base, rule, rule.sample)
+			err := checkWire(op, r.Header, r.URL.Query())
+			switch {
+			case rule.refused.has(op):
+				refusals++
+				if err != rule.err {
+					t.Errorf("%v with %s: %q: got %v, want %v", op, rule.name, rule.sample, err, rule.err)
+				}
+			case err != nil:
+				t.Errorf("%v with %s: %q: refused (%v), but the table does not refuse it there", op, rule.name, rule.sample, err)
+			}
+		}
+	}
+	if refusals < 50 {
+		t.Fatalf("only %d refusals walked", refusals)
+	}
+}
+
+// TestWireAccepts checks the values a refusing rule carries out all the same.
+func TestWireAccepts(t *testing.T) {
+	cases := []struct {
+		op      Op
+		header  string
+		value   string
+		refused bool
+	}{
+		{OpPutObject, "x-amz-acl", "private", false},
+		{OpPutObject, "x-amz-acl", "bucket-owner-full-control", false},
+		{OpPutObject, "x-amz-acl", "public-read", true},
+		{OpCreateBucket, "x-amz-acl", "private", false},
+		{OpCreateBucket, "x-amz-acl", "bucket-owner-full-control", true},
+		{OpCreateBucket, "x-amz-acl", "public-read-write", true},
+		{OpCreateBucket, "x-amz-bucket-object-lock-enabled", "false", false},
+		{OpCreateBucket, "x-amz-bucket-object-lock-enabled", "True", true},
+		{OpCreateBucket, "x-amz-object-ownership", "BucketOwnerEnforced", false},
+		{OpCreateBucket, "x-amz-object-ownership", "BucketOwnerPreferred", true},
+		{OpCreateBucket, "x-amz-bucket-namespace", "global", false},
+		{OpPutObject, "x-amz-object-lock-legal-hold", "OFF", false},
+		{OpPutObject, "x-amz-object-lock-legal-hold", "ON", true},
+		{OpPutObject, "x-amz-tagging", "", false},
+		{OpCopyObject, "x-amz-tagging", "a=b", true},
+		{OpPutObject, "x-amz-server-side-encryption-bucket-key-enabled", "false", false},
+		{OpGetObject, "x-amz-server-side-encryption-customer-algorithm", "AES256", true},
+		{OpGetObject, "x-amz-server-side-encryption", "AES256", false}, // S3 ignores it on reads
+	}
+	for _, c := range cases {
+		r := opRequest(t, c.op)
+		r.Header.Set(c.header, c.value)
+		err := checkWire(c.op, r.Header, r.URL.Query())
+		if (err != nil) != c.refused {
+			t.Errorf("%v %s: %q: err %v, want refused %v", c.op, c.header, c.value, err, c.refused)
+		}
+	}
+}
+
+// s3Params is testdata/wire/s3-params.json, made by gen.py from the S3 API
+// model botocore ships.
+type s3Params struct {
+	Botocore   string `json:"botocore"`
+	Operations map[string]struct {
+		Headers []string `json:"headers"`
+		Query   []string `json:"query"`
+	} `json:"operations"`
+}
+
+// TestWireTableCoversS3 fails for any header or query parameter that S3's
+// API model defines for an operation JOG routes and that the table neither
+// handles nor refuses there.
+func TestWireTableCoversS3(t *testing.T) {
+	b, err := os.ReadFile("testdata/wire/s3-params.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var model s3Params
+	if err := json.Unmarshal(b, &model); err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]wireRule{}
+	for _, r := range wireTable {
+		k := r.name
+		if !r.query {
+			if k != strings.ToLower(k) {
+				t.Errorf("header rule %q: write header names in lower case", k)
+			}
+		} else {
+			k = "?" + k
+		}
+		if _, dup := rules[k]; dup {
+			t.Errorf("rule %q appears twice", k)
+		}
+		rules[k] = r
+		if r.handled&r.refused != 0 {
+			t.Errorf("%s: operations both handle and refuse it: %v", r.name, (r.handled & r.refused).ops())
+		}
+		if r.refused != 0 && (r.err == nil || r.sample == "") {
+			t.Errorf("%s: a refusing rule needs an error and a sample value", r.name)
+		}
+		if r.handled|r.refused == 0 {
+			t.Errorf("%s: names no operation", r.name)
+		}
+	}
+	checked := 0
+	for _, op := range routed.ops() {
+		params, ok := model.Operations[op.String()]
+		if !ok {
+			t.Errorf("%v is not an S3 operation in the model", op)
+			continue
+		}
+		check := func(key string) {
+			checked++
+			r, ok := rules[key]
+			if !ok || !(r.handled | r.refused).has(op) {
+				t.Errorf("S3 defines %q for %v: the wire table neither handles nor refuses it there", strings.TrimPrefix(key, "?"), op)
+			}
+		}
+		for _, h := range params.Headers {
+			check(h)
+		}
+		for _, q := range params.Query {
+			check("?" + q)
+		}
+	}
+	if checked < 200 {
+		t.Fatalf("only %d parameters checked: is %s complete?", checked, "s3-params.json")
+	}
+}
+
+func TestRefusalsListEveryPair(t *testing.T) {
+	n := 0
+	for _, r := range wireTable {
+		n += len(r.refused.ops())
+	}
+	got := Refusals()
+	if len(got) != n {
+		t.Fatalf("Refusals() lists %d pairs, the table %d", len(got), n)
+	}
+	for _, r := range got {
+		if (r.Header == "") == (r.Query == "") || r.Sample == "" || r.Status < 400 {
+			t.Errorf("malformed refusal %+v", r)
+		}
+		if _, err := url.ParseQuery(r.Query); err != nil {
+			t.Errorf("%+v: %v", r, err)
+		}
+	}
+}
