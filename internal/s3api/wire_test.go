@@ -223,3 +223,21 @@ func TestRefusalsListEveryPair(t *testing.T) {
 		}
 	}
 }
+
+// TestCompatibilityListsRefusals keeps docs/COMPATIBILITY.md true: every
+// refused header is named there.
+func TestCompatibilityListsRefusals(t *testing.T) {
+	b, err := os.ReadFile("../../docs/COMPATIBILITY.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.ToLower(string(b))
+	for _, r := range wireTable {
+		if r.refused == 0 {
+			continue
+		}
+		if !strings.Contains(doc, "`"+strings.ToLower(r.name)+"`") {
+			t.Errorf("COMPATIBILITY.md does not list the refused %q", r.name)
+		}
+	}
+}
