@@ -83,29 +83,24 @@ type wireRule struct {
 
 // Refusals.
 var (
-	errNoSSE = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"Server-side encryption is not implemented: the object would be stored unencrypted.")
-	errNoSSEC = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
-	errNoACL = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"Access control lists are not implemented: only the private canned ACL can be honoured.")
+	errNoSSE        = notImplemented("Server-side encryption is not implemented: the object would be stored unencrypted.")
+	errNoSSEC       = notImplemented("Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
+	errNoACL        = notImplemented("Access control lists are not implemented: only the private canned ACL can be honoured.")
 	errNoLock       = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
-	errNoLockBucket = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"Object Lock is not implemented: a bucket cannot be created with it enabled.")
-	errNoOwnership = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"Only the BucketOwnerEnforced object ownership is implemented.")
-	errNoNamespace = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"Only the global bucket namespace is implemented.")
-	errNoTagging = apiErr(http.StatusNotImplemented, "NotImplemented", "Object tagging is not implemented.")
-	errNoWebsite = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"Website redirects are not implemented.")
-	errNoAppend = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"Appending to an object (x-amz-write-offset-bytes) is not implemented.")
-	errNoChecksum = apiErr(http.StatusNotImplemented, "NotImplemented",
-		"This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
-	errNoToken = apiErr(http.StatusBadRequest, "InvalidToken",
+	errNoLockBucket = notImplemented("Object Lock is not implemented: a bucket cannot be created with it enabled.")
+	errNoOwnership  = notImplemented("Only the BucketOwnerEnforced object ownership is implemented.")
+	errNoNamespace  = notImplemented("Only the global bucket namespace is implemented.")
+	errNoTagging    = notImplemented("Object tagging is not implemented.")
+	errNoWebsite    = notImplemented("Website redirects are not implemented.")
+	errNoAppend     = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
+	errNoChecksum   = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
+	errNoToken      = apiErr(http.StatusBadRequest, "InvalidToken",
 		"The provided token is malformed or otherwise invalid: JOG issues no session tokens.")
 )
+
+func notImplemented(msg string) *APIError {
+	return &APIError{Code: "NotImplemented", Message: msg, Status: http.StatusNotImplemented}
+}
 
 func anyOf(values ...string) func(Op, string) bool {
 	return func(_ Op, v string) bool {
