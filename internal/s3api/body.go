@@ -89,15 +89,25 @@ func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 }
 
 // storedContentEncoding drops the aws-chunked token, which describes the
-// transfer, not the object.
+// transfer, not the object, and keeps every other token exactly as written
+// ("deflate, gzip" stays "deflate, gzip", "GZIP" stays "GZIP"), as S3
+// does. Without that token it returns v itself.
 func storedContentEncoding(v string) string {
+	isChunked := func(e string) bool { return strings.EqualFold(strings.TrimSpace(e), "aws-chunked") }
+	found := false
+	for e := range strings.SplitSeq(v, ",") {
+		found = found || isChunked(e)
+	}
+	if !found {
+		return v
+	}
 	var keep []string
-	for _, e := range splitList(v) {
-		if e != "aws-chunked" {
+	for e := range strings.SplitSeq(v, ",") {
+		if !isChunked(e) && strings.TrimSpace(e) != "" {
 			keep = append(keep, e)
 		}
 	}
-	return strings.Join(keep, ",")
+	return strings.TrimSpace(strings.Join(keep, ","))
 }
 
 func splitList(v string) []string {

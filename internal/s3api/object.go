@@ -25,7 +25,6 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	headers.ContentEncoding = storedContentEncoding(headers.ContentEncoding)
 	cond, err := writeCondition(r.Header)
 	if err != nil {
 		return err
