@@ -179,7 +179,7 @@ func partRange(o meta.Object, n int) (byteRange, error) {
 }
 
 func (h *Handler) deleteObject(w http.ResponseWriter, r *request) error {
-	cond, err := writeCondition(r.Header)
+	cond, err := deleteCondition(r.Header)
 	if err != nil {
 		return err
 	}
