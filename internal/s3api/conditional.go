@@ -89,9 +89,8 @@ func setIfMatch(c *meta.Condition, v string) {
 }
 
 // deleteCondition is writeCondition plus DeleteObject's
-// x-amz-if-match-size (bytes) and x-amz-if-match-last-modified-time (an
-// HTTP date, as SDKs send it, or ISO 8601). A malformed value is 400
-// InvalidArgument.
+// x-amz-if-match-size (bytes) and x-amz-if-match-last-modified-time
+// (parseMatchTime). A malformed value is 400 InvalidArgument.
 func deleteCondition(h http.Header) (meta.Condition, error) {
 	c, err := writeCondition(h)
 	if err != nil {
@@ -105,10 +104,7 @@ func deleteCondition(h http.Header) (meta.Condition, error) {
 		c.IfMatchSize = &n
 	}
 	if v, ok := h["X-Amz-If-Match-Last-Modified-Time"]; ok {
-		t, ok := parseHTTPTime(v[0])
-		if !ok {
-			t, ok = parseISOTime(v[0])
-		}
+		t, ok := parseMatchTime(v[0])
 		if !ok {
 			return c, apiErr(http.StatusBadRequest, "InvalidArgument", "x-amz-if-match-last-modified-time must be a date, not %q", v[0])
 		}
@@ -126,9 +122,13 @@ func parseMatchSize(v string) (int64, error) {
 	return n, err
 }
 
-// parseISOTime reads an ISO 8601 timestamp as S3's XML carries them
-// ("2026-11-24T10:00:00.000Z").
-func parseISOTime(v string) (time.Time, bool) {
+// parseMatchTime reads a last-modified-time condition: an HTTP date, as
+// the SDKs send it in both the header and DeleteObjects' XML, or ISO 8601
+// ("2026-11-24T10:00:00.000Z", as listings show it).
+func parseMatchTime(v string) (time.Time, bool) {
+	if t, ok := parseHTTPTime(v); ok {
+		return t, true
+	}
 	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(v))
 	return t, err == nil
 }

@@ -75,7 +75,7 @@ func (o deleteObject) condition() (c meta.Condition, ok bool) {
 		c.IfMatchSize = &n
 	}
 	if o.LastModifiedTime != "" {
-		if c.IfMatchLastModified, ok = parseISOTime(o.LastModifiedTime); !ok {
+		if c.IfMatchLastModified, ok = parseMatchTime(o.LastModifiedTime); !ok {
 			return c, false
 		}
 	}
