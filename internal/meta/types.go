@@ -69,13 +69,25 @@ type ContentHeaders struct {
 type Condition struct {
 	// IfNoneMatchAny fails the write when the key exists (If-None-Match: *).
 	IfNoneMatchAny bool
+	// IfMatchAny fails the write when the key does not exist (If-Match: *,
+	// RFC 9110: "*" matches any current representation) with
+	// ErrPreconditionFailed.
+	IfMatchAny bool
 	// IfMatch, when set, fails the write unless the current ETag equals it
-	// (unquoted). A missing key fails too.
+	// (unquoted). A missing key fails too, with ErrObjectNotFound.
 	IfMatch string
+	// IfMatchSize, when set, fails the write unless the current version is
+	// that many bytes; IfMatchLastModified, when not zero, unless it was
+	// last modified in that second. A missing key passes both, as S3's
+	// DeleteObject x-amz-if-match-size and x-amz-if-match-last-modified-time.
+	IfMatchSize         *int64
+	IfMatchLastModified time.Time
 }
 
 // IsZero reports whether c imposes no condition.
-func (c Condition) IsZero() bool { return !c.IfNoneMatchAny && c.IfMatch == "" }
+func (c Condition) IsZero() bool {
+	return !c.IfNoneMatchAny && !c.IfMatchAny && c.IfMatch == "" && c.IfMatchSize == nil && c.IfMatchLastModified.IsZero()
+}
 
 // ListOptions selects a page of the latest versions of a bucket's objects in
 // byte-wise key order.

@@ -13,7 +13,8 @@ import (
 
 // uploadBody prepares the body of a PutObject or UploadPart: it decodes
 // aws-chunked framing (verifying chunk and trailer signatures as it
-// streams) and collects the flexible checksums the client sent, in headers
+// streams), takes a Transfer-Encoding: chunked body of unknown length
+// (size -1), and collects the flexible checksums the client sent, in headers
 // or trailers, for the service to verify when the body ends.
 func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 	var ck service.ChecksumRequest
@@ -34,7 +35,7 @@ func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 			return nil, 0, ck, err
 		}
 		body, trailer = cr, cr.Trailer
-	} else if size < 0 {
+	} else if size < 0 && !chunkedTransfer(r.Request) {
 		return nil, 0, ck, errMissingLength
 	} else if len(trailerNames) > 0 {
 		return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest",
@@ -88,16 +89,36 @@ func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 	return body, size, ck, nil
 }
 
+// chunkedTransfer reports whether r's body came with Transfer-Encoding:
+// chunked, so its length is known only at its end. Such a body is taken
+// and streamed like any other, as MinIO and Ceph take it (S3 asks for a
+// Content-Length): the service enforces the size limit and verifies every
+// digest as the bytes arrive. A body of unknown length without that
+// framing (HTTP/2 without content-length) is still MissingContentLength.
+func chunkedTransfer(r *http.Request) bool {
+	return len(r.TransferEncoding) > 0 && r.TransferEncoding[0] == "chunked"
+}
+
 // storedContentEncoding drops the aws-chunked token, which describes the
-// transfer, not the object.
+// transfer, not the object, and keeps every other token exactly as written
+// ("deflate, gzip" stays "deflate, gzip", "GZIP" stays "GZIP"), as S3
+// does. Without that token it returns v itself.
 func storedContentEncoding(v string) string {
+	isChunked := func(e string) bool { return strings.EqualFold(strings.TrimSpace(e), "aws-chunked") }
+	found := false
+	for e := range strings.SplitSeq(v, ",") {
+		found = found || isChunked(e)
+	}
+	if !found {
+		return v
+	}
 	var keep []string
-	for _, e := range splitList(v) {
-		if e != "aws-chunked" {
+	for e := range strings.SplitSeq(v, ",") {
+		if !isChunked(e) && strings.TrimSpace(e) != "" {
 			keep = append(keep, e)
 		}
 	}
-	return strings.Join(keep, ",")
+	return strings.TrimSpace(strings.Join(keep, ","))
 }
 
 func splitList(v string) []string {

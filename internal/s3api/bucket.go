@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+
+	"github.com/jogstore/jog/internal/service"
 )
 
 // ownerOf returns the S3 owner of an access key: a stable canonical ID and
@@ -69,7 +71,7 @@ func (h *Handler) getBucketLocation(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	loc := b.Region
-	if loc == "us-east-1" {
+	if loc == service.LegacyRegion {
 		loc = "" // S3 reports the default region as an empty constraint
 	}
 	return writeXML(w, http.StatusOK, locationConstraint{Xmlns: s3Namespace, Region: loc})

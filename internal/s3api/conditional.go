@@ -2,6 +2,7 @@ package s3api
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,8 +62,9 @@ func parseHTTPTime(v string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// writeCondition reads the conditional-write headers of PUT, copy and
-// delete: If-None-Match (only "*") and If-Match.
+// writeCondition reads the conditional-write headers of PUT, copy,
+// CompleteMultipartUpload and delete: If-None-Match (only "*") and
+// If-Match (an ETag, or "*": any existing object).
 func writeCondition(h http.Header) (meta.Condition, error) {
 	var c meta.Condition
 	if v := h.Get("If-None-Match"); v != "" {
@@ -72,8 +74,61 @@ func writeCondition(h http.Header) (meta.Condition, error) {
 		}
 		c.IfNoneMatchAny = true
 	}
-	if v := h.Get("If-Match"); v != "" {
-		c.IfMatch = strings.Trim(strings.TrimSpace(v), `"`)
+	setIfMatch(&c, h.Get("If-Match"))
+	return c, nil
+}
+
+// setIfMatch puts an If-Match value (or a DeleteObjects ETag) into c: "*"
+// matches any existing object, anything else one ETag.
+func setIfMatch(c *meta.Condition, v string) {
+	if v = strings.TrimSpace(v); v == "*" {
+		c.IfMatchAny = true
+	} else if v != "" {
+		c.IfMatch = strings.Trim(v, `"`)
+	}
+}
+
+// deleteCondition is writeCondition plus DeleteObject's
+// x-amz-if-match-size (bytes) and x-amz-if-match-last-modified-time
+// (parseMatchTime). A malformed value is 400 InvalidArgument.
+func deleteCondition(h http.Header) (meta.Condition, error) {
+	c, err := writeCondition(h)
+	if err != nil {
+		return c, err
+	}
+	if v, ok := h["X-Amz-If-Match-Size"]; ok {
+		n, err := parseMatchSize(v[0])
+		if err != nil {
+			return c, apiErr(http.StatusBadRequest, "InvalidArgument", "x-amz-if-match-size must be a number of bytes, not %q", v[0])
+		}
+		c.IfMatchSize = &n
+	}
+	if v, ok := h["X-Amz-If-Match-Last-Modified-Time"]; ok {
+		t, ok := parseMatchTime(v[0])
+		if !ok {
+			return c, apiErr(http.StatusBadRequest, "InvalidArgument", "x-amz-if-match-last-modified-time must be a date, not %q", v[0])
+		}
+		c.IfMatchLastModified = t
 	}
 	return c, nil
+}
+
+// parseMatchSize reads a size condition: a non-negative decimal integer.
+func parseMatchSize(v string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err == nil && n < 0 {
+		err = strconv.ErrRange
+	}
+	return n, err
+}
+
+// parseMatchTime reads a last-modified-time condition: an HTTP date, as
+// the SDKs send it in both the header and DeleteObjects' XML, or ISO 8601
+// ("2026-11-24T10:00:00.000Z", as listings show it).
+func parseMatchTime(v string) (time.Time, bool) {
+	if t, ok := parseHTTPTime(v); ok {
+		return t, true
+	}
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(v))
+	return t, err == nil
 }

@@ -23,15 +23,21 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 	if err := xml.Unmarshal(body, &req); err != nil || len(req.Objects) == 0 || len(req.Objects) > maxDeleteObjects {
 		return errMalformedXML
 	}
+	// Every condition is read before anything is deleted: a malformed
+	// Size or LastModifiedTime refuses the whole request.
+	conds := make([]meta.Condition, len(req.Objects))
+	for i, obj := range req.Objects {
+		var ok bool
+		if conds[i], ok = obj.condition(); !ok {
+			return errMalformedXML
+		}
+	}
 	if _, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket); err != nil {
 		return err
 	}
 	res := deleteResult{Xmlns: s3Namespace}
-	for _, obj := range req.Objects {
-		var cond meta.Condition
-		if obj.ETag != "" {
-			cond.IfMatch = obj.ETag
-		}
+	for i, obj := range req.Objects {
+		cond := conds[i]
 		err := h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, obj.VersionID, cond)
 		if err == nil || (err == meta.ErrObjectNotFound && cond.IsZero()) {
 			if !req.Quiet {
@@ -82,4 +88,23 @@ func readSmallBody(r *http.Request, checksums bool) ([]byte, error) {
 		}
 	}
 	return body, nil
+}
+
+// condition is the meta.Condition an <Object> names; ok is false when its
+// Size or LastModifiedTime is not a valid value.
+func (o deleteObject) condition() (c meta.Condition, ok bool) {
+	setIfMatch(&c, o.ETag)
+	if o.Size != "" {
+		n, err := parseMatchSize(o.Size)
+		if err != nil {
+			return c, false
+		}
+		c.IfMatchSize = &n
+	}
+	if o.LastModifiedTime != "" {
+		if c.IfMatchLastModified, ok = parseMatchTime(o.LastModifiedTime); !ok {
+			return c, false
+		}
+	}
+	return c, true
 }

@@ -13,15 +13,17 @@ const maxUserMeta = 2048
 const metaPrefix = "X-Amz-Meta-"
 
 // parseObjectHeaders reads the content headers and user metadata a write
-// stores with the object.
+// stores with the object, byte for byte as sent (but for Content-Encoding's
+// aws-chunked token): a header sent on several lines is stored as its
+// values joined by ",", as SigV4 canonicalizes them.
 func parseObjectHeaders(h http.Header) (meta.ContentHeaders, map[string]string, error) {
 	ch := meta.ContentHeaders{
-		ContentType:        h.Get("Content-Type"),
-		ContentEncoding:    h.Get("Content-Encoding"),
-		ContentDisposition: h.Get("Content-Disposition"),
-		ContentLanguage:    h.Get("Content-Language"),
-		CacheControl:       h.Get("Cache-Control"),
-		Expires:            h.Get("Expires"),
+		ContentType:        headerValue(h, "Content-Type"),
+		ContentEncoding:    storedContentEncoding(headerValue(h, "Content-Encoding")),
+		ContentDisposition: headerValue(h, "Content-Disposition"),
+		ContentLanguage:    headerValue(h, "Content-Language"),
+		CacheControl:       headerValue(h, "Cache-Control"),
+		Expires:            headerValue(h, "Expires"),
 	}
 	var um map[string]string
 	size := 0
@@ -34,7 +36,7 @@ func parseObjectHeaders(h http.Header) (meta.ContentHeaders, map[string]string, 
 			um = make(map[string]string)
 		}
 		name = strings.ToLower(name)
-		v := strings.Join(vs, ",")
+		v := joinValues(vs)
 		um[name] = v
 		size += len(name) + len(v)
 	}
@@ -43,6 +45,19 @@ func parseObjectHeaders(h http.Header) (meta.ContentHeaders, map[string]string, 
 			"Your metadata headers exceed the maximum allowed metadata size of %d bytes.", maxUserMeta)
 	}
 	return ch, um, nil
+}
+
+// headerValue is every value of the canonical header name, joined by ","
+// (one value: itself, without allocating).
+func headerValue(h http.Header, name string) string {
+	return joinValues(h[name])
+}
+
+func joinValues(vs []string) string {
+	if len(vs) == 1 {
+		return vs[0]
+	}
+	return strings.Join(vs, ",")
 }
 
 // responseOverrides maps GET's response-* query parameters to the headers

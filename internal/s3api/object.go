@@ -25,7 +25,6 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	headers.ContentEncoding = storedContentEncoding(headers.ContentEncoding)
 	cond, err := writeCondition(r.Header)
 	if err != nil {
 		return err
@@ -192,7 +191,7 @@ func partRange(o meta.Object, n int) (byteRange, error) {
 }
 
 func (h *Handler) deleteObject(w http.ResponseWriter, r *request) error {
-	cond, err := writeCondition(r.Header)
+	cond, err := deleteCondition(r.Header)
 	if err != nil {
 		return err
 	}

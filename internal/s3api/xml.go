@@ -95,7 +95,11 @@ type deleteRequest struct {
 type deleteObject struct {
 	Key       string `xml:"Key"`
 	VersionID string `xml:"VersionId"`
-	ETag      string `xml:"ETag"`
+	// The conditions of a conditional delete, as DeleteObject's If-Match,
+	// x-amz-if-match-last-modified-time and x-amz-if-match-size.
+	ETag             string `xml:"ETag"`
+	LastModifiedTime string `xml:"LastModifiedTime"`
+	Size             string `xml:"Size"`
 }
 
 // UnmarshalXML decodes <Delete>, refusing more than maxDeleteObjects

@@ -2,16 +2,30 @@ package service
 
 import (
 	"context"
+	"errors"
 
 	"github.com/jogstore/jog/internal/meta"
 )
 
-// CreateBucket validates name and creates the bucket.
+// LegacyRegion is us-east-1 (North Virginia), where S3 answers a request
+// to re-create a bucket its caller already owns with 200 OK, for legacy
+// compatibility; every other region answers BucketAlreadyOwnedByYou.
+const LegacyRegion = "us-east-1"
+
+// CreateBucket validates name and creates the bucket in region (the
+// server's). In LegacyRegion, creating a bucket that owner already owns
+// succeeds and changes nothing; elsewhere it is meta.ErrBucketExists.
 func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) error {
 	if err := ValidateBucketName(name); err != nil {
 		return err
 	}
-	return s.meta.CreateBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, CreatedAt: meta.Now()})
+	err := s.meta.CreateBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, CreatedAt: meta.Now()})
+	if errors.Is(err, meta.ErrBucketExists) && region == LegacyRegion {
+		if b, gerr := s.meta.GetBucket(ctx, name); gerr == nil && b.Owner == owner {
+			return nil
+		}
+	}
+	return err
 }
 
 // DeleteBucket removes an empty bucket, aborting its uploads in progress.

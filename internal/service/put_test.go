@@ -102,3 +102,36 @@ func TestPutInlineOrSpill(t *testing.T) {
 		t.Errorf("%d blobs after a refused write, want 2", n)
 	}
 }
+
+// countingZeros is an endless body that counts what was read of it.
+type countingZeros struct{ n int64 }
+
+func (c *countingZeros) Read(p []byte) (int, error) {
+	clear(p)
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestWriteUnknownLengthLimit: a body of unknown length (a chunked
+// transfer) is refused with ErrEntityTooLarge as soon as it passes the
+// limit — read no further than one byte past it, never buffered whole —
+// and leaves no blob behind; one that ends at the limit is stored.
+func TestWriteUnknownLengthLimit(t *testing.T) {
+	s, b := newTestService(t, 4096)
+	const max = 300_000
+	body := &countingZeros{}
+	_, err := s.writeData(t.Context(), body, -1, max, nil, ChecksumRequest{}, 4096)
+	if !errors.Is(err, ErrEntityTooLarge) {
+		t.Fatalf("unknown length past the limit: %v, want ErrEntityTooLarge", err)
+	}
+	if body.n > max+1 {
+		t.Errorf("read %d bytes of an endless body with a %d-byte limit", body.n, max)
+	}
+	if n := countBlobs(t, b); n != 0 {
+		t.Errorf("%d blobs left after a refused write", n)
+	}
+	wd, err := s.writeData(t.Context(), onlyReader{bytes.NewReader(make([]byte, max))}, -1, max, nil, ChecksumRequest{}, 4096)
+	if err != nil || wd.size != max || wd.id == "" {
+		t.Fatalf("unknown length at the limit: %+v, %v", wd, err)
+	}
+}

@@ -41,26 +41,14 @@ func parseV2Header(h string) (accessKey, signature string, err error) {
 	return accessKey, signature, nil
 }
 
-// dateLayouts are the request-time formats accepted in Date and x-amz-date:
-// RFC 1123 with a zone name or a numeric offset (the AWS examples use
-// "+0000"), one- or two-digit days, the other HTTP formats, and ISO 8601.
-var dateLayouts = []string{
-	"Mon, 2 Jan 2006 15:04:05 MST",
-	"Mon, 2 Jan 2006 15:04:05 -0700",
-	time.RFC850,
-	time.ANSIC,
-	"20060102T150405Z",
-	time.RFC3339,
-}
-
+// parseDate reads a Date or x-amz-date value: the forms sigv4.ParseDate
+// reads, and RFC 3339, which SigV2 clients have sent in x-amz-date.
 func parseDate(s string) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	for _, layout := range dateLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), true
-		}
+	if t, ok := sigv4.ParseDate(s); ok {
+		return t, true
 	}
-	return time.Time{}, false
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+	return t.UTC(), err == nil
 }
 
 // headerDate returns the Date line of the string to sign and the request time

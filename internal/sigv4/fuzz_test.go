@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 func FuzzParseAuthorization(f *testing.F) {
@@ -88,6 +89,33 @@ func FuzzPresignedQuery(f *testing.F) {
 		}
 		if res, err := v.Verify(r); (res == nil) == (err == nil) {
 			t.Fatalf("Verify(%q) = %v, %v", raw, res, err)
+		}
+	})
+}
+
+// FuzzParseDate: whatever ParseDate accepts is a whole second in UTC that
+// reads back the same from its RFC 1123 form.
+func FuzzParseDate(f *testing.F) {
+	for _, s := range []string{
+		"Tue, 24 Nov 2026 10:00:00 GMT", "Tue, 24 Nov 2026 10:00:00 -0000", "Tue, 24 Nov 2026 10:00:00 +2359",
+		"Tuesday, 24-Nov-26 10:00:00 GMT", "Tue Nov 24 10:00:00 2026", "20261124T100000Z",
+		"Tue, 24 Nov 2026 10:00:00 PST", "Tue, 31 Nov 2026 10:00:00 GMT", "", "\x00",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := ParseDate(s)
+		if !ok {
+			if !got.IsZero() {
+				t.Fatalf("refused %q but returned %v", s, got)
+			}
+			return
+		}
+		if got.Location() != time.UTC || got.Nanosecond() != 0 {
+			t.Fatalf("ParseDate(%q) = %v: not a whole second in UTC", s, got)
+		}
+		if back, ok := ParseDate(got.Format(http.TimeFormat)); !ok || !back.Equal(got) {
+			t.Fatalf("ParseDate(%q) = %v, which reads back as %v, %v", s, got, back, ok)
 		}
 	})
 }

@@ -81,7 +81,7 @@ func parseAuthorization(h string) (authorization, error) {
 }
 
 // headerTime returns the request time for header authentication: X-Amz-Date,
-// or the Date header when X-Amz-Date is absent.
+// or the Date header (any form ParseDate reads) when X-Amz-Date is absent.
 func headerTime(r *http.Request) (time.Time, error) {
 	if v := r.Header.Values("X-Amz-Date"); len(v) > 0 {
 		t, err := parseAmzDate(strings.TrimSpace(v[0]))
@@ -91,11 +91,11 @@ func headerTime(r *http.Request) (time.Time, error) {
 		return t, nil
 	}
 	if d := r.Header.Get("Date"); d != "" {
-		t, err := http.ParseTime(d)
-		if err != nil {
+		t, ok := ParseDate(d)
+		if !ok {
 			return time.Time{}, fmt.Errorf("%w: invalid Date %q", ErrMissingDate, d)
 		}
-		return t.UTC(), nil
+		return t, nil
 	}
 	return time.Time{}, ErrMissingDate
 }

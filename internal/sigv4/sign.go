@@ -29,8 +29,21 @@ func SignRequest(r *http.Request, accessKey, secret, region string, t time.Time,
 	if r.Header == nil {
 		r.Header = make(http.Header)
 	}
-	r.Header.Del("Authorization")
 	r.Header.Set("X-Amz-Date", t.UTC().Format(AmzDateFormat))
+	signAllHeaders(r, accessKey, secret, region, t, payloadHash)
+}
+
+// SignRequestDate is SignRequest for a request whose time is its Date
+// header, which the caller has set (in any form ParseDate reads) to t: no
+// X-Amz-Date is sent, as some clients do.
+func SignRequestDate(r *http.Request, accessKey, secret, region string, t time.Time, payloadHash string) {
+	r.Header.Del("X-Amz-Date")
+	signAllHeaders(r, accessKey, secret, region, t, payloadHash)
+}
+
+// signAllHeaders is the common part of SignRequest and SignRequestDate.
+func signAllHeaders(r *http.Request, accessKey, secret, region string, t time.Time, payloadHash string) {
+	r.Header.Del("Authorization")
 	r.Header.Set("X-Amz-Content-Sha256", payloadHash)
 	names := []string{"host"}
 	for k := range r.Header {

@@ -44,6 +44,10 @@ type Option func(*config.Config)
 // WithDomain enables virtual-hosted-style addressing under domain.
 func WithDomain(d string) Option { return func(c *config.Config) { c.Domain = d } }
 
+// WithRegion sets --region, the region clients must sign for (the
+// default is Region).
+func WithRegion(r string) Option { return func(c *config.Config) { c.Region = r } }
+
 // WithoutFsync runs the server with --fsync never, for tests that write many
 // objects and do not test durability.
 func WithoutFsync() Option { return func(c *config.Config) { c.Fsync = "never" } }

@@ -102,18 +102,33 @@ func TestAWSCreateBucketNames(t *testing.T) {
 	}
 }
 
+// TestAWSCreateBucketDuplicateAndLocation: in us-east-1 re-creating a
+// bucket you own answers 200, as S3 does there "for legacy
+// compatibility" (the BucketAlreadyOwnedByYou error's documentation),
+// and changes nothing.
 func TestAWSCreateBucketDuplicateAndLocation(t *testing.T) {
 	_, c := awsStart(t)
 	ctx := context.Background()
 	awsMustCreateBucket(t, c, "dup")
-	_, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("dup")})
-	awsWantErr(t, err, http.StatusConflict, "BucketAlreadyOwnedByYou")
-
-	// The duplicate create must not have disturbed the bucket's content.
 	awsMustPut(t, c, "dup", "k", []byte("v"))
-	_, err = c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("dup")})
-	awsWantErr(t, err, http.StatusConflict, "BucketAlreadyOwnedByYou")
+	before, err := c.ListBuckets(ctx, &s3.ListBucketsInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		out, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("dup")})
+		if err != nil || awsStatus(out.ResultMetadata) != http.StatusOK {
+			t.Fatalf("CreateBucket of an owned bucket in us-east-1: %v", err)
+		}
+	}
 	awsWantObject(t, c, "dup", "k", []byte("v"))
+	after, err := c.ListBuckets(ctx, &s3.ListBucketsInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Buckets) != 1 || !aws.ToTime(after.Buckets[0].CreationDate).Equal(aws.ToTime(before.Buckets[0].CreationDate)) {
+		t.Errorf("buckets after re-creating: %+v, before: %+v", after.Buckets, before.Buckets)
+	}
 
 	// A location constraint equal to the server's region is accepted.
 	_, err = c.CreateBucket(ctx, &s3.CreateBucketInput{
@@ -139,6 +154,30 @@ func TestAWSCreateBucketDuplicateAndLocation(t *testing.T) {
 	awsWantErr(t, err, http.StatusBadRequest, "IllegalLocationConstraintException")
 	_, err = c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String("elsewhere")})
 	awsWantErr(t, err, http.StatusNotFound, "NotFound")
+}
+
+// TestAWSCreateBucketOwnedElsewhere: outside us-east-1, re-creating a
+// bucket you own is 409 BucketAlreadyOwnedByYou, and changes nothing.
+func TestAWSCreateBucketOwnedElsewhere(t *testing.T) {
+	_, c := awsStart(t, testutil.WithRegion("eu-west-1"))
+	ctx := context.Background()
+	cfg := &types.CreateBucketConfiguration{LocationConstraint: types.BucketLocationConstraintEuWest1}
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("dup"), CreateBucketConfiguration: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	awsMustPut(t, c, "dup", "k", []byte("v"))
+	for _, in := range []*s3.CreateBucketInput{
+		{Bucket: aws.String("dup"), CreateBucketConfiguration: cfg},
+		{Bucket: aws.String("dup")},
+	} {
+		_, err := c.CreateBucket(ctx, in)
+		awsWantErr(t, err, http.StatusConflict, "BucketAlreadyOwnedByYou")
+	}
+	awsWantObject(t, c, "dup", "k", []byte("v"))
+	out, err := c.GetBucketLocation(ctx, &s3.GetBucketLocationInput{Bucket: aws.String("dup")})
+	if err != nil || out.LocationConstraint != types.BucketLocationConstraintEuWest1 {
+		t.Errorf("GetBucketLocation = %v, %v", out, err)
+	}
 }
 
 func TestAWSHeadBucket(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
 // awsCond is one set of conditional headers for GET/HEAD.
@@ -180,4 +181,171 @@ func TestAWSConditionalWrites(t *testing.T) {
 	awsWantErr(t, err, http.StatusNotFound, "NoSuchKey")
 	awsWantNoObject(t, c, "condw", "absent")
 	awsWantNoStrayFiles(t, srv, c)
+}
+
+// TestAWSConditionalIfMatchAny: If-Match: * (RFC 9110: any current
+// object) on PutObject, CopyObject's destination and
+// CompleteMultipartUpload succeeds when the key exists and is 412
+// PreconditionFailed, creating nothing, when it does not.
+func TestAWSConditionalIfMatchAny(t *testing.T) {
+	srv, c := awsStartBucket(t, "condany")
+	ctx := context.Background()
+	b := aws.String("condany")
+	any := aws.String("*")
+	awsMustPut(t, c, "condany", "src", []byte("source"))
+
+	_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: aws.String("k"), Body: strings.NewReader("v1"), IfMatch: any})
+	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	awsWantNoObject(t, c, "condany", "k")
+	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("k"), CopySource: aws.String("condany/src"), IfMatch: any})
+	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	awsWantNoObject(t, c, "condany", "k")
+	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: b, Key: aws.String("k")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: b, Key: aws.String("k"), UploadId: up.UploadId,
+		PartNumber: aws.Int32(1), Body: strings.NewReader("mp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	complete := &s3.CompleteMultipartUploadInput{Bucket: b, Key: aws.String("k"), UploadId: up.UploadId, IfMatch: any,
+		MultipartUpload: &types.CompletedMultipartUpload{Parts: []types.CompletedPart{{PartNumber: aws.Int32(1), ETag: part.ETag}}}}
+	_, err = c.CompleteMultipartUpload(ctx, complete)
+	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	awsWantNoObject(t, c, "condany", "k")
+
+	// Once the key exists, each of them succeeds.
+	awsMustPut(t, c, "condany", "k", []byte("v0"))
+	if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: aws.String("k"), Body: strings.NewReader("v1"), IfMatch: any}); err != nil {
+		t.Fatalf("PutObject If-Match * over an existing key: %v", err)
+	}
+	awsWantObject(t, c, "condany", "k", []byte("v1"))
+	if _, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("k"), CopySource: aws.String("condany/src"), IfMatch: any}); err != nil {
+		t.Fatalf("CopyObject If-Match * over an existing key: %v", err)
+	}
+	awsWantObject(t, c, "condany", "k", []byte("source"))
+	if _, err := c.CompleteMultipartUpload(ctx, complete); err != nil {
+		t.Fatalf("CompleteMultipartUpload If-Match * over an existing key (the upload survived the 412): %v", err)
+	}
+	if got, _ := awsMustGet(t, c, "condany", "k"); string(got) != "mp" {
+		t.Errorf("after If-Match * complete: %q, want \"mp\"", got)
+	}
+	awsWantNoStrayFiles(t, srv, c)
+}
+
+// TestAWSConditionalDeletes: DeleteObject honours x-amz-if-match-size and
+// x-amz-if-match-last-modified-time (alone, together and with If-Match),
+// and DeleteObjects each object's ETag, Size and LastModifiedTime, as the
+// S3 API reference documents them: a mismatch is 412 PreconditionFailed
+// (a per-key error) and deletes nothing; a missing key passes size and
+// time (204); malformed values are 400.
+func TestAWSConditionalDeletes(t *testing.T) {
+	srv, c := awsStartBucket(t, "conddel")
+	ctx := context.Background()
+	b := aws.String("conddel")
+	body := []byte("twelve bytes")
+	awsMustPut(t, c, "conddel", "k", body)
+	head, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: b, Key: aws.String("k")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mtime := aws.ToTime(head.LastModified)
+	for name, in := range map[string]*s3.DeleteObjectInput{
+		"size 11":                {IfMatchSize: aws.Int64(11)},
+		"size 0":                 {IfMatchSize: aws.Int64(0)},
+		"time a second later":    {IfMatchLastModifiedTime: aws.Time(mtime.Add(time.Second))},
+		"time a day earlier":     {IfMatchLastModifiedTime: aws.Time(mtime.Add(-24 * time.Hour))},
+		"right size, wrong time": {IfMatchSize: aws.Int64(12), IfMatchLastModifiedTime: aws.Time(mtime.Add(time.Hour))},
+		"right size, wrong ETag": {IfMatchSize: aws.Int64(12), IfMatch: aws.String(awsETag([]byte("other")))},
+	} {
+		in.Bucket, in.Key = b, aws.String("k")
+		_, err := c.DeleteObject(ctx, in)
+		awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+		if t.Failed() {
+			t.Fatalf("case %s", name)
+		}
+	}
+	awsWantObject(t, c, "conddel", "k", body)
+	out, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: aws.String("k"),
+		IfMatchSize: aws.Int64(12), IfMatchLastModifiedTime: aws.Time(mtime), IfMatch: aws.String(awsETag(body))})
+	if err != nil || awsStatus(out.ResultMetadata) != http.StatusNoContent {
+		t.Fatalf("DeleteObject with every condition right: %v", err)
+	}
+	awsWantNoObject(t, c, "conddel", "k")
+	for _, in := range []*s3.DeleteObjectInput{{IfMatchSize: aws.Int64(12)}, {IfMatchLastModifiedTime: aws.Time(mtime)}} {
+		in.Bucket, in.Key = b, aws.String("k")
+		if out, err := c.DeleteObject(ctx, in); err != nil || awsStatus(out.ResultMetadata) != http.StatusNoContent {
+			t.Errorf("DeleteObject of a missing key with a size or time condition: %v", err)
+		}
+	}
+	// If-Match: * deletes an existing object; on a missing key it fails.
+	awsMustPut(t, c, "conddel", "any", body)
+	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: aws.String("any"), IfMatch: aws.String("*")}); err != nil {
+		t.Fatalf("DeleteObject If-Match *: %v", err)
+	}
+	_, err = c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: aws.String("any"), IfMatch: aws.String("*")})
+	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+
+	// Malformed header values: 400 InvalidArgument, nothing deleted.
+	awsMustPut(t, c, "conddel", "k", body)
+	for _, h := range [][2]string{
+		{"X-Amz-If-Match-Size", "twelve"}, {"X-Amz-If-Match-Size", "-1"}, {"X-Amz-If-Match-Size", "1.5"},
+		{"X-Amz-If-Match-Last-Modified-Time", "yesterday"},
+	} {
+		req := awsRawRequest(t, srv, http.MethodDelete, "/conddel/k", nil)
+		req.Header.Set(h[0], h[1])
+		awsSign(t, req, nil, awsSignOpts{})
+		resp, rb := awsDo(t, req)
+		awsWantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidArgument")
+	}
+	awsWantObject(t, c, "conddel", "k", body)
+
+	// DeleteObjects: per-object conditions, from a listing's values.
+	for _, k := range []string{"a", "b", "c", "d"} {
+		awsMustPut(t, c, "conddel", k, body)
+	}
+	list, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm := map[string]time.Time{}
+	for _, o := range list.Contents {
+		lm[aws.ToString(o.Key)] = aws.ToTime(o.LastModified)
+	}
+	res, err := c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: b, Delete: &types.Delete{Objects: []types.ObjectIdentifier{
+		{Key: aws.String("a"), Size: aws.Int64(12), LastModifiedTime: aws.Time(lm["a"]), ETag: aws.String(awsETag(body))},
+		{Key: aws.String("b"), Size: aws.Int64(13)},
+		{Key: aws.String("c"), LastModifiedTime: aws.Time(lm["c"].Add(-time.Minute))},
+		{Key: aws.String("d"), ETag: aws.String("*")},
+		{Key: aws.String("gone"), Size: aws.Int64(1)},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deleted, failed []string
+	for _, d := range res.Deleted {
+		deleted = append(deleted, aws.ToString(d.Key))
+	}
+	for _, e := range res.Errors {
+		failed = append(failed, aws.ToString(e.Key)+":"+aws.ToString(e.Code))
+	}
+	if strings.Join(deleted, " ") != "a d gone" || strings.Join(failed, " ") != "b:PreconditionFailed c:PreconditionFailed" {
+		t.Errorf("DeleteObjects: deleted %q, errors %q", deleted, failed)
+	}
+	awsWantNoObject(t, c, "conddel", "a")
+	awsWantObject(t, c, "conddel", "b", body)
+	awsWantObject(t, c, "conddel", "c", body)
+	awsWantNoObject(t, c, "conddel", "d")
+
+	// A malformed Size or LastModifiedTime refuses the whole request.
+	for _, obj := range []string{"<Size>twelve</Size>", "<Size>-1</Size>", "<LastModifiedTime>yesterday</LastModifiedTime>"} {
+		x := []byte("<Delete><Object><Key>k</Key></Object><Object><Key>b</Key>" + obj + "</Object></Delete>")
+		req := awsRawRequest(t, srv, http.MethodPost, "/conddel?delete", x)
+		awsSign(t, req, x, awsSignOpts{})
+		resp, rb := awsDo(t, req)
+		awsWantRawErr(t, resp, rb, http.StatusBadRequest, "MalformedXML")
+	}
+	awsWantObject(t, c, "conddel", "k", body)
+	awsWantObject(t, c, "conddel", "b", body)
 }

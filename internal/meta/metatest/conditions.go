@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jogstore/jog/internal/meta"
 )
@@ -119,6 +120,103 @@ func testConditionsDelete(t *testing.T, s meta.Store) {
 	wantMissing(t, s, "b", "k")
 	_, err = s.DeleteObject(ctx, "b", "k", "", meta.Condition{IfMatch: "e1"})
 	wantErr(t, "DeleteObject IfMatch on a missing key", err, meta.ErrObjectNotFound)
+}
+
+func testConditionsIfMatchAny(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	cond := meta.Condition{IfMatchAny: true}
+	o1 := object("b", "k", newBlob())
+	freed, err := s.PutObject(ctx, o1, cond)
+	wantErr(t, "IfMatchAny on a missing key", err, meta.ErrPreconditionFailed)
+	wantFreed(t, "failed IfMatchAny put", freed)
+	wantMissing(t, s, "b", "k")
+
+	put(t, s, o1)
+	o2 := object("b", "k", newBlob())
+	freed, err = s.PutObject(ctx, o2, cond)
+	if err != nil {
+		t.Fatalf("IfMatchAny on an existing key: %v", err)
+	}
+	wantFreed(t, "IfMatchAny put", freed, o1.BlobID)
+	checkObject(t, get(t, s, "b", "k"), o2)
+
+	// A zero-byte object exists too; resembling keys do not.
+	put(t, s, object("b", "empty", ""))
+	if _, err := s.PutObject(ctx, object("b", "empty", newBlob()), cond); err != nil {
+		t.Errorf("IfMatchAny on a zero-byte object: %v", err)
+	}
+	for _, k := range []string{"K", "k/", "k "} {
+		_, err := s.PutObject(ctx, object("b", k, newBlob()), cond)
+		wantErr(t, fmt.Sprintf("IfMatchAny on the missing key %q", k), err, meta.ErrPreconditionFailed)
+		wantMissing(t, s, "b", k)
+	}
+
+	// DeleteObject: any existing object is deleted; a missing key fails.
+	freed, err = s.DeleteObject(ctx, "b", "k", "", cond)
+	if err != nil {
+		t.Fatalf("DeleteObject IfMatchAny: %v", err)
+	}
+	wantFreed(t, "IfMatchAny delete", freed, o2.BlobID)
+	wantMissing(t, s, "b", "k")
+	_, err = s.DeleteObject(ctx, "b", "k", "", cond)
+	wantErr(t, "DeleteObject IfMatchAny on a missing key", err, meta.ErrPreconditionFailed)
+}
+
+// testConditionsDeleteSizeAndTime: DeleteObject's IfMatchSize and
+// IfMatchLastModified (to the second) are checked against the current
+// version in the deleting transaction; a mismatch deletes nothing, a
+// missing key passes, and they combine with IfMatch.
+func testConditionsDeleteSizeAndTime(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	o := object("b", "k", newBlob())
+	o.Size, o.ETag = 42, "e1"
+	put(t, s, o)
+	size := func(n int64) *int64 { return &n }
+	sameSecond := t0.Truncate(time.Second).Add(999 * time.Millisecond)
+	for _, c := range []struct {
+		what string
+		cond meta.Condition
+	}{
+		{"IfMatchSize 41", meta.Condition{IfMatchSize: size(41)}},
+		{"IfMatchSize 0", meta.Condition{IfMatchSize: size(0)}},
+		{"IfMatchSize 43", meta.Condition{IfMatchSize: size(43)}},
+		{"IfMatchLastModified a second early", meta.Condition{IfMatchLastModified: t0.Add(-time.Second)}},
+		{"IfMatchLastModified a second late", meta.Condition{IfMatchLastModified: t0.Add(time.Second)}},
+		{"right size, wrong time", meta.Condition{IfMatchSize: size(42), IfMatchLastModified: t0.Add(time.Hour)}},
+		{"right time, wrong size", meta.Condition{IfMatchSize: size(1), IfMatchLastModified: t0}},
+		{"right size, wrong ETag", meta.Condition{IfMatchSize: size(42), IfMatch: "e2"}},
+		{"right ETag, wrong size", meta.Condition{IfMatchSize: size(4), IfMatch: "e1"}},
+	} {
+		freed, err := s.DeleteObject(ctx, "b", "k", "", c.cond)
+		wantErr(t, "DeleteObject "+c.what, err, meta.ErrPreconditionFailed)
+		wantFreed(t, "failed delete "+c.what, freed)
+		checkObject(t, get(t, s, "b", "k"), o)
+	}
+	freed, err := s.DeleteObject(ctx, "b", "k", "", meta.Condition{IfMatchSize: size(42), IfMatchLastModified: sameSecond, IfMatch: `"e1"`})
+	if err != nil {
+		t.Fatalf("DeleteObject with every condition right: %v", err)
+	}
+	wantFreed(t, "conditional delete", freed, o.BlobID)
+	wantMissing(t, s, "b", "k")
+
+	// A missing key passes size and time, as S3 documents (204).
+	for _, cond := range []meta.Condition{{IfMatchSize: size(42)}, {IfMatchLastModified: t0}} {
+		if _, err := s.DeleteObject(ctx, "b", "k", "", cond); err != nil {
+			t.Errorf("DeleteObject %+v on a missing key: %v", cond, err)
+		}
+	}
+	// A zero-byte object matches size 0 only.
+	e := object("b", "empty", "")
+	e.Size = 0
+	put(t, s, e)
+	_, err = s.DeleteObject(ctx, "b", "empty", "", meta.Condition{IfMatchSize: size(1)})
+	wantErr(t, "DeleteObject IfMatchSize 1 of an empty object", err, meta.ErrPreconditionFailed)
+	if _, err := s.DeleteObject(ctx, "b", "empty", "", meta.Condition{IfMatchSize: size(0)}); err != nil {
+		t.Errorf("DeleteObject IfMatchSize 0 of an empty object: %v", err)
+	}
+	wantMissing(t, s, "b", "empty")
 }
 
 func testConcurrencyIfNoneMatchAny(t *testing.T, s meta.Store) {

@@ -64,6 +64,8 @@ var cases = []struct {
 	{"Conditions/IfNoneMatchAny", testConditionsIfNoneMatchAny},
 	{"Conditions/IfMatch", testConditionsIfMatch},
 	{"Conditions/Delete", testConditionsDelete},
+	{"Conditions/IfMatchAny", testConditionsIfMatchAny},
+	{"Conditions/DeleteSizeAndTime", testConditionsDeleteSizeAndTime},
 
 	{"Concurrency/IfNoneMatchAny", testConcurrencyIfNoneMatchAny},
 	{"Concurrency/Overwrite", testConcurrencyOverwrite},

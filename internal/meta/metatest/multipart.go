@@ -170,6 +170,28 @@ func testUploadCompleteCondition(t *testing.T, s meta.Store) {
 		t.Fatal(err)
 	}
 	wantFreed(t, "complete over the old object", freed, old.BlobID)
+
+	// If-Match: * completes over any existing object and fails, leaving the
+	// upload, on a missing key.
+	u2 := newUpload(t, s, "b", "new")
+	q1, _ := putPart(t, s, u2, 1)
+	o2 := meta.Object{Bucket: "b", Key: "new", UploadID: u2.UploadID, LastModified: t0, Parts: []meta.Part{q1}, ETag: "mp-2"}
+	_, err = s.CompleteUpload(ctx, o2, meta.Condition{IfMatchAny: true})
+	wantErr(t, "complete If-Match * on a missing key", err, meta.ErrPreconditionFailed)
+	wantMissing(t, s, "b", "new")
+	if _, _, err := s.ListParts(ctx, "b", "new", u2.UploadID, 0, 10); err != nil {
+		t.Errorf("upload gone after a failed If-Match * complete: %v", err)
+	}
+	o2.Key, o2.UploadID = "k", ""
+	u3 := newUpload(t, s, "b", "k")
+	r1, _ := putPart(t, s, u3, 1)
+	o2.UploadID, o2.Parts = u3.UploadID, []meta.Part{r1}
+	if _, err := s.CompleteUpload(ctx, o2, meta.Condition{IfMatchAny: true}); err != nil {
+		t.Fatalf("complete If-Match * over an existing key: %v", err)
+	}
+	if got := get(t, s, "b", "k"); got.ETag != "mp-2" {
+		t.Errorf("If-Match * complete: object ETag %q, want mp-2", got.ETag)
+	}
 }
 
 func testUploadAbort(t *testing.T, s meta.Store) {

@@ -74,13 +74,15 @@ type current struct {
 	exists    bool
 	versionID string
 	etag      string
+	size      int64
+	mtime     int64 // Unix milliseconds
 }
 
 func latest(ctx context.Context, tx querier, bucketID int64, key string) (current, error) {
 	var c current
 	err := tx.QueryRowContext(ctx,
-		"SELECT version_id, etag FROM objects WHERE bucket_id = ? AND key = ? AND is_latest = 1",
-		bucketID, key).Scan(&c.versionID, &c.etag)
+		"SELECT version_id, etag, size, mtime FROM objects WHERE bucket_id = ? AND key = ? AND is_latest = 1",
+		bucketID, key).Scan(&c.versionID, &c.etag, &c.size, &c.mtime)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, nil
 	}
@@ -92,10 +94,17 @@ func (c current) check(cond meta.Condition) error {
 	if cond.IfNoneMatchAny && c.exists {
 		return meta.ErrPreconditionFailed
 	}
+	if cond.IfMatchAny && !c.exists {
+		return meta.ErrPreconditionFailed
+	}
 	if cond.IfMatch != "" && (!c.exists || strings.Trim(cond.IfMatch, `"`) != c.etag) {
 		if !c.exists {
 			return meta.ErrObjectNotFound
 		}
+		return meta.ErrPreconditionFailed
+	}
+	if c.exists && (cond.IfMatchSize != nil && *cond.IfMatchSize != c.size ||
+		!cond.IfMatchLastModified.IsZero() && time.UnixMilli(c.mtime).Unix() != cond.IfMatchLastModified.Unix()) {
 		return meta.ErrPreconditionFailed
 	}
 	return nil
