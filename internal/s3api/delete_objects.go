@@ -1,10 +1,7 @@
 package s3api
 
 import (
-	"bytes"
-	"crypto/md5"
 	"encoding/xml"
-	"io"
 	"net/http"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -14,19 +11,9 @@ import (
 const maxDeleteObjects = 1000
 
 func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
-	want, err := contentMD5(r.Header)
+	body, err := readSmallBody(r, maxXMLBody)
 	if err != nil {
 		return err
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxXMLBody+1))
-	if err != nil {
-		return err
-	}
-	if len(body) > maxXMLBody {
-		return apiErr(http.StatusBadRequest, "MaxMessageLengthExceeded", "Your request was too big.")
-	}
-	if sum := md5.Sum(body); want != nil && !bytes.Equal(want, sum[:]) {
-		return apiErr(http.StatusBadRequest, "BadDigest", "The Content-MD5 you specified did not match what we received.")
 	}
 	var req deleteRequest
 	if err := xml.Unmarshal(body, &req); err != nil || len(req.Objects) == 0 || len(req.Objects) > maxDeleteObjects {

@@ -16,14 +16,17 @@ const s3Namespace = "http://s3.amazonaws.com/doc/2006-03-01/"
 const maxXMLBody = 4 << 20
 
 type errorResponse struct {
-	XMLName    xml.Name `xml:"Error"`
-	Code       string   `xml:"Code"`
-	Message    string   `xml:"Message"`
-	BucketName string   `xml:"BucketName,omitempty"`
-	Key        string   `xml:"Key,omitempty"`
-	Resource   string   `xml:"Resource"`
-	RequestID  string   `xml:"RequestId"`
-	HostID     string   `xml:"HostId"`
+	XMLName xml.Name `xml:"Error"`
+	Code    string   `xml:"Code"`
+	Message string   `xml:"Message"`
+	// Method and ResourceType: a refused CORS preflight, as S3 sends it.
+	Method       string `xml:"Method,omitempty"`
+	ResourceType string `xml:"ResourceType,omitempty"`
+	BucketName   string `xml:"BucketName,omitempty"`
+	Key          string `xml:"Key,omitempty"`
+	Resource     string `xml:"Resource"`
+	RequestID    string `xml:"RequestId"`
+	HostID       string `xml:"HostId"`
 }
 
 type owner struct {
