@@ -11,6 +11,9 @@ var (
 	ErrObjectNotFound     = errors.New("object not found")
 	ErrPreconditionFailed = errors.New("precondition failed")
 	ErrUploadNotFound     = errors.New("multipart upload not found")
+	// ErrNoSuchConfig reports a bucket configuration (CORS, lifecycle, …)
+	// that was never set or was deleted.
+	ErrNoSuchConfig = errors.New("bucket configuration not found")
 	// ErrPartChanged reports that a part named in a completion was replaced
 	// or removed after the caller validated it.
 	ErrPartChanged = errors.New("part changed during completion")

@@ -7,7 +7,8 @@ import (
 
 // Store is the metadata backend. All methods are safe for concurrent use.
 //
-// Not-found results are reported with ErrBucketNotFound / ErrObjectNotFound.
+// Not-found results are reported with ErrBucketNotFound / ErrObjectNotFound
+// (ErrNoSuchConfig for a bucket configuration).
 // A method that changes objects returns the blob IDs that are no longer
 // referenced once its transaction has committed; the caller deletes those
 // blobs after the call returns (never before: a crash in between leaves an
@@ -60,6 +61,18 @@ type Store interface {
 	// ObjectParts returns the parts of a completed upload, by number.
 	ObjectParts(ctx context.Context, uploadID string) ([]Part, error)
 
+	// PutBucketConfig stores doc as bucket's configuration named name
+	// (e.g. "cors"), replacing any earlier one (ErrBucketNotFound). The
+	// store keeps documents opaque: their format is the caller's.
+	// Deleting the bucket deletes its configurations.
+	PutBucketConfig(ctx context.Context, bucket, name string, doc []byte) error
+	// GetBucketConfig returns the configuration named name of bucket:
+	// ErrBucketNotFound without the bucket, ErrNoSuchConfig without the
+	// configuration.
+	GetBucketConfig(ctx context.Context, bucket, name string) ([]byte, error)
+	// DeleteBucketConfig removes a configuration; removing one that is not
+	// there succeeds (ErrBucketNotFound without the bucket).
+	DeleteBucketConfig(ctx context.Context, bucket, name string) error
 	// UnreferencedBlobs returns those of ids that no metadata refers to.
 	// Recovery uses it to find blobs orphaned by a crash.
 	UnreferencedBlobs(ctx context.Context, ids []string) ([]string, error)

@@ -1,13 +1,9 @@
 package s3api
 
 import (
-	"bytes"
-	"crypto/md5"
 	"encoding/xml"
-	"io"
 	"net/http"
 
-	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 )
 
@@ -15,7 +11,7 @@ import (
 const maxDeleteObjects = 1000
 
 func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
-	body, err := readSmallBody(r.Request, true)
+	body, err := readSmallBody(r.Request, maxXMLBody, true)
 	if err != nil {
 		return err
 	}
@@ -52,42 +48,6 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 		res.Errors = append(res.Errors, deleteError{Key: obj.Key, VersionID: obj.VersionID, Code: ae.Code, Message: ae.Message})
 	}
 	return writeXML(w, http.StatusOK, res)
-}
-
-// readSmallBody reads a request body of at most maxXMLBody bytes whole and
-// verifies its Content-MD5 and, with checksums, the x-amz-checksum-*
-// headers SDKs send in place of it. (CompleteMultipartUpload's checksum
-// headers name the object's checksum, not the body's.)
-func readSmallBody(r *http.Request, checksums bool) ([]byte, error) {
-	want, err := contentMD5(r.Header)
-	if err != nil {
-		return nil, err
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxXMLBody+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(body) > maxXMLBody {
-		return nil, apiErr(http.StatusBadRequest, "MaxMessageLengthExceeded", "Your request was too big.")
-	}
-	if sum := md5.Sum(body); want != nil && !bytes.Equal(want, sum[:]) {
-		return nil, apiErr(http.StatusBadRequest, "BadDigest", "The Content-MD5 you specified did not match what we received.")
-	}
-	if !checksums {
-		return body, nil
-	}
-	for _, a := range checksum.Algorithms {
-		v := r.Header.Get(a.HeaderName())
-		if v == "" {
-			continue
-		}
-		hash := a.New()
-		hash.Write(body)
-		if checksum.Encode(hash.Sum(nil)) != v {
-			return nil, apiErr(http.StatusBadRequest, "BadDigest", "The %s you specified did not match the calculated checksum.", a.HeaderName())
-		}
-	}
-	return body, nil
 }
 
 // condition is the meta.Condition an <Object> names; ok is false when its

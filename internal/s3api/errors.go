@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/jogstore/jog/internal/checksum"
+	"github.com/jogstore/jog/internal/cors"
 
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
@@ -75,6 +76,11 @@ var errorTable = []struct {
 	{meta.ErrPreconditionFailed, *errPrecondition},
 	{meta.ErrConflict, APIError{"ConditionalRequestConflict", "A conflicting operation occurred. Retry the request.", http.StatusConflict}},
 	{meta.ErrUploadNotFound, APIError{"NoSuchUpload", "The specified multipart upload does not exist. The upload ID might be invalid, or the multipart upload might have been aborted or completed.", http.StatusNotFound}},
+	{cors.ErrNoConfig, APIError{"NoSuchCORSConfiguration", "The CORS configuration does not exist", http.StatusNotFound}},
+	{cors.ErrNoOrigin, APIError{"BadRequest", "Insufficient information. Origin request header needed.", http.StatusBadRequest}},
+	{cors.ErrNoBucket, APIError{"AccessForbidden", "CORSResponse: Bucket not found", http.StatusForbidden}},
+	{cors.ErrNotEnabled, APIError{"AccessForbidden", "CORSResponse: CORS is not enabled for this bucket.", http.StatusForbidden}},
+	{cors.ErrNotAllowed, APIError{"AccessForbidden", "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.", http.StatusForbidden}},
 	{meta.ErrPartChanged, APIError{"InvalidPart", "One or more of the specified parts changed while the upload was being completed.", http.StatusBadRequest}},
 	{service.ErrInvalidPart, APIError{"InvalidPart", "One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part's entity tag.", http.StatusBadRequest}},
 	{service.ErrInvalidPartOrder, APIError{"InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", http.StatusBadRequest}},
@@ -128,6 +134,17 @@ func toAPIError(err error) (*APIError, bool) {
 			}
 			return &out, true
 		}
+	}
+	if errors.Is(err, cors.ErrMalformed) { // S3's message, not the detail
+		return errMalformedXML, true
+	}
+	var rule *cors.RuleError
+	if errors.As(err, &rule) {
+		return apiErr(http.StatusBadRequest, "InvalidRequest", "%s", rule.Msg), true
+	}
+	var method *cors.MethodError
+	if errors.As(err, &method) {
+		return apiErr(http.StatusBadRequest, "BadRequest", "%s", method.Error()), true
 	}
 	var mismatch checksum.ErrChecksumMismatch
 	if errors.As(err, &mismatch) {

@@ -83,6 +83,10 @@ func New(svc *service.Service, cfg Config) *Handler {
 		OpListParts:               h.listParts,
 		OpListMultipartUploads:    h.listMultipartUploads,
 		OpGetObjectAttributes:     h.getObjectAttributes,
+
+		OpPutBucketCors:    h.putBucketCors,
+		OpGetBucketCors:    h.getBucketCors,
+		OpDeleteBucketCors: h.deleteBucketCors,
 	}
 	if cfg.MaxRequests > 0 {
 		h.slots = make(chan struct{}, cfg.MaxRequests)
@@ -149,6 +153,16 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	req.Request = req.Request.WithContext(req.Context())
 	if req.Body != nil && req.Body != http.NoBody {
 		req.Body = clientBody{req.Body}
+	}
+	// CORS comes before authentication, as in S3: a preflight carries no
+	// credentials, and a browser reads an actual request's error (a
+	// signature that does not match, an expired URL) only with the CORS
+	// headers. A request without Origin pays one map lookup.
+	if req.route.Op == OpPreflight {
+		return h.preflight(w, req)
+	}
+	if origin := req.Header["Origin"]; len(origin) > 0 && req.route.Bucket != "" {
+		h.setCORSHeaders(w, req, origin[0])
 	}
 	auth, err := h.authenticate(req.Request)
 	if err != nil {
@@ -243,6 +257,10 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 	body := errorResponse{
 		Code: ae.Code, Message: ae.Message, RequestID: req.id, HostID: hostID(req.id),
 		Resource: req.URL.Path, BucketName: req.route.Bucket, Key: req.route.Key,
+	}
+	var denied *corsDenied
+	if errors.As(err, &denied) {
+		body.Method, body.ResourceType = denied.method, denied.resourceType
 	}
 	out, _ := xml.Marshal(body)
 	hdr.Set("Content-Type", "application/xml")

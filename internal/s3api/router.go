@@ -35,6 +35,12 @@ const (
 	OpListParts
 	OpListMultipartUploads
 	OpGetObjectAttributes
+	OpPutBucketCors
+	OpGetBucketCors
+	OpDeleteBucketCors
+	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
+	// the bucket's CORS rules, without authentication.
+	OpPreflight
 )
 
 var opNames = [...]string{
@@ -46,6 +52,8 @@ var opNames = [...]string{
 	OpCreateMultipartUpload: "CreateMultipartUpload", OpUploadPart: "UploadPart", OpUploadPartCopy: "UploadPartCopy",
 	OpCompleteMultipartUpload: "CompleteMultipartUpload", OpAbortMultipartUpload: "AbortMultipartUpload",
 	OpListParts: "ListParts", OpListMultipartUploads: "ListMultipartUploads", OpGetObjectAttributes: "GetObjectAttributes",
+	OpPutBucketCors: "PutBucketCors", OpGetBucketCors: "GetBucketCors", OpDeleteBucketCors: "DeleteBucketCors",
+	OpPreflight: "Preflight",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -63,7 +71,7 @@ type Route struct {
 // bucketSubresources are query parameters that select a bucket-level S3 API
 // JOG does not implement yet.
 var bucketSubresources = []string{
-	"accelerate", "acl", "analytics", "cors", "encryption", "intelligent-tiering",
+	"accelerate", "acl", "analytics", "encryption", "intelligent-tiering",
 	"inventory", "lifecycle", "logging", "metrics", "notification", "object-lock",
 	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
 	"requestPayment", "tagging", "versioning", "versions", "website",
@@ -87,6 +95,9 @@ func ParseRoute(r *http.Request, domain string) Route {
 	q := r.URL.Query()
 	rt := Route{Bucket: bucket, Key: key}
 	switch {
+	case r.Method == http.MethodOptions:
+		rt.Op = OpPreflight
+		return rt
 	case bucket == "":
 		if r.Method == http.MethodGet {
 			rt.Op = OpListBuckets
@@ -107,6 +118,17 @@ func ParseRoute(r *http.Request, domain string) Route {
 }
 
 func bucketOp(method string, q map[string][]string) Op {
+	if has(q, "cors") {
+		switch method {
+		case http.MethodPut:
+			return OpPutBucketCors
+		case http.MethodGet:
+			return OpGetBucketCors
+		case http.MethodDelete:
+			return OpDeleteBucketCors
+		}
+		return OpUnknown
+	}
 	if firstPresent(q, bucketSubresources) != "" {
 		return OpUnsupported
 	}

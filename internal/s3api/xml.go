@@ -15,14 +15,17 @@ const s3Namespace = "http://s3.amazonaws.com/doc/2006-03-01/"
 const maxXMLBody = 4 << 20
 
 type errorResponse struct {
-	XMLName    xml.Name `xml:"Error"`
-	Code       string   `xml:"Code"`
-	Message    string   `xml:"Message"`
-	BucketName string   `xml:"BucketName,omitempty"`
-	Key        string   `xml:"Key,omitempty"`
-	Resource   string   `xml:"Resource"`
-	RequestID  string   `xml:"RequestId"`
-	HostID     string   `xml:"HostId"`
+	XMLName xml.Name `xml:"Error"`
+	Code    string   `xml:"Code"`
+	Message string   `xml:"Message"`
+	// Method and ResourceType: a refused CORS preflight, as S3 sends it.
+	Method       string `xml:"Method,omitempty"`
+	ResourceType string `xml:"ResourceType,omitempty"`
+	BucketName   string `xml:"BucketName,omitempty"`
+	Key          string `xml:"Key,omitempty"`
+	Resource     string `xml:"Resource"`
+	RequestID    string `xml:"RequestId"`
+	HostID       string `xml:"HostId"`
 }
 
 type owner struct {
@@ -214,7 +217,7 @@ func writeXML(w http.ResponseWriter, status int, v any) error {
 
 // readXML decodes a capped XML request body into v.
 func readXML(r *http.Request, v any) error {
-	body, err := readSmallBody(r, false)
+	body, err := readSmallBody(r, maxXMLBody, false)
 	if err != nil {
 		return err
 	}

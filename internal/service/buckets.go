@@ -19,6 +19,8 @@ func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) 
 	if err := ValidateBucketName(name); err != nil {
 		return err
 	}
+	// A bucket cached as missing exists from now on.
+	defer s.corsRules.drop(name)
 	err := s.meta.CreateBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, CreatedAt: meta.Now()})
 	if errors.Is(err, meta.ErrBucketExists) && region == LegacyRegion {
 		if b, gerr := s.meta.GetBucket(ctx, name); gerr == nil && b.Owner == owner {
@@ -30,6 +32,9 @@ func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) 
 
 // DeleteBucket removes an empty bucket, aborting its uploads in progress.
 func (s *Service) DeleteBucket(ctx context.Context, name string) error {
+	// Its configurations go with it (meta.Store.DeleteBucket).
+	s.corsRules.drop(name)
+	defer s.corsRules.drop(name)
 	freed, err := s.meta.DeleteBucket(ctx, name)
 	if err != nil {
 		return err

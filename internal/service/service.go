@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/meta"
 )
 
@@ -14,6 +15,8 @@ type Service struct {
 	blobs blob.Store
 	log   *slog.Logger
 	pins  *pins
+	// corsRules caches each bucket's compiled CORS rules (BucketCORS).
+	corsRules *configCache[*cors.Rules]
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -37,7 +40,8 @@ func New(m meta.Store, b blob.Store, log *slog.Logger) *Service {
 
 // NewWith returns a Service over the given stores.
 func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Service {
-	s := &Service{meta: m, blobs: b, log: log, pins: newPins(), inlineMax: opts.InlineMax}
+	s := &Service{meta: m, blobs: b, log: log, pins: newPins(), inlineMax: opts.InlineMax,
+		corsRules: newConfigCache[*cors.Rules](CORSCacheTTL, corsCacheMax)}
 	switch {
 	case s.inlineMax == 0:
 		s.inlineMax = DefaultInlineMax

@@ -83,6 +83,10 @@ var cases = []struct {
 	{"List/Large", testListLarge},
 	{"List/Churn", testListChurn},
 
+	{"Configs/RoundTrip", testConfigsRoundTrip},
+	{"Configs/NoBucket", testConfigsNoBucket},
+	{"Configs/BucketDelete", testConfigsBucketDelete},
+
 	{"UnreferencedBlobs", testUnreferencedBlobs},
 }
 

@@ -102,6 +102,9 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error)
 		if _, err := tx.ExecContext(ctx, "DELETE FROM dirs WHERE bucket_id = ?", id); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM bucket_configs WHERE bucket_id = ?", id); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, "DELETE FROM buckets WHERE id = ?", id)
 		return err
 	})

@@ -1,0 +1,70 @@
+package service
+
+import (
+	"sync"
+	"time"
+)
+
+// configCache keeps values derived from bucket configurations (a bucket's
+// compiled CORS rules) so that requests do not query the metadata store
+// for them on every request. An entry lives ttl at most: several gateways
+// may share one database, and a change made through another gateway is
+// seen here once the entry expires. Changes made through this process drop
+// the entry at once (drop, before and after the write). A lookup that
+// raced with a drop is not stored: the generation changed meanwhile.
+// Results that say "no such bucket" are cached too (err), so requests
+// naming buckets that do not exist cost no query on repeat either. At max
+// entries the cache starts over empty.
+type configCache[T any] struct {
+	ttl time.Duration
+	max int
+	now func() time.Time
+
+	mu  sync.Mutex
+	gen uint64
+	m   map[string]cachedConfig[T]
+}
+
+type cachedConfig[T any] struct {
+	v       T
+	err     error
+	expires time.Time
+}
+
+func newConfigCache[T any](ttl time.Duration, max int) *configCache[T] {
+	return &configCache[T]{ttl: ttl, max: max, now: time.Now, m: make(map[string]cachedConfig[T])}
+}
+
+// load returns key's value, from the cache while fresh, else from fetch.
+// A fetch error is cached when keep(err) says so, and returned either way.
+func (c *configCache[T]) load(key string, fetch func() (T, error), keep func(error) bool) (T, error) {
+	now := c.now()
+	c.mu.Lock()
+	e, ok := c.m[key]
+	gen := c.gen
+	c.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		return e.v, e.err
+	}
+	v, err := fetch()
+	if err != nil && !keep(err) {
+		return v, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen == gen {
+		if len(c.m) >= c.max {
+			clear(c.m)
+		}
+		c.m[key] = cachedConfig[T]{v: v, err: err, expires: now.Add(c.ttl)}
+	}
+	return v, err
+}
+
+// drop forgets key, which is being changed, and any lookup in flight.
+func (c *configCache[T]) drop(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	delete(c.m, key)
+}
