@@ -49,8 +49,10 @@ var (
 	bodyChecksums = opsOf(OpPutObject, OpUploadPart, OpCompleteMultipartUpload)
 	copies        = opsOf(OpCopyObject, OpUploadPartCopy)
 	reads         = opsOf(OpGetObject, OpHeadObject)
-	// routed is every operation JOG serves; onBucket those naming a bucket.
-	routed   = allRouted()
+	// routed is every S3 operation JOG serves (a CORS preflight is the
+	// browser's, answered before authentication and this table); onBucket
+	// those naming a bucket.
+	routed   = allRouted() &^ opsOf(OpPreflight)
 	onBucket = routed &^ opsOf(OpListBuckets)
 )
 
@@ -133,8 +135,8 @@ var wireTable = []wireRule{
 	{name: "x-amz-expected-bucket-owner", handled: onBucket, note: "403 AccessDenied unless it names the bucket owner's canonical ID"},
 
 	// Integrity.
-	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects)},
-	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects),
+	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors)},
+	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors),
 		note: "an algorithm JOG does not verify is refused with 400 InvalidRequest"},
 	{name: "x-amz-checksum-crc32", handled: bodyChecksums},
 	{name: "x-amz-checksum-crc32c", handled: bodyChecksums},

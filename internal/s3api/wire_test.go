@@ -36,6 +36,9 @@ var opTargets = map[Op]struct {
 	OpListParts:               {"GET", "/b/k?uploadId=u", ""},
 	OpListMultipartUploads:    {"GET", "/b?uploads", ""},
 	OpGetObjectAttributes:     {"GET", "/b/k?attributes", ""},
+	OpPutBucketCors:           {"PUT", "/b?cors", ""},
+	OpGetBucketCors:           {"GET", "/b?cors", ""},
+	OpDeleteBucketCors:        {"DELETE", "/b?cors", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {

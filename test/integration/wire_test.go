@@ -36,6 +36,9 @@ func wireState(t *testing.T, c *s3.Client) string {
 	}
 	for _, bk := range lb.Buckets {
 		fmt.Fprintf(&b, "bucket %s\n", *bk.Name)
+		if cors, err := c.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: bk.Name}); err == nil {
+			fmt.Fprintf(&b, "cors %d rules\n", len(cors.CORSRules))
+		}
 		lo, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: bk.Name})
 		if err != nil {
 			t.Fatal(err)
@@ -108,6 +111,9 @@ func TestWireRefusals(t *testing.T) {
 		"ListParts":               {"GET", "/wire/k?uploadId=" + id, nil},
 		"ListMultipartUploads":    {"GET", "/wire?uploads", nil},
 		"GetObjectAttributes":     {"GET", "/wire/k?attributes", nil},
+		"PutBucketCors":           {"PUT", "/wire?cors", nil},
+		"GetBucketCors":           {"GET", "/wire?cors", nil},
+		"DeleteBucketCors":        {"DELETE", "/wire?cors", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {
