@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+
+	"github.com/jogstore/jog/internal/meta"
 )
 
 // ownerOf returns the S3 owner of an access key: a stable canonical ID and
@@ -14,7 +16,7 @@ func ownerOf(accessKey string) owner {
 }
 
 func (h *Handler) listBuckets(w http.ResponseWriter, r *request) error {
-	buckets, err := h.svc.Meta().ListBuckets(r.Context())
+	buckets, err := h.svc.Meta().ListBuckets(r.Context(), meta.ListBucketsOptions{})
 	if err != nil {
 		return err
 	}
