@@ -240,6 +240,35 @@ def suite(endpoint, tmp):
     t("create_bucket again is BucketAlreadyOwnedByYou",
       lambda: eq(client_error_code(s3.create_bucket, Bucket=bucket), "BucketAlreadyOwnedByYou"))
 
+    # ListBuckets pages (MaxBuckets, ContinuationToken, Prefix, BucketRegion).
+    lb = [f"{bucket}-lb-{i}" for i in range(5)]
+
+    def list_buckets_pages():
+        for b in lb:
+            s3.create_bucket(Bucket=b)
+        r = s3.list_buckets(MaxBuckets=2, Prefix=bucket + "-lb-")
+        eq([b["Name"] for b in r["Buckets"]], lb[:2], "first page")
+        eq(r.get("Prefix"), bucket + "-lb-", "Prefix echoed")
+        names = [b["Name"] for b in r["Buckets"]]
+        while "ContinuationToken" in r:
+            r = s3.list_buckets(MaxBuckets=2, Prefix=bucket + "-lb-", ContinuationToken=r["ContinuationToken"])
+            eq(len(r["Buckets"]) <= 2, True, "page size")
+            names += [b["Name"] for b in r["Buckets"]]
+        eq(names, lb, "names over all pages")
+        pages = list(s3.get_paginator("list_buckets").paginate(
+            Prefix=bucket + "-lb-", BucketRegion=os.environ.get("JOG_REGION", "us-east-1"),
+            PaginationConfig={"PageSize": 3}))
+        eq([[b["Name"] for b in p["Buckets"]] for p in pages], [lb[:3], lb[3:]], "paginator pages")
+        eq({b.get("BucketRegion") for p in pages for b in p["Buckets"]}, {os.environ.get("JOG_REGION", "us-east-1")},
+           "BucketRegion")
+        r = s3.list_buckets()
+        eq("ContinuationToken" in r or "Prefix" in r, False, "unpaged: no ContinuationToken, no Prefix")
+        eq(set(lb) | {bucket} <= {b["Name"] for b in r["Buckets"]}, True, "unpaged: every bucket")
+        for b in lb:
+            s3.delete_bucket(Bucket=b)
+
+    t("list_buckets with MaxBuckets, ContinuationToken, Prefix; list_buckets paginator", list_buckets_pages)
+
     # A small put_object with boto3's default checksum behaviour.
     small = b"hello from boto3 %s\n" % botocore.__version__.encode() * 50
 
