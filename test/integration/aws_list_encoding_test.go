@@ -34,6 +34,21 @@ func awsDecode(t *testing.T, what, s string) string {
 	return d
 }
 
+// awsDecodedItems decodes a page's keys and common prefixes, merged in
+// byte order.
+func awsDecodedItems(t *testing.T, contents []types.Object, prefixes []types.CommonPrefix) []string {
+	t.Helper()
+	var items []string
+	for _, o := range contents {
+		items = append(items, awsDecode(t, "Key", aws.ToString(o.Key)))
+	}
+	for _, p := range prefixes {
+		items = append(items, awsDecode(t, "CommonPrefix", aws.ToString(p.Prefix)))
+	}
+	slices.Sort(items)
+	return items
+}
+
 func TestAWSListEncodingURLV2(t *testing.T) {
 	_, c := awsStartBucket(t, "encoded")
 	awsMustPutMany(t, c, "encoded", awsEncKeys, 4, false)
@@ -110,14 +125,7 @@ func TestAWSListEncodingURLV2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var items []string
-			for _, o := range out.Contents {
-				items = append(items, awsDecode(t, "Key", aws.ToString(o.Key)))
-			}
-			for _, p := range out.CommonPrefixes {
-				items = append(items, awsDecode(t, "CommonPrefix", aws.ToString(p.Prefix)))
-			}
-			slices.Sort(items)
+			items := awsDecodedItems(t, out.Contents, out.CommonPrefixes)
 			all = append(all, items...)
 			if !aws.ToBool(out.IsTruncated) {
 				break
@@ -182,14 +190,7 @@ func TestAWSListEncodingURLV1(t *testing.T) {
 			if m := awsDecode(t, "Marker", aws.ToString(out.Marker)); m != marker {
 				t.Fatalf("Marker echoed %q, sent %q", m, marker)
 			}
-			var items []string
-			for _, o := range out.Contents {
-				items = append(items, awsDecode(t, "Key", aws.ToString(o.Key)))
-			}
-			for _, p := range out.CommonPrefixes {
-				items = append(items, awsDecode(t, "CommonPrefix", aws.ToString(p.Prefix)))
-			}
-			slices.Sort(items)
+			items := awsDecodedItems(t, out.Contents, out.CommonPrefixes)
 			all = append(all, items...)
 			if !aws.ToBool(out.IsTruncated) {
 				break
