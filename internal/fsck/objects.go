@@ -18,7 +18,7 @@ import (
 // objects against their blob (or inline data), multipart objects against
 // their parts.
 func (c *checker) objects(ctx context.Context) error {
-	buckets, err := c.meta.ListBuckets(ctx)
+	buckets, err := c.meta.ListBuckets(ctx, meta.ListBucketsOptions{})
 	if err != nil {
 		return err
 	}

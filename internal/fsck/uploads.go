@@ -10,7 +10,7 @@ import (
 
 // uploads checks the parts of every upload in progress.
 func (c *checker) uploads(ctx context.Context) error {
-	buckets, err := c.meta.ListBuckets(ctx)
+	buckets, err := c.meta.ListBuckets(ctx, meta.ListBucketsOptions{})
 	if err != nil {
 		return err
 	}

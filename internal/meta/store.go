@@ -16,7 +16,9 @@ import (
 type Store interface {
 	CreateBucket(ctx context.Context, b Bucket) error // ErrBucketExists
 	GetBucket(ctx context.Context, name string) (Bucket, error)
-	ListBuckets(ctx context.Context) ([]Bucket, error)
+	// ListBuckets returns the buckets opts selects, in byte-wise name
+	// order; ListBucketsOptions{} returns them all.
+	ListBuckets(ctx context.Context, opts ListBucketsOptions) ([]Bucket, error)
 	// DeleteBucket removes an empty bucket (ErrBucketNotEmpty otherwise),
 	// aborting its multipart uploads in progress, as S3 does.
 	DeleteBucket(ctx context.Context, name string) (freed []string, err error)
@@ -78,6 +80,15 @@ type Store interface {
 	UnreferencedBlobs(ctx context.Context, ids []string) ([]string, error)
 
 	Close() error
+}
+
+// ListBucketsOptions selects a page of buckets. A caller pages by passing
+// the last name it got as After, asking one more than it shows to learn
+// whether more follow.
+type ListBucketsOptions struct {
+	Prefix string // only names that start with Prefix
+	After  string // only names that sort after After ("": from the first)
+	Limit  int    // at most Limit buckets; 0 means no limit
 }
 
 // IndexChecker is a Store that keeps indexes derived from its objects (the

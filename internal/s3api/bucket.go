@@ -4,7 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 
+	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
 )
 
@@ -15,12 +19,64 @@ func ownerOf(accessKey string) owner {
 	return owner{ID: hex.EncodeToString(sum[:]), DisplayName: accessKey}
 }
 
+// maxBuckets bounds max-buckets; it is also the page size of a ListBuckets
+// that sends any of listBucketsParams but max-buckets. Without any of them
+// S3 lists every bucket.
+const maxBuckets = 10000
+
+// listBucketsParams are the query parameters ListBuckets takes.
+var listBucketsParams = []string{"max-buckets", "continuation-token", "prefix", "bucket-region"}
+
+// parseListBuckets reads ListBuckets' query into store options and the
+// page size (0: all buckets).
+func (h *Handler) parseListBuckets(q url.Values) (opts meta.ListBucketsOptions, limit int, err error) {
+	opts.Prefix = q.Get("prefix")
+	if firstPresent(q, listBucketsParams) != "" {
+		limit = maxBuckets
+	}
+	if v, ok := q["max-buckets"]; ok {
+		n, err := strconv.ParseInt(v[0], 10, 32)
+		if err != nil {
+			return opts, 0, apiErr(http.StatusBadRequest, "InvalidArgument", "Provided max-buckets not an integer or within integer range")
+		}
+		if n < 1 || n > maxBuckets {
+			return opts, 0, apiErr(http.StatusBadRequest, "InvalidArgument", "Argument max-buckets must be an integer between 1 and %d.", maxBuckets)
+		}
+		limit = int(n)
+	}
+	// Every bucket is in the one region JOG serves.
+	if v, ok := q["bucket-region"]; ok && !strings.EqualFold(v[0], h.cfg.Region) {
+		return opts, 0, apiErr(http.StatusBadRequest, "InvalidArgument", "Requests with bucket-region specified must be made to the corresponding regional endpoint")
+	}
+	if tok := q.Get("continuation-token"); tok != "" {
+		if opts.After, err = decodeToken(tok); err != nil {
+			return opts, 0, err
+		}
+	}
+	return opts, limit, nil
+}
+
 func (h *Handler) listBuckets(w http.ResponseWriter, r *request) error {
-	buckets, err := h.svc.Meta().ListBuckets(r.Context())
+	q := r.URL.Query()
+	opts, limit, err := h.parseListBuckets(q)
+	if err != nil {
+		return err
+	}
+	if limit > 0 {
+		opts.Limit = limit + 1 // one more: are there more?
+	}
+	buckets, err := h.svc.Meta().ListBuckets(r.Context(), opts)
 	if err != nil {
 		return err
 	}
 	res := listAllMyBucketsResult{Xmlns: s3Namespace, Owner: ownerOf(r.auth.AccessKey)}
+	if limit > 0 && len(buckets) > limit {
+		buckets = buckets[:limit]
+		res.ContToken = encodeToken(buckets[limit-1].Name)
+	}
+	if _, ok := q["prefix"]; ok {
+		res.Prefix = &opts.Prefix
+	}
 	res.Buckets = make([]bucketInfo, 0, len(buckets))
 	for _, b := range buckets {
 		res.Buckets = append(res.Buckets, bucketInfo{Name: b.Name, CreationDate: iso8601(b.CreatedAt), BucketRegion: b.Region})

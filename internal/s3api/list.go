@@ -32,9 +32,10 @@ func parseListParams(q url.Values) (listParams, error) {
 	return p, nil
 }
 
+// enc encodes a name for the response as encoding-type asks (urlEncode).
 func (p listParams) enc(s string) string {
 	if p.encoding == "url" {
-		return url.QueryEscape(s)
+		return urlEncode(s)
 	}
 	return s
 }

@@ -34,10 +34,12 @@ type owner struct {
 }
 
 type listAllMyBucketsResult struct {
-	XMLName xml.Name     `xml:"ListAllMyBucketsResult"`
-	Xmlns   string       `xml:"xmlns,attr"`
-	Owner   owner        `xml:"Owner"`
-	Buckets []bucketInfo `xml:"Buckets>Bucket"`
+	XMLName   xml.Name     `xml:"ListAllMyBucketsResult"`
+	Xmlns     string       `xml:"xmlns,attr"`
+	Owner     owner        `xml:"Owner"`
+	Buckets   []bucketInfo `xml:"Buckets>Bucket"`
+	ContToken string       `xml:"ContinuationToken,omitempty"`
+	Prefix    *string      `xml:"Prefix,omitempty"` // as sent, when sent
 }
 
 type bucketInfo struct {

@@ -242,6 +242,35 @@ def suite(endpoint, tmp):
     t("create_bucket again answers 200 in us-east-1",
       lambda: eq(s3.create_bucket(Bucket=bucket)["ResponseMetadata"]["HTTPStatusCode"], 200))
 
+    # ListBuckets pages (MaxBuckets, ContinuationToken, Prefix, BucketRegion).
+    lb = [f"{bucket}-lb-{i}" for i in range(5)]
+
+    def list_buckets_pages():
+        for b in lb:
+            s3.create_bucket(Bucket=b)
+        r = s3.list_buckets(MaxBuckets=2, Prefix=bucket + "-lb-")
+        eq([b["Name"] for b in r["Buckets"]], lb[:2], "first page")
+        eq(r.get("Prefix"), bucket + "-lb-", "Prefix echoed")
+        names = [b["Name"] for b in r["Buckets"]]
+        while "ContinuationToken" in r:
+            r = s3.list_buckets(MaxBuckets=2, Prefix=bucket + "-lb-", ContinuationToken=r["ContinuationToken"])
+            eq(len(r["Buckets"]) <= 2, True, "page size")
+            names += [b["Name"] for b in r["Buckets"]]
+        eq(names, lb, "names over all pages")
+        pages = list(s3.get_paginator("list_buckets").paginate(
+            Prefix=bucket + "-lb-", BucketRegion=os.environ.get("JOG_REGION", "us-east-1"),
+            PaginationConfig={"PageSize": 3}))
+        eq([[b["Name"] for b in p["Buckets"]] for p in pages], [lb[:3], lb[3:]], "paginator pages")
+        eq({b.get("BucketRegion") for p in pages for b in p["Buckets"]}, {os.environ.get("JOG_REGION", "us-east-1")},
+           "BucketRegion")
+        r = s3.list_buckets()
+        eq("ContinuationToken" in r or "Prefix" in r, False, "unpaged: no ContinuationToken, no Prefix")
+        eq(set(lb) | {bucket} <= {b["Name"] for b in r["Buckets"]}, True, "unpaged: every bucket")
+        for b in lb:
+            s3.delete_bucket(Bucket=b)
+
+    t("list_buckets with MaxBuckets, ContinuationToken, Prefix; list_buckets paginator", list_buckets_pages)
+
     # A small put_object with boto3's default checksum behaviour.
     small = b"hello from boto3 %s\n" % botocore.__version__.encode() * 50
 
@@ -495,6 +524,87 @@ def suite(endpoint, tmp):
         eq(client_error_code(s3.head_object, Bucket=bucket, Key="cond"), "404", "deleted")
 
     t("If-Match * and conditional deletes", conditional)
+    # Listings of keys that need encoding. botocore asks for
+    # encoding-type=url on every list_objects(_v2) call and decodes the
+    # names with unquote_plus, so they must come back exactly as written.
+    enc = ["enc/a b", "enc/a+b", "enc/100%", "enc/100%25", "enc/amp&lt;", "enc/q?x=1&y", "enc/hash#frag",
+           "enc/tilde~star*", "enc/日本語/ファイル.txt", "enc/日本語/絵文字 😀", "enc/ctl\x01char", "enc/tab\there",
+           "enc/nl\nline", "enc/sp ace/in dir", "enc/sp ace/z"]
+
+    def put_enc():
+        for k in enc:
+            s3.put_object(Bucket=bucket, Key=k, Body=k.encode())
+        for k in enc:
+            eq(s3.get_object(Bucket=bucket, Key=k)["Body"].read(), k.encode(), f"body of {k!r}")
+
+    t("put_object of %d keys needing encoding (space, + %% & ? #, UTF-8, emoji, control characters)" % len(enc),
+      put_enc)
+
+    def rolled(prefix, delim, after=""):
+        items = set()
+        for k in enc:
+            if not k.startswith(prefix):
+                continue
+            i = k.find(delim, len(prefix)) if delim else -1
+            items.add(k[:i + len(delim)] if i >= 0 else k)
+        return sorted(x for x in items if x > after)
+
+    def list_v2_enc():
+        r = s3.list_objects_v2(Bucket=bucket, Prefix="enc/")
+        eq(r.get("EncodingType"), "url", "EncodingType (botocore asked for url)")
+        eq([o["Key"] for o in r["Contents"]], sorted(enc), "keys")
+        r = s3.list_objects_v2(Bucket=bucket, Prefix="enc/", Delimiter="/")
+        eq((r["Prefix"], r["Delimiter"]), ("enc/", "/"), "Prefix and Delimiter")
+        eq([o["Key"] for o in r["Contents"]], [k for k in rolled("enc/", "/") if not k.endswith("/")], "keys with a delimiter")
+        eq([p["Prefix"] for p in r["CommonPrefixes"]], ["enc/sp ace/", "enc/日本語/"], "common prefixes")
+        r = s3.list_objects_v2(Bucket=bucket, Prefix="enc/sp ace/", StartAfter="enc/sp ace/in dir", Delimiter=" ")
+        eq((r["Prefix"], r["StartAfter"], r["Delimiter"]), ("enc/sp ace/", "enc/sp ace/in dir", " "),
+           "Prefix, StartAfter and Delimiter")
+        eq([o["Key"] for o in r["Contents"]], ["enc/sp ace/z"], "keys after StartAfter")
+        r = s3.list_objects_v2(Bucket=bucket, Prefix="enc/a", Delimiter="+")
+        eq([p["Prefix"] for p in r.get("CommonPrefixes", [])], ["enc/a+"], "common prefix ending in +")
+        eq([o["Key"] for o in r["Contents"]], ["enc/a b", "enc/amp&lt;"], "keys beside it")
+
+    t("list_objects_v2: keys, Prefix, Delimiter, StartAfter and CommonPrefixes come back exactly", list_v2_enc)
+
+    def list_v1_enc():
+        r = s3.list_objects(Bucket=bucket, Prefix="enc/", Delimiter="/", Marker="enc/a+b")
+        eq(r.get("EncodingType"), "url", "EncodingType (botocore asked for url)")
+        # "/" is not encoded, so Prefix reads back as sent although botocore
+        # does not decode V1's Prefix.
+        eq((r["Prefix"], r["Delimiter"], r["Marker"]), ("enc/", "/", "enc/a+b"), "Prefix, Delimiter and Marker")
+        eq([o["Key"] for o in r["Contents"]], [k for k in rolled("enc/", "/", "enc/a+b") if not k.endswith("/")], "keys")
+        eq([p["Prefix"] for p in r["CommonPrefixes"]], ["enc/sp ace/", "enc/日本語/"], "common prefixes")
+        r = s3.list_objects(Bucket=bucket, Prefix="enc/sp ace/", Delimiter=" ", Marker="enc/sp ace/in dir")
+        eq((r["Delimiter"], r["Marker"]), (" ", "enc/sp ace/in dir"), "Delimiter and Marker")
+        # botocore leaves V1's Prefix as S3 sent it (encoded): as against AWS.
+        eq(urllib.parse.unquote_plus(r["Prefix"]), "enc/sp ace/", "Prefix, decoded")
+        eq([o["Key"] for o in r["Contents"]], ["enc/sp ace/z"], "keys after Marker")
+        r = s3.list_objects(Bucket=bucket, Prefix="enc/", MaxKeys=3)
+        eq(r["IsTruncated"], True, "truncated")
+        eq(r["NextMarker"], sorted(enc)[2], "NextMarker")
+
+    t("list_objects (V1): keys, Delimiter, Marker, NextMarker and CommonPrefixes come back exactly", list_v1_enc)
+
+    def paginate_enc():
+        for op in ["list_objects", "list_objects_v2"]:
+            for delim in ["", "/", " "]:
+                kw = {"Delimiter": delim} if delim else {}
+                got = []
+                for p in s3.get_paginator(op).paginate(Bucket=bucket, Prefix="enc/", PaginationConfig={"PageSize": 2},
+                                                       **kw):
+                    got += [o["Key"] for o in p.get("Contents", [])] + [c["Prefix"] for c in p.get("CommonPrefixes", [])]
+                eq(sorted(got), rolled("enc/", delim), f"{op} delimiter {delim!r}, pages of 2")
+
+    t("list_objects and list_objects_v2 paginators (pages of 2) walk the encoded keys", paginate_enc)
+
+    # One by one: a DeleteObjects document cannot carry "\x01" (not XML 1.0).
+    def delete_enc():
+        for k in enc:
+            s3.delete_object(Bucket=bucket, Key=k)
+        eq(s3.list_objects_v2(Bucket=bucket, Prefix="enc/")["KeyCount"], 0, "keys left")
+
+    t("delete_object of each key needing encoding", delete_enc)
 
     # list_objects_v2 paginator and delete_objects.
     keys = ["list/k%02d" % i for i in range(23)] + ["list/sub/x", "list/sub/y"]

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -282,86 +281,6 @@ func TestAWSListObjectsV2StartAfter(t *testing.T) {
 			t.Errorf("start-after %q delimiter %q prefix %q:\n got %q\nwant %q", tc.after, tc.delim, tc.prefix, got, want)
 		}
 	}
-}
-
-func TestAWSListObjectsV2EncodingURL(t *testing.T) {
-	_, c := awsStartBucket(t, "encoded")
-	keys := []string{"a b", "a+b", "100%", "100%25", "ünïcödé/ファイル", "ünïcödé/日本 語", "tab\there", "ctl\x01char", "amp&lt;", "q?x=1", "plain"}
-	awsMustPutMany(t, c, "encoded", keys, 4, false)
-	ctx := context.Background()
-
-	out, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("encoded"), EncodingType: types.EncodingTypeUrl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.EncodingType != types.EncodingTypeUrl {
-		t.Errorf("EncodingType echoed %q", out.EncodingType)
-	}
-	var got []string
-	for _, o := range out.Contents {
-		raw := aws.ToString(o.Key)
-		k, err := url.QueryUnescape(raw)
-		if err != nil {
-			t.Fatalf("listed key %q is not URL-encoded: %v", raw, err)
-		}
-		if url.QueryEscape(k) != k && raw == k {
-			t.Errorf("key %q listed unencoded", k)
-		}
-		got = append(got, k)
-	}
-	if want := slices.Sorted(slices.Values(keys)); !slices.Equal(got, want) {
-		t.Fatalf("decoded keys\n got %q\nwant %q", got, want)
-	}
-	// Every listed key reads back its own content.
-	for _, k := range got {
-		awsWantObject(t, c, "encoded", k, []byte(k))
-	}
-
-	// Prefix, delimiter, common prefixes and StartAfter are encoded too.
-	out, err = c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("encoded"), EncodingType: types.EncodingTypeUrl,
-		Prefix: aws.String("ünïcödé/"), StartAfter: aws.String("ünïcödé/a b")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p, _ := url.QueryUnescape(aws.ToString(out.Prefix)); p != "ünïcödé/" || aws.ToString(out.Prefix) == "ünïcödé/" {
-		t.Errorf("encoded Prefix %q", aws.ToString(out.Prefix))
-	}
-	if s, _ := url.QueryUnescape(aws.ToString(out.StartAfter)); s != "ünïcödé/a b" || aws.ToString(out.StartAfter) == "ünïcödé/a b" {
-		t.Errorf("encoded StartAfter %q", aws.ToString(out.StartAfter))
-	}
-	if len(out.Contents) != 2 {
-		t.Errorf("prefix ünïcödé/ after %q: %d keys", "ünïcödé/a b", len(out.Contents))
-	}
-	out, err = c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("encoded"), EncodingType: types.EncodingTypeUrl, Delimiter: aws.String("/")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.CommonPrefixes) != 1 {
-		t.Fatalf("common prefixes %v", out.CommonPrefixes)
-	}
-	if cp, _ := url.QueryUnescape(aws.ToString(out.CommonPrefixes[0].Prefix)); cp != "ünïcödé/" || aws.ToString(out.CommonPrefixes[0].Prefix) == cp {
-		t.Errorf("encoded common prefix %q", aws.ToString(out.CommonPrefixes[0].Prefix))
-	}
-	if d, _ := url.QueryUnescape(aws.ToString(out.Delimiter)); d != "/" {
-		t.Errorf("encoded delimiter %q", aws.ToString(out.Delimiter))
-	}
-
-	// Without encoding, XML-safe keys come back verbatim.
-	out, err = c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("encoded"), Prefix: aws.String("a")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plain []string
-	for _, o := range out.Contents {
-		plain = append(plain, aws.ToString(o.Key))
-	}
-	if want := []string{"a b", "a+b", "amp&lt;"}; !slices.Equal(plain, want) {
-		t.Errorf("unencoded listing %q, want %q", plain, want)
-	}
-
-	// Any other encoding type is refused.
-	_, err = c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("encoded"), EncodingType: "base64"})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 }
 
 func TestAWSListObjectsV2FetchOwner(t *testing.T) {

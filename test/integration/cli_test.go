@@ -12,7 +12,7 @@ import (
 // binary and drives it with the AWS CLI (aws s3 and aws s3api).
 func TestAWSCLIScript(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: the AWS CLI script builds jog and runs ~60 CLI invocations")
+		t.Skip("-short: the AWS CLI script builds jog and runs ~110 CLI invocations")
 	}
 	for _, tool := range []string{"aws", "bash", "python3", "curl", "go", "cmp", "diff"} {
 		if _, err := exec.LookPath(tool); err != nil {

@@ -3,6 +3,7 @@ package metatest
 import (
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 
 func testBucketsCreateGetList(t *testing.T, s meta.Store) {
 	ctx := t.Context()
-	bs, err := s.ListBuckets(ctx)
+	bs, err := s.ListBuckets(ctx, meta.ListBucketsOptions{})
 	if err != nil || len(bs) != 0 {
 		t.Fatalf("ListBuckets on an empty store = %v, %v; want none", bs, err)
 	}
@@ -40,7 +41,7 @@ func testBucketsCreateGetList(t *testing.T, s meta.Store) {
 		}
 	}
 	sort.Slice(want, func(i, j int) bool { return want[i].Name < want[j].Name })
-	got, err := s.ListBuckets(ctx)
+	got, err := s.ListBuckets(ctx, meta.ListBucketsOptions{})
 	if err != nil {
 		t.Fatalf("ListBuckets: %v", err)
 	}
@@ -58,7 +59,7 @@ func testBucketsCreateGetList(t *testing.T, s meta.Store) {
 	}
 	_, err = s.GetBucket(ctx, "alpha")
 	wantErr(t, "GetBucket after delete", err, meta.ErrBucketNotFound)
-	got, err = s.ListBuckets(ctx)
+	got, err = s.ListBuckets(ctx, meta.ListBucketsOptions{})
 	if err != nil {
 		t.Fatalf("ListBuckets: %v", err)
 	}
@@ -86,7 +87,7 @@ func testBucketsDuplicate(t *testing.T, s meta.Store) {
 	if got.Owner != "first" || got.Region != "r1" || !got.CreatedAt.Equal(t0) {
 		t.Errorf("bucket after failed re-create = %+v, want %+v", got, first)
 	}
-	bs, err := s.ListBuckets(ctx)
+	bs, err := s.ListBuckets(ctx, meta.ListBucketsOptions{})
 	if err != nil || len(bs) != 1 {
 		t.Errorf("ListBuckets = %+v, %v; want one bucket", bs, err)
 	}
@@ -197,4 +198,69 @@ func testBucketsIsolation(t *testing.T, s meta.Store) {
 	}
 	wantFreed(t, "delete in one", del(t, s, "one", "k"), a.BlobID)
 	checkObject(t, get(t, s, "two", "k"), b)
+}
+
+// testBucketsListPages checks ListBuckets' prefix, after and limit against
+// a model, and paging through all buckets with them.
+func testBucketsListPages(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	names := []string{"zz", "a", "a-1", "a.b", "ab", "abc", "abd", "b", "b0", "ba", "c-c", "z"}
+	for _, n := range names {
+		mkBucket(t, s, n)
+	}
+	slices.Sort(names)
+	model := func(o meta.ListBucketsOptions) []string {
+		out := []string{}
+		for _, n := range names {
+			if strings.HasPrefix(n, o.Prefix) && n > o.After && (o.Limit == 0 || len(out) < o.Limit) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	list := func(o meta.ListBucketsOptions) []string {
+		t.Helper()
+		bs, err := s.ListBuckets(ctx, o)
+		if err != nil {
+			t.Fatalf("ListBuckets(%+v): %v", o, err)
+		}
+		out := []string{}
+		for _, b := range bs {
+			out = append(out, b.Name)
+		}
+		return out
+	}
+	for _, prefix := range []string{"", "a", "ab", "abc", "b", "c", "z", "zz", "zzz", "~"} {
+		for _, after := range []string{"", "a", "a-1", "aa", "abc", "abz", "b", "z", "zz", "~"} {
+			for _, limit := range []int{0, 1, 2, 3, 100} {
+				o := meta.ListBucketsOptions{Prefix: prefix, After: after, Limit: limit}
+				if got, want := list(o), model(o); !slices.Equal(got, want) {
+					t.Errorf("ListBuckets(%+v) = %q, want %q", o, got, want)
+				}
+			}
+		}
+	}
+	// Paging on the last name returned walks every bucket once.
+	for _, prefix := range []string{"", "a", "b"} {
+		for limit := 1; limit <= 4; limit++ {
+			var got []string
+			o := meta.ListBucketsOptions{Prefix: prefix, Limit: limit}
+			for range len(names) + 1 {
+				page := list(o)
+				got = append(got, page...)
+				if len(page) < limit {
+					break
+				}
+				o.After = page[len(page)-1]
+			}
+			if want := model(meta.ListBucketsOptions{Prefix: prefix}); !slices.Equal(got, want) {
+				t.Errorf("paging prefix %q by %d: %q, want %q", prefix, limit, got, want)
+			}
+		}
+	}
+	// Buckets carry their fields in a page as in a full listing.
+	bs, err := s.ListBuckets(ctx, meta.ListBucketsOptions{Prefix: "ab", After: "abc", Limit: 1})
+	if err != nil || len(bs) != 1 || bs[0].Name != "abd" || bs[0].Region != "us-east-1" || bs[0].Owner != "owner" || !bs[0].CreatedAt.Equal(t0) {
+		t.Errorf("page after abc under ab = %+v, %v", bs, err)
+	}
 }

@@ -50,6 +50,7 @@ var cases = []struct {
 	{"Buckets/NotEmpty", testBucketsNotEmpty},
 	{"Buckets/Recreate", testBucketsRecreate},
 	{"Buckets/Isolation", testBucketsIsolation},
+	{"Buckets/ListPages", testBucketsListPages},
 
 	{"Objects/RoundTrip", testObjectsRoundTrip},
 	{"Objects/UserMetaEmpty", testObjectsUserMetaEmpty},

@@ -49,9 +49,24 @@ func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error)
 	return b, nil
 }
 
-// ListBuckets implements meta.Store; buckets come in name order.
-func (s *Store) ListBuckets(ctx context.Context) ([]meta.Bucket, error) {
-	rows, err := s.rd.QueryContext(ctx, "SELECT name, region, owner, created_at FROM buckets ORDER BY name")
+// ListBuckets implements meta.Store: one range scan of the name index.
+func (s *Store) ListBuckets(ctx context.Context, opts meta.ListBucketsOptions) ([]meta.Bucket, error) {
+	q := "SELECT name, region, owner, created_at FROM buckets WHERE name >= ?"
+	args := []any{opts.Prefix}
+	if opts.After >= opts.Prefix {
+		q = "SELECT name, region, owner, created_at FROM buckets WHERE name > ?"
+		args = []any{opts.After}
+	}
+	if end := meta.PrefixEnd(opts.Prefix); end != "" {
+		q += " AND name < ?"
+		args = append(args, end)
+	}
+	q += " ORDER BY name"
+	if opts.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, opts.Limit)
+	}
+	rows, err := s.rd.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // read transaction by merging two streams in name order; only the
 // findings are held, until the bucket's rebuild.
 func (s *Store) CheckIndexes(ctx context.Context, repair bool, report func(meta.IndexProblem)) error {
-	buckets, err := s.ListBuckets(ctx)
+	buckets, err := s.ListBuckets(ctx, meta.ListBucketsOptions{})
 	if err != nil {
 		return err
 	}
