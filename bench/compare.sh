@@ -5,6 +5,9 @@
 #   bench/compare.sh                 # the full seed workload set
 #   QUICK=1 bench/compare.sh         # a short run to check the set-up
 #   PEERS="jog minio" bench/compare.sh
+#   BASE=<git rev> PEERS="jog jog-base" bench/compare.sh
+#                                    # this build against an earlier one (the
+#                                    # build before a change), same run
 #
 # Peers are installed with `go install` into a cache dir ($JOG_BENCH_CACHE,
 # default ~/.cache/jog-bench): versitygw v1.8.0, rclone v1.75.1 (`rclone serve
@@ -53,6 +56,8 @@ cd "$(dirname "$0")/.."
 CACHE=${JOG_BENCH_CACHE:-$HOME/.cache/jog-bench}
 BIN=$CACHE/bin
 PEERS=${PEERS:-jog versitygw rclone minio}
+# BASE: the git revision the jog-base peer is built from.
+BASE=${BASE:-}
 DATE=$(date -u +%Y-%m-%d)
 OUT=${OUT:-bench/results/$DATE}
 PORT=${PORT:-19100}
@@ -83,8 +88,22 @@ declare -A MODULE=(
 
 log() { echo "== $*" >&2; }
 
+# build_base: build jog at $BASE into $BIN/jog-base, from a clean export of
+# that revision (the work tree is not touched).
+build_base() {
+  local src
+  [ -n "$BASE" ] || { log "jog-base needs BASE=<git revision>"; return 1; }
+  src=$(mktemp -d "${TMPDIR:-/tmp}/jog-base.XXXXXX")
+  log "building jog-base at $BASE"
+  git archive "$BASE" | tar -x -C "$src" && (cd "$src" && go build -o "$BIN/jog-base" ./cmd/jog)
+  local rc=$?
+  rm -rf "$src"
+  return $rc
+}
+
 # install NAME: go install the peer into $BIN unless it is there already.
 install() {
+  [ "$1" = jog-base ] && { build_base; return; }
   local name=$1 mod=${MODULE[$1]}
   if [ -x "$BIN/$name" ] && [ "$(cat "$BIN/$name.module" 2>/dev/null)" = "$mod" ]; then
     return 0
@@ -114,7 +133,7 @@ start() {
   # exec: $! is then the server itself, which stop_server can kill.
   (
     case $name in
-      jog) exec "$BIN/jog" server --addr "$addr" --data-dir "$dir" --access-key "$AK" --secret-key "$SK" --fsync "$JOG_FSYNC" ;;
+      jog | jog-base) exec "$BIN/$name" server --addr "$addr" --data-dir "$dir" --access-key "$AK" --secret-key "$SK" --fsync "$JOG_FSYNC" ;;
       versitygw) exec "$BIN/versitygw" --quiet --access "$AK" --secret "$SK" --port "$addr" posix "$dir" ;;
       rclone) exec "$BIN/rclone" serve s3 --quiet --addr "$addr" --auth-key "$AK,$SK" "$dir" ;;
       minio) MINIO_ROOT_USER=$AK MINIO_ROOT_PASSWORD=$SK exec "$BIN/minio" server --quiet \
@@ -140,6 +159,8 @@ describe() {
   local name=$1 version
   if [ "$name" = jog ]; then
     echo "- jog $(git rev-parse --short HEAD), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
+  elif [ "$name" = jog-base ]; then
+    echo "- jog-base $(git rev-parse --short "$BASE"), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
   else
     # The version go install resolved (for @latest).
     version=$(go version -m "$BIN/$name" 2>/dev/null | awk '$1 == "mod" { print $3; exit }')
