@@ -169,7 +169,8 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		return err
 	}
 	req.auth = auth
-	if name := repeatedParam(req.URL.Query()); name != "" {
+	q := req.URL.Query()
+	if name := repeatedParam(q); name != "" {
 		return apiErr(http.StatusBadRequest, "InvalidArgument",
 			"The query parameter %q appears more than once.", name)
 	}
@@ -180,7 +181,7 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		return apiErr(http.StatusNotImplemented, "NotImplemented",
 			"The %q API is not implemented yet.", req.route.Sub)
 	}
-	if err := checkWire(req.route.Op, req.Header, req.URL.Query()); err != nil {
+	if err := checkWire(req.route.Op, req.Header, q); err != nil {
 		return err
 	}
 	if err := h.checkExpectedOwners(req); err != nil {
