@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // Listings with encoding-type=url, read with aws-sdk-go-v2, which (unlike
@@ -50,8 +52,8 @@ func awsDecodedItems(t *testing.T, contents []types.Object, prefixes []types.Com
 }
 
 func TestAWSListEncodingURLV2(t *testing.T) {
-	_, c := awsStartBucket(t, "encoded")
-	awsMustPutMany(t, c, "encoded", awsEncKeys, 4, false)
+	_, c := itest.StartBucket(t, "encoded")
+	itest.PutMany(t, c, "encoded", awsEncKeys, 4, false)
 	ctx := context.Background()
 	sorted := slices.Sorted(slices.Values(awsEncKeys))
 
@@ -84,7 +86,7 @@ func TestAWSListEncodingURLV2(t *testing.T) {
 	}
 	// Every listed key, decoded, names its object.
 	for _, k := range got {
-		awsWantObject(t, c, "encoded", k, []byte(k))
+		itest.WantObject(t, c, "encoded", k, []byte(k))
 	}
 
 	// Prefix, StartAfter and Delimiter are encoded too.
@@ -152,14 +154,14 @@ func TestAWSListEncodingURLV2(t *testing.T) {
 
 	// Any other encoding type is refused.
 	_, err = c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("encoded"), EncodingType: "base64"})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 }
 
 // ListObjects (V1) encodes Prefix, Delimiter, Marker and NextMarker as well,
 // and a client pages on with the decoded NextMarker.
 func TestAWSListEncodingURLV1(t *testing.T) {
-	_, c := awsStartBucket(t, "encv1")
-	awsMustPutMany(t, c, "encv1", awsEncKeys, 4, false)
+	_, c := itest.StartBucket(t, "encv1")
+	itest.PutMany(t, c, "encv1", awsEncKeys, 4, false)
 	ctx := context.Background()
 
 	out, err := c.ListObjects(ctx, &s3.ListObjectsInput{Bucket: aws.String("encv1"), EncodingType: types.EncodingTypeUrl,
@@ -210,7 +212,7 @@ func TestAWSListEncodingURLV1(t *testing.T) {
 // ListMultipartUploads encodes Prefix, Delimiter, KeyMarker, NextKeyMarker,
 // the upload keys and CommonPrefixes.
 func TestAWSListEncodingURLUploads(t *testing.T) {
-	_, c := awsStartBucket(t, "encup")
+	_, c := itest.StartBucket(t, "encup")
 	ctx := context.Background()
 	keys := []string{"up load/a b", "up load/c+d", "up load/日本", "up load/sub dir/x", "other/~"}
 	ids := map[string]string{}

@@ -10,7 +10,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // TestAWSList100k uploads 100,000 zero-byte objects through the S3 API and
@@ -22,14 +24,14 @@ func TestAWSList100k(t *testing.T) {
 	}
 	const n, dirs, workers = 100_000, 1000, 32
 	srv := testutil.StartServer(t, testutil.WithoutFsync())
-	c := awsPooledClient(t, srv, workers)
-	awsMustCreateBucket(t, c, "big")
+	c := itest.PooledAWSClient(t, srv, workers)
+	itest.CreateBucket(t, c, "big")
 	keys := make([]string, n)
 	for i := range n {
 		keys[i] = fmt.Sprintf("d%03d/k%06d", i%dirs, i)
 	}
 	start := time.Now()
-	awsMustPutMany(t, c, "big", keys, workers, true)
+	itest.PutMany(t, c, "big", keys, workers, true)
 	t.Logf("uploaded %d objects in %v (%.0f PUT/s)", n, time.Since(start).Round(time.Millisecond), n/time.Since(start).Seconds())
 	slices.Sort(keys)
 	ctx := context.Background()

@@ -1,12 +1,15 @@
 package integration
 
+// Objects: PUT, GET and HEAD with their headers and metadata, sizes from
+// zero to large, Content-MD5, through aws-sdk-go-v2 and minio-go (whose
+// PUTs are aws-chunked streaming-signed).
+
 import (
 	"bytes"
 	"context"
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -17,17 +20,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/minio/minio-go/v7"
+
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 func TestAWSObjectRoundTrip(t *testing.T) {
-	srv, c := awsStartBucket(t, "roundtrip")
+	srv, c := itest.StartBucket(t, "roundtrip")
 	ctx := context.Background()
 	body := []byte("hello, round trip\x00\xff binary tail")
 	expires := time.Date(2031, 3, 4, 5, 6, 7, 0, time.UTC)
 	userMeta := map[string]string{"color": "blue", "mixed-case": "Value With Spaces", "empty-ish": "-"}
 
 	before := time.Now().Add(-time.Second).Truncate(time.Second)
-	awsMustPut(t, c, "roundtrip", "doc.txt", body, func(in *s3.PutObjectInput) {
+	itest.Put(t, c, "roundtrip", "doc.txt", body, func(in *s3.PutObjectInput) {
 		in.ContentType = aws.String("text/plain; charset=utf-8")
 		in.ContentEncoding = aws.String("gzip")
 		in.ContentDisposition = aws.String(`attachment; filename="doc.txt"`)
@@ -40,8 +46,8 @@ func TestAWSObjectRoundTrip(t *testing.T) {
 
 	check := func(op string, etag *string, length *int64, lm *time.Time, ct, ce, cd, cl, cc, exp *string, um map[string]string) {
 		t.Helper()
-		if got := aws.ToString(etag); got != awsETag(body) {
-			t.Errorf("%s ETag %s, want %s", op, got, awsETag(body))
+		if got := aws.ToString(etag); got != itest.ETag(body) {
+			t.Errorf("%s ETag %s, want %s", op, got, itest.ETag(body))
 		}
 		if got := aws.ToInt64(length); got != int64(len(body)) {
 			t.Errorf("%s Content-Length %d, want %d", op, got, len(body))
@@ -66,7 +72,7 @@ func TestAWSObjectRoundTrip(t *testing.T) {
 		}
 	}
 
-	got, g := awsMustGet(t, c, "roundtrip", "doc.txt")
+	got, g := itest.Get(t, c, "roundtrip", "doc.txt")
 	if !bytes.Equal(got, body) {
 		t.Fatalf("GET body %q, want %q", got, body)
 	}
@@ -75,7 +81,7 @@ func TestAWSObjectRoundTrip(t *testing.T) {
 	if aws.ToString(g.AcceptRanges) != "bytes" {
 		t.Errorf("GET Accept-Ranges %q, want bytes", aws.ToString(g.AcceptRanges))
 	}
-	if st := awsStatus(g.ResultMetadata); st != http.StatusOK {
+	if st := itest.Status(g.ResultMetadata); st != http.StatusOK {
 		t.Errorf("GET status %d, want 200", st)
 	}
 
@@ -92,12 +98,12 @@ func TestAWSObjectRoundTrip(t *testing.T) {
 	// Overwrite without any headers (raw request: the SDK would send its
 	// own default Content-Type): nothing of the old version survives, and
 	// Content-Type falls back to S3's default.
-	req := awsRawRequest(t, srv, http.MethodPut, "/roundtrip/doc.txt", []byte("v2"))
-	awsSign(t, req, []byte("v2"), awsSignOpts{})
-	if resp, b := awsDo(t, req); resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") != awsETag([]byte("v2")) {
+	req := itest.RawRequest(t, srv, http.MethodPut, "/roundtrip/doc.txt", []byte("v2"))
+	itest.Sign(t, req, []byte("v2"), itest.SignOpts{})
+	if resp, b := itest.Do(t, req); resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") != itest.ETag([]byte("v2")) {
 		t.Fatalf("raw PUT: %d %q ETag %s", resp.StatusCode, b, resp.Header.Get("ETag"))
 	}
-	got, g = awsMustGet(t, c, "roundtrip", "doc.txt")
+	got, g = itest.Get(t, c, "roundtrip", "doc.txt")
 	if string(got) != "v2" {
 		t.Fatalf("after overwrite: %q", got)
 	}
@@ -115,21 +121,21 @@ func TestAWSObjectRoundTrip(t *testing.T) {
 	}
 
 	// The SDK's default Content-Type is stored as sent.
-	awsMustPut(t, c, "roundtrip", "sdk-default", []byte("x"))
-	if _, g = awsMustGet(t, c, "roundtrip", "sdk-default"); aws.ToString(g.ContentType) != "application/octet-stream" {
+	itest.Put(t, c, "roundtrip", "sdk-default", []byte("x"))
+	if _, g = itest.Get(t, c, "roundtrip", "sdk-default"); aws.ToString(g.ContentType) != "application/octet-stream" {
 		t.Errorf("SDK-sent Content-Type came back as %q", aws.ToString(g.ContentType))
 	}
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 func TestAWSObjectUserMetadataLimit(t *testing.T) {
-	srv, c := awsStartBucket(t, "meta")
+	srv, c := itest.StartBucket(t, "meta")
 	ctx := context.Background()
-	awsMustPut(t, c, "meta", "k", []byte("original"))
+	itest.Put(t, c, "meta", "k", []byte("original"))
 
 	// Exactly 2 KiB of names plus values is allowed ...
 	exact := map[string]string{"a": strings.Repeat("x", 1000), "bb": strings.Repeat("y", 1045)}
-	awsMustPut(t, c, "meta", "exact", []byte("e"), func(in *s3.PutObjectInput) { in.Metadata = exact })
+	itest.Put(t, c, "meta", "exact", []byte("e"), func(in *s3.PutObjectInput) { in.Metadata = exact })
 	h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("meta"), Key: aws.String("exact")})
 	if err != nil {
 		t.Fatal(err)
@@ -142,21 +148,21 @@ func TestAWSObjectUserMetadataLimit(t *testing.T) {
 	over := map[string]string{"a": strings.Repeat("x", 1000), "bb": strings.Repeat("y", 1046)}
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("meta"), Key: aws.String("k"),
 		Body: strings.NewReader("replacement"), Metadata: over})
-	awsWantErr(t, err, http.StatusBadRequest, "MetadataTooLarge")
-	awsWantObject(t, c, "meta", "k", []byte("original"))
+	itest.WantErr(t, err, http.StatusBadRequest, "MetadataTooLarge")
+	itest.WantObject(t, c, "meta", "k", []byte("original"))
 
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("meta"), Key: aws.String("new"),
 		Body: strings.NewReader("x"), Metadata: map[string]string{"big": strings.Repeat("z", 4096)}})
-	awsWantErr(t, err, http.StatusBadRequest, "MetadataTooLarge")
-	awsWantNoObject(t, c, "meta", "new")
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantErr(t, err, http.StatusBadRequest, "MetadataTooLarge")
+	itest.WantNoObject(t, c, "meta", "new")
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 func TestAWSObjectZeroBytes(t *testing.T) {
-	_, c := awsStartBucket(t, "zero")
+	_, c := itest.StartBucket(t, "zero")
 	ctx := context.Background()
-	awsMustPut(t, c, "zero", "empty", nil)
-	got, g := awsMustGet(t, c, "zero", "empty")
+	itest.Put(t, c, "zero", "empty", nil)
+	got, g := itest.Get(t, c, "zero", "empty")
 	if len(got) != 0 || aws.ToInt64(g.ContentLength) != 0 {
 		t.Fatalf("zero-byte GET: %d bytes, Content-Length %d", len(got), aws.ToInt64(g.ContentLength))
 	}
@@ -172,12 +178,12 @@ func TestAWSObjectZeroBytes(t *testing.T) {
 	}
 	// No byte range of an empty object is satisfiable.
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("zero"), Key: aws.String("empty"), Range: aws.String("bytes=0-0")})
-	awsWantErr(t, err, http.StatusRequestedRangeNotSatisfiable, "InvalidRange")
+	itest.WantErr(t, err, http.StatusRequestedRangeNotSatisfiable, "InvalidRange")
 
 	// An object replaced by an empty one reads back empty.
-	awsMustPut(t, c, "zero", "shrinks", []byte("some bytes"))
-	awsMustPut(t, c, "zero", "shrinks", []byte{})
-	awsWantObject(t, c, "zero", "shrinks", []byte{})
+	itest.Put(t, c, "zero", "shrinks", []byte("some bytes"))
+	itest.Put(t, c, "zero", "shrinks", []byte{})
+	itest.WantObject(t, c, "zero", "shrinks", []byte{})
 	lo, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("zero")})
 	if err != nil {
 		t.Fatal(err)
@@ -190,12 +196,12 @@ func TestAWSObjectZeroBytes(t *testing.T) {
 }
 
 func TestAWSObjectLarge(t *testing.T) {
-	_, c := awsStartBucket(t, "large")
+	_, c := itest.StartBucket(t, "large")
 	ctx := context.Background()
 	const size = 20<<20 + 12345
-	body := awsRandBytes(20, size)
+	body := itest.RandBytes(20, size)
 	sum := md5.Sum(body)
-	awsMustPut(t, c, "large", "big.bin", body)
+	itest.Put(t, c, "large", "big.bin", body)
 
 	out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("large"), Key: aws.String("big.bin")})
 	if err != nil {
@@ -218,53 +224,53 @@ func TestAWSObjectLarge(t *testing.T) {
 	}
 
 	// A range deep inside the object.
-	got, _ := awsMustGet(t, c, "large", "big.bin", func(in *s3.GetObjectInput) { in.Range = aws.String("bytes=15000000-15000099") })
+	got, _ := itest.Get(t, c, "large", "big.bin", func(in *s3.GetObjectInput) { in.Range = aws.String("bytes=15000000-15000099") })
 	if !bytes.Equal(got, body[15000000:15000100]) {
 		t.Fatal("range inside the large object differs")
 	}
 }
 
 func TestAWSObjectContentMD5(t *testing.T) {
-	srv, c := awsStartBucket(t, "md5")
+	srv, c := itest.StartBucket(t, "md5")
 	ctx := context.Background()
 	b64 := func(b []byte) *string { s := md5.Sum(b); return aws.String(base64.StdEncoding.EncodeToString(s[:])) }
 
-	awsMustPut(t, c, "md5", "k", []byte("first"), func(in *s3.PutObjectInput) { in.ContentMD5 = b64([]byte("first")) })
-	awsWantObject(t, c, "md5", "k", []byte("first"))
+	itest.Put(t, c, "md5", "k", []byte("first"), func(in *s3.PutObjectInput) { in.ContentMD5 = b64([]byte("first")) })
+	itest.WantObject(t, c, "md5", "k", []byte("first"))
 
 	_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("md5"), Key: aws.String("k"),
 		Body: strings.NewReader("second"), ContentMD5: b64([]byte("not second"))})
-	awsWantErr(t, err, http.StatusBadRequest, "BadDigest")
-	awsWantObject(t, c, "md5", "k", []byte("first"))
+	itest.WantErr(t, err, http.StatusBadRequest, "BadDigest")
+	itest.WantObject(t, c, "md5", "k", []byte("first"))
 
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("md5"), Key: aws.String("fresh"),
 		Body: strings.NewReader("second"), ContentMD5: b64([]byte("not second"))})
-	awsWantErr(t, err, http.StatusBadRequest, "BadDigest")
-	awsWantNoObject(t, c, "md5", "fresh")
+	itest.WantErr(t, err, http.StatusBadRequest, "BadDigest")
+	itest.WantNoObject(t, c, "md5", "fresh")
 
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("md5"), Key: aws.String("k"),
 		Body: strings.NewReader("third"), ContentMD5: aws.String("not-base64!")})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidDigest")
-	awsWantObject(t, c, "md5", "k", []byte("first"))
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidDigest")
+	itest.WantObject(t, c, "md5", "k", []byte("first"))
 
 	// A large body with the wrong digest is refused too (the digest is
 	// checked after streaming).
-	big := awsRandBytes(7, 3<<20)
+	big := itest.RandBytes(7, 3<<20)
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("md5"), Key: aws.String("k"),
 		Body: bytes.NewReader(big), ContentMD5: b64(big[1:])})
-	awsWantErr(t, err, http.StatusBadRequest, "BadDigest")
-	awsWantObject(t, c, "md5", "k", []byte("first"))
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantErr(t, err, http.StatusBadRequest, "BadDigest")
+	itest.WantObject(t, c, "md5", "k", []byte("first"))
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 func TestAWSObjectResponseOverrides(t *testing.T) {
-	_, c := awsStartBucket(t, "ovr")
-	awsMustPut(t, c, "ovr", "k", []byte("data"), func(in *s3.PutObjectInput) {
+	_, c := itest.StartBucket(t, "ovr")
+	itest.Put(t, c, "ovr", "k", []byte("data"), func(in *s3.PutObjectInput) {
 		in.ContentType = aws.String("text/plain")
 		in.CacheControl = aws.String("no-cache")
 	})
 	exp := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
-	got, g := awsMustGet(t, c, "ovr", "k", func(in *s3.GetObjectInput) {
+	got, g := itest.Get(t, c, "ovr", "k", func(in *s3.GetObjectInput) {
 		in.ResponseContentType = aws.String("application/json")
 		in.ResponseContentDisposition = aws.String(`inline; filename="x.json"`)
 		in.ResponseContentEncoding = aws.String("identity")
@@ -288,247 +294,78 @@ func TestAWSObjectResponseOverrides(t *testing.T) {
 		}
 	}
 	// Overrides apply to one response only: the stored headers are unchanged.
-	_, g = awsMustGet(t, c, "ovr", "k")
+	_, g = itest.Get(t, c, "ovr", "k")
 	if aws.ToString(g.ContentType) != "text/plain" || aws.ToString(g.CacheControl) != "no-cache" || g.ContentLanguage != nil {
 		t.Errorf("stored headers changed: %q %q %v", aws.ToString(g.ContentType), aws.ToString(g.CacheControl), g.ContentLanguage)
 	}
 }
 
-func TestAWSObjectRange(t *testing.T) {
-	_, c := awsStartBucket(t, "rng")
-	ctx := context.Background()
-	body := []byte("0123456789")
-	awsMustPut(t, c, "rng", "k", body)
-
-	for _, tc := range []struct {
-		rng, want, contentRange string
-	}{
-		{"bytes=2-5", "2345", "bytes 2-5/10"},
-		{"bytes=5-", "56789", "bytes 5-9/10"},
-		{"bytes=-3", "789", "bytes 7-9/10"},
-		{"bytes=5-100", "56789", "bytes 5-9/10"},
-		{"bytes=0-0", "0", "bytes 0-0/10"},
-		{"bytes=9-9", "9", "bytes 9-9/10"},
-		{"bytes=-100", "0123456789", "bytes 0-9/10"},
-		{"bytes=0-", "0123456789", "bytes 0-9/10"},
-	} {
-		got, g := awsMustGet(t, c, "rng", "k", func(in *s3.GetObjectInput) { in.Range = aws.String(tc.rng) })
-		if string(got) != tc.want {
-			t.Errorf("GET %s: body %q, want %q", tc.rng, got, tc.want)
-		}
-		if st := awsStatus(g.ResultMetadata); st != http.StatusPartialContent {
-			t.Errorf("GET %s: status %d, want 206", tc.rng, st)
-		}
-		if cr := aws.ToString(g.ContentRange); cr != tc.contentRange {
-			t.Errorf("GET %s: Content-Range %q, want %q", tc.rng, cr, tc.contentRange)
-		}
-		if n := aws.ToInt64(g.ContentLength); n != int64(len(tc.want)) {
-			t.Errorf("GET %s: Content-Length %d, want %d", tc.rng, n, len(tc.want))
-		}
-		if aws.ToString(g.ETag) != awsETag(body) {
-			t.Errorf("GET %s: ETag %s is not the whole object's", tc.rng, aws.ToString(g.ETag))
-		}
-
-		h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("rng"), Key: aws.String("k"), Range: aws.String(tc.rng)})
-		if err != nil {
-			t.Fatalf("HEAD %s: %v", tc.rng, err)
-		}
-		if st := awsStatus(h.ResultMetadata); st != http.StatusPartialContent || aws.ToInt64(h.ContentLength) != int64(len(tc.want)) ||
-			aws.ToString(h.ContentRange) != tc.contentRange {
-			t.Errorf("HEAD %s: %d length %d range %q", tc.rng, st, aws.ToInt64(h.ContentLength), aws.ToString(h.ContentRange))
-		}
-	}
-
-	// Unsatisfiable: the first byte is past the end.
-	for _, r := range []string{"bytes=10-", "bytes=10-20", "bytes=100-200"} {
-		_, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("rng"), Key: aws.String("k"), Range: aws.String(r)})
-		awsWantErr(t, err, http.StatusRequestedRangeNotSatisfiable, "InvalidRange")
-		if cr := awsErrHeader(err, "Content-Range"); cr != "bytes */10" {
-			t.Errorf("416 for %s: Content-Range %q, want bytes */10", r, cr)
-		}
-	}
-
-	// Malformed or multiple ranges are ignored: the whole object, 200.
-	for _, r := range []string{"bytes=abc", "bytes=5-2", "items=0-1", "bytes=0-1,3-4"} {
-		got, g := awsMustGet(t, c, "rng", "k", func(in *s3.GetObjectInput) { in.Range = aws.String(r) })
-		if string(got) != string(body) || awsStatus(g.ResultMetadata) != http.StatusOK || g.ContentRange != nil {
-			t.Errorf("GET %s: %d %q range %v, want the whole object", r, awsStatus(g.ResultMetadata), got, g.ContentRange)
-		}
-	}
-}
-
 func TestAWSObjectMissing(t *testing.T) {
-	srv, c := awsStartBucket(t, "here")
+	srv, c := itest.StartBucket(t, "here")
 	ctx := context.Background()
-	awsMustPut(t, c, "here", "exists", []byte("x"))
+	itest.Put(t, c, "here", "exists", []byte("x"))
 
 	_, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("here"), Key: aws.String("missing")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchKey")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("gone"), Key: aws.String("exists")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 
 	_, err = c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("here"), Key: aws.String("missing")})
-	awsWantErr(t, err, http.StatusNotFound, "NotFound")
+	itest.WantErr(t, err, http.StatusNotFound, "NotFound")
 	_, err = c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("gone"), Key: aws.String("exists")})
-	awsWantErr(t, err, http.StatusNotFound, "NotFound")
+	itest.WantErr(t, err, http.StatusNotFound, "NotFound")
 
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("gone"), Key: aws.String("k"), Body: strings.NewReader("x")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 
 	_, err = c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("gone"), Key: aws.String("k")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 
 	_, err = c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("gone"),
 		Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String("k")}}}})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 
 	_, err = c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("gone")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 	_, err = c.ListObjects(ctx, &s3.ListObjectsInput{Bucket: aws.String("gone")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 	_, err = c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("gone"), MaxKeys: aws.Int32(0)})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("here"), Key: aws.String("dst"), CopySource: aws.String("here/missing")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchKey")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("here"), Key: aws.String("dst"), CopySource: aws.String("gone/exists")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("gone"), Key: aws.String("dst"), CopySource: aws.String("here/exists")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
-	awsWantNoObject(t, c, "here", "dst")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantNoObject(t, c, "here", "dst")
 
 	// HEAD errors carry no body, but do carry the request IDs.
 	for _, path := range []string{"/here/missing", "/gone/exists", "/gone"} {
-		req := awsRawRequest(t, srv, http.MethodHead, path, nil)
-		awsSign(t, req, nil, awsSignOpts{})
-		resp, body := awsDo(t, req)
+		req := itest.RawRequest(t, srv, http.MethodHead, path, nil)
+		itest.Sign(t, req, nil, itest.SignOpts{})
+		resp, body := itest.Do(t, req)
 		if resp.StatusCode != http.StatusNotFound || len(body) != 0 {
 			t.Errorf("HEAD %s: %d with %d body bytes, want 404 and none", path, resp.StatusCode, len(body))
 		}
-		awsWantRequestIDs(t, resp)
+		itest.WantRequestIDs(t, resp)
 	}
 	// GET errors do carry an XML body naming the code.
-	req := awsRawRequest(t, srv, http.MethodGet, "/here/missing", nil)
-	awsSign(t, req, nil, awsSignOpts{})
-	resp, body := awsDo(t, req)
-	awsWantRawErr(t, resp, body, http.StatusNotFound, "NoSuchKey")
-}
-
-func TestAWSDeleteObject(t *testing.T) {
-	_, c := awsStartBucket(t, "del")
-	ctx := context.Background()
-	awsMustPut(t, c, "del", "k", []byte("x"))
-	awsMustPut(t, c, "del", "keep", []byte("kept"))
-
-	for i := range 3 { // existing, then already gone: always 204
-		out, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("del"), Key: aws.String("k")})
-		if err != nil {
-			t.Fatalf("delete #%d: %v", i, err)
-		}
-		if st := awsStatus(out.ResultMetadata); st != http.StatusNoContent {
-			t.Fatalf("delete #%d: status %d, want 204", i, st)
-		}
-		awsWantNoObject(t, c, "del", "k")
-	}
-	out, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("del"), Key: aws.String("never-existed")})
-	if err != nil || awsStatus(out.ResultMetadata) != http.StatusNoContent {
-		t.Fatalf("delete of a never-existing key: %v", err)
-	}
-	awsWantObject(t, c, "del", "keep", []byte("kept"))
-}
-
-func TestAWSDeleteObjects(t *testing.T) {
-	srv, c := awsStartBucket(t, "multi")
-	ctx := context.Background()
-	keys := []string{"a", "b", "c/d", "e f", "x&y<z>", "日本"}
-	for _, k := range keys {
-		awsMustPut(t, c, "multi", k, []byte("v:"+k))
-	}
-	ids := func(ks ...string) []types.ObjectIdentifier {
-		var out []types.ObjectIdentifier
-		for _, k := range ks {
-			out = append(out, types.ObjectIdentifier{Key: aws.String(k)})
-		}
-		return out
-	}
-
-	// Verbose: every requested key is reported deleted, missing ones too.
-	req := []string{"a", "missing-1", "x&y<z>", "日本", "missing-2"}
-	out, err := c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("multi"), Delete: &types.Delete{Objects: ids(req...)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var deleted []string
-	for _, d := range out.Deleted {
-		deleted = append(deleted, aws.ToString(d.Key))
-	}
-	if strings.Join(deleted, "|") != strings.Join(req, "|") {
-		t.Errorf("verbose Deleted = %q, want %q", deleted, req)
-	}
-	if len(out.Errors) != 0 {
-		t.Errorf("verbose Errors = %+v", out.Errors)
-	}
-	for _, k := range []string{"a", "x&y<z>", "日本"} {
-		awsWantNoObject(t, c, "multi", k)
-	}
-	awsWantObject(t, c, "multi", "b", []byte("v:b"))
-
-	// Quiet: nothing reported on success.
-	out, err = c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("multi"),
-		Delete: &types.Delete{Objects: ids("b", "e f", "missing-3"), Quiet: aws.Bool(true)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Deleted) != 0 || len(out.Errors) != 0 {
-		t.Errorf("quiet mode reported %d deleted, %d errors", len(out.Deleted), len(out.Errors))
-	}
-	awsWantNoObject(t, c, "multi", "b")
-	awsWantNoObject(t, c, "multi", "e f")
-	awsWantObject(t, c, "multi", "c/d", []byte("v:c/d"))
-
-	// A conditional delete (ETag) that fails is reported per key.
-	awsMustPut(t, c, "multi", "guarded", []byte("g"))
-	out, err = c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("multi"),
-		Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String("guarded"), ETag: aws.String(`"00000000000000000000000000000000"`)}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Errors) != 1 || aws.ToString(out.Errors[0].Key) != "guarded" || aws.ToString(out.Errors[0].Code) != "PreconditionFailed" {
-		t.Errorf("conditional delete with wrong ETag: deleted %v, errors %+v", out.Deleted, out.Errors)
-	}
-	awsWantObject(t, c, "multi", "guarded", []byte("g"))
-
-	// Over 1000 keys: refused as a whole, nothing deleted.
-	var many []string
-	for i := range 1001 {
-		many = append(many, fmt.Sprintf("k%04d", i))
-	}
-	many[500] = "c/d"
-	_, err = c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("multi"), Delete: &types.Delete{Objects: ids(many...)}})
-	awsWantErr(t, err, http.StatusBadRequest, "MalformedXML")
-	awsWantObject(t, c, "multi", "c/d", []byte("v:c/d"))
-
-	// Exactly 1000 is fine.
-	out, err = c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("multi"), Delete: &types.Delete{Objects: ids(many[:1000]...)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Deleted) != 1000 {
-		t.Errorf("1000-key delete reported %d deleted", len(out.Deleted))
-	}
-	awsWantNoObject(t, c, "multi", "c/d")
-	awsWantNoStrayFiles(t, srv, c)
+	req := itest.RawRequest(t, srv, http.MethodGet, "/here/missing", nil)
+	itest.Sign(t, req, nil, itest.SignOpts{})
+	resp, body := itest.Do(t, req)
+	itest.WantRawErr(t, resp, body, http.StatusNotFound, "NoSuchKey")
 }
 
 // A GET or HEAD naming a version must serve that version or fail: never
 // silently serve the current object instead.
 func TestAWSObjectVersionID(t *testing.T) {
-	_, c := awsStartBucket(t, "versions")
+	_, c := itest.StartBucket(t, "versions")
 	ctx := context.Background()
-	awsMustPut(t, c, "versions", "k", []byte("current"))
+	itest.Put(t, c, "versions", "k", []byte("current"))
 
 	// Unversioned objects have the version ID "null".
-	got, _ := awsMustGet(t, c, "versions", "k", func(in *s3.GetObjectInput) { in.VersionId = aws.String("null") })
+	got, _ := itest.Get(t, c, "versions", "k", func(in *s3.GetObjectInput) { in.VersionId = aws.String("null") })
 	if string(got) != "current" {
 		t.Fatalf("versionId=null: %q", got)
 	}
@@ -536,26 +373,26 @@ func TestAWSObjectVersionID(t *testing.T) {
 		t.Fatalf("HEAD versionId=null: %v", err)
 	}
 	_, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("versions"), Key: aws.String("k"), VersionId: aws.String("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchVersion")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 	_, err = c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("versions"), Key: aws.String("k"), VersionId: aws.String("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY")})
-	awsWantErr(t, err, http.StatusNotFound, "NotFound")
+	itest.WantErr(t, err, http.StatusNotFound, "NotFound")
 	// A version of a missing key, or of a missing bucket.
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("versions"), Key: aws.String("missing"), VersionId: aws.String("null")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchVersion")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("gone"), Key: aws.String("k"), VersionId: aws.String("null")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 	// Copying from a version that does not exist fails the same way.
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("versions"), Key: aws.String("copy"),
 		CopySource: aws.String("versions/k?versionId=3HL4kqtJlcpXroDTDmJ")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchVersion")
-	awsWantNoObject(t, c, "versions", "copy")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
+	itest.WantNoObject(t, c, "versions", "copy")
 }
 
 func TestAWSObjectStorageClass(t *testing.T) {
-	_, c := awsStartBucket(t, "classes")
+	_, c := itest.StartBucket(t, "classes")
 	ctx := context.Background()
-	awsMustPut(t, c, "classes", "std", []byte("s"))
-	awsMustPut(t, c, "classes", "ia", []byte("i"), func(in *s3.PutObjectInput) { in.StorageClass = types.StorageClassStandardIa })
+	itest.Put(t, c, "classes", "std", []byte("s"))
+	itest.Put(t, c, "classes", "ia", []byte("i"), func(in *s3.PutObjectInput) { in.StorageClass = types.StorageClassStandardIa })
 
 	h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("classes"), Key: aws.String("ia")})
 	if err != nil {
@@ -583,29 +420,142 @@ func TestAWSObjectStorageClass(t *testing.T) {
 	if h, err = c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("classes"), Key: aws.String("std")}); err != nil || h.StorageClass != types.StorageClassStandardIa {
 		t.Errorf("after self-copy: storage class %q (%v)", h.StorageClass, err)
 	}
-	awsWantObject(t, c, "classes", "std", []byte("s"))
+	itest.WantObject(t, c, "classes", "std", []byte("s"))
 
 	// An unknown storage class is refused.
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("classes"), Key: aws.String("ia"), Body: strings.NewReader("x"), StorageClass: "NOT_A_CLASS"})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidStorageClass")
-	awsWantObject(t, c, "classes", "ia", []byte("i"))
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidStorageClass")
+	itest.WantObject(t, c, "classes", "ia", []byte("i"))
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("classes"), Key: aws.String("bad"), CopySource: aws.String("classes/ia"), StorageClass: "NOT_A_CLASS"})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidStorageClass")
-	awsWantNoObject(t, c, "classes", "bad")
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidStorageClass")
+	itest.WantNoObject(t, c, "classes", "bad")
 }
 
-func TestAWSDeleteObjectConditional(t *testing.T) {
-	_, c := awsStartBucket(t, "conddel")
+func TestMinioPutGetStat(t *testing.T) {
+	_, c, bucket := itest.StartMinio(t)
 	ctx := context.Background()
-	put := awsMustPut(t, c, "conddel", "k", []byte("guarded"))
-	_, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("conddel"), Key: aws.String("k"), IfMatch: aws.String(awsETag([]byte("other")))})
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantObject(t, c, "conddel", "k", []byte("guarded"))
-	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("conddel"), Key: aws.String("k"), IfMatch: put.ETag}); err != nil {
-		t.Fatalf("delete with the current ETag: %v", err)
+	body := []byte("hello, minio-go\n")
+	opts := minio.PutObjectOptions{
+		ContentType:        "text/plain; charset=utf-8",
+		ContentDisposition: `attachment; filename="hello.txt"`,
+		ContentLanguage:    "en",
+		CacheControl:       "max-age=60",
+		UserMetadata:       map[string]string{"Color": "blue", "x-amz-meta-Shape": "round"},
 	}
-	awsWantNoObject(t, c, "conddel", "k")
-	// A conditional delete of a missing key is not silently "done".
-	_, err = c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("conddel"), Key: aws.String("k"), IfMatch: put.ETag})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchKey")
+	info := itest.MinioPut(t, c, bucket, "greeting.txt", body, opts)
+	if info.Size != int64(len(body)) {
+		t.Errorf("UploadInfo.Size = %d, want %d", info.Size, len(body))
+	}
+
+	check := func(what string, oi minio.ObjectInfo) {
+		t.Helper()
+		if oi.Key != "greeting.txt" || oi.Size != int64(len(body)) || oi.ETag != itest.MD5Hex(body) {
+			t.Errorf("%s: key %q size %d etag %q", what, oi.Key, oi.Size, oi.ETag)
+		}
+		if oi.ContentType != "text/plain; charset=utf-8" {
+			t.Errorf("%s: ContentType %q", what, oi.ContentType)
+		}
+		if got := oi.Metadata.Get("Content-Disposition"); got != `attachment; filename="hello.txt"` {
+			t.Errorf("%s: Content-Disposition %q", what, got)
+		}
+		if got := oi.Metadata.Get("Content-Language"); got != "en" {
+			t.Errorf("%s: Content-Language %q", what, got)
+		}
+		if got := oi.Metadata.Get("Cache-Control"); got != "max-age=60" {
+			t.Errorf("%s: Cache-Control %q", what, got)
+		}
+		if oi.UserMetadata["Color"] != "blue" || oi.UserMetadata["Shape"] != "round" || len(oi.UserMetadata) != 2 {
+			t.Errorf("%s: UserMetadata %v, want Color=blue Shape=round", what, oi.UserMetadata)
+		}
+		if oi.LastModified.IsZero() || time.Since(oi.LastModified) > time.Minute {
+			t.Errorf("%s: LastModified %v", what, oi.LastModified)
+		}
+	}
+	st, err := c.StatObject(ctx, bucket, "greeting.txt", minio.StatObjectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("StatObject", st)
+	got, gi := itest.MinioGet(t, c, bucket, "greeting.txt", minio.GetObjectOptions{})
+	if !bytes.Equal(got, body) {
+		t.Fatalf("GetObject = %q, want %q", got, body)
+	}
+	check("GetObject", gi)
+
+	// Content-MD5 sent by the client is verified and accepted.
+	itest.MinioPut(t, c, bucket, "with-md5", body, minio.PutObjectOptions{SendContentMd5: true})
+
+	// Overwrite replaces bytes and metadata entirely.
+	itest.MinioPut(t, c, bucket, "greeting.txt", []byte("v2"), minio.PutObjectOptions{})
+	st, err = c.StatObject(ctx, bucket, "greeting.txt", minio.StatObjectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (minio-go sends Content-Type application/octet-stream when none is given.)
+	if st.Size != 2 || st.ContentType != "application/octet-stream" || len(st.UserMetadata) != 0 ||
+		st.Metadata.Get("Content-Disposition") != "" || st.Metadata.Get("Cache-Control") != "" {
+		t.Errorf("after overwrite: size %d type %q meta %v headers %v", st.Size, st.ContentType, st.UserMetadata, st.Metadata)
+	}
+
+	// Empty object.
+	itest.MinioPut(t, c, bucket, "empty", nil, minio.PutObjectOptions{})
+	if got, gi := itest.MinioGet(t, c, bucket, "empty", minio.GetObjectOptions{}); len(got) != 0 || gi.Size != 0 || gi.ETag != itest.MD5Hex(nil) {
+		t.Errorf("empty object: %d bytes, size %d, etag %q", len(got), gi.Size, gi.ETag)
+	}
+
+	// Missing keys.
+	_, err = c.StatObject(ctx, bucket, "missing", minio.StatObjectOptions{})
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
+	_, _, err = itest.MinioTryGet(c, bucket, "missing", minio.GetObjectOptions{})
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
+}
+
+func TestMinioLargeObject(t *testing.T) {
+	_, c, bucket := itest.StartMinio(t)
+	ctx := context.Background()
+	const size = 20 << 20 // above minio-go's 16 MiB part size: DisableMultipart keeps one PUT
+	data := itest.RandBytes(20, size)
+	info, err := c.PutObject(ctx, bucket, "big.bin", bytes.NewReader(data), size, itest.MinioPutOpts())
+	if err != nil {
+		t.Fatalf("single 20 MiB PUT: %v", err)
+	}
+	if info.ETag != itest.MD5Hex(data) || strings.Contains(info.ETag, "-") {
+		t.Fatalf("ETag %q, want the plain MD5 %q of a single-part upload", info.ETag, itest.MD5Hex(data))
+	}
+	got, gi := itest.MinioGet(t, c, bucket, "big.bin", minio.GetObjectOptions{})
+	if len(got) != size || itest.MD5Hex(got) != itest.MD5Hex(data) || gi.ETag != itest.MD5Hex(data) {
+		t.Fatalf("read back %d bytes, MD5 %s; want %d bytes, MD5 %s", len(got), itest.MD5Hex(got), size, itest.MD5Hex(data))
+	}
+
+	// A 16 MiB object with default PartSize is exactly one part: minio-go
+	// sends it as a single PUT without being told.
+	data16 := data[:16<<20]
+	info, err = c.PutObject(ctx, bucket, "sixteen.bin", bytes.NewReader(data16), int64(len(data16)),
+		minio.PutObjectOptions{DisableContentSha256: true})
+	if err != nil {
+		t.Fatalf("16 MiB PUT: %v", err)
+	}
+	if info.ETag != itest.MD5Hex(data16) {
+		t.Fatalf("16 MiB ETag %q, want %q", info.ETag, itest.MD5Hex(data16))
+	}
+	got, _ = itest.MinioGet(t, c, bucket, "sixteen.bin", minio.GetObjectOptions{})
+	if itest.MD5Hex(got) != itest.MD5Hex(data16) {
+		t.Fatal("16 MiB object read back differs")
+	}
+}
+
+// TestMinioStreamingSignature runs minio-go's default PutObject over plain
+// HTTP, which signs the body with aws-chunked streaming signatures.
+func TestMinioStreamingSignature(t *testing.T) {
+	_, c, bucket := itest.StartMinio(t)
+	ctx := context.Background()
+	data := itest.RandBytes(11, 200_000)
+	_, err := c.PutObject(ctx, bucket, "streamed", bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := itest.MinioGet(t, c, bucket, "streamed", minio.GetObjectOptions{})
+	if !bytes.Equal(got, data) {
+		t.Fatal("streamed object read back differs")
+	}
 }

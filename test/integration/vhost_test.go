@@ -11,7 +11,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // awsHostRecorder records the Host of every request it forwards.
@@ -55,7 +57,7 @@ func TestAWSVirtualHostedStyle(t *testing.T) {
 		return dialer.DialContext(ctx, network, srv.Addr)
 	}
 	rec := &awsHostRecorder{next: tr}
-	c := awsClient(t, srv, func(o *s3.Options) {
+	c := itest.AWSClient(t, srv, func(o *s3.Options) {
 		o.BaseEndpoint = aws.String("http://" + domain + ":" + port)
 		o.UsePathStyle = false
 		o.HTTPClient = &http.Client{Transport: rec}
@@ -63,16 +65,16 @@ func TestAWSVirtualHostedStyle(t *testing.T) {
 	ctx := context.Background()
 
 	for _, b := range []string{"vhost", "dotted.bucket"} {
-		awsMustCreateBucket(t, c, b)
+		itest.CreateBucket(t, c, b)
 		if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(b)}); err != nil {
 			t.Fatal(err)
 		}
 		keys := []string{"file.txt", "dir/sub dir/ü+x.bin", "/leading", "a//b"}
 		for _, k := range keys {
-			awsMustPut(t, c, b, k, []byte(b+":"+k))
+			itest.Put(t, c, b, k, []byte(b+":"+k))
 		}
 		for _, k := range keys {
-			awsWantObject(t, c, b, k, []byte(b+":"+k))
+			itest.WantObject(t, c, b, k, []byte(b+":"+k))
 		}
 		out, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String(b)})
 		if err != nil {
@@ -91,10 +93,10 @@ func TestAWSVirtualHostedStyle(t *testing.T) {
 		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(b), Key: aws.String("file.txt")}); err != nil {
 			t.Fatal(err)
 		}
-		awsWantNoObject(t, c, b, "file.txt")
+		itest.WantNoObject(t, c, b, "file.txt")
 	}
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("no-such"), Key: aws.String("k")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 
 	// ListBuckets goes to the bare domain.
 	lb, err := c.ListBuckets(ctx, &s3.ListBucketsInput{})
@@ -124,7 +126,7 @@ func TestAWSVirtualHostedStyle(t *testing.T) {
 	}
 
 	// The same data through path-style addressing.
-	pc := awsClient(t, srv)
-	awsWantObject(t, pc, "vhost", "dir/sub dir/ü+x.bin", []byte("vhost:dir/sub dir/ü+x.bin"))
-	awsWantObject(t, pc, "dotted.bucket", "/leading", []byte("dotted.bucket:/leading"))
+	pc := itest.AWSClient(t, srv)
+	itest.WantObject(t, pc, "vhost", "dir/sub dir/ü+x.bin", []byte("vhost:dir/sub dir/ü+x.bin"))
+	itest.WantObject(t, pc, "dotted.bucket", "/leading", []byte("dotted.bucket:/leading"))
 }

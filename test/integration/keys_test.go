@@ -1,6 +1,10 @@
 package integration
 
+// Object keys a file-system-backed store could alias or refuse, key
+// length limits and raw paths, through aws-sdk-go-v2, minio-go and raw HTTP.
+
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/url"
@@ -11,6 +15,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/minio/minio-go/v7"
+
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // awsOddKeys are keys a file-system-backed store could alias or refuse:
@@ -27,17 +34,17 @@ func awsOddKeys() []string {
 }
 
 func TestAWSOddKeysNeverAlias(t *testing.T) {
-	_, c := awsStartBucket(t, "odd")
+	_, c := itest.StartBucket(t, "odd")
 	ctx := context.Background()
 	keys := awsOddKeys()
 	for _, k := range keys {
 		if len(k) > 1024 {
 			t.Fatalf("test key of %d bytes", len(k))
 		}
-		awsMustPut(t, c, "odd", k, []byte("content of "+k))
+		itest.Put(t, c, "odd", k, []byte("content of "+k))
 	}
 	for _, k := range keys {
-		awsWantObject(t, c, "odd", k, []byte("content of "+k))
+		itest.WantObject(t, c, "odd", k, []byte("content of "+k))
 		h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("odd"), Key: aws.String(k)})
 		if err != nil {
 			t.Fatalf("HEAD %q: %v", k, err)
@@ -72,27 +79,27 @@ func TestAWSOddKeysNeverAlias(t *testing.T) {
 		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("odd"), Key: aws.String(k)}); err != nil {
 			t.Fatal(err)
 		}
-		awsWantNoObject(t, c, "odd", k)
+		itest.WantNoObject(t, c, "odd", k)
 	}
 	for _, k := range []string{"a//b", "a/b/", "x", "./x", "dir/x", "dir//", "//double-leading", "a%b", "a"} {
-		awsWantObject(t, c, "odd", k, []byte("content of "+k))
+		itest.WantObject(t, c, "odd", k, []byte("content of "+k))
 	}
 }
 
 func TestAWSKeyLength(t *testing.T) {
-	_, c := awsStartBucket(t, "keylen")
+	_, c := itest.StartBucket(t, "keylen")
 	ctx := context.Background()
 	for _, k := range []string{strings.Repeat("k", 1025), strings.Repeat("日", 342), strings.Repeat("x", 2000)} {
 		_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("keylen"), Key: aws.String(k), Body: strings.NewReader("x")})
-		awsWantErr(t, err, http.StatusBadRequest, "KeyTooLongError")
+		itest.WantErr(t, err, http.StatusBadRequest, "KeyTooLongError")
 		_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("keylen"), Key: aws.String(k), CopySource: aws.String("keylen/src")})
-		if code, _ := awsErrInfo(err); code != "KeyTooLongError" && code != "NoSuchKey" {
+		if code, _ := itest.ErrInfo(err); code != "KeyTooLongError" && code != "NoSuchKey" {
 			t.Errorf("copy to a %d-byte key: %v", len(k), err)
 		}
 	}
-	awsMustPut(t, c, "keylen", "src", []byte("s"))
+	itest.Put(t, c, "keylen", "src", []byte("s"))
 	_, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("keylen"), Key: aws.String(strings.Repeat("k", 1025)), CopySource: aws.String("keylen/src")})
-	awsWantErr(t, err, http.StatusBadRequest, "KeyTooLongError")
+	itest.WantErr(t, err, http.StatusBadRequest, "KeyTooLongError")
 	out, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("keylen")})
 	if err != nil {
 		t.Fatal(err)
@@ -105,12 +112,12 @@ func TestAWSKeyLength(t *testing.T) {
 // Raw path-style requests: "/bucket//leading" is the key "/leading", and
 // "/bucket/./" the key "./"; nothing cleans the path.
 func TestAWSKeysRawPaths(t *testing.T) {
-	srv, c := awsStartBucket(t, "raw")
-	awsMustPut(t, c, "raw", "/leading", []byte("slash first"))
-	awsMustPut(t, c, "raw", "leading", []byte("no slash"))
-	awsMustPut(t, c, "raw", "./", []byte("dot slash"))
-	awsMustPut(t, c, "raw", "a/../b", []byte("dotdot"))
-	awsMustPut(t, c, "raw", "b", []byte("plain b"))
+	srv, c := itest.StartBucket(t, "raw")
+	itest.Put(t, c, "raw", "/leading", []byte("slash first"))
+	itest.Put(t, c, "raw", "leading", []byte("no slash"))
+	itest.Put(t, c, "raw", "./", []byte("dot slash"))
+	itest.Put(t, c, "raw", "a/../b", []byte("dotdot"))
+	itest.Put(t, c, "raw", "b", []byte("plain b"))
 	for path, want := range map[string]string{
 		"/raw//leading": "slash first",
 		"/raw/leading":  "no slash",
@@ -118,19 +125,79 @@ func TestAWSKeysRawPaths(t *testing.T) {
 		"/raw/a/../b":   "dotdot",
 		"/raw/b":        "plain b",
 	} {
-		req := awsRawRequest(t, srv, http.MethodGet, path, nil)
-		awsSign(t, req, nil, awsSignOpts{})
-		resp, body := awsDo(t, req)
+		req := itest.RawRequest(t, srv, http.MethodGet, path, nil)
+		itest.Sign(t, req, nil, itest.SignOpts{})
+		resp, body := itest.Do(t, req)
 		if resp.StatusCode != http.StatusOK || string(body) != want {
 			t.Errorf("GET %s: %d %q, want %q", path, resp.StatusCode, body, want)
 		}
 	}
 	// A raw PUT to "/raw//x" creates "/x", not "x".
-	req := awsRawRequest(t, srv, http.MethodPut, "/raw//x", []byte("made raw"))
-	awsSign(t, req, []byte("made raw"), awsSignOpts{})
-	if resp, body := awsDo(t, req); resp.StatusCode != http.StatusOK {
+	req := itest.RawRequest(t, srv, http.MethodPut, "/raw//x", []byte("made raw"))
+	itest.Sign(t, req, []byte("made raw"), itest.SignOpts{})
+	if resp, body := itest.Do(t, req); resp.StatusCode != http.StatusOK {
 		t.Fatalf("raw PUT: %d %s", resp.StatusCode, body)
 	}
-	awsWantObject(t, c, "raw", "/x", []byte("made raw"))
-	awsWantNoObject(t, c, "raw", "x")
+	itest.WantObject(t, c, "raw", "/x", []byte("made raw"))
+	itest.WantNoObject(t, c, "raw", "x")
+}
+
+func TestMinioOddKeys(t *testing.T) {
+	_, c, bucket := itest.StartMinio(t)
+	ctx := context.Background()
+	keys := []string{
+		"a//b", "a/b", "../x", "./x", "x/..", "dir/", "dir/x", "dir//", "/leading-slash",
+		"ünïcødé/日本語/🙂", "space in key", " leading and trailing ", "plus+sign", "percent%20encoded",
+		"query?x=1&y=2", "hash#frag", "semi;colon", "quote\"s'", "back\\slash", "tilde~star*",
+		"tab\tnewline\n", "brackets[]{}()<>", "comma,equals=", "at@dollar$", "pipe|caret^`",
+		strings.Repeat("k", 1024),
+		strings.Repeat("é", 512), // 1024 bytes of UTF-8
+	}
+	for i, k := range keys {
+		itest.MinioPut(t, c, bucket, k, []byte("content of key #"+string(rune('A'+i))+": "+k), minio.PutObjectOptions{})
+	}
+	for i, k := range keys {
+		want := []byte("content of key #" + string(rune('A'+i)) + ": " + k)
+		got, gi := itest.MinioGet(t, c, bucket, k, minio.GetObjectOptions{})
+		if !bytes.Equal(got, want) {
+			t.Errorf("key %q read back %q", k, got)
+		}
+		if gi.Key != k {
+			t.Errorf("key %q: ObjectInfo.Key %q", k, gi.Key)
+		}
+	}
+	var listed []string
+	for o := range c.ListObjects(ctx, bucket, minio.ListObjectsOptions{Recursive: true}) {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		listed = append(listed, o.Key)
+	}
+	if len(listed) != len(keys) {
+		t.Errorf("listed %d keys, want %d", len(listed), len(keys))
+	}
+	seen := map[string]bool{}
+	for _, k := range listed {
+		seen[k] = true
+	}
+	for _, k := range keys {
+		if !seen[k] {
+			t.Errorf("key %q missing from the listing", k)
+		}
+	}
+
+	// minio-go refuses a 1025-byte key itself; the server's refusal of one
+	// is TestAWSKeyLength's.
+	if _, err := c.PutObject(ctx, bucket, strings.Repeat("k", 1025), bytes.NewReader(nil), 0, itest.MinioPutOpts()); err == nil {
+		t.Error("minio-go accepted a 1025-byte key")
+	}
+
+	for _, k := range keys {
+		if err := c.RemoveObject(ctx, bucket, k, minio.RemoveObjectOptions{}); err != nil {
+			t.Errorf("RemoveObject %q: %v", k, err)
+		}
+	}
+	if err := c.RemoveBucket(ctx, bucket); err != nil {
+		t.Errorf("bucket not empty after removing every odd key: %v", err)
+	}
 }

@@ -1,17 +1,24 @@
 package integration
 
+// ListObjects V1 and V2: prefixes, delimiters, paging, start-after,
+// fetch-owner and argument checks, through aws-sdk-go-v2 and minio-go.
+
 import (
 	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/minio/minio-go/v7"
+
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // awsListed is one listing page flattened: keys and common prefixes.
@@ -70,8 +77,8 @@ var awsListKeys = []string{
 }
 
 func TestAWSListObjectsV2PrefixDelimiter(t *testing.T) {
-	_, c := awsStartBucket(t, "list")
-	awsMustPutMany(t, c, "list", awsListKeys, 4, false)
+	_, c := itest.StartBucket(t, "list")
+	itest.PutMany(t, c, "list", awsListKeys, 4, false)
 	sorted := slices.Sorted(slices.Values(awsListKeys))
 
 	cases := []struct {
@@ -136,7 +143,7 @@ func TestAWSListObjectsV2PrefixDelimiter(t *testing.T) {
 		t.Fatalf("prefix dir1/a: %q", l.keys)
 	}
 	o := out.Contents[0]
-	if aws.ToInt64(o.Size) != int64(len("dir1/a")) || aws.ToString(o.ETag) != awsETag([]byte("dir1/a")) ||
+	if aws.ToInt64(o.Size) != int64(len("dir1/a")) || aws.ToString(o.ETag) != itest.ETag([]byte("dir1/a")) ||
 		o.StorageClass != types.ObjectStorageClassStandard || o.LastModified == nil || o.Owner != nil {
 		t.Errorf("entry: size %d ETag %s class %q modified %v owner %v", aws.ToInt64(o.Size), aws.ToString(o.ETag), o.StorageClass, o.LastModified, o.Owner)
 	}
@@ -166,9 +173,9 @@ func awsPagingKeys() []string {
 }
 
 func TestAWSListObjectsV2Paging(t *testing.T) {
-	_, c := awsStartBucket(t, "paging")
+	_, c := itest.StartBucket(t, "paging")
 	keys := awsPagingKeys()
-	awsMustPutMany(t, c, "paging", keys, 8, true)
+	itest.PutMany(t, c, "paging", keys, 8, true)
 
 	for _, delim := range []string{"", "/"} {
 		for _, prefix := range []string{"", "dir05", "k05"} {
@@ -243,9 +250,9 @@ func TestAWSListObjectsV2Paging(t *testing.T) {
 }
 
 func TestAWSListObjectsV2StartAfter(t *testing.T) {
-	_, c := awsStartBucket(t, "after")
+	_, c := itest.StartBucket(t, "after")
 	keys := awsPagingKeys()
-	awsMustPutMany(t, c, "after", keys, 8, true)
+	itest.PutMany(t, c, "after", keys, 8, true)
 
 	for _, tc := range []struct{ after, delim, prefix string }{
 		{"k050", "", ""},
@@ -284,8 +291,8 @@ func TestAWSListObjectsV2StartAfter(t *testing.T) {
 }
 
 func TestAWSListObjectsV2FetchOwner(t *testing.T) {
-	_, c := awsStartBucket(t, "owner")
-	awsMustPut(t, c, "owner", "k", []byte("x"))
+	_, c := itest.StartBucket(t, "owner")
+	itest.Put(t, c, "owner", "k", []byte("x"))
 	ctx := context.Background()
 	for _, fetch := range []*bool{nil, aws.Bool(false)} {
 		out, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("owner"), FetchOwner: fetch})
@@ -323,14 +330,14 @@ func TestAWSListObjectsV2FetchOwner(t *testing.T) {
 }
 
 func TestAWSListObjectsMaxKeysCap(t *testing.T) {
-	srv, _ := awsStart(t, testutil.WithoutFsync())
-	c := awsPooledClient(t, srv, 16)
-	awsMustCreateBucket(t, c, "cap")
+	srv, _ := itest.Start(t, testutil.WithoutFsync())
+	c := itest.PooledAWSClient(t, srv, 16)
+	itest.CreateBucket(t, c, "cap")
 	var keys []string
 	for i := range 1005 {
 		keys = append(keys, fmt.Sprintf("key-%05d", i))
 	}
-	awsMustPutMany(t, c, "cap", keys, 16, true)
+	itest.PutMany(t, c, "cap", keys, 16, true)
 
 	for _, mk := range []*int32{nil, aws.Int32(1000), aws.Int32(1001), aws.Int32(5000), aws.Int32(1 << 30)} {
 		l, out := awsListV2(t, c, &s3.ListObjectsV2Input{Bucket: aws.String("cap"), MaxKeys: mk})
@@ -356,23 +363,23 @@ func TestAWSListObjectsMaxKeysCap(t *testing.T) {
 }
 
 func TestAWSListObjectsInvalidArguments(t *testing.T) {
-	_, c := awsStartBucket(t, "badargs")
-	awsMustPut(t, c, "badargs", "k", []byte("x"))
+	_, c := itest.StartBucket(t, "badargs")
+	itest.Put(t, c, "badargs", "k", []byte("x"))
 	ctx := context.Background()
 	for _, tok := range []string{"garbage!!", "AA", "bm90LWEtdG9rZW4", "%%%"} {
 		_, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("badargs"), ContinuationToken: aws.String(tok)})
-		awsWantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 	}
 	_, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("badargs"), MaxKeys: aws.Int32(-1)})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 	_, err = c.ListObjects(ctx, &s3.ListObjectsInput{Bucket: aws.String("badargs"), MaxKeys: aws.Int32(-1)})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 }
 
 func TestAWSListObjectsV1Paging(t *testing.T) {
-	_, c := awsStartBucket(t, "vone")
+	_, c := itest.StartBucket(t, "vone")
 	keys := awsPagingKeys()
-	awsMustPutMany(t, c, "vone", keys, 8, true)
+	itest.PutMany(t, c, "vone", keys, 8, true)
 	ctx := context.Background()
 
 	for _, delim := range []string{"", "/"} {
@@ -438,9 +445,9 @@ func TestAWSListObjectsV1Paging(t *testing.T) {
 // Prefixes are matched byte for byte: "%" and "_" are not wildcards and
 // case matters.
 func TestAWSListPrefixIsLiteral(t *testing.T) {
-	_, c := awsStartBucket(t, "literal")
+	_, c := itest.StartBucket(t, "literal")
 	keys := []string{"a_b", "aXb", "A_b", "a%c", "a%", "abc", "a", "a\\b", "a.b", "a*b", "a[b]", "p+q&r=s t", "p q"}
-	awsMustPutMany(t, c, "literal", keys, 4, false)
+	itest.PutMany(t, c, "literal", keys, 4, false)
 	for prefix, want := range map[string][]string{
 		"a_":       {"a_b"},
 		"a%":       {"a%", "a%c"},
@@ -464,4 +471,167 @@ func TestAWSListPrefixIsLiteral(t *testing.T) {
 	if !slices.Equal(l.prefixes, []string{"A_", "a_"}) {
 		t.Errorf("delimiter _: prefixes %q", l.prefixes)
 	}
+}
+
+// mcListKeys returns ~300 keys in nested "directories", with characters that
+// need escaping in URLs and XML, and non-ASCII ones.
+func mcListKeys() []string {
+	tops := []string{
+		"a/", "a/b/", "a/b/c/", "a//", "dir/", "ünïcødé/", "日本/", "sp ace/", "plus+/", "pct%25/",
+		"amp&lt;/", "q?x=1/", "", "z~/", "tab\t/",
+	}
+	leaves := []string{
+		"file", "file.txt", "File", "x y", "+", "%", "&<>\"'", "é", "🙂", "a", "a/", "_",
+		"-dash", ".dot", "..", "#h", "=eq", "semi;", "tilde~", "back\\slash",
+	}
+	var keys []string
+	for i, top := range tops {
+		for j, leaf := range leaves {
+			k := top + leaf
+			if (i+j)%4 == 0 {
+				k += fmt.Sprintf("-%d", j)
+			}
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// mcExpectList is the reference listing: keys after startAfter under prefix,
+// rolled up at "/" unless recursive, in byte order (keys and common prefixes
+// merged; minio-go yields each page's keys before its prefixes, so callers
+// compare sorted).
+func mcExpectList(keys []string, prefix, startAfter string, recursive bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range keys { // keys are sorted
+		if !strings.HasPrefix(k, prefix) || k <= startAfter {
+			continue
+		}
+		if !recursive {
+			if i := strings.Index(k[len(prefix):], "/"); i >= 0 {
+				cp := k[:len(prefix)+i+1]
+				if cp == startAfter {
+					// A marker naming a common prefix (as NextMarker and
+					// continuation tokens do) skips all of it.
+					continue
+				}
+				if !seen[cp] {
+					seen[cp] = true
+					out = append(out, cp)
+				}
+				continue
+			}
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestMinioList(t *testing.T) {
+	_, c, bucket := itest.StartMinio(t, testutil.WithoutFsync())
+	ctx := context.Background()
+	keys := mcListKeys()
+	if len(keys) < 290 {
+		t.Fatalf("only %d distinct keys", len(keys))
+	}
+	etags := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for _, k := range keys {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			body := []byte("body of " + k)
+			info, err := c.PutObject(ctx, bucket, k, strings.NewReader(string(body)), int64(len(body)), itest.MinioPutOpts())
+			if err != nil {
+				t.Errorf("PutObject %q: %v", k, err)
+				return
+			}
+			mu.Lock()
+			etags[k] = info.ETag
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	type listCase struct {
+		prefix, startAfter string
+		recursive          bool
+	}
+	cases := []listCase{
+		{"", "", true},
+		{"", "", false},
+		{"a/", "", true},
+		{"a/", "", false},
+		{"a/b", "", false},
+		{"a//", "", false},
+		{"ünïcødé/", "", true},
+		{"sp ace/x", "", true},
+		{"pct%25/", "", false},
+		{"no-such-prefix/", "", true},
+		{"", "dir/", true},
+		{"", "dir/file", false}, // inside a common prefix: dir/ rolls up again
+		{"", "m", false},
+		{"a/", "a/b/c/file", true},
+		{"a/", "a/b/", false},
+		{"", "\U0010FFFF", true}, // after every key
+	}
+	for _, tc := range cases {
+		want := mcExpectList(keys, tc.prefix, tc.startAfter, tc.recursive)
+		for _, v1 := range []bool{false, true} {
+			for _, maxKeys := range []int{0, 7} {
+				name := fmt.Sprintf("prefix=%q startAfter=%q recursive=%v v1=%v maxKeys=%d",
+					tc.prefix, tc.startAfter, tc.recursive, v1, maxKeys)
+				var got []string
+				for o := range c.ListObjects(ctx, bucket, minio.ListObjectsOptions{
+					Prefix: tc.prefix, StartAfter: tc.startAfter, Recursive: tc.recursive,
+					UseV1: v1, MaxKeys: maxKeys, WithVersions: false,
+				}) {
+					if o.Err != nil {
+						t.Fatalf("%s: %v", name, o.Err)
+					}
+					got = append(got, o.Key)
+					if !tc.recursive && strings.Contains(strings.TrimPrefix(o.Key, tc.prefix), "/") {
+						continue // a common prefix: no size or ETag
+					}
+					if o.ETag != etags[o.Key] || o.Size != int64(len("body of "+o.Key)) || o.LastModified.IsZero() {
+						t.Errorf("%s: entry %q etag %q size %d mtime %v", name, o.Key, o.ETag, o.Size, o.LastModified)
+					}
+					if o.StorageClass != "STANDARD" {
+						t.Errorf("%s: entry %q storage class %q", name, o.Key, o.StorageClass)
+					}
+				}
+				var gotKeys, gotPrefixes []string
+				for _, k := range got {
+					if !tc.recursive && strings.Contains(strings.TrimPrefix(k, tc.prefix), "/") {
+						gotPrefixes = append(gotPrefixes, k)
+					} else {
+						gotKeys = append(gotKeys, k)
+					}
+				}
+				if !slices.IsSorted(gotKeys) || !slices.IsSorted(gotPrefixes) {
+					t.Errorf("%s: keys or prefixes out of byte order: %q", name, mcHead(got))
+				}
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Errorf("%s:\n got %d entries %q\nwant %d entries %q", name, len(got), mcHead(got), len(want), mcHead(want))
+				}
+			}
+		}
+	}
+}
+
+func mcHead(s []string) []string {
+	if len(s) > 12 {
+		return append(slices.Clone(s[:12]), "…")
+	}
+	return s
 }

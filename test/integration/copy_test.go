@@ -1,6 +1,10 @@
 package integration
 
+// CopyObject: metadata directives, copy onto itself, source conditions,
+// encoded keys, through aws-sdk-go-v2 and minio-go.
+
 import (
+	"bytes"
 	"context"
 	"maps"
 	"net/http"
@@ -12,6 +16,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/minio/minio-go/v7"
+
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // awsCopySource is the URL-encoded x-amz-copy-source of bucket/key.
@@ -20,12 +27,12 @@ func awsCopySource(bucket, key string) *string {
 }
 
 func TestAWSCopyObjectMetadataDirective(t *testing.T) {
-	srv, c := awsStartBucket(t, "src")
-	awsMustCreateBucket(t, c, "dst")
+	srv, c := itest.StartBucket(t, "src")
+	itest.CreateBucket(t, c, "dst")
 	ctx := context.Background()
-	body := awsRandBytes(1, 1<<20+7)
+	body := itest.RandBytes(1, 1<<20+7)
 	srcMeta := map[string]string{"origin": "source", "n": "1"}
-	awsMustPut(t, c, "src", "obj", body, func(in *s3.PutObjectInput) {
+	itest.Put(t, c, "src", "obj", body, func(in *s3.PutObjectInput) {
 		in.ContentType = aws.String("image/png")
 		in.CacheControl = aws.String("public")
 		in.ContentDisposition = aws.String("inline")
@@ -41,14 +48,14 @@ func TestAWSCopyObjectMetadataDirective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.CopyObjectResult == nil || aws.ToString(out.CopyObjectResult.ETag) != awsETag(body) {
-		t.Fatalf("CopyObjectResult %+v, want ETag %s", out.CopyObjectResult, awsETag(body))
+	if out.CopyObjectResult == nil || aws.ToString(out.CopyObjectResult.ETag) != itest.ETag(body) {
+		t.Fatalf("CopyObjectResult %+v, want ETag %s", out.CopyObjectResult, itest.ETag(body))
 	}
 	if lm := out.CopyObjectResult.LastModified; lm == nil || lm.Before(before) || lm.After(time.Now().Add(time.Second)) {
 		t.Errorf("CopyObjectResult.LastModified %v", lm)
 	}
-	awsWantObject(t, c, "dst", "copy", body)
-	_, g := awsMustGet(t, c, "dst", "copy")
+	itest.WantObject(t, c, "dst", "copy", body)
+	_, g := itest.Get(t, c, "dst", "copy")
 	if aws.ToString(g.ContentType) != "image/png" || aws.ToString(g.CacheControl) != "public" ||
 		aws.ToString(g.ContentDisposition) != "inline" || !maps.Equal(g.Metadata, srcMeta) {
 		t.Errorf("COPY directive: Content-Type %q Cache-Control %q Content-Disposition %q meta %v",
@@ -60,7 +67,7 @@ func TestAWSCopyObjectMetadataDirective(t *testing.T) {
 		CopySource: aws.String("/src/obj"), MetadataDirective: types.MetadataDirectiveCopy}); err != nil {
 		t.Fatal(err)
 	}
-	if _, g = awsMustGet(t, c, "dst", "copy2"); !maps.Equal(g.Metadata, srcMeta) || aws.ToString(g.ContentType) != "image/png" {
+	if _, g = itest.Get(t, c, "dst", "copy2"); !maps.Equal(g.Metadata, srcMeta) || aws.ToString(g.ContentType) != "image/png" {
 		t.Errorf("explicit COPY: %q %v", aws.ToString(g.ContentType), g.Metadata)
 	}
 
@@ -71,57 +78,57 @@ func TestAWSCopyObjectMetadataDirective(t *testing.T) {
 		ContentType: aws.String("application/x-new"), Metadata: newMeta}); err != nil {
 		t.Fatal(err)
 	}
-	awsWantObject(t, c, "dst", "replaced", body)
-	_, g = awsMustGet(t, c, "dst", "replaced")
+	itest.WantObject(t, c, "dst", "replaced", body)
+	_, g = itest.Get(t, c, "dst", "replaced")
 	if aws.ToString(g.ContentType) != "application/x-new" || g.CacheControl != nil || g.ContentDisposition != nil || !maps.Equal(g.Metadata, newMeta) {
 		t.Errorf("REPLACE directive: Content-Type %q Cache-Control %v Content-Disposition %v meta %v",
 			aws.ToString(g.ContentType), g.CacheControl, g.ContentDisposition, g.Metadata)
 	}
 
 	// The source is untouched by all of this.
-	awsWantObject(t, c, "src", "obj", body)
-	if _, g = awsMustGet(t, c, "src", "obj"); !maps.Equal(g.Metadata, srcMeta) {
+	itest.WantObject(t, c, "src", "obj", body)
+	if _, g = itest.Get(t, c, "src", "obj"); !maps.Equal(g.Metadata, srcMeta) {
 		t.Errorf("source metadata changed: %v", g.Metadata)
 	}
 
 	// Replacing the source later does not affect the copy.
-	awsMustPut(t, c, "src", "obj", []byte("new source"))
-	awsWantObject(t, c, "dst", "copy", body)
+	itest.Put(t, c, "src", "obj", []byte("new source"))
+	itest.WantObject(t, c, "dst", "copy", body)
 
 	// REPLACE metadata obeys the same 2 KiB limit as PUT.
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("dst"), Key: aws.String("copy"),
 		CopySource: aws.String("src/obj"), MetadataDirective: types.MetadataDirectiveReplace,
 		Metadata: map[string]string{"big": strings.Repeat("m", 2100)}})
-	awsWantErr(t, err, http.StatusBadRequest, "MetadataTooLarge")
-	awsWantObject(t, c, "dst", "copy", body)
+	itest.WantErr(t, err, http.StatusBadRequest, "MetadataTooLarge")
+	itest.WantObject(t, c, "dst", "copy", body)
 
 	// An unknown directive is refused.
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("dst"), Key: aws.String("bad"),
 		CopySource: aws.String("src/obj"), MetadataDirective: "MERGE"})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidArgument")
-	awsWantNoObject(t, c, "dst", "bad")
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+	itest.WantNoObject(t, c, "dst", "bad")
 
 	// Zero-byte sources copy too.
-	awsMustPut(t, c, "src", "empty", nil)
+	itest.Put(t, c, "src", "empty", nil)
 	if _, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("dst"), Key: aws.String("empty"), CopySource: aws.String("src/empty")}); err != nil {
 		t.Fatal(err)
 	}
-	awsWantObject(t, c, "dst", "empty", []byte{})
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantObject(t, c, "dst", "empty", []byte{})
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 func TestAWSCopyObjectOntoItself(t *testing.T) {
-	_, c := awsStartBucket(t, "self")
+	_, c := itest.StartBucket(t, "self")
 	ctx := context.Background()
-	awsMustPut(t, c, "self", "k", []byte("same bytes"), func(in *s3.PutObjectInput) {
+	itest.Put(t, c, "self", "k", []byte("same bytes"), func(in *s3.PutObjectInput) {
 		in.Metadata = map[string]string{"v": "1"}
 	})
 	_, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("self"), Key: aws.String("k"), CopySource: aws.String("self/k")})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidRequest")
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidRequest")
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("self"), Key: aws.String("k"), CopySource: aws.String("self/k"),
 		MetadataDirective: types.MetadataDirectiveCopy})
-	awsWantErr(t, err, http.StatusBadRequest, "InvalidRequest")
-	if _, g := awsMustGet(t, c, "self", "k"); g.Metadata["v"] != "1" {
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidRequest")
+	if _, g := itest.Get(t, c, "self", "k"); g.Metadata["v"] != "1" {
 		t.Fatalf("refused self-copy changed metadata: %v", g.Metadata)
 	}
 
@@ -129,23 +136,23 @@ func TestAWSCopyObjectOntoItself(t *testing.T) {
 		MetadataDirective: types.MetadataDirectiveReplace, Metadata: map[string]string{"v": "2"}}); err != nil {
 		t.Fatalf("self-copy with REPLACE: %v", err)
 	}
-	awsWantObject(t, c, "self", "k", []byte("same bytes"))
-	if _, g := awsMustGet(t, c, "self", "k"); !maps.Equal(g.Metadata, map[string]string{"v": "2"}) {
+	itest.WantObject(t, c, "self", "k", []byte("same bytes"))
+	if _, g := itest.Get(t, c, "self", "k"); !maps.Equal(g.Metadata, map[string]string{"v": "2"}) {
 		t.Fatalf("self-copy with REPLACE: metadata %v", g.Metadata)
 	}
 }
 
 func TestAWSCopyObjectSourceConditions(t *testing.T) {
-	srv, c := awsStartBucket(t, "copycond")
+	srv, c := itest.StartBucket(t, "copycond")
 	ctx := context.Background()
 	body := []byte("source for conditional copies")
-	awsMustPut(t, c, "copycond", "src", body)
+	itest.Put(t, c, "copycond", "src", body)
 	h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("copycond"), Key: aws.String("src")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	etag, lm := aws.ToString(h.ETag), *h.LastModified
-	wrong := awsETag([]byte("other"))
+	wrong := itest.ETag([]byte("other"))
 	past, future := lm.Add(-time.Hour), lm.Add(time.Hour)
 
 	cases := []struct {
@@ -178,38 +185,38 @@ func TestAWSCopyObjectSourceConditions(t *testing.T) {
 				if err != nil {
 					t.Fatalf("case %d: %v", i, err)
 				}
-				awsWantObject(t, c, "copycond", dst, body)
+				itest.WantObject(t, c, "copycond", dst, body)
 				return
 			}
-			awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-			awsWantNoObject(t, c, "copycond", dst)
+			itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+			itest.WantNoObject(t, c, "copycond", dst)
 		})
 	}
 
 	// A failed source condition leaves an existing destination alone.
-	awsMustPut(t, c, "copycond", "existing", []byte("keep me"))
+	itest.Put(t, c, "copycond", "existing", []byte("keep me"))
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("copycond"), Key: aws.String("existing"),
 		CopySource: aws.String("copycond/src"), CopySourceIfMatch: aws.String(wrong)})
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantObject(t, c, "copycond", "existing", []byte("keep me"))
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantObject(t, c, "copycond", "existing", []byte("keep me"))
 
 	// Destination write conditions apply as well.
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("copycond"), Key: aws.String("existing"),
 		CopySource: aws.String("copycond/src"), IfNoneMatch: aws.String("*")})
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantObject(t, c, "copycond", "existing", []byte("keep me"))
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantObject(t, c, "copycond", "existing", []byte("keep me"))
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 func TestAWSCopyObjectEncodedKeys(t *testing.T) {
-	_, c := awsStartBucket(t, "enc")
+	_, c := itest.StartBucket(t, "enc")
 	ctx := context.Background()
 	keys := []string{
 		"with space", "日本語 キー/ファイル.txt", "a+b", "what?.txt", "q?versionId=x",
 		"percent%20literal", "amp&eq=hash#frag", "semi;colon,comma", "tilde~star*", "dir/sub dir/ +?%",
 	}
 	for _, k := range keys {
-		awsMustPut(t, c, "enc", k, []byte("content of "+k))
+		itest.Put(t, c, "enc", k, []byte("content of "+k))
 	}
 	for _, k := range keys {
 		dst := "copy-" + k
@@ -217,7 +224,7 @@ func TestAWSCopyObjectEncodedKeys(t *testing.T) {
 			t.Errorf("copy %q: %v", k, err)
 			continue
 		}
-		awsWantObject(t, c, "enc", dst, []byte("content of "+k))
+		itest.WantObject(t, c, "enc", dst, []byte("content of "+k))
 		// Fully percent-encoded (QueryEscape-style with %20 for spaces,
 		// %2B for plus) names the same key.
 		full := "/enc/" + strings.ReplaceAll(url.QueryEscape(k), "+", "%20")
@@ -226,28 +233,114 @@ func TestAWSCopyObjectEncodedKeys(t *testing.T) {
 			t.Errorf("copy %q via %q: %v", k, full, err)
 			continue
 		}
-		awsWantObject(t, c, "enc", dst2, []byte("content of "+k))
+		itest.WantObject(t, c, "enc", dst2, []byte("content of "+k))
 	}
 	// "+" in a copy source is a plus, not a space.
-	awsMustPut(t, c, "enc", "a b", []byte("space"))
+	itest.Put(t, c, "enc", "a b", []byte("space"))
 	if _, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("enc"), Key: aws.String("plus-copy"), CopySource: aws.String("enc/a+b")}); err != nil {
 		t.Fatal(err)
 	}
-	awsWantObject(t, c, "enc", "plus-copy", []byte("content of a+b"))
+	itest.WantObject(t, c, "enc", "plus-copy", []byte("content of a+b"))
 	// An unencoded "?" starts the query of the copy source: "what" does
 	// not exist.
 	_, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("enc"), Key: aws.String("q-copy"), CopySource: aws.String("enc/what?.txt")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchKey")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
 	// versionId=null names the current (unversioned) object.
 	if _, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("enc"), Key: aws.String("null-copy"),
 		CopySource: aws.String("enc/with%20space?versionId=null")}); err != nil {
 		t.Fatalf("copy with versionId=null: %v", err)
 	}
-	awsWantObject(t, c, "enc", "null-copy", []byte("content of with space"))
+	itest.WantObject(t, c, "enc", "null-copy", []byte("content of with space"))
 	// A malformed copy source is refused.
 	for _, src := range []string{"enc", "enc/", "/enc", "enc/%zz"} {
 		_, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("enc"), Key: aws.String("bad"), CopySource: aws.String(src)})
-		awsWantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 	}
-	awsWantNoObject(t, c, "enc", "bad")
+	itest.WantNoObject(t, c, "enc", "bad")
+}
+
+func TestMinioCopy(t *testing.T) {
+	_, c, bucket := itest.StartMinio(t)
+	ctx := context.Background()
+	if err := c.MakeBucket(ctx, bucket+"-dst", minio.MakeBucketOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	data := itest.RandBytes(3, 300_000)
+	src := itest.MinioPut(t, c, bucket, "src/obj", data, minio.PutObjectOptions{
+		ContentType: "application/x-src", UserMetadata: map[string]string{"Origin": "source"},
+	})
+
+	// COPY directive: bytes and metadata come from the source.
+	info, err := c.CopyObject(ctx, minio.CopyDestOptions{Bucket: bucket + "-dst", Object: "copied"},
+		minio.CopySrcOptions{Bucket: bucket, Object: "src/obj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.ETag != src.ETag {
+		t.Errorf("copy ETag %q, want %q", info.ETag, src.ETag)
+	}
+	got, gi := itest.MinioGet(t, c, bucket+"-dst", "copied", minio.GetObjectOptions{})
+	if !bytes.Equal(got, data) || gi.ContentType != "application/x-src" || gi.UserMetadata["Origin"] != "source" {
+		t.Errorf("copy: equal %v, type %q, meta %v", bytes.Equal(got, data), gi.ContentType, gi.UserMetadata)
+	}
+
+	// REPLACE directive: new metadata, same bytes; source conditions pass.
+	_, err = c.CopyObject(ctx, minio.CopyDestOptions{
+		Bucket: bucket, Object: "replaced", ReplaceMetadata: true,
+		UserMetadata: map[string]string{"Origin": "replaced", "Extra": "1"}, ContentType: "text/x-new",
+	}, minio.CopySrcOptions{Bucket: bucket, Object: "src/obj", MatchETag: src.ETag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.StatObject(ctx, bucket, "replaced", minio.StatObjectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ETag != src.ETag || st.Size != int64(len(data)) || st.ContentType != "text/x-new" ||
+		st.UserMetadata["Origin"] != "replaced" || st.UserMetadata["Extra"] != "1" || len(st.UserMetadata) != 2 {
+		t.Errorf("replaced copy: etag %q size %d type %q meta %v", st.ETag, st.Size, st.ContentType, st.UserMetadata)
+	}
+
+	// Copy onto itself with REPLACE changes only the metadata.
+	_, err = c.CopyObject(ctx, minio.CopyDestOptions{Bucket: bucket, Object: "src/obj", ReplaceMetadata: true,
+		UserMetadata: map[string]string{"Self": "yes"}},
+		minio.CopySrcOptions{Bucket: bucket, Object: "src/obj"})
+	if err != nil {
+		t.Fatalf("self copy with REPLACE: %v", err)
+	}
+	got, gi = itest.MinioGet(t, c, bucket, "src/obj", minio.GetObjectOptions{})
+	if !bytes.Equal(got, data) || gi.UserMetadata["Self"] != "yes" || gi.UserMetadata["Origin"] != "" {
+		t.Errorf("self copy: equal %v meta %v", bytes.Equal(got, data), gi.UserMetadata)
+	}
+
+	// Failing source conditions.
+	_, err = c.CopyObject(ctx, minio.CopyDestOptions{Bucket: bucket, Object: "nope"},
+		minio.CopySrcOptions{Bucket: bucket, Object: "src/obj", MatchETag: "0123456789abcdef0123456789abcdef"})
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	_, err = c.CopyObject(ctx, minio.CopyDestOptions{Bucket: bucket, Object: "nope"},
+		minio.CopySrcOptions{Bucket: bucket, Object: "src/obj", NoMatchETag: src.ETag})
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	_, err = c.CopyObject(ctx, minio.CopyDestOptions{Bucket: bucket, Object: "nope"},
+		minio.CopySrcOptions{Bucket: bucket, Object: "src/obj", MatchUnmodifiedSince: time.Now().Add(-time.Hour)})
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	if _, err := c.StatObject(ctx, bucket, "nope", minio.StatObjectOptions{}); minio.ToErrorResponse(err).Code != "NoSuchKey" {
+		t.Errorf("a failed copy created its destination: %v", err)
+	}
+
+	// Keys that need escaping in x-amz-copy-source.
+	for _, k := range []string{"odd/ü +&?=#%.txt", "a//b", "../x"} {
+		itest.MinioPut(t, c, bucket, k, []byte("odd source "+k), minio.PutObjectOptions{})
+		if _, err := c.CopyObject(ctx, minio.CopyDestOptions{Bucket: bucket, Object: "copy of " + k},
+			minio.CopySrcOptions{Bucket: bucket, Object: k}); err != nil {
+			t.Fatalf("copy of %q: %v", k, err)
+		}
+		if got, _ := itest.MinioGet(t, c, bucket, "copy of "+k, minio.GetObjectOptions{}); string(got) != "odd source "+k {
+			t.Errorf("copy of %q holds %q", k, got)
+		}
+	}
+
+	// Missing source.
+	_, err = c.CopyObject(ctx, minio.CopyDestOptions{Bucket: bucket, Object: "nope"},
+		minio.CopySrcOptions{Bucket: bucket, Object: "missing"})
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
 }

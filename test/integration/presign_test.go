@@ -1,5 +1,8 @@
 package integration
 
+// Presigned URLs made by aws-sdk-go-v2 and minio-go, sent with plain
+// net/http: methods, overrides, tampering and expiry.
+
 import (
 	"bytes"
 	"context"
@@ -13,7 +16,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/minio/minio-go/v7"
+
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // awsPresignedDo sends a presigned request with plain net/http.
@@ -38,14 +44,14 @@ func awsPresignedDo(t *testing.T, method, u string, hdr http.Header, body []byte
 			req.Header[k] = v
 		}
 	}
-	return awsDo(t, req)
+	return itest.Do(t, req)
 }
 
 func TestAWSPresignedURLs(t *testing.T) {
-	srv, c := awsStartBucket(t, "presign")
+	srv, c := itest.StartBucket(t, "presign")
 	ctx := context.Background()
 	pc := s3.NewPresignClient(c)
-	awsMustPut(t, c, "presign", "dir/file name+ü.txt", []byte("presigned content"))
+	itest.Put(t, c, "presign", "dir/file name+ü.txt", []byte("presigned content"))
 
 	// GET.
 	pg, err := pc.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("presign"), Key: aws.String("dir/file name+ü.txt")})
@@ -56,10 +62,10 @@ func TestAWSPresignedURLs(t *testing.T) {
 		t.Fatalf("presigned GET %s %s", pg.Method, pg.URL)
 	}
 	resp, body := awsPresignedDo(t, pg.Method, pg.URL, pg.SignedHeader, nil)
-	if resp.StatusCode != http.StatusOK || string(body) != "presigned content" || resp.Header.Get("ETag") != awsETag([]byte("presigned content")) {
+	if resp.StatusCode != http.StatusOK || string(body) != "presigned content" || resp.Header.Get("ETag") != itest.ETag([]byte("presigned content")) {
 		t.Fatalf("presigned GET: %d %q ETag %s", resp.StatusCode, body, resp.Header.Get("ETag"))
 	}
-	awsWantRequestIDs(t, resp)
+	itest.WantRequestIDs(t, resp)
 
 	// GET with a signed response override.
 	pg2, err := pc.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("presign"), Key: aws.String("dir/file name+ü.txt"),
@@ -92,10 +98,10 @@ func TestAWSPresignedURLs(t *testing.T) {
 			t.Fatalf("presigned PUT method %s", pp.Method)
 		}
 		resp, body = awsPresignedDo(t, pp.Method, pp.URL, pp.SignedHeader, []byte(payload))
-		if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") != awsETag([]byte(payload)) {
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") != itest.ETag([]byte(payload)) {
 			t.Fatalf("presigned PUT #%d: %d %s ETag %s", i, resp.StatusCode, body, resp.Header.Get("ETag"))
 		}
-		awsWantObject(t, c, "presign", "up/loaded key", []byte(payload))
+		itest.WantObject(t, c, "presign", "up/loaded key", []byte(payload))
 	}
 
 	// DELETE.
@@ -107,7 +113,7 @@ func TestAWSPresignedURLs(t *testing.T) {
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("presigned DELETE: %d %s", resp.StatusCode, body)
 	}
-	awsWantNoObject(t, c, "presign", "up/loaded key")
+	itest.WantNoObject(t, c, "presign", "up/loaded key")
 
 	// Presigned URLs for a missing key fail like signed requests do.
 	pm, err := pc.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("presign"), Key: aws.String("missing")})
@@ -115,7 +121,7 @@ func TestAWSPresignedURLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp, body = awsPresignedDo(t, pm.Method, pm.URL, pm.SignedHeader, nil)
-	awsWantRawErr(t, resp, body, http.StatusNotFound, "NoSuchKey")
+	itest.WantRawErr(t, resp, body, http.StatusNotFound, "NoSuchKey")
 
 	// A presigned URL signed with an unknown key or the wrong secret.
 	for _, tc := range []struct {
@@ -124,7 +130,7 @@ func TestAWSPresignedURLs(t *testing.T) {
 		{"UNKNOWNACCESSKEY0000", testutil.SecretKey, "InvalidAccessKeyId"},
 		{testutil.AccessKey, "wrong-secret", "SignatureDoesNotMatch"},
 	} {
-		bad := s3.NewPresignClient(awsClient(t, srv, func(o *s3.Options) {
+		bad := s3.NewPresignClient(itest.AWSClient(t, srv, func(o *s3.Options) {
 			o.Credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 				return aws.Credentials{AccessKeyID: tc.ak, SecretAccessKey: tc.sk}, nil
 			})
@@ -134,17 +140,17 @@ func TestAWSPresignedURLs(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp, body = awsPresignedDo(t, pp.Method, pp.URL, pp.SignedHeader, []byte("forged"))
-		awsWantRawErr(t, resp, body, http.StatusForbidden, tc.code)
-		awsWantObject(t, c, "presign", "dir/file name+ü.txt", []byte("presigned content"))
+		itest.WantRawErr(t, resp, body, http.StatusForbidden, tc.code)
+		itest.WantObject(t, c, "presign", "dir/file name+ü.txt", []byte("presigned content"))
 	}
 }
 
 func TestAWSPresignedTampered(t *testing.T) {
-	srv, c := awsStartBucket(t, "tamper")
+	srv, c := itest.StartBucket(t, "tamper")
 	ctx := context.Background()
 	pc := s3.NewPresignClient(c)
-	awsMustPut(t, c, "tamper", "secret", []byte("secret content"))
-	awsMustPut(t, c, "tamper", "other", []byte("other content"))
+	itest.Put(t, c, "tamper", "secret", []byte("secret content"))
+	itest.Put(t, c, "tamper", "other", []byte("other content"))
 
 	pg, err := pc.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("tamper"), Key: aws.String("secret")}, s3.WithPresignExpires(time.Hour))
 	if err != nil {
@@ -180,7 +186,7 @@ func TestAWSPresignedTampered(t *testing.T) {
 			t.Errorf("%s: %d %q", name, resp.StatusCode, body)
 			continue
 		}
-		awsWantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
+		itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
 	}
 
 	// A presigned PUT redirected to another key, or used with another
@@ -192,15 +198,15 @@ func TestAWSPresignedTampered(t *testing.T) {
 	pu, _ := url.Parse(pp.URL)
 	pu.Path, pu.RawPath = "/tamper/other", ""
 	resp, body := awsPresignedDo(t, http.MethodPut, pu.String(), pp.SignedHeader, []byte("overwritten"))
-	awsWantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
-	awsWantObject(t, c, "tamper", "other", []byte("other content"))
+	itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
+	itest.WantObject(t, c, "tamper", "other", []byte("other content"))
 	resp, body = awsPresignedDo(t, http.MethodDelete, pp.URL, pp.SignedHeader, nil)
-	awsWantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
-	awsWantObject(t, c, "tamper", "secret", []byte("secret content"))
+	itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
+	itest.WantObject(t, c, "tamper", "secret", []byte("secret content"))
 	// A presigned GET used to PUT.
 	resp, body = awsPresignedDo(t, http.MethodPut, pg.URL, pg.SignedHeader, []byte("overwritten"))
-	awsWantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
-	awsWantObject(t, c, "tamper", "secret", []byte("secret content"))
+	itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
+	itest.WantObject(t, c, "tamper", "secret", []byte("secret content"))
 
 	// A presigned PUT that signed its Content-Type must be sent with it.
 	pct, err := pc.PresignPutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("tamper"), Key: aws.String("typed"), ContentType: aws.String("image/png")})
@@ -210,21 +216,21 @@ func TestAWSPresignedTampered(t *testing.T) {
 	hdr := pct.SignedHeader.Clone()
 	hdr.Set("Content-Type", "text/html")
 	resp, body = awsPresignedDo(t, pct.Method, pct.URL, hdr, []byte("<script>"))
-	awsWantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
-	awsWantNoObject(t, c, "tamper", "typed")
+	itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
+	itest.WantNoObject(t, c, "tamper", "typed")
 	resp, body = awsPresignedDo(t, pct.Method, pct.URL, pct.SignedHeader, []byte("png bytes"))
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("presigned PUT with its signed Content-Type: %d %s", resp.StatusCode, body)
 	}
-	if _, g := awsMustGet(t, c, "tamper", "typed"); aws.ToString(g.ContentType) != "image/png" {
+	if _, g := itest.Get(t, c, "tamper", "typed"); aws.ToString(g.ContentType) != "image/png" {
 		t.Errorf("Content-Type %q", aws.ToString(g.ContentType))
 	}
 
 	// Presigned query parameters together with an Authorization header.
-	req := awsRawRequest(t, srv, http.MethodGet, strings.TrimPrefix(pg.URL, srv.URL), nil)
+	req := itest.RawRequest(t, srv, http.MethodGet, strings.TrimPrefix(pg.URL, srv.URL), nil)
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=x/20250101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=00")
-	resp, body = awsDo(t, req)
-	awsWantRawErr(t, resp, body, http.StatusBadRequest, "InvalidArgument")
+	resp, body = itest.Do(t, req)
+	itest.WantRawErr(t, resp, body, http.StatusBadRequest, "InvalidArgument")
 }
 
 // flipHex changes the first hex digit of s.
@@ -245,7 +251,7 @@ func flipHex(s string) string {
 // X-Amz-Expires (the SDK's presign client may refuse some).
 func awsPresignRaw(t *testing.T, srv *testutil.Server, method, path string, expires string, at time.Time) string {
 	t.Helper()
-	req := awsRawRequest(t, srv, method, path, nil)
+	req := itest.RawRequest(t, srv, method, path, nil)
 	q := req.URL.Query()
 	q.Set("X-Amz-Expires", expires)
 	req.URL.RawQuery = q.Encode()
@@ -258,10 +264,10 @@ func awsPresignRaw(t *testing.T, srv *testutil.Server, method, path string, expi
 }
 
 func TestAWSPresignedExpiry(t *testing.T) {
-	srv, c := awsStartBucket(t, "expiry")
+	srv, c := itest.StartBucket(t, "expiry")
 	ctx := context.Background()
 	pc := s3.NewPresignClient(c)
-	awsMustPut(t, c, "expiry", "k", []byte("still here"))
+	itest.Put(t, c, "expiry", "k", []byte("still here"))
 
 	// Exactly seven days is the longest accepted expiry ...
 	u := awsPresignRaw(t, srv, http.MethodGet, "/expiry/k", "604800", time.Now())
@@ -272,18 +278,18 @@ func TestAWSPresignedExpiry(t *testing.T) {
 	for _, exp := range []string{"604801", strconv.Itoa(8 * 24 * 3600)} {
 		u = awsPresignRaw(t, srv, http.MethodGet, "/expiry/k", exp, time.Now())
 		resp, body := awsPresignedDo(t, http.MethodGet, u, nil, nil)
-		awsWantRawErr(t, resp, body, http.StatusBadRequest, "AuthorizationQueryParametersError")
+		itest.WantRawErr(t, resp, body, http.StatusBadRequest, "AuthorizationQueryParametersError")
 	}
 	// The SDK's presigner with an 8-day expiry: refused either by the SDK
 	// or by the server.
 	if p8, err := pc.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("expiry"), Key: aws.String("k")}, s3.WithPresignExpires(8*24*time.Hour)); err == nil {
 		resp, body := awsPresignedDo(t, p8.Method, p8.URL, p8.SignedHeader, nil)
-		awsWantRawErr(t, resp, body, http.StatusBadRequest, "AuthorizationQueryParametersError")
+		itest.WantRawErr(t, resp, body, http.StatusBadRequest, "AuthorizationQueryParametersError")
 	}
 	// Signed long ago: expired even though the expiry itself is valid.
 	u = awsPresignRaw(t, srv, http.MethodGet, "/expiry/k", "3600", time.Now().Add(-2*time.Hour))
 	resp, body := awsPresignedDo(t, http.MethodGet, u, nil, nil)
-	awsWantRawErr(t, resp, body, http.StatusForbidden, "AccessDenied")
+	itest.WantRawErr(t, resp, body, http.StatusForbidden, "AccessDenied")
 
 	// Short expiry: valid now, expired two seconds later.
 	pg, err := pc.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("expiry"), Key: aws.String("k")}, s3.WithPresignExpires(time.Second))
@@ -299,11 +305,101 @@ func TestAWSPresignedExpiry(t *testing.T) {
 	}
 	time.Sleep(2 * time.Second) // the one sleep: let the 1-second URLs expire
 	resp, body = awsPresignedDo(t, pg.Method, pg.URL, pg.SignedHeader, nil)
-	awsWantRawErr(t, resp, body, http.StatusForbidden, "AccessDenied")
+	itest.WantRawErr(t, resp, body, http.StatusForbidden, "AccessDenied")
 	if bytes.Contains(body, []byte("still here")) {
 		t.Fatal("expired URL served the object")
 	}
 	resp, body = awsPresignedDo(t, pp.Method, pp.URL, pp.SignedHeader, []byte("too late"))
-	awsWantRawErr(t, resp, body, http.StatusForbidden, "AccessDenied")
-	awsWantObject(t, c, "expiry", "k", []byte("still here"))
+	itest.WantRawErr(t, resp, body, http.StatusForbidden, "AccessDenied")
+	itest.WantObject(t, c, "expiry", "k", []byte("still here"))
+}
+
+func TestMinioPresigned(t *testing.T) {
+	_, c, bucket := itest.StartMinio(t)
+	ctx := context.Background()
+	data := itest.RandBytes(5, 70_000)
+	const key = "pre/signed key ü+&.bin"
+
+	// Presigned PUT with plain net/http.
+	pu, err := c.PresignedPutObject(ctx, bucket, key, 5*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPut, pu.String(), bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-presigned")
+	resp, body := itest.Do(t, req)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") != `"`+itest.MD5Hex(data)+`"` {
+		t.Fatalf("presigned PUT: %s ETag %s: %s", resp.Status, resp.Header.Get("ETag"), body)
+	}
+	st, err := c.StatObject(ctx, bucket, key, minio.StatObjectOptions{})
+	if err != nil || st.Size != int64(len(data)) || st.ContentType != "application/x-presigned" {
+		t.Fatalf("after presigned PUT: size %d type %q, %v", st.Size, st.ContentType, err)
+	}
+
+	// Presigned GET, with a response-* override and a Range header.
+	params := url.Values{"response-content-disposition": {`attachment; filename="x.bin"`}}
+	gu, err := c.PresignedGetObject(ctx, bucket, key, 5*time.Minute, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, body = itest.Do(t, itest.URLRequest(t, http.MethodGet, gu.String(), nil))
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, data) {
+		t.Fatalf("presigned GET: %s, %d bytes (equal %v)", resp.Status, len(body), bytes.Equal(body, data))
+	}
+	if cd := resp.Header.Get("Content-Disposition"); cd != `attachment; filename="x.bin"` {
+		t.Errorf("response-content-disposition override: got %q", cd)
+	}
+	req = itest.URLRequest(t, http.MethodGet, gu.String(), nil)
+	req.Header.Set("Range", "bytes=100-199")
+	resp, body = itest.Do(t, req)
+	if resp.StatusCode != http.StatusPartialContent || !bytes.Equal(body, data[100:200]) {
+		t.Fatalf("presigned ranged GET: %s, %d bytes", resp.Status, len(body))
+	}
+
+	// Presigned HEAD.
+	hu, err := c.PresignedHeadObject(ctx, bucket, key, time.Minute, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ = itest.Do(t, itest.URLRequest(t, http.MethodHead, hu.String(), nil))
+	if resp.StatusCode != http.StatusOK || resp.ContentLength != int64(len(data)) {
+		t.Fatalf("presigned HEAD: %s length %d", resp.Status, resp.ContentLength)
+	}
+
+	// A URL signed for GET does not authorize a PUT, nor does a tampered
+	// one anything.
+	req, _ = http.NewRequest(http.MethodPut, gu.String(), bytes.NewReader([]byte("evil")))
+	if resp, body = itest.Do(t, req); resp.StatusCode != http.StatusForbidden || itest.BodyCode(body) != "SignatureDoesNotMatch" {
+		t.Errorf("PUT with a GET URL: %s %s, want 403 SignatureDoesNotMatch", resp.Status, itest.BodyCode(body))
+	}
+	tampered := *gu
+	q := tampered.Query()
+	q.Set("response-content-type", "text/html")
+	tampered.RawQuery = q.Encode()
+	if resp, _ = itest.Do(t, itest.URLRequest(t, http.MethodGet, tampered.String(), nil)); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("GET with an added query parameter: %s, want 403", resp.Status)
+	}
+
+	// Expired URL: one second of validity, then wait it out (expiry is the
+	// behaviour under test, not readiness).
+	eu, err := c.PresignedGetObject(ctx, bucket, key, time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2100 * time.Millisecond)
+	if resp, body = itest.Do(t, itest.URLRequest(t, http.MethodGet, eu.String(), nil)); resp.StatusCode != http.StatusForbidden || itest.BodyCode(body) != "AccessDenied" {
+		t.Errorf("expired presigned GET: %s %s, want 403 AccessDenied", resp.Status, itest.BodyCode(body))
+	}
+
+	// Presigned GET of a missing key.
+	mu, err := c.PresignedGetObject(ctx, bucket, "missing", time.Minute, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, body = itest.Do(t, itest.URLRequest(t, http.MethodGet, mu.String(), nil)); resp.StatusCode != http.StatusNotFound || itest.BodyCode(body) != "NoSuchKey" {
+		t.Errorf("presigned GET of a missing key: %s %s, want 404 NoSuchKey", resp.Status, itest.BodyCode(body))
+	}
 }

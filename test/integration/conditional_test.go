@@ -1,5 +1,10 @@
 package integration
 
+// Conditional requests: If-Match, If-None-Match, If-(Un)Modified-Since on
+// reads, conditional writes and deletes, through aws-sdk-go-v2 (minio-go's
+// conditional GET and HEAD put the same headers on the wire; its copy
+// conditions are in TestMinioCopy).
+
 import (
 	"context"
 	"io"
@@ -11,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // awsCond is one set of conditional headers for GET/HEAD.
@@ -20,16 +27,16 @@ type awsCond struct {
 }
 
 func TestAWSConditionalReads(t *testing.T) {
-	_, c := awsStartBucket(t, "cond")
+	_, c := itest.StartBucket(t, "cond")
 	ctx := context.Background()
 	body := []byte("conditional body")
-	awsMustPut(t, c, "cond", "k", body)
+	itest.Put(t, c, "cond", "k", body)
 	h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("cond"), Key: aws.String("k")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	etag, lm := aws.ToString(h.ETag), *h.LastModified
-	if etag != awsETag(body) {
+	if etag != itest.ETag(body) {
 		t.Fatalf("ETag %s", etag)
 	}
 	const wrong = `"0123456789abcdef0123456789abcdef"`
@@ -101,42 +108,42 @@ func TestAWSConditionalReads(t *testing.T) {
 					t.Errorf("HEAD ETag %s", aws.ToString(hd.ETag))
 				}
 			case notModified:
-				awsWantErr(t, err, notModified, "NotModified")
-				awsWantErr(t, herr, notModified, "NotModified")
+				itest.WantErr(t, err, notModified, "NotModified")
+				itest.WantErr(t, herr, notModified, "NotModified")
 				// A 304 still names the current ETag and Last-Modified.
-				if e := awsErrHeader(err, "ETag"); e != etag {
+				if e := itest.ErrHeader(err, "ETag"); e != etag {
 					t.Errorf("304 ETag %q, want %s", e, etag)
 				}
-				if e := awsErrHeader(err, "Last-Modified"); e != lm.UTC().Format(http.TimeFormat) {
+				if e := itest.ErrHeader(err, "Last-Modified"); e != lm.UTC().Format(http.TimeFormat) {
 					t.Errorf("304 Last-Modified %q", e)
 				}
-				if e := awsErrHeader(err, "Content-Type"); e != "" {
+				if e := itest.ErrHeader(err, "Content-Type"); e != "" {
 					t.Errorf("304 carries Content-Type %q", e)
 				}
 			case failed:
-				awsWantErr(t, err, failed, "PreconditionFailed")
-				awsWantErr(t, herr, failed, "PreconditionFailed")
+				itest.WantErr(t, err, failed, "PreconditionFailed")
+				itest.WantErr(t, herr, failed, "PreconditionFailed")
 			}
 		})
 	}
 
 	// Conditions on a missing key: the key's absence wins.
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("cond"), Key: aws.String("missing"), IfMatch: aws.String(etag)})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchKey")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("cond"), Key: aws.String("missing"), IfNoneMatch: aws.String(etag)})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchKey")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
 
 	// A failed condition with a range is still a failed condition.
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("cond"), Key: aws.String("k"), IfMatch: aws.String(wrong), Range: aws.String("bytes=0-1")})
-	awsWantErr(t, err, failed, "PreconditionFailed")
-	got, g := awsMustGet(t, c, "cond", "k", func(in *s3.GetObjectInput) { in.IfMatch = aws.String(etag); in.Range = aws.String("bytes=0-1") })
-	if string(got) != "co" || awsStatus(g.ResultMetadata) != http.StatusPartialContent {
-		t.Errorf("If-Match + Range: %d %q", awsStatus(g.ResultMetadata), got)
+	itest.WantErr(t, err, failed, "PreconditionFailed")
+	got, g := itest.Get(t, c, "cond", "k", func(in *s3.GetObjectInput) { in.IfMatch = aws.String(etag); in.Range = aws.String("bytes=0-1") })
+	if string(got) != "co" || itest.Status(g.ResultMetadata) != http.StatusPartialContent {
+		t.Errorf("If-Match + Range: %d %q", itest.Status(g.ResultMetadata), got)
 	}
 }
 
 func TestAWSConditionalWrites(t *testing.T) {
-	srv, c := awsStartBucket(t, "condw")
+	srv, c := itest.StartBucket(t, "condw")
 	ctx := context.Background()
 	put := func(key, body string, fn func(*s3.PutObjectInput)) error {
 		in := &s3.PutObjectInput{Bucket: aws.String("condw"), Key: aws.String(key), Body: strings.NewReader(body)}
@@ -150,8 +157,8 @@ func TestAWSConditionalWrites(t *testing.T) {
 		t.Fatalf("first create-only put: %v", err)
 	}
 	err := put("once", "second", func(in *s3.PutObjectInput) { in.IfNoneMatch = aws.String("*") })
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantObject(t, c, "condw", "once", []byte("first"))
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantObject(t, c, "condw", "once", []byte("first"))
 
 	// After a delete the key can be created again.
 	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("condw"), Key: aws.String("once")}); err != nil {
@@ -160,27 +167,27 @@ func TestAWSConditionalWrites(t *testing.T) {
 	if err := put("once", "third", func(in *s3.PutObjectInput) { in.IfNoneMatch = aws.String("*") }); err != nil {
 		t.Fatalf("create-only put after delete: %v", err)
 	}
-	awsWantObject(t, c, "condw", "once", []byte("third"))
+	itest.WantObject(t, c, "condw", "once", []byte("third"))
 
 	// If-Match: compare-and-swap on the ETag.
-	first := awsMustPut(t, c, "condw", "cas", []byte("v1"))
-	err = put("cas", "v2-wrong", func(in *s3.PutObjectInput) { in.IfMatch = aws.String(awsETag([]byte("something else"))) })
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantObject(t, c, "condw", "cas", []byte("v1"))
+	first := itest.Put(t, c, "condw", "cas", []byte("v1"))
+	err = put("cas", "v2-wrong", func(in *s3.PutObjectInput) { in.IfMatch = aws.String(itest.ETag([]byte("something else"))) })
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantObject(t, c, "condw", "cas", []byte("v1"))
 	if err := put("cas", "v2", func(in *s3.PutObjectInput) { in.IfMatch = first.ETag }); err != nil {
 		t.Fatalf("If-Match with the current ETag: %v", err)
 	}
-	awsWantObject(t, c, "condw", "cas", []byte("v2"))
+	itest.WantObject(t, c, "condw", "cas", []byte("v2"))
 	// The old ETag no longer matches.
 	err = put("cas", "v3", func(in *s3.PutObjectInput) { in.IfMatch = first.ETag })
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantObject(t, c, "condw", "cas", []byte("v2"))
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantObject(t, c, "condw", "cas", []byte("v2"))
 
 	// If-Match on a key that does not exist: NoSuchKey, nothing created.
 	err = put("absent", "x", func(in *s3.PutObjectInput) { in.IfMatch = first.ETag })
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchKey")
-	awsWantNoObject(t, c, "condw", "absent")
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchKey")
+	itest.WantNoObject(t, c, "condw", "absent")
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 // TestAWSConditionalIfMatchAny: If-Match: * (RFC 9110: any current
@@ -188,18 +195,18 @@ func TestAWSConditionalWrites(t *testing.T) {
 // CompleteMultipartUpload succeeds when the key exists and is 412
 // PreconditionFailed, creating nothing, when it does not.
 func TestAWSConditionalIfMatchAny(t *testing.T) {
-	srv, c := awsStartBucket(t, "condany")
+	srv, c := itest.StartBucket(t, "condany")
 	ctx := context.Background()
 	b := aws.String("condany")
 	any := aws.String("*")
-	awsMustPut(t, c, "condany", "src", []byte("source"))
+	itest.Put(t, c, "condany", "src", []byte("source"))
 
 	_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: aws.String("k"), Body: strings.NewReader("v1"), IfMatch: any})
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantNoObject(t, c, "condany", "k")
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantNoObject(t, c, "condany", "k")
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("k"), CopySource: aws.String("condany/src"), IfMatch: any})
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantNoObject(t, c, "condany", "k")
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantNoObject(t, c, "condany", "k")
 	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: b, Key: aws.String("k")})
 	if err != nil {
 		t.Fatal(err)
@@ -212,26 +219,26 @@ func TestAWSConditionalIfMatchAny(t *testing.T) {
 	complete := &s3.CompleteMultipartUploadInput{Bucket: b, Key: aws.String("k"), UploadId: up.UploadId, IfMatch: any,
 		MultipartUpload: &types.CompletedMultipartUpload{Parts: []types.CompletedPart{{PartNumber: aws.Int32(1), ETag: part.ETag}}}}
 	_, err = c.CompleteMultipartUpload(ctx, complete)
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
-	awsWantNoObject(t, c, "condany", "k")
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantNoObject(t, c, "condany", "k")
 
 	// Once the key exists, each of them succeeds.
-	awsMustPut(t, c, "condany", "k", []byte("v0"))
+	itest.Put(t, c, "condany", "k", []byte("v0"))
 	if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: aws.String("k"), Body: strings.NewReader("v1"), IfMatch: any}); err != nil {
 		t.Fatalf("PutObject If-Match * over an existing key: %v", err)
 	}
-	awsWantObject(t, c, "condany", "k", []byte("v1"))
+	itest.WantObject(t, c, "condany", "k", []byte("v1"))
 	if _, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("k"), CopySource: aws.String("condany/src"), IfMatch: any}); err != nil {
 		t.Fatalf("CopyObject If-Match * over an existing key: %v", err)
 	}
-	awsWantObject(t, c, "condany", "k", []byte("source"))
+	itest.WantObject(t, c, "condany", "k", []byte("source"))
 	if _, err := c.CompleteMultipartUpload(ctx, complete); err != nil {
 		t.Fatalf("CompleteMultipartUpload If-Match * over an existing key (the upload survived the 412): %v", err)
 	}
-	if got, _ := awsMustGet(t, c, "condany", "k"); string(got) != "mp" {
+	if got, _ := itest.Get(t, c, "condany", "k"); string(got) != "mp" {
 		t.Errorf("after If-Match * complete: %q, want \"mp\"", got)
 	}
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 // TestAWSConditionalDeletes: DeleteObject honours x-amz-if-match-size and
@@ -241,11 +248,11 @@ func TestAWSConditionalIfMatchAny(t *testing.T) {
 // (a per-key error) and deletes nothing; a missing key passes size and
 // time (204); malformed values are 400.
 func TestAWSConditionalDeletes(t *testing.T) {
-	srv, c := awsStartBucket(t, "conddel")
+	srv, c := itest.StartBucket(t, "conddel")
 	ctx := context.Background()
 	b := aws.String("conddel")
 	body := []byte("twelve bytes")
-	awsMustPut(t, c, "conddel", "k", body)
+	itest.Put(t, c, "conddel", "k", body)
 	head, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: b, Key: aws.String("k")})
 	if err != nil {
 		t.Fatal(err)
@@ -257,53 +264,53 @@ func TestAWSConditionalDeletes(t *testing.T) {
 		"time a second later":    {IfMatchLastModifiedTime: aws.Time(mtime.Add(time.Second))},
 		"time a day earlier":     {IfMatchLastModifiedTime: aws.Time(mtime.Add(-24 * time.Hour))},
 		"right size, wrong time": {IfMatchSize: aws.Int64(12), IfMatchLastModifiedTime: aws.Time(mtime.Add(time.Hour))},
-		"right size, wrong ETag": {IfMatchSize: aws.Int64(12), IfMatch: aws.String(awsETag([]byte("other")))},
+		"right size, wrong ETag": {IfMatchSize: aws.Int64(12), IfMatch: aws.String(itest.ETag([]byte("other")))},
 	} {
 		in.Bucket, in.Key = b, aws.String("k")
 		_, err := c.DeleteObject(ctx, in)
-		awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+		itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
 		if t.Failed() {
 			t.Fatalf("case %s", name)
 		}
 	}
-	awsWantObject(t, c, "conddel", "k", body)
+	itest.WantObject(t, c, "conddel", "k", body)
 	out, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: aws.String("k"),
-		IfMatchSize: aws.Int64(12), IfMatchLastModifiedTime: aws.Time(mtime), IfMatch: aws.String(awsETag(body))})
-	if err != nil || awsStatus(out.ResultMetadata) != http.StatusNoContent {
+		IfMatchSize: aws.Int64(12), IfMatchLastModifiedTime: aws.Time(mtime), IfMatch: aws.String(itest.ETag(body))})
+	if err != nil || itest.Status(out.ResultMetadata) != http.StatusNoContent {
 		t.Fatalf("DeleteObject with every condition right: %v", err)
 	}
-	awsWantNoObject(t, c, "conddel", "k")
+	itest.WantNoObject(t, c, "conddel", "k")
 	for _, in := range []*s3.DeleteObjectInput{{IfMatchSize: aws.Int64(12)}, {IfMatchLastModifiedTime: aws.Time(mtime)}} {
 		in.Bucket, in.Key = b, aws.String("k")
-		if out, err := c.DeleteObject(ctx, in); err != nil || awsStatus(out.ResultMetadata) != http.StatusNoContent {
+		if out, err := c.DeleteObject(ctx, in); err != nil || itest.Status(out.ResultMetadata) != http.StatusNoContent {
 			t.Errorf("DeleteObject of a missing key with a size or time condition: %v", err)
 		}
 	}
 	// If-Match: * deletes an existing object; on a missing key it fails.
-	awsMustPut(t, c, "conddel", "any", body)
+	itest.Put(t, c, "conddel", "any", body)
 	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: aws.String("any"), IfMatch: aws.String("*")}); err != nil {
 		t.Fatalf("DeleteObject If-Match *: %v", err)
 	}
 	_, err = c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: aws.String("any"), IfMatch: aws.String("*")})
-	awsWantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
+	itest.WantErr(t, err, http.StatusPreconditionFailed, "PreconditionFailed")
 
 	// Malformed header values: 400 InvalidArgument, nothing deleted.
-	awsMustPut(t, c, "conddel", "k", body)
+	itest.Put(t, c, "conddel", "k", body)
 	for _, h := range [][2]string{
 		{"X-Amz-If-Match-Size", "twelve"}, {"X-Amz-If-Match-Size", "-1"}, {"X-Amz-If-Match-Size", "1.5"},
 		{"X-Amz-If-Match-Last-Modified-Time", "yesterday"},
 	} {
-		req := awsRawRequest(t, srv, http.MethodDelete, "/conddel/k", nil)
+		req := itest.RawRequest(t, srv, http.MethodDelete, "/conddel/k", nil)
 		req.Header.Set(h[0], h[1])
-		awsSign(t, req, nil, awsSignOpts{})
-		resp, rb := awsDo(t, req)
-		awsWantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidArgument")
+		itest.Sign(t, req, nil, itest.SignOpts{})
+		resp, rb := itest.Do(t, req)
+		itest.WantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidArgument")
 	}
-	awsWantObject(t, c, "conddel", "k", body)
+	itest.WantObject(t, c, "conddel", "k", body)
 
 	// DeleteObjects: per-object conditions, from a listing's values.
 	for _, k := range []string{"a", "b", "c", "d"} {
-		awsMustPut(t, c, "conddel", k, body)
+		itest.Put(t, c, "conddel", k, body)
 	}
 	list, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: b})
 	if err != nil {
@@ -314,7 +321,7 @@ func TestAWSConditionalDeletes(t *testing.T) {
 		lm[aws.ToString(o.Key)] = aws.ToTime(o.LastModified)
 	}
 	res, err := c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: b, Delete: &types.Delete{Objects: []types.ObjectIdentifier{
-		{Key: aws.String("a"), Size: aws.Int64(12), LastModifiedTime: aws.Time(lm["a"]), ETag: aws.String(awsETag(body))},
+		{Key: aws.String("a"), Size: aws.Int64(12), LastModifiedTime: aws.Time(lm["a"]), ETag: aws.String(itest.ETag(body))},
 		{Key: aws.String("b"), Size: aws.Int64(13)},
 		{Key: aws.String("c"), LastModifiedTime: aws.Time(lm["c"].Add(-time.Minute))},
 		{Key: aws.String("d"), ETag: aws.String("*")},
@@ -333,19 +340,19 @@ func TestAWSConditionalDeletes(t *testing.T) {
 	if strings.Join(deleted, " ") != "a d gone" || strings.Join(failed, " ") != "b:PreconditionFailed c:PreconditionFailed" {
 		t.Errorf("DeleteObjects: deleted %q, errors %q", deleted, failed)
 	}
-	awsWantNoObject(t, c, "conddel", "a")
-	awsWantObject(t, c, "conddel", "b", body)
-	awsWantObject(t, c, "conddel", "c", body)
-	awsWantNoObject(t, c, "conddel", "d")
+	itest.WantNoObject(t, c, "conddel", "a")
+	itest.WantObject(t, c, "conddel", "b", body)
+	itest.WantObject(t, c, "conddel", "c", body)
+	itest.WantNoObject(t, c, "conddel", "d")
 
 	// A malformed Size or LastModifiedTime refuses the whole request.
 	for _, obj := range []string{"<Size>twelve</Size>", "<Size>-1</Size>", "<LastModifiedTime>yesterday</LastModifiedTime>"} {
 		x := []byte("<Delete><Object><Key>k</Key></Object><Object><Key>b</Key>" + obj + "</Object></Delete>")
-		req := awsRawRequest(t, srv, http.MethodPost, "/conddel?delete", x)
-		awsSign(t, req, x, awsSignOpts{})
-		resp, rb := awsDo(t, req)
-		awsWantRawErr(t, resp, rb, http.StatusBadRequest, "MalformedXML")
+		req := itest.RawRequest(t, srv, http.MethodPost, "/conddel?delete", x)
+		itest.Sign(t, req, x, itest.SignOpts{})
+		resp, rb := itest.Do(t, req)
+		itest.WantRawErr(t, resp, rb, http.StatusBadRequest, "MalformedXML")
 	}
-	awsWantObject(t, c, "conddel", "k", body)
-	awsWantObject(t, c, "conddel", "b", body)
+	itest.WantObject(t, c, "conddel", "k", body)
+	itest.WantObject(t, c, "conddel", "b", body)
 }
