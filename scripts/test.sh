@@ -12,6 +12,9 @@ if [ -n "$unformatted" ]; then
   echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
 fi
 
+echo "== bench result links"
+scripts/check-bench-links.sh
+
 echo "== go vet"
 go vet ./...
 

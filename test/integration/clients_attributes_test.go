@@ -8,7 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // TestClientCompositeChecksumAttributes: S3 reports a COMPOSITE multipart
@@ -20,7 +22,7 @@ func TestClientCompositeChecksumAttributes(t *testing.T) {
 	c := srv.AWSClient(t)
 	ctx := context.Background()
 	bucket, key := "attrs", "composite"
-	awsMustCreateBucket(t, c, bucket)
+	itest.CreateBucket(t, c, bucket)
 	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key),
 		ChecksumAlgorithm: types.ChecksumAlgorithmSha256})
 	if err != nil {
@@ -29,7 +31,7 @@ func TestClientCompositeChecksumAttributes(t *testing.T) {
 	var parts []types.CompletedPart
 	for n, size := range []int{5 << 20, 1000} {
 		p, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bucket), Key: aws.String(key), UploadId: up.UploadId,
-			PartNumber: aws.Int32(int32(n + 1)), Body: strings.NewReader(string(mpRandomBytes(size, uint64(n)))),
+			PartNumber: aws.Int32(int32(n + 1)), Body: strings.NewReader(string(itest.RandBytes(uint64(n), size))),
 			ChecksumAlgorithm: types.ChecksumAlgorithmSha256})
 		if err != nil {
 			t.Fatal(err)

@@ -22,15 +22,13 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/minio/minio-go/v7"
-	_ "modernc.org/sqlite" // "sqlite" driver for TestWALMode
 
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // concAWSClient is an aws-sdk-go-v2 client that sends through rt and never
@@ -41,22 +39,6 @@ func concAWSClient(t testing.TB, srv *testutil.Server, rt http.RoundTripper) *s3
 		o.Retryer = aws.NopRetryer{}
 		o.Logger = logging.Nop{}
 	})
-}
-
-// concErr returns the S3 code and HTTP status of an SDK or minio-go error
-// (status 0 when the error never reached a response).
-func concErr(err error) (string, int) {
-	var ae smithy.APIError
-	var re *smithyhttp.ResponseError
-	if errors.As(err, &re) {
-		code := ""
-		if errors.As(err, &ae) {
-			code = ae.ErrorCode()
-		}
-		return code, re.HTTPStatusCode()
-	}
-	er := minio.ToErrorResponse(err)
-	return er.Code, er.StatusCode
 }
 
 // concWorld is the shared record of a mixed-workload run.
@@ -81,7 +63,7 @@ func (w *concWorld) fail(format string, args ...any) {
 // checkBody verifies a GET: the body hashes to the ETag served with it, has
 // the announced length, and is a body some client wrote.
 func (w *concWorld) checkBody(who, key string, body []byte, etag string, size int64) {
-	sum := mcMD5(body)
+	sum := itest.MD5Hex(body)
 	if sum != etag {
 		w.fail("%s GET %s: body MD5 %s but ETag %s (%d bytes)", who, key, sum, etag, len(body))
 	}
@@ -103,9 +85,9 @@ func TestConcurrencyMixed(t *testing.T) {
 		bucketNm = "conc-mixed"
 	)
 	srv := testutil.StartServer(t)
-	counter := mcNewStatusCounter()
+	counter := itest.NewStatusCounter()
 	awsc := concAWSClient(t, srv, counter)
-	mc := mcClientWith(t, srv, counter)
+	mc := itest.MinioClientWith(t, srv, counter)
 	core := minio.Core{Client: mc}
 	ctx := context.Background()
 	if _, err := awsc.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucketNm)}); err != nil {
@@ -138,8 +120,8 @@ func TestConcurrencyMixed(t *testing.T) {
 					if rng.IntN(8) == 0 {
 						size = 0
 					}
-					body := mcSeeded(seed, size)
-					w.written.Store(mcMD5(body), size)
+					body := itest.RandBytes(seed, size)
+					w.written.Store(itest.MD5Hex(body), size)
 					conditional := r == 9
 					var err error
 					if useAWS {
@@ -149,8 +131,8 @@ func TestConcurrencyMixed(t *testing.T) {
 						}
 						var out *s3.PutObjectOutput
 						out, err = awsc.PutObject(ctx, in)
-						if err == nil && aws.ToString(out.ETag) != `"`+mcMD5(body)+`"` {
-							w.fail("%s PUT %s: ETag %s, want MD5 %s", who, key, aws.ToString(out.ETag), mcMD5(body))
+						if err == nil && aws.ToString(out.ETag) != `"`+itest.MD5Hex(body)+`"` {
+							w.fail("%s PUT %s: ETag %s, want MD5 %s", who, key, aws.ToString(out.ETag), itest.MD5Hex(body))
 						}
 					} else {
 						opts := minio.PutObjectOptions{DisableMultipart: true} // aws-chunked signed body
@@ -159,11 +141,11 @@ func TestConcurrencyMixed(t *testing.T) {
 						}
 						var info minio.UploadInfo
 						info, err = mc.PutObject(ctx, bucketNm, key, bytes.NewReader(body), int64(size), opts)
-						if err == nil && info.ETag != mcMD5(body) {
-							w.fail("%s PUT %s: ETag %s, want MD5 %s", who, key, info.ETag, mcMD5(body))
+						if err == nil && info.ETag != itest.MD5Hex(body) {
+							w.fail("%s PUT %s: ETag %s, want MD5 %s", who, key, info.ETag, itest.MD5Hex(body))
 						}
 					}
-					code, status := concErr(err)
+					code, status := itest.ErrInfo(err)
 					switch {
 					case err == nil:
 						w.count("put-ok")
@@ -200,7 +182,7 @@ func TestConcurrencyMixed(t *testing.T) {
 							etag, size = info.ETag, info.Size
 						}
 					}
-					code, status := concErr(err)
+					code, status := itest.ErrInfo(err)
 					switch {
 					case err == nil:
 						w.count("get-ok")
@@ -234,16 +216,16 @@ func TestConcurrencyMixed(t *testing.T) {
 		return true
 	})
 	slices.Sort(summary)
-	t.Logf("%d HTTP exchanges in %v: %v", counter.total.Load(), time.Since(deadline.Add(-maxTime)).Round(time.Millisecond), summary)
-	if n := counter.serverErrs.Load(); n != 0 {
-		t.Errorf("%d responses were 5xx, e.g. %v", n, counter.firstErrs)
+	t.Logf("%d HTTP exchanges in %v: %v", counter.Total.Load(), time.Since(deadline.Add(-maxTime)).Round(time.Millisecond), summary)
+	if n := counter.ServerErrs.Load(); n != 0 {
+		t.Errorf("%d responses were 5xx, e.g. %v", n, counter.FirstErrs())
 	}
 	// Final state: every remaining object is one some client wrote.
 	inBlobs := 0 // objects larger than --inline-max: one blob file each
 	var remaining []string
 	for _, key := range keys {
 		out, err := awsc.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucketNm), Key: aws.String(key)})
-		if code, _ := concErr(err); code == "NoSuchKey" {
+		if code, _ := itest.ErrInfo(err); code == "NoSuchKey" {
 			continue
 		}
 		if err != nil {
@@ -329,7 +311,7 @@ func TestConcurrentConditionalCreate(t *testing.T) {
 	const clients = 32
 	// Blob files, to count what the losers leave behind.
 	srv := testutil.StartServer(t, testutil.WithFilesOnly())
-	counter := mcNewStatusCounter()
+	counter := itest.NewStatusCounter()
 	ctx := context.Background()
 	awsClients := make([]*s3.Client, clients)
 	for i := range awsClients {
@@ -346,7 +328,7 @@ func TestConcurrentConditionalCreate(t *testing.T) {
 		start := make(chan struct{})
 		var wg sync.WaitGroup
 		for i := range clients {
-			bodies[i] = mcSeeded(uint64(round*clients+i), 1000+i*977)
+			bodies[i] = itest.RandBytes(uint64(round*clients+i), 1000+i*977)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -368,7 +350,7 @@ func TestConcurrentConditionalCreate(t *testing.T) {
 				winner = i
 				continue
 			}
-			if code, status := concErr(err); status != http.StatusPreconditionFailed || code != "PreconditionFailed" {
+			if code, status := itest.ErrInfo(err); status != http.StatusPreconditionFailed || code != "PreconditionFailed" {
 				t.Errorf("round %d: client %d: %v, want 412 PreconditionFailed", round, i, err)
 			}
 		}
@@ -388,8 +370,8 @@ func TestConcurrentConditionalCreate(t *testing.T) {
 			t.Errorf("round %d: stored object (%d bytes) is not the winner's body (%d bytes)", round, len(got), len(bodies[winner]))
 		}
 	}
-	if n := counter.serverErrs.Load(); n != 0 {
-		t.Errorf("%d responses were 5xx, e.g. %v", n, counter.firstErrs)
+	if n := counter.ServerErrs.Load(); n != 0 {
+		t.Errorf("%d responses were 5xx, e.g. %v", n, counter.FirstErrs())
 	}
 	srv.Stop()
 	if blobs := concFiles(t, filepath.Join(srv.DataDir, "blobs")); len(blobs) != 5 {
@@ -413,16 +395,16 @@ func TestRestartRecovery(t *testing.T) {
 	objects := map[string][]byte{
 		"empty":       {},
 		"small":       []byte("small object"),
-		"dir/medium":  mcSeeded(1, 100_000),
-		"dir/large":   mcSeeded(2, 3<<20),
-		"overwritten": mcSeeded(3, 5000),
+		"dir/medium":  itest.RandBytes(1, 100_000),
+		"dir/large":   itest.RandBytes(2, 3<<20),
+		"overwritten": itest.RandBytes(3, 5000),
 	}
 	for k, b := range objects {
 		if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(k), Body: bytes.NewReader(b)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	objects["overwritten"] = mcSeeded(4, 6000)
+	objects["overwritten"] = itest.RandBytes(4, 6000)
 	if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("overwritten"), Body: bytes.NewReader(objects["overwritten"])}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/chromedp/chromedp"
+
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // chromiumPath finds a Chromium or Chrome binary; "" when none.
@@ -57,7 +59,7 @@ func TestCORSBrowser(t *testing.T) {
 	if path == "" {
 		t.Skip("no Chromium: install it (Debian: apt-get install chromium) to run the browser CORS test")
 	}
-	_, c := awsStartBucket(t, "web")
+	_, c := itest.StartBucket(t, "web")
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<!doctype html><title>app</title><p>app</p>")
@@ -99,8 +101,8 @@ func TestCORSBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run the page's script: %v", err)
 		}
-		if res.Error == "" && (res.Body != body || res.ETag != awsETag([]byte(body))) {
-			t.Fatalf("round %d: the browser read %+v, want body %q ETag %s", round, res, body, awsETag([]byte(body)))
+		if res.Error == "" && (res.Body != body || res.ETag != itest.ETag([]byte(body))) {
+			t.Fatalf("round %d: the browser read %+v, want body %q ETag %s", round, res, body, itest.ETag([]byte(body)))
 		}
 		return res
 	}

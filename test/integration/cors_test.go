@@ -19,7 +19,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 const corsVary = "Origin, Access-Control-Request-Headers, Access-Control-Request-Method"
@@ -45,12 +47,12 @@ func corsMustPut(t *testing.T, c *s3.Client, bucket string, rules []types.CORSRu
 }
 
 func TestCORSConfigRoundTrip(t *testing.T) {
-	_, c := awsStartBucket(t, "cors")
+	_, c := itest.StartBucket(t, "cors")
 	ctx := context.Background()
 	b := aws.String("cors")
 
 	_, err := c.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: b})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchCORSConfiguration")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchCORSConfiguration")
 
 	corsMustPut(t, c, "cors", corsWebRules())
 	out, err := c.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: b})
@@ -75,41 +77,41 @@ func TestCORSConfigRoundTrip(t *testing.T) {
 		}
 	}
 	_, err = c.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: b})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchCORSConfiguration")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchCORSConfiguration")
 
 	// No bucket.
 	nb := aws.String("cors-none")
 	_, err = c.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: nb})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 	_, err = c.PutBucketCors(ctx, &s3.PutBucketCorsInput{Bucket: nb, CORSConfiguration: &types.CORSConfiguration{CORSRules: one}})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 	_, err = c.DeleteBucketCors(ctx, &s3.DeleteBucketCorsInput{Bucket: nb})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchBucket")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 
 	// The configuration goes with its bucket.
 	corsMustPut(t, c, "cors", one)
 	if _, err := c.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: b}); err != nil {
 		t.Fatalf("DeleteBucket: %v", err)
 	}
-	awsMustCreateBucket(t, c, "cors")
+	itest.CreateBucket(t, c, "cors")
 	_, err = c.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: b})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchCORSConfiguration")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchCORSConfiguration")
 }
 
 // corsPutRaw sends PutBucketCors with body as is, signed, with extra
 // headers.
 func corsPutRaw(t *testing.T, srv *testutil.Server, bucket, body string, hdr map[string]string) (*http.Response, []byte) {
 	t.Helper()
-	req := awsRawRequest(t, srv, http.MethodPut, "/"+bucket+"?cors", []byte(body))
+	req := itest.RawRequest(t, srv, http.MethodPut, "/"+bucket+"?cors", []byte(body))
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	awsSign(t, req, []byte(body), awsSignOpts{})
-	return awsDo(t, req)
+	itest.Sign(t, req, []byte(body), itest.SignOpts{})
+	return itest.Do(t, req)
 }
 
 func TestCORSConfigValidation(t *testing.T) {
-	srv, c := awsStartBucket(t, "corsv")
+	srv, c := itest.StartBucket(t, "corsv")
 	rule := func(inner string) string { return "<CORSRule>" + inner + "</CORSRule>" }
 	doc := func(rules ...string) string {
 		return `<CORSConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` + strings.Join(rules, "") + `</CORSConfiguration>`
@@ -150,8 +152,8 @@ func TestCORSConfigValidation(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := corsPutRaw(t, srv, "corsv", tc.body, tc.hdr)
-			awsWantRawErr(t, resp, body, tc.status, tc.code)
-			var e awsXMLError
+			itest.WantRawErr(t, resp, body, tc.status, tc.code)
+			var e itest.XMLError
 			xml.Unmarshal(body, &e)
 			if tc.msg != "" && e.Message != tc.msg {
 				t.Errorf("message %q, want %q", e.Message, tc.msg)
@@ -159,7 +161,7 @@ func TestCORSConfigValidation(t *testing.T) {
 		})
 	}
 	_, err := c.GetBucketCors(context.Background(), &s3.GetBucketCorsInput{Bucket: aws.String("corsv")})
-	awsWantErr(t, err, http.StatusNotFound, "NoSuchCORSConfiguration")
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchCORSConfiguration")
 
 	// Matching digests are accepted.
 	resp, body := corsPutRaw(t, srv, "corsv", good, map[string]string{"Content-MD5": md5of(good), "X-Amz-Checksum-Crc32": crcOf(good)})
@@ -171,11 +173,11 @@ func TestCORSConfigValidation(t *testing.T) {
 // corsPreflight sends an unsigned OPTIONS with the given headers.
 func corsPreflight(t *testing.T, srv *testutil.Server, path string, hdr map[string]string) (*http.Response, []byte) {
 	t.Helper()
-	req := awsRawRequest(t, srv, http.MethodOptions, path, nil)
+	req := itest.RawRequest(t, srv, http.MethodOptions, path, nil)
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	return awsDo(t, req)
+	return itest.Do(t, req)
 }
 
 // corsWantHeaders asserts the Access-Control-* and Vary headers of resp
@@ -202,12 +204,12 @@ type corsPreflightError struct {
 }
 
 func TestCORSPreflight(t *testing.T) {
-	srv, c := awsStartBucket(t, "pre")
+	srv, c := itest.StartBucket(t, "pre")
 	app := "https://app.example.com"
 	refuse := func(name, path string, hdr map[string]string, status int, code, msg, method, resource string) {
 		t.Helper()
 		resp, body := corsPreflight(t, srv, path, hdr)
-		awsWantRawErr(t, resp, body, status, code)
+		itest.WantRawErr(t, resp, body, status, code)
 		var e corsPreflightError
 		if err := xml.Unmarshal(body, &e); err != nil {
 			t.Fatal(err)
@@ -248,7 +250,7 @@ func TestCORSPreflight(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || len(body) != 0 {
 		t.Fatalf("allowed preflight: %d %q", resp.StatusCode, body)
 	}
-	awsWantRequestIDs(t, resp)
+	itest.WantRequestIDs(t, resp)
 	corsWantHeaders(t, "allowed preflight", resp, map[string]string{
 		"Access-Control-Allow-Origin":      app,
 		"Access-Control-Allow-Credentials": "true",
@@ -275,11 +277,11 @@ func TestCORSPreflight(t *testing.T) {
 	})
 
 	// A preflight needs no credentials, and bad ones do not matter.
-	req := awsRawRequest(t, srv, http.MethodOptions, "/pre/k", nil)
+	req := itest.RawRequest(t, srv, http.MethodOptions, "/pre/k", nil)
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=nobody/20200101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=00")
 	req.Header.Set("Origin", app)
 	req.Header.Set("Access-Control-Request-Method", "GET")
-	if resp, body := awsDo(t, req); resp.StatusCode != http.StatusOK {
+	if resp, body := itest.Do(t, req); resp.StatusCode != http.StatusOK {
 		t.Errorf("preflight with a bad Authorization: %d %s", resp.StatusCode, body)
 	}
 
@@ -291,20 +293,20 @@ func TestCORSPreflight(t *testing.T) {
 }
 
 func TestCORSActualRequests(t *testing.T) {
-	srv, c := awsStartBucket(t, "act")
+	srv, c := itest.StartBucket(t, "act")
 	app := "https://app.example.com"
-	awsMustPut(t, c, "act", "k", []byte("hello"))
+	itest.Put(t, c, "act", "k", []byte("hello"))
 	signed := func(method, path, origin string, extra map[string]string) *http.Response {
 		t.Helper()
-		req := awsRawRequest(t, srv, method, path, nil)
-		awsSign(t, req, nil, awsSignOpts{})
+		req := itest.RawRequest(t, srv, method, path, nil)
+		itest.Sign(t, req, nil, itest.SignOpts{})
 		if origin != "" {
 			req.Header.Set("Origin", origin)
 		}
 		for k, v := range extra {
 			req.Header.Set(k, v)
 		}
-		resp, _ := awsDo(t, req)
+		resp, _ := itest.Do(t, req)
 		return resp
 	}
 	appHeaders := map[string]string{
@@ -340,11 +342,11 @@ func TestCORSActualRequests(t *testing.T) {
 		t.Fatalf("GET missing: %d", resp.StatusCode)
 	}
 	corsWantHeaders(t, "404", resp, appHeaders)
-	req := awsRawRequest(t, srv, http.MethodGet, "/act/k", nil)
-	awsSign(t, req, nil, awsSignOpts{secretKey: "wrong-secret-key-0000000000000000000000"})
+	req := itest.RawRequest(t, srv, http.MethodGet, "/act/k", nil)
+	itest.Sign(t, req, nil, itest.SignOpts{SecretKey: "wrong-secret-key-0000000000000000000000"})
 	req.Header.Set("Origin", app)
-	resp, body := awsDo(t, req)
-	awsWantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
+	resp, body := itest.Do(t, req)
+	itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
 	corsWantHeaders(t, "403", resp, appHeaders)
 	// A bucket that does not exist has no rules.
 	corsWantHeaders(t, "no bucket", signed("GET", "/act-none/k", app, nil), nil)

@@ -18,8 +18,10 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // mountTmpfs mounts a tmpfs of the given size on a fresh directory and
@@ -68,7 +70,7 @@ func TestDiskFull(t *testing.T) {
 func testDiskFull(t *testing.T, opts ...testutil.Option) {
 	mnt := mountTmpfs(t, "64m")
 	srv := testutil.StartServer(t, append([]testutil.Option{testutil.WithDataDir(filepath.Join(mnt, "data"))}, opts...)...)
-	c := awsClient(t, srv, func(o *s3.Options) {
+	c := itest.AWSClient(t, srv, func(o *s3.Options) {
 		o.RetryMaxAttempts = 1
 		// Wait for the server's answer to "Expect: 100-continue" however
 		// loaded the machine is: a client that gives up waiting after the
@@ -79,14 +81,14 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 	})
 	ctx := context.Background()
 	const bucket = "full"
-	awsMustCreateBucket(t, c, bucket)
+	itest.CreateBucket(t, c, bucket)
 
 	// A multipart upload with one part, started while there is room.
 	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String("mp")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	part1 := awsRandBytes(900, 5<<20)
+	part1 := itest.RandBytes(900, 5<<20)
 	p1, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bucket), Key: aws.String("mp"), UploadId: up.UploadId,
 		PartNumber: aws.Int32(1), Body: bytes.NewReader(part1)})
 	if err != nil {
@@ -104,12 +106,12 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 				t.Fatalf("%d-byte PUTs never filled the file system (%d bytes free)", size, freeBytes(t, mnt))
 			}
 			key := fmt.Sprintf("fill-%07d-%03d", size, i)
-			body := awsRandBytes(seed, size)
+			body := itest.RandBytes(seed, size)
 			seed++
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), Body: bytes.NewReader(body)})
 			if err != nil {
-				awsWantErr(t, err, http.StatusInsufficientStorage, "InsufficientStorage")
-				awsWantNoObject(t, c, bucket, key)
+				itest.WantErr(t, err, http.StatusInsufficientStorage, "InsufficientStorage")
+				itest.WantNoObject(t, c, bucket, key)
 				t.Logf("%d-byte PUT #%d: 507 InsufficientStorage with %d bytes free", size, i, freeBytes(t, mnt))
 				break
 			}
@@ -123,13 +125,13 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 	// old version. (The SDK sends "Expect: 100-continue" for bodies over
 	// 2 MiB; JOG refuses those before asking for the body.)
 	victim := keys[0]
-	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(victim), Body: bytes.NewReader(awsRandBytes(999, 3<<20))})
+	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(victim), Body: bytes.NewReader(itest.RandBytes(999, 3<<20))})
 	wantRefusedFull(t, "overwrite", err)
-	awsWantObject(t, c, bucket, victim, stored[victim])
+	itest.WantObject(t, c, bucket, victim, stored[victim])
 
 	// UploadPart on the full disk: refused, the upload keeps its part 1.
 	_, err = c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bucket), Key: aws.String("mp"), UploadId: up.UploadId,
-		PartNumber: aws.Int32(2), Body: bytes.NewReader(awsRandBytes(901, 3<<20))})
+		PartNumber: aws.Int32(2), Body: bytes.NewReader(itest.RandBytes(901, 3<<20))})
 	wantRefusedFull(t, "UploadPart", err)
 	parts, err := c.ListParts(ctx, &s3.ListPartsInput{Bucket: aws.String(bucket), Key: aws.String("mp"), UploadId: up.UploadId})
 	if err != nil {
@@ -159,7 +161,7 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 		t.Fatalf("listed %d keys, stored %d", len(listed), len(keys))
 	}
 	for _, k := range keys {
-		awsWantObject(t, c, bucket, k, stored[k])
+		itest.WantObject(t, c, bucket, k, stored[k])
 	}
 
 	// Free space by deleting through the API; service resumes.
@@ -175,10 +177,10 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 		t.Fatalf("DeleteObjects on a full disk: %v %+v", err, out)
 	}
 	t.Logf("after deleting 9 objects: %d bytes free", freeBytes(t, mnt))
-	again := awsRandBytes(1000, 4<<20)
-	awsMustPut(t, c, bucket, "after", again)
-	awsWantObject(t, c, bucket, "after", again)
-	part2 := awsRandBytes(902, 1<<20)
+	again := itest.RandBytes(1000, 4<<20)
+	itest.Put(t, c, bucket, "after", again)
+	itest.WantObject(t, c, bucket, "after", again)
+	part2 := itest.RandBytes(902, 1<<20)
 	p2, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bucket), Key: aws.String("mp"), UploadId: up.UploadId,
 		PartNumber: aws.Int32(2), Body: bytes.NewReader(part2)})
 	if err != nil {
@@ -190,11 +192,11 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := awsMustGet(t, c, bucket, "mp"); !bytes.Equal(got, append(bytes.Clone(part1), part2...)) {
+	if got, _ := itest.Get(t, c, bucket, "mp"); !bytes.Equal(got, append(bytes.Clone(part1), part2...)) {
 		t.Fatalf("completed upload reads back %d bytes, not its two parts", len(got))
 	}
 	for _, k := range keys[9:] {
-		awsWantObject(t, c, bucket, k, stored[k])
+		itest.WantObject(t, c, bucket, k, stored[k])
 	}
 	wantBlobFiles(t, srv, c, bucket, 1)
 
@@ -206,7 +208,7 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 	fillFile(t, ballast)
 	t.Logf("ballast written: %d bytes free", freeBytes(t, mnt))
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("blocked"), Body: bytes.NewReader([]byte("x"))})
-	awsWantErr(t, err, http.StatusInsufficientStorage, "InsufficientStorage")
+	itest.WantErr(t, err, http.StatusInsufficientStorage, "InsufficientStorage")
 	var uploads []*string
 	for i := 0; ; i++ {
 		if i == 2000 {
@@ -215,20 +217,20 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 		out, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(fmt.Sprintf("meta-%04d", i)),
 			Metadata: map[string]string{"pad": string(bytes.Repeat([]byte("m"), 2000))}})
 		if err != nil {
-			awsWantErr(t, err, http.StatusInsufficientStorage, "InsufficientStorage")
+			itest.WantErr(t, err, http.StatusInsufficientStorage, "InsufficientStorage")
 			t.Logf("metadata-only write #%d: 507 InsufficientStorage", i)
 			break
 		}
 		uploads = append(uploads, out.UploadId)
 	}
-	awsWantObject(t, c, bucket, "after", again)
+	itest.WantObject(t, c, bucket, "after", again)
 	if _, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)}); err != nil {
 		t.Fatalf("list with the file system full: %v", err)
 	}
 	if err := os.Remove(ballast); err != nil {
 		t.Fatal(err)
 	}
-	awsMustPut(t, c, bucket, "after-ballast", again[:1<<20])
+	itest.Put(t, c, bucket, "after-ballast", again[:1<<20])
 	for i, id := range uploads {
 		if _, err := c.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String(bucket),
 			Key: aws.String(fmt.Sprintf("meta-%04d", i)), UploadId: id}); err != nil {
@@ -236,7 +238,7 @@ func testDiskFull(t *testing.T, opts ...testutil.Option) {
 		}
 	}
 	for _, k := range keys[9:] {
-		awsWantObject(t, c, bucket, k, stored[k])
+		itest.WantObject(t, c, bucket, k, stored[k])
 	}
 	wantBlobFiles(t, srv, c, bucket, 1)
 }
@@ -305,8 +307,8 @@ func fillFile(t *testing.T, path string) {
 // write failed and the old data is intact.
 func wantRefusedFull(t *testing.T, what string, err error) {
 	t.Helper()
-	if _, status := awsErrInfo(err); status != 0 || err == nil {
-		awsWantErr(t, err, http.StatusInsufficientStorage, "InsufficientStorage")
+	if _, status := itest.ErrInfo(err); status != 0 || err == nil {
+		itest.WantErr(t, err, http.StatusInsufficientStorage, "InsufficientStorage")
 		return
 	}
 	t.Logf("%s refused with a transport error: %v", what, err)

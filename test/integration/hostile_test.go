@@ -37,8 +37,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // hostileReq builds a request for srv. target is the path and query exactly
@@ -149,9 +151,9 @@ func xmlBody(prefix string, n int64) io.Reader {
 // hostileStart starts a server with bucket "hostile" holding "keep".
 func hostileStart(t *testing.T) (*testutil.Server, *s3.Client, []byte) {
 	t.Helper()
-	srv, c := awsStartBucket(t, "hostile")
-	keep := awsRandBytes(77, 300<<10)
-	awsMustPut(t, c, "hostile", "keep", keep)
+	srv, c := itest.StartBucket(t, "hostile")
+	keep := itest.RandBytes(77, 300<<10)
+	itest.Put(t, c, "hostile", "keep", keep)
 	return srv, c, keep
 }
 
@@ -217,13 +219,13 @@ func TestHostileCompleteXML(t *testing.T) {
 	} {
 		req := hostileReq(t, srv, http.MethodPost, "/hostile/mp?uploadId="+id)
 		req.Body, req.ContentLength = io.NopCloser(strings.NewReader(body)), int64(len(body))
-		awsSign(t, req, []byte(body), awsSignOpts{})
-		resp, rb := awsDo(t, req)
-		awsWantRawErr(t, resp, rb, http.StatusBadRequest, "MalformedXML")
+		itest.Sign(t, req, []byte(body), itest.SignOpts{})
+		resp, rb := itest.Do(t, req)
+		itest.WantRawErr(t, resp, rb, http.StatusBadRequest, "MalformedXML")
 	}
 	wantParts(t, c, "mp", id, p1)
-	awsWantNoObject(t, c, "hostile", "mp")
-	awsWantObject(t, c, "hostile", "keep", keep)
+	itest.WantNoObject(t, c, "hostile", "mp")
+	itest.WantObject(t, c, "hostile", "keep", keep)
 }
 
 // TestHostileOversizedXML: XML bodies over the 4 MiB cap, for each
@@ -248,7 +250,7 @@ func TestHostileOversizedXML(t *testing.T) {
 				if resp == nil {
 					t.Fatalf("no response after %d bytes sent", sent)
 				}
-				awsWantRawErr(t, resp, rb, http.StatusBadRequest, "MaxMessageLengthExceeded")
+				itest.WantRawErr(t, resp, rb, http.StatusBadRequest, "MaxMessageLengthExceeded")
 				if size > limit+1 && sent > 64<<20 {
 					t.Errorf("the server let the client send %d of %d bytes: it reads past the cap", sent, size)
 				}
@@ -257,9 +259,9 @@ func TestHostileOversizedXML(t *testing.T) {
 		}
 	}
 	_, err := c.HeadBucket(context.Background(), &s3.HeadBucketInput{Bucket: aws.String("newbucket")})
-	awsWantErr(t, err, http.StatusNotFound, "NotFound")
+	itest.WantErr(t, err, http.StatusNotFound, "NotFound")
 	wantParts(t, c, "mp", id, p1)
-	awsWantObject(t, c, "hostile", "keep", keep)
+	itest.WantObject(t, c, "hostile", "keep", keep)
 }
 
 // TestHostileInvalidUTF8Keys: keys that are not valid UTF-8 (raw %FF,
@@ -285,20 +287,20 @@ func TestHostileInvalidUTF8Keys(t *testing.T) {
 			if w.body != nil {
 				req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(w.body)), int64(len(w.body))
 			}
-			hostileSign(req, awsSHA256Hex(w.body))
-			resp, rb := awsDo(t, req)
-			awsWantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidArgument")
+			hostileSign(req, itest.SHA256Hex(w.body))
+			resp, rb := itest.Do(t, req)
+			itest.WantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidArgument")
 		}
 		req := hostileReq(t, srv, http.MethodGet, "/hostile/"+k)
-		hostileSign(req, awsSHA256Hex(nil))
-		resp, rb := awsDo(t, req)
-		awsWantRawErr(t, resp, rb, http.StatusNotFound, "NoSuchKey")
+		hostileSign(req, itest.SHA256Hex(nil))
+		resp, rb := itest.Do(t, req)
+		itest.WantRawErr(t, resp, rb, http.StatusNotFound, "NoSuchKey")
 	}
 	if keys := hostileKeys(t, c); !slices.Equal(keys, []string{"keep"}) {
 		t.Fatalf("keys after refused writes: %q", keys)
 	}
-	awsWantObject(t, c, "hostile", "keep", keep)
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantObject(t, c, "hostile", "keep", keep)
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 // dirTree lists every path under root with its size and mode.
@@ -393,11 +395,11 @@ func TestHostilePathTraversal(t *testing.T) {
 		body := []byte(fmt.Sprintf("traversal %d", i))
 		req := hostileReq(t, srv, http.MethodPut, "/hostile/"+k.wire)
 		req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-		hostileSign(req, awsSHA256Hex(body))
-		if resp, rb := awsDo(t, req); resp.StatusCode != http.StatusOK {
+		hostileSign(req, itest.SHA256Hex(body))
+		if resp, rb := itest.Do(t, req); resp.StatusCode != http.StatusOK {
 			t.Fatalf("PUT /hostile/%s: %d %s", k.wire, resp.StatusCode, rb)
 		}
-		awsWantObject(t, c, "hostile", k.key, body) // through the SDK, by key
+		itest.WantObject(t, c, "hostile", k.key, body) // through the SDK, by key
 	}
 	got := hostileKeys(t, c)
 	for _, k := range keys {
@@ -412,22 +414,22 @@ func TestHostilePathTraversal(t *testing.T) {
 	// Bucket names.
 	for _, target := range []string{"/..", "/%2e%2e", "/.", "/..%2F..", "/%2e%2e%2fetc"} {
 		req := hostileReq(t, srv, http.MethodPut, target)
-		hostileSign(req, awsSHA256Hex(nil))
-		resp, rb := awsDo(t, req)
+		hostileSign(req, itest.SHA256Hex(nil))
+		resp, rb := itest.Do(t, req)
 		if target == "/..%2F.." || target == "/%2e%2e%2fetc" {
 			// The decoded path is "/../..": bucket "..", key "..": an object PUT.
-			awsWantRawErr(t, resp, rb, http.StatusNotFound, "NoSuchBucket")
+			itest.WantRawErr(t, resp, rb, http.StatusNotFound, "NoSuchBucket")
 			continue
 		}
-		awsWantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidBucketName")
+		itest.WantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidBucketName")
 	}
 	for _, target := range []string{"/../hostile/keep", "/%2e%2e/x", "/../../etc/passwd"} {
 		body := []byte("escape")
 		req := hostileReq(t, srv, http.MethodPut, target)
 		req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-		hostileSign(req, awsSHA256Hex(body))
-		resp, rb := awsDo(t, req)
-		awsWantRawErr(t, resp, rb, http.StatusNotFound, "NoSuchBucket")
+		hostileSign(req, itest.SHA256Hex(body))
+		resp, rb := itest.Do(t, req)
+		itest.WantRawErr(t, resp, rb, http.StatusNotFound, "NoSuchBucket")
 	}
 	lb, err := c.ListBuckets(context.Background(), &s3.ListBucketsInput{})
 	if err != nil || len(lb.Buckets) != 1 {
@@ -444,8 +446,8 @@ func TestHostilePathTraversal(t *testing.T) {
 		t.Errorf("/etc/passwd changed")
 	}
 	wantDataLayout(t, srv.DataDir)
-	awsWantObject(t, c, "hostile", "keep", keep)
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantObject(t, c, "hostile", "keep", keep)
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 // TestHostileDuplicates: duplicated or conflicting headers and query
@@ -471,7 +473,7 @@ func TestHostileDuplicates(t *testing.T) {
 		if resp == nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("two equal Content-Length headers: %v %q", resp, rb)
 		}
-		awsWantObject(t, c, "hostile", "same-length", evil)
+		itest.WantObject(t, c, "hostile", "same-length", evil)
 	})
 
 	header := []struct {
@@ -488,12 +490,12 @@ func TestHostileDuplicates(t *testing.T) {
 	for _, h := range header {
 		t.Run(h.name, func(t *testing.T) {
 			req := hostileReq(t, srv, http.MethodPut, "/hostile/keep")
-			hostileSign(req, awsSHA256Hex(evil))
+			hostileSign(req, itest.SHA256Hex(evil))
 			resp, rb, _ := rawExchange(t, srv, req, rawHead(req, h.extra, "Content-Length: 5"), bytes.NewReader(evil))
 			if resp == nil {
 				t.Fatal("no response")
 			}
-			awsWantRawErr(t, resp, rb, h.status, h.code)
+			itest.WantRawErr(t, resp, rb, h.status, h.code)
 		})
 	}
 
@@ -523,13 +525,13 @@ func TestHostileDuplicates(t *testing.T) {
 			if body != nil {
 				req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 			}
-			hostileSign(req, awsSHA256Hex(body))
-			resp, rb := awsDo(t, req)
-			awsWantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidArgument")
+			hostileSign(req, itest.SHA256Hex(body))
+			resp, rb := itest.Do(t, req)
+			itest.WantRawErr(t, resp, rb, http.StatusBadRequest, "InvalidArgument")
 		})
 	}
 	wantParts(t, c, "mp", id, p1)
-	awsWantObject(t, c, "hostile", "keep", keep)
+	itest.WantObject(t, c, "hostile", "keep", keep)
 }
 
 // TestHostileContentLength: negative, non-numeric and overflowing
@@ -551,7 +553,7 @@ func TestHostileContentLength(t *testing.T) {
 	// must neither wait for the body nor, with Expect: 100-continue, ask
 	// for it — whether or not JOG wrapped the body to verify a payload hash.
 	for _, target := range []string{"/hostile/keep", "/hostile/huge", "/hostile/mp?partNumber=2&uploadId=" + id} {
-		for _, hash := range []string{sigv4.UnsignedPayload, awsSHA256Hex([]byte("never sent"))} {
+		for _, hash := range []string{sigv4.UnsignedPayload, itest.SHA256Hex([]byte("never sent"))} {
 			for _, expect := range []string{"", "Expect: 100-continue"} {
 				req := hostileReq(t, srv, http.MethodPut, target)
 				hostileSign(req, hash)
@@ -564,7 +566,7 @@ func TestHostileContentLength(t *testing.T) {
 				if resp == nil {
 					t.Fatalf("PUT %s with 6 GiB declared (%s, %q): no response", target, hash, expect)
 				}
-				awsWantRawErr(t, resp, rb, http.StatusBadRequest, "EntityTooLarge")
+				itest.WantRawErr(t, resp, rb, http.StatusBadRequest, "EntityTooLarge")
 				if d := time.Since(start); d > 5*time.Second {
 					t.Errorf("PUT %s: EntityTooLarge after %v", target, d)
 				}
@@ -572,8 +574,8 @@ func TestHostileContentLength(t *testing.T) {
 		}
 	}
 	wantParts(t, c, "mp", id, p1)
-	awsWantNoObject(t, c, "hostile", "huge")
-	awsWantObject(t, c, "hostile", "keep", keep)
+	itest.WantNoObject(t, c, "hostile", "huge")
+	itest.WantObject(t, c, "hostile", "keep", keep)
 }
 
 // waitTemp polls the data dir's tmp/ until it holds want files (or, for
@@ -602,13 +604,13 @@ func waitTemp(t *testing.T, srv *testutil.Server, want int) {
 func TestHostileClientDisconnect(t *testing.T) {
 	srv, c, keep := hostileStart(t)
 	id, p1 := hostileUpload(t, c, "mp")
-	full := awsRandBytes(5, 4<<20)
+	full := itest.RandBytes(5, 4<<20)
 	for _, tc := range []struct{ target, hash string }{
 		{"/hostile/keep", sigv4.UnsignedPayload},
-		{"/hostile/keep", awsSHA256Hex(full)},
+		{"/hostile/keep", itest.SHA256Hex(full)},
 		{"/hostile/fresh", sigv4.UnsignedPayload},
 		{"/hostile/mp?partNumber=1&uploadId=" + id, sigv4.UnsignedPayload},
-		{"/hostile/mp?partNumber=2&uploadId=" + id, awsSHA256Hex(full)},
+		{"/hostile/mp?partNumber=2&uploadId=" + id, itest.SHA256Hex(full)},
 	} {
 		req := hostileReq(t, srv, http.MethodPut, tc.target)
 		hostileSign(req, tc.hash)
@@ -626,14 +628,14 @@ func TestHostileClientDisconnect(t *testing.T) {
 		conn.Close()
 		waitTemp(t, srv, 0)
 	}
-	awsWantObject(t, c, "hostile", "keep", keep)
-	awsWantNoObject(t, c, "hostile", "fresh")
+	itest.WantObject(t, c, "hostile", "keep", keep)
+	itest.WantNoObject(t, c, "hostile", "fresh")
 	wantParts(t, c, "mp", id, p1)
 	if _, err := c.AbortMultipartUpload(context.Background(), &s3.AbortMultipartUploadInput{Bucket: aws.String("hostile"),
 		Key: aws.String("mp"), UploadId: aws.String(id)}); err != nil {
 		t.Fatal(err)
 	}
-	awsWantNoStrayFiles(t, srv, c)
+	itest.WantNoStrayFiles(t, srv, c)
 }
 
 // TestHostileReplay replays a captured signed request. SigV4 has no nonce:
@@ -646,11 +648,11 @@ func TestHostileClientDisconnect(t *testing.T) {
 func TestHostileReplay(t *testing.T) {
 	srv, c, keep := hostileStart(t)
 	secret := []byte("secret bytes the signer never sent")
-	awsMustPut(t, c, "hostile", "secret", secret)
+	itest.Put(t, c, "hostile", "secret", secret)
 	body := []byte("v1")
 	req := hostileReq(t, srv, http.MethodPut, "/hostile/replay")
 	req.Header.Set("X-Amz-Meta-A", "1")
-	hostileSign(req, awsSHA256Hex(body))
+	hostileSign(req, itest.SHA256Hex(body))
 	send := func(extra ...string) (*http.Response, []byte) {
 		t.Helper()
 		resp, rb, _ := rawExchange(t, srv, req, rawHead(req, append(extra, "Content-Length: 2")...), bytes.NewReader(body))
@@ -667,7 +669,7 @@ func TestHostileReplay(t *testing.T) {
 	orig := req.Header.Clone()
 	req.Header.Set("X-Amz-Meta-A", "2")
 	resp, rb := send()
-	awsWantRawErr(t, resp, rb, http.StatusForbidden, "SignatureDoesNotMatch")
+	itest.WantRawErr(t, resp, rb, http.StatusForbidden, "SignatureDoesNotMatch")
 	req.Header = orig
 
 	for _, extra := range []string{
@@ -677,13 +679,13 @@ func TestHostileReplay(t *testing.T) {
 		"x-amz-metadata-directive: REPLACE",
 	} {
 		resp, rb := send(extra)
-		awsWantRawErr(t, resp, rb, http.StatusForbidden, "AccessDenied")
+		itest.WantRawErr(t, resp, rb, http.StatusForbidden, "AccessDenied")
 	}
-	_, out := awsMustGet(t, c, "hostile", "replay")
+	_, out := itest.Get(t, c, "hostile", "replay")
 	if len(out.Metadata) != 1 || out.Metadata["a"] != "1" || out.StorageClass != "" {
 		t.Errorf("metadata %v, storage class %q after refused replays", out.Metadata, out.StorageClass)
 	}
-	awsWantObject(t, c, "hostile", "replay", body)
+	itest.WantObject(t, c, "hostile", "replay", body)
 
 	// The holder of a presigned PUT URL cannot add an unsigned copy source
 	// to copy an object it may not read into the key it may write.
@@ -693,8 +695,8 @@ func TestHostileReplay(t *testing.T) {
 	if resp == nil {
 		t.Fatal("no response")
 	}
-	awsWantRawErr(t, resp, rb, http.StatusForbidden, "AccessDenied")
-	awsWantNoObject(t, c, "hostile", "upload-here")
+	itest.WantRawErr(t, resp, rb, http.StatusForbidden, "AccessDenied")
+	itest.WantNoObject(t, c, "hostile", "upload-here")
 	resp, rb, _ = rawExchange(t, srv, pre, rawHead(pre, "Content-Length: 2"), bytes.NewReader(body))
 	if resp == nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("presigned PUT as signed: %v %s", resp, rb)
@@ -703,8 +705,8 @@ func TestHostileReplay(t *testing.T) {
 	if e := resp.Header.Get("ETag"); e != `"`+hex.EncodeToString(sum[:])+`"` {
 		t.Errorf("presigned PUT ETag %s", e)
 	}
-	awsWantObject(t, c, "hostile", "secret", secret)
-	awsWantObject(t, c, "hostile", "keep", keep)
+	itest.WantObject(t, c, "hostile", "secret", secret)
+	itest.WantObject(t, c, "hostile", "keep", keep)
 }
 
 // TestHostileHugeHeader: a header block over net/http's 1 MiB limit is 431
@@ -717,5 +719,5 @@ func TestHostileHugeHeader(t *testing.T) {
 	if resp == nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Fatalf("2 MiB header: %v %q", resp, rb)
 	}
-	awsWantObject(t, c, "hostile", "keep", keep)
+	itest.WantObject(t, c, "hostile", "keep", keep)
 }

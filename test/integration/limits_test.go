@@ -14,9 +14,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // gatedBody blocks its reader until released, holding a request in flight.
@@ -45,11 +46,7 @@ func signedPut(t *testing.T, srv *testutil.Server, path string, body io.Reader, 
 		t.Fatal(err)
 	}
 	req.ContentLength = size
-	req.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
-	creds := aws.Credentials{AccessKeyID: testutil.AccessKey, SecretAccessKey: testutil.SecretKey}
-	if err := v4.NewSigner().SignHTTP(context.Background(), creds, req, "UNSIGNED-PAYLOAD", "s3", testutil.Region, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	itest.Sign(t, req, nil, itest.SignOpts{PayloadHash: "UNSIGNED-PAYLOAD"})
 	return req
 }
 
@@ -110,7 +107,7 @@ func TestMaxRequestsSlowDown(t *testing.T) {
 		}
 	}
 	_, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("limits")})
-	if got := awsErrCode(err); got != "SlowDown" {
+	if got := itest.Code(err); got != "SlowDown" {
 		t.Errorf("request beyond the bound: %v, want SlowDown", err)
 	}
 	release()

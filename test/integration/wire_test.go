@@ -21,7 +21,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 	"github.com/jogstore/jog/internal/s3api"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // wireState is everything a refused request could have changed: buckets,
@@ -44,8 +46,8 @@ func wireState(t *testing.T, c *s3.Client) string {
 			t.Fatal(err)
 		}
 		for _, o := range lo.Contents {
-			body, _ := awsMustGet(t, c, *bk.Name, *o.Key)
-			fmt.Fprintf(&b, "object %s %s %d %q\n", *o.Key, *o.ETag, *o.Size, awsShort(body))
+			body, _ := itest.Get(t, c, *bk.Name, *o.Key)
+			fmt.Fprintf(&b, "object %s %s %d %q\n", *o.Key, *o.ETag, *o.Size, itest.Short(body))
 		}
 		lu, err := c.ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: bk.Name})
 		if err != nil {
@@ -70,10 +72,10 @@ func wireState(t *testing.T, c *s3.Client) string {
 // the wire table refuses to a real server, signed, and checks the S3 error
 // and that nothing changed.
 func TestWireRefusals(t *testing.T) {
-	srv, c := awsStartBucket(t, "wire")
+	srv, c := itest.StartBucket(t, "wire")
 	ctx := context.Background()
-	awsMustPut(t, c, "wire", "k", []byte("original"))
-	awsMustPut(t, c, "wire", "src", []byte("source"))
+	itest.Put(t, c, "wire", "k", []byte("original"))
+	itest.Put(t, c, "wire", "src", []byte("source"))
 	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("wire"), Key: aws.String("k")})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +134,7 @@ func TestWireRefusals(t *testing.T) {
 			}
 			target += sep + ref.Query + "=" + url.QueryEscape(ref.Sample)
 		}
-		req := awsRawRequest(t, srv, rq.method, target, rq.body)
+		req := itest.RawRequest(t, srv, rq.method, target, rq.body)
 		switch ref.Op {
 		case "CopyObject", "UploadPartCopy":
 			req.Header.Set("X-Amz-Copy-Source", "/wire/src")
@@ -142,8 +144,8 @@ func TestWireRefusals(t *testing.T) {
 		if ref.Header != "" {
 			req.Header.Set(ref.Header, ref.Sample)
 		}
-		awsSign(t, req, rq.body, awsSignOpts{})
-		resp, body := awsDo(t, req)
+		itest.Sign(t, req, rq.body, itest.SignOpts{})
+		resp, body := itest.Do(t, req)
 		what := fmt.Sprintf("%s with %s%s: %q", ref.Op, ref.Header, ref.Query, ref.Sample)
 		if rq.method == http.MethodHead {
 			if resp.StatusCode != ref.Status {
@@ -151,7 +153,7 @@ func TestWireRefusals(t *testing.T) {
 			}
 			continue
 		}
-		var e awsXMLError
+		var e itest.XMLError
 		_ = xml.Unmarshal(body, &e)
 		if resp.StatusCode != ref.Status || e.Code != ref.Code {
 			t.Errorf("%s: got %d %s (%s), want %d %s", what, resp.StatusCode, e.Code, e.Message, ref.Status, ref.Code)
@@ -165,7 +167,7 @@ func TestWireRefusals(t *testing.T) {
 // TestWireRefusalsSDK: what a user of aws-sdk-go-v2 sees when asking for a
 // protection JOG does not have yet — an error, and nothing stored.
 func TestWireRefusalsSDK(t *testing.T) {
-	_, c := awsStartBucket(t, "wire")
+	_, c := itest.StartBucket(t, "wire")
 	ctx := context.Background()
 	key := aws.String("secret")
 	body := func() io.Reader { return bytes.NewReader([]byte("top secret")) }
@@ -225,9 +227,9 @@ func TestWireRefusalsSDK(t *testing.T) {
 		}, 501, "NotImplemented"},
 	}
 	for _, tc := range cases {
-		awsWantErr(t, tc.call(), tc.status, tc.code)
+		itest.WantErr(t, tc.call(), tc.status, tc.code)
 	}
-	awsWantNoObject(t, c, "wire", "secret")
+	itest.WantNoObject(t, c, "wire", "secret")
 	lb, err := c.ListBuckets(ctx, &s3.ListBucketsInput{})
 	if err != nil || len(lb.Buckets) != 1 {
 		t.Fatalf("buckets after refusals: %v %v", lb, err)
@@ -239,14 +241,14 @@ func TestWireRefusalsSDK(t *testing.T) {
 
 	// A stored object is not served to a reader asking for SSE-C either:
 	// JOG has no encrypted object, and must not pretend it decrypted one.
-	awsMustPut(t, c, "wire", "plain", []byte("plain"))
+	itest.Put(t, c, "wire", "plain", []byte("plain"))
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("wire"), Key: aws.String("plain"),
 		SSECustomerAlgorithm: aws.String("AES256"), SSECustomerKey: aws.String(strings.Repeat("k", 32))})
-	awsWantErr(t, err, 501, "NotImplemented")
+	itest.WantErr(t, err, 501, "NotImplemented")
 
 	// What every object is anyway is accepted: the private ACL, an
 	// ownership of BucketOwnerEnforced, object lock explicitly off.
-	awsMustPut(t, c, "wire", "private", []byte("x"), func(in *s3.PutObjectInput) { in.ACL = types.ObjectCannedACLPrivate })
+	itest.Put(t, c, "wire", "private", []byte("x"), func(in *s3.PutObjectInput) { in.ACL = types.ObjectCannedACLPrivate })
 	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("owned"), ACL: types.BucketCannedACLPrivate,
 		ObjectOwnership: types.ObjectOwnershipBucketOwnerEnforced, ObjectLockEnabledForBucket: aws.Bool(false)}); err != nil {
 		t.Fatalf("CreateBucket private, BucketOwnerEnforced, no lock: %v", err)
@@ -257,7 +259,7 @@ func TestWireRefusalsSDK(t *testing.T) {
 // x-amz-source-expected-bucket-owner are checked against the owner's
 // canonical ID (ListBuckets' Owner.ID).
 func TestExpectedBucketOwner(t *testing.T) {
-	_, c := awsStartBucket(t, "owned")
+	_, c := itest.StartBucket(t, "owned")
 	ctx := context.Background()
 	lb, err := c.ListBuckets(ctx, &s3.ListBucketsInput{})
 	if err != nil {
@@ -268,16 +270,16 @@ func TestExpectedBucketOwner(t *testing.T) {
 		t.Fatalf("HeadBucket with the right owner: %v", err)
 	}
 	_, err = c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String("owned"), ExpectedBucketOwner: other})
-	awsWantErr(t, err, 403, "Forbidden") // HEAD: no body, the SDK names the status
+	itest.WantErr(t, err, 403, "Forbidden") // HEAD: no body, the SDK names the status
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("owned"), Key: aws.String("k"),
 		Body: strings.NewReader("x"), ExpectedBucketOwner: other})
-	awsWantErr(t, err, 403, "AccessDenied")
-	awsWantNoObject(t, c, "owned", "k")
-	awsMustPut(t, c, "owned", "k", []byte("x"), func(in *s3.PutObjectInput) { in.ExpectedBucketOwner = me })
+	itest.WantErr(t, err, 403, "AccessDenied")
+	itest.WantNoObject(t, c, "owned", "k")
+	itest.Put(t, c, "owned", "k", []byte("x"), func(in *s3.PutObjectInput) { in.ExpectedBucketOwner = me })
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("owned"), Key: aws.String("copy"),
 		CopySource: aws.String("owned/k"), ExpectedSourceBucketOwner: other})
-	awsWantErr(t, err, 403, "AccessDenied")
-	awsWantNoObject(t, c, "owned", "copy")
+	itest.WantErr(t, err, 403, "AccessDenied")
+	itest.WantNoObject(t, c, "owned", "copy")
 	if _, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("owned"), Key: aws.String("copy"),
 		CopySource: aws.String("owned/k"), ExpectedSourceBucketOwner: me, ExpectedBucketOwner: me}); err != nil {
 		t.Fatalf("CopyObject with the right owners: %v", err)
@@ -300,7 +302,7 @@ func wireUpload(t *testing.T, c *s3.Client, bucket, key string, alg types.Checks
 	var parts []types.CompletedPart
 	var all []byte
 	for n, size := range []int{5 << 20, 1000} {
-		b := awsRandBytes(uint64(n+1), size)
+		b := itest.RandBytes(uint64(n+1), size)
 		all = append(all, b...)
 		pin := &s3.UploadPartInput{Bucket: aws.String(bucket), Key: aws.String(key), UploadId: up.UploadId,
 			PartNumber: aws.Int32(int32(n + 1)), Body: bytes.NewReader(b)}
@@ -322,7 +324,7 @@ func wireUpload(t *testing.T, c *s3.Client, bucket, key string, alg types.Checks
 // upload made — also when two completions race — and NoSuchUpload once
 // another write replaced it or when the retry names other parts.
 func TestCompleteRetried(t *testing.T) {
-	_, c := awsStartBucket(t, "mpu")
+	_, c := itest.StartBucket(t, "mpu")
 	ctx := context.Background()
 	id, parts, data := wireUpload(t, c, "mpu", "big", types.ChecksumAlgorithmSha256)
 	complete := func(ps []types.CompletedPart) (*s3.CompleteMultipartUploadOutput, error) {
@@ -356,18 +358,18 @@ func TestCompleteRetried(t *testing.T) {
 	wireWantBytes(t, c, "mpu", "big", data)
 	// A retry naming other parts is not that completion.
 	_, err = complete(parts[:1])
-	awsWantErr(t, err, 404, "NoSuchUpload")
+	itest.WantErr(t, err, 404, "NoSuchUpload")
 	// Once the key holds another object, the upload is simply gone.
-	awsMustPut(t, c, "mpu", "big", []byte("newer"))
+	itest.Put(t, c, "mpu", "big", []byte("newer"))
 	_, err = complete(parts)
-	awsWantErr(t, err, 404, "NoSuchUpload")
-	awsWantObject(t, c, "mpu", "big", []byte("newer"))
+	itest.WantErr(t, err, 404, "NoSuchUpload")
+	itest.WantObject(t, c, "mpu", "big", []byte("newer"))
 }
 
 // TestCompleteChecks: x-amz-mp-object-size and x-amz-checksum-type on a
 // completion are checked; x-amz-if-match-initiated-time on an abort.
 func TestCompleteChecks(t *testing.T) {
-	_, c := awsStartBucket(t, "mpu")
+	_, c := itest.StartBucket(t, "mpu")
 	ctx := context.Background()
 	id, parts, data := wireUpload(t, c, "mpu", "k", types.ChecksumAlgorithmCrc32)
 	in := func(f func(*s3.CompleteMultipartUploadInput)) *s3.CompleteMultipartUploadInput {
@@ -377,10 +379,10 @@ func TestCompleteChecks(t *testing.T) {
 		return in
 	}
 	_, err := c.CompleteMultipartUpload(ctx, in(func(in *s3.CompleteMultipartUploadInput) { in.MpuObjectSize = aws.Int64(int64(len(data)) + 1) }))
-	awsWantErr(t, err, 400, "InvalidRequest")
+	itest.WantErr(t, err, 400, "InvalidRequest")
 	_, err = c.CompleteMultipartUpload(ctx, in(func(in *s3.CompleteMultipartUploadInput) { in.ChecksumType = types.ChecksumTypeFullObject }))
-	awsWantErr(t, err, 400, "InvalidRequest")
-	awsWantNoObject(t, c, "mpu", "k")
+	itest.WantErr(t, err, 400, "InvalidRequest")
+	itest.WantNoObject(t, c, "mpu", "k")
 	out, err := c.CompleteMultipartUpload(ctx, in(func(in *s3.CompleteMultipartUploadInput) {
 		in.MpuObjectSize = aws.Int64(int64(len(data)))
 		in.ChecksumType = types.ChecksumTypeComposite
@@ -404,7 +406,7 @@ func TestCompleteChecks(t *testing.T) {
 	initiated := *lu.Uploads[0].Initiated
 	_, err = c.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String("mpu"), Key: aws.String("a"),
 		UploadId: up.UploadId, IfMatchInitiatedTime: aws.Time(initiated.Add(-time.Hour))})
-	awsWantErr(t, err, 412, "PreconditionFailed")
+	itest.WantErr(t, err, 412, "PreconditionFailed")
 	if _, err := c.ListParts(ctx, &s3.ListPartsInput{Bucket: aws.String("mpu"), Key: aws.String("a"), UploadId: up.UploadId}); err != nil {
 		t.Fatalf("the upload is gone after a failed conditional abort: %v", err)
 	}
@@ -413,13 +415,13 @@ func TestCompleteChecks(t *testing.T) {
 		t.Fatalf("abort with the right initiated time: %v", err)
 	}
 	_, err = c.ListParts(ctx, &s3.ListPartsInput{Bucket: aws.String("mpu"), Key: aws.String("a"), UploadId: up.UploadId})
-	awsWantErr(t, err, 404, "NoSuchUpload")
+	itest.WantErr(t, err, 404, "NoSuchUpload")
 }
 
 // TestPartChecksumType: GET and HEAD of one part name the checksum of the
 // bytes served with its type, as S3 does.
 func TestPartChecksumType(t *testing.T) {
-	_, c := awsStartBucket(t, "mpu")
+	_, c := itest.StartBucket(t, "mpu")
 	ctx := context.Background()
 	id, parts, _ := wireUpload(t, c, "mpu", "composite", types.ChecksumAlgorithmSha256)
 	if _, err := c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String("mpu"), Key: aws.String("composite"),
@@ -447,7 +449,7 @@ func TestPartChecksumType(t *testing.T) {
 		}
 	}
 	// An object of one PUT is its own part 1: the object's checksum.
-	put := awsMustPut(t, c, "mpu", "single", []byte("hello"), func(in *s3.PutObjectInput) { in.ChecksumAlgorithm = types.ChecksumAlgorithmCrc32 })
+	put := itest.Put(t, c, "mpu", "single", []byte("hello"), func(in *s3.PutObjectInput) { in.ChecksumAlgorithm = types.ChecksumAlgorithmCrc32 })
 	h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("mpu"), Key: aws.String("single"),
 		PartNumber: aws.Int32(1), ChecksumMode: types.ChecksumModeEnabled})
 	if err != nil {
@@ -462,9 +464,9 @@ func TestPartChecksumType(t *testing.T) {
 // computes the checksum x-amz-checksum-algorithm asks for; DeleteObjects
 // verifies the x-amz-checksum-* SDKs send in place of Content-MD5.
 func TestWireOtherHeaders(t *testing.T) {
-	srv, c := awsStartBucket(t, "bkt")
+	srv, c := itest.StartBucket(t, "bkt")
 	ctx := context.Background()
-	awsMustPut(t, c, "bkt", "k", []byte("hello"))
+	itest.Put(t, c, "bkt", "k", []byte("hello"))
 	attrs := func(version string) error {
 		_, err := c.GetObjectAttributes(ctx, &s3.GetObjectAttributesInput{Bucket: aws.String("bkt"), Key: aws.String("k"),
 			VersionId: aws.String(version), ObjectAttributes: []types.ObjectAttributes{types.ObjectAttributesEtag}})
@@ -473,7 +475,7 @@ func TestWireOtherHeaders(t *testing.T) {
 	if err := attrs("null"); err != nil {
 		t.Fatalf("GetObjectAttributes of the null version: %v", err)
 	}
-	awsWantErr(t, attrs("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY"), 404, "NoSuchVersion")
+	itest.WantErr(t, attrs("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY"), 404, "NoSuchVersion")
 
 	out, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("bkt"), Key: aws.String("copy"),
 		CopySource: aws.String("bkt/k"), ChecksumAlgorithm: types.ChecksumAlgorithmSha256})
@@ -491,23 +493,23 @@ func TestWireOtherHeaders(t *testing.T) {
 
 	// DeleteObjects with a wrong CRC32 of its body deletes nothing.
 	body := []byte(`<Delete><Object><Key>k</Key></Object></Delete>`)
-	req := awsRawRequest(t, srv, "POST", "/bkt?delete", body)
+	req := itest.RawRequest(t, srv, "POST", "/bkt?delete", body)
 	req.Header.Set("X-Amz-Checksum-Crc32", "AAAAAA==")
-	awsSign(t, req, body, awsSignOpts{})
-	resp, rb := awsDo(t, req)
-	awsWantRawErr(t, resp, rb, 400, "BadDigest")
-	awsWantObject(t, c, "bkt", "k", []byte("hello"))
+	itest.Sign(t, req, body, itest.SignOpts{})
+	resp, rb := itest.Do(t, req)
+	itest.WantRawErr(t, resp, rb, 400, "BadDigest")
+	itest.WantObject(t, c, "bkt", "k", []byte("hello"))
 	// The SDK's own DeleteObjects (with its checksum) works.
 	if _, err := c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("bkt"),
 		Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String("k")}}}}); err != nil {
 		t.Fatal(err)
 	}
-	awsWantNoObject(t, c, "bkt", "k")
+	itest.WantNoObject(t, c, "bkt", "k")
 }
 
 func wireWantBytes(t *testing.T, c *s3.Client, bucket, key string, want []byte) {
 	t.Helper()
-	if got, _ := awsMustGet(t, c, bucket, key); !bytes.Equal(got, want) {
+	if got, _ := itest.Get(t, c, bucket, key); !bytes.Equal(got, want) {
 		t.Fatalf("%s/%s: %d bytes, not the %d uploaded", bucket, key, len(got), len(want))
 	}
 }
