@@ -37,7 +37,6 @@ type Handler struct {
 	log        *slog.Logger
 	verifier   *sigv4.Verifier
 	verifierV2 *sigv2.Verifier
-	ops        map[Op]handlerFunc
 	slots      chan struct{} // one token per request in service; nil = unbounded
 }
 
@@ -49,9 +48,11 @@ type request struct {
 	auth  *sigv4.Result
 }
 
-// handlerFunc serves one operation. It writes the success response itself
-// and returns an error for the single error writer to map and send.
-type handlerFunc func(w http.ResponseWriter, r *request) error
+// handlerFunc serves one operation: a Handler method, as a method
+// expression ((*Handler).putObject) in the operations table. It writes the
+// success response itself and returns an error for the single error writer
+// to map and send.
+type handlerFunc func(h *Handler, w http.ResponseWriter, r *request) error
 
 // New returns the S3 API handler.
 func New(svc *service.Service, cfg Config) *Handler {
@@ -59,34 +60,6 @@ func New(svc *service.Service, cfg Config) *Handler {
 		svc: svc, cfg: cfg, log: cfg.Logger,
 		verifier:   &sigv4.Verifier{Region: cfg.Region, Credentials: cfg.Credentials},
 		verifierV2: &sigv2.Verifier{Credentials: cfg.Credentials, Domain: cfg.Domain},
-	}
-	h.ops = map[Op]handlerFunc{
-		OpListBuckets:       h.listBuckets,
-		OpCreateBucket:      h.createBucket,
-		OpHeadBucket:        h.headBucket,
-		OpDeleteBucket:      h.deleteBucket,
-		OpGetBucketLocation: h.getBucketLocation,
-		OpListObjects:       h.listObjectsV1,
-		OpListObjectsV2:     h.listObjectsV2,
-		OpDeleteObjects:     h.deleteObjects,
-		OpPutObject:         h.putObject,
-		OpCopyObject:        h.copyObject,
-		OpGetObject:         h.getObject,
-		OpHeadObject:        h.getObject,
-		OpDeleteObject:      h.deleteObject,
-
-		OpCreateMultipartUpload:   h.createMultipartUpload,
-		OpUploadPart:              h.uploadPart,
-		OpUploadPartCopy:          h.uploadPartCopy,
-		OpCompleteMultipartUpload: h.completeMultipartUpload,
-		OpAbortMultipartUpload:    h.abortMultipartUpload,
-		OpListParts:               h.listParts,
-		OpListMultipartUploads:    h.listMultipartUploads,
-		OpGetObjectAttributes:     h.getObjectAttributes,
-
-		OpPutBucketCors:    h.putBucketCors,
-		OpGetBucketCors:    h.getBucketCors,
-		OpDeleteBucketCors: h.deleteBucketCors,
 	}
 	if cfg.MaxRequests > 0 {
 		h.slots = make(chan struct{}, cfg.MaxRequests)
@@ -187,7 +160,7 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	if err := h.checkExpectedOwners(req); err != nil {
 		return err
 	}
-	return h.ops[req.route.Op](w, req)
+	return operations[req.route.Op].serve(h, w, req)
 }
 
 // errClientRead marks a failure to read the request body from the client's
