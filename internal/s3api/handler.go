@@ -25,8 +25,12 @@ type Config struct {
 	Domain      string // enables virtual-hosted-style addressing when set
 	Credentials sigv4.Credentials
 	Logger      *slog.Logger
-	// MaxRequests bounds the requests served at once; beyond it requests
-	// are refused at once with 503 SlowDown, as S3 does. 0 means no bound.
+	// Admitter admits or refuses each request before it is served (see
+	// Admitter for where, and why there). Nil means MaxRequests decides.
+	Admitter Admitter
+	// MaxRequests, when Admitter is nil, bounds the requests served at
+	// once (a ConcurrencyLimit); beyond it requests are refused at once
+	// with 503 SlowDown, as S3 does. 0 means no bound.
 	MaxRequests int
 }
 
@@ -37,8 +41,7 @@ type Handler struct {
 	log        *slog.Logger
 	verifier   *sigv4.Verifier
 	verifierV2 *sigv2.Verifier
-	ops        map[Op]handlerFunc
-	slots      chan struct{} // one token per request in service; nil = unbounded
+	admit      Admitter // nil = every request admitted
 }
 
 // request is one S3 request after routing and authentication.
@@ -49,9 +52,11 @@ type request struct {
 	auth  *sigv4.Result
 }
 
-// handlerFunc serves one operation. It writes the success response itself
-// and returns an error for the single error writer to map and send.
-type handlerFunc func(w http.ResponseWriter, r *request) error
+// handlerFunc serves one operation: a Handler method, as a method
+// expression ((*Handler).putObject) in the operations table. It writes the
+// success response itself and returns an error for the single error writer
+// to map and send.
+type handlerFunc func(h *Handler, w http.ResponseWriter, r *request) error
 
 // New returns the S3 API handler.
 func New(svc *service.Service, cfg Config) *Handler {
@@ -60,42 +65,15 @@ func New(svc *service.Service, cfg Config) *Handler {
 		verifier:   &sigv4.Verifier{Region: cfg.Region, Credentials: cfg.Credentials},
 		verifierV2: &sigv2.Verifier{Credentials: cfg.Credentials, Domain: cfg.Domain},
 	}
-	h.ops = map[Op]handlerFunc{
-		OpListBuckets:       h.listBuckets,
-		OpCreateBucket:      h.createBucket,
-		OpHeadBucket:        h.headBucket,
-		OpDeleteBucket:      h.deleteBucket,
-		OpGetBucketLocation: h.getBucketLocation,
-		OpListObjects:       h.listObjectsV1,
-		OpListObjectsV2:     h.listObjectsV2,
-		OpDeleteObjects:     h.deleteObjects,
-		OpPutObject:         h.putObject,
-		OpCopyObject:        h.copyObject,
-		OpGetObject:         h.getObject,
-		OpHeadObject:        h.getObject,
-		OpDeleteObject:      h.deleteObject,
-
-		OpCreateMultipartUpload:   h.createMultipartUpload,
-		OpUploadPart:              h.uploadPart,
-		OpUploadPartCopy:          h.uploadPartCopy,
-		OpCompleteMultipartUpload: h.completeMultipartUpload,
-		OpAbortMultipartUpload:    h.abortMultipartUpload,
-		OpListParts:               h.listParts,
-		OpListMultipartUploads:    h.listMultipartUploads,
-		OpGetObjectAttributes:     h.getObjectAttributes,
-
-		OpPutBucketCors:    h.putBucketCors,
-		OpGetBucketCors:    h.getBucketCors,
-		OpDeleteBucketCors: h.deleteBucketCors,
-	}
-	if cfg.MaxRequests > 0 {
-		h.slots = make(chan struct{}, cfg.MaxRequests)
+	h.admit = cfg.Admitter
+	if h.admit == nil && cfg.MaxRequests > 0 {
+		h.admit = NewConcurrencyLimit(cfg.MaxRequests)
 	}
 	return h
 }
 
-// ServeHTTP is the single entry point: route, authenticate, dispatch, and
-// write any error in one place.
+// ServeHTTP is the single entry point: route, admit, authenticate,
+// dispatch, and write any error in one place.
 func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w := &statusWriter{ResponseWriter: rw}
@@ -107,11 +85,13 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 
 	req.route = ParseRoute(r, h.cfg.Domain)
 	var err error
-	if h.acquire() {
+	if h.admit == nil {
 		err = h.serve(w, req)
-		h.release()
+	} else if release, refused := h.admit.Admit(r.Context(), req.route); refused != nil {
+		err = refused
 	} else {
-		err = errSlowDown
+		err = h.serve(w, req)
+		release()
 	}
 	if err != nil {
 		h.writeError(w, req, err)
@@ -121,26 +101,6 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		slog.String("method", r.Method), slog.String("bucket", req.route.Bucket),
 		slog.String("key", req.route.Key), slog.Int("status", w.status),
 		slog.Int64("bytes_out", w.written), slog.Duration("dur", time.Since(start)))
-}
-
-// acquire takes a request slot without waiting; false means the server is
-// at its bound.
-func (h *Handler) acquire() bool {
-	if h.slots == nil {
-		return true
-	}
-	select {
-	case h.slots <- struct{}{}:
-		return true
-	default:
-		return false
-	}
-}
-
-func (h *Handler) release() {
-	if h.slots != nil {
-		<-h.slots
-	}
 }
 
 func (h *Handler) serve(w http.ResponseWriter, req *request) error {
@@ -187,7 +147,7 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	if err := h.checkExpectedOwners(req); err != nil {
 		return err
 	}
-	return h.ops[req.route.Op](w, req)
+	return operations[req.route.Op].serve(h, w, req)
 }
 
 // errClientRead marks a failure to read the request body from the client's

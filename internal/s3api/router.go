@@ -6,58 +6,6 @@ import (
 	"strings"
 )
 
-// Op is a parsed S3 operation.
-type Op int
-
-// Operations JOG routes. OpUnsupported is a recognised S3 operation that is
-// not built yet (answered NotImplemented).
-const (
-	OpUnknown Op = iota
-	OpUnsupported
-	OpListBuckets
-	OpCreateBucket
-	OpHeadBucket
-	OpDeleteBucket
-	OpGetBucketLocation
-	OpListObjects
-	OpListObjectsV2
-	OpDeleteObjects
-	OpPutObject
-	OpCopyObject
-	OpGetObject
-	OpHeadObject
-	OpDeleteObject
-	OpCreateMultipartUpload
-	OpUploadPart
-	OpUploadPartCopy
-	OpCompleteMultipartUpload
-	OpAbortMultipartUpload
-	OpListParts
-	OpListMultipartUploads
-	OpGetObjectAttributes
-	OpPutBucketCors
-	OpGetBucketCors
-	OpDeleteBucketCors
-	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
-	// the bucket's CORS rules, without authentication.
-	OpPreflight
-)
-
-var opNames = [...]string{
-	OpUnknown: "Unknown", OpUnsupported: "Unsupported", OpListBuckets: "ListBuckets",
-	OpCreateBucket: "CreateBucket", OpHeadBucket: "HeadBucket", OpDeleteBucket: "DeleteBucket",
-	OpGetBucketLocation: "GetBucketLocation", OpListObjects: "ListObjects", OpListObjectsV2: "ListObjectsV2",
-	OpDeleteObjects: "DeleteObjects", OpPutObject: "PutObject", OpCopyObject: "CopyObject",
-	OpGetObject: "GetObject", OpHeadObject: "HeadObject", OpDeleteObject: "DeleteObject",
-	OpCreateMultipartUpload: "CreateMultipartUpload", OpUploadPart: "UploadPart", OpUploadPartCopy: "UploadPartCopy",
-	OpCompleteMultipartUpload: "CompleteMultipartUpload", OpAbortMultipartUpload: "AbortMultipartUpload",
-	OpListParts: "ListParts", OpListMultipartUploads: "ListMultipartUploads", OpGetObjectAttributes: "GetObjectAttributes",
-	OpPutBucketCors: "PutBucketCors", OpGetBucketCors: "GetBucketCors", OpDeleteBucketCors: "DeleteBucketCors",
-	OpPreflight: "Preflight",
-}
-
-func (o Op) String() string { return opNames[o] }
-
 // Route is what the router makes of a request: the operation and the
 // resource it acts on.
 type Route struct {

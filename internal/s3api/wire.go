@@ -32,7 +32,7 @@ func (s opSet) has(o Op) bool { return s&(1<<o) != 0 }
 // Ops lists the set's operations in Op order.
 func (s opSet) ops() []Op {
 	var out []Op
-	for o := Op(0); int(o) < len(opNames); o++ {
+	for o := Op(0); o < numOps; o++ {
 		if s.has(o) {
 			out = append(out, o)
 		}
@@ -58,7 +58,7 @@ var (
 
 func allRouted() opSet {
 	var s opSet
-	for o := OpListBuckets; int(o) < len(opNames); o++ {
+	for o := OpListBuckets; o < numOps; o++ {
 		s |= 1 << o
 	}
 	return s

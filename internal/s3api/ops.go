@@ -1,0 +1,164 @@
+package s3api
+
+// Op is a parsed S3 operation. Everything the edge knows about an
+// operation — its S3 name, the IAM actions that authorise it, the kind of
+// work it does, its handler — is one row of the operations table below: a
+// new operation is a constant here and a row there.
+type Op int
+
+// Operations JOG routes.
+const (
+	// OpUnknown is a request that names no S3 operation (POST on a key
+	// without ?uploads or ?uploadId, PUT on the service): 405
+	// MethodNotAllowed once authenticated.
+	OpUnknown Op = iota
+	// OpUnsupported is a recognised S3 operation JOG does not build yet
+	// (Route.Sub names its subresource): 501 NotImplemented once
+	// authenticated.
+	OpUnsupported
+	OpListBuckets
+	OpCreateBucket
+	OpHeadBucket
+	OpDeleteBucket
+	OpGetBucketLocation
+	OpListObjects
+	OpListObjectsV2
+	OpDeleteObjects
+	OpPutObject
+	OpCopyObject
+	OpGetObject
+	OpHeadObject
+	OpDeleteObject
+	OpCreateMultipartUpload
+	OpUploadPart
+	OpUploadPartCopy
+	OpCompleteMultipartUpload
+	OpAbortMultipartUpload
+	OpListParts
+	OpListMultipartUploads
+	OpGetObjectAttributes
+	OpPutBucketCors
+	OpGetBucketCors
+	OpDeleteBucketCors
+	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
+	// the bucket's CORS rules, without authentication.
+	OpPreflight
+
+	numOps // not an operation: the size of the table
+)
+
+// opSet (wire.go) holds operations as bits of a uint64.
+const _ = uint(64 - numOps)
+
+// Kind is what an operation does, in the terms admission, reservations and
+// metrics count in. It follows S3's request-rate classes (GET/HEAD against
+// PUT/COPY/POST/DELETE), with listings and the bucket itself apart.
+type Kind uint8
+
+const (
+	// KindNone: not an S3 operation JOG serves (OpUnknown,
+	// OpUnsupported, OpPreflight).
+	KindNone Kind = iota
+	// KindRead reads one object: its data (GET) or its metadata (HEAD,
+	// attributes). The bytes of a GET are what read throughput meters.
+	KindRead
+	// KindWrite creates, copies, completes or deletes objects or their
+	// parts. The body of a PUT or UploadPart is what write throughput
+	// meters; a copy writes data it reads from the store.
+	KindWrite
+	// KindList enumerates buckets, objects, uploads or parts: metadata
+	// scans, no object data.
+	KindList
+	// KindAdmin acts on a bucket itself rather than its objects: create,
+	// delete, head, location, configuration. The control plane.
+	KindAdmin
+)
+
+var kindNames = [...]string{KindNone: "none", KindRead: "read", KindWrite: "write", KindList: "list", KindAdmin: "admin"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// opDesc describes one operation.
+type opDesc struct {
+	name string // as S3 names it: the API reference, the SDKs' models
+	// actions are the IAM actions S3 requires for the operation on the
+	// route's resource (the bucket, or the object), every one of them.
+	actions []string
+	// source is, for a copy, the IAM action S3 also requires on the copy
+	// source (x-amz-copy-source), another resource than the route's.
+	source string
+	kind   Kind
+	// serve is the handler: nil for the three special operations, which
+	// serve answers itself. The table is initialised in its declaration,
+	// so a handler must not call Op's methods (String, Actions, …): that
+	// would be an initialisation cycle, which the compiler reports.
+	serve handlerFunc
+}
+
+// IAM actions used by more than one operation.
+const (
+	actGetObject  = "s3:GetObject"
+	actPutObject  = "s3:PutObject"
+	actListBucket = "s3:ListBucket"
+)
+
+// operations is the operation table, indexed by Op. The IAM actions are
+// those of AWS's Service Authorization Reference, "Actions, resources, and
+// condition keys for Amazon S3", table "API operations defined by Amazon
+// S3", and of each operation's API reference (TestOpActionsMatchAWS
+// restates them). Actions that depend on the request — the *Version
+// actions when a versionId is given, s3:PutObjectTagging and the like for
+// headers JOG refuses — are not listed.
+var operations = [numOps]opDesc{
+	OpUnknown:     {name: "Unknown"},
+	OpUnsupported: {name: "Unsupported"},
+	OpPreflight:   {name: "Preflight"},
+
+	OpListBuckets:       {"ListBuckets", []string{"s3:ListAllMyBuckets"}, "", KindList, (*Handler).listBuckets},
+	OpCreateBucket:      {"CreateBucket", []string{"s3:CreateBucket"}, "", KindAdmin, (*Handler).createBucket},
+	OpHeadBucket:        {"HeadBucket", []string{actListBucket}, "", KindAdmin, (*Handler).headBucket},
+	OpDeleteBucket:      {"DeleteBucket", []string{"s3:DeleteBucket"}, "", KindAdmin, (*Handler).deleteBucket},
+	OpGetBucketLocation: {"GetBucketLocation", []string{"s3:GetBucketLocation"}, "", KindAdmin, (*Handler).getBucketLocation},
+	OpListObjects:       {"ListObjects", []string{actListBucket}, "", KindList, (*Handler).listObjectsV1},
+	OpListObjectsV2:     {"ListObjectsV2", []string{actListBucket}, "", KindList, (*Handler).listObjectsV2},
+	// DeleteObjects is authorised per key, as DeleteObject.
+	OpDeleteObjects: {"DeleteObjects", []string{"s3:DeleteObject"}, "", KindWrite, (*Handler).deleteObjects},
+	OpPutObject:     {"PutObject", []string{actPutObject}, "", KindWrite, (*Handler).putObject},
+	OpCopyObject:    {"CopyObject", []string{actPutObject}, actGetObject, KindWrite, (*Handler).copyObject},
+	OpGetObject:     {"GetObject", []string{actGetObject}, "", KindRead, (*Handler).getObject},
+	OpHeadObject:    {"HeadObject", []string{actGetObject}, "", KindRead, (*Handler).getObject},
+	OpDeleteObject:  {"DeleteObject", []string{"s3:DeleteObject"}, "", KindWrite, (*Handler).deleteObject},
+
+	OpCreateMultipartUpload:   {"CreateMultipartUpload", []string{actPutObject}, "", KindWrite, (*Handler).createMultipartUpload},
+	OpUploadPart:              {"UploadPart", []string{actPutObject}, "", KindWrite, (*Handler).uploadPart},
+	OpUploadPartCopy:          {"UploadPartCopy", []string{actPutObject}, actGetObject, KindWrite, (*Handler).uploadPartCopy},
+	OpCompleteMultipartUpload: {"CompleteMultipartUpload", []string{actPutObject}, "", KindWrite, (*Handler).completeMultipartUpload},
+	OpAbortMultipartUpload:    {"AbortMultipartUpload", []string{"s3:AbortMultipartUpload"}, "", KindWrite, (*Handler).abortMultipartUpload},
+	OpListParts:               {"ListParts", []string{"s3:ListMultipartUploadParts"}, "", KindList, (*Handler).listParts},
+	OpListMultipartUploads:    {"ListMultipartUploads", []string{"s3:ListBucketMultipartUploads"}, "", KindList, (*Handler).listMultipartUploads},
+	// GetObjectAttributes needs both (its API reference, "Permissions").
+	OpGetObjectAttributes: {"GetObjectAttributes", []string{actGetObject, "s3:GetObjectAttributes"}, "", KindRead, (*Handler).getObjectAttributes},
+
+	OpPutBucketCors: {"PutBucketCors", []string{"s3:PutBucketCORS"}, "", KindAdmin, (*Handler).putBucketCors},
+	OpGetBucketCors: {"GetBucketCors", []string{"s3:GetBucketCORS"}, "", KindAdmin, (*Handler).getBucketCors},
+	// DeleteBucketCors has no action of its own.
+	OpDeleteBucketCors: {"DeleteBucketCors", []string{"s3:PutBucketCORS"}, "", KindAdmin, (*Handler).deleteBucketCors},
+}
+
+// String returns the operation's name as S3 spells it ("GetObject").
+func (o Op) String() string { return operations[o].name }
+
+// Actions returns the IAM actions ("s3:GetObject") S3 requires for the
+// operation on its route's bucket or object: every one must be allowed.
+// OpUnknown, OpUnsupported and OpPreflight have none: the first two are
+// refused once authenticated, whatever a policy says, and a preflight is
+// answered from the bucket's CORS rules, unauthenticated. The slice is
+// shared: do not modify it.
+func (o Op) Actions() []string { return operations[o].actions }
+
+// SourceAction returns, for CopyObject and UploadPartCopy, the IAM action
+// required on the copy source ("s3:GetObject"); "" for the others.
+func (o Op) SourceAction() string { return operations[o].source }
+
+// Kind returns what the operation does: read, write, list or admin.
+func (o Op) Kind() Kind { return operations[o].kind }

@@ -1,0 +1,139 @@
+package s3api
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestOperationTable checks every row of the operations table: a routed
+// operation has a name, IAM actions, a kind and a handler; the special
+// ones (unknown, unsupported, preflight) have a name and nothing else.
+func TestOperationTable(t *testing.T) {
+	special := opsOf(OpUnknown, OpUnsupported, OpPreflight)
+	names := map[string]Op{}
+	for o := Op(0); o < numOps; o++ {
+		d := operations[o]
+		if d.name == "" {
+			t.Errorf("operation %d has no name", o)
+			continue
+		}
+		if prev, dup := names[d.name]; dup {
+			t.Errorf("%s: name of operation %d too", d.name, prev)
+		}
+		names[d.name] = o
+		if special.has(o) {
+			if d.actions != nil || d.source != "" || d.kind != KindNone || d.serve != nil {
+				t.Errorf("%s: special operation with actions %v, source %q, kind %v, handler %v",
+					o, d.actions, d.source, d.kind, d.serve != nil)
+			}
+			continue
+		}
+		if !routed.has(o) {
+			t.Errorf("%s: neither special nor in the wire table's routed set", o)
+		}
+		if d.serve == nil {
+			t.Errorf("%s: no handler", o)
+		}
+		if d.kind == KindNone || int(d.kind) >= len(kindNames) {
+			t.Errorf("%s: kind %d", o, d.kind)
+		}
+		if len(d.actions) == 0 {
+			t.Errorf("%s: no IAM action", o)
+		}
+		for _, a := range append(slices.Clone(d.actions), d.source) {
+			if a != "" && (!strings.HasPrefix(a, "s3:") || strings.ContainsAny(a, " *")) {
+				t.Errorf("%s: IAM action %q", o, a)
+			}
+		}
+		if (d.source != "") != copies.has(o) {
+			t.Errorf("%s: source action %q; a copy needs one, nothing else has one", o, d.source)
+		}
+	}
+}
+
+// awsActions is the IAM mapping AWS documents for the operations JOG
+// serves: the Service Authorization Reference, "Actions, resources, and
+// condition keys for Amazon S3", table "API operations defined by Amazon
+// S3" (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazons3.html),
+// and each operation's API reference, section "Permissions"
+// (https://docs.aws.amazon.com/AmazonS3/latest/API/API_<Operation>.html):
+//   - HeadBucket: "you must have permissions to perform the s3:ListBucket action";
+//   - HeadObject: "you must have the s3:GetObject permission";
+//   - GetObjectAttributes, no version ID: "you need the s3:GetObject and
+//     s3:GetObjectAttributes permissions";
+//   - CopyObject, UploadPartCopy: s3:GetObject on the source object,
+//     s3:PutObject on the destination;
+//   - DeleteObjects: s3:DeleteObject for each key;
+//   - DeleteBucketCors: "you must have permission to perform the
+//     s3:PutBucketCORS action".
+//
+// Versioned requests (a versionId) need the *Version actions instead; JOG
+// has only the null version, and versioning will add them.
+var awsActions = map[string]struct {
+	actions []string
+	source  string // on the copy source
+}{
+	"ListBuckets":             {[]string{"s3:ListAllMyBuckets"}, ""},
+	"CreateBucket":            {[]string{"s3:CreateBucket"}, ""},
+	"HeadBucket":              {[]string{"s3:ListBucket"}, ""},
+	"DeleteBucket":            {[]string{"s3:DeleteBucket"}, ""},
+	"GetBucketLocation":       {[]string{"s3:GetBucketLocation"}, ""},
+	"ListObjects":             {[]string{"s3:ListBucket"}, ""},
+	"ListObjectsV2":           {[]string{"s3:ListBucket"}, ""},
+	"DeleteObjects":           {[]string{"s3:DeleteObject"}, ""},
+	"PutObject":               {[]string{"s3:PutObject"}, ""},
+	"CopyObject":              {[]string{"s3:PutObject"}, "s3:GetObject"},
+	"GetObject":               {[]string{"s3:GetObject"}, ""},
+	"HeadObject":              {[]string{"s3:GetObject"}, ""},
+	"DeleteObject":            {[]string{"s3:DeleteObject"}, ""},
+	"CreateMultipartUpload":   {[]string{"s3:PutObject"}, ""},
+	"UploadPart":              {[]string{"s3:PutObject"}, ""},
+	"UploadPartCopy":          {[]string{"s3:PutObject"}, "s3:GetObject"},
+	"CompleteMultipartUpload": {[]string{"s3:PutObject"}, ""},
+	"AbortMultipartUpload":    {[]string{"s3:AbortMultipartUpload"}, ""},
+	"ListParts":               {[]string{"s3:ListMultipartUploadParts"}, ""},
+	"ListMultipartUploads":    {[]string{"s3:ListBucketMultipartUploads"}, ""},
+	"GetObjectAttributes":     {[]string{"s3:GetObject", "s3:GetObjectAttributes"}, ""},
+	"PutBucketCors":           {[]string{"s3:PutBucketCORS"}, ""},
+	"GetBucketCors":           {[]string{"s3:GetBucketCORS"}, ""},
+	"DeleteBucketCors":        {[]string{"s3:PutBucketCORS"}, ""},
+}
+
+func TestOpActionsMatchAWS(t *testing.T) {
+	seen := 0
+	for _, o := range routed.ops() {
+		want, ok := awsActions[o.String()]
+		if !ok {
+			t.Errorf("%s: not in AWS's mapping as restated here; add it from the docs", o)
+			continue
+		}
+		seen++
+		if got := o.Actions(); !slices.Equal(got, want.actions) {
+			t.Errorf("%s: actions %v, AWS documents %v", o, got, want.actions)
+		}
+		if got := o.SourceAction(); got != want.source {
+			t.Errorf("%s: source action %q, AWS documents %q", o, got, want.source)
+		}
+	}
+	if seen != len(awsActions) {
+		t.Errorf("%d of the %d operations restated here are routed", seen, len(awsActions))
+	}
+}
+
+// TestOpKinds pins the kind of the operations whose class a reservation or
+// rate limit would get wrong most easily.
+func TestOpKinds(t *testing.T) {
+	for o, want := range map[Op]Kind{
+		OpGetObject: KindRead, OpHeadObject: KindRead, OpGetObjectAttributes: KindRead,
+		OpPutObject: KindWrite, OpCopyObject: KindWrite, OpUploadPart: KindWrite, OpUploadPartCopy: KindWrite,
+		OpCompleteMultipartUpload: KindWrite, OpDeleteObject: KindWrite, OpDeleteObjects: KindWrite,
+		OpListObjectsV2: KindList, OpListParts: KindList, OpListBuckets: KindList,
+		OpHeadBucket: KindAdmin, OpCreateBucket: KindAdmin, OpPutBucketCors: KindAdmin,
+		OpPreflight: KindNone, OpUnknown: KindNone, OpUnsupported: KindNone,
+	} {
+		if got := o.Kind(); got != want {
+			t.Errorf("%s: kind %v, want %v", o, got, want)
+		}
+	}
+}
