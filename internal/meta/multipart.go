@@ -1,6 +1,43 @@
 package meta
 
-import "time"
+import (
+	"context"
+	"time"
+)
+
+// UploadStore keeps multipart uploads in progress and their parts, and the
+// parts of completed uploads, which stay as the data of the objects made
+// from them. Every method but ObjectParts fails with ErrBucketNotFound when
+// the bucket does not exist; those naming an upload fail with
+// ErrUploadNotFound when it is not in progress under that bucket and key
+// (never begun, completed, or aborted).
+type UploadStore interface {
+	// CreateUpload records a new multipart upload (u.UploadID set by the
+	// caller, unique and increasing with creation time).
+	CreateUpload(ctx context.Context, u Upload) error
+	// GetUpload returns an upload in progress.
+	GetUpload(ctx context.Context, bucket, key, uploadID string) (Upload, error)
+	// PutPart adds or replaces a part of an upload in progress; freed
+	// holds the replaced part's blob.
+	PutPart(ctx context.Context, bucket, key, uploadID string, p Part) (freed []string, err error)
+	// ListParts returns up to limit parts numbered above after, by number;
+	// truncated reports that more follow.
+	ListParts(ctx context.Context, bucket, key, uploadID string, after, limit int) (parts []Part, truncated bool, err error)
+	// ListUploads returns a page of a bucket's uploads in progress.
+	ListUploads(ctx context.Context, bucket string, opts ListUploadsOptions) (UploadsPage, error)
+	// CompleteUpload makes o (o.UploadID, o.Parts: the chosen parts with
+	// the ETags the caller validated) the latest version of its key if
+	// cond holds, as ObjectStore.PutObject does, in the same transaction
+	// ends the upload, and frees the parts not chosen and the replaced
+	// version's data. A chosen part replaced or removed since validation
+	// fails the call with ErrPartChanged; on any failure nothing changes.
+	CompleteUpload(ctx context.Context, o Object, cond Condition) (freed []string, err error)
+	// AbortUpload ends an upload in progress and frees its parts.
+	AbortUpload(ctx context.Context, bucket, key, uploadID string) (freed []string, err error)
+	// ObjectParts returns the parts of a completed upload (Object.UploadID),
+	// by number; an unknown ID has none (no error).
+	ObjectParts(ctx context.Context, uploadID string) ([]Part, error)
+}
 
 // Upload is a multipart upload in progress.
 type Upload struct {

@@ -7,23 +7,6 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-var multipartCases = []struct {
-	name string
-	fn   func(t *testing.T, s meta.Store)
-}{
-	{"Multipart/CreateGet", testUploadCreateGet},
-	{"Multipart/PartsReplaceList", testUploadPartsReplaceList},
-	{"Multipart/Complete", testUploadComplete},
-	{"Multipart/CompleteChangedPart", testUploadCompleteChangedPart},
-	{"Multipart/CompleteCondition", testUploadCompleteCondition},
-	{"Multipart/Abort", testUploadAbort},
-	{"Multipart/OverwriteFreesParts", testUploadOverwriteFreesParts},
-	{"Multipart/ListUploads", testListUploads},
-	{"Multipart/DeleteBucketAborts", testDeleteBucketAborts},
-}
-
-func init() { cases = append(cases, multipartCases...) }
-
 var uploadSeq int
 
 // newUpload creates an upload of bucket/key with a fresh, increasing ID.

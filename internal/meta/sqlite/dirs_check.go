@@ -9,6 +9,8 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
+var _ meta.IndexChecker = (*Store)(nil) // jog fsck finds it by type assertion
+
 // CheckIndexes implements meta.IndexChecker for the directory index: every
 // row's parent column must be parentOf(key), and dirs must hold exactly
 // the directories above the latest keys. Each bucket is compared in one

@@ -7,13 +7,6 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-func init() {
-	cases = append(cases, struct {
-		name string
-		fn   func(t *testing.T, s meta.Store)
-	}{"Objects/Scan", testObjectsScan})
-}
-
 // testObjectsScan pages through every version of a bucket, multipart
 // objects included, in (key, version) order.
 func testObjectsScan(t *testing.T, s meta.Store) {
@@ -128,4 +121,34 @@ func scanKeys(objs []meta.Object) []string {
 		out[i] = fmt.Sprintf("%q@%s", o.Key, o.VersionID)
 	}
 	return out
+}
+
+func testUnreferencedBlobs(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	mkBucket(t, s, "c")
+	b1, b2, b3 := newBlob(), newBlob(), newBlob()
+	put(t, s, object("b", "k1", b1))
+	put(t, s, object("c", "k2", b2))
+	put(t, s, object("b", "empty", ""))
+	got, err := s.UnreferencedBlobs(ctx, nil)
+	if err != nil || len(got) != 0 {
+		t.Errorf("UnreferencedBlobs(nil) = %q, %v", got, err)
+	}
+	ids := []string{b3, b1, "orphan-1", b2, "orphan-2", "blob-%", "blob-_"}
+	got, err = s.UnreferencedBlobs(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreed(t, "UnreferencedBlobs", got, b3, "orphan-1", "orphan-2", "blob-%", "blob-_")
+	del(t, s, "b", "k1")
+	got, err = s.UnreferencedBlobs(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreed(t, "UnreferencedBlobs after delete", got, b1, b3, "orphan-1", "orphan-2", "blob-%", "blob-_")
+	got, err = s.UnreferencedBlobs(ctx, []string{b2})
+	if err != nil || len(got) != 0 {
+		t.Errorf("UnreferencedBlobs([live]) = %q, %v; want none", got, err)
+	}
 }

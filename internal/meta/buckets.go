@@ -1,0 +1,41 @@
+package meta
+
+import "context"
+
+// BucketStore keeps buckets and their configuration documents (CORS today;
+// lifecycle, policy, tagging, versioning state later).
+//
+// Every method but CreateBucket and ListBuckets fails with
+// ErrBucketNotFound when the bucket does not exist.
+type BucketStore interface {
+	CreateBucket(ctx context.Context, b Bucket) error // ErrBucketExists
+	GetBucket(ctx context.Context, name string) (Bucket, error)
+	// ListBuckets returns the buckets opts selects, in byte-wise name
+	// order; ListBucketsOptions{} returns them all.
+	ListBuckets(ctx context.Context, opts ListBucketsOptions) ([]Bucket, error)
+	// DeleteBucket removes an empty bucket (ErrBucketNotEmpty while any
+	// object version is left), its configurations, and its multipart
+	// uploads in progress, as S3 does; freed are those uploads' parts.
+	DeleteBucket(ctx context.Context, name string) (freed []string, err error)
+
+	// PutBucketConfig stores doc as bucket's configuration named name
+	// (e.g. "cors"), replacing any earlier one. The store keeps documents
+	// opaque: their format is the caller's.
+	PutBucketConfig(ctx context.Context, bucket, name string, doc []byte) error
+	// GetBucketConfig returns the configuration named name of bucket:
+	// ErrBucketNotFound without the bucket, ErrNoSuchConfig without the
+	// configuration.
+	GetBucketConfig(ctx context.Context, bucket, name string) ([]byte, error)
+	// DeleteBucketConfig removes a configuration; removing one that is not
+	// there succeeds.
+	DeleteBucketConfig(ctx context.Context, bucket, name string) error
+}
+
+// ListBucketsOptions selects a page of buckets. A caller pages by passing
+// the last name it got as After, asking one more than it shows to learn
+// whether more follow.
+type ListBucketsOptions struct {
+	Prefix string // only names that start with Prefix
+	After  string // only names that sort after After ("": from the first)
+	Limit  int    // at most Limit buckets; 0 means no limit
+}
