@@ -15,7 +15,7 @@
 // that a running server is still writing or about to delete are not
 // reported, and a missing blob is reported only if the metadata that named
 // it is still current when re-read. Repair needs the data dir's lock
-// (server.LockFile), so it never runs beside a server.
+// (datadir.Lock), so it never runs beside a server.
 package fsck
 
 import (
@@ -29,9 +29,9 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/server"
 )
 
 // Options say what to check and what to repair.
@@ -43,7 +43,7 @@ type Options struct {
 	Deep bool
 	// Repair removes orphan blobs and temp files and rebuilds derived
 	// indexes that disagree with the objects. It takes the data dir's
-	// lock and fails with server.ErrDataDirLocked while a server runs.
+	// lock and fails with datadir.ErrLocked while a server runs.
 	Repair bool
 	// DropLost, with Repair, also deletes the metadata of object versions
 	// whose data is missing, of the wrong size or corrupt, and aborts
@@ -182,9 +182,6 @@ func (s Summary) Remaining() int {
 	return n
 }
 
-// ErrNotDataDir reports a directory without a JOG metadata database.
-var ErrNotDataDir = errors.New("not a jog data dir")
-
 // liveGrace: in live mode, blobs younger than this before the start of the
 // check may belong to writes whose metadata is about to commit.
 const liveGrace = time.Minute
@@ -206,22 +203,22 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		return sum, err
 	}
 	if !st.IsDir() {
-		return sum, fmt.Errorf("%s: %w (not a directory)", opts.DataDir, ErrNotDataDir)
+		return sum, fmt.Errorf("%s: %w (not a directory)", opts.DataDir, datadir.ErrNotDataDir)
 	}
-	dbPath := filepath.Join(opts.DataDir, server.DBFile)
+	dbPath := filepath.Join(opts.DataDir, datadir.DBFile)
 	if _, err := os.Stat(dbPath); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return sum, fmt.Errorf("%s: %w (no %s)", opts.DataDir, ErrNotDataDir, server.DBFile)
+			return sum, fmt.Errorf("%s: %w (no %s)", opts.DataDir, datadir.ErrNotDataDir, datadir.DBFile)
 		}
 		return sum, err
 	}
 	if opts.Repair {
-		release, err := server.LockDataDir(opts.DataDir)
+		release, err := datadir.Lock(opts.DataDir)
 		if err != nil {
 			return sum, err
 		}
 		defer release()
-	} else if sum.Live, err = server.DataDirLocked(opts.DataDir); err != nil {
+	} else if sum.Live, err = datadir.Locked(opts.DataDir); err != nil {
 		return sum, err
 	}
 	m, err := sqlite.Open(ctx, dbPath)
@@ -237,7 +234,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.indexes, c.orphans, c.temp} {
 		if !opts.Repair && !sum.Live {
 			// A server started meanwhile: from now on, count as live.
-			if sum.Live, err = server.DataDirLocked(opts.DataDir); err != nil {
+			if sum.Live, err = datadir.Locked(opts.DataDir); err != nil {
 				return sum, err
 			}
 		}

@@ -17,13 +17,11 @@ import (
 
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 )
-
-// DBFile is the SQLite database's name inside the data dir.
-const DBFile = "jog.db"
 
 // Server is one JOG server instance.
 type Server struct {
@@ -33,7 +31,7 @@ type Server struct {
 	blobs       *disk.Store
 	handler     http.Handler
 	draining    atomic.Bool
-	unlock      func() error  // releases the data dir lock (LockFile)
+	unlock      func() error  // releases the data dir lock (datadir.Lock)
 	swept       chan struct{} // closed when the orphan sweep ends
 	stopSweep   func()        // cancels the sweep and waits for it
 	Credentials config.Credentials
@@ -41,7 +39,7 @@ type Server struct {
 	GeneratedCredentials bool
 }
 
-// New opens the data dir (creating it), takes its lock (LockFile: one
+// New opens the data dir (creating it), takes its lock (datadir.Lock: one
 // server per data dir), removes the temp files of interrupted writes,
 // starts the background orphan sweep and prepares the handler. It does not
 // listen yet.
@@ -52,7 +50,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	unlock, err := LockDataDir(cfg.DataDir)
+	unlock, err := datadir.Lock(cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +79,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 	if noSync {
 		log.Warn("fsync disabled: acknowledged writes may be lost on power failure")
 	}
-	m, err := sqlite.OpenWith(ctx, filepath.Join(cfg.DataDir, DBFile), sqlite.Options{NoSync: noSync, Log: log})
+	m, err := sqlite.OpenWith(ctx, filepath.Join(cfg.DataDir, datadir.DBFile), sqlite.Options{NoSync: noSync, Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("open metadata: %w", err)
 	}
