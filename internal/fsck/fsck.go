@@ -22,16 +22,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/backend"
+	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/meta/sqlite"
 )
 
 // Options say what to check and what to repair.
@@ -198,39 +195,19 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if opts.DropLost && !opts.Repair {
 		return sum, errors.New("fsck: dropping lost objects needs repair")
 	}
-	st, err := os.Stat(opts.DataDir)
+	cfg := config.Default()
+	cfg.DataDir = opts.DataDir
+	stores, err := backend.OpenWith(ctx, cfg, nil, backend.Options{Existing: true, Unlocked: !opts.Repair})
 	if err != nil {
 		return sum, err
 	}
-	if !st.IsDir() {
-		return sum, fmt.Errorf("%s: %w (not a directory)", opts.DataDir, datadir.ErrNotDataDir)
-	}
-	dbPath := filepath.Join(opts.DataDir, datadir.DBFile)
-	if _, err := os.Stat(dbPath); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return sum, fmt.Errorf("%s: %w (no %s)", opts.DataDir, datadir.ErrNotDataDir, datadir.DBFile)
-		}
-		return sum, err
-	}
-	if opts.Repair {
-		release, err := datadir.Lock(opts.DataDir)
-		if err != nil {
+	defer stores.Close()
+	if !opts.Repair {
+		if sum.Live, err = datadir.Locked(opts.DataDir); err != nil {
 			return sum, err
 		}
-		defer release()
-	} else if sum.Live, err = datadir.Locked(opts.DataDir); err != nil {
-		return sum, err
 	}
-	m, err := sqlite.Open(ctx, dbPath)
-	if err != nil {
-		return sum, fmt.Errorf("open metadata: %w", err)
-	}
-	defer m.Close()
-	blobs, err := disk.Open(opts.DataDir)
-	if err != nil {
-		return sum, fmt.Errorf("open blob store: %w", err)
-	}
-	c := &checker{opts: opts, meta: m, blobs: blobs, sum: &sum, start: time.Now(), buf: make([]byte, 1<<20)}
+	c := &checker{opts: opts, meta: stores.Meta, blobs: stores.Blobs, sum: &sum, start: time.Now(), buf: make([]byte, 1<<20)}
 	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.indexes, c.orphans, c.temp} {
 		if !opts.Repair && !sum.Live {
 			// A server started meanwhile: from now on, count as live.
@@ -248,7 +225,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 type checker struct {
 	opts  Options
 	meta  meta.Store
-	blobs *disk.Store
+	blobs backend.Blobs
 	sum   *Summary
 	start time.Time
 	buf   []byte
