@@ -9,8 +9,8 @@ import (
 	"io"
 
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/fsck"
-	"github.com/jogstore/jog/internal/server"
 )
 
 // Exit statuses of jog fsck.
@@ -77,7 +77,7 @@ Flags:
 	switch {
 	case err != nil:
 		fmt.Fprintln(stderr, "jog fsck:", err)
-		if errors.Is(err, server.ErrDataDirLocked) {
+		if errors.Is(err, datadir.ErrLocked) {
 			fmt.Fprintln(stderr, "jog fsck: stop the server before --repair (a read-only check may run beside it)")
 		}
 		return fsckError

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/server"
 )
 
@@ -72,9 +73,9 @@ func printBanner(w io.Writer, addr net.Addr, srv *server.Server, cfg config.Conf
 	switch {
 	case srv.GeneratedCredentials:
 		fmt.Fprintf(w, "Generated credentials (kept in %s, mode 0600):\n  AccessKey: %s\n  SecretKey: %s\n",
-			filepath.Join(cfg.DataDir, config.CredentialsFile), c.AccessKey, c.SecretKey)
+			filepath.Join(cfg.DataDir, datadir.CredentialsFile), c.AccessKey, c.SecretKey)
 	case cfg.AccessKey == "":
-		fmt.Fprintf(w, "  AccessKey: %s (secret key in %s)\n", c.AccessKey, filepath.Join(cfg.DataDir, config.CredentialsFile))
+		fmt.Fprintf(w, "  AccessKey: %s (secret key in %s)\n", c.AccessKey, filepath.Join(cfg.DataDir, datadir.CredentialsFile))
 	default:
 		fmt.Fprintf(w, "  AccessKey: %s\n", c.AccessKey)
 	}

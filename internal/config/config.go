@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +22,9 @@ type Config struct {
 	Domain    string
 	LogLevel  string
 	LogFormat string
+	// Meta names the metadata backend (one of MetaBackends). Blobs are
+	// always in the data dir.
+	Meta string
 	// MaxRequests bounds the S3 requests served at once (503 SlowDown
 	// beyond); 0 means unbounded.
 	MaxRequests int
@@ -43,6 +47,10 @@ type Config struct {
 	envErrs []error // JOG_* values BindFlags could not parse
 }
 
+// MetaBackends are the values --meta accepts: the metadata backends
+// internal/backend can open.
+var MetaBackends = []string{"sqlite"}
+
 // MaxInline bounds --inline-max: each request in flight may hold this much
 // in memory, and SQLite rows past a few MiB are slow.
 const MaxInline = 1 << 20
@@ -52,7 +60,7 @@ const MaxPack = 16 << 20
 
 // Default returns the zero-setup configuration.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20}
+	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20}
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
@@ -70,6 +78,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	}
 	str(&c.Addr, "addr", "listen address")
 	str(&c.DataDir, "data-dir", "directory for metadata and object data")
+	str(&c.Meta, "meta", "metadata backend: "+strings.Join(MetaBackends, ", "))
 	str(&c.AccessKey, "access-key", "S3 access key ID (generated on first start when empty)")
 	str(&c.SecretKey, "secret-key", "S3 secret access key")
 	str(&c.Region, "region", "region reported to clients and required in signatures")
@@ -112,6 +121,9 @@ func (c Config) Validate() error {
 	}
 	if c.DataDir == "" {
 		errs = append(errs, errors.New("--data-dir must not be empty"))
+	}
+	if !slices.Contains(MetaBackends, c.Meta) {
+		errs = append(errs, fmt.Errorf("--meta %q: unknown metadata backend, want %s", c.Meta, strings.Join(MetaBackends, " or ")))
 	}
 	if (c.AccessKey == "") != (c.SecretKey == "") {
 		errs = append(errs, errors.New("--access-key and --secret-key must be given together"))

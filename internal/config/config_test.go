@@ -38,3 +38,28 @@ func TestEnvAndFlags(t *testing.T) {
 		t.Errorf("defaults: %v", err)
 	}
 }
+
+// TestMeta: --meta (JOG_META) defaults to sqlite and refuses a backend
+// JOG cannot open, naming the ones it can.
+func TestMeta(t *testing.T) {
+	c, err := parse(t, nil)
+	if err != nil || c.Meta != "sqlite" {
+		t.Errorf("default meta %q, %v", c.Meta, err)
+	}
+	if c, err := parse(t, map[string]string{"JOG_META": "sqlite"}); err != nil || c.Meta != "sqlite" {
+		t.Errorf("JOG_META=sqlite: %q, %v", c.Meta, err)
+	}
+	for _, env := range []map[string]string{{"JOG_META": "postgres"}, nil} {
+		args := []string{"--meta", "postgres"}
+		if env != nil {
+			args = nil
+		}
+		_, err := parse(t, env, args...)
+		if err == nil || !strings.Contains(err.Error(), `--meta "postgres": unknown metadata backend, want sqlite`) {
+			t.Errorf("meta postgres (env %v, args %v): %v", env, args, err)
+		}
+	}
+	if _, err := parse(t, nil, "--meta", ""); err == nil {
+		t.Error("an empty --meta was accepted")
+	}
+}

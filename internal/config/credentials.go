@@ -8,10 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-)
 
-// CredentialsFile is where generated keys are kept inside the data dir.
-const CredentialsFile = "credentials.json"
+	"github.com/jogstore/jog/internal/datadir"
+)
 
 // Credentials is an access key pair.
 type Credentials struct {
@@ -23,7 +22,7 @@ type Credentials struct {
 // random one (file mode 0600) when none exists. generated reports whether
 // this call created it.
 func LoadOrCreateCredentials(dataDir string) (c Credentials, generated bool, err error) {
-	path := filepath.Join(dataDir, CredentialsFile)
+	path := filepath.Join(dataDir, datadir.CredentialsFile)
 	b, err := os.ReadFile(path)
 	if err == nil {
 		if err := json.Unmarshal(b, &c); err != nil || c.AccessKey == "" || c.SecretKey == "" {

@@ -15,23 +15,20 @@
 // that a running server is still writing or about to delete are not
 // reported, and a missing blob is reported only if the metadata that named
 // it is still current when re-read. Repair needs the data dir's lock
-// (server.LockFile), so it never runs beside a server.
+// (datadir.Lock), so it never runs beside a server.
 package fsck
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/backend"
+	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/server"
 )
 
 // Options say what to check and what to repair.
@@ -43,7 +40,7 @@ type Options struct {
 	Deep bool
 	// Repair removes orphan blobs and temp files and rebuilds derived
 	// indexes that disagree with the objects. It takes the data dir's
-	// lock and fails with server.ErrDataDirLocked while a server runs.
+	// lock and fails with datadir.ErrLocked while a server runs.
 	Repair bool
 	// DropLost, with Repair, also deletes the metadata of object versions
 	// whose data is missing, of the wrong size or corrupt, and aborts
@@ -182,9 +179,6 @@ func (s Summary) Remaining() int {
 	return n
 }
 
-// ErrNotDataDir reports a directory without a JOG metadata database.
-var ErrNotDataDir = errors.New("not a jog data dir")
-
 // liveGrace: in live mode, blobs younger than this before the start of the
 // check may belong to writes whose metadata is about to commit.
 const liveGrace = time.Minute
@@ -201,43 +195,23 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if opts.DropLost && !opts.Repair {
 		return sum, errors.New("fsck: dropping lost objects needs repair")
 	}
-	st, err := os.Stat(opts.DataDir)
+	cfg := config.Default()
+	cfg.DataDir = opts.DataDir
+	stores, err := backend.OpenWith(ctx, cfg, nil, backend.Options{Existing: true, Unlocked: !opts.Repair})
 	if err != nil {
 		return sum, err
 	}
-	if !st.IsDir() {
-		return sum, fmt.Errorf("%s: %w (not a directory)", opts.DataDir, ErrNotDataDir)
-	}
-	dbPath := filepath.Join(opts.DataDir, server.DBFile)
-	if _, err := os.Stat(dbPath); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return sum, fmt.Errorf("%s: %w (no %s)", opts.DataDir, ErrNotDataDir, server.DBFile)
-		}
-		return sum, err
-	}
-	if opts.Repair {
-		release, err := server.LockDataDir(opts.DataDir)
-		if err != nil {
+	defer stores.Close()
+	if !opts.Repair {
+		if sum.Live, err = datadir.Locked(opts.DataDir); err != nil {
 			return sum, err
 		}
-		defer release()
-	} else if sum.Live, err = server.DataDirLocked(opts.DataDir); err != nil {
-		return sum, err
 	}
-	m, err := sqlite.Open(ctx, dbPath)
-	if err != nil {
-		return sum, fmt.Errorf("open metadata: %w", err)
-	}
-	defer m.Close()
-	blobs, err := disk.Open(opts.DataDir)
-	if err != nil {
-		return sum, fmt.Errorf("open blob store: %w", err)
-	}
-	c := &checker{opts: opts, meta: m, blobs: blobs, sum: &sum, start: time.Now(), buf: make([]byte, 1<<20)}
+	c := &checker{opts: opts, meta: stores.Meta, blobs: stores.Blobs, sum: &sum, start: time.Now(), buf: make([]byte, 1<<20)}
 	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.indexes, c.orphans, c.temp} {
 		if !opts.Repair && !sum.Live {
 			// A server started meanwhile: from now on, count as live.
-			if sum.Live, err = server.DataDirLocked(opts.DataDir); err != nil {
+			if sum.Live, err = datadir.Locked(opts.DataDir); err != nil {
 				return sum, err
 			}
 		}
@@ -251,7 +225,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 type checker struct {
 	opts  Options
 	meta  meta.Store
-	blobs *disk.Store
+	blobs backend.Blobs
 	sum   *Summary
 	start time.Time
 	buf   []byte

@@ -21,6 +21,7 @@ import (
 
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/cli"
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/fsck"
 	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/server"
@@ -119,7 +120,7 @@ func newStore(t *testing.T) store {
 
 	s := store{dir: dir, blob: map[string]string{}, uploadID: upload}
 	ctx := t.Context()
-	m, err := sqlite.Open(ctx, filepath.Join(dir, server.DBFile))
+	m, err := sqlite.Open(ctx, filepath.Join(dir, datadir.DBFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +263,7 @@ func damage(t *testing.T, s store) (orphan, temp string) {
 		t.Fatal(err)
 	}
 	flip(t, s.path(t, "upload/2"), 0)
-	db, err := sql.Open("sqlite", filepath.Join(s.dir, server.DBFile))
+	db, err := sql.Open("sqlite", filepath.Join(s.dir, datadir.DBFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +467,7 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("fsck %q: exit %d, want 2\n%s%s", args, code, out, errOut)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, server.DBFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, datadir.DBFile)); err == nil {
 		t.Error("fsck of a non-data dir created a database")
 	}
 	_, err := fsck.Run(t.Context(), fsck.Options{DataDir: dir, DropLost: true})
@@ -560,7 +561,7 @@ func TestLiveCheck(t *testing.T) {
 // the index, and that the store is clean and lists right afterwards.
 func TestDirectoryIndex(t *testing.T) {
 	s := newStore(t)
-	db, err := sql.Open("sqlite", filepath.Join(s.dir, server.DBFile))
+	db, err := sql.Open("sqlite", filepath.Join(s.dir, datadir.DBFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/datadir"
 )
 
 // orphans walks the blob store once and reports blob files no metadata
@@ -74,7 +75,7 @@ func (c *checker) temp(ctx context.Context) error {
 		if c.sum.Live {
 			return nil // writes in progress
 		}
-		p := Problem{Kind: Temp, Path: filepath.Join(c.opts.DataDir, "tmp", info.ID), Size: info.Size,
+		p := Problem{Kind: Temp, Path: filepath.Join(c.opts.DataDir, datadir.TempDir, info.ID), Size: info.Size,
 			Detail: "left by an interrupted write"}
 		if c.opts.Repair {
 			if err := c.blobs.RemoveTemp(info.ID); err != nil {

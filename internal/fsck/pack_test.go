@@ -12,8 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/server"
 	"github.com/jogstore/jog/internal/testutil"
 )
 
@@ -40,7 +40,7 @@ func TestPackedBlobs(t *testing.T) {
 	if !blobs.Packing {
 		t.Skip("file system cannot punch holes: no packs")
 	}
-	m, err := sqlite.Open(t.Context(), filepath.Join(dir, server.DBFile))
+	m, err := sqlite.Open(t.Context(), filepath.Join(dir, datadir.DBFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if _, err := s.meta.JournalMode(ctx); err != nil {
+	if err := s.stores.Ready(ctx); err != nil {
 		http.Error(w, "metadata store unavailable", http.StatusServiceUnavailable)
 		return
 	}

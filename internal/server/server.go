@@ -1,6 +1,6 @@
-// Package server assembles a running JOG server from a config: the stores,
-// start-up recovery, the S3 handler, health endpoints and the HTTP server
-// with graceful shutdown.
+// Package server assembles a running JOG server from a config: the stores
+// (internal/backend opens them), start-up recovery, the S3 handler, health
+// endpoints and the HTTP server with graceful shutdown.
 package server
 
 import (
@@ -10,30 +10,22 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
-	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
-	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 )
-
-// DBFile is the SQLite database's name inside the data dir.
-const DBFile = "jog.db"
 
 // Server is one JOG server instance.
 type Server struct {
 	cfg         config.Config
 	log         *slog.Logger
-	meta        *sqlite.Store
-	blobs       *disk.Store
+	stores      *backend.Stores
 	handler     http.Handler
 	draining    atomic.Bool
-	unlock      func() error  // releases the data dir lock (LockFile)
 	swept       chan struct{} // closed when the orphan sweep ends
 	stopSweep   func()        // cancels the sweep and waits for it
 	Credentials config.Credentials
@@ -41,33 +33,30 @@ type Server struct {
 	GeneratedCredentials bool
 }
 
-// New opens the data dir (creating it), takes its lock (LockFile: one
-// server per data dir), removes the temp files of interrupted writes,
-// starts the background orphan sweep and prepares the handler. It does not
-// listen yet.
+// New opens the data dir (creating it) and its stores, holding its lock
+// (one server per data dir: backend.Open), removes the temp files of
+// interrupted writes, starts the background orphan sweep and prepares the
+// handler. It does not listen yet.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
-		return nil, fmt.Errorf("data dir: %w", err)
-	}
-	unlock, err := LockDataDir(cfg.DataDir)
+	started := time.Now()
+	stores, err := backend.Open(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
-	s, err := open(ctx, cfg, log)
+	s, err := open(ctx, cfg, log, stores, started)
 	if err != nil {
-		unlock()
+		stores.Close()
 		return nil, err
 	}
-	s.unlock = unlock
 	return s, nil
 }
 
-// open is New once the data dir is locked.
-func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
-	s := &Server{cfg: cfg, log: log}
+// open is New once the stores are open.
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *backend.Stores, started time.Time) (*Server, error) {
+	s := &Server{cfg: cfg, log: log, stores: stores}
 	s.Credentials = config.Credentials{AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey}
 	if cfg.AccessKey == "" {
 		c, gen, err := config.LoadOrCreateCredentials(cfg.DataDir)
@@ -76,42 +65,18 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, er
 		}
 		s.Credentials, s.GeneratedCredentials = c, gen
 	}
-	started := time.Now()
-	noSync := cfg.Fsync == "never"
-	if noSync {
-		log.Warn("fsync disabled: acknowledged writes may be lost on power failure")
-	}
-	m, err := sqlite.OpenWith(ctx, filepath.Join(cfg.DataDir, DBFile), sqlite.Options{NoSync: noSync, Log: log})
-	if err != nil {
-		return nil, fmt.Errorf("open metadata: %w", err)
-	}
-	blobs, err := disk.Open(cfg.DataDir)
-	if err != nil {
-		m.Close()
-		return nil, fmt.Errorf("open blob store: %w", err)
-	}
-	blobs.NoSync = noSync
-	blobs.PackMax = int64(cfg.PackMax)
-	if blobs.Packing && blobs.PackMax > 0 {
-		log.Debug("packing small blobs", "max", blobs.PackMax)
-	} else if blobs.PackMax > 0 {
-		log.Info("file system cannot punch holes: small blobs are written as files", "dir", cfg.DataDir)
-	}
 	inline := cfg.InlineMax
 	if inline == 0 {
 		inline = -1 // off
 	}
-	svc := service.NewWith(m, blobs, log, service.Options{InlineMax: inline})
+	svc := service.NewWith(stores.Meta, stores.Blobs, log, service.Options{InlineMax: inline})
 	// Temp files of writes a crash interrupted: one directory, so before
 	// the server answers.
-	n, err := blobs.CleanTemp(ctx, started)
+	n, err := stores.Blobs.CleanTemp(ctx, started)
 	if err != nil {
-		blobs.Close()
-		m.Close()
 		return nil, fmt.Errorf("recovery: %w", err)
 	}
 	log.Info("temp files of interrupted writes removed", "removed", n)
-	s.meta, s.blobs = m, blobs
 	s.sweep(svc, started)
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
@@ -195,14 +160,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // data dir.
 func (s *Server) closeStores() error {
 	s.stopSweep()
-	return errors.Join(s.blobs.Close(), s.meta.Close(), s.unlock())
+	return s.stores.Close()
 }
 
 // drainTimeout bounds how long shutdown waits for in-flight requests.
 const drainTimeout = 5 * time.Minute
 
 // Blobs returns the server's blob store.
-func (s *Server) Blobs() *disk.Store { return s.blobs }
+func (s *Server) Blobs() backend.Blobs { return s.stores.Blobs }
 
 // Close releases the stores of a server that was never served.
 func (s *Server) Close() error { return s.closeStores() }

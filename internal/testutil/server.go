@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/server"
 )
@@ -32,7 +32,7 @@ type Server struct {
 	Config  config.Config
 	// Blobs is the running server's blob store, for tests that count or
 	// walk blobs (its own packs included, which another store would skip).
-	Blobs *disk.Store
+	Blobs blob.Store
 	// Swept is closed when the start-up orphan sweep has ended.
 	Swept <-chan struct{}
 	stop  func()

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package server
+package datadir
 
 // Without flock the data dir is not locked: running two servers (or a
 // server and jog fsck --repair) on one data dir is then the operator's

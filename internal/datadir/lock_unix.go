@@ -1,6 +1,6 @@
 //go:build unix
 
-package server
+package datadir
 
 import (
 	"errors"
@@ -36,7 +36,7 @@ func probeLock(path string) (bool, error) {
 	}
 	defer f.Close()
 	err = flock(f, syscall.LOCK_SH|syscall.LOCK_NB)
-	if errors.Is(err, ErrDataDirLocked) {
+	if errors.Is(err, ErrLocked) {
 		return true, nil
 	}
 	return false, err
@@ -51,7 +51,7 @@ func flock(f *os.File, how int) error {
 		case errors.Is(err, syscall.EINTR):
 			continue
 		case errors.Is(err, syscall.EWOULDBLOCK):
-			return ErrDataDirLocked
+			return ErrLocked
 		default:
 			return &fs.PathError{Op: "flock", Path: f.Name(), Err: err}
 		}

@@ -1,0 +1,112 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/datadir"
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// Options adjust Open for tools that work on an existing data dir.
+type Options struct {
+	// Existing opens only a data dir that holds a metadata store: for
+	// any other directory Open fails with an error wrapping
+	// datadir.ErrNotDataDir and creates nothing.
+	Existing bool
+	// Unlocked opens without taking the data dir's lock, for a read-only
+	// check beside a running server that holds it.
+	Unlocked bool
+}
+
+// Stores are a data dir's open stores. Close them once.
+type Stores struct {
+	Meta  meta.Store
+	Blobs Blobs
+
+	ready  func(context.Context) error
+	unlock func() error
+}
+
+// Open opens cfg's data dir for a server: it creates the dir if needed,
+// takes its lock (failing with an error wrapping datadir.ErrLocked while
+// another process holds it) and opens the stores cfg names. log receives
+// what the stores report on opening (a schema upgrade, settings in
+// effect); nil discards it.
+func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stores, error) {
+	return OpenWith(ctx, cfg, log, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Stores, error) {
+	mb, ok := metaBackends[cfg.Meta]
+	if !ok {
+		return nil, fmt.Errorf("--meta %q: unknown metadata backend", cfg.Meta)
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Existing {
+		if err := existing(cfg.DataDir, mb); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	unlock := func() error { return nil }
+	if !opts.Unlocked {
+		var err error
+		if unlock, err = datadir.Lock(cfg.DataDir); err != nil {
+			return nil, err
+		}
+	}
+	s, err := open(ctx, cfg, log, mb)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	s.unlock = unlock
+	return s, nil
+}
+
+// existing checks that dir is a data dir holding mb's store.
+func existing(dir string, mb metaBackend) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s: %w (not a directory)", dir, datadir.ErrNotDataDir)
+	}
+	return mb.check(dir)
+}
+
+// open opens the stores once the data dir is there (and locked).
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, mb metaBackend) (*Stores, error) {
+	noSync := cfg.Fsync == "never"
+	if noSync {
+		log.Warn("fsync disabled: acknowledged writes may be lost on power failure")
+	}
+	m, ready, err := mb.open(ctx, cfg, log)
+	if err != nil {
+		return nil, fmt.Errorf("open metadata: %w", err)
+	}
+	blobs, err := openBlobs(cfg, log)
+	if err != nil {
+		m.Close()
+		return nil, fmt.Errorf("open blob store: %w", err)
+	}
+	return &Stores{Meta: m, Blobs: blobs, ready: ready}, nil
+}
+
+// Ready reports whether the metadata store answers (nil) or not.
+func (s *Stores) Ready(ctx context.Context) error { return s.ready(ctx) }
+
+// Close closes the stores and releases the data dir's lock.
+func (s *Stores) Close() error {
+	return errors.Join(s.Blobs.Close(), s.Meta.Close(), s.unlock())
+}

@@ -1,0 +1,59 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/datadir"
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/meta/sqlite"
+)
+
+// metaBackend opens one kind of metadata store.
+type metaBackend struct {
+	// check fails with an error wrapping datadir.ErrNotDataDir when the
+	// data dir dir holds no such store (Options.Existing).
+	check func(dir string) error
+	// open opens (creating if needed) the store cfg names, and returns
+	// how to ask whether it answers (Stores.Ready).
+	open func(ctx context.Context, cfg config.Config, log *slog.Logger) (meta.Store, func(context.Context) error, error)
+}
+
+// metaBackends are the metadata backends by --meta name: the same names as
+// config.MetaBackends.
+var metaBackends = map[string]metaBackend{
+	"sqlite": {check: checkSQLite, open: openSQLite},
+}
+
+// checkSQLite requires <dir>/jog.db, so that checking a wrong directory
+// does not create a database there.
+func checkSQLite(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, datadir.DBFile)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w (no %s)", dir, datadir.ErrNotDataDir, datadir.DBFile)
+		}
+		return err
+	}
+	return nil
+}
+
+// openSQLite opens <data-dir>/jog.db; --fsync never turns off SQLite's
+// synchronous commits too.
+func openSQLite(ctx context.Context, cfg config.Config, log *slog.Logger) (meta.Store, func(context.Context) error, error) {
+	path := filepath.Join(cfg.DataDir, datadir.DBFile)
+	m, err := sqlite.OpenWith(ctx, path, sqlite.Options{NoSync: cfg.Fsync == "never", Log: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	ready := func(ctx context.Context) error {
+		_, err := m.JournalMode(ctx)
+		return err
+	}
+	return m, ready, nil
+}

@@ -1,0 +1,23 @@
+package datadir
+
+import "errors"
+
+// Names inside a data dir.
+const (
+	// DBFile is the SQLite metadata database (with its -wal and -shm
+	// files beside it).
+	DBFile = "jog.db"
+	// CredentialsFile keeps the key pair generated when none is
+	// configured (mode 0600).
+	CredentialsFile = "credentials.json"
+	// LockFile is the file a running server holds an exclusive lock on
+	// (Lock).
+	LockFile = "jog.lock"
+	// TempDir holds the blobs being written, and what interrupted writes
+	// left (the disk blob store creates it, beside blobs/ and packs/).
+	TempDir = "tmp"
+)
+
+// ErrNotDataDir reports a directory that holds no JOG metadata store, met
+// by a tool that works on an existing data dir (jog fsck).
+var ErrNotDataDir = errors.New("not a jog data dir")
