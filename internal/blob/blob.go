@@ -9,7 +9,8 @@ import (
 )
 
 // Store holds blobs. Implementations: disk (local filesystem; later also a
-// shared filesystem for many gateways).
+// shared filesystem for many gateways). A Store may offer more, through the
+// optional interfaces in optional.go (SpaceChecker, FileRanger).
 type Store interface {
 	// Create starts a new blob of size bytes (-1: not known in advance).
 	// The caller writes its bytes and then calls Commit, which makes them

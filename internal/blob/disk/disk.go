@@ -57,7 +57,10 @@ type Store struct {
 // MaxReserve caps the default Reserve.
 const MaxReserve = 64 << 20
 
-var _ blob.Store = (*Store)(nil)
+var (
+	_ blob.Store        = (*Store)(nil)
+	_ blob.SpaceChecker = (*Store)(nil)
+)
 
 // Open prepares root (creating blobs/ and tmp/) and returns the store.
 func Open(root string) (*Store, error) {
@@ -73,8 +76,9 @@ func Open(root string) (*Store, error) {
 	return s, nil
 }
 
-// CheckSpace fails with ENOSPC when n more bytes would not fit above the
-// Reserve, so writers that know a body's size can refuse it before reading.
+// CheckSpace implements blob.SpaceChecker: it fails with ENOSPC when n more
+// bytes would not fit above the Reserve, so writers that know a body's size
+// can refuse it before reading.
 func (s *Store) CheckSpace(n int64) error { return s.checkSpace(n) }
 
 // checkSpace refuses a write of n more bytes that would leave less than

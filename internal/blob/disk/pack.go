@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jogstore/jog/internal/blob"
 )
 
 // Packs hold small blobs of known size as records appended to shared files
@@ -430,9 +432,11 @@ func (r *packReader) Seek(offset int64, whence int) (int64, error) {
 
 func (r *packReader) Close() error { return r.f.Close() }
 
-// FileRange returns the pack file, positioned at the reader's place, and
-// the bytes left: callers copy from it with io.CopyN so that network
-// writers can use sendfile.
+var _ blob.FileRanger = (*packReader)(nil)
+
+// FileRange implements blob.FileRanger: it returns the pack file,
+// positioned at the reader's place, and the bytes left; callers copy from
+// it with io.CopyN so that network writers can use sendfile.
 func (r *packReader) FileRange() (*os.File, int64, error) {
 	if _, err := r.f.Seek(r.base+r.pos, io.SeekStart); err != nil {
 		return nil, 0, err
