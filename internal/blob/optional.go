@@ -15,8 +15,9 @@ import "os"
 // refusal instead of sending the body. Without it, a full store is found
 // out by the write itself.
 type SpaceChecker interface {
-	// CheckSpace returns an error when n more bytes (n ≥ 0; 0 for a write
-	// that only needs metadata room) would not fit.
+	// CheckSpace returns an error satisfying errors.Is(err, ErrNoSpace)
+	// when n more bytes (n ≥ 0; 0 for a write that only needs metadata
+	// room) would not fit.
 	CheckSpace(n int64) error
 }
 

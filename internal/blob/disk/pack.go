@@ -294,7 +294,7 @@ func (w *packWriter) Write(b []byte) (int, error) {
 			m = room
 		}
 		if _, err := w.p.f.WriteAt(b[:m], w.off+packHeaderSize+w.n); err != nil {
-			return 0, fmt.Errorf("write pack %s: %w", w.p.id, err)
+			return 0, noSpace(fmt.Errorf("write pack %s: %w", w.p.id, err))
 		}
 	}
 	w.n += int64(len(b))
@@ -313,7 +313,7 @@ func (w *packWriter) Commit() (string, error) {
 	if !w.s.NoSync {
 		if err := w.p.sync.sync(w.p.f, &w.s.clock); err != nil {
 			w.Abort()
-			return "", fmt.Errorf("fdatasync pack %s: %w", w.p.id, err)
+			return "", noSpace(fmt.Errorf("fdatasync pack %s: %w", w.p.id, err))
 		}
 	}
 	w.done = true
