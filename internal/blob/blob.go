@@ -4,12 +4,32 @@ package blob
 
 import (
 	"context"
+	"errors"
 	"io"
 	"time"
 )
 
+// ErrNoSpace reports a write refused because the storage under the store
+// is full (or would fall below the free space the store keeps in reserve).
+// Create, Writer.Write and Writer.Commit report it (MarkNoSpace keeps the
+// backend's own error and message); callers test it with errors.Is. The
+// refused write keeps nothing once aborted.
+var ErrNoSpace = errors.New("blob store: no space left")
+
+// MarkNoSpace returns err marked as ErrNoSpace: errors.Is(result,
+// ErrNoSpace) holds, while its message and what it wraps stay err's.
+// Backends use it on the errors their storage reports as full.
+func MarkNoSpace(err error) error { return noSpaceError{err} }
+
+type noSpaceError struct{ err error }
+
+func (e noSpaceError) Error() string        { return e.err.Error() }
+func (e noSpaceError) Unwrap() error        { return e.err }
+func (e noSpaceError) Is(target error) bool { return target == ErrNoSpace }
+
 // Store holds blobs. Implementations: disk (local filesystem; later also a
-// shared filesystem for many gateways).
+// shared filesystem for many gateways). A Store may offer more, through the
+// optional interfaces in optional.go (SpaceChecker, FileRanger).
 type Store interface {
 	// Create starts a new blob of size bytes (-1: not known in advance).
 	// The caller writes its bytes and then calls Commit, which makes them

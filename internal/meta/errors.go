@@ -20,4 +20,19 @@ var (
 	// ErrConflict reports a write that lost a race it cannot retry by itself
 	// (for example a conditional write whose condition changed under it).
 	ErrConflict = errors.New("conflicting concurrent operation")
+	// ErrNoSpace reports a write refused because the storage under the
+	// store is full (SQLite: SQLITE_FULL). Nothing of the write was kept;
+	// deletes may still succeed and free room. Backends mark their own
+	// error with MarkNoSpace.
+	ErrNoSpace = errors.New("metadata store: no space left")
 )
+
+// MarkNoSpace returns err marked as ErrNoSpace: errors.Is(result,
+// ErrNoSpace) holds, while its message and what it wraps stay err's.
+func MarkNoSpace(err error) error { return noSpaceError{err} }
+
+type noSpaceError struct{ err error }
+
+func (e noSpaceError) Error() string        { return e.err.Error() }
+func (e noSpaceError) Unwrap() error        { return e.err }
+func (e noSpaceError) Is(target error) bool { return target == ErrNoSpace }

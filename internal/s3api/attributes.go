@@ -68,7 +68,7 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 		res.Checksum.set(o.Checksum.Algorithm, v)
 	}
 	if want["ObjectParts"] && o.PartsCount > 0 {
-		parts, err := h.svc.Meta().ObjectParts(r.Context(), o.UploadID)
+		parts, err := h.svc.ObjectParts(r.Context(), o.UploadID)
 		if err != nil {
 			return err
 		}

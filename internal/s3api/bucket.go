@@ -65,7 +65,7 @@ func (h *Handler) listBuckets(w http.ResponseWriter, r *request) error {
 	if limit > 0 {
 		opts.Limit = limit + 1 // one more: are there more?
 	}
-	buckets, err := h.svc.Meta().ListBuckets(r.Context(), opts)
+	buckets, err := h.svc.ListBuckets(r.Context(), opts)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (h *Handler) createBucket(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) headBucket(w http.ResponseWriter, r *request) error {
-	b, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket)
+	b, err := h.svc.GetBucket(r.Context(), r.route.Bucket)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (h *Handler) deleteBucket(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) getBucketLocation(w http.ResponseWriter, r *request) error {
-	b, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket)
+	b, err := h.svc.GetBucket(r.Context(), r.route.Bucket)
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func (h *Handler) checkExpectedOwners(r *request) error {
 }
 
 func (h *Handler) bucketOwnedBy(r *request, bucket, id string) error {
-	b, err := h.svc.Meta().GetBucket(r.Context(), bucket)
+	b, err := h.svc.GetBucket(r.Context(), bucket)
 	if err != nil {
 		return err
 	}

@@ -77,7 +77,7 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		srcOpened = true
 		return checkConditions(r.Header, copyConditions, src, errPrecondition)
 	}
-	if _, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket); err != nil {
+	if _, err := h.svc.GetBucket(r.Context(), r.route.Bucket); err != nil {
 		return err
 	}
 	o, err := h.svc.CopyObject(r.Context(), in)

@@ -28,7 +28,7 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 			return errMalformedXML
 		}
 	}
-	if _, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket); err != nil {
+	if _, err := h.svc.GetBucket(r.Context(), r.route.Bucket); err != nil {
 		return err
 	}
 	res := deleteResult{Xmlns: s3Namespace}

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"syscall"
 
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
-
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -43,25 +42,10 @@ var (
 	errMissingLength     = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
 	errSlowDown          = &APIError{"SlowDown", "Please reduce your request rate.", http.StatusServiceUnavailable}
 	errNoSuchVersion     = &APIError{"NoSuchVersion", "The specified version does not exist.", http.StatusNotFound}
-	// errInsufficientStorage: the file system under the data dir (blobs or
-	// the metadata database) is full. Nothing of the request was stored.
+	// errInsufficientStorage: the storage under the data dir is full
+	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
 )
-
-// sqliteFull is SQLite's SQLITE_FULL result code ("database or disk is
-// full"); extended codes keep it in their low byte.
-const sqliteFull = 13
-
-// isNoSpace reports whether err comes from a full file system: ENOSPC or
-// EDQUOT from a blob write, or SQLITE_FULL from the metadata store (whose
-// driver errors carry the SQLite result code in a Code method).
-func isNoSpace(err error) bool {
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
-		return true
-	}
-	var coded interface{ Code() int }
-	return errors.As(err, &coded) && coded.Code()&0xff == sqliteFull
-}
 
 // errorTable maps domain sentinels to wire errors. It is the one place where
 // storage, service and auth errors become S3 codes.
@@ -157,7 +141,7 @@ func toAPIError(err error) (*APIError, bool) {
 		}
 		return apiErr(http.StatusBadRequest, "InvalidRequest", "%v", err), true
 	}
-	if isNoSpace(err) {
+	if errors.Is(err, blob.ErrNoSpace) || errors.Is(err, meta.ErrNoSpace) {
 		return errInsufficientStorage, true
 	}
 	if errors.Is(err, context.Canceled) {

@@ -62,6 +62,7 @@ var fuzzParts = []string{"part-one", "part-two"}
 type fuzzServer struct {
 	h      *Handler
 	svc    *service.Service
+	meta   *sqlite.Store // what leak checks ask the metadata directly
 	blobs  *disk.Store
 	root   string // holds only dir
 	dir    string // the data dir
@@ -89,15 +90,14 @@ func newFuzzServer(f *testing.F) *fuzzServer {
 	svc := service.New(m, blobs, log)
 	h := New(svc, Config{Region: fuzzRegion, Logger: log,
 		Credentials: StaticCredentials{fuzzAccessKey: fuzzSecretKey}})
-	return &fuzzServer{h: h, svc: svc, blobs: blobs, root: root, dir: dir}
+	return &fuzzServer{h: h, svc: svc, meta: m, blobs: blobs, root: root, dir: dir}
 }
 
 // reset restores the starting state: the bucket, fuzzObjects with their
 // contents, and an upload in progress holding fuzzParts.
 func (s *fuzzServer) reset(t *testing.T) {
 	ctx := context.Background()
-	m := s.svc.Meta()
-	if _, err := m.GetBucket(ctx, fuzzBucket); errors.Is(err, meta.ErrBucketNotFound) {
+	if _, err := s.svc.GetBucket(ctx, fuzzBucket); errors.Is(err, meta.ErrBucketNotFound) {
 		if err := s.svc.CreateBucket(ctx, fuzzBucket, fuzzRegion, fuzzAccessKey); err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func (s *fuzzServer) reset(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, v := range fuzzObjects {
-		if o, err := m.GetObject(ctx, fuzzBucket, k, ""); err == nil && o.ETag == md5Hex(v) && o.PartsCount == 0 {
+		if o, err := s.svc.HeadObject(ctx, fuzzBucket, k, "", false); err == nil && o.ETag == md5Hex(v) && o.PartsCount == 0 {
 			continue
 		}
 		if _, err := s.svc.PutObject(ctx, service.PutInput{Bucket: fuzzBucket, Key: k, Body: strings.NewReader(v),
@@ -114,8 +114,8 @@ func (s *fuzzServer) reset(t *testing.T) {
 		}
 	}
 	if s.upload != "" {
-		if _, err := m.GetUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload); err == nil {
-			parts, _, err := m.ListParts(ctx, fuzzBucket, fuzzUploadKey, s.upload, 0, 10)
+		if _, err := s.svc.GetUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload); err == nil {
+			parts, _, err := s.svc.ListParts(ctx, fuzzBucket, fuzzUploadKey, s.upload, 0, 10)
 			if err == nil && len(parts) == len(fuzzParts) && parts[0].ETag == md5Hex(fuzzParts[0]) && parts[1].ETag == md5Hex(fuzzParts[1]) {
 				return
 			}
@@ -313,7 +313,7 @@ func (s *fuzzServer) check(t *testing.T, r *http.Request, rec *httptest.Response
 		t.Fatal(err)
 	}
 	if len(ids) > 0 {
-		orphans, err := s.svc.Meta().UnreferencedBlobs(context.Background(), ids)
+		orphans, err := s.meta.UnreferencedBlobs(context.Background(), ids)
 		if err != nil || len(orphans) > 0 {
 			t.Fatalf("%s %s: leaked blobs %v (%v)", r.Method, r.URL, orphans, err)
 		}
@@ -399,7 +399,7 @@ func FuzzS3Request(f *testing.F) {
 
 // listKeys returns every key of the fuzz bucket.
 func (s *fuzzServer) listKeys(t *testing.T) []string {
-	page, err := s.svc.Meta().ListObjects(context.Background(), fuzzBucket, meta.ListOptions{Limit: 10000})
+	page, err := s.svc.ListObjects(context.Background(), fuzzBucket, meta.ListOptions{Limit: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +555,7 @@ func FuzzCompleteMultipartUploadXML(f *testing.F) {
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		s.reset(t)
-		prev, prevErr := s.svc.Meta().GetObject(ctx, fuzzBucket, fuzzUploadKey, "")
+		prev, prevErr := s.svc.HeadObject(ctx, fuzzBucket, fuzzUploadKey, "", false)
 		r, ok := s.buildRequest("POST", "/"+fuzzBucket+"/"+fuzzUploadKey+"?uploadId="+uploadPlaceholder, "", body, payloadSHA256)
 		if !ok {
 			return
@@ -566,8 +566,8 @@ func FuzzCompleteMultipartUploadXML(f *testing.F) {
 		if perr != nil && (rec.Code != http.StatusBadRequest || errCode(rec) != "MalformedXML") {
 			t.Fatalf("body plain decoding refuses (%v): %d %s", perr, rec.Code, rec.Body)
 		}
-		_, uerr := s.svc.Meta().GetUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload)
-		o, oerr := s.svc.Meta().GetObject(ctx, fuzzBucket, fuzzUploadKey, "")
+		_, uerr := s.svc.GetUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload)
+		o, oerr := s.svc.HeadObject(ctx, fuzzBucket, fuzzUploadKey, "", false)
 		if rec.Code == http.StatusOK {
 			var res struct{ ETag string }
 			xml.Unmarshal(rec.Body.Bytes(), &res)
@@ -610,7 +610,7 @@ func FuzzCreateBucketXML(f *testing.F) {
 			return
 		}
 		rec := s.serve(t, r)
-		_, berr := s.svc.Meta().GetBucket(ctx, bucket)
+		_, berr := s.svc.GetBucket(ctx, bucket)
 		var plain createBucketConfiguration
 		perr := xml.Unmarshal(body, &plain)
 		valid := len(body) == 0 || perr == nil && (plain.LocationConstraint == "" || plain.LocationConstraint == fuzzRegion)

@@ -42,10 +42,10 @@ func (p listParams) enc(s string) string {
 
 func (h *Handler) list(r *request, p listParams, after string) (meta.ListPage, error) {
 	if p.maxKeys == 0 {
-		_, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket)
+		_, err := h.svc.GetBucket(r.Context(), r.route.Bucket)
 		return meta.ListPage{}, err
 	}
-	return h.svc.Meta().ListObjects(r.Context(), r.route.Bucket, meta.ListOptions{
+	return h.svc.ListObjects(r.Context(), r.route.Bucket, meta.ListOptions{
 		Prefix: p.prefix, Delimiter: p.delimiter, After: after, Limit: p.maxKeys,
 	})
 }

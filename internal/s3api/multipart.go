@@ -198,14 +198,14 @@ func (h *Handler) listParts(w http.ResponseWriter, r *request) error {
 	}
 	maxParts = min(maxParts, 1000)
 	uploadID := q.Get("uploadId")
-	u, err := h.svc.Meta().GetUpload(r.Context(), r.route.Bucket, r.route.Key, uploadID)
+	u, err := h.svc.GetUpload(r.Context(), r.route.Bucket, r.route.Key, uploadID)
 	if err != nil {
 		return err
 	}
 	var parts []meta.Part
 	truncated := false
 	if maxParts > 0 {
-		if parts, truncated, err = h.svc.Meta().ListParts(r.Context(), r.route.Bucket, r.route.Key, uploadID, marker, maxParts); err != nil {
+		if parts, truncated, err = h.svc.ListParts(r.Context(), r.route.Bucket, r.route.Key, uploadID, marker, maxParts); err != nil {
 			return err
 		}
 	}
@@ -238,12 +238,12 @@ func (h *Handler) listMultipartUploads(w http.ResponseWriter, r *request) error 
 		Prefix: p.prefix, Delimiter: p.delimiter, KeyMarker: q.Get("key-marker"),
 		UploadIDMarker: q.Get("upload-id-marker"), Limit: maxUploads,
 	}
-	page, err := h.svc.Meta().ListUploads(r.Context(), r.route.Bucket, opts)
+	page, err := h.svc.ListUploads(r.Context(), r.route.Bucket, opts)
 	if err != nil {
 		return err
 	}
 	if maxUploads == 0 {
-		if _, err := h.svc.Meta().GetBucket(r.Context(), r.route.Bucket); err != nil {
+		if _, err := h.svc.GetBucket(r.Context(), r.route.Bucket); err != nil {
 			return err
 		}
 	}

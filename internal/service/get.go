@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/meta"
 )
 
@@ -207,18 +207,13 @@ func (r *segmentReader) Close() error {
 	return nil
 }
 
-// fileRanger is a blob reader backed by part of a file (a packed blob).
-type fileRanger interface {
-	FileRange() (*os.File, int64, error)
-}
-
 // copyFrom copies n bytes from offset off of blob reader f to w, handing an
 // *os.File to io.CopyN so that network writers can use sendfile.
 func copyFrom(w io.Writer, f io.ReadSeeker, off, n int64) (int64, error) {
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
 		return 0, err
 	}
-	if fr, ok := f.(fileRanger); ok {
+	if fr, ok := f.(blob.FileRanger); ok {
 		file, left, err := fr.FileRange()
 		if err != nil {
 			return 0, err

@@ -142,7 +142,7 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 	// is read (so a client waiting on "Expect: 100-continue" gets the answer
 	// instead of sending the body). Even an empty or inline object's row
 	// needs room.
-	if sc, ok := s.blobs.(interface{ CheckSpace(int64) error }); ok {
+	if sc, ok := s.blobs.(blob.SpaceChecker); ok {
 		need := size
 		if need < 0 {
 			need = 0

@@ -51,6 +51,3 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 	s.inlineBufs.New = func() any { b := make([]byte, 0, s.inlineMax); return &b }
 	return s
 }
-
-// Meta exposes the metadata store for read-only callers (listings, buckets).
-func (s *Service) Meta() meta.Store { return s.meta }

@@ -57,7 +57,10 @@ type Store struct {
 // MaxReserve caps the default Reserve.
 const MaxReserve = 64 << 20
 
-var _ blob.Store = (*Store)(nil)
+var (
+	_ blob.Store        = (*Store)(nil)
+	_ blob.SpaceChecker = (*Store)(nil)
+)
 
 // Open prepares root (creating blobs/ and tmp/) and returns the store.
 func Open(root string) (*Store, error) {
@@ -73,8 +76,9 @@ func Open(root string) (*Store, error) {
 	return s, nil
 }
 
-// CheckSpace fails with ENOSPC when n more bytes would not fit above the
-// Reserve, so writers that know a body's size can refuse it before reading.
+// CheckSpace implements blob.SpaceChecker: it fails with ENOSPC (as
+// blob.ErrNoSpace) when n more bytes would not fit above the Reserve, so
+// writers that know a body's size can refuse it before reading.
 func (s *Store) CheckSpace(n int64) error { return s.checkSpace(n) }
 
 // checkSpace refuses a write of n more bytes that would leave less than
@@ -84,7 +88,7 @@ func (s *Store) checkSpace(n int64) error {
 		return nil
 	}
 	if free, _, ok := fsSpace(s.root); ok && free-n < s.Reserve {
-		return fmt.Errorf("%w: %d bytes free, %d kept in reserve for metadata", syscall.ENOSPC, free, s.Reserve)
+		return noSpace(fmt.Errorf("%w: %d bytes free, %d kept in reserve for metadata", syscall.ENOSPC, free, s.Reserve))
 	}
 	return nil
 }
@@ -109,18 +113,23 @@ func (s *Store) path(id string) string {
 }
 
 // Create implements blob.Store. Blobs of known size up to PackMax go into
-// a pack; others into a file of their own.
+// a pack; others into a file of their own. A full file system is
+// blob.ErrNoSpace, here and from the writer's Write and Commit.
 func (s *Store) Create(ctx context.Context, size int64) (blob.Writer, error) {
 	if err := s.checkSpace(max(size, 0)); err != nil { // even an empty object's row needs room
 		return nil, err
 	}
 	if s.packs(size) {
-		return s.createPacked(size)
+		w, err := s.createPacked(size)
+		if err != nil {
+			return nil, noSpace(err)
+		}
+		return w, nil
 	}
 	id := newID()
 	f, err := os.OpenFile(filepath.Join(s.root, "tmp", id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
 	if err != nil {
-		return nil, err
+		return nil, noSpace(err)
 	}
 	return &writer{s: s, id: id, f: f}, nil
 }
@@ -147,10 +156,15 @@ func (w *writer) Write(p []byte) (int, error) {
 		_ = w.s.clock.time(func() error { return startWriteback(w.f, w.flushed, w.n-w.flushed) })
 		w.flushed = w.n
 	}
-	return n, err
+	return n, noSpace(err)
 }
 
 func (w *writer) Commit() (string, error) {
+	id, err := w.commit()
+	return id, noSpace(err)
+}
+
+func (w *writer) commit() (string, error) {
 	if w.done {
 		return "", errors.New("blob: commit after commit or abort")
 	}
@@ -251,7 +265,7 @@ func (s *Store) Open(ctx context.Context, id string) (io.ReadSeekCloser, error) 
 // Delete implements blob.Store.
 func (s *Store) Delete(ctx context.Context, id string) error {
 	if p, ok := parsePackedID(id); ok {
-		return s.deletePacked(p)
+		return noSpace(s.deletePacked(p)) // punching a hole may need a block
 	}
 	if !validID(id) {
 		return nil

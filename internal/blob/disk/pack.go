@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jogstore/jog/internal/blob"
 )
 
 // Packs hold small blobs of known size as records appended to shared files
@@ -292,7 +294,7 @@ func (w *packWriter) Write(b []byte) (int, error) {
 			m = room
 		}
 		if _, err := w.p.f.WriteAt(b[:m], w.off+packHeaderSize+w.n); err != nil {
-			return 0, fmt.Errorf("write pack %s: %w", w.p.id, err)
+			return 0, noSpace(fmt.Errorf("write pack %s: %w", w.p.id, err))
 		}
 	}
 	w.n += int64(len(b))
@@ -311,7 +313,7 @@ func (w *packWriter) Commit() (string, error) {
 	if !w.s.NoSync {
 		if err := w.p.sync.sync(w.p.f, &w.s.clock); err != nil {
 			w.Abort()
-			return "", fmt.Errorf("fdatasync pack %s: %w", w.p.id, err)
+			return "", noSpace(fmt.Errorf("fdatasync pack %s: %w", w.p.id, err))
 		}
 	}
 	w.done = true
@@ -430,9 +432,11 @@ func (r *packReader) Seek(offset int64, whence int) (int64, error) {
 
 func (r *packReader) Close() error { return r.f.Close() }
 
-// FileRange returns the pack file, positioned at the reader's place, and
-// the bytes left: callers copy from it with io.CopyN so that network
-// writers can use sendfile.
+var _ blob.FileRanger = (*packReader)(nil)
+
+// FileRange implements blob.FileRanger: it returns the pack file,
+// positioned at the reader's place, and the bytes left; callers copy from
+// it with io.CopyN so that network writers can use sendfile.
 func (r *packReader) FileRange() (*os.File, int64, error) {
 	if _, err := r.f.Seek(r.base+r.pos, io.SeekStart); err != nil {
 		return nil, 0, err

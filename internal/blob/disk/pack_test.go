@@ -111,7 +111,7 @@ func TestPackRoundTrip(t *testing.T) {
 		if _, err := r.Seek(off, io.SeekStart); err != nil {
 			t.Fatal(err)
 		}
-		f, left, err := r.(*packReader).FileRange()
+		f, left, err := r.(blob.FileRanger).FileRange()
 		if err != nil || left != int64(len(data))-off {
 			t.Fatalf("file range: %d left (%v), want %d", left, err, int64(len(data))-off)
 		}

@@ -38,7 +38,8 @@ func (s *Store) startCommitter() {
 }
 
 // write runs fn in a write transaction on the single writer connection and
-// returns once that transaction has committed (or fn's error).
+// returns once that transaction has committed (or fn's error). A full disk
+// is meta.ErrNoSpace.
 func (s *Store) write(ctx context.Context, fn func(tx querier) error) error {
 	req := &writeReq{fn: fn, done: make(chan error, 1)}
 	c := s.gc
@@ -56,7 +57,7 @@ func (s *Store) write(ctx context.Context, fn func(tx querier) error) error {
 	c.mu.RUnlock()
 	// Once submitted, wait for the outcome even if ctx ends: the caller
 	// must know whether its write committed.
-	return <-req.done
+	return noSpace(<-req.done)
 }
 
 func (s *Store) commitLoop() {
