@@ -90,8 +90,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	} else if release, refused := h.admit.Admit(r.Context(), req.route); refused != nil {
 		err = refused
 	} else {
-		err = h.serve(w, req)
-		release()
+		err = h.serveThenRelease(w, req, release)
 	}
 	if err != nil {
 		h.writeError(w, req, err)
@@ -101,6 +100,14 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		slog.String("method", r.Method), slog.String("bucket", req.route.Bucket),
 		slog.String("key", req.route.Key), slog.Int("status", w.status),
 		slog.Int64("bytes_out", w.written), slog.Duration("dur", time.Since(start)))
+}
+
+// serveThenRelease serves an admitted request and releases its admission
+// even when a handler panics (net/http recovers the panic; a slot kept
+// forever would shrink the server's capacity for good).
+func (h *Handler) serveThenRelease(w http.ResponseWriter, req *request, release func()) error {
+	defer release()
+	return h.serve(w, req)
 }
 
 func (h *Handler) serve(w http.ResponseWriter, req *request) error {
