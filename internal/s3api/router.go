@@ -20,7 +20,7 @@ type Route struct {
 // JOG does not implement yet.
 var bucketSubresources = []string{
 	"accelerate", "acl", "analytics", "encryption", "intelligent-tiering",
-	"inventory", "lifecycle", "logging", "metrics", "notification", "object-lock",
+	"inventory", "logging", "metrics", "notification", "object-lock",
 	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
 	"requestPayment", "tagging", "versioning", "versions", "website",
 	"metadataConfiguration", "metadataTable",
@@ -74,6 +74,17 @@ func bucketOp(method string, q map[string][]string) Op {
 			return OpGetBucketCors
 		case http.MethodDelete:
 			return OpDeleteBucketCors
+		}
+		return OpUnknown
+	}
+	if has(q, "lifecycle") {
+		switch method {
+		case http.MethodPut:
+			return OpPutBucketLifecycleConfiguration
+		case http.MethodGet:
+			return OpGetBucketLifecycleConfiguration
+		case http.MethodDelete:
+			return OpDeleteBucketLifecycle
 		}
 		return OpUnknown
 	}
