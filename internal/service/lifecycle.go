@@ -2,9 +2,7 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
@@ -21,38 +19,19 @@ const (
 // PutBucketLifecycle stores bucket's lifecycle configuration (validated by
 // the caller with lifecycle.ParseXML), replacing any earlier one.
 func (s *Service) PutBucketLifecycle(ctx context.Context, bucket string, c lifecycle.Config) error {
-	doc, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	s.lifecycleRules.drop(bucket)
-	defer s.lifecycleRules.drop(bucket)
-	return s.meta.PutBucketConfig(ctx, bucket, lifecycleConfig, doc)
+	return s.putConfigDoc(ctx, bucket, lifecycleConfig, c, s.lifecycleRules.drop)
 }
 
 // GetBucketLifecycle returns bucket's lifecycle configuration as stored now
 // (lifecycle.ErrNoConfig when it has none).
 func (s *Service) GetBucketLifecycle(ctx context.Context, bucket string) (lifecycle.Config, error) {
-	doc, err := s.meta.GetBucketConfig(ctx, bucket, lifecycleConfig)
-	if errors.Is(err, meta.ErrNoSuchConfig) {
-		return lifecycle.Config{}, lifecycle.ErrNoConfig
-	}
-	if err != nil {
-		return lifecycle.Config{}, err
-	}
-	var c lifecycle.Config
-	if err := json.Unmarshal(doc, &c); err != nil {
-		return lifecycle.Config{}, fmt.Errorf("stored lifecycle configuration of %s: %w", bucket, err)
-	}
-	return c, nil
+	return getConfigDoc[lifecycle.Config](ctx, s, bucket, lifecycleConfig, lifecycle.ErrNoConfig)
 }
 
 // DeleteBucketLifecycle removes bucket's lifecycle configuration (none is
 // fine).
 func (s *Service) DeleteBucketLifecycle(ctx context.Context, bucket string) error {
-	s.lifecycleRules.drop(bucket)
-	defer s.lifecycleRules.drop(bucket)
-	return s.meta.DeleteBucketConfig(ctx, bucket, lifecycleConfig)
+	return s.deleteConfigDoc(ctx, bucket, lifecycleConfig, s.lifecycleRules.drop)
 }
 
 // BucketLifecycle returns bucket's compiled lifecycle rules, nil when it
