@@ -41,9 +41,9 @@ func (h *Handler) deleteBucketLifecycle(w http.ResponseWriter, r *request) error
 	return nil
 }
 
-// setExpiration adds x-amz-expiration to the response of a PUT, GET or
-// HEAD of an object a lifecycle rule of its bucket expires, as S3 formats
-// it. A bucket's rules come from a cache: a bucket without any costs no
+// setExpiration adds x-amz-expiration to the response of a PUT, GET,
+// HEAD, CopyObject or CompleteMultipartUpload of an object a lifecycle
+// rule of its bucket expires, as S3 formats it. A bucket's rules come from a cache: a bucket without any costs no
 // query on repeat.
 func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	rules, err := h.svc.BucketLifecycle(r.Context(), r.route.Bucket)

@@ -175,8 +175,9 @@ func TestLifecycleConfigRefused(t *testing.T) {
 	}
 }
 
-// TestLifecycleExpirationHeader: x-amz-expiration on PUT, GET and HEAD of
-// objects a rule expires, formatted as S3 does, and nowhere else.
+// TestLifecycleExpirationHeader: x-amz-expiration on PUT, GET, HEAD,
+// CopyObject and CompleteMultipartUpload of objects a rule expires,
+// formatted as S3 does, and nowhere else.
 func TestLifecycleExpirationHeader(t *testing.T) {
 	_, c := itest.StartBucket(t, "lcb")
 	ctx := context.Background()
@@ -205,6 +206,26 @@ func TestLifecycleExpirationHeader(t *testing.T) {
 	if got, wantA := aws.ToString(get.Expiration), `rule-id="tmp"`; !strings.Contains(got, wantA) {
 		t.Errorf("GET of an object older than the rules: x-amz-expiration %q, want %s", got, wantA)
 	}
+	itest.Put(t, c, "lcb", "keep-src", []byte("source"))
+	cp, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("lcb"), Key: aws.String("tmp/copy"), CopySource: aws.String("lcb/keep-src")})
+	if err != nil || !strings.Contains(aws.ToString(cp.Expiration), `rule-id="tmp"`) {
+		t.Errorf("CopyObject x-amz-expiration %q (%v)", aws.ToString(cp.Expiration), err)
+	}
+	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("lcb"), Key: aws.String("tmp/mp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String("lcb"), Key: aws.String("tmp/mp"), UploadId: up.UploadId,
+		PartNumber: aws.Int32(1), Body: bytes.NewReader([]byte("one part"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String("lcb"), Key: aws.String("tmp/mp"), UploadId: up.UploadId,
+		MultipartUpload: &types.CompletedMultipartUpload{Parts: []types.CompletedPart{{PartNumber: aws.Int32(1), ETag: part.ETag}}}})
+	if err != nil || !strings.Contains(aws.ToString(done.Expiration), `rule-id="tmp"`) {
+		t.Errorf("CompleteMultipartUpload x-amz-expiration %q (%v)", aws.ToString(done.Expiration), err)
+	}
+
 	// Outside every enabled rule: no header (logs/ is disabled).
 	for _, k := range []string{"keep", "logs/x"} {
 		p := itest.Put(t, c, "lcb", k, bytes.Repeat([]byte("x"), 100))
