@@ -193,16 +193,21 @@ func (w *Worker) save(ctx context.Context, bucket string, cur cursor) error {
 	return w.svc.SetLifecycleCursor(ctx, bucket, doc)
 }
 
+// rules returns bucket's rules as they are now, or ctx's error once it is
+// done. A pass reads them per page (from the service's cache): a changed
+// configuration applies from the next page on.
+func (w *Worker) rules(ctx context.Context, bucket string) (*lifecycle.Rules, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return w.svc.BucketLifecycle(ctx, bucket)
+}
+
 // expireObjects pages through bucket's current objects from cur.After and
 // expires those a rule has reached.
 func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, rep *Report) error {
 	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		// Rules are read again per page (from the service's cache): a
-		// changed configuration applies from the next page on.
-		rules, err := w.svc.BucketLifecycle(ctx, bucket)
+		rules, err := w.rules(ctx, bucket)
 		if err != nil {
 			return err
 		}
@@ -267,10 +272,7 @@ func (w *Worker) expire(ctx context.Context, bucket string, o meta.ObjectSummary
 // markers and aborts those a rule has reached.
 func (w *Worker) abortUploads(ctx context.Context, bucket string, cur *cursor, rep *Report) error {
 	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rules, err := w.svc.BucketLifecycle(ctx, bucket)
+		rules, err := w.rules(ctx, bucket)
 		if err != nil {
 			return err
 		}
