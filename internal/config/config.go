@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Config is the server configuration.
@@ -43,6 +44,12 @@ type Config struct {
 	// DebugAddr, when set, serves Go's runtime profiles (net/http/pprof)
 	// on a separate listener: never on the S3 port, off by default.
 	DebugAddr string
+	// LifecycleDay is the length of a day in lifecycle rules (Expiration
+	// Days, DaysAfterInitiation): 24h as in S3; tests shorten it.
+	LifecycleDay time.Duration
+	// LifecycleInterval is how often the lifecycle worker starts a pass
+	// over the buckets with lifecycle rules; 0 turns the worker off.
+	LifecycleInterval time.Duration
 
 	envErrs []error // JOG_* values BindFlags could not parse
 }
@@ -60,7 +67,8 @@ const MaxPack = 16 << 20
 
 // Default returns the zero-setup configuration.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20}
+	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
+		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour}
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
@@ -74,6 +82,10 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	}
 	num := func(p *int, name, usage string) {
 		fs.IntVar(p, name, *p, usage+" (env "+envName(name)+")")
+		names = append(names, name)
+	}
+	dur := func(p *time.Duration, name, usage string) {
+		fs.DurationVar(p, name, *p, usage+" (env "+envName(name)+")")
 		names = append(names, name)
 	}
 	str(&c.Addr, "addr", "listen address")
@@ -91,6 +103,8 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
 	str(&c.TLSKey, "tls-key", "PEM private key file for --tls-cert")
 	str(&c.DebugAddr, "debug-addr", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; unauthenticated, keep it private")
+	dur(&c.LifecycleDay, "lifecycle-day", "length of a day in lifecycle rules (shorten it only to test rules)")
+	dur(&c.LifecycleInterval, "lifecycle-interval", "how often the lifecycle worker applies the buckets' lifecycle rules (0 = never)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	for _, name := range names {
 		env := envName(name)
@@ -151,6 +165,12 @@ func (c Config) Validate() error {
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		errs = append(errs, errors.New("--tls-cert and --tls-key must be given together"))
+	}
+	if c.LifecycleDay <= 0 {
+		errs = append(errs, errors.New("--lifecycle-day must be positive"))
+	}
+	if c.LifecycleInterval < 0 {
+		errs = append(errs, errors.New("--lifecycle-interval must not be negative"))
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))

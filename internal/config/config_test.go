@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 func parse(t *testing.T, env map[string]string, args ...string) (Config, error) {
@@ -61,5 +62,28 @@ func TestMeta(t *testing.T) {
 	}
 	if _, err := parse(t, nil, "--meta", ""); err == nil {
 		t.Error("an empty --meta was accepted")
+	}
+}
+
+// TestLifecycleSettings: durations from flags and JOG_* variables; a day
+// must be positive, an interval of 0 turns the worker off.
+func TestLifecycleSettings(t *testing.T) {
+	c, err := parse(t, map[string]string{"JOG_LIFECYCLE_DAY": "2s"}, "--lifecycle-interval", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LifecycleDay != 2*time.Second || c.LifecycleInterval != 0 {
+		t.Errorf("day %v, interval %v", c.LifecycleDay, c.LifecycleInterval)
+	}
+	if d := Default(); d.LifecycleDay != 24*time.Hour || d.LifecycleInterval != time.Hour {
+		t.Errorf("defaults: day %v, interval %v", d.LifecycleDay, d.LifecycleInterval)
+	}
+	for _, args := range [][]string{{"--lifecycle-day", "0s"}, {"--lifecycle-interval", "-1s"}} {
+		if _, err := parse(t, nil, args...); err == nil || !strings.Contains(err.Error(), "lifecycle") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+	if _, err := parse(t, map[string]string{"JOG_LIFECYCLE_DAY": "a day"}); err == nil {
+		t.Error("an unparsable JOG_LIFECYCLE_DAY was accepted")
 	}
 }

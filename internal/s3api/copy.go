@@ -89,5 +89,6 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 	}
 	res := copyObjectResult{Xmlns: s3Namespace, LastModified: iso8601(o.LastModified), ETag: `"` + o.ETag + `"`, ChecksumType: o.Checksum.Type}
 	res.checksumFields.set(o.Checksum.Algorithm, o.Checksum.Value)
+	h.setExpiration(w.Header(), r, o)
 	return writeXML(w, http.StatusOK, res)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
+	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -65,6 +66,8 @@ var errorTable = []struct {
 	{cors.ErrNoBucket, APIError{"AccessForbidden", "CORSResponse: Bucket not found", http.StatusForbidden}},
 	{cors.ErrNotEnabled, APIError{"AccessForbidden", "CORSResponse: CORS is not enabled for this bucket.", http.StatusForbidden}},
 	{cors.ErrNotAllowed, APIError{"AccessForbidden", "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.", http.StatusForbidden}},
+	{lifecycle.ErrNoConfig, APIError{"NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist", http.StatusNotFound}},
+	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}},
 	{meta.ErrPartChanged, APIError{"InvalidPart", "One or more of the specified parts changed while the upload was being completed.", http.StatusBadRequest}},
 	{service.ErrInvalidPart, APIError{"InvalidPart", "One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part's entity tag.", http.StatusBadRequest}},
 	{service.ErrInvalidPartOrder, APIError{"InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", http.StatusBadRequest}},
@@ -119,8 +122,12 @@ func toAPIError(err error) (*APIError, bool) {
 			return &out, true
 		}
 	}
-	if errors.Is(err, cors.ErrMalformed) { // S3's message, not the detail
+	if errors.Is(err, cors.ErrMalformed) || errors.Is(err, lifecycle.ErrMalformed) { // S3's message, not the detail
 		return errMalformedXML, true
+	}
+	var lcRule *lifecycle.RuleError
+	if errors.As(err, &lcRule) {
+		return apiErr(http.StatusBadRequest, lcRule.Code, "%s", lcRule.Msg), true
 	}
 	var rule *cors.RuleError
 	if errors.As(err, &rule) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/cors"
+	"github.com/jogstore/jog/internal/lifecycle"
 )
 
 // The golden tests pin the exact bytes of every XML response body the S3
@@ -177,6 +178,7 @@ func goldenDocs() []goldenDoc {
 				AllowedHeaders: []string{"*"}, ExposeHeaders: []string{"ETag", "x-amz-request-id"}, MaxAgeSeconds: &maxAge},
 			{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"GET"}},
 		}}},
+		{"lifecycle-configuration", lifecycleGolden()},
 	}
 }
 
@@ -201,4 +203,25 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the golden file:\n got %s\nwant %s\n(if the change is meant, run go test ./internal/s3api -run Golden -update)", path, got, want)
 	}
+}
+
+// lifecycleGolden is a lifecycle configuration using every element JOG
+// stores: the legacy Prefix, each filter form, each action.
+func lifecycleGolden() lifecycle.Config {
+	prefix, empty := "logs/", ""
+	days, newer, gt, lt := 30, 2, int64(10), int64(1000)
+	date := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	marker := true
+	return lifecycle.Config{Xmlns: s3Namespace, Rules: []lifecycle.Rule{
+		{ID: "legacy", Prefix: &prefix, Status: lifecycle.Enabled, Expiration: &lifecycle.Expiration{Days: &days}},
+		{ID: "and", Status: lifecycle.Disabled, Filter: &lifecycle.Filter{And: &lifecycle.And{Prefix: &prefix,
+			Tags: []lifecycle.Tag{{Key: "k", Value: "v"}}, ObjectSizeGreaterThan: &gt, ObjectSizeLessThan: &lt}},
+			Expiration:                  &lifecycle.Expiration{Date: &date},
+			NoncurrentVersionExpiration: &lifecycle.NoncurrentVersionExpiration{NoncurrentDays: 7, NewerNoncurrentVersions: &newer}},
+		{ID: "all", Status: lifecycle.Enabled, Filter: &lifecycle.Filter{Prefix: &empty},
+			Expiration:                     &lifecycle.Expiration{ExpiredObjectDeleteMarker: &marker},
+			AbortIncompleteMultipartUpload: &lifecycle.AbortIncompleteMultipartUpload{DaysAfterInitiation: 3}},
+		{ID: "empty", Status: lifecycle.Enabled, Filter: &lifecycle.Filter{},
+			Expiration: &lifecycle.Expiration{Days: &days}},
+	}}
 }

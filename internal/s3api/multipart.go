@@ -154,6 +154,7 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 		ETag: `"` + o.ETag + `"`, ChecksumType: o.Checksum.Type,
 	}
 	res.checksumFields.set(o.Checksum.Algorithm, o.Checksum.Value)
+	h.setExpiration(w.Header(), r, o)
 	return writeXML(w, http.StatusOK, res)
 }
 

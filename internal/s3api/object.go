@@ -47,6 +47,7 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	}
 	w.Header().Set("ETag", `"`+o.ETag+`"`)
 	setChecksumHeaders(w.Header(), o.Checksum)
+	h.setExpiration(w.Header(), r, o)
 	w.WriteHeader(http.StatusOK)
 	return nil
 }
@@ -130,6 +131,7 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	setObjectHeaders(hdr, o, q)
+	h.setExpiration(hdr, r, o)
 	if strings.EqualFold(r.Header.Get("X-Amz-Checksum-Mode"), "ENABLED") {
 		setChecksumHeaders(hdr, servedChecksum(o, part, partial))
 	}

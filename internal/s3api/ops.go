@@ -40,6 +40,9 @@ const (
 	OpPutBucketCors
 	OpGetBucketCors
 	OpDeleteBucketCors
+	OpPutBucketLifecycleConfiguration
+	OpGetBucketLifecycleConfiguration
+	OpDeleteBucketLifecycle
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
@@ -143,6 +146,11 @@ var operations = [numOps]opDesc{
 	OpGetBucketCors: {"GetBucketCors", []string{"s3:GetBucketCORS"}, "", KindAdmin, (*Handler).getBucketCors},
 	// DeleteBucketCors has no action of its own.
 	OpDeleteBucketCors: {"DeleteBucketCors", []string{"s3:PutBucketCORS"}, "", KindAdmin, (*Handler).deleteBucketCors},
+
+	OpPutBucketLifecycleConfiguration: {"PutBucketLifecycleConfiguration", []string{"s3:PutLifecycleConfiguration"}, "", KindAdmin, (*Handler).putBucketLifecycle},
+	OpGetBucketLifecycleConfiguration: {"GetBucketLifecycleConfiguration", []string{"s3:GetLifecycleConfiguration"}, "", KindAdmin, (*Handler).getBucketLifecycle},
+	// DeleteBucketLifecycle has no action of its own.
+	OpDeleteBucketLifecycle: {"DeleteBucketLifecycle", []string{"s3:PutLifecycleConfiguration"}, "", KindAdmin, (*Handler).deleteBucketLifecycle},
 }
 
 // String returns the operation's name as S3 spells it ("GetObject").

@@ -66,7 +66,10 @@ func TestOperationTable(t *testing.T) {
 //     s3:PutObject on the destination;
 //   - DeleteObjects: s3:DeleteObject for each key;
 //   - DeleteBucketCors: "you must have permission to perform the
-//     s3:PutBucketCORS action".
+//     s3:PutBucketCORS action";
+//   - DeleteBucketLifecycle: "you must have permission to perform the
+//     s3:PutLifecycleConfiguration action"; Put and Get need
+//     s3:PutLifecycleConfiguration and s3:GetLifecycleConfiguration.
 //
 // Versioned requests (a versionId) need the *Version actions instead; JOG
 // has only the null version, and versioning will add them.
@@ -98,6 +101,10 @@ var awsActions = map[string]struct {
 	"PutBucketCors":           {[]string{"s3:PutBucketCORS"}, ""},
 	"GetBucketCors":           {[]string{"s3:GetBucketCORS"}, ""},
 	"DeleteBucketCors":        {[]string{"s3:PutBucketCORS"}, ""},
+
+	"PutBucketLifecycleConfiguration": {[]string{"s3:PutLifecycleConfiguration"}, ""},
+	"GetBucketLifecycleConfiguration": {[]string{"s3:GetLifecycleConfiguration"}, ""},
+	"DeleteBucketLifecycle":           {[]string{"s3:PutLifecycleConfiguration"}, ""},
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {

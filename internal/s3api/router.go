@@ -20,7 +20,7 @@ type Route struct {
 // JOG does not implement yet.
 var bucketSubresources = []string{
 	"accelerate", "acl", "analytics", "encryption", "intelligent-tiering",
-	"inventory", "lifecycle", "logging", "metrics", "notification", "object-lock",
+	"inventory", "logging", "metrics", "notification", "object-lock",
 	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
 	"requestPayment", "tagging", "versioning", "versions", "website",
 	"metadataConfiguration", "metadataTable",
@@ -65,17 +65,26 @@ func ParseRoute(r *http.Request, domain string) Route {
 	return rt
 }
 
+// configOp is the operation on a bucket configuration subresource
+// (?cors, ?lifecycle): PUT, GET or DELETE; any other method is OpUnknown.
+func configOp(method string, put, get, del Op) Op {
+	switch method {
+	case http.MethodPut:
+		return put
+	case http.MethodGet:
+		return get
+	case http.MethodDelete:
+		return del
+	}
+	return OpUnknown
+}
+
 func bucketOp(method string, q map[string][]string) Op {
 	if has(q, "cors") {
-		switch method {
-		case http.MethodPut:
-			return OpPutBucketCors
-		case http.MethodGet:
-			return OpGetBucketCors
-		case http.MethodDelete:
-			return OpDeleteBucketCors
-		}
-		return OpUnknown
+		return configOp(method, OpPutBucketCors, OpGetBucketCors, OpDeleteBucketCors)
+	}
+	if has(q, "lifecycle") {
+		return configOp(method, OpPutBucketLifecycleConfiguration, OpGetBucketLifecycleConfiguration, OpDeleteBucketLifecycle)
 	}
 	if firstPresent(q, bucketSubresources) != "" {
 		return OpUnsupported

@@ -135,8 +135,8 @@ var wireTable = []wireRule{
 	{name: "x-amz-expected-bucket-owner", handled: onBucket, note: "403 AccessDenied unless it names the bucket owner's canonical ID"},
 
 	// Integrity.
-	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors)},
-	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors),
+	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration)},
+	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration),
 		note: "an algorithm JOG does not verify is refused with 400 InvalidRequest"},
 	{name: "x-amz-checksum-crc32", handled: bodyChecksums},
 	{name: "x-amz-checksum-crc32c", handled: bodyChecksums},
@@ -184,6 +184,9 @@ var wireTable = []wireRule{
 	// Buckets.
 	{name: "x-amz-bucket-object-lock-enabled", refused: opsOf(OpCreateBucket), accept: anyOf("false"), err: errNoLockBucket, sample: "true"},
 	{name: "x-amz-bucket-namespace", refused: opsOf(OpCreateBucket), accept: anyOf("global"), err: errNoNamespace, sample: "account-regional"},
+
+	{name: "x-amz-transition-default-minimum-object-size", handled: opsOf(OpPutBucketLifecycleConfiguration),
+		note: "accepted and ignored: it sizes transitions, and JOG refuses every Transition"},
 
 	// Encryption: none yet, so every request for it is refused.
 	{name: "x-amz-server-side-encryption", refused: objectWrites, err: errNoSSE, sample: "AES256"},

@@ -39,6 +39,10 @@ var opTargets = map[Op]struct {
 	OpPutBucketCors:           {"PUT", "/b?cors", ""},
 	OpGetBucketCors:           {"GET", "/b?cors", ""},
 	OpDeleteBucketCors:        {"DELETE", "/b?cors", ""},
+
+	OpPutBucketLifecycleConfiguration: {"PUT", "/b?lifecycle", ""},
+	OpGetBucketLifecycleConfiguration: {"GET", "/b?lifecycle", ""},
+	OpDeleteBucketLifecycle:           {"DELETE", "/b?lifecycle", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {

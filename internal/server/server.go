@@ -15,20 +15,23 @@ import (
 
 	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/lifecycle/worker"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 )
 
 // Server is one JOG server instance.
 type Server struct {
-	cfg         config.Config
-	log         *slog.Logger
-	stores      *backend.Stores
-	handler     http.Handler
-	draining    atomic.Bool
-	swept       chan struct{} // closed when the orphan sweep ends
-	stopSweep   func()        // cancels the sweep and waits for it
-	Credentials config.Credentials
+	cfg       config.Config
+	log       *slog.Logger
+	stores    *backend.Stores
+	handler   http.Handler
+	draining  atomic.Bool
+	swept     chan struct{} // closed when the orphan sweep ends
+	stopSweep func()        // cancels the sweep and waits for it
+	// stopLifecycle stops the lifecycle worker and waits for it.
+	stopLifecycle func()
+	Credentials   config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
 }
@@ -69,7 +72,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if inline == 0 {
 		inline = -1 // off
 	}
-	svc := service.NewWith(stores.Meta, stores.Blobs, log, service.Options{InlineMax: inline})
+	svc := service.NewWith(stores.Meta, stores.Blobs, log, service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay})
 	// Temp files of writes a crash interrupted: one directory, so before
 	// the server answers.
 	n, err := stores.Blobs.CleanTemp(ctx, started)
@@ -78,6 +81,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	}
 	log.Info("temp files of interrupted writes removed", "removed", n)
 	s.sweep(svc, started)
+	s.lifecycle(ctx, svc)
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey},
@@ -107,6 +111,25 @@ func (s *Server) sweep(svc *service.Service, before time.Time) {
 			s.log.Info("orphan sweep done", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved,
 				"took", time.Since(before).Round(time.Millisecond))
 		}
+	}()
+}
+
+// lifecycle starts the lifecycle worker (internal/lifecycle/worker) unless
+// --lifecycle-interval is 0. It runs under the server's context: the end
+// of that context (the start of a shutdown) or closing the server stops
+// it; a pass it interrupts resumes from its cursor at the next start.
+func (s *Server) lifecycle(ctx context.Context, svc *service.Service) {
+	s.stopLifecycle = func() {}
+	if s.cfg.LifecycleInterval <= 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	s.stopLifecycle = func() { cancel(); <-done }
+	w := worker.New(svc, s.log, worker.Options{Interval: s.cfg.LifecycleInterval})
+	go func() {
+		defer close(done)
+		w.Run(ctx)
 	}()
 }
 
@@ -156,10 +179,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return errors.Join(serveErr, s.closeStores())
 }
 
-// closeStores stops the orphan sweep, closes the stores and unlocks the
-// data dir.
+// closeStores stops the orphan sweep and the lifecycle worker, closes the
+// stores and unlocks the data dir.
 func (s *Server) closeStores() error {
 	s.stopSweep()
+	s.stopLifecycle()
 	return s.stores.Close()
 }
 

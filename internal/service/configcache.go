@@ -14,13 +14,14 @@ import (
 // raced with a drop is not stored: the generation changed meanwhile.
 // Results that say "no such bucket" are cached too (err), so requests
 // naming buckets that do not exist cost no query on repeat either. At max
-// entries the cache starts over empty.
+// entries the cache starts over empty. Lookups share a read lock: the
+// lifecycle rules are looked up on every PUT, GET and HEAD.
 type configCache[T any] struct {
 	ttl time.Duration
 	max int
 	now func() time.Time
 
-	mu  sync.Mutex
+	mu  sync.RWMutex
 	gen uint64
 	m   map[string]cachedConfig[T]
 }
@@ -37,14 +38,31 @@ func newConfigCache[T any](ttl time.Duration, max int) *configCache[T] {
 
 // load returns key's value, from the cache while fresh, else from fetch.
 // A fetch error is cached when keep(err) says so, and returned either way.
+// When an entry expires, one caller fetches it again while the others
+// keep getting the old value (for at most another ttl): a busy bucket's
+// requests do not all query at once.
 func (c *configCache[T]) load(key string, fetch func() (T, error), keep func(error) bool) (T, error) {
 	now := c.now()
-	c.mu.Lock()
+	c.mu.RLock()
 	e, ok := c.m[key]
 	gen := c.gen
-	c.mu.Unlock()
+	c.mu.RUnlock()
 	if ok && now.Before(e.expires) {
 		return e.v, e.err
+	}
+	if ok {
+		c.mu.Lock()
+		cur, still := c.m[key]
+		if still && c.gen == gen {
+			if now.Before(cur.expires) { // another caller is fetching it
+				c.mu.Unlock()
+				return cur.v, cur.err
+			}
+			cur.expires = now.Add(c.ttl)
+			c.m[key] = cur
+		}
+		gen = c.gen
+		c.mu.Unlock()
 	}
 	v, err := fetch()
 	if err != nil && !keep(err) {

@@ -51,6 +51,20 @@ func TestConfigCache(t *testing.T) {
 	value = "fresh"
 	want("r", "fresh", nil, 8)
 
+	// While one caller fetches an expired entry again, the others get the
+	// old value rather than all fetching.
+	now = now.Add(5 * time.Second)
+	var during string
+	refetch := func() (string, error) {
+		during, _ = c.load("r", func() (string, error) { t.Error("a second fetch while one is in flight"); return "", nil }, keep)
+		fetches++
+		return "newest", nil
+	}
+	if v, _ := c.load("r", refetch, keep); v != "newest" || during != "fresh" {
+		t.Fatalf("refresh: %q, meanwhile %q", v, during)
+	}
+	want("r", "newest", nil, 9)
+
 	// Full: starts over rather than growing.
 	for _, k := range []string{"x", "y", "z"} {
 		load(k)

@@ -2,9 +2,7 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jogstore/jog/internal/cors"
@@ -26,37 +24,18 @@ const corsCacheMax = 10_000
 // PutBucketCORS stores bucket's CORS configuration (validated by the
 // caller with cors.ParseXML), replacing any earlier one.
 func (s *Service) PutBucketCORS(ctx context.Context, bucket string, c cors.Config) error {
-	doc, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	s.corsRules.drop(bucket)
-	defer s.corsRules.drop(bucket)
-	return s.meta.PutBucketConfig(ctx, bucket, corsConfig, doc)
+	return s.putConfigDoc(ctx, bucket, corsConfig, c, s.corsRules.drop)
 }
 
 // GetBucketCORS returns bucket's CORS configuration as stored now
 // (cors.ErrNoConfig when it has none).
 func (s *Service) GetBucketCORS(ctx context.Context, bucket string) (cors.Config, error) {
-	doc, err := s.meta.GetBucketConfig(ctx, bucket, corsConfig)
-	if errors.Is(err, meta.ErrNoSuchConfig) {
-		return cors.Config{}, cors.ErrNoConfig
-	}
-	if err != nil {
-		return cors.Config{}, err
-	}
-	var c cors.Config
-	if err := json.Unmarshal(doc, &c); err != nil {
-		return cors.Config{}, fmt.Errorf("stored CORS configuration of %s: %w", bucket, err)
-	}
-	return c, nil
+	return getConfigDoc[cors.Config](ctx, s, bucket, corsConfig, cors.ErrNoConfig)
 }
 
 // DeleteBucketCORS removes bucket's CORS configuration (none is fine).
 func (s *Service) DeleteBucketCORS(ctx context.Context, bucket string) error {
-	s.corsRules.drop(bucket)
-	defer s.corsRules.drop(bucket)
-	return s.meta.DeleteBucketConfig(ctx, bucket, corsConfig)
+	return s.deleteConfigDoc(ctx, bucket, corsConfig, s.corsRules.drop)
 }
 
 // BucketCORS returns bucket's compiled CORS rules, nil when it has none,

@@ -3,9 +3,11 @@ package service
 import (
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/cors"
+	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 )
 
@@ -17,6 +19,10 @@ type Service struct {
 	pins  *pins
 	// corsRules caches each bucket's compiled CORS rules (BucketCORS).
 	corsRules *configCache[*cors.Rules]
+	// lifecycleRules caches each bucket's compiled lifecycle rules
+	// (BucketLifecycle), evaluated with lifecycleDay.
+	lifecycleRules *configCache[*lifecycle.Rules]
+	lifecycleDay   time.Duration
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -31,6 +37,9 @@ type Options struct {
 	// InlineMax is the largest object (bytes) stored inline in the
 	// metadata store: 0 means DefaultInlineMax, negative means never.
 	InlineMax int
+	// LifecycleDay is the length of a lifecycle day (lifecycle.Day when
+	// 0): tests shorten it to watch rules apply.
+	LifecycleDay time.Duration
 }
 
 // New returns a Service over the given stores with default options.
@@ -41,7 +50,12 @@ func New(m meta.Store, b blob.Store, log *slog.Logger) *Service {
 // NewWith returns a Service over the given stores.
 func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Service {
 	s := &Service{meta: m, blobs: b, log: log, pins: newPins(), inlineMax: opts.InlineMax,
-		corsRules: newConfigCache[*cors.Rules](CORSCacheTTL, corsCacheMax)}
+		corsRules:      newConfigCache[*cors.Rules](CORSCacheTTL, corsCacheMax),
+		lifecycleRules: newConfigCache[*lifecycle.Rules](CORSCacheTTL, corsCacheMax),
+		lifecycleDay:   opts.LifecycleDay}
+	if s.lifecycleDay <= 0 {
+		s.lifecycleDay = lifecycle.Day
+	}
 	switch {
 	case s.inlineMax == 0:
 		s.inlineMax = DefaultInlineMax

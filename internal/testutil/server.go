@@ -69,6 +69,12 @@ func WithFilesOnly() Option {
 	return func(c *config.Config) { c.InlineMax, c.PackMax = 0, 0 }
 }
 
+// WithLifecycle sets the length of a lifecycle day and how often the
+// lifecycle worker runs: tests shorten both to watch rules apply.
+func WithLifecycle(day, interval time.Duration) Option {
+	return func(c *config.Config) { c.LifecycleDay, c.LifecycleInterval = day, interval }
+}
+
 // WithDataDir reuses an existing data dir (to test restarts).
 func WithDataDir(dir string) Option { return func(c *config.Config) { c.DataDir = dir } }
 

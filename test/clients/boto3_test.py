@@ -31,6 +31,7 @@ import warnings
 import zlib
 
 import boto3
+import boto3_lifecycle
 import botocore
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
@@ -764,6 +765,8 @@ def suite(endpoint, tmp):
         eq(client_error_code(bad.list_objects_v2, Bucket=bucket), "SignatureDoesNotMatch", "error code")
 
     t("a wrong secret key is SignatureDoesNotMatch", wrong_secret)
+
+    boto3_lifecycle.checks(s3, bucket, t, eq, client_error_code)
 
     # Empty and remove the bucket.
     def cleanup():

@@ -41,6 +41,9 @@ func wireState(t *testing.T, c *s3.Client) string {
 		if cors, err := c.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: bk.Name}); err == nil {
 			fmt.Fprintf(&b, "cors %d rules\n", len(cors.CORSRules))
 		}
+		if lc, err := c.GetBucketLifecycleConfiguration(ctx, &s3.GetBucketLifecycleConfigurationInput{Bucket: bk.Name}); err == nil {
+			fmt.Fprintf(&b, "lifecycle %d rules\n", len(lc.Rules))
+		}
 		lo, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: bk.Name})
 		if err != nil {
 			t.Fatal(err)
@@ -116,6 +119,11 @@ func TestWireRefusals(t *testing.T) {
 		"PutBucketCors":           {"PUT", "/wire?cors", nil},
 		"GetBucketCors":           {"GET", "/wire?cors", nil},
 		"DeleteBucketCors":        {"DELETE", "/wire?cors", nil},
+
+		"PutBucketLifecycleConfiguration": {"PUT", "/wire?lifecycle", []byte(`<LifecycleConfiguration><Rule><ID>r</ID><Filter/><Status>Enabled</Status>` +
+			`<Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>`)},
+		"GetBucketLifecycleConfiguration": {"GET", "/wire?lifecycle", nil},
+		"DeleteBucketLifecycle":           {"DELETE", "/wire?lifecycle", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {
