@@ -32,6 +32,7 @@ import zlib
 
 import boto3
 import boto3_lifecycle
+import boto3_wire
 import botocore
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
@@ -679,40 +680,7 @@ def suite(endpoint, tmp):
 
     t("multipart with ChecksumType=FULL_OBJECT CRC32 (validated on GET)", full_object)
 
-    # A completion retried after its answer was lost gets the same answer
-    # while the object is the one the upload made; then NoSuchUpload.
-    def complete_retried():
-        p1 = seeded(5 * MiB, 7)
-        up = s3.create_multipart_upload(Bucket=bucket, Key="retried")["UploadId"]
-        r1 = s3.upload_part(Bucket=bucket, Key="retried", UploadId=up, PartNumber=1, Body=p1)
-        parts = {"Parts": [{"PartNumber": 1, "ETag": r1["ETag"]}]}
-        first = s3.complete_multipart_upload(Bucket=bucket, Key="retried", UploadId=up, MultipartUpload=parts)
-        again = s3.complete_multipart_upload(Bucket=bucket, Key="retried", UploadId=up, MultipartUpload=parts)
-        eq(again["ETag"], first["ETag"], "retried ETag")
-        eq(s3.get_object(Bucket=bucket, Key="retried")["Body"].read() == p1, True, "bytes")
-        s3.put_object(Bucket=bucket, Key="retried", Body=b"newer")
-        eq(client_error_code(s3.complete_multipart_upload, Bucket=bucket, Key="retried", UploadId=up,
-                             MultipartUpload=parts), "NoSuchUpload", "after the key was overwritten")
-        s3.delete_object(Bucket=bucket, Key="retried")
-
-    t("complete_multipart_upload retried: same answer, then NoSuchUpload once replaced", complete_retried)
-
-    # What JOG cannot carry out is refused, and nothing is stored.
-    def refusals():
-        for kw, code in [({"ServerSideEncryption": "AES256"}, "NotImplemented"),
-                         ({"SSECustomerAlgorithm": "AES256", "SSECustomerKey": "k" * 32}, "NotImplemented"),
-                         ({"ACL": "public-read"}, "NotImplemented"),
-                         ({"Tagging": "team=a"}, "NotImplemented"),
-                         ({"ObjectLockLegalHoldStatus": "ON"}, "InvalidRequest")]:
-            eq(client_error_code(s3.put_object, Bucket=bucket, Key="refused", Body=b"secret", **kw), code, str(kw))
-        eq(client_error_code(s3.head_object, Bucket=bucket, Key="refused"), "404", "nothing stored")
-        eq(client_error_code(s3.create_bucket, Bucket=bucket + "-locked", ObjectLockEnabledForBucket=True),
-           "NotImplemented", "bucket with object lock")
-        eq(client_error_code(s3.head_bucket, Bucket=bucket + "-locked"), "404", "no bucket made")
-        s3.put_object(Bucket=bucket, Key="private", Body=b"p", ACL="private")
-        s3.delete_object(Bucket=bucket, Key="private")
-
-    t("SSE, SSE-C, public ACLs, tagging and object lock are refused; the private ACL is accepted", refusals)
+    boto3_wire.checks(s3, bucket, t, eq, client_error_code, seeded, MiB)
 
     # Presigned URLs, fetched without botocore.
     ctx = ssl._create_unverified_context() if https else None  # noqa: S323 - self-signed test certificate
