@@ -149,6 +149,7 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 	if err != nil {
 		return err
 	}
+	h.setVersionHeader(w, r, o.VersionID)
 	res := completeMultipartUploadResult{
 		Xmlns: s3Namespace, Location: "/" + o.Bucket + "/" + o.Key, Bucket: o.Bucket, Key: o.Key,
 		ETag: `"` + o.ETag + `"`, ChecksumType: o.Checksum.Type,

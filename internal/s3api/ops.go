@@ -40,6 +40,9 @@ const (
 	OpPutBucketCors
 	OpGetBucketCors
 	OpDeleteBucketCors
+	OpPutBucketVersioning
+	OpGetBucketVersioning
+	OpListObjectVersions
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
@@ -143,6 +146,10 @@ var operations = [numOps]opDesc{
 	OpGetBucketCors: {"GetBucketCors", []string{"s3:GetBucketCORS"}, "", KindAdmin, (*Handler).getBucketCors},
 	// DeleteBucketCors has no action of its own.
 	OpDeleteBucketCors: {"DeleteBucketCors", []string{"s3:PutBucketCORS"}, "", KindAdmin, (*Handler).deleteBucketCors},
+
+	OpPutBucketVersioning: {"PutBucketVersioning", []string{"s3:PutBucketVersioning"}, "", KindAdmin, (*Handler).putBucketVersioning},
+	OpGetBucketVersioning: {"GetBucketVersioning", []string{"s3:GetBucketVersioning"}, "", KindAdmin, (*Handler).getBucketVersioning},
+	OpListObjectVersions:  {"ListObjectVersions", []string{"s3:ListBucketVersions"}, "", KindList, (*Handler).listObjectVersions},
 }
 
 // String returns the operation's name as S3 spells it ("GetObject").

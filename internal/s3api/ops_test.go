@@ -68,8 +68,9 @@ func TestOperationTable(t *testing.T) {
 //   - DeleteBucketCors: "you must have permission to perform the
 //     s3:PutBucketCORS action".
 //
-// Versioned requests (a versionId) need the *Version actions instead; JOG
-// has only the null version, and versioning will add them.
+// Versioned requests (a versionId) need the *Version actions instead
+// (s3:GetObjectVersion, s3:DeleteObjectVersion, …); the table does not
+// list them (see operations).
 var awsActions = map[string]struct {
 	actions []string
 	source  string // on the copy source
@@ -98,6 +99,9 @@ var awsActions = map[string]struct {
 	"PutBucketCors":           {[]string{"s3:PutBucketCORS"}, ""},
 	"GetBucketCors":           {[]string{"s3:GetBucketCORS"}, ""},
 	"DeleteBucketCors":        {[]string{"s3:PutBucketCORS"}, ""},
+	"PutBucketVersioning":     {[]string{"s3:PutBucketVersioning"}, ""},
+	"GetBucketVersioning":     {[]string{"s3:GetBucketVersioning"}, ""},
+	"ListObjectVersions":      {[]string{"s3:ListBucketVersions"}, ""},
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {
@@ -130,6 +134,7 @@ func TestOpKinds(t *testing.T) {
 		OpCompleteMultipartUpload: KindWrite, OpDeleteObject: KindWrite, OpDeleteObjects: KindWrite,
 		OpListObjectsV2: KindList, OpListParts: KindList, OpListBuckets: KindList,
 		OpHeadBucket: KindAdmin, OpCreateBucket: KindAdmin, OpPutBucketCors: KindAdmin,
+		OpPutBucketVersioning: KindAdmin, OpGetBucketVersioning: KindAdmin, OpListObjectVersions: KindList,
 		OpPreflight: KindNone, OpUnknown: KindNone, OpUnsupported: KindNone,
 	} {
 		if got := o.Kind(); got != want {

@@ -39,6 +39,9 @@ var opTargets = map[Op]struct {
 	OpPutBucketCors:           {"PUT", "/b?cors", ""},
 	OpGetBucketCors:           {"GET", "/b?cors", ""},
 	OpDeleteBucketCors:        {"DELETE", "/b?cors", ""},
+	OpPutBucketVersioning:     {"PUT", "/b?versioning", ""},
+	OpGetBucketVersioning:     {"GET", "/b?versioning", ""},
+	OpListObjectVersions:      {"GET", "/b?versions", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {

@@ -36,6 +36,8 @@ from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from boto3_versioning import versioning_suite
+
 MiB = 1 << 20
 
 passed = 0
@@ -764,6 +766,8 @@ def suite(endpoint, tmp):
         eq(client_error_code(bad.list_objects_v2, Bucket=bucket), "SignatureDoesNotMatch", "error code")
 
     t("a wrong secret key is SignatureDoesNotMatch", wrong_secret)
+
+    versioning_suite(s3, label, t, eq, client_error_code)
 
     # Empty and remove the bucket.
     def cleanup():

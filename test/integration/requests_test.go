@@ -268,7 +268,7 @@ func TestAWSRequestIDHeaders(t *testing.T) {
 	check("NoSuchBucket", signedReq(http.MethodGet, "/nobucket"), http.StatusNotFound)
 	check("unsigned", itest.RawRequest(t, srv, http.MethodGet, "/ids/k", nil), http.StatusForbidden)
 	check("method not allowed", signedReq(http.MethodPatch, "/ids/k"), http.StatusMethodNotAllowed)
-	check("not implemented", signedReq(http.MethodGet, "/ids?versioning"), http.StatusNotImplemented)
+	check("not implemented", signedReq(http.MethodGet, "/ids?website"), http.StatusNotImplemented)
 
 	// The SDK sees the same IDs in its error type.
 	_, err := c.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String("ids"), Key: aws.String("missing")})

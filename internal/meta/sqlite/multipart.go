@@ -172,7 +172,10 @@ func (s *Store) AbortUpload(ctx context.Context, bucket, key, uploadID string) (
 func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.write(ctx, func(tx querier) error {
-		_, bucketID, err := getUpload(ctx, tx, o.Bucket, o.Key, o.UploadID)
+		if _, _, err := getUpload(ctx, tx, o.Bucket, o.Key, o.UploadID); err != nil {
+			return err
+		}
+		b, err := bucketRow(ctx, tx, o.Bucket)
 		if err != nil {
 			return err
 		}
@@ -204,7 +207,7 @@ func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Con
 			return meta.ErrPartChanged
 		}
 		o.PartsCount = len(o.Parts)
-		replaced, err := installObject(ctx, tx, bucketID, o, cond)
+		replaced, err := installObject(ctx, tx, b, o, cond)
 		if err != nil {
 			return err
 		}
