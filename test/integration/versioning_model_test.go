@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
+	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
@@ -54,7 +55,7 @@ func (m *versionModel) latestLive(key string) (modelVersion, bool) {
 // versionModel, checking every key through GET and HEAD, every version by
 // ID, ListObjectVersions and ListObjectsV2 as it goes.
 func TestVersioningModel(t *testing.T) {
-	_, c := itest.StartBucket(t, "model")
+	srv, c := itest.StartBucket(t, "model")
 	ctx := context.Background()
 	b := aws.String("model")
 	rng := rand.New(rand.NewPCG(20, 1))
@@ -139,7 +140,7 @@ func TestVersioningModel(t *testing.T) {
 			m.state = types.BucketVersioningStatusSuspended
 		}
 		if step%10 == 0 || step == steps {
-			checkVersionModel(t, c, m, keys, fmt.Sprintf("after step %d (%s)", step, what))
+			checkVersionModel(t, srv, c, m, keys, fmt.Sprintf("after step %d (%s)", step, what))
 		}
 	}
 }
@@ -167,7 +168,7 @@ func wantWriteVersion(t *testing.T, m *versionModel, got *string, what string) s
 	return id
 }
 
-func checkVersionModel(t *testing.T, c *s3.Client, m *versionModel, keys []string, when string) {
+func checkVersionModel(t *testing.T, srv *testutil.Server, c *s3.Client, m *versionModel, keys []string, when string) {
 	t.Helper()
 	ctx := context.Background()
 	b := aws.String("model")
@@ -221,7 +222,7 @@ func checkVersionModel(t *testing.T, c *s3.Client, m *versionModel, keys []strin
 			}
 		}
 	}
-	if got := versionsOf(t, c, "model", 2); !slices.Equal(got, want) {
+	if got := versionsOf(t, srv, c, "model", 2); !slices.Equal(got, want) {
 		t.Fatalf("%s: versions = %q\nwant %q", when, got, want)
 	}
 	list, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: b})

@@ -9,15 +9,18 @@ package integration
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"net/http"
+	"net/url"
 	"slices"
-	"strings"
+	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
+	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
@@ -43,44 +46,73 @@ func wantVersioning(t *testing.T, c *s3.Client, bucket string, want types.Bucket
 
 // versionsOf lists every version of bucket, page by page (max-keys
 // pageSize), as key@versionID with (DM) for a delete marker and * for the
-// latest.
-func versionsOf(t *testing.T, c *s3.Client, bucket string, pageSize int32) []string {
+// latest, in the order of the response documents: raw signed requests,
+// since the SDK splits versions from delete markers and loses their
+// order. The SDK's paginator must find the same entries.
+func versionsOf(t *testing.T, srv *testutil.Server, c *s3.Client, bucket string, pageSize int32) []string {
 	t.Helper()
 	var out []string
-	p := s3.NewListObjectVersionsPaginator(c, &s3.ListObjectVersionsInput{Bucket: aws.String(bucket), MaxKeys: aws.Int32(pageSize)})
-	type entry struct {
-		key, id        string
-		marker, latest bool
-	}
-	for pages := 0; p.HasMorePages(); pages++ {
+	q := url.Values{"versions": {""}, "max-keys": {strconv.Itoa(int(pageSize))}}
+	for pages := 0; ; pages++ {
 		if pages > 1000 {
 			t.Fatal("ListObjectVersions pages do not end")
 		}
-		page, err := p.NextPage(context.Background())
-		if err != nil {
-			t.Fatalf("ListObjectVersions: %v", err)
+		req := itest.RawRequest(t, srv, http.MethodGet, "/"+bucket+"?"+q.Encode(), nil)
+		itest.Sign(t, req, nil, itest.SignOpts{})
+		resp, body := itest.Do(t, req)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("ListObjectVersions: %d %s", resp.StatusCode, body)
 		}
-		// The SDK splits versions and markers; S3's order is by key, then
-		// newest first: merge them back by key, keeping each list's order
-		// within a key (both are newest first).
-		var es []entry
-		for _, v := range page.Versions {
-			es = append(es, entry{aws.ToString(v.Key), aws.ToString(v.VersionId), false, aws.ToBool(v.IsLatest)})
+		var res struct {
+			Truncated   bool   `xml:"IsTruncated"`
+			NextKey     string `xml:"NextKeyMarker"`
+			NextVersion string `xml:"NextVersionIdMarker"`
+			Entries     []struct {
+				XMLName   xml.Name
+				Key       string `xml:"Key"`
+				VersionID string `xml:"VersionId"`
+				IsLatest  bool   `xml:"IsLatest"`
+			} `xml:",any"`
 		}
-		for _, m := range page.DeleteMarkers {
-			es = append(es, entry{aws.ToString(m.Key), aws.ToString(m.VersionId), true, aws.ToBool(m.IsLatest)})
+		if err := xml.Unmarshal(body, &res); err != nil {
+			t.Fatal(err)
 		}
-		slices.SortStableFunc(es, func(a, b entry) int { return strings.Compare(a.key, b.key) })
-		for _, e := range es {
-			s := e.key + "@" + e.id
-			if e.marker {
+		for _, e := range res.Entries {
+			s := e.Key + "@" + e.VersionID
+			switch e.XMLName.Local {
+			case "DeleteMarker":
 				s += "(DM)"
+			case "Version":
+			default:
+				continue
 			}
-			if e.latest {
+			if e.IsLatest {
 				s += "*"
 			}
 			out = append(out, s)
 		}
+		if !res.Truncated {
+			break
+		}
+		q.Set("key-marker", res.NextKey)
+		q.Set("version-id-marker", res.NextVersion)
+	}
+	var sdk []string
+	p := s3.NewListObjectVersionsPaginator(c, &s3.ListObjectVersionsInput{Bucket: aws.String(bucket), MaxKeys: aws.Int32(pageSize)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatalf("ListObjectVersions: %v", err)
+		}
+		for _, v := range page.Versions {
+			sdk = append(sdk, aws.ToString(v.Key)+"@"+aws.ToString(v.VersionId)+map[bool]string{true: "*"}[aws.ToBool(v.IsLatest)])
+		}
+		for _, m := range page.DeleteMarkers {
+			sdk = append(sdk, aws.ToString(m.Key)+"@"+aws.ToString(m.VersionId)+"(DM)"+map[bool]string{true: "*"}[aws.ToBool(m.IsLatest)])
+		}
+	}
+	if got, want := slices.Sorted(slices.Values(sdk)), slices.Sorted(slices.Values(out)); !slices.Equal(got, want) {
+		t.Fatalf("the SDK's paginator lists %q, the documents %q", got, want)
 	}
 	return out
 }
@@ -119,7 +151,7 @@ func TestVersioningConfiguration(t *testing.T) {
 }
 
 func TestVersioningUnversionedBucketSendsNoVersion(t *testing.T) {
-	_, c := itest.StartBucket(t, "plain")
+	srv, c := itest.StartBucket(t, "plain")
 	out := itest.Put(t, c, "plain", "k", []byte("one"))
 	if out.VersionId != nil {
 		t.Errorf("PUT on a never-versioned bucket: x-amz-version-id %q", aws.ToString(out.VersionId))
@@ -132,13 +164,13 @@ func TestVersioningUnversionedBucketSendsNoVersion(t *testing.T) {
 	if err != nil || del.VersionId != nil || aws.ToBool(del.DeleteMarker) {
 		t.Errorf("DELETE on a never-versioned bucket = %+v, %v", del, err)
 	}
-	if v := versionsOf(t, c, "plain", 10); len(v) != 0 {
+	if v := versionsOf(t, srv, c, "plain", 10); len(v) != 0 {
 		t.Errorf("versions after the delete = %q", v)
 	}
 }
 
 func TestVersioningObjects(t *testing.T) {
-	_, c := itest.StartBucket(t, "ver")
+	srv, c := itest.StartBucket(t, "ver")
 	ctx := context.Background()
 	b := aws.String("ver")
 	setVersioning(t, c, "ver", types.BucketVersioningStatusEnabled)
@@ -193,7 +225,7 @@ func TestVersioningObjects(t *testing.T) {
 	if err != nil || len(list.Contents) != 0 {
 		t.Fatalf("ListObjectsV2 under a delete marker = %+v, %v", list.Contents, err)
 	}
-	if got, want := versionsOf(t, c, "ver", 1000), []string{"dir/k@" + dm + "(DM)*", "dir/k@" + v2, "dir/k@" + v1}; !slices.Equal(got, want) {
+	if got, want := versionsOf(t, srv, c, "ver", 1000), []string{"dir/k@" + dm + "(DM)*", "dir/k@" + v2, "dir/k@" + v1}; !slices.Equal(got, want) {
 		t.Fatalf("versions = %q\nwant %q", got, want)
 	}
 	// A delete marker cannot be a copy source.
@@ -240,11 +272,13 @@ func TestVersioningObjects(t *testing.T) {
 		t.Fatalf("CompleteMultipartUpload = %+v, %v", done, err)
 	}
 	again, err := c.CompleteMultipartUpload(ctx, complete) // a retry answers the same
-	if err != nil || aws.ToString(again.ETag) != aws.ToString(done.ETag) {
+	if err != nil || aws.ToString(again.ETag) != aws.ToString(done.ETag) || aws.ToString(again.VersionId) != aws.ToString(done.VersionId) {
 		t.Fatalf("retried CompleteMultipartUpload = %+v, %v", again, err)
 	}
-	itest.WantObject(t, c, "ver", "dir/k", two)
-	if got, want := versionsOf(t, c, "ver", 1), []string{"copy@" + aws.ToString(cp.VersionId) + "*",
+	if got, out := itest.Get(t, c, "ver", "dir/k"); !bytes.Equal(got, two) || aws.ToString(out.VersionId) != aws.ToString(done.VersionId) {
+		t.Fatalf("GET after the completion = %q, version %q", got, aws.ToString(out.VersionId))
+	}
+	if got, want := versionsOf(t, srv, c, "ver", 1), []string{"copy@" + aws.ToString(cp.VersionId) + "*",
 		"dir/k@" + aws.ToString(done.VersionId) + "*", "dir/k@" + v1}; !slices.Equal(got, want) {
 		t.Fatalf("versions = %q\nwant %q", got, want)
 	}
@@ -253,7 +287,7 @@ func TestVersioningObjects(t *testing.T) {
 }
 
 func TestVersioningSuspended(t *testing.T) {
-	_, c := itest.StartBucket(t, "sus")
+	srv, c := itest.StartBucket(t, "sus")
 	ctx := context.Background()
 	b := aws.String("sus")
 	itest.Put(t, c, "sus", "k", []byte("null before versioning"))
@@ -263,14 +297,14 @@ func TestVersioningSuspended(t *testing.T) {
 	if out := itest.Put(t, c, "sus", "k", []byte("null now")); aws.ToString(out.VersionId) != "null" {
 		t.Errorf("PUT on a suspended bucket: version %q, want null", aws.ToString(out.VersionId))
 	}
-	if got, want := versionsOf(t, c, "sus", 1000), []string{"k@null*", "k@" + v1}; !slices.Equal(got, want) {
+	if got, want := versionsOf(t, srv, c, "sus", 1000), []string{"k@null*", "k@" + v1}; !slices.Equal(got, want) {
 		t.Fatalf("versions = %q, want %q (the null version replaced)", got, want)
 	}
 	del, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: aws.String("k")})
 	if err != nil || !aws.ToBool(del.DeleteMarker) || aws.ToString(del.VersionId) != "null" {
 		t.Fatalf("DELETE on a suspended bucket = %+v, %v", del, err)
 	}
-	if got, want := versionsOf(t, c, "sus", 1000), []string{"k@null(DM)*", "k@" + v1}; !slices.Equal(got, want) {
+	if got, want := versionsOf(t, srv, c, "sus", 1000), []string{"k@null(DM)*", "k@" + v1}; !slices.Equal(got, want) {
 		t.Fatalf("versions = %q, want %q", got, want)
 	}
 	itest.WantNoObject(t, c, "sus", "k")
@@ -281,13 +315,13 @@ func TestVersioningSuspended(t *testing.T) {
 }
 
 func TestVersioningDeleteObjects(t *testing.T) {
-	_, c := itest.StartBucket(t, "vd")
+	srv, c := itest.StartBucket(t, "vdel")
 	ctx := context.Background()
-	b := aws.String("vd")
-	setVersioning(t, c, "vd", types.BucketVersioningStatusEnabled)
-	a1 := aws.ToString(itest.Put(t, c, "vd", "a", []byte("a1")).VersionId)
-	itest.Put(t, c, "vd", "a", []byte("a2"))
-	itest.Put(t, c, "vd", "b", []byte("b1"))
+	b := aws.String("vdel")
+	setVersioning(t, c, "vdel", types.BucketVersioningStatusEnabled)
+	a1 := aws.ToString(itest.Put(t, c, "vdel", "a", []byte("a1")).VersionId)
+	itest.Put(t, c, "vdel", "a", []byte("a2"))
+	itest.Put(t, c, "vdel", "b", []byte("b1"))
 	out, err := c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: b, Delete: &types.Delete{Objects: []types.ObjectIdentifier{
 		{Key: aws.String("a"), VersionId: aws.String(a1)}, {Key: aws.String("b")},
 	}}})
@@ -304,32 +338,32 @@ func TestVersioningDeleteObjects(t *testing.T) {
 	if d := byKey["b"]; !aws.ToBool(d.DeleteMarker) || aws.ToString(d.DeleteMarkerVersionId) == "" || d.VersionId != nil {
 		t.Errorf("deleted b = %+v", d)
 	}
-	itest.WantObject(t, c, "vd", "a", []byte("a2"))
-	itest.WantNoObject(t, c, "vd", "b")
-	if got := versionsOf(t, c, "vd", 1000); len(got) != 3 {
+	itest.WantObject(t, c, "vdel", "a", []byte("a2"))
+	itest.WantNoObject(t, c, "vdel", "b")
+	if got := versionsOf(t, srv, c, "vdel", 1000); len(got) != 3 {
 		t.Errorf("versions = %q, want a's one and b's two", got)
 	}
 }
 
 func TestVersioningListVersions(t *testing.T) {
-	_, c := itest.StartBucket(t, "lv")
+	srv, c := itest.StartBucket(t, "lvers")
 	ctx := context.Background()
-	setVersioning(t, c, "lv", types.BucketVersioningStatusEnabled)
+	setVersioning(t, c, "lvers", types.BucketVersioningStatusEnabled)
 	for _, k := range []string{"a", "a/1", "a/2", "b c/d", "é"} {
 		for range 2 {
-			itest.Put(t, c, "lv", k, []byte(k))
+			itest.Put(t, c, "lvers", k, []byte(k))
 		}
 	}
-	all := versionsOf(t, c, "lv", 1000)
+	all := versionsOf(t, srv, c, "lvers", 1000)
 	if len(all) != 10 {
 		t.Fatalf("versions = %q", all)
 	}
 	for _, size := range []int32{1, 3} {
-		if got := versionsOf(t, c, "lv", size); !slices.Equal(got, all) {
+		if got := versionsOf(t, srv, c, "lvers", size); !slices.Equal(got, all) {
 			t.Errorf("walk by %d = %q\nwant %q", size, got, all)
 		}
 	}
-	out, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String("lv"), Delimiter: aws.String("/"),
+	out, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String("lvers"), Delimiter: aws.String("/"),
 		EncodingType: types.EncodingTypeUrl})
 	if err != nil {
 		t.Fatal(err)
@@ -348,6 +382,6 @@ func TestVersioningListVersions(t *testing.T) {
 	}
 	_, err = c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String("nope")})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
-	_, err = c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String("lv"), VersionIdMarker: aws.String("x")})
+	_, err = c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String("lvers"), VersionIdMarker: aws.String("x")})
 	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 }

@@ -116,6 +116,9 @@ func TestWireRefusals(t *testing.T) {
 		"PutBucketCors":           {"PUT", "/wire?cors", nil},
 		"GetBucketCors":           {"GET", "/wire?cors", nil},
 		"DeleteBucketCors":        {"DELETE", "/wire?cors", nil},
+		"PutBucketVersioning":     {"PUT", "/wire?versioning", []byte(`<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>`)},
+		"GetBucketVersioning":     {"GET", "/wire?versioning", nil},
+		"ListObjectVersions":      {"GET", "/wire?versions", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {
