@@ -16,13 +16,15 @@ const liveSeq = 1 << 62
 // versionsQuery reads, in (key, seq DESC) order, the versions of both
 // tables from position (?2, ?3) on: key ?2's versions below seq ?3, then
 // every later key below ?4 ("" for no bound). ?3 = liveSeq+1 starts at
-// ?2's live row; 0 starts after ?2.
-const versionsQuery = "SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner FROM (" +
-	"SELECT key, 4611686018427387904 AS seq, version_id, 1 AS is_latest, 0 AS delete_marker, size, etag, mtime, storage_class, owner" +
+// ?2's live row; 0 starts after ?2. The compound's own ORDER BY lets
+// SQLite merge the two primary-key scans, reading no more rows than the
+// page needs; wrapped in a subquery it sorted every row from ?2 on (350 ms
+// for a page over 1,200,000 versions, against ~1 ms).
+const versionsQuery = "SELECT key, 4611686018427387904 AS seq, version_id, 1 AS is_latest, 0 AS delete_marker, size, etag, mtime, storage_class, owner" +
 	" FROM objects WHERE bucket_id = ?1 AND key >= ?2 AND (key > ?2 OR ?3 > 4611686018427387904) AND (?4 = '' OR key < ?4)" +
 	" UNION ALL SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner" +
-	" FROM object_versions WHERE bucket_id = ?1 AND key >= ?2 AND (key > ?2 OR seq < ?3) AND (?4 = '' OR key < ?4))" +
-	" ORDER BY key, seq DESC LIMIT ?5"
+	" FROM object_versions WHERE bucket_id = ?1 AND key >= ?2 AND (key > ?2 OR seq < ?3) AND (?4 = '' OR key < ?4)" +
+	" ORDER BY 1, 2 DESC LIMIT ?5"
 
 type versionRow struct {
 	meta.VersionSummary

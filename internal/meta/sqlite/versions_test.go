@@ -72,3 +72,30 @@ func TestMigrateVersions(t *testing.T) {
 		t.Errorf("UnreferencedBlobs = %q, %v", unref, err)
 	}
 }
+
+// TestVersionsQueryPlan pins the shape of the version listing: a merge of
+// the two primary-key scans, not a sort of every row after the marker.
+func TestVersionsQueryPlan(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	var plan []string
+	err := queryEach(t.Context(), s.rd, "EXPLAIN QUERY PLAN "+versionsQuery, []any{1, "a", 5, "", 10}, func(rows *sql.Rows) error {
+		var id, parent, unused any
+		var detail string
+		err := rows.Scan(&id, &parent, &unused, &detail)
+		plan = append(plan, detail)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"MERGE (UNION ALL)", "SEARCH objects USING PRIMARY KEY (bucket_id=? AND key>?)",
+		"SEARCH object_versions USING PRIMARY KEY (bucket_id=? AND key>?)"} {
+		if !slices.Contains(plan, want) {
+			t.Errorf("plan %q lacks %q", plan, want)
+		}
+	}
+	if slices.Contains(plan, "USE TEMP B-TREE FOR ORDER BY") {
+		t.Errorf("plan %q sorts the whole result", plan)
+	}
+}
