@@ -111,22 +111,24 @@ func BenchmarkListVersioned(b *testing.B) {
 // overwrites of 1,000 keys in turn. The versioned bucket holds versions
 // before the loop (has_versions), so every write pays its lookups.
 func BenchmarkPutVersioned(b *testing.B) {
-	for _, overwrite := range []bool{false, true} {
-		for _, versioned := range []bool{false, true} {
-			name := "new"
-			if overwrite {
-				name = "overwrite"
-			}
-			if versioned {
-				name += "/versioned"
-			} else {
-				name += "/unversioned"
-			}
-			b.Run(name, func(b *testing.B) {
-				// synchronous=OFF: the fsync of every commit, the same in
-				// both, would hide the difference of the statements.
+	for _, c := range []struct {
+		name      string
+		overwrite bool
+		versioned bool
+		fsync     bool
+	}{
+		{"new/unversioned", false, false, false}, {"new/versioned", false, true, false},
+		{"overwrite/unversioned", true, false, false}, {"overwrite/versioned", true, true, false},
+		{"new/unversioned/fsync", false, false, true}, {"new/versioned/fsync", false, true, true},
+		{"overwrite/unversioned/fsync", true, false, true}, {"overwrite/versioned/fsync", true, true, true},
+	} {
+		overwrite, versioned := c.overwrite, c.versioned
+		{
+			b.Run(c.name, func(b *testing.B) {
+				// Without fsync (synchronous=OFF) the difference of the
+				// statements shows; with it, what a PUT pays.
 				ctx := context.Background()
-				s, err := OpenWith(ctx, filepath.Join(b.TempDir(), "meta.db"), Options{NoSync: true})
+				s, err := OpenWith(ctx, filepath.Join(b.TempDir(), "meta.db"), Options{NoSync: !c.fsync})
 				if err != nil {
 					b.Fatal(err)
 				}
