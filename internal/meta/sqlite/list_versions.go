@@ -31,16 +31,14 @@ type versionRow struct {
 	seq int64
 }
 
-// ListObjectVersions implements meta.Store: a merge of both tables in
-// (key, newest first) order, batch by batch; a common prefix seeks past
-// its keys, as meta.List does.
+// ListObjectVersions implements meta.Store: meta.ListKeyed over a merge of
+// both tables in (key, newest first) order.
 func (s *Store) ListObjectVersions(ctx context.Context, bucket string, opts meta.ListVersionsOptions) (meta.VersionsPage, error) {
 	var page meta.VersionsPage
 	b, err := bucketRow(ctx, s.rd, bucket)
 	if err != nil || opts.Limit <= 0 {
 		return page, err
 	}
-	end := meta.PrefixEnd(opts.Prefix)
 	key, seq := opts.Prefix, int64(liveSeq+1)
 	if opts.KeyMarker != "" && opts.KeyMarker >= opts.Prefix {
 		key, seq = opts.KeyMarker, 0
@@ -54,53 +52,37 @@ func (s *Store) ListObjectVersions(ctx context.Context, bucket string, opts meta
 			}
 		}
 	}
-	if end != "" && key >= end {
+	if end := meta.PrefixEnd(opts.Prefix); end != "" && key >= end {
 		return page, nil
 	}
-	count, size := 0, 1000
-	if opts.Delimiter != "" {
-		size = skipBatchVersions
+	kp, err := meta.ListKeyed(ctx, meta.KeyedList[versionRow, versionPos]{
+		Prefix: opts.Prefix, Delimiter: opts.Delimiter, Limit: opts.Limit,
+		Scan: func(ctx context.Context, p versionPos, end string, limit int) ([]versionRow, error) {
+			return s.versionRows(ctx, b.id, p.key, p.seq, end, limit)
+		},
+		Key:   func(r versionRow) string { return r.Key },
+		After: func(r versionRow) versionPos { return versionPos{r.Key, r.seq} },
+		At:    func(key string) versionPos { return versionPos{key, liveSeq + 1} },
+	}, versionPos{key, seq})
+	if err != nil {
+		return meta.VersionsPage{}, err
 	}
-	for {
-		batch := min(opts.Limit-count+1, size)
-		rows, err := s.versionRows(ctx, b.id, key, seq, end, batch)
-		if err != nil {
-			return meta.VersionsPage{}, err
-		}
-		skipped := false
-		for _, r := range rows {
-			if count == opts.Limit {
-				page.Truncated = true
-				return page, nil
-			}
-			count++
-			if cp, grouped := meta.CommonPrefixOf(r.Key, opts.Prefix, opts.Delimiter); grouped {
-				page.CommonPrefixes = append(page.CommonPrefixes, cp)
-				page.NextKeyMarker, page.NextVersionIDMarker = cp, ""
-				key, seq = meta.PrefixEnd(cp), liveSeq+1
-				skipped = true
-				break
-			}
-			page.Versions = append(page.Versions, r.VersionSummary)
-			page.NextKeyMarker, page.NextVersionIDMarker = r.Key, r.VersionID
-			key, seq = r.Key, r.seq
-		}
-		if skipped && (key == "" || end != "" && key >= end) {
-			return page, nil
-		}
-		if !skipped && len(rows) < batch {
-			return page, nil
-		}
-		if skipped {
-			size = skipBatchVersions
-		} else {
-			size = min(2*size, 1000)
-		}
+	page = meta.VersionsPage{CommonPrefixes: kp.CommonPrefixes, Truncated: kp.Truncated, NextKeyMarker: kp.LastPrefix}
+	for _, r := range kp.Entries {
+		page.Versions = append(page.Versions, r.VersionSummary)
 	}
+	if n := len(page.Versions); kp.LastPrefix == "" && n > 0 {
+		page.NextKeyMarker, page.NextVersionIDMarker = page.Versions[n-1].Key, page.Versions[n-1].VersionID
+	}
+	return page, nil
 }
 
-// skipBatchVersions is the first batch after a common prefix.
-const skipBatchVersions = 8
+// versionPos is a position in a version listing: key's versions below
+// seq, then the later keys.
+type versionPos struct {
+	key string
+	seq int64
+}
 
 // versionSeq returns the position of version versionID of key: liveSeq for
 // its live row, else its seq; 0 (after every version of key) when there
