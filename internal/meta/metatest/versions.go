@@ -33,6 +33,25 @@ func listVersions(t *testing.T, s meta.Store, bucket string, opts meta.ListVersi
 	return p
 }
 
+// walkVersions lists every version of bucket "b" page by page (limit per
+// page) through the next markers; more than n+1 pages fail the test.
+func walkVersions(t *testing.T, s meta.Store, limit, n int) []string {
+	t.Helper()
+	var got []string
+	opts := meta.ListVersionsOptions{Limit: limit}
+	for pages := 0; ; pages++ {
+		if pages > n+1 {
+			t.Fatalf("limit %d: the version walk does not end", limit)
+		}
+		p := listVersions(t, s, "b", opts)
+		got = append(got, versionIDs(p.Versions)...)
+		if !p.Truncated {
+			return got
+		}
+		opts.KeyMarker, opts.VersionIDMarker = p.NextKeyMarker, p.NextVersionIDMarker
+	}
+}
+
 // versionIDs renders a page's versions as key@id, a marker as key@id(DM),
 // the latest with a *.
 func versionIDs(vs []meta.VersionSummary) []string {
@@ -186,20 +205,7 @@ func testVersionsListPages(t *testing.T, s meta.Store) {
 		t.Fatalf("versions = %q\nwant %q", all, want)
 	}
 	for limit := 1; limit <= 4; limit++ {
-		var got []string
-		opts := meta.ListVersionsOptions{Limit: limit}
-		for pages := 0; ; pages++ {
-			if pages > len(want) {
-				t.Fatalf("limit %d: the walk does not end", limit)
-			}
-			p := listVersions(t, s, "b", opts)
-			got = append(got, versionIDs(p.Versions)...)
-			if !p.Truncated {
-				break
-			}
-			opts.KeyMarker, opts.VersionIDMarker = p.NextKeyMarker, p.NextVersionIDMarker
-		}
-		if !slices.Equal(got, want) {
+		if got := walkVersions(t, s, limit, len(want)); !slices.Equal(got, want) {
 			t.Errorf("limit %d: walk = %q", limit, got)
 		}
 	}
@@ -360,22 +366,9 @@ func checkVersionModel(t *testing.T, s meta.Store, keys []string, model map[stri
 			}
 		}
 	}
-	opts := meta.ListVersionsOptions{Limit: 1 + rng.IntN(5)}
-	var got []string
-	for pages := 0; ; pages++ {
-		if pages > len(all)+1 {
-			t.Errorf("version walk does not end")
-			return false
-		}
-		p := listVersions(t, s, "b", opts)
-		got = append(got, versionIDs(p.Versions)...)
-		if !p.Truncated {
-			break
-		}
-		opts.KeyMarker, opts.VersionIDMarker = p.NextKeyMarker, p.NextVersionIDMarker
-	}
-	if !slices.Equal(got, all) {
-		t.Errorf("version walk (limit %d) = %q\nwant %q", opts.Limit, got, all)
+	limit := 1 + rng.IntN(5)
+	if got := walkVersions(t, s, limit, len(all)); !slices.Equal(got, all) {
+		t.Errorf("version walk (limit %d) = %q\nwant %q", limit, got, all)
 		ok = false
 	}
 	for _, lo := range []meta.ListOptions{{Limit: 100}, {Delimiter: "/", Limit: 100}, {Prefix: "a/", Delimiter: "/", Limit: 100}} {
