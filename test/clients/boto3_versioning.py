@@ -38,14 +38,15 @@ def versioning_suite(s3, label, t, eq, client_error_code):
     def paginate():
         pages = list(s3.get_paginator("list_object_versions").paginate(
             Bucket=bucket, PaginationConfig={"PageSize": 2}))
+        # botocore splits each page into Versions and DeleteMarkers, so
+        # only the set is compared (the order is checked in Go, on the XML).
         got = []
         for p in pages:
-            entries = [(v["Key"], v["VersionId"], False, v["IsLatest"]) for v in p.get("Versions", [])]
-            entries += [(m["Key"], m["VersionId"], True, m["IsLatest"]) for m in p.get("DeleteMarkers", [])]
-            got += sorted(entries, key=lambda e: e[0])  # stable: newest first within a key
+            got += [(v["Key"], v["VersionId"], False, v["IsLatest"]) for v in p.get("Versions", [])]
+            got += [(m["Key"], m["VersionId"], True, m["IsLatest"]) for m in p.get("DeleteMarkers", [])]
         want = [("a", ids["a-marker"], True, True)] + [("a", v, False, False) for v in reversed(ids["a"])]
         want += [("b/c", v, False, i == 0) for i, v in enumerate(reversed(ids["b/c"]))]
-        eq(got, want, "versions over all pages")
+        eq(sorted(got), sorted(want), "versions over all pages")
         eq(len(pages), 4, "pages")
 
     t("versioning: list_object_versions paginator (PageSize 2), delete markers", paginate)

@@ -303,15 +303,6 @@ func TestAWSNotImplemented(t *testing.T) {
 	ctx := context.Background()
 	b, k := aws.String("unimpl"), aws.String("k")
 	for name, call := range map[string]func() error{
-		"GetBucketVersioning": func() error {
-			_, err := c.GetBucketVersioning(ctx, &s3.GetBucketVersioningInput{Bucket: b})
-			return err
-		},
-		"PutBucketVersioning": func() error {
-			_, err := c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: b,
-				VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}})
-			return err
-		},
 		"PutBucketTagging": func() error {
 			_, err := c.PutBucketTagging(ctx, &s3.PutBucketTaggingInput{Bucket: b,
 				Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}}})
@@ -320,7 +311,6 @@ func TestAWSNotImplemented(t *testing.T) {
 		"GetBucketTagging":   func() error { _, err := c.GetBucketTagging(ctx, &s3.GetBucketTaggingInput{Bucket: b}); return err },
 		"GetBucketAcl":       func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
 		"GetBucketPolicy":    func() error { _, err := c.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: b}); return err },
-		"ListObjectVersions": func() error { _, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: b}); return err },
 		"GetObjectTagging": func() error {
 			_, err := c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k})
 			return err
