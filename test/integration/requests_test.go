@@ -308,9 +308,9 @@ func TestAWSNotImplemented(t *testing.T) {
 				Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}}})
 			return err
 		},
-		"GetBucketTagging":   func() error { _, err := c.GetBucketTagging(ctx, &s3.GetBucketTaggingInput{Bucket: b}); return err },
-		"GetBucketAcl":       func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
-		"GetBucketPolicy":    func() error { _, err := c.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: b}); return err },
+		"GetBucketTagging": func() error { _, err := c.GetBucketTagging(ctx, &s3.GetBucketTaggingInput{Bucket: b}); return err },
+		"GetBucketAcl":     func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
+		"GetBucketPolicy":  func() error { _, err := c.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: b}); return err },
 		"GetObjectTagging": func() error {
 			_, err := c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k})
 			return err
