@@ -34,7 +34,7 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 	res := deleteResult{Xmlns: s3Namespace}
 	for i, obj := range req.Objects {
 		cond := conds[i]
-		d, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, obj.VersionID, cond)
+		d, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, obj.VersionID, r.auth.AccessKey, cond)
 		if err == nil || (err == meta.ErrObjectNotFound && cond.IsZero()) {
 			if !req.Quiet {
 				e := deletedEntry{Key: obj.Key, VersionID: obj.VersionID, DeleteMarker: d.DeleteMarker}

@@ -201,7 +201,7 @@ func (h *Handler) deleteObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), cond)
+	res, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), r.auth.AccessKey, cond)
 	if err != nil && !(err == meta.ErrObjectNotFound && cond.IsZero()) {
 		return err
 	}

@@ -86,8 +86,9 @@ type DeleteResult struct {
 // object; an Enabled bucket gets a new delete marker as the key's latest
 // version, a Suspended one a delete marker that is the null version
 // (replacing the null version, if any). cond is checked against the
-// latest version in the transaction that commits the change.
-func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID string, cond meta.Condition) (DeleteResult, error) {
+// latest version in the transaction that commits the change. owner is the
+// requester, the owner of a delete marker.
+func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owner string, cond meta.Condition) (DeleteResult, error) {
 	if err := ValidateKey(key); err != nil {
 		return DeleteResult{}, err
 	}
@@ -111,7 +112,7 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID strin
 		} else {
 			res = DeleteResult{VersionID: writeVersion(b), DeleteMarker: true}
 			freed, err = s.meta.PutObject(ctx, meta.Object{
-				Bucket: bucket, Key: key, VersionID: res.VersionID, DeleteMarker: true, LastModified: meta.Now(),
+				Bucket: bucket, Key: key, VersionID: res.VersionID, DeleteMarker: true, LastModified: meta.Now(), Owner: owner,
 			}, cond)
 		}
 	}

@@ -228,6 +228,10 @@ func TestVersioningObjects(t *testing.T) {
 	if got, want := versionsOf(t, srv, c, "ver", 1000), []string{"dir/k@" + dm + "(DM)*", "dir/k@" + v2, "dir/k@" + v1}; !slices.Equal(got, want) {
 		t.Fatalf("versions = %q\nwant %q", got, want)
 	}
+	lv, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: b})
+	if err != nil || len(lv.DeleteMarkers) != 1 || aws.ToString(lv.DeleteMarkers[0].Owner.DisplayName) != testutil.AccessKey {
+		t.Fatalf("ListObjectVersions: delete markers %+v, %v; want one owned by the requester", lv.DeleteMarkers, err)
+	}
 	// A delete marker cannot be a copy source.
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("copy"), CopySource: aws.String("ver/dir/k?versionId=" + dm)})
 	itest.WantErr(t, err, http.StatusBadRequest, "InvalidRequest")
@@ -255,10 +259,16 @@ func TestVersioningObjects(t *testing.T) {
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 	itest.WantNoObject(t, c, "ver", "copy2")
 
-	// Multipart completion creates a version.
+	// Multipart completion creates a version; a part copied from a version
+	// names it.
 	mu, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: b, Key: aws.String("dir/k")})
 	if err != nil {
 		t.Fatal(err)
+	}
+	pc, err := c.UploadPartCopy(ctx, &s3.UploadPartCopyInput{Bucket: b, Key: aws.String("dir/k"), UploadId: mu.UploadId,
+		PartNumber: aws.Int32(2), CopySource: aws.String("ver/dir/k?versionId=" + v1)})
+	if err != nil || aws.ToString(pc.CopySourceVersionId) != v1 {
+		t.Fatalf("UploadPartCopy from v1 = %+v, %v", pc, err)
 	}
 	part, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: b, Key: aws.String("dir/k"), UploadId: mu.UploadId,
 		PartNumber: aws.Int32(1), Body: bytes.NewReader(two)})
