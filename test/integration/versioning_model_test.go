@@ -61,9 +61,9 @@ func TestVersioningModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 1))
 	keys := []string{"a", "d/b", "d/e/c"}
 	m := &versionModel{keys: map[string][]modelVersion{}}
-	steps := 400
+	steps := 800
 	if testing.Short() {
-		steps = 100
+		steps = 200
 	}
 	for step := 1; step <= steps; step++ {
 		key := keys[rng.IntN(len(keys))]
