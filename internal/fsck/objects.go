@@ -51,6 +51,9 @@ func (c *checker) objects(ctx context.Context) error {
 // object checks one object version and, with DropLost, drops it when its
 // data is damaged.
 func (c *checker) object(ctx context.Context, o meta.Object) error {
+	if o.DeleteMarker {
+		return nil // no data to check
+	}
 	var probs []Problem
 	var err error
 	if o.UploadID != "" {

@@ -18,6 +18,10 @@ type BucketStore interface {
 	// uploads in progress, as S3 does; freed are those uploads' parts.
 	DeleteBucket(ctx context.Context, name string) (freed []string, err error)
 
+	// SetBucketVersioning sets bucket's versioning state (Bucket.Versioning:
+	// VersioningEnabled or VersioningSuspended).
+	SetBucketVersioning(ctx context.Context, bucket, state string) error
+
 	// PutBucketConfig stores doc as bucket's configuration named name
 	// (e.g. "cors"), replacing any earlier one. The store keeps documents
 	// opaque: their format is the caller's.

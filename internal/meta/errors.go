@@ -1,6 +1,9 @@
 package meta
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // Sentinel errors returned by every Store implementation. Callers test them
 // with errors.Is; implementations may wrap them with detail.
@@ -26,6 +29,22 @@ var (
 	// error with MarkNoSpace.
 	ErrNoSpace = errors.New("metadata store: no space left")
 )
+
+// DeleteMarkerError is GetObject's answer when the version asked for (the
+// latest, or one by version ID) is a delete marker: errors.Is(err,
+// ErrObjectNotFound) holds, and VersionID names the marker, which S3
+// reports in x-amz-version-id beside x-amz-delete-marker: true.
+type DeleteMarkerError struct {
+	VersionID    string
+	LastModified time.Time
+}
+
+func (e *DeleteMarkerError) Error() string {
+	return "object not found: version " + e.VersionID + " is a delete marker"
+}
+
+// Is makes a DeleteMarkerError an ErrObjectNotFound.
+func (e *DeleteMarkerError) Is(target error) bool { return target == ErrObjectNotFound }
 
 // MarkNoSpace returns err marked as ErrNoSpace: errors.Is(result,
 // ErrNoSpace) holds, while its message and what it wraps stay err's.

@@ -7,7 +7,7 @@ import "context"
 // each call is a bounded read that does not hold up writers.
 type MaintenanceStore interface {
 	// ScanObjects returns up to limit versions of bucket's objects, latest
-	// or not, in (key, version ID) byte-wise order, after (afterKey,
+	// or not, delete markers included (DeleteMarker, IsLatest set), in (key, version ID) byte-wise order, after (afterKey,
 	// afterVersion); ("", "") starts at the first, and fewer than limit
 	// means the end. Objects are complete as GetObject returns them.
 	// ErrBucketNotFound without the bucket. Listings use ListObjects.

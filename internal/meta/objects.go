@@ -13,18 +13,31 @@ import "context"
 // with ErrConflict. On any failure nothing changes and nothing is freed.
 type ObjectStore interface {
 	// GetObject returns the latest version of key (versionID "") or the
-	// given version; ErrObjectNotFound when there is none.
+	// given version; ErrObjectNotFound when there is none, and a
+	// *DeleteMarkerError (also ErrObjectNotFound) when that version is a
+	// delete marker: a marker is never returned as an object.
 	GetObject(ctx context.Context, bucket, key, versionID string) (Object, error)
-	// PutObject makes o the latest version of its key if cond holds,
-	// replacing the previous version of the same version ID (the null
-	// version while versioning is off); other versions stay. freed holds
-	// the replaced version's blob unless something else still names it.
+	// PutObject makes o the latest version of its key if cond holds
+	// (checked against the latest version; a latest delete marker is "no
+	// object"), replacing any version of the same version ID wherever it
+	// is (the null version while versioning is off or suspended); other
+	// versions stay, as noncurrent ones. With o.DeleteMarker it writes a
+	// delete marker (no data) as the latest version. freed holds the
+	// replaced version's blob unless something else still names it. The
+	// store does not read the bucket's versioning state: the caller picks
+	// the version ID (ADR 0012).
 	PutObject(ctx context.Context, o Object, cond Condition) (freed []string, err error)
-	// DeleteObject removes the latest (or given) version of key if cond
-	// holds; removing the latest makes the newest remaining version the
-	// latest. Deleting a missing key or version succeeds (when cond holds)
-	// and frees nothing.
+	// DeleteObject removes the latest (or given) version of key, delete
+	// marker or not, for good if cond holds; removing the latest makes the
+	// newest remaining version the latest. Deleting a missing key or
+	// version succeeds (when cond holds) and frees nothing. (A DELETE on a
+	// versioned bucket that keeps the data is a PutObject of a delete
+	// marker.)
 	DeleteObject(ctx context.Context, bucket, key, versionID string, cond Condition) (freed []string, err error)
-	// ListObjects returns a page of the latest versions (see ListOptions).
+	// ListObjects returns a page of the latest versions (see ListOptions);
+	// keys whose latest version is a delete marker are not listed.
 	ListObjects(ctx context.Context, bucket string, opts ListOptions) (ListPage, error)
+	// ListObjectVersions returns a page of every version, delete markers
+	// included (see ListVersionsOptions).
+	ListObjectVersions(ctx context.Context, bucket string, opts ListVersionsOptions) (VersionsPage, error)
 }

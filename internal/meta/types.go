@@ -12,7 +12,16 @@ type Bucket struct {
 	Region    string
 	CreatedAt time.Time
 	Owner     string // access key ID of the creator
+	// Versioning is the bucket's versioning state: "" (never enabled),
+	// VersioningEnabled or VersioningSuspended. It never goes back to "".
+	Versioning string
 }
+
+// Bucket versioning states (meta.Bucket.Versioning).
+const (
+	VersioningEnabled   = "Enabled"
+	VersioningSuspended = "Suspended"
+)
 
 // Object is one version of an object's metadata. Data lives in the blob named
 // BlobID, or in Inline for small objects the store keeps with their
@@ -43,6 +52,12 @@ type Object struct {
 	PartsCount int
 	// Parts, on CompleteUpload, names the parts that make up the object.
 	Parts []Part
+
+	// DeleteMarker marks a version that records a delete: it has no data.
+	// PutObject with DeleteMarker set writes one (ADR 0012).
+	DeleteMarker bool
+	// IsLatest is set by ScanObjects on the latest version of its key.
+	IsLatest bool
 }
 
 // Checksum is a flexible checksum as S3 reports it.
@@ -122,4 +137,34 @@ type ObjectSummary struct {
 	LastModified time.Time
 	StorageClass string
 	Owner        string
+}
+
+// ListVersionsOptions selects a page of a bucket's object versions: keys in
+// byte-wise order, and each key's versions newest first. KeyMarker alone
+// starts after every version of that key; with VersionIDMarker, after that
+// version of KeyMarker. A KeyMarker equal to a common prefix returned
+// earlier skips the whole group.
+type ListVersionsOptions struct {
+	Prefix, Delimiter          string
+	KeyMarker, VersionIDMarker string
+	Limit                      int // versions + common prefixes, >= 1
+}
+
+// VersionSummary is one version in a version listing.
+type VersionSummary struct {
+	ObjectSummary
+	VersionID    string
+	IsLatest     bool
+	DeleteMarker bool // then Size, ETag and StorageClass are empty
+}
+
+// VersionsPage is one page of ListObjectVersions. When Truncated, the next
+// page starts at NextKeyMarker and NextVersionIDMarker ("" after a common
+// prefix).
+type VersionsPage struct {
+	Versions            []VersionSummary
+	CommonPrefixes      []string
+	Truncated           bool
+	NextKeyMarker       string
+	NextVersionIDMarker string
 }

@@ -40,11 +40,15 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 	version := r.URL.Query().Get("versionId")
 	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, false)
 	if err != nil {
+		if dmErr := deleteMarkerError(w, err, version != ""); dmErr != nil {
+			return dmErr
+		}
 		if version != "" && errors.Is(err, meta.ErrObjectNotFound) {
 			return errNoSuchVersion
 		}
 		return err
 	}
+	h.setVersionHeader(w, r, o.VersionID)
 	res := attributesResult{Xmlns: s3Namespace}
 	if want["ETag"] {
 		res.ETag = o.ETag

@@ -27,9 +27,6 @@ func parseCopySource(v string) (bucket, key, version string, err error) {
 		q, _ := url.ParseQuery(query)
 		version = q.Get("versionId")
 	}
-	if version == meta.NullVersion {
-		version = ""
-	}
 	return bucket, key, version, nil
 }
 
@@ -80,13 +77,22 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 	if _, err := h.svc.GetBucket(r.Context(), r.route.Bucket); err != nil {
 		return err
 	}
-	o, err := h.svc.CopyObject(r.Context(), in)
+	o, srcVersionID, err := h.svc.CopyObject(r.Context(), in)
 	if err != nil {
+		var dm *meta.DeleteMarkerError
+		if !srcOpened && srcVersion != "" && errors.As(err, &dm) {
+			// S3: a delete marker cannot be a copy source.
+			return apiErr(http.StatusBadRequest, "InvalidRequest", "The source of a copy request may not specifically refer to a delete marker by version id.")
+		}
 		if !srcOpened && srcVersion != "" && errors.Is(err, meta.ErrObjectNotFound) {
 			return errNoSuchVersion
 		}
 		return err
 	}
+	if v := h.svc.VersionHeader(r.Context(), srcBucket, srcVersionID); v != "" {
+		w.Header().Set("X-Amz-Copy-Source-Version-Id", v)
+	}
+	h.setVersionHeader(w, r, o.VersionID)
 	res := copyObjectResult{Xmlns: s3Namespace, LastModified: iso8601(o.LastModified), ETag: `"` + o.ETag + `"`, ChecksumType: o.Checksum.Type}
 	res.checksumFields.set(o.Checksum.Algorithm, o.Checksum.Value)
 	h.setExpiration(w.Header(), r, o)

@@ -34,10 +34,14 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 	res := deleteResult{Xmlns: s3Namespace}
 	for i, obj := range req.Objects {
 		cond := conds[i]
-		err := h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, obj.VersionID, cond)
+		d, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, obj.VersionID, r.auth.AccessKey, cond)
 		if err == nil || (err == meta.ErrObjectNotFound && cond.IsZero()) {
 			if !req.Quiet {
-				res.Deleted = append(res.Deleted, deletedEntry{Key: obj.Key, VersionID: obj.VersionID})
+				e := deletedEntry{Key: obj.Key, VersionID: obj.VersionID, DeleteMarker: d.DeleteMarker}
+				if obj.VersionID == "" && d.DeleteMarker {
+					e.DeleteMarkerVersionID = h.svc.VersionHeader(r.Context(), r.route.Bucket, d.VersionID)
+				}
+				res.Deleted = append(res.Deleted, e)
 			}
 			continue
 		}

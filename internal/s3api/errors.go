@@ -74,6 +74,7 @@ var errorTable = []struct {
 	{service.ErrEntityTooSmall, APIError{"EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", http.StatusBadRequest}},
 	{service.ErrInvalidPartNumber, APIError{"InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", http.StatusBadRequest}},
 	{service.ErrNoParts, *errMalformedXML},
+	{service.ErrVersioningState, *errMalformedXML},
 	{service.ErrObjectSizeMismatch, APIError{"InvalidRequest", "The provided 'x-amz-mp-object-size' header value does not match what was computed.", http.StatusBadRequest}},
 	{service.ErrChecksumTypeMismatch, APIError{"InvalidRequest", "The upload was created using a different checksum type than the one given in x-amz-checksum-type.", http.StatusBadRequest}},
 	{service.ErrBadChecksumType, APIError{"InvalidRequest", "The checksum type is not valid for the checksum algorithm.", http.StatusBadRequest}},

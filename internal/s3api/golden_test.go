@@ -2,6 +2,7 @@ package s3api
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"flag"
 	"io"
@@ -173,6 +174,23 @@ func goldenDocs() []goldenDoc {
 			Errors:  []deleteError{{Key: "c.txt", Code: "PreconditionFailed", Message: "At least one of the pre-conditions you specified did not hold."}},
 		}},
 		{"delete-result-quiet", deleteResult{Xmlns: s3Namespace}},
+		{"delete-result-versions", deleteResult{
+			Xmlns: s3Namespace,
+			Deleted: []deletedEntry{{Key: "a", VersionID: "0001", DeleteMarker: true},
+				{Key: "b", DeleteMarker: true, DeleteMarkerVersionID: "0002"}},
+		}},
+		{"versioning-configuration", versioningConfiguration{Xmlns: s3Namespace, Status: "Enabled"}},
+		{"versioning-configuration-never", versioningConfiguration{Xmlns: s3Namespace}},
+		{"list-versions", listVersionsResult{
+			Xmlns: s3Namespace, Name: "bucket", Prefix: "a", KeyMarker: "a", VersionIDMarker: "0001",
+			NextKeyMarker: "a/b&c", NextVersionIDMarker: "0003", MaxKeys: 3, Delimiter: "/", IsTruncated: true,
+			Entries: []versionEntry{
+				{XMLName: xml.Name{Local: "DeleteMarker"}, Key: "a", VersionID: "0004", IsLatest: true, LastModified: when, Owner: own},
+				{XMLName: xml.Name{Local: "Version"}, Key: "a", VersionID: "0000", LastModified: when,
+					ETag: `"5d41402abc4b2a76b9719d911017c592"`, Size: &size, StorageClass: "STANDARD", Owner: own},
+			},
+			CommonPrefixes: []commonPrefix{{Prefix: "a/"}},
+		}},
 		{"cors-configuration", cors.Config{Xmlns: s3Namespace, Rules: []cors.Rule{
 			{ID: "web", AllowedOrigins: []string{"https://example.com"}, AllowedMethods: []string{"GET", "PUT"},
 				AllowedHeaders: []string{"*"}, ExposeHeaders: []string{"ETag", "x-amz-request-id"}, MaxAgeSeconds: &maxAge},

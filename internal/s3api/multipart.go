@@ -106,9 +106,12 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 	in.CheckSource = func(src meta.Object) error {
 		return checkConditions(r.Header, copyConditions, src, errPrecondition)
 	}
-	p, _, err := h.svc.UploadPartCopy(r.Context(), in)
+	p, src, err := h.svc.UploadPartCopy(r.Context(), in)
 	if err != nil {
 		return err
+	}
+	if v := h.svc.VersionHeader(r.Context(), in.SrcBucket, src.VersionID); v != "" {
+		w.Header().Set("X-Amz-Copy-Source-Version-Id", v)
 	}
 	res := copyPartResult{Xmlns: s3Namespace, LastModified: iso8601(p.LastModified), ETag: `"` + p.ETag + `"`}
 	res.checksumFields = partChecksum(p)
@@ -149,6 +152,7 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 	if err != nil {
 		return err
 	}
+	h.setVersionHeader(w, r, o.VersionID)
 	res := completeMultipartUploadResult{
 		Xmlns: s3Namespace, Location: "/" + o.Bucket + "/" + o.Key, Bucket: o.Bucket, Key: o.Key,
 		ETag: `"` + o.ETag + `"`, ChecksumType: o.Checksum.Type,

@@ -48,6 +48,7 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	w.Header().Set("ETag", `"`+o.ETag+`"`)
 	setChecksumHeaders(w.Header(), o.Checksum)
 	h.setExpiration(w.Header(), r, o)
+	h.setVersionHeader(w, r, o.VersionID)
 	w.WriteHeader(http.StatusOK)
 	return nil
 }
@@ -90,7 +91,8 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 		part = n
 	}
 	// A named version is served or refused, never replaced by the latest;
-	// unversioned writes create the version "null".
+	// unversioned writes create the version "null". A delete marker is
+	// refused with its headers.
 	version := q.Get("versionId")
 	// HEAD reads only metadata; GET opens the data with it, consistently.
 	var o meta.Object
@@ -102,6 +104,9 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 		o, body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
 	}
 	if err != nil {
+		if dmErr := deleteMarkerError(w, err, version != ""); dmErr != nil {
+			return dmErr
+		}
 		if version != "" && errors.Is(err, meta.ErrObjectNotFound) {
 			return errNoSuchVersion
 		}
@@ -110,6 +115,7 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	if body != nil {
 		defer body.Close()
 	}
+	h.setVersionHeader(w, r, o.VersionID)
 	hdr := w.Header()
 	hdr.Set("ETag", `"`+o.ETag+`"`)
 	hdr.Set("Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
@@ -197,9 +203,15 @@ func (h *Handler) deleteObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	err = h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), cond)
+	res, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), r.auth.AccessKey, cond)
 	if err != nil && !(err == meta.ErrObjectNotFound && cond.IsZero()) {
 		return err
+	}
+	if res.DeleteMarker {
+		w.Header().Set("X-Amz-Delete-Marker", "true")
+	}
+	if res.VersionID != "" {
+		h.setVersionHeader(w, r, res.VersionID)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

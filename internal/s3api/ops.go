@@ -43,6 +43,9 @@ const (
 	OpPutBucketLifecycleConfiguration
 	OpGetBucketLifecycleConfiguration
 	OpDeleteBucketLifecycle
+	OpPutBucketVersioning
+	OpGetBucketVersioning
+	OpListObjectVersions
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
@@ -151,6 +154,9 @@ var operations = [numOps]opDesc{
 	OpGetBucketLifecycleConfiguration: {"GetBucketLifecycleConfiguration", []string{"s3:GetLifecycleConfiguration"}, "", KindAdmin, (*Handler).getBucketLifecycle},
 	// DeleteBucketLifecycle has no action of its own.
 	OpDeleteBucketLifecycle: {"DeleteBucketLifecycle", []string{"s3:PutLifecycleConfiguration"}, "", KindAdmin, (*Handler).deleteBucketLifecycle},
+	OpPutBucketVersioning:   {"PutBucketVersioning", []string{"s3:PutBucketVersioning"}, "", KindAdmin, (*Handler).putBucketVersioning},
+	OpGetBucketVersioning:   {"GetBucketVersioning", []string{"s3:GetBucketVersioning"}, "", KindAdmin, (*Handler).getBucketVersioning},
+	OpListObjectVersions:    {"ListObjectVersions", []string{"s3:ListBucketVersions"}, "", KindList, (*Handler).listObjectVersions},
 }
 
 // String returns the operation's name as S3 spells it ("GetObject").

@@ -71,8 +71,9 @@ func TestOperationTable(t *testing.T) {
 //     s3:PutLifecycleConfiguration action"; Put and Get need
 //     s3:PutLifecycleConfiguration and s3:GetLifecycleConfiguration.
 //
-// Versioned requests (a versionId) need the *Version actions instead; JOG
-// has only the null version, and versioning will add them.
+// Versioned requests (a versionId) need the *Version actions instead
+// (s3:GetObjectVersion, s3:DeleteObjectVersion, …); the table does not
+// list them (see operations).
 var awsActions = map[string]struct {
 	actions []string
 	source  string // on the copy source
@@ -105,6 +106,9 @@ var awsActions = map[string]struct {
 	"PutBucketLifecycleConfiguration": {[]string{"s3:PutLifecycleConfiguration"}, ""},
 	"GetBucketLifecycleConfiguration": {[]string{"s3:GetLifecycleConfiguration"}, ""},
 	"DeleteBucketLifecycle":           {[]string{"s3:PutLifecycleConfiguration"}, ""},
+	"PutBucketVersioning":             {[]string{"s3:PutBucketVersioning"}, ""},
+	"GetBucketVersioning":             {[]string{"s3:GetBucketVersioning"}, ""},
+	"ListObjectVersions":              {[]string{"s3:ListBucketVersions"}, ""},
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {
@@ -137,6 +141,7 @@ func TestOpKinds(t *testing.T) {
 		OpCompleteMultipartUpload: KindWrite, OpDeleteObject: KindWrite, OpDeleteObjects: KindWrite,
 		OpListObjectsV2: KindList, OpListParts: KindList, OpListBuckets: KindList,
 		OpHeadBucket: KindAdmin, OpCreateBucket: KindAdmin, OpPutBucketCors: KindAdmin,
+		OpPutBucketVersioning: KindAdmin, OpGetBucketVersioning: KindAdmin, OpListObjectVersions: KindList,
 		OpPreflight: KindNone, OpUnknown: KindNone, OpUnsupported: KindNone,
 	} {
 		if got := o.Kind(); got != want {

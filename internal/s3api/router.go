@@ -22,7 +22,7 @@ var bucketSubresources = []string{
 	"accelerate", "acl", "analytics", "encryption", "intelligent-tiering",
 	"inventory", "logging", "metrics", "notification", "object-lock",
 	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
-	"requestPayment", "tagging", "versioning", "versions", "website",
+	"requestPayment", "tagging", "website",
 	"metadataConfiguration", "metadataTable",
 }
 
@@ -86,6 +86,15 @@ func bucketOp(method string, q map[string][]string) Op {
 	if has(q, "lifecycle") {
 		return configOp(method, OpPutBucketLifecycleConfiguration, OpGetBucketLifecycleConfiguration, OpDeleteBucketLifecycle)
 	}
+	if has(q, "versioning") {
+		switch method {
+		case http.MethodPut:
+			return OpPutBucketVersioning
+		case http.MethodGet:
+			return OpGetBucketVersioning
+		}
+		return OpUnknown
+	}
 	if firstPresent(q, bucketSubresources) != "" {
 		return OpUnsupported
 	}
@@ -102,6 +111,8 @@ func bucketOp(method string, q map[string][]string) Op {
 			return OpListMultipartUploads
 		case has(q, "location"):
 			return OpGetBucketLocation
+		case has(q, "versions"):
+			return OpListObjectVersions
 		case q["list-type"] != nil && q["list-type"][0] == "2":
 			return OpListObjectsV2
 		default:

@@ -43,6 +43,9 @@ var opTargets = map[Op]struct {
 	OpPutBucketLifecycleConfiguration: {"PUT", "/b?lifecycle", ""},
 	OpGetBucketLifecycleConfiguration: {"GET", "/b?lifecycle", ""},
 	OpDeleteBucketLifecycle:           {"DELETE", "/b?lifecycle", ""},
+	OpPutBucketVersioning:             {"PUT", "/b?versioning", ""},
+	OpGetBucketVersioning:             {"GET", "/b?versioning", ""},
+	OpListObjectVersions:              {"GET", "/b?versions", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {

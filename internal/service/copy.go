@@ -20,16 +20,17 @@ type CopyInput struct {
 }
 
 // CopyObject copies an object's bytes into a new blob under the destination
-// key. The source is read through the same consistent open as GET.
-func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, error) {
+// key. The source is read through the same consistent open as GET. It
+// returns the new object and the source's version ID.
+func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, string, error) {
 	src, r, err := s.OpenObject(ctx, in.SrcBucket, in.SrcKey, in.SrcVersion)
 	if err != nil {
-		return meta.Object{}, err
+		return meta.Object{}, "", err
 	}
 	defer r.Close()
 	if in.CheckSource != nil {
 		if err := in.CheckSource(src); err != nil {
-			return meta.Object{}, err
+			return meta.Object{}, "", err
 		}
 	}
 	dst := in.Dst
@@ -43,5 +44,6 @@ func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, er
 	if dst.Checksums.Algorithm == "" {
 		dst.Checksums.Algorithm = checksum.Algorithm(src.Checksum.Algorithm)
 	}
-	return s.PutObject(ctx, dst)
+	o, err := s.PutObject(ctx, dst)
+	return o, src.VersionID, err
 }

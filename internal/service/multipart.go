@@ -230,8 +230,12 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 	if err != nil {
 		return meta.Object{}, err
 	}
+	b, err := s.meta.GetBucket(ctx, in.Bucket)
+	if err != nil {
+		return meta.Object{}, err
+	}
 	o := meta.Object{
-		Bucket: u.Bucket, Key: u.Key, VersionID: meta.NullVersion, UploadID: u.UploadID,
+		Bucket: u.Bucket, Key: u.Key, VersionID: writeVersion(b), UploadID: u.UploadID,
 		LastModified: meta.Now(), StorageClass: u.StorageClass, Owner: u.Owner,
 		Headers: u.Headers, UserMeta: u.UserMeta, Parts: chosen, PartsCount: len(chosen),
 	}

@@ -73,7 +73,8 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 	if in.Size > MaxObjectSize {
 		return meta.Object{}, ErrEntityTooLarge
 	}
-	if _, err := s.meta.GetBucket(ctx, in.Bucket); err != nil {
+	b, err := s.meta.GetBucket(ctx, in.Bucket)
+	if err != nil {
 		return meta.Object{}, err
 	}
 	wb, err := s.writeData(ctx, in.Body, in.Size, MaxObjectSize, in.ContentMD5, in.Checksums, s.inlineMax)
@@ -82,7 +83,7 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 	}
 	defer s.release(wb)
 	o := meta.Object{
-		Bucket: in.Bucket, Key: in.Key, VersionID: meta.NullVersion,
+		Bucket: in.Bucket, Key: in.Key, VersionID: writeVersion(b),
 		BlobID: wb.id, Inline: wb.inline, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
 		LastModified: meta.Now(), StorageClass: in.StorageClass, Owner: in.Owner,
 		Headers: in.Headers, UserMeta: in.UserMeta,

@@ -38,6 +38,8 @@ from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from boto3_versioning import versioning_suite
+
 MiB = 1 << 20
 
 passed = 0
@@ -735,6 +737,7 @@ def suite(endpoint, tmp):
     t("a wrong secret key is SignatureDoesNotMatch", wrong_secret)
 
     boto3_lifecycle.checks(s3, bucket, t, eq, client_error_code)
+    versioning_suite(s3, label, t, eq, client_error_code)
 
     # Empty and remove the bucket.
     def cleanup():

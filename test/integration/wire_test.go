@@ -124,6 +124,9 @@ func TestWireRefusals(t *testing.T) {
 			`<Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>`)},
 		"GetBucketLifecycleConfiguration": {"GET", "/wire?lifecycle", nil},
 		"DeleteBucketLifecycle":           {"DELETE", "/wire?lifecycle", nil},
+		"PutBucketVersioning":             {"PUT", "/wire?versioning", []byte(`<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>`)},
+		"GetBucketVersioning":             {"GET", "/wire?versioning", nil},
+		"ListObjectVersions":              {"GET", "/wire?versions", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {

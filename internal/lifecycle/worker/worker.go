@@ -255,7 +255,9 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 // current version listed: false when it was overwritten or removed since.
 func (w *Worker) expire(ctx context.Context, bucket string, o meta.ObjectSummary, rule string) (bool, error) {
 	cond := meta.Condition{IfMatch: o.ETag, IfMatchLastModified: o.LastModified}
-	err := w.svc.DeleteObject(ctx, bucket, o.Key, "", cond)
+	// On a versioned bucket the delete marker is owned by the expired
+	// object's owner.
+	_, err := w.svc.DeleteObject(ctx, bucket, o.Key, "", o.Owner, cond)
 	if errors.Is(err, meta.ErrPreconditionFailed) || errors.Is(err, meta.ErrObjectNotFound) {
 		w.log.Debug("lifecycle: object changed since listed, not expired", "bucket", bucket, "key", o.Key)
 		return false, nil

@@ -130,6 +130,8 @@ var objectCases = []testCase{
 	{"List/Churn", testListChurn},
 }
 
+func init() { objectCases = append(objectCases, versionCases...) }
+
 var uploadCases = []testCase{
 	{"Multipart/CreateGet", testUploadCreateGet},
 	{"Multipart/PartsReplaceList", testUploadPartsReplaceList},

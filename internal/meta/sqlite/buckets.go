@@ -36,8 +36,8 @@ func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error)
 	b := meta.Bucket{Name: name}
 	var created int64
 	err := s.rd.QueryRowContext(ctx,
-		"SELECT region, owner, created_at FROM buckets WHERE name = ?", name).
-		Scan(&b.Region, &b.Owner, &created)
+		"SELECT region, owner, created_at, versioning FROM buckets WHERE name = ?", name).
+		Scan(&b.Region, &b.Owner, &created, &b.Versioning)
 	if errors.Is(err, sql.ErrNoRows) {
 		return meta.Bucket{}, meta.ErrBucketNotFound
 	}
@@ -51,10 +51,10 @@ func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error)
 
 // ListBuckets implements meta.Store: one range scan of the name index.
 func (s *Store) ListBuckets(ctx context.Context, opts meta.ListBucketsOptions) ([]meta.Bucket, error) {
-	q := "SELECT name, region, owner, created_at FROM buckets WHERE name >= ?"
+	q := "SELECT name, region, owner, created_at, versioning FROM buckets WHERE name >= ?"
 	args := []any{opts.Prefix}
 	if opts.After >= opts.Prefix {
-		q = "SELECT name, region, owner, created_at FROM buckets WHERE name > ?"
+		q = "SELECT name, region, owner, created_at, versioning FROM buckets WHERE name > ?"
 		args = []any{opts.After}
 	}
 	if end := meta.PrefixEnd(opts.Prefix); end != "" {
@@ -75,7 +75,7 @@ func (s *Store) ListBuckets(ctx context.Context, opts meta.ListBucketsOptions) (
 	for rows.Next() {
 		var b meta.Bucket
 		var created int64
-		if err := rows.Scan(&b.Name, &b.Region, &b.Owner, &created); err != nil {
+		if err := rows.Scan(&b.Name, &b.Region, &b.Owner, &created, &b.Versioning); err != nil {
 			return nil, err
 		}
 		b.CreatedAt = time.UnixMilli(created).UTC()
@@ -97,7 +97,8 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error)
 			return err
 		}
 		var one int
-		err = tx.QueryRowContext(ctx, "SELECT 1 FROM objects WHERE bucket_id = ? LIMIT 1", id).Scan(&one)
+		err = tx.QueryRowContext(ctx, `SELECT 1 WHERE EXISTS (SELECT 1 FROM objects WHERE bucket_id = ?1)
+			OR EXISTS (SELECT 1 FROM object_versions WHERE bucket_id = ?1)`, id).Scan(&one)
 		if err == nil {
 			return meta.ErrBucketNotEmpty
 		}
@@ -127,4 +128,23 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error)
 		return nil, err
 	}
 	return freed, nil
+}
+
+// SetBucketVersioning implements meta.Store.
+func (s *Store) SetBucketVersioning(ctx context.Context, bucket, state string) error {
+	s.buckets.drop(bucket)
+	defer s.buckets.drop(bucket)
+	return s.write(ctx, func(tx querier) error {
+		res, err := tx.ExecContext(ctx, "UPDATE buckets SET versioning = ? WHERE name = ?", state, bucket)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err == nil {
+				err = meta.ErrBucketNotFound
+			}
+			return err
+		}
+		return nil
+	})
 }

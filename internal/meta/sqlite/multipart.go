@@ -172,7 +172,10 @@ func (s *Store) AbortUpload(ctx context.Context, bucket, key, uploadID string) (
 func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.write(ctx, func(tx querier) error {
-		_, bucketID, err := getUpload(ctx, tx, o.Bucket, o.Key, o.UploadID)
+		if _, _, err := getUpload(ctx, tx, o.Bucket, o.Key, o.UploadID); err != nil {
+			return err
+		}
+		b, err := bucketRow(ctx, tx, o.Bucket)
 		if err != nil {
 			return err
 		}
@@ -204,7 +207,7 @@ func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Con
 			return meta.ErrPartChanged
 		}
 		o.PartsCount = len(o.Parts)
-		replaced, err := installObject(ctx, tx, bucketID, o, cond)
+		replaced, err := installObject(ctx, tx, b, o, cond)
 		if err != nil {
 			return err
 		}
@@ -229,74 +232,64 @@ func (s *Store) ListUploads(ctx context.Context, bucket string, opts meta.ListUp
 	if err != nil || opts.Limit <= 0 {
 		return page, err
 	}
-	end := meta.PrefixEnd(opts.Prefix)
 	// Position: after (key, uploadID); uploadID "" means after every upload of key
 	// when the key marker is given alone, else from the prefix.
-	key, upload, inclusive := opts.Prefix, "", true
+	from := uploadPos{key: opts.Prefix, inclusive: true}
 	if opts.KeyMarker != "" && opts.KeyMarker >= opts.Prefix {
-		key, upload, inclusive = opts.KeyMarker, opts.UploadIDMarker, false
-		if upload == "" {
-			upload = "\xff" // past every upload of the marker key
+		from = uploadPos{key: opts.KeyMarker, upload: opts.UploadIDMarker}
+		if from.upload == "" {
+			from.upload = "\xff" // past every upload of the marker key
 		}
 	}
-	count := 0
-	for {
-		q := "SELECT " + uploadColumns + " FROM uploads WHERE bucket_id = ? AND "
-		args := []any{id}
-		if inclusive {
-			q += "key >= ?"
-			args = append(args, key)
-		} else {
-			q += "(key > ? OR (key = ? AND upload_id > ?))"
-			args = append(args, key, key, upload)
-		}
-		if end != "" {
-			q += " AND key < ?"
-			args = append(args, end)
-		}
-		q += " ORDER BY key, upload_id LIMIT ?"
-		batch := opts.Limit - count + 1
-		args = append(args, batch)
-		rows, err := s.rd.QueryContext(ctx, q, args...)
-		if err != nil {
-			return page, err
-		}
-		var got []meta.Upload
-		for rows.Next() {
-			u, err := scanUpload(rows, bucket)
-			if err != nil {
-				rows.Close()
-				return page, err
-			}
-			got = append(got, u)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return page, err
-		}
-		skipped := false
-		for _, u := range got {
-			if count == opts.Limit {
-				page.Truncated = true
-				return page, nil
-			}
-			count++
-			if cp, ok := meta.CommonPrefixOf(u.Key, opts.Prefix, opts.Delimiter); ok {
-				page.CommonPrefixes = append(page.CommonPrefixes, cp)
-				page.NextKeyMarker, page.NextUploadIDMarker = cp, ""
-				key, inclusive = meta.PrefixEnd(cp), true
-				skipped = true
-				break
-			}
-			page.Uploads = append(page.Uploads, u)
-			page.NextKeyMarker, page.NextUploadIDMarker = u.Key, u.UploadID
-			key, upload, inclusive = u.Key, u.UploadID, false
-		}
-		if skipped && (key == "" || end != "" && key >= end) {
-			return page, nil
-		}
-		if !skipped && len(got) < batch {
-			return page, nil
-		}
+	kp, err := meta.ListKeyed(ctx, meta.KeyedList[meta.Upload, uploadPos]{
+		Prefix: opts.Prefix, Delimiter: opts.Delimiter, Limit: opts.Limit,
+		Scan: func(ctx context.Context, p uploadPos, end string, limit int) ([]meta.Upload, error) {
+			return s.uploadRows(ctx, id, bucket, p, end, limit)
+		},
+		Key:   func(u meta.Upload) string { return u.Key },
+		After: func(u meta.Upload) uploadPos { return uploadPos{key: u.Key, upload: u.UploadID} },
+		At:    func(key string) uploadPos { return uploadPos{key: key, inclusive: true} },
+	}, from)
+	if err != nil {
+		return page, err
 	}
+	page = meta.UploadsPage{Uploads: kp.Entries, CommonPrefixes: kp.CommonPrefixes, Truncated: kp.Truncated, NextKeyMarker: kp.LastPrefix}
+	if n := len(kp.Entries); kp.LastPrefix == "" && n > 0 {
+		page.NextKeyMarker, page.NextUploadIDMarker = kp.Entries[n-1].Key, kp.Entries[n-1].UploadID
+	}
+	return page, nil
+}
+
+// uploadPos is a position in an upload listing: from key on (inclusive),
+// or after (key, upload).
+type uploadPos struct {
+	key, upload string
+	inclusive   bool
+}
+
+// uploadRows reads up to limit uploads in (key, upload ID) order from p,
+// below end ("" for no bound).
+func (s *Store) uploadRows(ctx context.Context, id int64, bucket string, p uploadPos, end string, limit int) ([]meta.Upload, error) {
+	q := "SELECT " + uploadColumns + " FROM uploads WHERE bucket_id = ? AND "
+	args := []any{id}
+	if p.inclusive {
+		q += "key >= ?"
+		args = append(args, p.key)
+	} else {
+		q += "(key > ? OR (key = ? AND upload_id > ?))"
+		args = append(args, p.key, p.key, p.upload)
+	}
+	if end != "" {
+		q += " AND key < ?"
+		args = append(args, end)
+	}
+	q += " ORDER BY key, upload_id LIMIT ?"
+	args = append(args, limit)
+	var got []meta.Upload
+	err := queryEach(ctx, s.rd, q, args, func(rows *sql.Rows) error {
+		u, err := scanUpload(rows, bucket)
+		got = append(got, u)
+		return err
+	})
+	return got, err
 }

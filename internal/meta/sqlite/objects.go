@@ -20,7 +20,8 @@ const (
 // GetObject implements meta.Store.
 func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (meta.Object, error) {
 	// One statement on the hit path: the bucket is resolved inside it, and
-	// only a miss asks whether the bucket or the key is missing.
+	// only a miss asks whether the bucket is missing or the version is
+	// elsewhere (object_versions, ADR 0012).
 	q := "SELECT " + objectColumns + " FROM " + objectTables +
 		" WHERE o.bucket_id = (SELECT id FROM buckets WHERE name = ?) AND o.key = ? AND o.is_latest = 1"
 	args := []any{bucket, key}
@@ -31,12 +32,37 @@ func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (m
 	}
 	o, err := scanObject(s.rd.QueryRowContext(ctx, q, args...))
 	if errors.Is(err, meta.ErrObjectNotFound) {
-		if _, berr := bucketID(ctx, s.rd, bucket); berr != nil {
+		b, berr := bucketRow(ctx, s.rd, bucket)
+		if berr != nil {
 			return meta.Object{}, berr
+		}
+		if b.versions {
+			o, err = s.getAnyVersion(ctx, b.id, key, versionID)
 		}
 	}
 	o.Bucket, o.Key = bucket, key
 	return o, err
+}
+
+// getAnyVersion looks key's version up in both tables from one snapshot:
+// a write may move it from one to the other between two statements.
+func (s *Store) getAnyVersion(ctx context.Context, bucketID int64, key, versionID string) (meta.Object, error) {
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	rtx := &readTx{Tx: tx, c: s.rd.c}
+	defer rtx.end(ctx)
+	q, args := "SELECT "+objectColumns+" FROM "+objectTables+" WHERE o.bucket_id = ? AND o.key = ? AND o.is_latest = 1", []any{bucketID, key}
+	if versionID != "" {
+		q = "SELECT " + objectColumns + " FROM " + objectTables + " WHERE o.bucket_id = ? AND o.key = ? AND o.version_id = ?"
+		args = append(args, versionID)
+	}
+	o, err := scanObject(rtx.QueryRowContext(ctx, q, args...))
+	if !errors.Is(err, meta.ErrObjectNotFound) {
+		return o, err
+	}
+	return getVersion(ctx, rtx, bucketID, key, versionID)
 }
 
 func scanObject(row interface{ Scan(...any) error }) (meta.Object, error) {
@@ -114,11 +140,11 @@ func (c current) check(cond meta.Condition) error {
 func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.write(ctx, func(tx querier) error {
-		id, err := bucketID(ctx, tx, o.Bucket)
+		b, err := bucketRow(ctx, tx, o.Bucket)
 		if err != nil {
 			return err
 		}
-		freed, err = installObject(ctx, tx, id, o, cond)
+		freed, err = installObject(ctx, tx, b, o, cond)
 		return err
 	})
 	if err != nil {
@@ -128,9 +154,11 @@ func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Conditio
 }
 
 // installObject makes o the latest version of its key inside tx if cond
-// holds, removing the version it replaces, and returns the blobs that are no
-// longer referenced.
-func installObject(ctx context.Context, tx querier, bucketID int64, o meta.Object, cond meta.Condition) ([]string, error) {
+// holds (ADR 0012): the version of o's ID goes wherever it is, the live
+// row (if any) moves to object_versions as noncurrent, a latest delete
+// marker stops being latest, and o goes into objects or, as a delete
+// marker, into object_versions. It returns the blobs no longer referenced.
+func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, cond meta.Condition) ([]string, error) {
 	if o.VersionID == "" {
 		o.VersionID = meta.NullVersion
 	}
@@ -138,53 +166,81 @@ func installObject(ctx context.Context, tx querier, bucketID int64, o meta.Objec
 	if err != nil {
 		return nil, err
 	}
-	cur, err := latest(ctx, tx, bucketID, o.Key)
+	cur, err := latest(ctx, tx, b.id, o.Key)
 	if err != nil {
 		return nil, err
+	}
+	marker := "" // the version ID of a latest delete marker
+	if !cur.exists && b.versions {
+		if marker, err = latestMarker(ctx, tx, b.id, o.Key); err != nil {
+			return nil, err
+		}
 	}
 	if err := cur.check(cond); err != nil {
 		return nil, err
 	}
 	var freed []string
+	live := cur.exists // the key has a row in objects
+	switch {
+	case cur.exists && cur.versionID == o.VersionID:
+		if freed, err = removeVersion(ctx, tx, b.id, o.Key, cur.versionID); err != nil {
+			return nil, err
+		}
+		cur.exists = false
+	case b.versions:
+		// A noncurrent version with o's ID (the null version, under
+		// suspended versioning) is replaced, not kept beside it.
+		freed, err = removeVersionFrom(ctx, tx, "object_versions", b.id, o.Key, o.VersionID)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		if o.VersionID == marker {
+			marker = ""
+		}
+	}
 	if cur.exists {
-		if cur.versionID == o.VersionID {
-			if freed, err = removeVersion(ctx, tx, bucketID, o.Key, cur.versionID); err != nil {
-				return nil, err
-			}
-		} else {
-			if _, err := tx.ExecContext(ctx, "UPDATE objects SET is_latest = 0 WHERE bucket_id = ? AND key = ? AND version_id = ?",
-				bucketID, o.Key, cur.versionID); err != nil {
-				return nil, err
-			}
-			// An older version with o's ID (the null version, under
-			// suspended versioning) is replaced, not kept beside it.
-			older, err := removeVersion(ctx, tx, bucketID, o.Key, o.VersionID)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return nil, err
-			}
-			freed = older
+		if err := moveLive(ctx, tx, b, o.Key); err != nil {
+			return nil, err
+		}
+		b.versions = true
+	}
+	if marker != "" {
+		if _, err := tx.ExecContext(ctx, "UPDATE object_versions SET is_latest = 0 WHERE bucket_id = ? AND key = ? AND is_latest = 1",
+			b.id, o.Key); err != nil {
+			return nil, err
 		}
 	}
 	var inlineID any
-	if len(o.Inline) > 0 {
+	if len(o.Inline) > 0 && !o.DeleteMarker {
 		var id int64
 		if err := tx.QueryRowContext(ctx, "INSERT INTO inline_data (data) VALUES (?) RETURNING id", o.Inline).Scan(&id); err != nil {
 			return nil, err
 		}
 		inlineID = id
 	}
+	if o.DeleteMarker {
+		if err := insertMarker(ctx, tx, b, o); err != nil {
+			return nil, err
+		}
+		if live {
+			if err := dropKey(ctx, tx, b.id, o.Key); err != nil {
+				return nil, err
+			}
+		}
+		return unreferenced(ctx, tx, freed)
+	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO objects
 		(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner,
 		 headers, user_meta, checksum, upload_id, parts_count, inline_id, parent)
 		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		bucketID, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
+		b.id, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
 		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount, inlineID,
 		parentOf(o.Key))
 	if err != nil {
 		return nil, err
 	}
-	if !cur.exists {
-		if err := addKey(ctx, tx, bucketID, o.Key); err != nil {
+	if !live {
+		if err := addKey(ctx, tx, b.id, o.Key); err != nil {
 			return nil, err
 		}
 	}
@@ -219,14 +275,19 @@ func encodeObject(o meta.Object) (encodedColumns, error) {
 	return c, nil
 }
 
-// removeVersion deletes one version row (with its inline data or, for a
-// multipart object, its part rows) and returns the blobs it referred to,
-// referenced or not.
+// removeVersion deletes one version row of objects (with its inline data
+// or, for a multipart object, its part rows) and returns the blobs it
+// referred to, referenced or not; sql.ErrNoRows when there is none.
 func removeVersion(ctx context.Context, tx querier, bucketID int64, key, versionID string) ([]string, error) {
+	return removeVersionFrom(ctx, tx, "objects", bucketID, key, versionID)
+}
+
+// removeVersionFrom is removeVersion on table (objects or object_versions).
+func removeVersionFrom(ctx context.Context, tx querier, table string, bucketID int64, key, versionID string) ([]string, error) {
 	var blobID, uploadID sql.NullString
 	var inlineID sql.NullInt64
 	err := tx.QueryRowContext(ctx,
-		"DELETE FROM objects WHERE bucket_id = ? AND key = ? AND version_id = ? RETURNING blob_id, upload_id, inline_id",
+		"DELETE FROM "+table+" WHERE bucket_id = ? AND key = ? AND version_id = ? RETURNING blob_id, upload_id, inline_id",
 		bucketID, key, versionID).Scan(&blobID, &uploadID, &inlineID)
 	if err != nil {
 		return nil, err
@@ -274,44 +335,67 @@ func deleteParts(ctx context.Context, tx querier, q string, args ...any) ([]stri
 func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.write(ctx, func(tx querier) error {
-		id, err := bucketID(ctx, tx, bucket)
+		b, err := bucketRow(ctx, tx, bucket)
 		if err != nil {
 			return err
 		}
-		cur, err := latest(ctx, tx, id, key)
+		cur, err := latest(ctx, tx, b.id, key)
 		if err != nil {
 			return err
+		}
+		marker := ""
+		if !cur.exists && b.versions {
+			if marker, err = latestMarker(ctx, tx, b.id, key); err != nil {
+				return err
+			}
 		}
 		if err := cur.check(cond); err != nil {
 			return err
 		}
 		if versionID == "" {
-			if !cur.exists {
+			switch {
+			case cur.exists:
+				versionID = cur.versionID
+			case marker != "":
+				versionID = marker
+			default:
 				return nil
 			}
-			versionID = cur.versionID
 		}
-		blobs, err := removeVersion(ctx, tx, id, key, versionID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if cur.exists && versionID == cur.versionID { // promote the newest remaining version, if any
-			res, err := tx.ExecContext(ctx, `UPDATE objects SET is_latest = 1
-				WHERE bucket_id = ? AND key = ? AND version_id = (
-					SELECT version_id FROM objects WHERE bucket_id = ? AND key = ? ORDER BY mtime DESC LIMIT 1)`,
-				id, key, id, key)
+		var blobs []string
+		if cur.exists && versionID == cur.versionID {
+			if blobs, err = removeVersion(ctx, tx, b.id, key, versionID); err != nil {
+				return err
+			}
+		} else {
+			if !b.versions {
+				return nil
+			}
+			blobs, err = removeVersionFrom(ctx, tx, "object_versions", b.id, key, versionID)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
-			if promoted, err := res.RowsAffected(); err != nil {
-				return err
-			} else if promoted == 0 {
-				if err := dropKey(ctx, tx, id, key); err != nil {
+		}
+		if cur.exists && versionID == cur.versionID || versionID == marker {
+			// The latest went: the newest remaining version, if any, is
+			// the latest now.
+			live := false
+			if b.versions {
+				if live, err = promote(ctx, tx, b.id, key); err != nil {
 					return err
 				}
+			}
+			switch {
+			case cur.exists && !live:
+				err = dropKey(ctx, tx, b.id, key)
+			case !cur.exists && live:
+				err = addKey(ctx, tx, b.id, key)
+			}
+			if err != nil {
+				return err
 			}
 		}
 		freed, err = unreferenced(ctx, tx, blobs)
@@ -323,8 +407,8 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 	return freed, nil
 }
 
-// unreferenced keeps those of blobs that no object or part refers to (a
-// blob may be shared).
+// unreferenced keeps those of blobs that no object version (live or in
+// object_versions) or part refers to (a blob may be shared).
 func unreferenced(ctx context.Context, q querier, blobs []string) ([]string, error) {
 	var out []string
 	for _, b := range blobs {
@@ -333,7 +417,8 @@ func unreferenced(ctx context.Context, q querier, blobs []string) ([]string, err
 		}
 		var one int
 		err := q.QueryRowContext(ctx, `SELECT 1 WHERE EXISTS (SELECT 1 FROM objects WHERE blob_id = ?1)
-			OR EXISTS (SELECT 1 FROM parts WHERE blob_id = ?1)`, b).Scan(&one)
+			OR EXISTS (SELECT 1 FROM parts WHERE blob_id = ?1)
+			OR EXISTS (SELECT 1 FROM object_versions WHERE blob_id = ?1)`, b).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			out = append(out, b)
 			continue

@@ -1,0 +1,87 @@
+package fsck_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/datadir"
+	"github.com/jogstore/jog/internal/meta/sqlite"
+	"github.com/jogstore/jog/internal/testutil"
+)
+
+// TestVersions: fsck walks noncurrent versions (object_versions, ADR 0012)
+// as it walks live objects: their blobs are checked and never orphans, and
+// delete markers, which have no data, are no problem.
+func TestVersions(t *testing.T) {
+	dir := t.TempDir()
+	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithFilesOnly())
+	c := srv.AWSClient(t)
+	ctx := t.Context()
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: aws.String(bucket),
+		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
+		t.Fatal(err)
+	}
+	put(t, c, "k", seeded(1, 1000), "")
+	put(t, c, "k", seeded(2, 2000), types.ChecksumAlgorithmSha256)
+	put(t, c, "k", seeded(3, 3000), "")
+	put(t, c, "deleted", seeded(4, 4000), "")
+	multipart(t, c, "mp", "", true, 5<<20, 10)
+	put(t, c, "mp", seeded(5, 500), "")
+	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String("deleted")}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Stop()
+
+	code, r := runJSON(t, dir, "--deep")
+	if code != 0 || r.Status != "clean" || len(r.Problems) != 0 {
+		t.Fatalf("fsck on a versioned store: exit %d, %+v", code, r)
+	}
+	if sum := r.Summary; sum.Objects != 6 || sum.MultipartObjects != 1 || sum.Orphans != 0 {
+		t.Errorf("fsck counts: %+v; want 6 versions (1 multipart), no orphan", sum)
+	}
+	wantBytes := int64(1000+2000+3000+4000+500) + 5<<20 + 10
+	if r.Summary.BytesVerified != wantBytes {
+		t.Errorf("fsck verified %d bytes, want %d (every version)", r.Summary.BytesVerified, wantBytes)
+	}
+
+	// A noncurrent version's blob lost is found, under its version.
+	m, err := sqlite.Open(ctx, filepath.Join(dir, datadir.DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := m.ScanObjects(ctx, bucket, "", "", 100)
+	m.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oldest string
+	for _, o := range objs {
+		if o.Key == "k" && o.Size == 1000 && !o.IsLatest {
+			oldest = o.BlobID
+		}
+	}
+	if oldest == "" {
+		t.Fatalf("no noncurrent version of k in %+v", objs)
+	}
+	b, err := disk.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(b.Path(oldest)); err != nil {
+		t.Fatal(err)
+	}
+	code, r = runJSON(t, dir)
+	if code != 1 {
+		t.Errorf("fsck after losing a noncurrent blob: exit %d", code)
+	}
+	wantFound(t, "fsck", r, "missing k")
+}

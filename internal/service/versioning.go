@@ -1,0 +1,124 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// ErrVersioningState is a versioning state other than Enabled or
+// Suspended (a bucket cannot go back to unversioned).
+var ErrVersioningState = errors.New("versioning state must be Enabled or Suspended")
+
+// newVersionID returns a version ID that is unique, URL-safe and sorts in
+// creation order, as upload IDs: 16 hex digits of Unix nanoseconds, then
+// 16 of randomness. Order among a key's versions is the store's (ADR
+// 0012); the time prefix only makes IDs readable and spread.
+func newVersionID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%016x", time.Now().UnixNano()) + hex.EncodeToString(b[:])
+}
+
+// writeVersion is the version ID a write to bucket b creates: a new one
+// while versioning is Enabled, else the null version (replaced by the
+// write).
+func writeVersion(b meta.Bucket) string {
+	if b.Versioning == meta.VersioningEnabled {
+		return newVersionID()
+	}
+	return meta.NullVersion
+}
+
+// GetBucketVersioning returns bucket's versioning state: "" while it was
+// never set, else meta.VersioningEnabled or meta.VersioningSuspended.
+func (s *Service) GetBucketVersioning(ctx context.Context, bucket string) (string, error) {
+	b, err := s.meta.GetBucket(ctx, bucket)
+	return b.Versioning, err
+}
+
+// PutBucketVersioning enables or suspends versioning on bucket.
+func (s *Service) PutBucketVersioning(ctx context.Context, bucket, state string) error {
+	if state != meta.VersioningEnabled && state != meta.VersioningSuspended {
+		return ErrVersioningState
+	}
+	return s.meta.SetBucketVersioning(ctx, bucket, state)
+}
+
+// VersionHeader returns the x-amz-version-id S3 sends for versionID of an
+// object in bucket: none ("") for the null version of a bucket whose
+// versioning was never set, versionID otherwise. The bucket lookup is the
+// store's cached one.
+func (s *Service) VersionHeader(ctx context.Context, bucket, versionID string) string {
+	if versionID != meta.NullVersion {
+		return versionID
+	}
+	if b, err := s.meta.GetBucket(ctx, bucket); err != nil || b.Versioning == "" {
+		return ""
+	}
+	return versionID
+}
+
+// ListObjectVersions returns a page of a bucket's object versions, delete
+// markers included (meta.ErrBucketNotFound).
+func (s *Service) ListObjectVersions(ctx context.Context, bucket string, opts meta.ListVersionsOptions) (meta.VersionsPage, error) {
+	return s.meta.ListObjectVersions(ctx, bucket, opts)
+}
+
+// DeleteResult is what a delete did, as S3 reports it.
+type DeleteResult struct {
+	// VersionID is the version removed, or the delete marker created; ""
+	// on a bucket whose versioning was never set.
+	VersionID string
+	// DeleteMarker: a delete marker was created, or the version removed
+	// was one.
+	DeleteMarker bool
+}
+
+// DeleteObject deletes a key as S3 does (idempotent: a missing key or
+// version is not an error). With a versionID that version goes for good.
+// Without one, a bucket whose versioning was never set loses the key's
+// object; an Enabled bucket gets a new delete marker as the key's latest
+// version, a Suspended one a delete marker that is the null version
+// (replacing the null version, if any). cond is checked against the
+// latest version in the transaction that commits the change. owner is the
+// requester, the owner of a delete marker.
+func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owner string, cond meta.Condition) (DeleteResult, error) {
+	if err := ValidateKey(key); err != nil {
+		return DeleteResult{}, err
+	}
+	var res DeleteResult
+	var freed []string
+	var err error
+	if versionID != "" {
+		// Whether it is a marker is only reported: read before, outside
+		// the delete's transaction.
+		_, gerr := s.meta.GetObject(ctx, bucket, key, versionID)
+		var dm *meta.DeleteMarkerError
+		res = DeleteResult{VersionID: versionID, DeleteMarker: errors.As(gerr, &dm)}
+		freed, err = s.meta.DeleteObject(ctx, bucket, key, versionID, cond)
+	} else {
+		b, berr := s.meta.GetBucket(ctx, bucket)
+		if berr != nil {
+			return DeleteResult{}, berr
+		}
+		if b.Versioning == "" {
+			freed, err = s.meta.DeleteObject(ctx, bucket, key, "", cond)
+		} else {
+			res = DeleteResult{VersionID: writeVersion(b), DeleteMarker: true}
+			freed, err = s.meta.PutObject(ctx, meta.Object{
+				Bucket: bucket, Key: key, VersionID: res.VersionID, DeleteMarker: true, LastModified: meta.Now(), Owner: owner,
+			}, cond)
+		}
+	}
+	if err != nil {
+		return DeleteResult{}, err
+	}
+	s.freeBlobs(ctx, freed)
+	return res, nil
+}
