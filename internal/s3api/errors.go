@@ -14,6 +14,7 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/tagging"
 )
 
 // APIError is an S3 wire error: the code and HTTP status S3 uses, and a
@@ -66,6 +67,7 @@ var errorTable = []struct {
 	{cors.ErrNoBucket, APIError{"AccessForbidden", "CORSResponse: Bucket not found", http.StatusForbidden}},
 	{cors.ErrNotEnabled, APIError{"AccessForbidden", "CORSResponse: CORS is not enabled for this bucket.", http.StatusForbidden}},
 	{cors.ErrNotAllowed, APIError{"AccessForbidden", "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.", http.StatusForbidden}},
+	{tagging.ErrNoTagSet, APIError{"NoSuchTagSet", "The TagSet does not exist", http.StatusNotFound}},
 	{lifecycle.ErrNoConfig, APIError{"NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist", http.StatusNotFound}},
 	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}},
 	{meta.ErrPartChanged, APIError{"InvalidPart", "One or more of the specified parts changed while the upload was being completed.", http.StatusBadRequest}},
@@ -123,12 +125,16 @@ func toAPIError(err error) (*APIError, bool) {
 			return &out, true
 		}
 	}
-	if errors.Is(err, cors.ErrMalformed) || errors.Is(err, lifecycle.ErrMalformed) { // S3's message, not the detail
+	if errors.Is(err, cors.ErrMalformed) || errors.Is(err, lifecycle.ErrMalformed) || errors.Is(err, tagging.ErrMalformed) { // S3's message, not the detail
 		return errMalformedXML, true
 	}
 	var lcRule *lifecycle.RuleError
 	if errors.As(err, &lcRule) {
 		return apiErr(http.StatusBadRequest, lcRule.Code, "%s", lcRule.Msg), true
+	}
+	var tagErr *tagging.Error
+	if errors.As(err, &tagErr) {
+		return apiErr(http.StatusBadRequest, tagErr.Code, "%s", tagErr.Msg), true
 	}
 	var rule *cors.RuleError
 	if errors.As(err, &rule) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/lifecycle"
+	"github.com/jogstore/jog/internal/tagging"
 )
 
 // The golden tests pin the exact bytes of every XML response body the S3
@@ -197,6 +198,8 @@ func goldenDocs() []goldenDoc {
 			{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"GET"}},
 		}}},
 		{"lifecycle-configuration", lifecycleGolden()},
+		{"tagging", tagging.Tagging{Xmlns: s3Namespace, TagSet: tagging.Set{{Key: "team", Value: "a b"}, {Key: "env", Value: ""}}.Document().TagSet}},
+		{"tagging-empty", tagging.Tagging{Xmlns: s3Namespace, TagSet: tagging.Set(nil).Document().TagSet}},
 	}
 }
 

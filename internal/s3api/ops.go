@@ -46,6 +46,9 @@ const (
 	OpPutBucketVersioning
 	OpGetBucketVersioning
 	OpListObjectVersions
+	OpPutBucketTagging
+	OpGetBucketTagging
+	OpDeleteBucketTagging
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
@@ -157,6 +160,11 @@ var operations = [numOps]opDesc{
 	OpPutBucketVersioning:   {"PutBucketVersioning", []string{"s3:PutBucketVersioning"}, "", KindAdmin, (*Handler).putBucketVersioning},
 	OpGetBucketVersioning:   {"GetBucketVersioning", []string{"s3:GetBucketVersioning"}, "", KindAdmin, (*Handler).getBucketVersioning},
 	OpListObjectVersions:    {"ListObjectVersions", []string{"s3:ListBucketVersions"}, "", KindList, (*Handler).listObjectVersions},
+
+	OpPutBucketTagging: {"PutBucketTagging", []string{"s3:PutBucketTagging"}, "", KindAdmin, (*Handler).putBucketTagging},
+	OpGetBucketTagging: {"GetBucketTagging", []string{"s3:GetBucketTagging"}, "", KindAdmin, (*Handler).getBucketTagging},
+	// DeleteBucketTagging has no action of its own.
+	OpDeleteBucketTagging: {"DeleteBucketTagging", []string{"s3:PutBucketTagging"}, "", KindAdmin, (*Handler).deleteBucketTagging},
 }
 
 // String returns the operation's name as S3 spells it ("GetObject").

@@ -109,6 +109,9 @@ var awsActions = map[string]struct {
 	"PutBucketVersioning":             {[]string{"s3:PutBucketVersioning"}, ""},
 	"GetBucketVersioning":             {[]string{"s3:GetBucketVersioning"}, ""},
 	"ListObjectVersions":              {[]string{"s3:ListBucketVersions"}, ""},
+	"PutBucketTagging":                {[]string{"s3:PutBucketTagging"}, ""},
+	"GetBucketTagging":                {[]string{"s3:GetBucketTagging"}, ""},
+	"DeleteBucketTagging":             {[]string{"s3:PutBucketTagging"}, ""},
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {

@@ -22,7 +22,7 @@ var bucketSubresources = []string{
 	"accelerate", "acl", "analytics", "encryption", "intelligent-tiering",
 	"inventory", "logging", "metrics", "notification", "object-lock",
 	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
-	"requestPayment", "tagging", "website",
+	"requestPayment", "website",
 	"metadataConfiguration", "metadataTable",
 }
 
@@ -85,6 +85,9 @@ func bucketOp(method string, q map[string][]string) Op {
 	}
 	if has(q, "lifecycle") {
 		return configOp(method, OpPutBucketLifecycleConfiguration, OpGetBucketLifecycleConfiguration, OpDeleteBucketLifecycle)
+	}
+	if has(q, "tagging") {
+		return configOp(method, OpPutBucketTagging, OpGetBucketTagging, OpDeleteBucketTagging)
 	}
 	if has(q, "versioning") {
 		switch method {

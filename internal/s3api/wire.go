@@ -135,8 +135,8 @@ var wireTable = []wireRule{
 	{name: "x-amz-expected-bucket-owner", handled: onBucket, note: "403 AccessDenied unless it names the bucket owner's canonical ID"},
 
 	// Integrity.
-	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning)},
-	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning),
+	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning, OpPutBucketTagging)},
+	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning, OpPutBucketTagging),
 		note: "an algorithm JOG does not verify is refused with 400 InvalidRequest"},
 	{name: "x-amz-checksum-crc32", handled: bodyChecksums},
 	{name: "x-amz-checksum-crc32c", handled: bodyChecksums},

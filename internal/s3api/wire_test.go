@@ -46,6 +46,9 @@ var opTargets = map[Op]struct {
 	OpPutBucketVersioning:             {"PUT", "/b?versioning", ""},
 	OpGetBucketVersioning:             {"GET", "/b?versioning", ""},
 	OpListObjectVersions:              {"GET", "/b?versions", ""},
+	OpPutBucketTagging:                {"PUT", "/b?tagging", ""},
+	OpGetBucketTagging:                {"GET", "/b?tagging", ""},
+	OpDeleteBucketTagging:             {"DELETE", "/b?tagging", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {

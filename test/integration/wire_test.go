@@ -127,6 +127,9 @@ func TestWireRefusals(t *testing.T) {
 		"PutBucketVersioning":             {"PUT", "/wire?versioning", []byte(`<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>`)},
 		"GetBucketVersioning":             {"GET", "/wire?versioning", nil},
 		"ListObjectVersions":              {"GET", "/wire?versions", nil},
+		"PutBucketTagging":                {"PUT", "/wire?tagging", nil},
+		"GetBucketTagging":                {"GET", "/wire?tagging", nil},
+		"DeleteBucketTagging":             {"DELETE", "/wire?tagging", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {
