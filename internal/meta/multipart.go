@@ -51,6 +51,9 @@ type Upload struct {
 	// asked for; every part carries a checksum of that algorithm.
 	ChecksumAlgorithm string
 	ChecksumType      string
+	// Tags are the tags CreateMultipartUpload was given (x-amz-tagging
+	// form, "" for none), the completed object's.
+	Tags string
 }
 
 // Part is one uploaded part. Parts of a completed upload stay in the store

@@ -34,6 +34,11 @@ type ObjectStore interface {
 	// versioned bucket that keeps the data is a PutObject of a delete
 	// marker.)
 	DeleteObject(ctx context.Context, bucket, key, versionID string, cond Condition) (freed []string, err error)
+	// PutObjectTags replaces the tag set (meta.Object.Tags; "" for none)
+	// of key's latest version (versionID "") or of the given one, nothing
+	// else of it, and returns that version's ID: ErrObjectNotFound when
+	// there is none, a *DeleteMarkerError when it is a delete marker.
+	PutObjectTags(ctx context.Context, bucket, key, versionID, tags string) (string, error)
 	// ListObjects returns a page of the latest versions (see ListOptions);
 	// keys whose latest version is a delete marker are not listed.
 	ListObjects(ctx context.Context, bucket string, opts ListOptions) (ListPage, error)

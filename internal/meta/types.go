@@ -53,6 +53,11 @@ type Object struct {
 	// Parts, on CompleteUpload, names the parts that make up the object.
 	Parts []Part
 
+	// Tags is the version's tag set in the x-amz-tagging form
+	// ("k1=v1&k2=v2", URL-encoded; "" for none). ObjectStore.PutObjectTags
+	// replaces it.
+	Tags string
+
 	// DeleteMarker marks a version that records a delete: it has no data.
 	// PutObject with DeleteMarker set writes one (ADR 0012).
 	DeleteMarker bool

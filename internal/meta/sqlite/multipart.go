@@ -22,24 +22,25 @@ func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO uploads
-			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			u.UploadID, id, u.Key, u.Initiated.UnixMilli(), u.Owner, u.StorageClass, cols.headers, cols.userMeta,
-			u.ChecksumAlgorithm, u.ChecksumType)
+			u.ChecksumAlgorithm, u.ChecksumType, nullString(u.Tags))
 		return err
 	})
 }
 
-const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type"
+const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags"
 
 func scanUpload(sc interface{ Scan(...any) error }, bucket string) (meta.Upload, error) {
 	u := meta.Upload{Bucket: bucket}
 	var initiated int64
-	var headers, userMeta sql.NullString
+	var headers, userMeta, tags sql.NullString
 	if err := sc.Scan(&u.UploadID, &u.Key, &initiated, &u.Owner, &u.StorageClass, &headers, &userMeta,
-		&u.ChecksumAlgorithm, &u.ChecksumType); err != nil {
+		&u.ChecksumAlgorithm, &u.ChecksumType, &tags); err != nil {
 		return u, err
 	}
+	u.Tags = tags.String
 	u.Initiated = time.UnixMilli(initiated).UTC()
 	if headers.Valid && headers.String != "" {
 		if err := json.Unmarshal([]byte(headers.String), &u.Headers); err != nil {
