@@ -40,7 +40,8 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		return apiErr(http.StatusBadRequest, "InvalidArgument", "Unknown metadata directive.")
 	}
 	replace := directive == "REPLACE"
-	if v := r.Header.Get("X-Amz-Tagging-Directive"); v != "" && v != "COPY" && v != "REPLACE" {
+	tagDirective := r.Header.Get("X-Amz-Tagging-Directive")
+	if tagDirective != "" && tagDirective != "COPY" && tagDirective != "REPLACE" {
 		return apiErr(http.StatusBadRequest, "InvalidArgument", "Unknown tagging directive.")
 	}
 	storageClass, err := storageClassHeader(r.Header)
@@ -55,6 +56,11 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 	in.SrcBucket, in.SrcKey, in.SrcVersion, in.ReplaceMetadata = srcBucket, srcKey, srcVersion, replace
 	if replace {
 		if in.Dst.Headers, in.Dst.UserMeta, err = parseObjectHeaders(r.Header); err != nil {
+			return err
+		}
+	}
+	if in.ReplaceTags = tagDirective == "REPLACE"; in.ReplaceTags {
+		if in.Dst.Tags, err = taggingHeader(r.Header); err != nil {
 			return err
 		}
 	}

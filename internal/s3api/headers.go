@@ -99,6 +99,7 @@ func setObjectHeaders(h http.Header, o meta.Object, q map[string][]string) {
 	if o.StorageClass != "" && o.StorageClass != "STANDARD" {
 		h.Set("x-amz-storage-class", o.StorageClass)
 	}
+	setTaggingCount(h, o.Tags)
 	for param, header := range responseOverrides {
 		if v, ok := q[param]; ok {
 			h.Set(header, v[0])

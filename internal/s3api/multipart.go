@@ -21,8 +21,12 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error
 	if err != nil {
 		return err
 	}
+	tags, err := taggingHeader(r.Header)
+	if err != nil {
+		return err
+	}
 	u := meta.Upload{
-		Bucket: r.route.Bucket, Key: r.route.Key, Owner: r.auth.AccessKey,
+		Bucket: r.route.Bucket, Key: r.route.Key, Owner: r.auth.AccessKey, Tags: tags,
 		StorageClass: class, Headers: headers, UserMeta: userMeta,
 		ChecksumType: strings.ToUpper(r.Header.Get("X-Amz-Checksum-Type")),
 	}

@@ -33,13 +33,17 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	tags, err := taggingHeader(r.Header)
+	if err != nil {
+		return err
+	}
 	body, size, ck, err := uploadBody(r)
 	if err != nil {
 		return err
 	}
 	o, err := h.svc.PutObject(r.Context(), service.PutInput{
 		Bucket: r.route.Bucket, Key: r.route.Key, Body: body, Size: size,
-		ContentMD5: md5sum, Checksums: ck, Headers: headers, UserMeta: userMeta, Cond: cond,
+		ContentMD5: md5sum, Checksums: ck, Headers: headers, UserMeta: userMeta, Tags: tags, Cond: cond,
 		Owner: r.auth.AccessKey, StorageClass: class,
 	})
 	if err != nil {

@@ -49,6 +49,9 @@ const (
 	OpPutBucketTagging
 	OpGetBucketTagging
 	OpDeleteBucketTagging
+	OpPutObjectTagging
+	OpGetObjectTagging
+	OpDeleteObjectTagging
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
@@ -116,8 +119,8 @@ const (
 // condition keys for Amazon S3", table "API operations defined by Amazon
 // S3", and of each operation's API reference (TestOpActionsMatchAWS
 // restates them). Actions that depend on the request — the *Version
-// actions when a versionId is given, s3:PutObjectTagging and the like for
-// headers JOG refuses — are not listed.
+// actions when a versionId is given, s3:PutObjectTagging for
+// x-amz-tagging on a write — are not listed.
 var operations = [numOps]opDesc{
 	OpUnknown:     {name: "Unknown"},
 	OpUnsupported: {name: "Unsupported"},
@@ -165,6 +168,9 @@ var operations = [numOps]opDesc{
 	OpGetBucketTagging: {"GetBucketTagging", []string{"s3:GetBucketTagging"}, "", KindAdmin, (*Handler).getBucketTagging},
 	// DeleteBucketTagging has no action of its own.
 	OpDeleteBucketTagging: {"DeleteBucketTagging", []string{"s3:PutBucketTagging"}, "", KindAdmin, (*Handler).deleteBucketTagging},
+	OpPutObjectTagging:    {"PutObjectTagging", []string{"s3:PutObjectTagging"}, "", KindWrite, (*Handler).putObjectTagging},
+	OpGetObjectTagging:    {"GetObjectTagging", []string{"s3:GetObjectTagging"}, "", KindRead, (*Handler).getObjectTagging},
+	OpDeleteObjectTagging: {"DeleteObjectTagging", []string{"s3:DeleteObjectTagging"}, "", KindWrite, (*Handler).deleteObjectTagging},
 }
 
 // String returns the operation's name as S3 spells it ("GetObject").

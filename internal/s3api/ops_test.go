@@ -112,6 +112,9 @@ var awsActions = map[string]struct {
 	"PutBucketTagging":                {[]string{"s3:PutBucketTagging"}, ""},
 	"GetBucketTagging":                {[]string{"s3:GetBucketTagging"}, ""},
 	"DeleteBucketTagging":             {[]string{"s3:PutBucketTagging"}, ""},
+	"PutObjectTagging":                {[]string{"s3:PutObjectTagging"}, ""},
+	"GetObjectTagging":                {[]string{"s3:GetObjectTagging"}, ""},
+	"DeleteObjectTagging":             {[]string{"s3:DeleteObjectTagging"}, ""},
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {

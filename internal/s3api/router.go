@@ -28,7 +28,7 @@ var bucketSubresources = []string{
 
 // objectSubresources select object-level APIs not implemented yet.
 var objectSubresources = []string{
-	"acl", "legal-hold", "retention", "restore", "select", "tagging", "torrent",
+	"acl", "legal-hold", "retention", "restore", "select", "torrent",
 }
 
 // ParseRoute turns method, host, path and query into a Route. domain, when
@@ -132,6 +132,9 @@ func bucketOp(method string, q map[string][]string) Op {
 func objectOp(r *http.Request, q map[string][]string) Op {
 	if firstPresent(q, objectSubresources) != "" {
 		return OpUnsupported
+	}
+	if has(q, "tagging") {
+		return configOp(r.Method, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging)
 	}
 	upload := has(q, "uploadId")
 	switch r.Method {

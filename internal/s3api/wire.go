@@ -92,7 +92,6 @@ var (
 	errNoLockBucket = notImplemented("Object Lock is not implemented: a bucket cannot be created with it enabled.")
 	errNoOwnership  = notImplemented("Only the BucketOwnerEnforced object ownership is implemented.")
 	errNoNamespace  = notImplemented("Only the global bucket namespace is implemented.")
-	errNoTagging    = notImplemented("Object tagging is not implemented.")
 	errNoWebsite    = notImplemented("Website redirects are not implemented.")
 	errNoAppend     = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
 	errNoChecksum   = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
@@ -135,8 +134,8 @@ var wireTable = []wireRule{
 	{name: "x-amz-expected-bucket-owner", handled: onBucket, note: "403 AccessDenied unless it names the bucket owner's canonical ID"},
 
 	// Integrity.
-	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning, OpPutBucketTagging)},
-	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning, OpPutBucketTagging),
+	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning, OpPutBucketTagging, OpPutObjectTagging)},
+	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning, OpPutBucketTagging, OpPutObjectTagging),
 		note: "an algorithm JOG does not verify is refused with 400 InvalidRequest"},
 	{name: "x-amz-checksum-crc32", handled: bodyChecksums},
 	{name: "x-amz-checksum-crc32c", handled: bodyChecksums},
@@ -166,9 +165,9 @@ var wireTable = []wireRule{
 	{name: "x-amz-storage-class", handled: objectWrites},
 	{name: "x-amz-metadata-directive", handled: opsOf(OpCopyObject)},
 	{name: "x-amz-tagging-directive", handled: opsOf(OpCopyObject),
-		note: "COPY and REPLACE both give the copy no tags: no object has any, and x-amz-tagging is refused"},
-	{name: "x-amz-tagging", refused: objectWrites, err: errNoTagging, sample: "k=v",
-		accept: func(_ Op, v string) bool { return v == "" }},
+		note: "COPY (the default) gives the copy the source version's tags, REPLACE those of x-amz-tagging (none without it)"},
+	{name: "x-amz-tagging", handled: objectWrites,
+		note: "the URL-encoded tag set of the new version (on CopyObject only with x-amz-tagging-directive REPLACE)"},
 	{name: "x-amz-website-redirect-location", refused: objectWrites, err: errNoWebsite, sample: "/other"},
 	{name: "x-amz-write-offset-bytes", refused: opsOf(OpPutObject), err: errNoAppend, sample: "0"},
 
@@ -237,7 +236,7 @@ var wireTable = []wireRule{
 		note: "RestoreStatus: no object is archived, so there is none to report"},
 
 	// Query parameters.
-	{name: "versionId", query: true, handled: reads | opsOf(OpDeleteObject, OpGetObjectAttributes)},
+	{name: "versionId", query: true, handled: reads | opsOf(OpDeleteObject, OpGetObjectAttributes, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging)},
 	{name: "partNumber", query: true, handled: reads | opsOf(OpUploadPart, OpUploadPartCopy)},
 	{name: "uploadId", query: true, handled: opsOf(OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)},
 	{name: "response-cache-control", query: true, handled: reads},

@@ -49,6 +49,9 @@ var opTargets = map[Op]struct {
 	OpPutBucketTagging:                {"PUT", "/b?tagging", ""},
 	OpGetBucketTagging:                {"GET", "/b?tagging", ""},
 	OpDeleteBucketTagging:             {"DELETE", "/b?tagging", ""},
+	OpPutObjectTagging:                {"PUT", "/b/k?tagging", ""},
+	OpGetObjectTagging:                {"GET", "/b/k?tagging", ""},
+	OpDeleteObjectTagging:             {"DELETE", "/b/k?tagging", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {
@@ -131,7 +134,8 @@ func TestWireAccepts(t *testing.T) {
 		{OpPutObject, "x-amz-object-lock-legal-hold", "OFF", false},
 		{OpPutObject, "x-amz-object-lock-legal-hold", "ON", true},
 		{OpPutObject, "x-amz-tagging", "", false},
-		{OpCopyObject, "x-amz-tagging", "a=b", true},
+		{OpCopyObject, "x-amz-tagging", "a=b", false},
+		{OpPutObject, "x-amz-tagging", "a=b&c=", false},
 		{OpPutObject, "x-amz-server-side-encryption-bucket-key-enabled", "false", false},
 		{OpGetObject, "x-amz-server-side-encryption-customer-algorithm", "AES256", true},
 		{OpGetObject, "x-amz-server-side-encryption", "AES256", false}, // S3 ignores it on reads

@@ -14,6 +14,8 @@ type CopyInput struct {
 	SrcBucket, SrcKey, SrcVersion string
 	Dst                           PutInput
 	ReplaceMetadata               bool
+	// ReplaceTags gives the copy Dst.Tags; else it gets the source's.
+	ReplaceTags bool
 	// CheckSource, when set, is called with the source's metadata before any
 	// byte is copied (copy-source conditionals); its error aborts the copy.
 	CheckSource func(meta.Object) error
@@ -37,6 +39,9 @@ func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, st
 	dst.Body, dst.Size, dst.ContentMD5 = r, src.Size, nil
 	if !in.ReplaceMetadata {
 		dst.Headers, dst.UserMeta = src.Headers, src.UserMeta
+	}
+	if !in.ReplaceTags {
+		dst.Tags = src.Tags
 	}
 	if dst.StorageClass == "" {
 		dst.StorageClass = src.StorageClass

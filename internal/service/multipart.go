@@ -237,7 +237,7 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 	o := meta.Object{
 		Bucket: u.Bucket, Key: u.Key, VersionID: writeVersion(b), UploadID: u.UploadID,
 		LastModified: meta.Now(), StorageClass: u.StorageClass, Owner: u.Owner,
-		Headers: u.Headers, UserMeta: u.UserMeta, Parts: chosen, PartsCount: len(chosen),
+		Headers: u.Headers, UserMeta: u.UserMeta, Tags: u.Tags, Parts: chosen, PartsCount: len(chosen),
 	}
 	md5s := md5.New()
 	for _, p := range chosen {

@@ -33,6 +33,7 @@ type PutInput struct {
 	Checksums  ChecksumRequest
 	Headers    meta.ContentHeaders
 	UserMeta   map[string]string
+	Tags       string // x-amz-tagging form, "" for none
 	Cond       meta.Condition
 	Owner      string
 	// StorageClass is stored and listed; every class is served alike.
@@ -86,7 +87,7 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		Bucket: in.Bucket, Key: in.Key, VersionID: writeVersion(b),
 		BlobID: wb.id, Inline: wb.inline, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
 		LastModified: meta.Now(), StorageClass: in.StorageClass, Owner: in.Owner,
-		Headers: in.Headers, UserMeta: in.UserMeta,
+		Headers: in.Headers, UserMeta: in.UserMeta, Tags: in.Tags,
 		Checksum: meta.Checksum{Algorithm: string(wb.alg), Value: checksum.Encode(wb.sum), Type: "FULL_OBJECT"},
 	}
 	freed, err := s.meta.PutObject(ctx, o, in.Cond)

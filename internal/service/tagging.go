@@ -31,3 +31,10 @@ func (s *Service) GetBucketTagging(ctx context.Context, bucket string) (tagging.
 func (s *Service) DeleteBucketTagging(ctx context.Context, bucket string) error {
 	return s.deleteConfigDoc(ctx, bucket, bucketTags, noDrop)
 }
+
+// PutObjectTags replaces the tags (x-amz-tagging form, "" for none) of
+// key's latest version (versionID "") or the given one, and returns that
+// version's ID.
+func (s *Service) PutObjectTags(ctx context.Context, bucket, key, versionID, tags string) (string, error) {
+	return s.meta.PutObjectTags(ctx, bucket, key, versionID, tags)
+}

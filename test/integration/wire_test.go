@@ -130,6 +130,9 @@ func TestWireRefusals(t *testing.T) {
 		"PutBucketTagging":                {"PUT", "/wire?tagging", nil},
 		"GetBucketTagging":                {"GET", "/wire?tagging", nil},
 		"DeleteBucketTagging":             {"DELETE", "/wire?tagging", nil},
+		"PutObjectTagging":                {"PUT", "/wire/k?tagging", nil},
+		"GetObjectTagging":                {"GET", "/wire/k?tagging", nil},
+		"DeleteObjectTagging":             {"DELETE", "/wire/k?tagging", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {
@@ -221,11 +224,6 @@ func TestWireRefusalsSDK(t *testing.T) {
 				ObjectLockMode: types.ObjectLockModeCompliance, ObjectLockRetainUntilDate: aws.Time(time.Now().Add(time.Hour))})
 			return err
 		}, 400, "InvalidRequest"},
-		{"tagging", func() error {
-			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
-				Tagging: aws.String("team=a")})
-			return err
-		}, 501, "NotImplemented"},
 		{"multipart SSE", func() error {
 			_, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("wire"), Key: key,
 				ServerSideEncryption: types.ServerSideEncryptionAes256})
