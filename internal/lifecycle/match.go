@@ -13,8 +13,8 @@ type Object struct {
 	Key          string
 	Size         int64
 	LastModified time.Time
-	// Tags are the object's tags. Objects have none until object tagging
-	// exists: a rule that requires a tag matches no object until then.
+	// Tags are the object's tags (nil for none). Listings do not carry
+	// them: NeedsTags says when they are worth reading.
 	Tags map[string]string
 }
 
@@ -145,6 +145,25 @@ func (rs *Rules) Expiry(o Object) (at time.Time, ruleID string, ok bool) {
 		}
 	}
 	return at, ruleID, ok
+}
+
+// NeedsTags reports whether o's tags could change Expiry's answer: some
+// enabled Expiration rule filters on tags and matches o otherwise. Tags
+// in o are ignored.
+func (rs *Rules) NeedsTags(o Object) bool {
+	if rs == nil {
+		return false
+	}
+	for _, c := range rs.expire {
+		if len(c.tags) > 0 {
+			untagged := c
+			untagged.tags = nil
+			if untagged.matches(o) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // AbortDue returns when an upload of key initiated at initiated is to be

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/tagging"
 )
 
 func (h *Handler) putBucketLifecycle(w http.ResponseWriter, r *request) error {
@@ -56,8 +57,11 @@ func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	if !rules.ExpiresObjects() {
 		return
 	}
-	// TODO(tagging): pass the object's tags, for rules that filter on them.
-	at, id, ok := rules.Expiry(lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified})
+	lo := lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified}
+	if o.Tags != "" {
+		lo.Tags = tagging.ParseStored(o.Tags).Map()
+	}
+	at, id, ok := rules.Expiry(lo)
 	if !ok {
 		return
 	}

@@ -3,7 +3,6 @@ package s3api
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -34,21 +33,6 @@ func setTaggingCount(h http.Header, tags string) {
 	if tags != "" {
 		h.Set("X-Amz-Tagging-Count", strconv.Itoa(strings.Count(tags, "&")+1))
 	}
-}
-
-// tagSet turns a stored tag form back into tags, in key order.
-func tagSet(stored string) tagging.Set {
-	set := tagging.Set{}
-	for _, part := range strings.Split(stored, "&") {
-		if part == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(part, "=")
-		key, _ := url.QueryUnescape(k)
-		value, _ := url.QueryUnescape(v)
-		set = append(set, tagging.Tag{Key: key, Value: value})
-	}
-	return set
 }
 
 // objectVersionError answers a tagging request on a version that is not
@@ -98,7 +82,7 @@ func (h *Handler) getObjectTagging(w http.ResponseWriter, r *request) error {
 		return objectVersionError(w, err, version)
 	}
 	h.setVersionHeader(w, r, o.VersionID)
-	doc := tagSet(o.Tags).Document()
+	doc := tagging.ParseStored(o.Tags).Document()
 	doc.Xmlns = s3Namespace
 	return writeXML(w, http.StatusOK, doc)
 }

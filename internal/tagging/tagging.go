@@ -166,6 +166,34 @@ func (s Set) Query() string {
 	return v.Encode()
 }
 
+// ParseStored reads tags stored in the x-amz-tagging form (as Set.Query
+// writes them) back into a Set; an empty string is no tags.
+func ParseStored(stored string) Set {
+	set := Set{}
+	for _, part := range strings.Split(stored, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, _ := url.QueryUnescape(k)
+		value, _ := url.QueryUnescape(v)
+		set = append(set, Tag{Key: key, Value: value})
+	}
+	return set
+}
+
+// Map returns s as a map of key to value (nil when s is empty).
+func (s Set) Map() map[string]string {
+	if len(s) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(s))
+	for _, t := range s {
+		m[t.Key] = t.Value
+	}
+	return m
+}
+
 // Has reports whether s holds key with value.
 func (s Set) Has(key, value string) bool {
 	for _, t := range s {

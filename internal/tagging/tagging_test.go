@@ -61,6 +61,12 @@ func TestQuery(t *testing.T) {
 	if q := s.Query(); q != "a=x+y&b=2&c=" {
 		t.Errorf("Query = %q", q)
 	}
+	if back := ParseStored(s.Query()); len(back) != 3 || back.Map()["a"] != "x y" || back.Map()["c"] != "" {
+		t.Errorf("ParseStored(%q) = %v", s.Query(), back)
+	}
+	if back := ParseStored(""); len(back) != 0 || back.Map() != nil {
+		t.Errorf("ParseStored(\"\") = %v", back)
+	}
 	if s, err := ParseQuery(""); s != nil || err != nil {
 		t.Errorf("ParseQuery(\"\") = %v, %v", s, err)
 	}

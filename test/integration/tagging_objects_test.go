@@ -225,3 +225,26 @@ func TestObjectTaggingVersions(t *testing.T) {
 	itest.WantErr(t, err, http.StatusMethodNotAllowed, "MethodNotAllowed")
 	wantObjectTags(t, c, "vtags", "k", v1, "v=one")
 }
+
+// TestObjectTaggingExpiration: x-amz-expiration follows a rule filtering on
+// the version's tags.
+func TestObjectTaggingExpiration(t *testing.T) {
+	_, c := itest.StartBucket(t, "etags")
+	ctx := context.Background()
+	if err := lcPut(ctx, c, "etags", []types.LifecycleRule{{ID: aws.String("tmp"), Status: types.ExpirationStatusEnabled,
+		Filter:     &types.LifecycleRuleFilter{Tag: &types.Tag{Key: aws.String("tmp"), Value: aws.String("yes")}},
+		Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}}}); err != nil {
+		t.Fatal(err)
+	}
+	tagged := itest.Put(t, c, "etags", "a", []byte("a"), func(in *s3.PutObjectInput) { in.Tagging = aws.String("tmp=yes") })
+	if !strings.Contains(aws.ToString(tagged.Expiration), `rule-id="tmp"`) {
+		t.Errorf("PutObject of a tagged object: x-amz-expiration %q", aws.ToString(tagged.Expiration))
+	}
+	if plain := itest.Put(t, c, "etags", "b", []byte("b")); plain.Expiration != nil {
+		t.Errorf("PutObject of an untagged object: x-amz-expiration %q", aws.ToString(plain.Expiration))
+	}
+	h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("etags"), Key: aws.String("a")})
+	if err != nil || !strings.Contains(aws.ToString(h.Expiration), `rule-id="tmp"`) {
+		t.Errorf("HeadObject: x-amz-expiration %q, %v", aws.ToString(h.Expiration), err)
+	}
+}

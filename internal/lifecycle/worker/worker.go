@@ -10,6 +10,7 @@ import (
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/tagging"
 )
 
 // DefaultPageSize is how many keys or uploads a page of a pass holds.
@@ -221,9 +222,13 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 		now := w.opts.Now()
 		for _, o := range page.Objects {
 			rep.Scanned++
-			// TODO(tagging): pass the object's tags, for rules that
-			// filter on them; until then such rules match nothing.
-			at, id, ok := rules.Expiry(lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified})
+			lo := lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified}
+			if rules.NeedsTags(lo) {
+				if lo.Tags, err = w.tags(ctx, bucket, o); err != nil {
+					return err
+				}
+			}
+			at, id, ok := rules.Expiry(lo)
 			if !ok || now.Before(at) {
 				continue
 			}
@@ -244,6 +249,20 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 		}
 		w.onPage(bucket)
 	}
+}
+
+// tags reads the tags of listed object o, which a rule filtering on tags
+// may expire: listings do not carry them. An object changed or gone since
+// it was listed has none (expire's condition then spares it anyway).
+func (w *Worker) tags(ctx context.Context, bucket string, o meta.ObjectSummary) (map[string]string, error) {
+	cur, err := w.svc.HeadObject(ctx, bucket, o.Key, "", false)
+	if errors.Is(err, meta.ErrObjectNotFound) || err == nil && cur.ETag != o.ETag {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return tagging.ParseStored(cur.Tags).Map(), nil
 }
 
 // expire removes the current version of o, which rule expired: the one
