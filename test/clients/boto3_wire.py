@@ -27,7 +27,6 @@ def checks(s3, bucket, t, eq, client_error_code, seeded, MiB):
         for kw, code in [({"ServerSideEncryption": "AES256"}, "NotImplemented"),
                          ({"SSECustomerAlgorithm": "AES256", "SSECustomerKey": "k" * 32}, "NotImplemented"),
                          ({"ACL": "public-read"}, "NotImplemented"),
-                         ({"Tagging": "team=a"}, "NotImplemented"),
                          ({"ObjectLockLegalHoldStatus": "ON"}, "InvalidRequest")]:
             eq(client_error_code(s3.put_object, Bucket=bucket, Key="refused", Body=b"secret", **kw), code, str(kw))
         eq(client_error_code(s3.head_object, Bucket=bucket, Key="refused"), "404", "nothing stored")
@@ -37,4 +36,4 @@ def checks(s3, bucket, t, eq, client_error_code, seeded, MiB):
         s3.put_object(Bucket=bucket, Key="private", Body=b"p", ACL="private")
         s3.delete_object(Bucket=bucket, Key="private")
 
-    t("SSE, SSE-C, public ACLs, tagging and object lock are refused; the private ACL is accepted", refusals)
+    t("SSE, SSE-C, public ACLs and object lock are refused; the private ACL is accepted", refusals)
