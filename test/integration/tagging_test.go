@@ -121,3 +121,34 @@ func TestBucketTagging(t *testing.T) {
 	_, err = c.DeleteBucketTagging(ctx, &s3.DeleteBucketTaggingInput{Bucket: nope})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 }
+
+// TestTaggingMalformed sends documents no SDK builds: each is refused and
+// leaves the tags as they were.
+func TestTaggingMalformed(t *testing.T) {
+	srv, c := itest.StartBucket(t, "tagx")
+	ctx := context.Background()
+	itest.Put(t, c, "tagx", "k", []byte("k"), func(in *s3.PutObjectInput) { in.Tagging = aws.String("a=1") })
+	if _, err := c.PutBucketTagging(ctx, &s3.PutBucketTaggingInput{Bucket: aws.String("tagx"),
+		Tagging: &types.Tagging{TagSet: tagSet("b", "2")}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/tagx?tagging", "/tagx/k?tagging"} {
+		for _, tc := range []struct{ name, body, code string }{
+			{"not XML", "<Tagging><TagSet>", "MalformedXML"},
+			{"no TagSet", "<Tagging></Tagging>", "MalformedXML"},
+			{"no Value", "<Tagging><TagSet><Tag><Key>a</Key></Tag></TagSet></Tagging>", "MalformedXML"},
+			{"other document", "<CORSConfiguration/>", "MalformedXML"},
+			{"empty key", "<Tagging><TagSet><Tag><Key></Key><Value>v</Value></Tag></TagSet></Tagging>", "InvalidTag"},
+		} {
+			req := itest.RawRequest(t, srv, http.MethodPut, path, []byte(tc.body))
+			itest.Sign(t, req, []byte(tc.body), itest.SignOpts{})
+			resp, body := itest.Do(t, req)
+			itest.WantRawErr(t, resp, body, http.StatusBadRequest, tc.code)
+		}
+	}
+	wantObjectTags(t, c, "tagx", "k", "", "a=1")
+	out, err := c.GetBucketTagging(ctx, &s3.GetBucketTaggingInput{Bucket: aws.String("tagx")})
+	if err != nil || !reflect.DeepEqual(tagPairs(out.TagSet), []string{"b=2"}) {
+		t.Fatalf("bucket tags after refusals: %v, %v", out, err)
+	}
+}
