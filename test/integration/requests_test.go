@@ -303,24 +303,14 @@ func TestAWSNotImplemented(t *testing.T) {
 	ctx := context.Background()
 	b, k := aws.String("unimpl"), aws.String("k")
 	for name, call := range map[string]func() error{
-		"PutBucketTagging": func() error {
-			_, err := c.PutBucketTagging(ctx, &s3.PutBucketTaggingInput{Bucket: b,
-				Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}}})
+		"GetBucketWebsite": func() error { _, err := c.GetBucketWebsite(ctx, &s3.GetBucketWebsiteInput{Bucket: b}); return err },
+		"GetBucketEncryption": func() error {
+			_, err := c.GetBucketEncryption(ctx, &s3.GetBucketEncryptionInput{Bucket: b})
 			return err
 		},
-		"GetBucketTagging": func() error { _, err := c.GetBucketTagging(ctx, &s3.GetBucketTaggingInput{Bucket: b}); return err },
-		"GetBucketAcl":     func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
-		"GetBucketPolicy":  func() error { _, err := c.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: b}); return err },
-		"GetObjectTagging": func() error {
-			_, err := c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k})
-			return err
-		},
-		"GetObjectAcl": func() error { _, err := c.GetObjectAcl(ctx, &s3.GetObjectAclInput{Bucket: b, Key: k}); return err },
-		"PutObjectTagging": func() error {
-			_, err := c.PutObjectTagging(ctx, &s3.PutObjectTaggingInput{Bucket: b, Key: k,
-				Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}}})
-			return err
-		},
+		"GetBucketAcl":    func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
+		"GetBucketPolicy": func() error { _, err := c.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: b}); return err },
+		"GetObjectAcl":    func() error { _, err := c.GetObjectAcl(ctx, &s3.GetObjectAclInput{Bucket: b, Key: k}); return err },
 	} {
 		err := call()
 		if code, status := itest.ErrInfo(err); code != "NotImplemented" || status != http.StatusNotImplemented {
