@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -202,11 +201,4 @@ func (s Set) Has(key, value string) bool {
 		}
 	}
 	return false
-}
-
-// Sorted returns a copy of s sorted by key.
-func (s Set) Sorted() Set {
-	out := append(Set(nil), s...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out
 }
