@@ -2,8 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -129,19 +127,8 @@ func TestVersionsResumeAfterRestart(t *testing.T) {
 	dir := t.TempDir()
 	svc, closeStores := openService(t, dir)
 	setupVersions(t, svc)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w := New(svc, quiet, Options{PageSize: 3, Now: inThreeDays, OnPage: func(string) { cancel() }})
-	if _, err := w.Pass(ctx); !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted pass: %v", err)
-	}
-	doc, err := svc.LifecycleCursor(context.Background(), "bkt")
-	if err != nil || doc == nil {
-		t.Fatalf("no cursor after an interrupted pass: %v", err)
-	}
-	var cur cursor
-	if err := json.Unmarshal(doc, &cur); err != nil || cur.Phase != phaseVersions || cur.After != "k" || cur.Key == nil || cur.Key.Key != "k" {
-		t.Fatalf("cursor %s (%v), want the versions phase inside k", doc, err)
+	if cur := interruptedPass(t, svc, 3); cur.Phase != phaseVersions || cur.After != "k" || cur.Key == nil || cur.Key.Key != "k" {
+		t.Fatalf("cursor %+v, want the versions phase inside k", cur)
 	}
 	closeStores()
 
