@@ -21,7 +21,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // openService opens the real stores of dir (as a server start does) and a
 // service over them; the returned func closes them, as a shutdown does.
-func openService(t *testing.T, dir string) (*service.Service, func()) {
+func openService(t testing.TB, dir string) (*service.Service, func()) {
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir, cfg.Fsync = dir, "never"
@@ -42,7 +42,7 @@ func openService(t *testing.T, dir string) (*service.Service, func()) {
 	return service.New(st.Meta, st.Blobs, quiet), closeFn
 }
 
-func setup(t *testing.T, svc *service.Service, rules string, keys ...string) {
+func setup(t testing.TB, svc *service.Service, rules string, keys ...string) {
 	t.Helper()
 	ctx := context.Background()
 	if err := svc.CreateBucket(ctx, "bkt", "us-east-1", "owner"); err != nil {
