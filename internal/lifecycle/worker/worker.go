@@ -54,7 +54,7 @@ func New(svc *service.Service, log *slog.Logger, opts Options) *Worker {
 type Report struct {
 	Buckets int // buckets with lifecycle rules
 	Resumed int // of them, passes resumed from a stored cursor
-	Scanned int // objects and uploads looked at
+	Scanned int // objects, uploads and versions looked at
 	Expired int // objects expired
 	Aborted int // uploads aborted
 	// Noncurrent counts noncurrent versions removed, Markers lone delete
