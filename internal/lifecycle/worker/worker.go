@@ -55,9 +55,13 @@ func New(svc *service.Service, log *slog.Logger, opts Options) *Worker {
 type Report struct {
 	Buckets int // buckets with lifecycle rules
 	Resumed int // of them, passes resumed from a stored cursor
-	Scanned int // objects and uploads looked at
+	Scanned int // objects, uploads and versions looked at
 	Expired int // objects expired
 	Aborted int // uploads aborted
+	// Noncurrent counts noncurrent versions removed, Markers lone delete
+	// markers removed.
+	Noncurrent int
+	Markers    int
 }
 
 // Run makes a pass at once and then every Interval after the previous one
@@ -74,14 +78,15 @@ func (w *Worker) Run(ctx context.Context) {
 		started := time.Now()
 		rep, err := w.Pass(ctx)
 		attrs := []any{"buckets", rep.Buckets, "resumed", rep.Resumed, "scanned", rep.Scanned,
-			"expired", rep.Expired, "aborted", rep.Aborted, "took", time.Since(started).Round(time.Millisecond)}
+			"expired", rep.Expired, "aborted", rep.Aborted,
+			"noncurrent_expired", rep.Noncurrent, "markers_removed", rep.Markers, "took", time.Since(started).Round(time.Millisecond)}
 		switch {
 		case ctx.Err() != nil:
 			w.log.Info("lifecycle pass stopped by shutdown: it resumes at the next start", attrs...)
 			return
 		case err != nil:
 			w.log.Error("lifecycle pass failed", append(attrs, "err", err)...)
-		case rep.Expired+rep.Aborted > 0:
+		case rep.Expired+rep.Aborted+rep.Noncurrent+rep.Markers > 0:
 			w.log.Info("lifecycle pass done", attrs...)
 		default:
 			w.log.Debug("lifecycle pass done", attrs...)
@@ -124,17 +129,22 @@ func (w *Worker) Pass(ctx context.Context) (Report, error) {
 
 // Phases of a bucket's pass, in order.
 const (
-	phaseObjects = "objects"
-	phaseUploads = "uploads"
+	phaseObjects  = "objects"
+	phaseUploads  = "uploads"
+	phaseVersions = "versions"
 )
 
 // cursor is where a bucket's pass stands, stored after each page.
 type cursor struct {
 	Phase string `json:"phase"`
 	// After is the last key listed (phaseObjects) or the key marker
-	// (phaseUploads); UploadID the upload ID marker.
-	After    string `json:"after,omitempty"`
-	UploadID string `json:"uploadId,omitempty"`
+	// (phaseUploads, phaseVersions); UploadID the upload ID marker,
+	// VersionID the version ID marker.
+	After     string `json:"after,omitempty"`
+	UploadID  string `json:"uploadId,omitempty"`
+	VersionID string `json:"versionId,omitempty"`
+	// Key is the versions phase's state of the key it is in.
+	Key *keyState `json:"key,omitempty"`
 }
 
 // bucket applies bucket's rules, from its stored cursor when a pass was
@@ -178,9 +188,15 @@ func (w *Worker) bucket(ctx context.Context, bucket string, rep *Report) error {
 		if err := w.abortUploads(ctx, bucket, &cur, rep); err != nil {
 			return err
 		}
+		cur = cursor{Phase: phaseVersions}
+		if err := w.save(ctx, bucket, cur); err != nil {
+			return err
+		}
 	}
-	if err := w.versions(ctx, bucket); err != nil {
-		return err
+	if cur.Phase == phaseVersions {
+		if err := w.expireVersions(ctx, bucket, &cur, rep); err != nil {
+			return err
+		}
 	}
 	return w.svc.SetLifecycleCursor(ctx, bucket, nil)
 }
@@ -331,16 +347,6 @@ func (w *Worker) abortUploads(ctx context.Context, bucket string, cur *cursor, r
 		w.onPage(bucket)
 	}
 }
-
-// versions is the hook for the rules that need object versions, once
-// ListObjectVersions exists: NoncurrentVersionExpiration (Rules.Noncurrent:
-// remove noncurrent versions NoncurrentDays after they became noncurrent,
-// beyond the NewerNoncurrentVersions newest) and ExpiredObjectDeleteMarker
-// (Rules.ExpiresDeleteMarkers: remove a delete marker that is the only
-// version left of its key). It would run as a third phase with its own
-// cursor (key and version ID markers), and pass every removal through the
-// same object lock check as expire. Until then it does nothing.
-func (w *Worker) versions(context.Context, string) error { return nil }
 
 func (w *Worker) onPage(bucket string) {
 	if w.opts.OnPage != nil {

@@ -21,7 +21,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // openService opens the real stores of dir (as a server start does) and a
 // service over them; the returned func closes them, as a shutdown does.
-func openService(t *testing.T, dir string) (*service.Service, func()) {
+func openService(t testing.TB, dir string) (*service.Service, func()) {
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir, cfg.Fsync = dir, "never"
@@ -42,7 +42,7 @@ func openService(t *testing.T, dir string) (*service.Service, func()) {
 	return service.New(st.Meta, st.Blobs, quiet), closeFn
 }
 
-func setup(t *testing.T, svc *service.Service, rules string, keys ...string) {
+func setup(t testing.TB, svc *service.Service, rules string, keys ...string) {
 	t.Helper()
 	ctx := context.Background()
 	if err := svc.CreateBucket(ctx, "bkt", "us-east-1", "owner"); err != nil {
@@ -139,19 +139,8 @@ func TestPassResumesAfterRestart(t *testing.T) {
 	svc, closeStores := openService(t, dir)
 	setup(t, svc, `<Rule><ID>all</ID><Filter/><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule>`,
 		"k1", "k2", "k3", "k4", "k5", "k6")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w := New(svc, quiet, Options{PageSize: 2, Now: inThreeDays, OnPage: func(string) { cancel() }})
-	if _, err := w.Pass(ctx); !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted pass: %v", err)
-	}
-	doc, err := svc.LifecycleCursor(context.Background(), "bkt")
-	if err != nil || doc == nil {
-		t.Fatalf("no cursor after an interrupted pass: %v", err)
-	}
-	var cur cursor
-	if err := json.Unmarshal(doc, &cur); err != nil || cur.Phase != phaseObjects || cur.After != "k2" {
-		t.Fatalf("cursor %s (%v), want objects after k2", doc, err)
+	if cur := interruptedPass(t, svc, 2); cur.Phase != phaseObjects || cur.After != "k2" {
+		t.Fatalf("cursor %+v, want objects after k2", cur)
 	}
 	closeStores()
 
@@ -159,7 +148,7 @@ func TestPassResumesAfterRestart(t *testing.T) {
 	if got := strings.Join(keys(t, svc), ","); got != "k3,k4,k5,k6" {
 		t.Fatalf("after the first page: %s", got)
 	}
-	w = New(svc, quiet, Options{PageSize: 2, Now: inThreeDays})
+	w := New(svc, quiet, Options{PageSize: 2, Now: inThreeDays})
 	rep, err := w.Pass(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +162,27 @@ func TestPassResumesAfterRestart(t *testing.T) {
 	if doc, _ := svc.LifecycleCursor(context.Background(), "bkt"); doc != nil {
 		t.Errorf("cursor left: %s", doc)
 	}
+}
+
+// interruptedPass makes a pass of pageSize stopped after its first page,
+// as a shutdown would, and returns the cursor it stored.
+func interruptedPass(t *testing.T, svc *service.Service, pageSize int) cursor {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := New(svc, quiet, Options{PageSize: pageSize, Now: inThreeDays, OnPage: func(string) { cancel() }})
+	if _, err := w.Pass(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted pass: %v", err)
+	}
+	doc, err := svc.LifecycleCursor(context.Background(), "bkt")
+	if err != nil || doc == nil {
+		t.Fatalf("no cursor after an interrupted pass: %v", err)
+	}
+	var cur cursor
+	if err := json.Unmarshal(doc, &cur); err != nil {
+		t.Fatalf("cursor %s: %v", doc, err)
+	}
+	return cur
 }
 
 // An object overwritten after it was listed is not expired: the delete

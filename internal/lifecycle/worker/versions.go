@@ -1,0 +1,170 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jogstore/jog/internal/lifecycle"
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// keyState is what the versions phase knows of the key it is in: enough
+// to judge the key's next (older) version and to decide, once the key
+// ends, on a lone delete marker. It is part of the cursor, so a resumed
+// pass judges the rest of the key as the interrupted one would have.
+type keyState struct {
+	Key string `json:"key"`
+	// Since is the creation of the last version seen: when the next,
+	// older one became noncurrent.
+	Since time.Time `json:"since"`
+	// Noncurrent counts the key's noncurrent versions seen (removed or
+	// not): the next one's newer noncurrent versions.
+	Noncurrent int `json:"noncurrent,omitempty"`
+	// Kept counts the key's versions seen and left in place, the latest
+	// delete marker excepted.
+	Kept int `json:"kept,omitempty"`
+	// The latest version as listed: the condition of every removal in the
+	// key. LatestLive is false when it is a delete marker (Marker).
+	LatestLive     bool      `json:"latestLive,omitempty"`
+	LatestETag     string    `json:"latestETag,omitempty"`
+	LatestModified time.Time `json:"latestModified,omitempty"`
+	Marker         string    `json:"marker,omitempty"`
+}
+
+// latestCond holds a removal in the key to the latest version listed: the
+// same live object (ETag and second), or still no live object when the
+// latest was a delete marker. So a version that became the latest since
+// it was listed (its successor deleted) is not removed as noncurrent, and
+// a delete marker a PUT superseded is not removed as lone.
+func (k *keyState) latestCond() meta.Condition {
+	if k.LatestLive {
+		return meta.Condition{IfMatch: k.LatestETag, IfMatchLastModified: k.LatestModified}
+	}
+	return meta.Condition{IfNoneMatchAny: true}
+}
+
+// expireVersions pages through bucket's versions from cur's markers (the
+// last version listed and left in place) and removes the noncurrent
+// versions a NoncurrentVersionExpiration rule has reached and the lone
+// delete markers an ExpiredObjectDeleteMarker rule selects. A bucket
+// whose versioning was never set has neither and is skipped.
+func (w *Worker) expireVersions(ctx context.Context, bucket string, cur *cursor, rep *Report) error {
+	b, err := w.svc.GetBucket(ctx, bucket)
+	if err != nil || b.Versioning == "" {
+		return err
+	}
+	if cur.Key == nil {
+		cur.Key = &keyState{}
+	}
+	k := cur.Key
+	for {
+		rules, err := w.rules(ctx, bucket)
+		if err != nil {
+			return err
+		}
+		if !rules.ExpiresNoncurrent() && !rules.ExpiresMarkers() {
+			return nil
+		}
+		page, err := w.svc.ListObjectVersions(ctx, bucket, meta.ListVersionsOptions{
+			KeyMarker: cur.After, VersionIDMarker: cur.VersionID, Limit: w.opts.PageSize})
+		if err != nil {
+			return err
+		}
+		now := w.opts.Now()
+		for _, v := range page.Versions {
+			rep.Scanned++
+			if v.Key != k.Key {
+				if err := w.endKey(ctx, bucket, k, rules, rep); err != nil {
+					return err
+				}
+				*k = keyState{Key: v.Key}
+			}
+			removed, err := w.version(ctx, bucket, k, v, rules, now, rep)
+			if err != nil {
+				return err
+			}
+			if !removed {
+				// The next page starts after the last version left in
+				// place: a removed one can no longer mark a position.
+				cur.After, cur.VersionID = v.Key, v.VersionID
+			}
+		}
+		if !page.Truncated || len(page.Versions) == 0 {
+			return w.endKey(ctx, bucket, k, rules, rep)
+		}
+		if err := w.save(ctx, bucket, *cur); err != nil {
+			return err
+		}
+		w.onPage(bucket)
+	}
+}
+
+// version judges v, the next version of k's key (newest first), and
+// removes it when a rule has reached it; true when it was removed.
+func (w *Worker) version(ctx context.Context, bucket string, k *keyState, v meta.VersionSummary,
+	rules *lifecycle.Rules, now time.Time, rep *Report) (bool, error) {
+	since := k.Since
+	k.Since = v.LastModified
+	if v.IsLatest {
+		k.LatestLive, k.LatestETag, k.LatestModified = !v.DeleteMarker, v.ETag, v.LastModified
+		if v.DeleteMarker {
+			k.Marker = v.VersionID // judged when the key ends
+		} else {
+			k.Kept++
+		}
+		return false, nil
+	}
+	newer := k.Noncurrent
+	k.Noncurrent++
+	if since.IsZero() { // no latest seen: the listing began inside the key
+		k.Kept++
+		return false, nil
+	}
+	// TODO(tagging): pass the version's tags, for rules that filter on
+	// them; until then such rules match nothing.
+	at, id, ok := rules.NoncurrentExpiry(lifecycle.Object{Key: v.Key, Size: v.Size, LastModified: v.LastModified}, since, newer)
+	if !ok || now.Before(at) {
+		k.Kept++
+		return false, nil
+	}
+	removed, err := w.removeVersion(ctx, bucket, k, v.VersionID)
+	if err != nil || !removed {
+		k.Kept++
+		return false, err
+	}
+	rep.Noncurrent++
+	w.log.Info("lifecycle: noncurrent version expired", "bucket", bucket, "key", v.Key, "version_id", v.VersionID,
+		"rule", id, "delete_marker", v.DeleteMarker, "size", v.Size, "noncurrent_since", since.UTC())
+	return true, nil
+}
+
+// endKey removes k's latest delete marker when no other version of the
+// key is left and an ExpiredObjectDeleteMarker rule selects the key.
+func (w *Worker) endKey(ctx context.Context, bucket string, k *keyState, rules *lifecycle.Rules, rep *Report) error {
+	if k.Marker == "" || k.Kept > 0 || !rules.ExpiresDeleteMarkers(k.Key) {
+		return nil
+	}
+	removed, err := w.removeVersion(ctx, bucket, k, k.Marker)
+	if err != nil || !removed {
+		return err
+	}
+	rep.Markers++
+	w.log.Info("lifecycle: expired object delete marker removed", "bucket", bucket, "key", k.Key, "version_id", k.Marker)
+	return nil
+}
+
+// removeVersion removes version versionID of k's key for good: the one
+// place the versions phase removes anything. Like expire it goes through
+// the service's DeleteObject, where object lock's check for every caller
+// belongs (a locked version is kept, and logged). It holds only while the
+// key's latest version is still the one listed (keyState.latestCond):
+// false, and the version kept, when the key changed since.
+func (w *Worker) removeVersion(ctx context.Context, bucket string, k *keyState, versionID string) (bool, error) {
+	_, err := w.svc.DeleteObject(ctx, bucket, k.Key, versionID, "", k.latestCond())
+	if errors.Is(err, meta.ErrPreconditionFailed) || errors.Is(err, meta.ErrObjectNotFound) {
+		w.log.Debug("lifecycle: key changed since listed, version kept", "bucket", bucket, "key", k.Key, "version_id", versionID)
+		return false, nil
+	}
+	return err == nil, err
+}
