@@ -46,6 +46,12 @@ const (
 	OpPutBucketVersioning
 	OpGetBucketVersioning
 	OpListObjectVersions
+	OpPutObjectLockConfiguration
+	OpGetObjectLockConfiguration
+	OpPutObjectRetention
+	OpGetObjectRetention
+	OpPutObjectLegalHold
+	OpGetObjectLegalHold
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
@@ -157,6 +163,16 @@ var operations = [numOps]opDesc{
 	OpPutBucketVersioning:   {"PutBucketVersioning", []string{"s3:PutBucketVersioning"}, "", KindAdmin, (*Handler).putBucketVersioning},
 	OpGetBucketVersioning:   {"GetBucketVersioning", []string{"s3:GetBucketVersioning"}, "", KindAdmin, (*Handler).getBucketVersioning},
 	OpListObjectVersions:    {"ListObjectVersions", []string{"s3:ListBucketVersions"}, "", KindList, (*Handler).listObjectVersions},
+
+	// Object lock. x-amz-bypass-governance-retention: true asks for
+	// s3:BypassGovernanceRetention besides (on DeleteObject, DeleteObjects
+	// and PutObjectRetention): a request-dependent action, not listed.
+	OpPutObjectLockConfiguration: {"PutObjectLockConfiguration", []string{"s3:PutBucketObjectLockConfiguration"}, "", KindAdmin, (*Handler).putObjectLockConfiguration},
+	OpGetObjectLockConfiguration: {"GetObjectLockConfiguration", []string{"s3:GetBucketObjectLockConfiguration"}, "", KindAdmin, (*Handler).getObjectLockConfiguration},
+	OpPutObjectRetention:         {"PutObjectRetention", []string{"s3:PutObjectRetention"}, "", KindWrite, (*Handler).putObjectRetention},
+	OpGetObjectRetention:         {"GetObjectRetention", []string{"s3:GetObjectRetention"}, "", KindRead, (*Handler).getObjectRetention},
+	OpPutObjectLegalHold:         {"PutObjectLegalHold", []string{"s3:PutObjectLegalHold"}, "", KindWrite, (*Handler).putObjectLegalHold},
+	OpGetObjectLegalHold:         {"GetObjectLegalHold", []string{"s3:GetObjectLegalHold"}, "", KindRead, (*Handler).getObjectLegalHold},
 }
 
 // String returns the operation's name as S3 spells it ("GetObject").

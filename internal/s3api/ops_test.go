@@ -109,6 +109,12 @@ var awsActions = map[string]struct {
 	"PutBucketVersioning":             {[]string{"s3:PutBucketVersioning"}, ""},
 	"GetBucketVersioning":             {[]string{"s3:GetBucketVersioning"}, ""},
 	"ListObjectVersions":              {[]string{"s3:ListBucketVersions"}, ""},
+	"PutObjectLockConfiguration":      {[]string{"s3:PutBucketObjectLockConfiguration"}, ""},
+	"GetObjectLockConfiguration":      {[]string{"s3:GetBucketObjectLockConfiguration"}, ""},
+	"PutObjectRetention":              {[]string{"s3:PutObjectRetention"}, ""},
+	"GetObjectRetention":              {[]string{"s3:GetObjectRetention"}, ""},
+	"PutObjectLegalHold":              {[]string{"s3:PutObjectLegalHold"}, ""},
+	"GetObjectLegalHold":              {[]string{"s3:GetObjectLegalHold"}, ""},
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {
