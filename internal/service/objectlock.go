@@ -27,9 +27,9 @@ var (
 	// ErrLockNotEnabled: PutObjectLockConfiguration on a bucket created
 	// without object lock (JOG does not turn it on later).
 	ErrLockNotEnabled = errors.New("object lock is not enabled on this bucket")
-	// ErrNoRetention / ErrNoLegalHold: a version without one.
-	ErrNoRetention = errors.New("the object has no retention")
-	ErrNoLegalHold = errors.New("the object has no legal hold")
+	// ErrNoVersionLock: a version without the retention (or, for the
+	// legal hold, any lock) asked for.
+	ErrNoVersionLock = errors.New("the object version has no object lock configuration")
 	// ErrRetainUntilPast: a retention that would end before now.
 	ErrRetainUntilPast = errors.New("the retain until date must be in the future")
 	// ErrLockNeedsIntegrity: a PutObject with lock parameters (its own or
@@ -123,22 +123,22 @@ func (s *Service) newVersionLock(ctx context.Context, b meta.Bucket, req LockReq
 }
 
 // GetObjectRetention returns the retention of a version (the latest for
-// versionID ""); ErrNoRetention when it has none.
+// versionID ""); ErrNoVersionLock when it has none.
 func (s *Service) GetObjectRetention(ctx context.Context, bucket, key, versionID string) (meta.ObjectLock, error) {
 	l, err := s.getObjectLock(ctx, bucket, key, versionID)
 	if err == nil && l.Mode == "" {
-		err = ErrNoRetention
+		err = ErrNoVersionLock
 	}
 	return l, err
 }
 
 // GetObjectLegalHold returns whether a version is under a legal hold;
-// ErrNoLegalHold when the version has no lock at all (neither a retention
+// ErrNoVersionLock when the version has no lock at all (neither a retention
 // nor a hold).
 func (s *Service) GetObjectLegalHold(ctx context.Context, bucket, key, versionID string) (bool, error) {
 	l, err := s.getObjectLock(ctx, bucket, key, versionID)
 	if err == nil && l.IsZero() {
-		err = ErrNoLegalHold
+		err = ErrNoVersionLock
 	}
 	return l.LegalHold, err
 }
