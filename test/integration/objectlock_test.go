@@ -130,7 +130,10 @@ func TestObjectLockBucket(t *testing.T) {
 	}
 	itest.WantErr(t, deleteVersion(c, "locked", "dflt", aws.ToString(v.VersionId), false), http.StatusForbidden, "AccessDenied")
 	wantVersionThere(t, c, "locked", "dflt", aws.ToString(v.VersionId))
-	itest.WantErr(t, func() error { _, err := c.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String("locked")}); return err }(),
+	itest.WantErr(t, func() error {
+		_, err := c.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String("locked")})
+		return err
+	}(),
 		http.StatusConflict, "BucketNotEmpty")
 	wantVersionThere(t, c, "locked", "dflt", aws.ToString(v.VersionId))
 }
