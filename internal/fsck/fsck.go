@@ -68,10 +68,11 @@ const (
 
 // Actions taken by a repair.
 const (
-	ActionRemoved = "removed" // the file was deleted
-	ActionDropped = "dropped" // the object version's metadata was deleted
-	ActionAborted = "aborted" // the upload in progress was aborted
-	ActionRebuilt = "rebuilt" // the bucket's derived indexes were rebuilt
+	ActionRemoved    = "removed"     // the file was deleted
+	ActionDropped    = "dropped"     // the object version's metadata was deleted
+	ActionKeptLocked = "kept-locked" // not dropped: object lock protects the version
+	ActionAborted    = "aborted"     // the upload in progress was aborted
+	ActionRebuilt    = "rebuilt"     // the bucket's derived indexes were rebuilt
 )
 
 // Problem is one finding.

@@ -79,14 +79,20 @@ func (c *checker) object(ctx context.Context, o meta.Object) error {
 	action := ""
 	if c.opts.DropLost {
 		freed, err := c.meta.DeleteObject(ctx, o.Bucket, o.Key, o.VersionID, meta.Condition{})
-		if err != nil {
+		switch {
+		case errors.Is(err, meta.ErrObjectLocked):
+			// Object lock outranks repair: the store refuses to drop a
+			// locked version, damaged or not; it is reported, kept.
+			action = ActionKeptLocked
+		case err != nil:
 			return fmt.Errorf("drop %s/%q version %s: %w", o.Bucket, o.Key, o.VersionID, err)
+		default:
+			if err := c.deleteBlobs(ctx, freed); err != nil {
+				return err
+			}
+			c.sum.Dropped++
+			action = ActionDropped
 		}
-		if err := c.deleteBlobs(ctx, freed); err != nil {
-			return err
-		}
-		c.sum.Dropped++
-		action = ActionDropped
 	}
 	for _, p := range probs {
 		p.Bucket, p.Key, p.VersionID, p.Action = o.Bucket, o.Key, o.VersionID, action

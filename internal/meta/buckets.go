@@ -8,7 +8,9 @@ import "context"
 // Every method but CreateBucket and ListBuckets fails with
 // ErrBucketNotFound when the bucket does not exist.
 type BucketStore interface {
-	CreateBucket(ctx context.Context, b Bucket) error // ErrBucketExists
+	// CreateBucket makes bucket b (ErrBucketExists); with b.ObjectLock
+	// its versioning is Enabled from the start.
+	CreateBucket(ctx context.Context, b Bucket) error
 	GetBucket(ctx context.Context, name string) (Bucket, error)
 	// ListBuckets returns the buckets opts selects, in byte-wise name
 	// order; ListBucketsOptions{} returns them all.

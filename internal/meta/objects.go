@@ -33,12 +33,29 @@ type ObjectStore interface {
 	// version succeeds (when cond holds) and frees nothing. (A DELETE on a
 	// versioned bucket that keeps the data is a PutObject of a delete
 	// marker.)
+	//
+	// On a bucket with object lock, removing a version its lock protects
+	// (ObjectLock.Protects, cond.BypassGovernance) fails with
+	// ErrObjectLocked, checked in the transaction that would remove it.
 	DeleteObject(ctx context.Context, bucket, key, versionID string, cond Condition) (freed []string, err error)
 	// PutObjectTags replaces the tag set (meta.Object.Tags; "" for none)
 	// of key's latest version (versionID "") or of the given one, nothing
 	// else of it, and returns that version's ID: ErrObjectNotFound when
 	// there is none, a *DeleteMarkerError when it is a delete marker.
 	PutObjectTags(ctx context.Context, bucket, key, versionID, tags string) (string, error)
+	// GetObjectLock returns the lock of the latest (versionID "") or the
+	// given version, and that version's ID; a zero ObjectLock when it has
+	// none. ErrObjectNotFound / *DeleteMarkerError as GetObject.
+	GetObjectLock(ctx context.Context, bucket, key, versionID string) (ObjectLock, string, error)
+	// PutObjectRetention sets the retention (Mode and RetainUntil of l;
+	// Mode "" removes it) of a version, keeping its legal hold;
+	// ErrObjectLocked when the current retention forbids the change
+	// (ObjectLock.AllowsRetention).
+	PutObjectRetention(ctx context.Context, bucket, key, versionID string, l ObjectLock, bypassGovernance bool) error
+	// PutObjectLegalHold sets or clears a version's legal hold, keeping
+	// its retention. Both fail with ErrNoObjectLock on a bucket created
+	// without object lock.
+	PutObjectLegalHold(ctx context.Context, bucket, key, versionID string, on bool) error
 	// ListObjects returns a page of the latest versions (see ListOptions);
 	// keys whose latest version is a delete marker are not listed.
 	ListObjects(ctx context.Context, bucket string, opts ListOptions) (ListPage, error)

@@ -15,6 +15,9 @@ type Bucket struct {
 	// Versioning is the bucket's versioning state: "" (never enabled),
 	// VersioningEnabled or VersioningSuspended. It never goes back to "".
 	Versioning string
+	// ObjectLock: the bucket was created with object lock; its versioning
+	// is Enabled for good.
+	ObjectLock bool
 }
 
 // Bucket versioning states (meta.Bucket.Versioning).
@@ -63,6 +66,10 @@ type Object struct {
 	DeleteMarker bool
 	// IsLatest is set by ScanObjects on the latest version of its key.
 	IsLatest bool
+	// Lock, on PutObject to a bucket with object lock, is the new
+	// version's retention and legal hold, written in the same
+	// transaction. Reads leave it nil (ObjectStore.GetObjectLock).
+	Lock *ObjectLock
 }
 
 // Checksum is a flexible checksum as S3 reports it.
@@ -102,6 +109,9 @@ type Condition struct {
 	// DeleteObject x-amz-if-match-size and x-amz-if-match-last-modified-time.
 	IfMatchSize         *int64
 	IfMatchLastModified time.Time
+	// BypassGovernance lets a delete remove a version under GOVERNANCE
+	// retention (x-amz-bypass-governance-retention); it is no condition.
+	BypassGovernance bool
 }
 
 // IsZero reports whether c imposes no condition.

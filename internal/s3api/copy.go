@@ -64,6 +64,9 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 			return err
 		}
 	}
+	if in.Dst.Lock, err = lockRequest(r.Header); err != nil {
+		return err
+	}
 	if in.Dst.Cond, err = writeCondition(r.Header); err != nil {
 		return err
 	}

@@ -32,8 +32,10 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	res := deleteResult{Xmlns: s3Namespace}
+	bypass := bypassGovernance(r.Header)
 	for i, obj := range req.Objects {
 		cond := conds[i]
+		cond.BypassGovernance = bypass
 		d, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, obj.VersionID, r.auth.AccessKey, cond)
 		if err == nil || (err == meta.ErrObjectNotFound && cond.IsZero()) {
 			if !req.Quiet {

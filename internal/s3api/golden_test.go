@@ -28,6 +28,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.xml from the current output")
 
+// goldenDays is the default retention of the object lock document.
+var goldenDays = 30
+
 // goldenTime is the fixed time of every date in the golden documents.
 var goldenTime = time.Date(2026, 11, 24, 9, 30, 15, 123e6, time.UTC)
 
@@ -182,6 +185,11 @@ func goldenDocs() []goldenDoc {
 		}},
 		{"versioning-configuration", versioningConfiguration{Xmlns: s3Namespace, Status: "Enabled"}},
 		{"versioning-configuration-never", versioningConfiguration{Xmlns: s3Namespace}},
+		{"object-lock-configuration", objectLockConfiguration{Xmlns: s3Namespace, ObjectLockEnabled: "Enabled",
+			Rule: &objectLockRule{DefaultRetention: &defaultRetention{Mode: "GOVERNANCE", Days: &goldenDays}}}},
+		{"object-lock-configuration-no-rule", objectLockConfiguration{Xmlns: s3Namespace, ObjectLockEnabled: "Enabled"}},
+		{"object-retention", objectRetention{Xmlns: s3Namespace, Mode: "COMPLIANCE", RetainUntilDate: lockDate(goldenTime)}},
+		{"object-legal-hold", objectLegalHold{Xmlns: s3Namespace, Status: "ON"}},
 		{"list-versions", listVersionsResult{
 			Xmlns: s3Namespace, Name: "bucket", Prefix: "a", KeyMarker: "a", VersionIDMarker: "0001",
 			NextKeyMarker: "a/b&c", NextVersionIDMarker: "0003", MaxKeys: 3, Delimiter: "/", IsTruncated: true,

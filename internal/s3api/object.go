@@ -37,6 +37,10 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	lock, err := lockRequest(r.Header)
+	if err != nil {
+		return err
+	}
 	body, size, ck, err := uploadBody(r)
 	if err != nil {
 		return err
@@ -45,6 +49,7 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 		Bucket: r.route.Bucket, Key: r.route.Key, Body: body, Size: size,
 		ContentMD5: md5sum, Checksums: ck, Headers: headers, UserMeta: userMeta, Tags: tags, Cond: cond,
 		Owner: r.auth.AccessKey, StorageClass: class,
+		Lock: lock, Integrity: md5sum != nil || len(ck.Verify) > 0,
 	})
 	if err != nil {
 		return err
@@ -142,6 +147,9 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	}
 	setObjectHeaders(hdr, o, q)
 	h.setExpiration(hdr, r, o)
+	if err := h.setLockHeaders(hdr, r, o); err != nil {
+		return err
+	}
 	if strings.EqualFold(r.Header.Get("X-Amz-Checksum-Mode"), "ENABLED") {
 		setChecksumHeaders(hdr, servedChecksum(o, part, partial))
 	}
@@ -207,6 +215,7 @@ func (h *Handler) deleteObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	cond.BypassGovernance = bypassGovernance(r.Header)
 	res, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), r.auth.AccessKey, cond)
 	if err != nil && !(err == meta.ErrObjectNotFound && cond.IsZero()) {
 		return err

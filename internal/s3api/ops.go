@@ -52,6 +52,12 @@ const (
 	OpPutObjectTagging
 	OpGetObjectTagging
 	OpDeleteObjectTagging
+	OpPutObjectLockConfiguration
+	OpGetObjectLockConfiguration
+	OpPutObjectRetention
+	OpGetObjectRetention
+	OpPutObjectLegalHold
+	OpGetObjectLegalHold
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
@@ -171,6 +177,15 @@ var operations = [numOps]opDesc{
 	OpPutObjectTagging:    {"PutObjectTagging", []string{"s3:PutObjectTagging"}, "", KindWrite, (*Handler).putObjectTagging},
 	OpGetObjectTagging:    {"GetObjectTagging", []string{"s3:GetObjectTagging"}, "", KindRead, (*Handler).getObjectTagging},
 	OpDeleteObjectTagging: {"DeleteObjectTagging", []string{"s3:DeleteObjectTagging"}, "", KindWrite, (*Handler).deleteObjectTagging},
+	// Object lock. x-amz-bypass-governance-retention: true asks for
+	// s3:BypassGovernanceRetention besides (on DeleteObject, DeleteObjects
+	// and PutObjectRetention): a request-dependent action, not listed.
+	OpPutObjectLockConfiguration: {"PutObjectLockConfiguration", []string{"s3:PutBucketObjectLockConfiguration"}, "", KindAdmin, (*Handler).putObjectLockConfiguration},
+	OpGetObjectLockConfiguration: {"GetObjectLockConfiguration", []string{"s3:GetBucketObjectLockConfiguration"}, "", KindAdmin, (*Handler).getObjectLockConfiguration},
+	OpPutObjectRetention:         {"PutObjectRetention", []string{"s3:PutObjectRetention"}, "", KindWrite, (*Handler).putObjectRetention},
+	OpGetObjectRetention:         {"GetObjectRetention", []string{"s3:GetObjectRetention"}, "", KindRead, (*Handler).getObjectRetention},
+	OpPutObjectLegalHold:         {"PutObjectLegalHold", []string{"s3:PutObjectLegalHold"}, "", KindWrite, (*Handler).putObjectLegalHold},
+	OpGetObjectLegalHold:         {"GetObjectLegalHold", []string{"s3:GetObjectLegalHold"}, "", KindRead, (*Handler).getObjectLegalHold},
 }
 
 // String returns the operation's name as S3 spells it ("GetObject").

@@ -115,6 +115,12 @@ var awsActions = map[string]struct {
 	"PutObjectTagging":                {[]string{"s3:PutObjectTagging"}, ""},
 	"GetObjectTagging":                {[]string{"s3:GetObjectTagging"}, ""},
 	"DeleteObjectTagging":             {[]string{"s3:DeleteObjectTagging"}, ""},
+	"PutObjectLockConfiguration":      {[]string{"s3:PutBucketObjectLockConfiguration"}, ""},
+	"GetObjectLockConfiguration":      {[]string{"s3:GetBucketObjectLockConfiguration"}, ""},
+	"PutObjectRetention":              {[]string{"s3:PutObjectRetention"}, ""},
+	"GetObjectRetention":              {[]string{"s3:GetObjectRetention"}, ""},
+	"PutObjectLegalHold":              {[]string{"s3:PutObjectLegalHold"}, ""},
+	"GetObjectLegalHold":              {[]string{"s3:GetObjectLegalHold"}, ""},
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {

@@ -20,7 +20,7 @@ type Route struct {
 // JOG does not implement yet.
 var bucketSubresources = []string{
 	"accelerate", "acl", "analytics", "encryption", "intelligent-tiering",
-	"inventory", "logging", "metrics", "notification", "object-lock",
+	"inventory", "logging", "metrics", "notification",
 	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
 	"requestPayment", "website",
 	"metadataConfiguration", "metadataTable",
@@ -28,7 +28,7 @@ var bucketSubresources = []string{
 
 // objectSubresources select object-level APIs not implemented yet.
 var objectSubresources = []string{
-	"acl", "legal-hold", "retention", "restore", "select", "torrent",
+	"acl", "restore", "select", "torrent",
 }
 
 // ParseRoute turns method, host, path and query into a Route. domain, when
@@ -79,6 +79,17 @@ func configOp(method string, put, get, del Op) Op {
 	return OpUnknown
 }
 
+// putGet is the operation of a subresource that has only PUT and GET.
+func putGet(method string, put, get Op) Op {
+	switch method {
+	case http.MethodPut:
+		return put
+	case http.MethodGet:
+		return get
+	}
+	return OpUnknown
+}
+
 func bucketOp(method string, q map[string][]string) Op {
 	if has(q, "cors") {
 		return configOp(method, OpPutBucketCors, OpGetBucketCors, OpDeleteBucketCors)
@@ -88,6 +99,9 @@ func bucketOp(method string, q map[string][]string) Op {
 	}
 	if has(q, "tagging") {
 		return configOp(method, OpPutBucketTagging, OpGetBucketTagging, OpDeleteBucketTagging)
+	}
+	if has(q, "object-lock") {
+		return putGet(method, OpPutObjectLockConfiguration, OpGetObjectLockConfiguration)
 	}
 	if has(q, "versioning") {
 		switch method {
@@ -130,6 +144,12 @@ func bucketOp(method string, q map[string][]string) Op {
 }
 
 func objectOp(r *http.Request, q map[string][]string) Op {
+	if has(q, "retention") {
+		return putGet(r.Method, OpPutObjectRetention, OpGetObjectRetention)
+	}
+	if has(q, "legal-hold") {
+		return putGet(r.Method, OpPutObjectLegalHold, OpGetObjectLegalHold)
+	}
 	if firstPresent(q, objectSubresources) != "" {
 		return OpUnsupported
 	}

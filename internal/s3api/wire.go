@@ -43,6 +43,11 @@ func (s opSet) ops() []Op {
 // Groups of operations the table refers to.
 var (
 	objectWrites = opsOf(OpPutObject, OpCopyObject, OpCreateMultipartUpload)
+	lockWrites   = opsOf(OpPutObject, OpCopyObject)
+	// configBodies are the operations whose body Content-MD5 or a
+	// checksum may cover.
+	configBodies = opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
+		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
 	sseCOps = opsOf(OpPutObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
@@ -89,7 +94,7 @@ var (
 	errNoSSEC       = notImplemented("Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
 	errNoACL        = notImplemented("Access control lists are not implemented: only the private canned ACL can be honoured.")
 	errNoLock       = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
-	errNoLockBucket = notImplemented("Object Lock is not implemented: a bucket cannot be created with it enabled.")
+	errNoLockUpload = notImplemented("Object Lock headers on CreateMultipartUpload are not implemented: the bucket's default retention applies on completion.")
 	errNoOwnership  = notImplemented("Only the BucketOwnerEnforced object ownership is implemented.")
 	errNoNamespace  = notImplemented("Only the global bucket namespace is implemented.")
 	errNoWebsite    = notImplemented("Website redirects are not implemented.")
@@ -134,8 +139,8 @@ var wireTable = []wireRule{
 	{name: "x-amz-expected-bucket-owner", handled: onBucket, note: "403 AccessDenied unless it names the bucket owner's canonical ID"},
 
 	// Integrity.
-	{name: "content-md5", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning, OpPutBucketTagging, OpPutObjectTagging)},
-	{name: "x-amz-sdk-checksum-algorithm", handled: opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning, OpPutBucketTagging, OpPutObjectTagging),
+	{name: "content-md5", handled: configBodies},
+	{name: "x-amz-sdk-checksum-algorithm", handled: configBodies,
 		note: "an algorithm JOG does not verify is refused with 400 InvalidRequest"},
 	{name: "x-amz-checksum-crc32", handled: bodyChecksums},
 	{name: "x-amz-checksum-crc32c", handled: bodyChecksums},
@@ -181,7 +186,9 @@ var wireTable = []wireRule{
 	{name: "x-amz-object-ownership", refused: opsOf(OpCreateBucket), accept: anyOf("BucketOwnerEnforced"), err: errNoOwnership, sample: "ObjectWriter"},
 
 	// Buckets.
-	{name: "x-amz-bucket-object-lock-enabled", refused: opsOf(OpCreateBucket), accept: anyOf("false"), err: errNoLockBucket, sample: "true"},
+	{name: "x-amz-bucket-object-lock-enabled", handled: opsOf(OpCreateBucket), note: "true creates the bucket with object lock and versioning Enabled for good"},
+	{name: "x-amz-bucket-object-lock-token", handled: opsOf(OpPutObjectLockConfiguration),
+		note: "not needed: object lock is enabled only when a bucket is created"},
 	{name: "x-amz-bucket-namespace", refused: opsOf(OpCreateBucket), accept: anyOf("global"), err: errNoNamespace, sample: "account-regional"},
 
 	{name: "x-amz-transition-default-minimum-object-size", handled: opsOf(OpPutBucketLifecycleConfiguration),
@@ -199,12 +206,17 @@ var wireTable = []wireRule{
 	{name: "x-amz-copy-source-server-side-encryption-customer-key", refused: copies, err: errNoSSEC, sample: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},
 	{name: "x-amz-copy-source-server-side-encryption-customer-key-md5", refused: copies, err: errNoSSEC, sample: "zpZoHBgmh9MH7XwcgU9T+w=="},
 
-	// Object Lock: no bucket has it, so S3's own answer applies.
-	{name: "x-amz-object-lock-mode", refused: objectWrites, err: errNoLock, sample: "GOVERNANCE"},
-	{name: "x-amz-object-lock-retain-until-date", refused: objectWrites, err: errNoLock, sample: "2030-01-01T00:00:00Z"},
-	{name: "x-amz-object-lock-legal-hold", refused: objectWrites, accept: anyOf("OFF"), err: errNoLock, sample: "ON"},
-	{name: "x-amz-bypass-governance-retention", handled: opsOf(OpDeleteObject, OpDeleteObjects),
-		note: "no object is under a retention to bypass"},
+	// Object Lock: carried out on buckets created with it; on the others
+	// PutObject and CopyObject answer S3's 400 InvalidRequest "Bucket is
+	// missing Object Lock Configuration".
+	{name: "x-amz-object-lock-mode", handled: lockWrites, refused: opsOf(OpCreateMultipartUpload), err: errNoLockUpload, sample: "GOVERNANCE",
+		note: "on a bucket without object lock, 400 InvalidRequest as S3"},
+	{name: "x-amz-object-lock-retain-until-date", handled: lockWrites, refused: opsOf(OpCreateMultipartUpload), err: errNoLockUpload, sample: "2030-01-01T00:00:00Z",
+		note: "on a bucket without object lock, 400 InvalidRequest as S3"},
+	{name: "x-amz-object-lock-legal-hold", handled: lockWrites, refused: opsOf(OpCreateMultipartUpload), accept: anyOf("OFF"), err: errNoLockUpload, sample: "ON",
+		note: "on a bucket without object lock, 400 InvalidRequest as S3 (OFF is accepted anywhere)"},
+	{name: "x-amz-bypass-governance-retention", handled: opsOf(OpDeleteObject, OpDeleteObjects, OpPutObjectRetention),
+		note: "true lets a GOVERNANCE retention be removed, shortened or bypassed; COMPLIANCE and legal holds never"},
 	{name: "x-amz-mfa", handled: opsOf(OpDeleteObject, OpDeleteObjects, OpPutBucketVersioning),
 		note: "no bucket has MFA delete enabled, so it is not required (MfaDelete Enabled is refused with 501 NotImplemented)"},
 
@@ -236,7 +248,8 @@ var wireTable = []wireRule{
 		note: "RestoreStatus: no object is archived, so there is none to report"},
 
 	// Query parameters.
-	{name: "versionId", query: true, handled: reads | opsOf(OpDeleteObject, OpGetObjectAttributes, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging)},
+	{name: "versionId", query: true, handled: reads | opsOf(OpDeleteObject, OpGetObjectAttributes, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging,
+		OpPutObjectRetention, OpGetObjectRetention, OpPutObjectLegalHold, OpGetObjectLegalHold)},
 	{name: "partNumber", query: true, handled: reads | opsOf(OpUploadPart, OpUploadPartCopy)},
 	{name: "uploadId", query: true, handled: opsOf(OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)},
 	{name: "response-cache-control", query: true, handled: reads},

@@ -52,6 +52,12 @@ var opTargets = map[Op]struct {
 	OpPutObjectTagging:                {"PUT", "/b/k?tagging", ""},
 	OpGetObjectTagging:                {"GET", "/b/k?tagging", ""},
 	OpDeleteObjectTagging:             {"DELETE", "/b/k?tagging", ""},
+	OpPutObjectLockConfiguration:      {"PUT", "/b?object-lock", ""},
+	OpGetObjectLockConfiguration:      {"GET", "/b?object-lock", ""},
+	OpPutObjectRetention:              {"PUT", "/b/k?retention", ""},
+	OpGetObjectRetention:              {"GET", "/b/k?retention", ""},
+	OpPutObjectLegalHold:              {"PUT", "/b/k?legal-hold", ""},
+	OpGetObjectLegalHold:              {"GET", "/b/k?legal-hold", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {
@@ -127,12 +133,14 @@ func TestWireAccepts(t *testing.T) {
 		{OpCreateBucket, "x-amz-acl", "bucket-owner-full-control", true},
 		{OpCreateBucket, "x-amz-acl", "public-read-write", true},
 		{OpCreateBucket, "x-amz-bucket-object-lock-enabled", "false", false},
-		{OpCreateBucket, "x-amz-bucket-object-lock-enabled", "True", true},
+		{OpCreateBucket, "x-amz-bucket-object-lock-enabled", "True", false},
 		{OpCreateBucket, "x-amz-object-ownership", "BucketOwnerEnforced", false},
 		{OpCreateBucket, "x-amz-object-ownership", "BucketOwnerPreferred", true},
 		{OpCreateBucket, "x-amz-bucket-namespace", "global", false},
 		{OpPutObject, "x-amz-object-lock-legal-hold", "OFF", false},
-		{OpPutObject, "x-amz-object-lock-legal-hold", "ON", true},
+		{OpPutObject, "x-amz-object-lock-legal-hold", "ON", false}, // the handler answers, per bucket
+		{OpCreateMultipartUpload, "x-amz-object-lock-legal-hold", "OFF", false},
+		{OpCreateMultipartUpload, "x-amz-object-lock-legal-hold", "ON", true},
 		{OpPutObject, "x-amz-tagging", "", false},
 		{OpCopyObject, "x-amz-tagging", "a=b", false},
 		{OpPutObject, "x-amz-tagging", "a=b&c=", false},

@@ -16,12 +16,24 @@ const LegacyRegion = "us-east-1"
 // server's). In LegacyRegion, creating a bucket that owner already owns
 // succeeds and changes nothing; elsewhere it is meta.ErrBucketExists.
 func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) error {
+	return s.createBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner})
+}
+
+// CreateObjectLockBucket is CreateBucket of a bucket with object lock
+// (x-amz-bucket-object-lock-enabled): its versioning is Enabled for good.
+func (s *Service) CreateObjectLockBucket(ctx context.Context, name, region, owner string) error {
+	return s.createBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, ObjectLock: true})
+}
+
+func (s *Service) createBucket(ctx context.Context, b meta.Bucket) error {
+	name, region, owner := b.Name, b.Region, b.Owner
 	if err := ValidateBucketName(name); err != nil {
 		return err
 	}
 	// A bucket cached as missing exists from now on.
 	defer s.corsRules.drop(name)
-	err := s.meta.CreateBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, CreatedAt: meta.Now()})
+	b.CreatedAt = meta.Now()
+	err := s.meta.CreateBucket(ctx, b)
 	if errors.Is(err, meta.ErrBucketExists) && region == LegacyRegion {
 		if b, gerr := s.meta.GetBucket(ctx, name); gerr == nil && b.Owner == owner {
 			return nil

@@ -36,7 +36,7 @@ func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, st
 		}
 	}
 	dst := in.Dst
-	dst.Body, dst.Size, dst.ContentMD5 = r, src.Size, nil
+	dst.Body, dst.Size, dst.ContentMD5, dst.Integrity = r, src.Size, nil, true
 	if !in.ReplaceMetadata {
 		dst.Headers, dst.UserMeta = src.Headers, src.UserMeta
 	}

@@ -239,6 +239,11 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		LastModified: meta.Now(), StorageClass: u.StorageClass, Owner: u.Owner,
 		Headers: u.Headers, UserMeta: u.UserMeta, Tags: u.Tags, Parts: chosen, PartsCount: len(chosen),
 	}
+	// The bucket's default retention, if any (lock headers on
+	// CreateMultipartUpload are refused: the wire table).
+	if o.Lock, err = s.newVersionLock(ctx, b, LockRequest{}, true); err != nil {
+		return meta.Object{}, err
+	}
 	md5s := md5.New()
 	for _, p := range chosen {
 		o.Size += p.Size

@@ -38,6 +38,11 @@ type PutInput struct {
 	Owner      string
 	// StorageClass is stored and listed; every class is served alike.
 	StorageClass string
+	// Lock is the object lock the request asks for (x-amz-object-lock-*);
+	// Integrity says the body came with Content-MD5 or a checksum, which
+	// a version under object lock requires (a copy passes true).
+	Lock      LockRequest
+	Integrity bool
 }
 
 // ChecksumRequest says which flexible checksums to compute over a body and
@@ -78,6 +83,10 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 	if err != nil {
 		return meta.Object{}, err
 	}
+	lock, err := s.newVersionLock(ctx, b, in.Lock, in.Integrity)
+	if err != nil {
+		return meta.Object{}, err
+	}
 	wb, err := s.writeData(ctx, in.Body, in.Size, MaxObjectSize, in.ContentMD5, in.Checksums, s.inlineMax)
 	if err != nil {
 		return meta.Object{}, err
@@ -89,6 +98,7 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		LastModified: meta.Now(), StorageClass: in.StorageClass, Owner: in.Owner,
 		Headers: in.Headers, UserMeta: in.UserMeta, Tags: in.Tags,
 		Checksum: meta.Checksum{Algorithm: string(wb.alg), Value: checksum.Encode(wb.sum), Type: "FULL_OBJECT"},
+		Lock:     lock,
 	}
 	freed, err := s.meta.PutObject(ctx, o, in.Cond)
 	if err != nil {

@@ -47,6 +47,15 @@ func (s *Service) PutBucketVersioning(ctx context.Context, bucket, state string)
 	if state != meta.VersioningEnabled && state != meta.VersioningSuspended {
 		return ErrVersioningState
 	}
+	if state == meta.VersioningSuspended {
+		b, err := s.meta.GetBucket(ctx, bucket)
+		if err != nil {
+			return err
+		}
+		if b.ObjectLock {
+			return ErrLockedVersioning
+		}
+	}
 	return s.meta.SetBucketVersioning(ctx, bucket, state)
 }
 

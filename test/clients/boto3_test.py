@@ -33,6 +33,7 @@ import zlib
 import boto3
 import boto3_lifecycle
 import boto3_tagging
+import boto3_objectlock
 import boto3_wire
 import botocore
 from boto3.s3.transfer import TransferConfig
@@ -740,6 +741,7 @@ def suite(endpoint, tmp):
     boto3_lifecycle.checks(s3, bucket, t, eq, client_error_code)
     boto3_tagging.checks(s3, bucket, t, eq, client_error_code)
     versioning_suite(s3, label, t, eq, client_error_code)
+    boto3_objectlock.objectlock_suite(s3, label, t, eq, client_error_code)
 
     # Empty and remove the bucket.
     def cleanup():

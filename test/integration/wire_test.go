@@ -133,6 +133,12 @@ func TestWireRefusals(t *testing.T) {
 		"PutObjectTagging":                {"PUT", "/wire/k?tagging", nil},
 		"GetObjectTagging":                {"GET", "/wire/k?tagging", nil},
 		"DeleteObjectTagging":             {"DELETE", "/wire/k?tagging", nil},
+		"PutObjectLockConfiguration":      {"PUT", "/wire?object-lock", []byte(`<ObjectLockConfiguration><ObjectLockEnabled>Enabled</ObjectLockEnabled></ObjectLockConfiguration>`)},
+		"GetObjectLockConfiguration":      {"GET", "/wire?object-lock", nil},
+		"PutObjectRetention":              {"PUT", "/wire/k?retention", []byte(`<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>2099-01-01T00:00:00Z</RetainUntilDate></Retention>`)},
+		"GetObjectRetention":              {"GET", "/wire/k?retention", nil},
+		"PutObjectLegalHold":              {"PUT", "/wire/k?legal-hold", []byte(`<LegalHold><Status>ON</Status></LegalHold>`)},
+		"GetObjectLegalHold":              {"GET", "/wire/k?legal-hold", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {
@@ -219,6 +225,7 @@ func TestWireRefusalsSDK(t *testing.T) {
 				GrantRead: aws.String(`uri="http://acs.amazonaws.com/groups/global/AllUsers"`)})
 			return err
 		}, 501, "NotImplemented"},
+		// A bucket created without object lock answers as S3.
 		{"object lock", func() error {
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
 				ObjectLockMode: types.ObjectLockModeCompliance, ObjectLockRetainUntilDate: aws.Time(time.Now().Add(time.Hour))})
@@ -229,8 +236,9 @@ func TestWireRefusalsSDK(t *testing.T) {
 				ServerSideEncryption: types.ServerSideEncryptionAes256})
 			return err
 		}, 501, "NotImplemented"},
-		{"bucket with object lock", func() error {
-			_, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("locked"), ObjectLockEnabledForBucket: aws.Bool(true)})
+		{"multipart object lock", func() error {
+			_, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("wire"), Key: key,
+				ObjectLockLegalHoldStatus: types.ObjectLockLegalHoldStatusOn})
 			return err
 		}, 501, "NotImplemented"},
 		{"public bucket", func() error {

@@ -166,5 +166,9 @@ func (w *Worker) removeVersion(ctx context.Context, bucket string, k *keyState, 
 		w.log.Debug("lifecycle: key changed since listed, version kept", "bucket", bucket, "key", k.Key, "version_id", versionID)
 		return false, nil
 	}
+	if errors.Is(err, meta.ErrObjectLocked) { // object lock keeps it: not an error of the pass
+		w.log.Info("lifecycle: version kept by object lock", "bucket", bucket, "key", k.Key, "version_id", versionID)
+		return false, nil
+	}
 	return err == nil, err
 }

@@ -282,9 +282,10 @@ func (w *Worker) tags(ctx context.Context, bucket string, o meta.ObjectSummary) 
 }
 
 // expire removes the current version of o, which rule expired: the one
-// place the worker removes an object. Object lock's check belongs here,
-// before the delete (a locked version is kept, and logged), unless the
-// service's DeleteObject enforces it for every caller. The delete goes
+// place the worker removes an object. Object lock is enforced by the
+// store for every caller: a locked version is kept, logged, and the pass
+// goes on (a bucket with object lock is versioned, so expiration writes a
+// delete marker there, which a lock allows). The delete goes
 // through the service, so that on a versioned bucket it writes a delete
 // marker, as S3's expiration does. It holds only while o is still the
 // current version listed: false when it was overwritten or removed since.
@@ -295,6 +296,10 @@ func (w *Worker) expire(ctx context.Context, bucket string, o meta.ObjectSummary
 	_, err := w.svc.DeleteObject(ctx, bucket, o.Key, "", o.Owner, cond)
 	if errors.Is(err, meta.ErrPreconditionFailed) || errors.Is(err, meta.ErrObjectNotFound) {
 		w.log.Debug("lifecycle: object changed since listed, not expired", "bucket", bucket, "key", o.Key)
+		return false, nil
+	}
+	if errors.Is(err, meta.ErrObjectLocked) {
+		w.log.Info("lifecycle: object locked, not expired", "bucket", bucket, "key", o.Key, "rule", rule)
 		return false, nil
 	}
 	if err != nil {

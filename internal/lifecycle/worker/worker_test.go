@@ -231,3 +231,38 @@ func TestPassWithoutRules(t *testing.T) {
 		t.Errorf("stale cursor kept: %s", doc)
 	}
 }
+
+// TestPassKeepsLockedVersions: on a bucket with object lock, expiration
+// writes a delete marker and the locked version it hides stays.
+func TestPassKeepsLockedVersions(t *testing.T) {
+	svc, _ := openService(t, t.TempDir())
+	ctx := context.Background()
+	if err := svc.CreateObjectLockBucket(ctx, "lkd", "us-east-1", "owner"); err != nil {
+		t.Fatal(err)
+	}
+	c, err := lifecycle.ParseXML([]byte(`<LifecycleConfiguration><Rule><ID>all</ID><Filter/><Status>Enabled</Status>` +
+		`<Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.PutBucketLifecycle(ctx, "lkd", c); err != nil {
+		t.Fatal(err)
+	}
+	o, err := svc.PutObject(ctx, service.PutInput{Bucket: "lkd", Key: "k", Body: strings.NewReader("k"), Size: 1, Integrity: true,
+		Lock: service.LockRequest{Set: true, Lock: meta.ObjectLock{Mode: meta.LockCompliance, RetainUntil: time.Now().Add(time.Hour)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(svc, quiet, Options{Now: inThreeDays}).Pass(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.HeadObject(ctx, "lkd", "k", "", false); !errors.Is(err, meta.ErrObjectNotFound) {
+		t.Errorf("HEAD of the expired key: %v, want a delete marker", err)
+	}
+	if _, err := svc.HeadObject(ctx, "lkd", "k", o.VersionID, false); err != nil {
+		t.Errorf("the locked version is gone: %v", err)
+	}
+	if _, err := svc.DeleteObject(ctx, "lkd", "k", o.VersionID, "owner", meta.Condition{BypassGovernance: true}); !errors.Is(err, meta.ErrObjectLocked) {
+		t.Errorf("DeleteObject of the locked version: %v, want ErrObjectLocked", err)
+	}
+}

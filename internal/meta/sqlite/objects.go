@@ -180,6 +180,11 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 	if err := cur.check(cond); err != nil {
 		return nil, err
 	}
+	if b.locked && (cur.exists && cur.versionID == o.VersionID || b.versions) {
+		if err := guardVersion(ctx, tx, b, o.Key, o.VersionID, cond.BypassGovernance); err != nil {
+			return nil, err
+		}
+	}
 	var freed []string
 	live := cur.exists // the key has a row in objects
 	switch {
@@ -239,6 +244,14 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 		parentOf(o.Key), nullString(o.Tags))
 	if err != nil {
 		return nil, err
+	}
+	if o.Lock != nil && !o.Lock.IsZero() {
+		if !b.locked {
+			return nil, meta.ErrNoObjectLock
+		}
+		if err := writeLock(ctx, tx, b.id, o.Key, o.VersionID, *o.Lock); err != nil {
+			return nil, err
+		}
 	}
 	if !live {
 		if err := addKey(ctx, tx, b.id, o.Key); err != nil {
@@ -362,6 +375,9 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 			default:
 				return nil
 			}
+		}
+		if err := guardVersion(ctx, tx, b, key, versionID, cond.BypassGovernance); err != nil {
+			return err
 		}
 		var blobs []string
 		if cur.exists && versionID == cur.versionID {

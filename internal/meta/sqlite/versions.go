@@ -22,12 +22,13 @@ import (
 type bucketRef struct {
 	id       int64
 	versions bool
+	locked   bool // created with object lock: object_locks may hold rows of it
 }
 
 // bucketRow resolves a bucket name inside a transaction or pool.
 func bucketRow(ctx context.Context, q querier, name string) (bucketRef, error) {
 	var b bucketRef
-	err := q.QueryRowContext(ctx, "SELECT id, has_versions FROM buckets WHERE name = ?", name).Scan(&b.id, &b.versions)
+	err := q.QueryRowContext(ctx, "SELECT id, has_versions, object_lock FROM buckets WHERE name = ?", name).Scan(&b.id, &b.versions, &b.locked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, meta.ErrBucketNotFound
 	}

@@ -1,0 +1,182 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// Object lock. A bucket created with object lock (meta.Bucket.ObjectLock)
+// has versioning Enabled for good and may hold a default retention (its
+// object-lock configuration document); each version's retention and
+// legal hold live in the metadata store, which enforces them in the
+// transaction of every removal (meta.ObjectStore.DeleteObject). A bucket
+// without object lock pays nothing: its flag comes with the cached bucket
+// lookup every write already does.
+
+// Errors of object lock.
+var (
+	// ErrLockedVersioning: versioning cannot be suspended on a bucket
+	// with object lock.
+	ErrLockedVersioning = errors.New("versioning cannot be suspended on a bucket with object lock")
+	// ErrNoLockConfig: GetObjectLockConfiguration on a bucket without
+	// object lock.
+	ErrNoLockConfig = errors.New("object lock configuration does not exist for this bucket")
+	// ErrLockNotEnabled: PutObjectLockConfiguration on a bucket created
+	// without object lock (JOG does not turn it on later).
+	ErrLockNotEnabled = errors.New("object lock is not enabled on this bucket")
+	// ErrNoVersionLock: a version without the retention (or, for the
+	// legal hold, any lock) asked for.
+	ErrNoVersionLock = errors.New("the object version has no object lock configuration")
+	// ErrRetainUntilPast: a retention that would end before now.
+	ErrRetainUntilPast = errors.New("the retain until date must be in the future")
+	// ErrLockNeedsIntegrity: a PutObject with lock parameters (its own or
+	// the bucket's default retention) without Content-MD5 or a checksum.
+	ErrLockNeedsIntegrity = errors.New("Content-MD5 or a checksum header is required with object lock parameters")
+)
+
+// lockConfig is the name of a bucket's object lock configuration document.
+const lockConfig = "object-lock"
+
+// LockConfig is a bucket's object lock configuration: the default
+// retention of new versions (Mode "" for none), Days or Years.
+type LockConfig struct {
+	Mode  string `json:"mode,omitempty"`
+	Days  int    `json:"days,omitempty"`
+	Years int    `json:"years,omitempty"`
+}
+
+// until is the retain-until date of a version created at t under c.
+func (c LockConfig) until(t time.Time) time.Time {
+	if c.Years > 0 {
+		return t.AddDate(c.Years, 0, 0)
+	}
+	return t.AddDate(0, 0, c.Days)
+}
+
+// PutObjectLockConfiguration stores bucket's default retention (the
+// caller validated c); ErrLockNotEnabled on a bucket without object lock.
+func (s *Service) PutObjectLockConfiguration(ctx context.Context, bucket string, c LockConfig) error {
+	b, err := s.meta.GetBucket(ctx, bucket)
+	if err != nil {
+		return err
+	}
+	if !b.ObjectLock {
+		return ErrLockNotEnabled
+	}
+	return s.putConfigDoc(ctx, bucket, lockConfig, c, func(string) {})
+}
+
+// GetObjectLockConfiguration returns bucket's default retention (a zero
+// LockConfig when it has none); ErrNoLockConfig without object lock.
+func (s *Service) GetObjectLockConfiguration(ctx context.Context, bucket string) (LockConfig, error) {
+	b, err := s.meta.GetBucket(ctx, bucket)
+	if err != nil {
+		return LockConfig{}, err
+	}
+	if !b.ObjectLock {
+		return LockConfig{}, ErrNoLockConfig
+	}
+	c, err := getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
+	return c, err
+}
+
+// LockRequest is the lock a write asks for (x-amz-object-lock-*): Set
+// when any of the headers came.
+type LockRequest struct {
+	Set  bool
+	Lock meta.ObjectLock
+}
+
+// newVersionLock is the lock of a version written now to bucket b: the
+// request's, else the bucket's default retention; nil for none. A request
+// on a bucket without object lock is meta.ErrNoObjectLock. integrity says
+// the body came with Content-MD5 or a checksum; copies pass true.
+func (s *Service) newVersionLock(ctx context.Context, b meta.Bucket, req LockRequest, integrity bool) (*meta.ObjectLock, error) {
+	if !b.ObjectLock {
+		if req.Set {
+			return nil, meta.ErrNoObjectLock
+		}
+		return nil, nil
+	}
+	l := req.Lock
+	if l.Mode == "" {
+		c, err := s.GetObjectLockConfiguration(ctx, b.Name)
+		if err != nil {
+			return nil, err
+		}
+		if c.Mode != "" {
+			l.Mode, l.RetainUntil = c.Mode, c.until(meta.Now())
+		}
+	} else if !l.RetainUntil.After(time.Now()) {
+		return nil, ErrRetainUntilPast
+	}
+	if l.IsZero() {
+		return nil, nil
+	}
+	if !integrity {
+		return nil, ErrLockNeedsIntegrity
+	}
+	return &l, nil
+}
+
+// GetObjectRetention returns the retention of a version (the latest for
+// versionID ""); ErrNoVersionLock when it has none.
+func (s *Service) GetObjectRetention(ctx context.Context, bucket, key, versionID string) (meta.ObjectLock, error) {
+	l, err := s.getObjectLock(ctx, bucket, key, versionID)
+	if err == nil && l.Mode == "" {
+		err = ErrNoVersionLock
+	}
+	return l, err
+}
+
+// GetObjectLegalHold returns whether a version is under a legal hold;
+// ErrNoVersionLock when the version has no lock at all (neither a retention
+// nor a hold).
+func (s *Service) GetObjectLegalHold(ctx context.Context, bucket, key, versionID string) (bool, error) {
+	l, err := s.getObjectLock(ctx, bucket, key, versionID)
+	if err == nil && l.IsZero() {
+		err = ErrNoVersionLock
+	}
+	return l.LegalHold, err
+}
+
+func (s *Service) getObjectLock(ctx context.Context, bucket, key, versionID string) (meta.ObjectLock, error) {
+	b, err := s.meta.GetBucket(ctx, bucket)
+	if err != nil {
+		return meta.ObjectLock{}, err
+	}
+	if !b.ObjectLock {
+		return meta.ObjectLock{}, meta.ErrNoObjectLock
+	}
+	l, _, err := s.meta.GetObjectLock(ctx, bucket, key, versionID)
+	return l, err
+}
+
+// PutObjectRetention sets a version's retention (l.Mode "" removes it):
+// COMPLIANCE can only be extended; GOVERNANCE shortened or removed only
+// with bypassGovernance (meta.ErrObjectLocked otherwise).
+func (s *Service) PutObjectRetention(ctx context.Context, bucket, key, versionID string, l meta.ObjectLock, bypassGovernance bool) error {
+	if l.Mode != "" && !l.RetainUntil.After(time.Now()) {
+		return ErrRetainUntilPast
+	}
+	return s.meta.PutObjectRetention(ctx, bucket, key, versionID, l, bypassGovernance)
+}
+
+// PutObjectLegalHold sets or clears a version's legal hold.
+func (s *Service) PutObjectLegalHold(ctx context.Context, bucket, key, versionID string, on bool) error {
+	return s.meta.PutObjectLegalHold(ctx, bucket, key, versionID, on)
+}
+
+// ObjectLockOf returns the lock of a version read from bucket for GET and
+// HEAD: none, without a query, on a bucket without object lock.
+func (s *Service) ObjectLockOf(ctx context.Context, bucket, key, versionID string) (meta.ObjectLock, error) {
+	b, err := s.meta.GetBucket(ctx, bucket)
+	if err != nil || !b.ObjectLock {
+		return meta.ObjectLock{}, err
+	}
+	l, _, err := s.meta.GetObjectLock(ctx, bucket, key, versionID)
+	return l, err
+}
