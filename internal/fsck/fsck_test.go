@@ -32,6 +32,23 @@ import (
 
 const bucket = "fsck"
 
+// serverWithBucket starts a server on a fresh data dir (every blob a file)
+// holding the test bucket, created with opts applied.
+func serverWithBucket(t *testing.T, opts ...func(*s3.CreateBucketInput)) (string, *testutil.Server, *s3.Client) {
+	t.Helper()
+	dir := t.TempDir()
+	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithFilesOnly())
+	c := srv.AWSClient(t)
+	in := &s3.CreateBucketInput{Bucket: aws.String(bucket)}
+	for _, o := range opts {
+		o(in)
+	}
+	if _, err := c.CreateBucket(t.Context(), in); err != nil {
+		t.Fatal(err)
+	}
+	return dir, srv, c
+}
+
 func seeded(seed uint64, n int) []byte {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	b := make([]byte, n)

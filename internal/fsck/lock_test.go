@@ -13,20 +13,14 @@ import (
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/testutil"
 )
 
 // TestDropLostKeepsLocked: --repair-drop-lost reports a damaged version
 // under object lock and keeps it (the store refuses to drop it); the
 // unlocked damaged version beside it goes.
 func TestDropLostKeepsLocked(t *testing.T) {
-	dir := t.TempDir()
-	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithFilesOnly())
-	c := srv.AWSClient(t)
+	dir, srv, c := serverWithBucket(t, func(in *s3.CreateBucketInput) { in.ObjectLockEnabledForBucket = aws.Bool(true) })
 	ctx := t.Context()
-	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket), ObjectLockEnabledForBucket: aws.Bool(true)}); err != nil {
-		t.Fatal(err)
-	}
 	for _, k := range []string{"held", "free"} {
 		in := &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(k), Body: bytes.NewReader(seeded(8, 3000))}
 		if k == "held" {

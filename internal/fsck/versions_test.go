@@ -12,20 +12,14 @@ import (
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/testutil"
 )
 
 // TestVersions: fsck walks noncurrent versions (object_versions, ADR 0012)
 // as it walks live objects: their blobs are checked and never orphans, and
 // delete markers, which have no data, are no problem.
 func TestVersions(t *testing.T) {
-	dir := t.TempDir()
-	srv := testutil.StartServer(t, testutil.WithDataDir(dir), testutil.WithFilesOnly())
-	c := srv.AWSClient(t)
+	dir, srv, c := serverWithBucket(t)
 	ctx := t.Context()
-	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: aws.String(bucket),
 		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
 		t.Fatal(err)
