@@ -27,9 +27,9 @@ var ErrNoObjectLock = errors.New("meta: bucket has no object lock")
 // ObjectLock is the lock state of one object version: a retention (Mode
 // "" means none) and a legal hold.
 type ObjectLock struct {
-	Mode        string    // "", LockGovernance or LockCompliance
-	RetainUntil time.Time // meaningful when Mode is set
-	LegalHold   bool
+	Mode        string    `json:"mode,omitempty"`       // "", LockGovernance or LockCompliance
+	RetainUntil time.Time `json:"retainUntil,omitzero"` // meaningful when Mode is set
+	LegalHold   bool      `json:"legalHold,omitempty"`
 }
 
 // IsZero reports whether l locks nothing and records nothing.

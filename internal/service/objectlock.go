@@ -35,6 +35,10 @@ var (
 	// ErrLockNeedsIntegrity: a PutObject with lock parameters (its own or
 	// the bucket's default retention) without Content-MD5 or a checksum.
 	ErrLockNeedsIntegrity = errors.New("Content-MD5 or a checksum header is required with object lock parameters")
+	// ErrLockPartNeedsIntegrity: an UploadPart of an object to be locked
+	// (the upload's lock or the bucket's default retention) without
+	// Content-MD5 or a checksum.
+	ErrLockPartNeedsIntegrity = errors.New("Content-MD5 or a checksum header is required for parts of an object with object lock parameters")
 )
 
 // lockConfig is the name of a bucket's object lock configuration document.
@@ -79,8 +83,7 @@ func (s *Service) GetObjectLockConfiguration(ctx context.Context, bucket string)
 	if !b.ObjectLock {
 		return LockConfig{}, ErrNoLockConfig
 	}
-	c, err := getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
-	return c, err
+	return s.lockDefaults(ctx, bucket)
 }
 
 // LockRequest is the lock a write asks for (x-amz-object-lock-*): Set
@@ -95,31 +98,58 @@ type LockRequest struct {
 // on a bucket without object lock is meta.ErrNoObjectLock. integrity says
 // the body came with Content-MD5 or a checksum; copies pass true.
 func (s *Service) newVersionLock(ctx context.Context, b meta.Bucket, req LockRequest, integrity bool) (*meta.ObjectLock, error) {
+	if err := checkLockRequest(b, req); err != nil {
+		return nil, err
+	}
+	l, err := s.versionLock(ctx, b, req.Lock)
+	if l != nil && !integrity {
+		return nil, ErrLockNeedsIntegrity
+	}
+	return l, err
+}
+
+// checkLockRequest validates the lock a write asks for: only a bucket with
+// object lock takes one (meta.ErrNoObjectLock), and a retention must end
+// in the future (ErrRetainUntilPast). PutObject, CopyObject and
+// CreateMultipartUpload check alike.
+func checkLockRequest(b meta.Bucket, req LockRequest) error {
+	if !req.Set {
+		return nil
+	}
 	if !b.ObjectLock {
-		if req.Set {
-			return nil, meta.ErrNoObjectLock
-		}
+		return meta.ErrNoObjectLock
+	}
+	if req.Lock.Mode != "" && !req.Lock.RetainUntil.After(time.Now()) {
+		return ErrRetainUntilPast
+	}
+	return nil
+}
+
+// versionLock is the lock a version created now in bucket b gets: l (a
+// checked request's), with the bucket's default retention when l has no
+// retention of its own; nil when that locks nothing.
+func (s *Service) versionLock(ctx context.Context, b meta.Bucket, l meta.ObjectLock) (*meta.ObjectLock, error) {
+	if !b.ObjectLock {
 		return nil, nil
 	}
-	l := req.Lock
 	if l.Mode == "" {
-		c, err := s.GetObjectLockConfiguration(ctx, b.Name)
+		c, err := s.lockDefaults(ctx, b.Name)
 		if err != nil {
 			return nil, err
 		}
 		if c.Mode != "" {
 			l.Mode, l.RetainUntil = c.Mode, c.until(meta.Now())
 		}
-	} else if !l.RetainUntil.After(time.Now()) {
-		return nil, ErrRetainUntilPast
 	}
 	if l.IsZero() {
 		return nil, nil
 	}
-	if !integrity {
-		return nil, ErrLockNeedsIntegrity
-	}
 	return &l, nil
+}
+
+// lockDefaults is bucket's default retention (a bucket with object lock).
+func (s *Service) lockDefaults(ctx context.Context, bucket string) (LockConfig, error) {
+	return getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
 }
 
 // GetObjectRetention returns the retention of a version (the latest for

@@ -16,7 +16,10 @@ var lockCases = []testCase{
 	{"Lock/PutWithLock", testLockPutWithLock},
 }
 
-func init() { objectCases = append(objectCases, lockCases...) }
+func init() {
+	objectCases = append(objectCases, lockCases...)
+	uploadCases = append(uploadCases, testCase{"Multipart/Lock", testUploadLock})
+}
 
 // mkLockBucket creates bucket name with object lock.
 func mkLockBucket(t *testing.T, s meta.Store, name string) {
@@ -190,4 +193,55 @@ func testLockPutWithLock(t *testing.T, s meta.Store) {
 	if o, err := s.GetObject(ctx, "b", "k", "v1"); err != nil || o.Lock != nil {
 		t.Errorf("GetObject = Lock %v, %v; want no lock on reads", o.Lock, err)
 	}
+}
+
+// testUploadLock: an upload keeps the lock CreateMultipartUpload was given
+// (GetUpload, ListUploads), and the version its completion creates carries
+// the lock set on the completed object, enforced from then on.
+func testUploadLock(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkLockBucket(t, s, "b")
+	until := time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
+	want := meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: until, LegalHold: true}
+	locked := meta.Upload{Bucket: "b", Key: "k", UploadID: "up-locked", Initiated: t0, Lock: &want}
+	plain := meta.Upload{Bucket: "b", Key: "k", UploadID: "up-plain", Initiated: t0}
+	for _, u := range []meta.Upload{locked, plain} {
+		if err := s.CreateUpload(ctx, u); err != nil {
+			t.Fatalf("CreateUpload(%s): %v", u.UploadID, err)
+		}
+	}
+	sameLock := func(got, want *meta.ObjectLock) bool {
+		if got == nil || want == nil {
+			return got == want
+		}
+		return got.Mode == want.Mode && got.RetainUntil.Equal(want.RetainUntil) && got.LegalHold == want.LegalHold
+	}
+	for _, u := range []meta.Upload{locked, plain} {
+		got, err := s.GetUpload(ctx, "b", "k", u.UploadID)
+		if err != nil || !sameLock(got.Lock, u.Lock) {
+			t.Errorf("GetUpload(%s).Lock = %+v, %v; want %+v", u.UploadID, got.Lock, err, u.Lock)
+		}
+	}
+	page, err := s.ListUploads(ctx, "b", meta.ListUploadsOptions{Limit: 10})
+	if err != nil || len(page.Uploads) != 2 {
+		t.Fatalf("ListUploads = %+v, %v", page, err)
+	}
+	for _, u := range page.Uploads {
+		if want := map[string]*meta.ObjectLock{"up-locked": &want, "up-plain": nil}[u.UploadID]; !sameLock(u.Lock, want) {
+			t.Errorf("ListUploads: %s lock %+v, want %+v", u.UploadID, u.Lock, want)
+		}
+	}
+
+	p, _ := putPart(t, s, locked, 1)
+	o := meta.Object{Bucket: "b", Key: "k", VersionID: "v1", UploadID: locked.UploadID, Size: p.Size, ETag: "mp-1",
+		LastModified: t0, Parts: []meta.Part{p}, Lock: locked.Lock}
+	if _, err := s.CompleteUpload(ctx, o, meta.Condition{}); err != nil {
+		t.Fatalf("CompleteUpload: %v", err)
+	}
+	l, vid, err := s.GetObjectLock(ctx, "b", "k", "")
+	if err != nil || vid != "v1" || !sameLock(&l, &want) {
+		t.Errorf("GetObjectLock of the completed version = %+v, %q, %v; want %+v", l, vid, err, want)
+	}
+	wantErr(t, "DeleteObject of the completed version", errOnly(s.DeleteObject(ctx, "b", "k", "v1", meta.Condition{BypassGovernance: true})), meta.ErrObjectLocked)
+	wantVersion(t, s, "b", "k", "v1")
 }
