@@ -34,7 +34,7 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error
 		StorageClass: class, Headers: headers, UserMeta: userMeta,
 		ChecksumType: strings.ToUpper(r.Header.Get("X-Amz-Checksum-Type")),
 	}
-	if lock.Set {
+	if !lock.Lock.IsZero() {
 		u.Lock = &lock.Lock
 	}
 	if v := r.Header.Get("X-Amz-Checksum-Algorithm"); v != "" {

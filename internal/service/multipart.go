@@ -50,8 +50,11 @@ func (s *Service) CreateUpload(ctx context.Context, u meta.Upload) (meta.Upload,
 		if err != nil {
 			return meta.Upload{}, err
 		}
-		if err := checkLockRequest(b, LockRequest{Set: true, Lock: *u.Lock}); err != nil {
+		if err := checkLockRequest(b, LockRequestOf(*u.Lock)); err != nil {
 			return meta.Upload{}, err
+		}
+		if !b.ObjectLock { // a legal hold OFF alone: nothing to keep
+			u.Lock = nil
 		}
 	}
 	if u.ChecksumType != "" && u.ChecksumAlgorithm == "" {

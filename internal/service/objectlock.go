@@ -87,7 +87,9 @@ func (s *Service) GetObjectLockConfiguration(ctx context.Context, bucket string)
 }
 
 // LockRequest is the lock a write asks for (x-amz-object-lock-*): Set
-// when any of the headers came.
+// when it asks for a retention or a legal hold (a bucket without object
+// lock refuses it); a legal hold OFF alone is only recorded (HoldSet), on
+// a bucket with object lock.
 type LockRequest struct {
 	Set  bool
 	Lock meta.ObjectLock
@@ -106,6 +108,12 @@ func (s *Service) newVersionLock(ctx context.Context, b meta.Bucket, req LockReq
 		return nil, ErrLockNeedsIntegrity
 	}
 	return l, err
+}
+
+// LockRequestOf is the request for lock l: Set unless l only records a
+// legal hold OFF, which any bucket can honour.
+func LockRequestOf(l meta.ObjectLock) LockRequest {
+	return LockRequest{Set: l.Mode != "" || l.LegalHold, Lock: l}
 }
 
 // checkLockRequest validates the lock a write asks for: only a bucket with
@@ -163,11 +171,11 @@ func (s *Service) GetObjectRetention(ctx context.Context, bucket, key, versionID
 }
 
 // GetObjectLegalHold returns whether a version is under a legal hold;
-// ErrNoVersionLock when the version has no lock at all (neither a retention
-// nor a hold).
+// ErrNoVersionLock when none was ever placed or released on it (S3 answers
+// a released hold with OFF, one never set with no configuration).
 func (s *Service) GetObjectLegalHold(ctx context.Context, bucket, key, versionID string) (bool, error) {
 	l, err := s.getObjectLock(ctx, bucket, key, versionID)
-	if err == nil && l.IsZero() {
+	if err == nil && !l.HoldSet {
 		err = ErrNoVersionLock
 	}
 	return l.LegalHold, err

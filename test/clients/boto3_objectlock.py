@@ -32,6 +32,9 @@ def objectlock_suite(s3, label, t, eq, client_error_code):
         r = s3.get_object_retention(Bucket=bucket, Key="gov", VersionId=v["gov"])["Retention"]
         eq((r["Mode"], r["RetainUntilDate"]), ("GOVERNANCE", hour), "get_object_retention")
         eq(s3.get_object_legal_hold(Bucket=bucket, Key="hold")["LegalHold"]["Status"], "ON", "get_object_legal_hold")
+        eq(client_error_code(s3.get_object_legal_hold, Bucket=bucket, Key="comp"), "NoSuchObjectLockConfiguration",
+           "get_object_legal_hold of a version that never had one")
+        eq(h.get("ObjectLockLegalHoldStatus"), None, "no legal hold header for a version that never had one")
 
     t("object lock: put_object with lock headers, head_object, get_object_retention/legal_hold", versions)
 
@@ -55,6 +58,8 @@ def objectlock_suite(s3, label, t, eq, client_error_code):
     def released():
         s3.delete_object(Bucket=bucket, Key="gov", VersionId=v["gov"], BypassGovernanceRetention=True)
         s3.put_object_legal_hold(Bucket=bucket, Key="hold", VersionId=v["hold"], LegalHold={"Status": "OFF"})
+        eq(s3.get_object_legal_hold(Bucket=bucket, Key="hold", VersionId=v["hold"])["LegalHold"]["Status"], "OFF",
+           "a released legal hold is OFF")
         s3.delete_object(Bucket=bucket, Key="hold", VersionId=v["hold"])
         eq(s3.delete_object(Bucket=bucket, Key="comp").get("DeleteMarker"), True, "a delete marker is allowed")
         s3.put_object_lock_configuration(Bucket=bucket, ObjectLockConfiguration={

@@ -14,6 +14,7 @@ var lockCases = []testCase{
 	{"Lock/Enforced", testLockEnforced},
 	{"Lock/Retention", testLockRetention},
 	{"Lock/PutWithLock", testLockPutWithLock},
+	{"Lock/HoldSet", testLockHoldSet},
 }
 
 func init() {
@@ -195,6 +196,43 @@ func testLockPutWithLock(t *testing.T, s meta.Store) {
 	}
 }
 
+// testLockHoldSet: a legal hold released (OFF) is recorded, unlike one
+// never set, whatever else the version's lock holds.
+func testLockHoldSet(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkLockBucket(t, s, "b")
+	until := time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
+	putVersion(t, s, "b", "none", "v1", nil)
+	putVersion(t, s, "b", "ret", "v1", &meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: until})
+	putVersion(t, s, "b", "on", "v1", &meta.ObjectLock{LegalHold: true})
+	putVersion(t, s, "b", "off", "v1", &meta.ObjectLock{HoldSet: true})
+	check := func(key string, held, set bool) {
+		t.Helper()
+		l, _, err := s.GetObjectLock(ctx, "b", key, "v1")
+		if err != nil || l.LegalHold != held || l.HoldSet != set {
+			t.Errorf("GetObjectLock(%s) = %+v, %v; want LegalHold %v, HoldSet %v", key, l, err, held, set)
+		}
+	}
+	check("none", false, false)
+	check("ret", false, false)
+	check("on", true, true)
+	check("off", false, true)
+	for _, key := range []string{"none", "ret", "on"} {
+		if err := s.PutObjectLegalHold(ctx, "b", key, "v1", false); err != nil {
+			t.Fatalf("PutObjectLegalHold(%s, off): %v", key, err)
+		}
+		check(key, false, true)
+	}
+	// Removing the retention keeps the record of the released hold.
+	if err := s.PutObjectRetention(ctx, "b", "ret", "v1", meta.ObjectLock{}, true); err != nil {
+		t.Fatalf("remove GOVERNANCE with bypass: %v", err)
+	}
+	check("ret", false, true)
+	if _, err := s.DeleteObject(ctx, "b", "off", "v1", meta.Condition{}); err != nil {
+		t.Fatalf("DeleteObject of a version whose hold is released: %v", err)
+	}
+}
+
 // testUploadLock: an upload keeps the lock CreateMultipartUpload was given
 // (GetUpload, ListUploads), and the version its completion creates carries
 // the lock set on the completed object, enforced from then on.
@@ -202,7 +240,7 @@ func testUploadLock(t *testing.T, s meta.Store) {
 	ctx := t.Context()
 	mkLockBucket(t, s, "b")
 	until := time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
-	want := meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: until, LegalHold: true}
+	want := meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: until, LegalHold: true, HoldSet: true}
 	locked := meta.Upload{Bucket: "b", Key: "k", UploadID: "up-locked", Initiated: t0, Lock: &want}
 	plain := meta.Upload{Bucket: "b", Key: "k", UploadID: "up-plain", Initiated: t0}
 	for _, u := range []meta.Upload{locked, plain} {
@@ -214,7 +252,8 @@ func testUploadLock(t *testing.T, s meta.Store) {
 		if got == nil || want == nil {
 			return got == want
 		}
-		return got.Mode == want.Mode && got.RetainUntil.Equal(want.RetainUntil) && got.LegalHold == want.LegalHold
+		return got.Mode == want.Mode && got.RetainUntil.Equal(want.RetainUntil) && got.LegalHold == want.LegalHold &&
+			got.HoldSet == want.HoldSet
 	}
 	for _, u := range []meta.Upload{locked, plain} {
 		got, err := s.GetUpload(ctx, "b", "k", u.UploadID)
