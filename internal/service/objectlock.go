@@ -70,7 +70,7 @@ func (s *Service) PutObjectLockConfiguration(ctx context.Context, bucket string,
 	if !b.ObjectLock {
 		return ErrLockNotEnabled
 	}
-	return s.putConfigDoc(ctx, bucket, lockConfig, c, func(string) {})
+	return s.putConfigDoc(ctx, bucket, lockConfig, c, s.lockDefaultsCache.drop)
 }
 
 // GetObjectLockConfiguration returns bucket's default retention (a zero
@@ -83,7 +83,9 @@ func (s *Service) GetObjectLockConfiguration(ctx context.Context, bucket string)
 	if !b.ObjectLock {
 		return LockConfig{}, ErrNoLockConfig
 	}
-	return s.lockDefaults(ctx, bucket)
+	// Read through, not from the cache: a GET sees a change made through
+	// another gateway at once.
+	return getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
 }
 
 // LockRequest is the lock a write asks for (x-amz-object-lock-*): Set
@@ -155,9 +157,17 @@ func (s *Service) versionLock(ctx context.Context, b meta.Bucket, l meta.ObjectL
 	return &l, nil
 }
 
-// lockDefaults is bucket's default retention (a bucket with object lock).
+// lockDefaults is bucket's default retention (a bucket with object lock),
+// from the cache (CORSCacheTTL), so that writes to a bucket with object
+// lock cost no query for it on repeat. PutObjectLockConfiguration drops the
+// entry before and after its write, and a lookup that raced with it is not
+// kept (configCache): once it has answered, no write that starts on this
+// gateway gets the old default retention. Another gateway sharing the
+// database sees the change within CORSCacheTTL (docs/ARCHITECTURE.md).
 func (s *Service) lockDefaults(ctx context.Context, bucket string) (LockConfig, error) {
-	return getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
+	return s.lockDefaultsCache.load(bucket, func() (LockConfig, error) {
+		return getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
+	}, func(err error) bool { return errors.Is(err, meta.ErrBucketNotFound) })
 }
 
 // GetObjectRetention returns the retention of a version (the latest for
