@@ -2,6 +2,7 @@ package meta
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -28,6 +29,10 @@ var (
 	// deletes may still succeed and free room. Backends mark their own
 	// error with MarkNoSpace.
 	ErrNoSpace = errors.New("metadata store: no space left")
+	// ErrVersioningChanged reports a write held to a bucket versioning
+	// state (Condition.Versioning) that changed before it committed; it
+	// is an ErrConflict. Nothing changed: the caller decides again.
+	ErrVersioningChanged = fmt.Errorf("bucket versioning changed during the write: %w", ErrConflict)
 )
 
 // DeleteMarkerError is GetObject's answer when the version asked for (the

@@ -55,8 +55,9 @@ func (l ObjectLock) Protects(now time.Time, bypassGovernance bool) bool {
 
 // AllowsRetention reports whether retention next may replace l's at now:
 // an active COMPLIANCE retention can only be extended (same mode, a later
-// or equal date); an active GOVERNANCE one can be extended by anyone and
-// shortened, removed or changed only with bypassGovernance.
+// or equal date); an active GOVERNANCE one can be extended in GOVERNANCE by
+// anyone and shortened, removed or turned into COMPLIANCE only with
+// bypassGovernance (as S3: COMPLIANCE would take the bypass away for good).
 func (l ObjectLock) AllowsRetention(next ObjectLock, now time.Time, bypassGovernance bool) bool {
 	if l.Mode == "" || !now.Before(l.RetainUntil) {
 		return true
@@ -66,6 +67,6 @@ func (l ObjectLock) AllowsRetention(next ObjectLock, now time.Time, bypassGovern
 	case LockCompliance:
 		return extends && next.Mode == LockCompliance
 	default:
-		return bypassGovernance || extends && next.Mode == LockGovernance || extends && next.Mode == LockCompliance
+		return bypassGovernance || extends && next.Mode == LockGovernance
 	}
 }

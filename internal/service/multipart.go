@@ -272,7 +272,7 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, err
 	}
 	o := meta.Object{
-		Bucket: u.Bucket, Key: u.Key, VersionID: writeVersion(b), UploadID: u.UploadID,
+		Bucket: u.Bucket, Key: u.Key, UploadID: u.UploadID,
 		LastModified: meta.Now(), StorageClass: u.StorageClass, Owner: u.Owner,
 		Headers: u.Headers, UserMeta: u.UserMeta, Tags: u.Tags, Parts: chosen, PartsCount: len(chosen),
 	}
@@ -306,7 +306,12 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, fmt.Errorf("%w: whole-object %s checksum %s does not match %s",
 			ErrBadDigest, o.Checksum.Algorithm, in.Checksum, o.Checksum.Value)
 	}
-	freed, err := s.meta.CompleteUpload(ctx, o, in.Cond)
+	var freed []string
+	err = s.underVersioning(ctx, b, in.Cond, func(b meta.Bucket, cond meta.Condition) (err error) {
+		o.VersionID = writeVersion(b)
+		freed, err = s.meta.CompleteUpload(ctx, o, cond)
+		return err
+	})
 	if errors.Is(err, meta.ErrUploadNotFound) { // a concurrent completion won
 		return s.completedBefore(ctx, in, err)
 	}

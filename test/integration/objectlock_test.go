@@ -205,6 +205,7 @@ func TestObjectLockEnforced(t *testing.T) {
 		t.Fatalf("GetObjectRetention = %+v, %v", r, err)
 	}
 	itest.WantErr(t, setRet("gov", gov, types.ObjectLockRetentionModeGovernance, hour.Add(-time.Minute), false), http.StatusForbidden, "AccessDenied")
+	itest.WantErr(t, setRet("gov", gov, types.ObjectLockRetentionModeCompliance, hour.Add(time.Hour), false), http.StatusForbidden, "AccessDenied")
 	if err := setRet("gov", gov, types.ObjectLockRetentionModeGovernance, time.Now().Add(time.Minute), true); err != nil {
 		t.Fatalf("shorten GOVERNANCE with bypass: %v", err)
 	}

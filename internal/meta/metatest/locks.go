@@ -158,8 +158,12 @@ func testLockRetention(t *testing.T, s meta.Store) {
 	if err := s.PutObjectLegalHold(ctx, "b", "k", "", true); err != nil {
 		t.Fatalf("PutObjectLegalHold: %v", err)
 	}
-	if err := set(meta.LockCompliance, now.Add(2*time.Hour), false); err != nil {
-		t.Fatalf("GOVERNANCE to COMPLIANCE: %v", err)
+	// GOVERNANCE becomes COMPLIANCE only with the bypass, as in S3: the
+	// change would take the bypass away from everyone.
+	wantErr(t, "GOVERNANCE to COMPLIANCE without bypass", set(meta.LockCompliance, now.Add(2*time.Hour), false), meta.ErrObjectLocked)
+	check(meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: now.Add(time.Minute), LegalHold: true})
+	if err := set(meta.LockCompliance, now.Add(2*time.Hour), true); err != nil {
+		t.Fatalf("GOVERNANCE to COMPLIANCE with bypass: %v", err)
 	}
 	check(meta.ObjectLock{Mode: meta.LockCompliance, RetainUntil: now.Add(2 * time.Hour), LegalHold: true})
 	for _, c := range []struct {
