@@ -21,8 +21,13 @@ type BucketStore interface {
 	DeleteBucket(ctx context.Context, name string) (freed []string, err error)
 
 	// SetBucketVersioning sets bucket's versioning state (Bucket.Versioning:
-	// VersioningEnabled or VersioningSuspended).
+	// VersioningEnabled or VersioningSuspended); Suspended on a bucket
+	// with object lock is ErrInvalidBucketState.
 	SetBucketVersioning(ctx context.Context, bucket, state string) error
+	// EnableObjectLock turns object lock on for bucket, for good
+	// (Bucket.ObjectLock; on already is fine): ErrInvalidBucketState unless
+	// its versioning is Enabled.
+	EnableObjectLock(ctx context.Context, bucket string) error
 
 	// PutBucketConfig stores doc as bucket's configuration named name
 	// (e.g. "cors"), replacing any earlier one. The store keeps documents

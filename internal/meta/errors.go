@@ -9,9 +9,13 @@ import (
 // Sentinel errors returned by every Store implementation. Callers test them
 // with errors.Is; implementations may wrap them with detail.
 var (
-	ErrBucketNotFound     = errors.New("bucket not found")
-	ErrBucketExists       = errors.New("bucket already exists")
-	ErrBucketNotEmpty     = errors.New("bucket not empty")
+	ErrBucketNotFound = errors.New("bucket not found")
+	ErrBucketExists   = errors.New("bucket already exists")
+	ErrBucketNotEmpty = errors.New("bucket not empty")
+	// ErrInvalidBucketState reports a bucket change its state forbids:
+	// object lock without versioning Enabled, versioning suspended under
+	// object lock.
+	ErrInvalidBucketState = errors.New("bucket state forbids the change")
 	ErrObjectNotFound     = errors.New("object not found")
 	ErrPreconditionFailed = errors.New("precondition failed")
 	ErrUploadNotFound     = errors.New("multipart upload not found")

@@ -80,7 +80,7 @@ var errorTable = []struct {
 	{meta.ErrObjectLocked, APIError{"AccessDenied", "Access Denied because object protected by object lock.", http.StatusForbidden}},
 	{meta.ErrNoObjectLock, *errNoLock},
 	{service.ErrLockedVersioning, APIError{"InvalidBucketState", "An Object Lock configuration is present on this bucket, so the versioning state cannot be changed.", http.StatusConflict}},
-	{service.ErrLockNotEnabled, APIError{"InvalidBucketState", "Object Lock configuration cannot be enabled on existing buckets.", http.StatusConflict}},
+	{service.ErrLockNotEnabled, APIError{"InvalidBucketState", "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration", http.StatusConflict}},
 	{service.ErrNoLockConfig, APIError{"ObjectLockConfigurationNotFoundError", "Object Lock configuration does not exist for this bucket", http.StatusNotFound}},
 	{service.ErrNoVersionLock, APIError{"NoSuchObjectLockConfiguration", "The specified object does not have a ObjectLock configuration", http.StatusNotFound}},
 	{service.ErrRetainUntilPast, APIError{"InvalidArgument", "The retain until date must be in the future!", http.StatusBadRequest}},

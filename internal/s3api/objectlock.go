@@ -46,11 +46,18 @@ type objectLegalHold struct {
 	Status  string   `xml:"Status"`
 }
 
+// The longest default retention S3 takes.
+const (
+	maxLockDays  = 36500
+	maxLockYears = 100
+)
+
 var (
-	errLockPeriod = apiErr(http.StatusBadRequest, "InvalidArgument", "Default retention period must be a positive integer value.")
-	errLockMode   = apiErr(http.StatusBadRequest, "InvalidArgument", "Unknown wormMode directive.")
-	errLockDate   = apiErr(http.StatusBadRequest, "InvalidArgument", "The retain until date must be provided in ISO 8601 format.")
-	errLockBoth   = apiErr(http.StatusBadRequest, "InvalidArgument",
+	errLockPeriod    = apiErr(http.StatusBadRequest, "InvalidArgument", "Default retention period must be a positive integer value.")
+	errLockPeriodMax = apiErr(http.StatusBadRequest, "InvalidArgument", "Default retention period must not exceed 100 years (36500 days).")
+	errLockMode      = apiErr(http.StatusBadRequest, "InvalidArgument", "Unknown wormMode directive.")
+	errLockDate      = apiErr(http.StatusBadRequest, "InvalidArgument", "The retain until date must be provided in ISO 8601 format.")
+	errLockBoth      = apiErr(http.StatusBadRequest, "InvalidArgument",
 		"x-amz-object-lock-retain-until-date and x-amz-object-lock-mode must both be supplied.")
 	errLegalHoldStatus = apiErr(http.StatusBadRequest, "InvalidArgument", "Legal Hold must be either of 'ON' or 'OFF'.")
 )
@@ -83,6 +90,11 @@ func (h *Handler) putObjectLockConfiguration(w http.ResponseWriter, r *request) 
 		}
 		if lc.Days <= 0 && lc.Years <= 0 {
 			return errLockPeriod
+		}
+		// S3's bound (100 years), which also keeps every retain-until
+		// date a default gives within what the store can hold.
+		if lc.Days > maxLockDays || lc.Years > maxLockYears {
+			return errLockPeriodMax
 		}
 	}
 	if err := h.svc.PutObjectLockConfiguration(r.Context(), r.route.Bucket, lc); err != nil {

@@ -24,9 +24,10 @@ var (
 	// ErrNoLockConfig: GetObjectLockConfiguration on a bucket without
 	// object lock.
 	ErrNoLockConfig = errors.New("object lock configuration does not exist for this bucket")
-	// ErrLockNotEnabled: PutObjectLockConfiguration on a bucket created
-	// without object lock (JOG does not turn it on later).
-	ErrLockNotEnabled = errors.New("object lock is not enabled on this bucket")
+	// ErrLockNotEnabled: PutObjectLockConfiguration on a bucket without
+	// object lock whose versioning is not Enabled (with versioning
+	// Enabled it turns object lock on, as S3 does since 2023).
+	ErrLockNotEnabled = errors.New("object lock needs versioning Enabled on the bucket")
 	// ErrNoVersionLock: a version without the retention (or, for the
 	// legal hold, any lock) asked for.
 	ErrNoVersionLock = errors.New("the object version has no object lock configuration")
@@ -68,7 +69,15 @@ func (s *Service) PutObjectLockConfiguration(ctx context.Context, bucket string,
 		return err
 	}
 	if !b.ObjectLock {
-		return ErrLockNotEnabled
+		// An existing bucket gets object lock when its versioning is
+		// Enabled; the store checks that in the change's transaction.
+		err := s.meta.EnableObjectLock(ctx, bucket)
+		if errors.Is(err, meta.ErrInvalidBucketState) {
+			return ErrLockNotEnabled
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return s.putConfigDoc(ctx, bucket, lockConfig, c, s.lockDefaultsCache.drop)
 }

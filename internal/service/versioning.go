@@ -67,16 +67,11 @@ func (s *Service) PutBucketVersioning(ctx context.Context, bucket, state string)
 	if state != meta.VersioningEnabled && state != meta.VersioningSuspended {
 		return ErrVersioningState
 	}
-	if state == meta.VersioningSuspended {
-		b, err := s.meta.GetBucket(ctx, bucket)
-		if err != nil {
-			return err
-		}
-		if b.ObjectLock {
-			return ErrLockedVersioning
-		}
+	err := s.meta.SetBucketVersioning(ctx, bucket, state)
+	if errors.Is(err, meta.ErrInvalidBucketState) { // the store checks in its transaction
+		return ErrLockedVersioning
 	}
-	return s.meta.SetBucketVersioning(ctx, bucket, state)
+	return err
 }
 
 // VersionHeader returns the x-amz-version-id S3 sends for versionID of an

@@ -97,6 +97,10 @@ func TestObjectLockBucket(t *testing.T) {
 	itest.WantErr(t, put("locked", rule(types.ObjectLockRetentionModeGovernance, 3, 1)), http.StatusBadRequest, "MalformedXML")
 	itest.WantErr(t, put("locked", rule(types.ObjectLockRetentionModeGovernance, -1, 0)), http.StatusBadRequest, "InvalidArgument")
 	itest.WantErr(t, put("locked", rule("FOREVER", 3, 0)), http.StatusBadRequest, "MalformedXML")
+	// S3's bound: 100 years. A huge period is refused, not wrapped into a
+	// date in the past that protects nothing.
+	itest.WantErr(t, put("locked", rule(types.ObjectLockRetentionModeCompliance, 36501, 0)), http.StatusBadRequest, "InvalidArgument")
+	itest.WantErr(t, put("locked", rule(types.ObjectLockRetentionModeCompliance, 0, 300000000)), http.StatusBadRequest, "InvalidArgument")
 	got, err = c.GetObjectLockConfiguration(ctx, &s3.GetObjectLockConfigurationInput{Bucket: aws.String("locked")})
 	if err != nil || got.ObjectLockConfiguration.Rule == nil || got.ObjectLockConfiguration.Rule.DefaultRetention.Mode != types.ObjectLockRetentionModeGovernance ||
 		aws.ToInt32(got.ObjectLockConfiguration.Rule.DefaultRetention.Days) != 3 || got.ObjectLockConfiguration.Rule.DefaultRetention.Years != nil {
@@ -106,6 +110,8 @@ func TestObjectLockBucket(t *testing.T) {
 	// A bucket created without object lock.
 	_, err = c.GetObjectLockConfiguration(ctx, &s3.GetObjectLockConfigurationInput{Bucket: aws.String("plain")})
 	itest.WantErr(t, err, http.StatusNotFound, "ObjectLockConfigurationNotFoundError")
+	itest.WantErr(t, put("plain", nil), http.StatusConflict, "InvalidBucketState")
+	setVersioning(t, c, "plain", types.BucketVersioningStatusSuspended)
 	itest.WantErr(t, put("plain", nil), http.StatusConflict, "InvalidBucketState")
 	_, err = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("plain"), Key: aws.String("k"), Body: strings.NewReader("x"),
 		ObjectLockLegalHoldStatus: types.ObjectLockLegalHoldStatusOn})
@@ -297,5 +303,39 @@ func TestObjectLockLegalHoldNeverSet(t *testing.T) {
 	wantVersionThere(t, c, "nsb", "ret", ret)
 	if err := deleteVersion(c, "nsb", "plain", plain, false); err != nil {
 		t.Fatalf("DeleteObject(plain) after its hold is released: %v", err)
+	}
+}
+
+// TestObjectLockOnExistingBucket: PutObjectLockConfiguration turns object
+// lock on for a bucket whose versioning is Enabled, as S3 does since 2023;
+// its versioning cannot be suspended after, versions written before keep
+// no lock, and new ones get the default retention.
+func TestObjectLockOnExistingBucket(t *testing.T) {
+	ctx := context.Background()
+	_, c := itest.StartBucket(t, "later")
+	setVersioning(t, c, "later", types.BucketVersioningStatusEnabled)
+	before := aws.ToString(itest.Put(t, c, "later", "old", []byte("before")).VersionId)
+	_, err := c.PutObjectLockConfiguration(ctx, &s3.PutObjectLockConfigurationInput{Bucket: aws.String("later"),
+		ObjectLockConfiguration: &types.ObjectLockConfiguration{ObjectLockEnabled: types.ObjectLockEnabledEnabled,
+			Rule: &types.ObjectLockRule{DefaultRetention: &types.DefaultRetention{Mode: types.ObjectLockRetentionModeCompliance, Days: aws.Int32(1)}}}})
+	if err != nil {
+		t.Fatalf("PutObjectLockConfiguration on a versioned bucket: %v", err)
+	}
+	got, err := c.GetObjectLockConfiguration(ctx, &s3.GetObjectLockConfigurationInput{Bucket: aws.String("later")})
+	if err != nil || got.ObjectLockConfiguration.ObjectLockEnabled != types.ObjectLockEnabledEnabled || got.ObjectLockConfiguration.Rule == nil {
+		t.Fatalf("GetObjectLockConfiguration = %+v, %v", got, err)
+	}
+	_, err = c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: aws.String("later"),
+		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusSuspended}})
+	itest.WantErr(t, err, http.StatusConflict, "InvalidBucketState")
+	wantVersioning(t, c, "later", types.BucketVersioningStatusEnabled)
+
+	v := aws.ToString(itest.Put(t, c, "later", "new", []byte("after"), func(in *s3.PutObjectInput) {
+		in.ChecksumAlgorithm = types.ChecksumAlgorithmCrc32
+	}).VersionId)
+	itest.WantErr(t, deleteVersion(c, "later", "new", v, true), http.StatusForbidden, "AccessDenied")
+	wantVersionThere(t, c, "later", "new", v)
+	if err := deleteVersion(c, "later", "old", before, false); err != nil {
+		t.Fatalf("a version written before object lock has none: %v", err)
 	}
 }

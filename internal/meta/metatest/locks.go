@@ -16,6 +16,7 @@ var lockCases = []testCase{
 	{"Lock/Retention", testLockRetention},
 	{"Lock/PutWithLock", testLockPutWithLock},
 	{"Lock/HoldSet", testLockHoldSet},
+	{"Lock/EnableLater", testLockEnableLater},
 }
 
 func init() {
@@ -329,4 +330,39 @@ func modelProtects(l meta.ObjectLock, bypass bool) bool {
 func sameLock(got, want meta.ObjectLock) bool {
 	return got.Mode == want.Mode && got.RetainUntil.Equal(want.RetainUntil) && got.LegalHold == want.LegalHold &&
 		got.HoldSet == (want.HoldSet || want.LegalHold)
+}
+
+// testLockEnableLater: object lock turned on for an existing bucket needs
+// versioning Enabled, and then keeps it Enabled.
+func testLockEnableLater(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	wantErr(t, "EnableObjectLock without versioning", s.EnableObjectLock(ctx, "b"), meta.ErrInvalidBucketState)
+	wantErr(t, "EnableObjectLock of a missing bucket", s.EnableObjectLock(ctx, "nope"), meta.ErrBucketNotFound)
+	if err := s.SetBucketVersioning(ctx, "b", meta.VersioningSuspended); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "EnableObjectLock with versioning Suspended", s.EnableObjectLock(ctx, "b"), meta.ErrInvalidBucketState)
+	if b, err := s.GetBucket(ctx, "b"); err != nil || b.ObjectLock {
+		t.Fatalf("GetBucket after refusals = %+v, %v; want no object lock", b, err)
+	}
+	if err := s.SetBucketVersioning(ctx, "b", meta.VersioningEnabled); err != nil {
+		t.Fatal(err)
+	}
+	putVersion(t, s, "b", "k", "v1", nil)
+	for range 2 { // on already is fine
+		if err := s.EnableObjectLock(ctx, "b"); err != nil {
+			t.Fatalf("EnableObjectLock: %v", err)
+		}
+	}
+	if b, err := s.GetBucket(ctx, "b"); err != nil || !b.ObjectLock || b.Versioning != meta.VersioningEnabled {
+		t.Fatalf("GetBucket = %+v, %v; want object lock, versioning Enabled", b, err)
+	}
+	wantErr(t, "suspend under object lock", s.SetBucketVersioning(ctx, "b", meta.VersioningSuspended), meta.ErrInvalidBucketState)
+	putVersion(t, s, "b", "k", "v2", &meta.ObjectLock{Mode: meta.LockCompliance, RetainUntil: time.Now().Add(time.Hour)})
+	_, err := s.DeleteObject(ctx, "b", "k", "v2", meta.Condition{BypassGovernance: true})
+	wantErr(t, "delete a COMPLIANCE version", err, meta.ErrObjectLocked)
+	if _, err := s.DeleteObject(ctx, "b", "k", "v1", meta.Condition{}); err != nil {
+		t.Errorf("delete a version written before object lock: %v", err)
+	}
 }

@@ -143,16 +143,37 @@ func (s *Store) SetBucketVersioning(ctx context.Context, bucket, state string) e
 	s.buckets.drop(bucket)
 	defer s.buckets.drop(bucket)
 	return s.write(ctx, func(tx querier) error {
-		res, err := tx.ExecContext(ctx, "UPDATE buckets SET versioning = ? WHERE name = ?", state, bucket)
-		if err != nil {
+		var locked bool
+		err := tx.QueryRowContext(ctx, "SELECT object_lock FROM buckets WHERE name = ?", bucket).Scan(&locked)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return meta.ErrBucketNotFound
+		case err != nil:
 			return err
+		case locked && state != meta.VersioningEnabled:
+			return meta.ErrInvalidBucketState
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			if err == nil {
-				err = meta.ErrBucketNotFound
-			}
+		_, err = tx.ExecContext(ctx, "UPDATE buckets SET versioning = ? WHERE name = ?", state, bucket)
+		return err
+	})
+}
+
+// EnableObjectLock implements meta.Store.
+func (s *Store) EnableObjectLock(ctx context.Context, bucket string) error {
+	s.buckets.drop(bucket)
+	defer s.buckets.drop(bucket)
+	return s.write(ctx, func(tx querier) error {
+		var versioning string
+		err := tx.QueryRowContext(ctx, "SELECT versioning FROM buckets WHERE name = ?", bucket).Scan(&versioning)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return meta.ErrBucketNotFound
+		case err != nil:
 			return err
+		case versioning != meta.VersioningEnabled:
+			return meta.ErrInvalidBucketState
 		}
-		return nil
+		_, err = tx.ExecContext(ctx, "UPDATE buckets SET object_lock = 1 WHERE name = ?", bucket)
+		return err
 	})
 }

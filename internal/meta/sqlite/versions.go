@@ -23,7 +23,7 @@ type bucketRef struct {
 	id         int64
 	versioning string // buckets.versioning: "", Enabled or Suspended
 	versions   bool
-	locked   bool // created with object lock: object_locks may hold rows of it
+	locked     bool // created with object lock: object_locks may hold rows of it
 }
 
 // bucketRow resolves a bucket name inside a transaction or pool.
