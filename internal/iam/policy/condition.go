@@ -89,7 +89,7 @@ type cond struct {
 	key      string // lower case
 	timeKey  bool   // aws:CurrentTime or aws:EpochTime: Request.Time stands in
 
-	pats  []pattern    // string, bool, binary values
+	pats  []pattern // string, bool, binary values
 	arns  []arnValue
 	nums  []float64
 	times []time.Time
