@@ -117,10 +117,6 @@ func compileCondition(c Condition, vars bool) (cond, error) {
 	if !ok {
 		return cond{}, malformed("Invalid Condition type : %s", c.Operator)
 	}
-	prefix, name, ok := strings.Cut(c.Key, ":")
-	if !ok || prefix == "" || name == "" {
-		return cond{}, malformed("Actions/Conditions must be prefaced by a vendor, e.g., iam, sdb, ec2, etc.")
-	}
 	k := cond{opSpec: spec, set: set, ifExists: ifExists, key: strings.ToLower(c.Key)}
 	k.timeKey = k.key == "aws:currenttime" || k.key == "aws:epochtime"
 	bad := func(v string) error {
@@ -167,8 +163,10 @@ func compileCondition(c Condition, vars bool) (cond, error) {
 				for i, part := range parts {
 					a.parts[i] = compilePattern(part, true, vars)
 				}
-			} else {
+			} else if !strings.Contains(v, ":") {
 				a.whole, a.parts[0] = true, compilePattern(v, true, vars)
+			} else {
+				a.never = true // not an ARN: matches nothing
 			}
 			k.arns = append(k.arns, a)
 		case fNull:
@@ -340,17 +338,21 @@ func matchAny(pats []pattern, v string, fold bool, r *Request) bool {
 	return false
 }
 
-// arnValue is an ArnEquals/ArnLike value: the six components of an ARN,
-// or (whole) one pattern for a value that is not in ARN form.
+// arnValue is an ArnEquals/ArnLike value: the six components of an ARN;
+// or (whole) one pattern, for a value without colons such as "*"; or
+// (never) a value with colons that is not an ARN.
 type arnValue struct {
-	whole bool
-	parts [6]pattern
+	whole, never bool
+	parts        [6]pattern
 }
 
 // matchARN matches an ARN component by component (each may hold
 // wildcards), as ArnEquals and ArnLike do.
 func matchARN(a *arnValue, v string, r *Request) bool {
-	if a.whole {
+	switch {
+	case a.never:
+		return false
+	case a.whole:
 		return a.parts[0].match(v, false, r)
 	}
 	rest := v

@@ -117,7 +117,6 @@ func TestParseMalformed(t *testing.T) {
 		{"trust policy with resource", Trust, `{"Statement":{"Effect":"Allow","Principal":{"AWS":"111122223333"},"Action":"sts:AssumeRole","Resource":"*"}}`, "Has prohibited field Resource"},
 		{"unknown operator", Identity, `{"Statement":{"Effect":"Allow",` + s3Obj + `,"Condition":{"StringEqualz":{"s3:prefix":"a"}}}}`, "Invalid Condition type : StringEqualz"},
 		{"Null with IfExists", Identity, `{"Statement":{"Effect":"Allow",` + s3Obj + `,"Condition":{"NullIfExists":{"s3:prefix":"true"}}}}`, "Invalid Condition type : NullIfExists"},
-		{"condition key without vendor", Identity, `{"Statement":{"Effect":"Allow",` + s3Obj + `,"Condition":{"StringEquals":{"prefix":"a"}}}}`, "Actions/Conditions must be prefaced by a vendor, e.g., iam, sdb, ec2, etc."},
 		{"numeric value not a number", Identity, `{"Statement":{"Effect":"Allow",` + s3Obj + `,"Condition":{"NumericLessThan":{"s3:max-keys":"ten"}}}}`, `Invalid Condition value "ten" for operator NumericLessThan`},
 		{"date value not a date", Identity, `{"Statement":{"Effect":"Allow",` + s3Obj + `,"Condition":{"DateLessThan":{"aws:CurrentTime":"tomorrow"}}}}`, `Invalid Condition value "tomorrow" for operator DateLessThan`},
 		{"IP value not an address", Identity, `{"Statement":{"Effect":"Allow",` + s3Obj + `,"Condition":{"IpAddress":{"aws:SourceIp":"192.0.2.0/33"}}}}`, `Invalid Condition value "192.0.2.0/33" for operator IpAddress`},
