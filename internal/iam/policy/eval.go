@@ -95,6 +95,9 @@ type Set struct {
 //     grants nothing by itself: the account delegates to its identity
 //     policies.
 //  5. Else the request is implicitly denied.
+//
+// A trust policy in Resource must allow in every case (an identity policy
+// alone never lets a principal assume a role).
 func Evaluate(r *Request, s *Set) Decision {
 	resAllow := matchNone
 	if s.Resource != nil {
@@ -103,6 +106,9 @@ func Evaluate(r *Request, s *Set) Decision {
 			return ExplicitDeny
 		}
 		resAllow = allow
+		if s.Resource.kind == Trust && allow == matchNone {
+			return ImplicitDeny // a role is assumed only where its trust policy allows
+		}
 	}
 	switch r.Type {
 	case Anonymous:
