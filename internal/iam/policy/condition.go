@@ -226,10 +226,10 @@ func (c *cond) eval(r *Request) bool {
 		}
 		return false
 	}
+	if c.fam == fDate && c.timeKey && !r.Time.IsZero() {
+		return c.matchTime(r.Time) != c.negate // the request's own time, not reparsed
+	}
 	if len(vals) == 0 {
-		if c.fam == fDate && c.timeKey && !r.Time.IsZero() {
-			return c.matchTime(r.Time) != c.negate
-		}
 		switch {
 		case c.ifExists || c.set == setAll:
 			return true

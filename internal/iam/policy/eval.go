@@ -35,8 +35,9 @@ type Request struct {
 
 	Action   string // "s3:GetObject"
 	Resource string // "arn:aws:s3:::bucket/key"
-	// Time stands in for aws:CurrentTime and aws:EpochTime in Date
-	// conditions when Context does not set them.
+	// Time, when set, is aws:CurrentTime and aws:EpochTime for Date
+	// conditions (no parsing per evaluation); Context's values of those
+	// keys serve the other operators, and Date ones when Time is zero.
 	Time    time.Time
 	Context Context
 }
@@ -289,6 +290,10 @@ func (ps *principalSet) match(r *Request) principalMatch {
 func (c *Compiled) eval(r *Request) (deny bool, allow principalMatch) {
 	for i := range c.stmts {
 		st := &c.stmts[i]
+		// The action first: it rules out most statements cheaply.
+		if matchAny(st.actions, r.Action, true, r) == st.notAction {
+			continue
+		}
 		who := matchDirect
 		if st.principal != nil {
 			who = st.principal.match(r)
@@ -315,12 +320,9 @@ func (c *Compiled) eval(r *Request) (deny bool, allow principalMatch) {
 	return false, allow
 }
 
-// applies reports whether the statement's Action, Resource and Condition
-// match the request.
+// applies reports whether the statement's Resource and Condition match
+// the request (eval has matched its Action).
 func (st *statement) applies(r *Request) bool {
-	if matchAny(st.actions, r.Action, true, r) == st.notAction {
-		return false
-	}
 	if len(st.resources) > 0 && matchAny(st.resources, r.Resource, false, r) == st.notResource {
 		return false
 	}
