@@ -113,6 +113,7 @@ func TestParseMalformed(t *testing.T) {
 		{"principal string not *", Resource, `{"Statement":{"Effect":"Allow","Principal":"alice",` + s3Obj + `}}`, "Invalid principal in policy"},
 		{"principal of unknown type", Resource, `{"Statement":{"Effect":"Allow","Principal":{"User":"alice"},` + s3Obj + `}}`, "Invalid principal in policy"},
 		{"AWS principal not an ARN", Resource, `{"Statement":{"Effect":"Allow","Principal":{"AWS":"alice"},` + s3Obj + `}}`, "Invalid principal in policy"},
+		{"wildcard inside a principal ARN", Resource, `{"Statement":{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111122223333:user/*"},` + s3Obj + `}}`, "Invalid principal in policy"},
 		{"Principal and NotPrincipal", Resource, `{"Statement":{"Effect":"Deny","Principal":"*","NotPrincipal":{"AWS":"111122223333"},` + s3Obj + `}}`, "Statement can't contain both Principal and NotPrincipal"},
 		{"trust policy with resource", Trust, `{"Statement":{"Effect":"Allow","Principal":{"AWS":"111122223333"},"Action":"sts:AssumeRole","Resource":"*"}}`, "Has prohibited field Resource"},
 		{"unknown operator", Identity, `{"Statement":{"Effect":"Allow",` + s3Obj + `,"Condition":{"StringEqualz":{"s3:prefix":"a"}}}}`, "Invalid Condition type : StringEqualz"},

@@ -167,6 +167,9 @@ func validAWSPrincipal(id string) bool {
 	if id == "*" || isAccountID(id) {
 		return true
 	}
+	if strings.ContainsAny(id, "*?") {
+		return false // no wildcard within a principal ARN
+	}
 	parts := strings.SplitN(id, ":", 6)
 	if len(parts) != 6 || parts[0] != "arn" || parts[1] == "" || parts[3] != "" || parts[5] == "" {
 		return false
