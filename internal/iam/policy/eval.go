@@ -1,0 +1,343 @@
+package policy
+
+import (
+	"strings"
+	"time"
+)
+
+// PrincipalType is who makes a request.
+type PrincipalType uint8
+
+const (
+	Anonymous     PrincipalType = iota // an unsigned request
+	Root                               // the account's root credentials
+	User                               // an IAM user (also with GetSessionToken credentials)
+	AssumedRole                        // a role session from AssumeRole
+	FederatedUser                      // a federated user session from GetFederationToken
+)
+
+// Request is what a policy decides on. Context holds the request's
+// condition keys (aws:SourceIp, aws:username, s3:prefix, …); fill it with
+// Context.Set so that keys are matched without case.
+type Request struct {
+	Type    PrincipalType
+	Account string // the principal's account ID
+	// ARN is the principal's own ARN: arn:aws:iam::ACCOUNT:user/NAME,
+	// arn:aws:sts::ACCOUNT:assumed-role/ROLE/SESSION,
+	// arn:aws:sts::ACCOUNT:federated-user/NAME, arn:aws:iam::ACCOUNT:root.
+	ARN string
+	// ParentARN is the identity a session belongs to: the role's ARN
+	// (arn:aws:iam::ACCOUNT:role/ROLE) for an assumed role, the IAM user's
+	// for a federated user. A resource policy that names it grants no more
+	// than the session's policies allow.
+	ParentARN   string
+	CanonicalID string // the principal's canonical user ID, for CanonicalUser principals
+
+	Action   string // "s3:GetObject"
+	Resource string // "arn:aws:s3:::bucket/key"
+	// Time, when set, is aws:CurrentTime and aws:EpochTime for Date
+	// conditions (no parsing per evaluation); Context's values of those
+	// keys serve the other operators, and Date ones when Time is zero.
+	Time    time.Time
+	Context Context
+}
+
+// Context maps condition keys, in lower case, to their values.
+type Context map[string][]string
+
+// Set sets a key's values.
+func (c Context) Set(key string, values ...string) { c[strings.ToLower(key)] = values }
+
+// Get is a key's values.
+func (c Context) Get(key string) []string { return c[strings.ToLower(key)] }
+
+func (r *Request) values(lowerKey string) []string { return r.Context[lowerKey] }
+
+// Decision is the outcome of an evaluation.
+type Decision uint8
+
+const (
+	ImplicitDeny Decision = iota // no policy allows the request
+	Allowed
+	ExplicitDeny // a Deny statement applies
+)
+
+func (d Decision) String() string {
+	switch d {
+	case Allowed:
+		return "Allow"
+	case ExplicitDeny:
+		return "ExplicitDeny"
+	}
+	return "ImplicitDeny"
+}
+
+// Set is the policies that apply to one request. Nil members are absent:
+// a nil Boundary or Session does not narrow anything.
+type Set struct {
+	Identity []*Compiled // the principal's own, its groups', its role's
+	Resource *Compiled   // the bucket policy (or a role's trust policy for sts:AssumeRole)
+	Boundary *Compiled   // the principal's permissions boundary
+	Session  *Compiled   // the session policy of temporary credentials
+}
+
+// Evaluate decides a request within a single account as AWS's policy
+// evaluation logic does:
+//
+//  1. An explicit Deny in any of the policies denies.
+//  2. The root user is allowed (only a resource policy's Deny stops it).
+//  3. A resource policy Allow that names the principal itself ("*", the
+//     user's ARN, the role session's ARN) allows, whatever the boundary
+//     and session policy say. An anonymous request can only be allowed so.
+//  4. Otherwise an Allow in an identity policy, or a resource policy
+//     Allow naming the session's role (or federated user's IAM user),
+//     allows if the permissions boundary and the session policy, where
+//     there are any, allow too. A resource policy naming the account
+//     grants nothing by itself: the account delegates to its identity
+//     policies.
+//  5. Else the request is implicitly denied.
+//
+// A trust policy in Resource must allow in every case (an identity policy
+// alone never lets a principal assume a role).
+func Evaluate(r *Request, s *Set) Decision {
+	resAllow := matchNone
+	if s.Resource != nil {
+		deny, allow := s.Resource.eval(r)
+		if deny {
+			return ExplicitDeny
+		}
+		resAllow = allow
+		if s.Resource.kind == Trust && allow == matchNone {
+			return ImplicitDeny // a role is assumed only where its trust policy allows
+		}
+	}
+	switch r.Type {
+	case Anonymous:
+		if resAllow == matchDirect {
+			return Allowed
+		}
+		return ImplicitDeny
+	case Root:
+		return Allowed
+	}
+	idAllow := false
+	for _, p := range s.Identity {
+		deny, allow := p.eval(r)
+		if deny {
+			return ExplicitDeny
+		}
+		idAllow = idAllow || allow != matchNone
+	}
+	narrowed := true
+	for _, p := range []*Compiled{s.Boundary, s.Session} {
+		if p == nil {
+			continue
+		}
+		deny, allow := p.eval(r)
+		if deny {
+			return ExplicitDeny
+		}
+		narrowed = narrowed && allow != matchNone
+	}
+	switch {
+	case resAllow == matchDirect:
+		return Allowed
+	case (idAllow || resAllow == matchParent) && narrowed:
+		return Allowed
+	}
+	return ImplicitDeny
+}
+
+// How a statement's principal names the requester; a better match
+// grants more.
+type principalMatch uint8
+
+const (
+	matchNone    principalMatch = iota
+	matchAccount                // the principal's account: a delegation
+	matchParent                 // the session's role or IAM user
+	matchDirect                 // the principal itself, or "*"
+)
+
+// Compiled is a policy compiled for evaluation. It is immutable and safe
+// for concurrent use.
+type Compiled struct {
+	kind  Kind
+	stmts []statement
+}
+
+type statement struct {
+	deny         bool
+	principal    *principalSet // nil in identity policies
+	notPrincipal bool
+	actions      []pattern
+	notAction    bool
+	resources    []pattern // empty in trust policies: every resource
+	notResource  bool
+	conds        []cond
+}
+
+type principalSet struct {
+	wildcard  bool
+	accounts  []string
+	arns      []string
+	canonical []string
+}
+
+// Compile compiles a policy. Parse has already compiled the policies it
+// returns, so only a Policy built in code can fail here.
+func Compile(p *Policy) (*Compiled, error) {
+	vars := p.Version == Version2012
+	c := &Compiled{kind: p.Kind, stmts: make([]statement, 0, len(p.Statements))}
+	for i := range p.Statements {
+		st := &p.Statements[i]
+		cs := statement{deny: st.Effect == Deny}
+		switch {
+		case st.Principal != nil:
+			cs.principal = compilePrincipal(st.Principal)
+		case st.NotPrincipal != nil:
+			cs.principal, cs.notPrincipal = compilePrincipal(st.NotPrincipal), true
+		}
+		actions := st.Action
+		if st.NotAction != nil {
+			actions, cs.notAction = st.NotAction, true
+		}
+		for _, a := range actions {
+			cs.actions = append(cs.actions, compilePattern(a, true, false))
+		}
+		resources := st.Resource
+		if st.NotResource != nil {
+			resources, cs.notResource = st.NotResource, true
+		}
+		for _, r := range resources {
+			cs.resources = append(cs.resources, compilePattern(r, true, vars))
+		}
+		for _, cd := range st.Conditions {
+			k, err := compileCondition(cd, vars)
+			if err != nil {
+				return nil, err
+			}
+			cs.conds = append(cs.conds, k)
+		}
+		c.stmts = append(c.stmts, cs)
+	}
+	return c, nil
+}
+
+// ParseCompiled parses, validates and compiles a document.
+func ParseCompiled(doc []byte, kind Kind) (*Compiled, error) {
+	p, err := Parse(doc, kind)
+	if err != nil {
+		return nil, err
+	}
+	return Compile(p)
+}
+
+func compilePrincipal(p *Principal) *principalSet {
+	ps := &principalSet{wildcard: p.Wildcard, canonical: p.CanonicalUser}
+	for _, id := range p.AWS {
+		switch {
+		case id == "*":
+			ps.wildcard = true
+		case isAccountID(id):
+			ps.accounts = append(ps.accounts, id)
+		case strings.HasSuffix(id, ":root") && strings.Count(id, ":") == 5:
+			ps.accounts = append(ps.accounts, strings.Split(id, ":")[4])
+		default:
+			ps.arns = append(ps.arns, id)
+		}
+	}
+	return ps
+}
+
+func (ps *principalSet) match(r *Request) principalMatch {
+	if ps.wildcard {
+		return matchDirect
+	}
+	if r.Type == Anonymous {
+		return matchNone
+	}
+	best := matchNone
+	for _, a := range ps.arns {
+		switch {
+		case a == r.ARN:
+			return matchDirect
+		case r.ParentARN != "" && a == r.ParentARN:
+			best = matchParent
+		}
+	}
+	for _, id := range ps.canonical {
+		if r.CanonicalID != "" && id == r.CanonicalID {
+			return matchDirect
+		}
+	}
+	if best == matchNone {
+		for _, a := range ps.accounts {
+			if a == r.Account {
+				if r.Type == Root {
+					return matchDirect
+				}
+				best = matchAccount
+			}
+		}
+	}
+	return best
+}
+
+// eval reports whether a Deny statement applies to the request and how
+// well the best applicable Allow statement names the requester (an
+// identity policy's Allow names it directly).
+func (c *Compiled) eval(r *Request) (deny bool, allow principalMatch) {
+	for i := range c.stmts {
+		st := &c.stmts[i]
+		// The action first: it rules out most statements cheaply.
+		if matchAny(st.actions, r.Action, true, r) == st.notAction {
+			continue
+		}
+		who := matchDirect
+		if st.principal != nil {
+			who = st.principal.match(r)
+			if st.notPrincipal {
+				if who != matchNone {
+					continue
+				}
+				who = matchDirect
+			} else if who == matchNone {
+				continue
+			}
+		}
+		if !st.deny && who <= allow {
+			continue // cannot improve on an Allow already found
+		}
+		if !st.applies(r) {
+			continue
+		}
+		if st.deny {
+			return true, matchNone
+		}
+		allow = who
+	}
+	return false, allow
+}
+
+// applies reports whether the statement's Resource and Condition match
+// the request (eval has matched its Action).
+func (st *statement) applies(r *Request) bool {
+	if len(st.resources) > 0 && matchAny(st.resources, r.Resource, false, r) == st.notResource {
+		return false
+	}
+	for i := range st.conds {
+		if !st.conds[i].eval(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// Allows reports whether the policy alone allows the request: some Allow
+// statement applies and no Deny does. Principals are matched as in
+// Evaluate (an anonymous request matches only "*").
+func (c *Compiled) Allows(r *Request) bool {
+	deny, allow := c.eval(r)
+	return !deny && allow != matchNone
+}

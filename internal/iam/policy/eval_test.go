@@ -1,0 +1,261 @@
+package policy
+
+import (
+	"testing"
+)
+
+const acct = "111122223333"
+
+func compileT(t testing.TB, kind Kind, doc string) *Compiled {
+	t.Helper()
+	c, err := ParseCompiled([]byte(doc), kind)
+	if err != nil {
+		t.Fatalf("%s: %v", doc, err)
+	}
+	return c
+}
+
+func user(name, action, resource string, kv ...string) *Request {
+	r := &Request{Type: User, Account: acct, ARN: "arn:aws:iam::" + acct + ":user/" + name,
+		Action: action, Resource: resource, Context: Context{}}
+	r.Context.Set("aws:username", name)
+	r.Context.Set("aws:userid", "AIDA"+name)
+	for i := 0; i+1 < len(kv); i += 2 {
+		r.Context.Set(kv[i], kv[i+1])
+	}
+	return r
+}
+
+func anonymous(action, resource string, kv ...string) *Request {
+	r := &Request{Type: Anonymous, Action: action, Resource: resource, Context: Context{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		r.Context.Set(kv[i], kv[i+1])
+	}
+	return r
+}
+
+type evalCase struct {
+	name string
+	req  *Request
+	want Decision
+}
+
+func runEval(t *testing.T, set *Set, cases []evalCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Evaluate(c.req, set); got != c.want {
+				t.Fatalf("%s %s by %s: got %v, want %v", c.req.Action, c.req.Resource, c.req.ARN, got, c.want)
+			}
+		})
+	}
+}
+
+// "IAM JSON policy elements: Action" and "Resource": wildcards; actions
+// match without case, resources with case.
+func TestActionAndResourceWildcards(t *testing.T) {
+	p := compileT(t, Identity, `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":["s3:Get*","s3:List?ucket"],"Resource":["arn:aws:s3:::photos/*","arn:aws:s3:::photos"]},
+		{"Effect":"Allow","NotAction":"s3:Delete*","Resource":"arn:aws:s3:::scratch/*"},
+		{"Effect":"Allow","Action":"s3:PutObject","NotResource":"arn:aws:s3:::photos/private/*"}]}`)
+	set := &Set{Identity: []*Compiled{p}}
+	runEval(t, set, []evalCase{
+		{"Get* matches GetObject", user("alice", "s3:GetObject", "arn:aws:s3:::photos/a.jpg"), Allowed},
+		{"action case is ignored", user("alice", "S3:GETOBJECTTAGGING", "arn:aws:s3:::photos/a.jpg"), Allowed},
+		{"? is one character", user("alice", "s3:ListBucket", "arn:aws:s3:::photos"), Allowed},
+		{"resource case matters", user("alice", "s3:GetObject", "arn:aws:s3:::Photos/a.jpg"), ImplicitDeny},
+		{"* spans slashes", user("alice", "s3:GetObject", "arn:aws:s3:::photos/2024/01/a.jpg"), Allowed},
+		{"other bucket", user("alice", "s3:GetObject", "arn:aws:s3:::photosx/a.jpg"), ImplicitDeny},
+		{"NotAction allows the rest", user("alice", "s3:PutObject", "arn:aws:s3:::scratch/x"), Allowed},
+		{"NotAction excludes its actions", user("alice", "s3:DeleteObject", "arn:aws:s3:::scratch/x"), ImplicitDeny},
+		{"NotResource allows elsewhere", user("alice", "s3:PutObject", "arn:aws:s3:::photos/public/x"), Allowed},
+		{"NotResource excludes its resources", user("alice", "s3:PutObject", "arn:aws:s3:::photos/private/x"), ImplicitDeny},
+	})
+}
+
+// "IAM policy elements: Variables and tags": ${aws:username} in Resource
+// and Condition, default values, the ${*} ${?} ${$} escapes, variables
+// without a value, and 2008-10-17 policies where ${…} is plain text.
+func TestPolicyVariables(t *testing.T) {
+	home := compileT(t, Identity, `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":"s3:ListBucket","Resource":"arn:aws:s3:::amzn-s3-demo-bucket",
+		 "Condition":{"StringLike":{"s3:prefix":["","home/","home/${aws:username}/*"]}}},
+		{"Effect":"Allow","Action":"s3:*","Resource":["arn:aws:s3:::amzn-s3-demo-bucket/home/${aws:username}","arn:aws:s3:::amzn-s3-demo-bucket/home/${aws:username}/*"]}]}`)
+	set := &Set{Identity: []*Compiled{home}}
+	runEval(t, set, []evalCase{
+		{"own folder", user("David", "s3:PutObject", "arn:aws:s3:::amzn-s3-demo-bucket/home/David/notes.txt"), Allowed},
+		{"another's folder", user("David", "s3:GetObject", "arn:aws:s3:::amzn-s3-demo-bucket/home/Carlos/notes.txt"), ImplicitDeny},
+		{"list own prefix", user("David", "s3:ListBucket", "arn:aws:s3:::amzn-s3-demo-bucket", "s3:prefix", "home/David/2024/"), Allowed},
+		{"list home/", user("David", "s3:ListBucket", "arn:aws:s3:::amzn-s3-demo-bucket", "s3:prefix", "home/"), Allowed},
+		{"list another's prefix", user("David", "s3:ListBucket", "arn:aws:s3:::amzn-s3-demo-bucket", "s3:prefix", "home/Carlos/"), ImplicitDeny},
+		{"variable without a value matches nothing", &Request{Type: User, Account: acct, ARN: "arn:aws:iam::" + acct + ":user/x",
+			Action: "s3:GetObject", Resource: "arn:aws:s3:::amzn-s3-demo-bucket/home//x"}, ImplicitDeny},
+	})
+
+	def := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:GetObject",
+		"Resource":"arn:aws:s3:::b/${aws:PrincipalTag/team, 'company-wide'}/*"}}`)
+	set = &Set{Identity: []*Compiled{def}}
+	runEval(t, set, []evalCase{
+		{"default used when the key is absent", user("a", "s3:GetObject", "arn:aws:s3:::b/company-wide/x"), Allowed},
+		{"the key's value when present", user("a", "s3:GetObject", "arn:aws:s3:::b/red/x", "aws:PrincipalTag/team", "red"), Allowed},
+		{"not the default when present", user("a", "s3:GetObject", "arn:aws:s3:::b/company-wide/x", "aws:PrincipalTag/team", "red"), ImplicitDeny},
+	})
+
+	esc := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:GetObject",
+		"Resource":"arn:aws:s3:::b/${*}${?}${$}/*"}}`)
+	set = &Set{Identity: []*Compiled{esc}}
+	runEval(t, set, []evalCase{
+		{"escapes are literal", user("a", "s3:GetObject", "arn:aws:s3:::b/*?$/x"), Allowed},
+		{"escaped * is no wildcard", user("a", "s3:GetObject", "arn:aws:s3:::b/ab?$/x"), ImplicitDeny},
+		{"escaped ? is no wildcard", user("a", "s3:GetObject", "arn:aws:s3:::b/*a$/x"), ImplicitDeny},
+	})
+
+	old := compileT(t, Identity, `{"Version":"2008-10-17","Statement":{"Effect":"Allow","Action":"s3:GetObject",
+		"Resource":"arn:aws:s3:::b/${aws:username}/*"}}`)
+	set = &Set{Identity: []*Compiled{old}}
+	runEval(t, set, []evalCase{
+		{"2008: no substitution", user("alice", "s3:GetObject", "arn:aws:s3:::b/alice/x"), ImplicitDeny},
+		{"2008: the text itself", user("alice", "s3:GetObject", "arn:aws:s3:::b/${aws:username}/x"), Allowed},
+	})
+
+	cond := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:ListBucket","Resource":"*",
+		"Condition":{"StringEquals":{"s3:prefix":"${aws:userid}/"}}}}`)
+	set = &Set{Identity: []*Compiled{cond}}
+	runEval(t, set, []evalCase{
+		{"variable in StringEquals", user("bob", "s3:ListBucket", "arn:aws:s3:::b", "s3:prefix", "AIDAbob/"), Allowed},
+		{"variable in StringEquals, other value", user("bob", "s3:ListBucket", "arn:aws:s3:::b", "s3:prefix", "AIDAeve/"), ImplicitDeny},
+	})
+}
+
+// "Policy evaluation logic" (how AWS enforcement code evaluates requests,
+// and policy evaluation for requests within a single account).
+func TestEvaluationLogic(t *testing.T) {
+	// The Carlos example: his identity policy denies every bucket whose
+	// name holds "log"; the logs bucket's policy allows him PutObject. The
+	// explicit deny wins.
+	carlos := compileT(t, Identity, `{"Version":"2012-10-17","Statement":[
+		{"Sid":"AllowS3ListRead","Effect":"Allow","Action":["s3:GetBucketLocation","s3:GetObject","s3:ListAllMyBuckets"],"Resource":"*"},
+		{"Sid":"AllowS3Self","Effect":"Allow","Action":"s3:*","Resource":["arn:aws:s3:::amzn-s3-demo-bucket-carlossalazar/*","arn:aws:s3:::amzn-s3-demo-bucket-carlossalazar"]},
+		{"Sid":"DenyS3Logs","Effect":"Deny","Action":"s3:*","Resource":"arn:aws:s3:::*log*"}]}`)
+	logs := compileT(t, Resource, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow",
+		"Principal":{"AWS":"arn:aws:iam::`+acct+`:user/carlossalazar"},"Action":"s3:PutObject",
+		"Resource":"arn:aws:s3:::amzn-s3-demo-bucket-carlossalazar-logs/*"}]}`)
+	runEval(t, &Set{Identity: []*Compiled{carlos}, Resource: logs}, []evalCase{
+		{"explicit deny beats the bucket policy's allow",
+			user("carlossalazar", "s3:PutObject", "arn:aws:s3:::amzn-s3-demo-bucket-carlossalazar-logs/a"), ExplicitDeny},
+	})
+	runEval(t, &Set{Identity: []*Compiled{carlos}}, []evalCase{
+		{"own bucket", user("carlossalazar", "s3:PutObject", "arn:aws:s3:::amzn-s3-demo-bucket-carlossalazar/a"), Allowed},
+		{"read anywhere else", user("carlossalazar", "s3:GetObject", "arn:aws:s3:::other/a"), Allowed},
+		{"no statement: implicit deny", user("carlossalazar", "s3:PutObject", "arn:aws:s3:::other/a"), ImplicitDeny},
+	})
+
+	// Either the identity or the resource policy suffices in one account.
+	bucketAllowsBob := compileT(t, Resource, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow",
+		"Principal":{"AWS":["arn:aws:iam::`+acct+`:user/bob"]},"Action":"s3:GetObject","Resource":"arn:aws:s3:::shared/*"}]}`)
+	runEval(t, &Set{Resource: bucketAllowsBob}, []evalCase{
+		{"resource policy alone allows the user it names", user("bob", "s3:GetObject", "arn:aws:s3:::shared/x"), Allowed},
+		{"but not another user", user("eve", "s3:GetObject", "arn:aws:s3:::shared/x"), ImplicitDeny},
+		{"nor anonymous", anonymous("s3:GetObject", "arn:aws:s3:::shared/x"), ImplicitDeny},
+	})
+
+	// A resource policy naming the account delegates to identity policies.
+	bucketAllowsAccount := compileT(t, Resource, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow",
+		"Principal":{"AWS":"arn:aws:iam::`+acct+`:root"},"Action":"s3:GetObject","Resource":"arn:aws:s3:::shared/*"}]}`)
+	runEval(t, &Set{Resource: bucketAllowsAccount}, []evalCase{
+		{"account principal grants a user nothing alone", user("bob", "s3:GetObject", "arn:aws:s3:::shared/x"), ImplicitDeny},
+		{"root is the account", &Request{Type: Root, Account: acct, ARN: "arn:aws:iam::" + acct + ":root",
+			Action: "s3:GetObject", Resource: "arn:aws:s3:::shared/x"}, Allowed},
+	})
+
+	// A bucket policy Deny naming the account applies to all its principals,
+	// the root user too.
+	denyAccount := compileT(t, Resource, `{"Version":"2012-10-17","Statement":[{"Effect":"Deny",
+		"Principal":{"AWS":"`+acct+`"},"Action":"s3:DeleteObject","Resource":"arn:aws:s3:::shared/*"}]}`)
+	readAll := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:*","Resource":"*"}}`)
+	runEval(t, &Set{Identity: []*Compiled{readAll}, Resource: denyAccount}, []evalCase{
+		{"deny by account hits a user", user("bob", "s3:DeleteObject", "arn:aws:s3:::shared/x"), ExplicitDeny},
+		{"deny by account hits root", &Request{Type: Root, Account: acct, ARN: "arn:aws:iam::" + acct + ":root",
+			Action: "s3:DeleteObject", Resource: "arn:aws:s3:::shared/x"}, ExplicitDeny},
+		{"other actions pass", user("bob", "s3:GetObject", "arn:aws:s3:::shared/x"), Allowed},
+	})
+}
+
+// "Permissions boundaries for IAM entities" and "Session policies": the
+// effective permissions are the intersection with the identity policies;
+// a resource policy naming the user or session itself is not limited.
+func TestBoundariesAndSessions(t *testing.T) {
+	identity := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":["s3:*","iam:CreateUser"],"Resource":"*"}}`)
+	boundary := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":["s3:*","cloudwatch:*","ec2:*"],"Resource":"*"}}`)
+	session := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::data/*"}}`)
+	runEval(t, &Set{Identity: []*Compiled{identity}, Boundary: boundary}, []evalCase{
+		{"allowed by both", user("ann", "s3:PutObject", "arn:aws:s3:::data/x"), Allowed},
+		{"outside the boundary", user("ann", "iam:CreateUser", "arn:aws:iam::"+acct+":user/new"), ImplicitDeny},
+		{"in the boundary, not in the identity policy", user("ann", "ec2:RunInstances", "*"), ImplicitDeny},
+	})
+
+	role := func(action, resource string) *Request {
+		return &Request{Type: AssumedRole, Account: acct,
+			ARN: "arn:aws:sts::" + acct + ":assumed-role/reader/app", ParentARN: "arn:aws:iam::" + acct + ":role/reader",
+			Action: action, Resource: resource}
+	}
+	runEval(t, &Set{Identity: []*Compiled{identity}, Session: session}, []evalCase{
+		{"session policy allows", role("s3:GetObject", "arn:aws:s3:::data/x"), Allowed},
+		{"session policy narrows", role("s3:PutObject", "arn:aws:s3:::data/x"), ImplicitDeny},
+	})
+
+	namesRole := compileT(t, Resource, `{"Version":"2012-10-17","Statement":{"Effect":"Allow",
+		"Principal":{"AWS":"arn:aws:iam::`+acct+`:role/reader"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::data/*"}}`)
+	namesSession := compileT(t, Resource, `{"Version":"2012-10-17","Statement":{"Effect":"Allow",
+		"Principal":{"AWS":"arn:aws:sts::`+acct+`:assumed-role/reader/app"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::data/*"}}`)
+	runEval(t, &Set{Session: session, Resource: namesRole}, []evalCase{
+		{"resource policy naming the role is limited by the session policy", role("s3:PutObject", "arn:aws:s3:::data/x"), ImplicitDeny},
+	})
+	runEval(t, &Set{Resource: namesRole}, []evalCase{
+		{"resource policy naming the role, no session policy", role("s3:PutObject", "arn:aws:s3:::data/x"), Allowed},
+	})
+	runEval(t, &Set{Session: session, Resource: namesSession}, []evalCase{
+		{"resource policy naming the session is not limited", role("s3:PutObject", "arn:aws:s3:::data/x"), Allowed},
+	})
+	bucketAllowsAnn := compileT(t, Resource, `{"Version":"2012-10-17","Statement":{"Effect":"Allow",
+		"Principal":{"AWS":"arn:aws:iam::`+acct+`:user/ann"},"Action":"iam:CreateUser","Resource":"*"}}`)
+	runEval(t, &Set{Identity: []*Compiled{identity}, Boundary: boundary, Resource: bucketAllowsAnn}, []evalCase{
+		{"resource policy naming the user is not limited by the boundary", user("ann", "iam:CreateUser", "arn:aws:iam::"+acct+":user/new"), Allowed},
+	})
+	denyInBoundary := compileT(t, Identity, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"},
+		{"Effect":"Deny","Action":"s3:DeleteBucket","Resource":"*"}]}`)
+	runEval(t, &Set{Identity: []*Compiled{identity}, Boundary: denyInBoundary}, []evalCase{
+		{"a Deny in the boundary is explicit", user("ann", "s3:DeleteBucket", "arn:aws:s3:::data"), ExplicitDeny},
+	})
+}
+
+// "AWS JSON policy elements: NotPrincipal": Deny to everyone but the
+// principals listed.
+func TestNotPrincipal(t *testing.T) {
+	p := compileT(t, Resource, `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Deny","NotPrincipal":{"AWS":["arn:aws:iam::`+acct+`:user/admin"]},"Action":"s3:*","Resource":["arn:aws:s3:::vault","arn:aws:s3:::vault/*"]}]}`)
+	all := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:*","Resource":"*"}}`)
+	runEval(t, &Set{Identity: []*Compiled{all}, Resource: p}, []evalCase{
+		{"the listed principal passes", user("admin", "s3:GetObject", "arn:aws:s3:::vault/x"), Allowed},
+		{"everyone else is denied", user("bob", "s3:GetObject", "arn:aws:s3:::vault/x"), ExplicitDeny},
+		{"anonymous is denied", anonymous("s3:GetObject", "arn:aws:s3:::vault/x"), ExplicitDeny},
+		{"other buckets are untouched", user("bob", "s3:GetObject", "arn:aws:s3:::other/x"), Allowed},
+	})
+}
+
+// A role's trust policy decides sts:AssumeRole like a resource policy.
+func TestTrustPolicy(t *testing.T) {
+	trust := compileT(t, Trust, `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::`+acct+`:user/alice"},"Action":"sts:AssumeRole"},
+		{"Effect":"Allow","Principal":{"AWS":"`+acct+`"},"Action":"sts:AssumeRole","Condition":{"Bool":{"aws:MultiFactorAuthPresent":"true"}}}]}`)
+	mayAssume := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"sts:AssumeRole","Resource":"arn:aws:iam::`+acct+`:role/*"}}`)
+	roleARN := "arn:aws:iam::" + acct + ":role/ops"
+	runEval(t, &Set{Resource: trust}, []evalCase{
+		{"named user", user("alice", "sts:AssumeRole", roleARN), Allowed},
+		{"account without an identity allow", user("bob", "sts:AssumeRole", roleARN, "aws:MultiFactorAuthPresent", "true"), ImplicitDeny},
+	})
+	runEval(t, &Set{Identity: []*Compiled{mayAssume}, Resource: trust}, []evalCase{
+		{"account delegation with an identity allow", user("bob", "sts:AssumeRole", roleARN, "aws:MultiFactorAuthPresent", "true"), Allowed},
+		{"identity allow without the trust policy's", user("bob", "sts:AssumeRole", roleARN), ImplicitDeny},
+	})
+}
