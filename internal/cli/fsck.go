@@ -116,8 +116,8 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 		mode = "server running: files being written are not counted"
 	}
 	line("data dir", "%s (%s)", s.DataDir, mode)
-	line("checked", "%d objects (%d multipart), %d uploads in progress, %d parts, %d blob files, %d buckets",
-		s.Objects, s.MultipartObjects, s.Uploads, s.Parts, s.Blobs, s.Buckets)
+	line("checked", "%d objects (%d multipart), %d delete markers, %d uploads in progress, %d parts, %d blob files, %d buckets",
+		s.Objects, s.MultipartObjects, s.DeleteMarkers, s.Uploads, s.Parts, s.Blobs, s.Buckets)
 	verified := "contents not read (use --deep)"
 	if s.Deep {
 		verified = fmt.Sprintf("%d verified (MD5 and checksums)", s.BytesVerified)

@@ -135,6 +135,7 @@ type Summary struct {
 
 	Buckets          int   `json:"buckets"`
 	Objects          int   `json:"objects"`           // object versions checked
+	DeleteMarkers    int   `json:"delete_markers"`    // delete markers seen (no data)
 	MultipartObjects int   `json:"multipart_objects"` // of which made of parts
 	Uploads          int   `json:"uploads"`           // uploads in progress checked
 	Parts            int   `json:"parts"`             // parts checked (objects' and uploads')
