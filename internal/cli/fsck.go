@@ -134,6 +134,7 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 		s.DamagedUploads, repaired(s.Aborted, "aborted", s.Repair))
 	line("orphans", "%d (%d bytes)%s", s.Orphans, s.OrphanBytes, repaired(s.OrphansRemoved, "removed", s.Repair))
 	line("index", "%d%s", s.Index, repaired(s.IndexRebuilt, "fixed by a rebuild", s.Repair))
+	line("versions", "%d contradictions among versions, delete markers and locks", s.Versions)
 	if s.Live {
 		line("temp", "%d (writes in progress)", s.TempFiles)
 	} else {
