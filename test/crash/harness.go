@@ -101,6 +101,8 @@ type Result struct {
 	VAcked, VAckedVersions, VAckedMarkers, VAckedRemoves             int64
 	VersionsVerified, MarkersVerified, LockedVerified, BypassDeleted int
 	LockRefusals                                                     int
+	// ExpiredDeleted: versions deleted after their retention ended.
+	ExpiredDeleted int
 	// FsckVersions and FsckMarkers: the final fsck's count of object
 	// versions and delete markers, which must be the model's.
 	FsckVersions, FsckMarkers int
@@ -129,12 +131,12 @@ func (r *Result) String() string {
 		"post-kill fsck runs %d (orphans %d, temp files %d, damage %d), uploads aborted %d, final fsck exit %d; "+
 		"versioned and locked buckets: acknowledged %d (versions %d, delete markers %d, version deletes %d), "+
 		"versions verified by ID %d, delete markers verified %d, locked versions verified %d (refused during the workload %d), "+
-		"deleted with governance bypass %d, final fsck versions %d, delete markers %d",
+		"deleted with governance bypass %d, deleted after their retention ended %d, final fsck versions %d, delete markers %d",
 		r.Cycles, r.StartupKills, r.Ops, r.Acked, r.AckedPuts, r.AckedMultipart, r.AckedCopies, r.AckedDeletes,
 		r.Verified, r.Rechecked, r.Lost, r.Corrupt, r.Superseded, r.UnackPresent, r.UnackAbsent, r.NotSent, r.LiveReads, r.Pauses, r.Stalls,
 		r.CrashChecks, r.CrashOrphans, r.CrashTemp, r.CrashDamage, r.UploadsAborted, r.FinalFsckExit,
 		r.VAcked, r.VAckedVersions, r.VAckedMarkers, r.VAckedRemoves, r.VersionsVerified, r.MarkersVerified,
-		r.LockedVerified, r.LockRefusals, r.BypassDeleted, r.FsckVersions, r.FsckMarkers)
+		r.LockedVerified, r.LockRefusals, r.BypassDeleted, r.ExpiredDeleted, r.FsckVersions, r.FsckMarkers)
 }
 
 // A cycle whose last stallAfter brought no answer while requests wait is a

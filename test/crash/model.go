@@ -168,8 +168,9 @@ func (h *harness) getVersion(ctx context.Context, bkt, name, id string) (observe
 // verify reads every key back and resolves what was in flight.
 func (h *harness) verify(ctx context.Context) error {
 	h.bypassed = false
+	before := h.res
 	present := map[string]bool{}
-	verified, rechecked, unackP, unackA := 0, 0, 0, 0
+	verified, rechecked := 0, 0
 	err := eachKey(h.keys, func(k *key) error {
 		obs, err := h.get(ctx, k.name)
 		if err != nil {
@@ -186,7 +187,6 @@ func (h *harness) verify(ctx context.Context) error {
 				k.name, obs, k.state, k.inflight)
 			k.broken = true
 		case matchInflight && !matchState:
-			unackP++
 			h.res.UnackPresent++
 			if k.acked {
 				h.res.Superseded++
@@ -201,7 +201,6 @@ func (h *harness) verify(ctx context.Context) error {
 				h.res.Rechecked++
 			}
 			if k.inflight != nil {
-				unackA++
 				h.res.UnackAbsent++
 			}
 		default:
@@ -265,8 +264,10 @@ func (h *harness) verify(ctx context.Context) error {
 	}
 	h.res.UploadsAborted += aborted
 	h.logf("  restart: verified %d, rechecked %d, unacknowledged present %d / absent %d, uploads aborted %d; "+
-		"versions now %d, delete markers %d (locked %d)",
-		verified, rechecked, unackP, unackA, aborted, h.countVersions(false, false), h.countVersions(true, false), h.countVersions(false, true))
+		"versions verified by ID %d, locked versions refusing DELETE %d; now %d versions, %d delete markers (%d locked)",
+		verified, rechecked, h.res.UnackPresent-before.UnackPresent, h.res.UnackAbsent-before.UnackAbsent, aborted,
+		h.res.VersionsVerified-before.VersionsVerified, h.res.LockedVerified-before.LockedVerified,
+		h.countVersions(false, false), h.countVersions(true, false), h.countVersions(false, true))
 	return nil
 }
 

@@ -25,19 +25,40 @@ import (
 
 // lockSpec is the object lock a version was written with.
 type lockSpec struct {
-	mode string // "", "GOVERNANCE" or "COMPLIANCE"
-	hold bool   // legal hold ON
+	mode  string    // "", "GOVERNANCE" or "COMPLIANCE"
+	until time.Time // the retention's retain-until date, when mode is set
+	hold  bool      // legal hold ON
 }
 
 func (l lockSpec) locked() bool { return l.mode != "" || l.hold }
 
-// removable reports whether DeleteObject of the version may succeed.
-func (l lockSpec) removable(bypass bool) bool {
-	return !l.hold && (l.mode == "" || l.mode == "GOVERNANCE" && bypass)
+// lockMargin: a retention that ends within lockMargin of a request may or
+// may not protect the version when the server looks (request latency,
+// the date's precision on the wire).
+const lockMargin = 5 * time.Second
+
+// protects reports whether the lock protects the version from a
+// DeleteObject sent at t (with the governance bypass or not), and whether
+// that is sure: a retention ending within lockMargin of t may go either way.
+func (l lockSpec) protects(t time.Time, bypass bool) (protected, sure bool) {
+	switch {
+	case l.hold:
+		return true, true
+	case l.mode == "" || l.mode == "GOVERNANCE" && bypass:
+		return false, true
+	case l.until.Sub(t) > lockMargin:
+		return true, true
+	case t.Sub(l.until) > lockMargin:
+		return false, true
+	}
+	return false, false
 }
 
 func (l lockSpec) String() string {
 	s := l.mode
+	if l.mode != "" {
+		s += " until " + l.until.Format(time.TimeOnly)
+	}
 	if l.hold {
 		s += "+hold"
 	}
@@ -158,7 +179,7 @@ func (h *harness) versionedOp(ctx context.Context, rng *rand.Rand, b *vbucket) {
 	h.withKeysOf(b.keys, rng, 1, func(ks []*key) {
 		k := ks[0]
 		if len(k.vers) >= maxVersions {
-			n = 35 // remove a version
+			n = 50 // remove a version
 		}
 		switch {
 		case n < 20:
@@ -215,7 +236,7 @@ func (h *harness) vput(ctx context.Context, b *vbucket, k *key, v *version, body
 		in.ContentMD5 = aws.String(base64.StdEncoding.EncodeToString(sum[:]))
 		if lock.mode != "" {
 			in.ObjectLockMode = types.ObjectLockMode(lock.mode)
-			in.ObjectLockRetainUntilDate = aws.Time(time.Now().Add(24 * time.Hour))
+			in.ObjectLockRetainUntilDate = aws.Time(lock.until)
 		}
 		if lock.hold {
 			in.ObjectLockLegalHoldStatus = types.ObjectLockLegalHoldStatusOn
@@ -254,9 +275,21 @@ func (h *harness) vremove(ctx context.Context, b *vbucket, k *key, id string, by
 	if bypass {
 		in.BypassGovernanceRetention = aws.Bool(true)
 	}
+	protected, sure := x.lock.protects(time.Now(), bypass)
 	h.ops.Add(1)
 	_, err := h.client.DeleteObject(ctx, in)
-	if x.lock.removable(bypass) {
+	switch {
+	case !sure && isAccessDenied(err):
+		h.mu.Lock()
+		h.res.LockRefusals++
+		h.mu.Unlock()
+		return
+	case !protected:
+		if err == nil && x.lock.mode != "" && !bypass {
+			h.mu.Lock()
+			h.res.ExpiredDeleted++
+			h.mu.Unlock()
+		}
 		h.vsettle(b, k, &vop{remove: id}, "", err)
 		return
 	}
@@ -369,6 +402,12 @@ func (h *harness) lockOp(ctx context.Context, rng *rand.Rand, b *vbucket) {
 				l.hold = true
 			case 4:
 				l.mode, l.hold = "GOVERNANCE", true
+			}
+			// A day ahead, or (half the time) 20–80 s: long runs then
+			// see retentions end and their versions become deletable.
+			l.until = time.Now().Add(24 * time.Hour)
+			if rng.IntN(2) == 0 {
+				l.until = time.Now().Add(20*time.Second + time.Duration(rng.Int64N(int64(time.Minute))))
 			}
 			gen := h.gen.Add(1)
 			v, body := newVersion(k.name, gen, false, randSize(rng, 256<<10))
