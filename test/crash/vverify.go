@@ -258,8 +258,8 @@ func (h *harness) checkLiveListing(ctx context.Context, b *vbucket) error {
 }
 
 // checkLocks: every locked version of k still has its lock, and
-// DeleteObject of it is refused with 403 AccessDenied. The first
-// GOVERNANCE-only version of a restart is then deleted with
+// DeleteObject and DeleteObjects of it are refused with AccessDenied. The
+// first GOVERNANCE-only version of a restart is then deleted with
 // x-amz-bypass-governance-retention, which must succeed.
 func (h *harness) checkLocks(ctx context.Context, b *vbucket, k *key) error {
 	for _, x := range slices.Clone(k.vers) {
@@ -292,15 +292,26 @@ func (h *harness) checkLocks(ctx context.Context, b *vbucket, k *key) error {
 			continue // the retention has ended (or is ending): the workload deletes it
 		}
 		_, err = h.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(b.name), Key: aws.String(k.name), VersionId: id})
+		// DeleteObjects is the other way to delete a version.
+		multi, merr := h.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String(b.name),
+			Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String(k.name), VersionId: id}}}})
+		if merr != nil {
+			return fmt.Errorf("DeleteObjects %s/%s version %s after restart: %w", b.name, k.name, x.id, merr)
+		}
 		h.mu.Lock()
 		switch {
 		case err == nil:
 			h.res.violate("%s/%s after restart: DELETE of %s succeeded", b.name, k.name, x)
-			k.vers = slices.DeleteFunc(k.vers, func(y *vver) bool { return y == x })
 		case !isAccessDenied(err):
 			h.res.violate("%s/%s after restart: DELETE of %s: %v, want 403 AccessDenied", b.name, k.name, x, err)
+		case len(multi.Deleted) != 0 || len(multi.Errors) != 1 || aws.ToString(multi.Errors[0].Code) != "AccessDenied":
+			h.res.violate("%s/%s after restart: DeleteObjects of %s: deleted %d, errors %d (want one AccessDenied)",
+				b.name, k.name, x, len(multi.Deleted), len(multi.Errors))
 		default:
 			h.res.LockedVerified++
+		}
+		if err == nil || len(multi.Deleted) != 0 {
+			k.vers = slices.DeleteFunc(k.vers, func(y *vver) bool { return y == x })
 		}
 		bypass := x.lock.mode == "GOVERNANCE" && !x.lock.hold && !h.bypassed
 		h.bypassed = h.bypassed || bypass
