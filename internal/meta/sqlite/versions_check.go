@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -42,25 +41,14 @@ var versionChecks = []struct{ query, detail string }{
 // object_versions of each bucket, in one read transaction, against the
 // rules of ADR 0012 (versionChecks).
 func (s *Store) CheckVersions(ctx context.Context, report func(meta.VersionProblem)) error {
-	buckets, err := s.ListBuckets(ctx, meta.ListBucketsOptions{})
-	if err != nil {
-		return err
-	}
-	for _, b := range buckets {
-		id, err := bucketID(ctx, s.rd, b.Name)
-		if errors.Is(err, meta.ErrBucketNotFound) {
-			continue // deleted by a running server since ListBuckets
-		}
-		if err != nil {
-			return err
-		}
+	return s.eachBucket(ctx, func(name string, id int64) error {
 		if err := s.checkVersions(ctx, id, func(key, version, detail string) {
-			report(meta.VersionProblem{Bucket: b.Name, Key: key, VersionID: version, Detail: detail})
+			report(meta.VersionProblem{Bucket: name, Key: key, VersionID: version, Detail: detail})
 		}); err != nil {
-			return fmt.Errorf("check the versions of %s: %w", b.Name, err)
+			return fmt.Errorf("check the versions of %s: %w", name, err)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func (s *Store) checkVersions(ctx context.Context, id int64, problem func(key, version, detail string)) error {
