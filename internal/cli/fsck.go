@@ -116,8 +116,8 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 		mode = "server running: files being written are not counted"
 	}
 	line("data dir", "%s (%s)", s.DataDir, mode)
-	line("checked", "%d objects (%d multipart), %d uploads in progress, %d parts, %d blob files, %d buckets",
-		s.Objects, s.MultipartObjects, s.Uploads, s.Parts, s.Blobs, s.Buckets)
+	line("checked", "%d objects (%d multipart), %d delete markers, %d uploads in progress, %d parts, %d blob files, %d buckets",
+		s.Objects, s.MultipartObjects, s.DeleteMarkers, s.Uploads, s.Parts, s.Blobs, s.Buckets)
 	verified := "contents not read (use --deep)"
 	if s.Deep {
 		verified = fmt.Sprintf("%d verified (MD5 and checksums)", s.BytesVerified)
@@ -134,6 +134,7 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 		s.DamagedUploads, repaired(s.Aborted, "aborted", s.Repair))
 	line("orphans", "%d (%d bytes)%s", s.Orphans, s.OrphanBytes, repaired(s.OrphansRemoved, "removed", s.Repair))
 	line("index", "%d%s", s.Index, repaired(s.IndexRebuilt, "fixed by a rebuild", s.Repair))
+	line("versions", "%d contradictions among versions, delete markers and locks", s.Versions)
 	if s.Live {
 		line("temp", "%d (writes in progress)", s.TempFiles)
 	} else {

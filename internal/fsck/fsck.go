@@ -3,7 +3,9 @@
 // blob, of the size the metadata records (and, with Deep, the content its
 // ETag and stored checksum describe); every blob file must be referenced
 // by some metadata row; tmp/ must be empty; indexes the metadata store
-// derives from its objects (SQLite's directory index) must agree with them.
+// derives from its objects (SQLite's directory index) must agree with them;
+// a key's versions, delete markers and locks must not contradict each
+// other (one latest version, the newest; no lock on a missing version).
 // With Repair it removes orphan blobs and temp files and rebuilds such
 // indexes, and with DropLost also deletes the metadata of objects and
 // uploads whose data is gone.
@@ -64,6 +66,7 @@ const (
 	Orphan   Kind = "orphan"   // a blob file no metadata refers to
 	Temp     Kind = "temp"     // a file left in tmp/ by an interrupted write
 	Index    Kind = "index"    // a derived index disagrees with the objects
+	Versions Kind = "versions" // a key's versions, delete markers or locks contradict each other
 )
 
 // Actions taken by a repair.
@@ -135,6 +138,7 @@ type Summary struct {
 
 	Buckets          int   `json:"buckets"`
 	Objects          int   `json:"objects"`           // object versions checked
+	DeleteMarkers    int   `json:"delete_markers"`    // delete markers seen (no data)
 	MultipartObjects int   `json:"multipart_objects"` // of which made of parts
 	Uploads          int   `json:"uploads"`           // uploads in progress checked
 	Parts            int   `json:"parts"`             // parts checked (objects' and uploads')
@@ -168,12 +172,16 @@ type Summary struct {
 	// IndexRebuilt those a repair fixed.
 	Index        int `json:"index"`
 	IndexRebuilt int `json:"index_rebuilt"`
+
+	// Versions counts contradictions among versions, delete markers and
+	// locks (meta.VersionChecker); no repair fixes them.
+	Versions int `json:"versions"`
 }
 
 // Remaining is the number of problems left after the run's repairs: 0
 // means the data dir is consistent.
 func (s Summary) Remaining() int {
-	n := s.DamagedObjects - s.Dropped + s.DamagedUploads - s.Aborted + s.Orphans - s.OrphansRemoved + s.Index - s.IndexRebuilt
+	n := s.DamagedObjects - s.Dropped + s.DamagedUploads - s.Aborted + s.Orphans - s.OrphansRemoved + s.Index - s.IndexRebuilt + s.Versions
 	if !s.Live {
 		n += s.TempFiles - s.TempRemoved
 	}
@@ -209,7 +217,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		}
 	}
 	c := &checker{opts: opts, meta: stores.Meta, blobs: stores.Blobs, sum: &sum, start: time.Now(), buf: make([]byte, 1<<20)}
-	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.indexes, c.orphans, c.temp} {
+	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.indexes, c.versions, c.orphans, c.temp} {
 		if !opts.Repair && !sum.Live {
 			// A server started meanwhile: from now on, count as live.
 			if sum.Live, err = datadir.Locked(opts.DataDir); err != nil {

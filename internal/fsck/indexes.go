@@ -24,3 +24,16 @@ func (c *checker) indexes(ctx context.Context) error {
 		c.report(p)
 	})
 }
+
+// versions checks that a key's versions, delete markers and locks agree
+// (meta.VersionChecker); it repairs nothing.
+func (c *checker) versions(ctx context.Context) error {
+	vc, ok := c.meta.(meta.VersionChecker)
+	if !ok {
+		return nil
+	}
+	return vc.CheckVersions(ctx, func(vp meta.VersionProblem) {
+		c.sum.Versions++
+		c.report(Problem{Kind: Versions, Bucket: vp.Bucket, Key: vp.Key, VersionID: vp.VersionID, Detail: vp.Detail})
+	})
+}

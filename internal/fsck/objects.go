@@ -52,6 +52,7 @@ func (c *checker) objects(ctx context.Context) error {
 // data is damaged.
 func (c *checker) object(ctx context.Context, o meta.Object) error {
 	if o.DeleteMarker {
+		c.sum.DeleteMarkers++
 		return nil // no data to check
 	}
 	var probs []Problem

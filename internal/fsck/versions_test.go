@@ -1,6 +1,7 @@
 package fsck_test
 
 import (
+	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,8 +40,8 @@ func TestVersions(t *testing.T) {
 	if code != 0 || r.Status != "clean" || len(r.Problems) != 0 {
 		t.Fatalf("fsck on a versioned store: exit %d, %+v", code, r)
 	}
-	if sum := r.Summary; sum.Objects != 6 || sum.MultipartObjects != 1 || sum.Orphans != 0 {
-		t.Errorf("fsck counts: %+v; want 6 versions (1 multipart), no orphan", sum)
+	if sum := r.Summary; sum.Objects != 6 || sum.MultipartObjects != 1 || sum.DeleteMarkers != 1 || sum.Orphans != 0 || sum.Versions != 0 {
+		t.Errorf("fsck counts: %+v; want 6 versions (1 multipart), 1 delete marker, no orphan, no contradiction", sum)
 	}
 	wantBytes := int64(1000+2000+3000+4000+500) + 5<<20 + 10
 	if r.Summary.BytesVerified != wantBytes {
@@ -78,4 +79,22 @@ func TestVersions(t *testing.T) {
 		t.Errorf("fsck after losing a noncurrent blob: exit %d", code)
 	}
 	wantFound(t, "fsck", r, "missing k")
+
+	// A key whose versions contradict each other (here a live version
+	// beside a latest delete marker) is a versions problem, which no
+	// repair removes.
+	db, err := sql.Open("sqlite", filepath.Join(dir, datadir.DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.ExecContext(ctx, "UPDATE object_versions SET is_latest = 1, delete_marker = 1 WHERE key = 'mp'")
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, r = runJSON(t, dir, "--repair")
+	if code != 1 || r.Summary.Versions != 1 {
+		t.Errorf("fsck --repair of a contradiction: exit %d, summary %+v", code, r.Summary)
+	}
+	wantFound(t, "fsck", r, "missing k", "versions mp")
 }

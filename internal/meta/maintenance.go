@@ -38,3 +38,22 @@ type IndexProblem struct {
 	// Repaired: the bucket's indexes were rebuilt after the finding.
 	Repaired bool
 }
+
+// VersionChecker is an optional capability of a Store that keeps a key's
+// versions in more than one structure (the SQLite store's live view beside
+// object_versions, ADR 0012): jog fsck finds it with a type assertion and
+// checks that they agree — at most one latest version per key, the newest,
+// a delete marker when it is not a live object; no version ID both live
+// and noncurrent; no lock on a version that does not exist. It repairs
+// nothing: which row is right is not the checker's to guess.
+type VersionChecker interface {
+	// CheckVersions calls report for each disagreement, each bucket read
+	// in one snapshot.
+	CheckVersions(ctx context.Context, report func(VersionProblem)) error
+}
+
+// VersionProblem is one disagreement among a key's versions.
+type VersionProblem struct {
+	Bucket, Key, VersionID string
+	Detail                 string
+}

@@ -48,7 +48,9 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	if srcBucket == r.route.Bucket && srcKey == r.route.Key && !replace && storageClass == "" {
+	// A copy naming a source version is a restore (S3 and MinIO refuse a
+	// copy onto itself only when no version is named).
+	if srcBucket == r.route.Bucket && srcKey == r.route.Key && srcVersion == "" && !replace && storageClass == "" {
 		return apiErr(http.StatusBadRequest, "InvalidRequest",
 			"This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.")
 	}

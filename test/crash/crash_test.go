@@ -35,7 +35,9 @@ func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
 }
 
 // TestCrashConsistency is the reduced run (8 kill -9 cycles); run-long.sh
-// runs it with more cycles. Environment:
+// runs it with more cycles. The workload writes a plain bucket, a
+// versioned one and one with object lock (JOG_CRASH_KEYS keys, half and a
+// quarter as many). Environment:
 //
 //	JOG_CRASH_CYCLES   kill/restart cycles (8)
 //	JOG_CRASH_WORKERS  concurrent clients (8)
@@ -97,6 +99,10 @@ func TestCrashConsistency(t *testing.T) {
 	}
 	if res.Acked == 0 || res.Verified == 0 {
 		t.Errorf("the workload acknowledged %d writes and verified %d: nothing was tested", res.Acked, res.Verified)
+	}
+	if res.VAckedVersions == 0 || res.VAckedMarkers == 0 || res.VersionsVerified == 0 || res.MarkersVerified == 0 || res.LockedVerified == 0 {
+		t.Errorf("versioned and locked buckets: %d versions and %d delete markers acknowledged, %d and %d verified, %d locked versions verified: nothing was tested",
+			res.VAckedVersions, res.VAckedMarkers, res.VersionsVerified, res.MarkersVerified, res.LockedVerified)
 	}
 }
 

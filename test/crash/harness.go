@@ -27,6 +27,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os/exec"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
 // Config sets up a run.
@@ -87,6 +89,23 @@ type Result struct {
 	// CrashOrphans and CrashTemp are what fsck found right after kills
 	// (recovery removes them); CrashDamage any other problem it found.
 	CrashChecks, CrashOrphans, CrashTemp, CrashDamage int
+	// In the versioned and object-lock buckets: VAcked acknowledged
+	// mutations, of which VAckedVersions new versions (PUTs, copies,
+	// multipart uploads), VAckedMarkers delete markers and VAckedRemoves
+	// deletes of a version. After restarts, VersionsVerified versions read
+	// back exactly by ID and MarkersVerified delete markers were listed in
+	// place; LockedVerified locked versions kept their lock and refused
+	// DeleteObject (403), BypassDeleted GOVERNANCE ones were then deleted
+	// with the bypass. LockRefusals: deletes of locked versions refused
+	// during the workload.
+	VAcked, VAckedVersions, VAckedMarkers, VAckedRemoves             int64
+	VersionsVerified, MarkersVerified, LockedVerified, BypassDeleted int
+	LockRefusals                                                     int
+	// ExpiredDeleted: versions deleted after their retention ended.
+	ExpiredDeleted int
+	// FsckVersions and FsckMarkers: the final fsck's count of object
+	// versions and delete markers, which must be the model's.
+	FsckVersions, FsckMarkers int
 	// UploadsAborted: uploads a kill interrupted, aborted after the restart.
 	UploadsAborted int
 	FinalFsckExit  int
@@ -109,10 +128,15 @@ func (r *Result) String() string {
 	return fmt.Sprintf("cycles %d (+%d kills during start-up), ops %d, writes acknowledged %d (put %d, multipart %d, copy %d, delete %d), "+
 		"verified %d, rechecked %d, lost %d, corrupt %d, superseded-by-unacknowledged %d, "+
 		"unacknowledged-present %d, unacknowledged-absent %d, not sent %d, live reads %d, pauses %d, stalls %d, "+
-		"post-kill fsck runs %d (orphans %d, temp files %d, damage %d), uploads aborted %d, final fsck exit %d",
+		"post-kill fsck runs %d (orphans %d, temp files %d, damage %d), uploads aborted %d, final fsck exit %d; "+
+		"versioned and locked buckets: acknowledged %d (versions %d, delete markers %d, version deletes %d), "+
+		"versions verified by ID %d, delete markers verified %d, locked versions verified %d (refused during the workload %d), "+
+		"deleted with governance bypass %d, deleted after their retention ended %d, final fsck versions %d, delete markers %d",
 		r.Cycles, r.StartupKills, r.Ops, r.Acked, r.AckedPuts, r.AckedMultipart, r.AckedCopies, r.AckedDeletes,
 		r.Verified, r.Rechecked, r.Lost, r.Corrupt, r.Superseded, r.UnackPresent, r.UnackAbsent, r.NotSent, r.LiveReads, r.Pauses, r.Stalls,
-		r.CrashChecks, r.CrashOrphans, r.CrashTemp, r.CrashDamage, r.UploadsAborted, r.FinalFsckExit)
+		r.CrashChecks, r.CrashOrphans, r.CrashTemp, r.CrashDamage, r.UploadsAborted, r.FinalFsckExit,
+		r.VAcked, r.VAckedVersions, r.VAckedMarkers, r.VAckedRemoves, r.VersionsVerified, r.MarkersVerified,
+		r.LockedVerified, r.LockRefusals, r.BypassDeleted, r.ExpiredDeleted, r.FsckVersions, r.FsckMarkers)
 }
 
 // A cycle whose last stallAfter brought no answer while requests wait is a
@@ -141,6 +165,9 @@ type harness struct {
 
 	mu   sync.Mutex // guards keys and res
 	keys []*key
+	// vers is versioned; locked has object lock enabled.
+	vers, locked *vbucket
+	bypassed     bool // a GOVERNANCE version was deleted with the bypass in this verify
 
 	stop atomic.Bool // workers stop starting operations
 	cmd  *exec.Cmd
@@ -166,6 +193,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		// "/" read the directory index, which must survive kills too.
 		h.keys = append(h.keys, &key{name: fmt.Sprintf("d%02d/obj/%03d", i%max(cfg.Keys/2, 1), i)})
 	}
+	h.vers = newVBucket(bucket+"v", false, max(cfg.Keys/2, 2))
+	h.locked = newVBucket(bucket+"l", true, max(cfg.Keys/4, 2))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -188,9 +217,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return &h.res, err
 		}
 		if cycle == 1 {
-			if _, err := h.client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+			if err := h.createBuckets(ctx); err != nil {
 				h.kill()
-				return &h.res, fmt.Errorf("create bucket: %w", err)
+				return &h.res, err
 			}
 		} else if err := h.verify(ctx); err != nil {
 			h.kill()
@@ -204,8 +233,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		h.workload(ctx, run, rng.Uint64())
 		h.res.Cycles = cycle
 		inflight := 0
-		for _, k := range h.keys {
-			if k.inflight != nil {
+		for _, k := range h.allKeys() {
+			if k.inflight != nil || k.pending != nil {
 				inflight++
 			}
 		}
@@ -235,15 +264,79 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := h.stopGracefully(); err != nil {
 		return &h.res, err
 	}
-	code, sum, _, err := h.fsck(ctx)
+	code, sum, rep, err := h.fsck(ctx)
 	if err != nil {
 		return &h.res, err
 	}
 	h.res.FinalFsckExit = code
 	h.res.FinalFsck = sum
+	h.checkFsckCounts(rep)
 	h.logf("final fsck --deep: exit %d: %s", code, sum)
 	h.res.Ops = h.ops.Load()
 	return &h.res, nil
+}
+
+// checkFsckCounts: the final fsck saw as many object versions and delete
+// markers as the model holds (the plain bucket's live keys, the versioned
+// buckets' versions and markers).
+func (h *harness) checkFsckCounts(rep fsckReport) {
+	h.res.FsckVersions, h.res.FsckMarkers = rep.Summary.Objects, rep.Summary.DeleteMarkers
+	objects := h.countVersions(false, false)
+	for _, k := range h.allKeys() {
+		if k.broken {
+			return // the model no longer knows what is there
+		}
+		if k.state != nil && !k.state.deleted {
+			objects++
+		}
+	}
+	if markers := h.countVersions(true, false); rep.Summary.Objects != objects || rep.Summary.DeleteMarkers != markers {
+		h.res.violate("final fsck counts %d object versions and %d delete markers; the model %d and %d",
+			rep.Summary.Objects, rep.Summary.DeleteMarkers, objects, markers)
+	}
+}
+
+// createBuckets creates the plain bucket, the versioned one and the one
+// with object lock.
+func (h *harness) createBuckets(ctx context.Context) error {
+	for _, in := range []*s3.CreateBucketInput{
+		{Bucket: aws.String(bucket)}, {Bucket: aws.String(h.vers.name)},
+		{Bucket: aws.String(h.locked.name), ObjectLockEnabledForBucket: aws.Bool(true)},
+	} {
+		if _, err := h.client.CreateBucket(ctx, in); err != nil {
+			return fmt.Errorf("create bucket %s: %w", aws.ToString(in.Bucket), err)
+		}
+	}
+	_, err := h.client.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: aws.String(h.vers.name),
+		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}})
+	if err != nil {
+		return fmt.Errorf("enable versioning: %w", err)
+	}
+	return nil
+}
+
+// allKeys is every key of the three buckets.
+func (h *harness) allKeys() []*key {
+	return slices.Concat(h.keys, h.vers.keys, h.locked.keys)
+}
+
+// countVersions counts the model's delete markers (markers), locked
+// versions (locked) or other versions in the versioned buckets.
+func (h *harness) countVersions(markers, locked bool) int {
+	n := 0
+	for _, k := range slices.Concat(h.vers.keys, h.locked.keys) {
+		for _, x := range k.vers {
+			switch {
+			case locked:
+				if x.lock.locked() {
+					n++
+				}
+			case x.marker == markers:
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func (h *harness) logf(format string, args ...any) {

@@ -4,6 +4,7 @@ package crash
 // and the check of what a restarted server returns against them.
 
 import (
+	"cmp"
 	"context"
 	"crypto/md5"
 	"crypto/sha256"
@@ -99,11 +100,17 @@ type key struct {
 	inflight *version
 	acked    bool // state was acknowledged during the current cycle
 	broken   bool // a violation was found; not used further
+
+	// In a versioned bucket: the key's versions and delete markers, oldest
+	// first, and the operation whose outcome is unknown (see versions.go).
+	vers    []*vver
+	pending *vop
 }
 
 // observed is what a GET returned.
 type observed struct {
 	present bool
+	version string // x-amz-version-id
 	size    int64
 	md5     [16]byte
 	etag    string
@@ -125,7 +132,16 @@ func (o observed) matches(v *version) bool {
 }
 
 func (h *harness) get(ctx context.Context, name string) (observed, error) {
-	out, err := h.client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(name)})
+	return h.getVersion(ctx, bucket, name, "")
+}
+
+// getVersion GETs the version id of name (the latest when id is "").
+func (h *harness) getVersion(ctx context.Context, bkt, name, id string) (observed, error) {
+	in := &s3.GetObjectInput{Bucket: aws.String(bkt), Key: aws.String(name)}
+	if id != "" {
+		in.VersionId = aws.String(id)
+	}
+	out, err := h.client.GetObject(ctx, in)
 	if statusOf(err) == http.StatusNotFound {
 		return observed{}, nil
 	}
@@ -138,7 +154,7 @@ func (h *harness) get(ctx context.Context, name string) (observed, error) {
 	if err != nil {
 		return observed{}, err
 	}
-	o := observed{present: true, size: n, etag: strings.Trim(aws.ToString(out.ETag), `"`)}
+	o := observed{present: true, size: n, etag: strings.Trim(aws.ToString(out.ETag), `"`), version: aws.ToString(out.VersionId)}
 	copy(o.md5[:], m.Sum(nil))
 	if !strings.Contains(o.etag, "-") && o.etag != hex.EncodeToString(o.md5[:]) {
 		o.torn = true
@@ -151,47 +167,18 @@ func (h *harness) get(ctx context.Context, name string) (observed, error) {
 
 // verify reads every key back and resolves what was in flight.
 func (h *harness) verify(ctx context.Context) error {
-	type result struct {
-		k   *key
-		obs observed
-		err error
-	}
-	results := make(chan result)
-	work := make(chan *key)
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range work {
-				obs, err := h.get(ctx, k.name)
-				results <- result{k, obs, err}
-			}
-		}()
-	}
-	go func() {
-		for _, k := range h.keys {
-			if !k.broken {
-				work <- k
-			}
-		}
-		close(work)
-		wg.Wait()
-		close(results)
-	}()
+	h.bypassed = false
+	before := h.res
 	present := map[string]bool{}
-	var firstErr error
-	verified, rechecked, unackP, unackA := 0, 0, 0, 0
-	for r := range results {
-		if r.err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("GET %s after restart: %w", r.k.name, r.err)
-			}
-			continue
+	verified, rechecked := 0, 0
+	err := eachKey(h.keys, func(k *key) error {
+		obs, err := h.get(ctx, k.name)
+		if err != nil {
+			return fmt.Errorf("GET %s after restart: %w", k.name, err)
 		}
-		k, obs := r.k, r.obs
-		present[k.name] = obs.present
 		h.mu.Lock()
+		defer h.mu.Unlock()
+		present[k.name] = obs.present
 		matchState, matchInflight := obs.matches(k.state), k.inflight != nil && obs.matches(k.inflight)
 		switch {
 		case obs.torn:
@@ -200,7 +187,6 @@ func (h *harness) verify(ctx context.Context) error {
 				k.name, obs, k.state, k.inflight)
 			k.broken = true
 		case matchInflight && !matchState:
-			unackP++
 			h.res.UnackPresent++
 			if k.acked {
 				h.res.Superseded++
@@ -215,7 +201,6 @@ func (h *harness) verify(ctx context.Context) error {
 				h.res.Rechecked++
 			}
 			if k.inflight != nil {
-				unackA++
 				h.res.UnackAbsent++
 			}
 		default:
@@ -228,10 +213,10 @@ func (h *harness) verify(ctx context.Context) error {
 			k.broken = true
 		}
 		k.inflight, k.acked = nil, false
-		h.mu.Unlock()
-	}
-	if firstErr != nil {
-		return firstErr
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// The listing agrees with the GETs.
 	p := s3.NewListObjectsV2Paginator(h.client, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
@@ -253,27 +238,67 @@ func (h *harness) verify(ctx context.Context) error {
 	if err := h.checkDirListing(ctx, present); err != nil {
 		return err
 	}
+	for _, b := range []*vbucket{h.vers, h.locked} {
+		if err := h.verifyVersions(ctx, b); err != nil {
+			return err
+		}
+	}
 	// Abort the uploads kills interrupted: workers never keep one across
 	// a cycle.
 	aborted := 0
-	up := s3.NewListMultipartUploadsPaginator(h.client, &s3.ListMultipartUploadsInput{Bucket: aws.String(bucket)})
-	for up.HasMorePages() {
-		page, err := up.NextPage(ctx)
-		if err != nil {
-			return fmt.Errorf("list uploads after restart: %w", err)
-		}
-		for _, u := range page.Uploads {
-			_, err := h.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String(bucket), Key: u.Key, UploadId: u.UploadId})
+	for _, bkt := range []string{bucket, h.vers.name} {
+		up := s3.NewListMultipartUploadsPaginator(h.client, &s3.ListMultipartUploadsInput{Bucket: aws.String(bkt)})
+		for up.HasMorePages() {
+			page, err := up.NextPage(ctx)
 			if err != nil {
-				return fmt.Errorf("abort upload of %s: %w", aws.ToString(u.Key), err)
+				return fmt.Errorf("list uploads after restart: %w", err)
 			}
-			aborted++
+			for _, u := range page.Uploads {
+				_, err := h.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String(bkt), Key: u.Key, UploadId: u.UploadId})
+				if err != nil {
+					return fmt.Errorf("abort upload of %s: %w", aws.ToString(u.Key), err)
+				}
+				aborted++
+			}
 		}
 	}
 	h.res.UploadsAborted += aborted
-	h.logf("  restart: verified %d, rechecked %d, unacknowledged present %d / absent %d, uploads aborted %d",
-		verified, rechecked, unackP, unackA, aborted)
+	h.logf("  restart: verified %d, rechecked %d, unacknowledged present %d / absent %d, uploads aborted %d; "+
+		"versions verified by ID %d, locked versions refusing DELETE %d; now %d versions, %d delete markers (%d locked)",
+		verified, rechecked, h.res.UnackPresent-before.UnackPresent, h.res.UnackAbsent-before.UnackAbsent, aborted,
+		h.res.VersionsVerified-before.VersionsVerified, h.res.LockedVerified-before.LockedVerified,
+		h.countVersions(false, false), h.countVersions(true, false), h.countVersions(false, true))
 	return nil
+}
+
+// eachKey runs fn on every key not broken, four at a time, and returns
+// the first error.
+func eachKey(keys []*key, fn func(*key) error) error {
+	work := make(chan *key)
+	var mu sync.Mutex
+	var first error
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range work {
+				if err := fn(k); err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for _, k := range keys {
+		if !k.broken {
+			work <- k
+		}
+	}
+	close(work)
+	wg.Wait()
+	return first
 }
 
 // checkDirListing lists the bucket by the delimiter "/" at the top and in

@@ -58,7 +58,7 @@ func (t *timedClient) Do(r *http.Request) (*http.Response, error) {
 
 // newClient builds the client from explicit options only (no shared AWS
 // config or environment), with retries off.
-func newClient(url string, hc *timedClient) *s3.Client {
+func newClient(url string, hc s3.HTTPClient) *s3.Client {
 	return s3.New(s3.Options{
 		Region:       region,
 		Credentials:  credentials.NewStaticCredentialsProvider(accessKey, secretKey, ""),
@@ -190,12 +190,13 @@ type fsckReport struct {
 		Detail string `json:"detail"`
 	} `json:"problems"`
 	Summary struct {
-		Objects      int   `json:"objects"`
-		Parts        int   `json:"parts"`
-		Uploads      int   `json:"uploads"`
-		BytesVerfied int64 `json:"bytes_verified"`
-		Orphans      int   `json:"orphans"`
-		TempFiles    int   `json:"temp_files"`
+		Objects       int   `json:"objects"`
+		DeleteMarkers int   `json:"delete_markers"`
+		Parts         int   `json:"parts"`
+		Uploads       int   `json:"uploads"`
+		BytesVerfied  int64 `json:"bytes_verified"`
+		Orphans       int   `json:"orphans"`
+		TempFiles     int   `json:"temp_files"`
 	} `json:"summary"`
 	Remaining int    `json:"remaining"`
 	Status    string `json:"status"`
@@ -216,8 +217,8 @@ func (h *harness) fsck(ctx context.Context) (int, string, fsckReport, error) {
 		return code, "", rep, fmt.Errorf("jog fsck output: %v: %s", err, out)
 	}
 	s := rep.Summary
-	sum := fmt.Sprintf("%s: %d objects, %d parts, %d uploads in progress, %d bytes verified, %d orphans, %d temp files, %d remaining",
-		rep.Status, s.Objects, s.Parts, s.Uploads, s.BytesVerfied, s.Orphans, s.TempFiles, rep.Remaining)
+	sum := fmt.Sprintf("%s: %d object versions, %d delete markers, %d parts, %d uploads in progress, %d bytes verified, %d orphans, %d temp files, %d remaining",
+		rep.Status, s.Objects, s.DeleteMarkers, s.Parts, s.Uploads, s.BytesVerfied, s.Orphans, s.TempFiles, rep.Remaining)
 	return code, sum, rep, nil
 }
 

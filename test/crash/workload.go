@@ -69,13 +69,17 @@ func (h *harness) workload(ctx context.Context, run time.Duration, seed uint64) 
 func (h *harness) worker(ctx context.Context, rng *rand.Rand) {
 	for !h.stop.Load() && ctx.Err() == nil {
 		switch n := rng.IntN(100); {
-		case n < 40:
+		case n < 20:
+			h.versionedOp(ctx, rng, h.vers)
+		case n < 30:
+			h.lockOp(ctx, rng, h.locked)
+		case n < 50:
 			h.withKeys(rng, 1, func(k []*key) { h.put(ctx, rng, k[0]) })
-		case n < 55:
+		case n < 60:
 			h.withKeys(rng, 1, func(k []*key) { h.del(ctx, k[0]) })
-		case n < 65:
+		case n < 68:
 			h.withKeys(rng, 1, func(k []*key) { h.multipart(ctx, rng, k[0]) })
-		case n < 80:
+		case n < 82:
 			h.withKeys(rng, 2, func(k []*key) { h.copy(ctx, k[0], k[1]) })
 		default:
 			h.withKeys(rng, 1, func(k []*key) { h.read(ctx, k[0]) })
@@ -86,11 +90,16 @@ func (h *harness) worker(ctx context.Context, rng *rand.Rand) {
 // withKeys runs fn with n distinct keys that no other worker uses and
 // whose state is known.
 func (h *harness) withKeys(rng *rand.Rand, n int, fn func([]*key)) {
+	h.withKeysOf(h.keys, rng, n, fn)
+}
+
+// withKeysOf is withKeys on a key set of any bucket.
+func (h *harness) withKeysOf(keys []*key, rng *rand.Rand, n int, fn func([]*key)) {
 	var got []*key
 	h.mu.Lock()
 	for tries := 0; tries < 50 && len(got) < n; tries++ {
-		k := h.keys[rng.IntN(len(h.keys))]
-		if !k.busy && k.inflight == nil && !k.broken {
+		k := keys[rng.IntN(len(keys))]
+		if !k.busy && k.inflight == nil && k.pending == nil && !k.broken {
 			k.busy = true
 			got = append(got, k)
 		}
@@ -179,44 +188,59 @@ func (h *harness) del(ctx context.Context, k *key) {
 
 func (h *harness) multipart(ctx context.Context, rng *rand.Rand, k *key) {
 	gen := h.gen.Add(1)
-	sizes := []int64{minPart + rng.Int64N(64<<10), 1 + rng.Int64N(1<<20)}
-	if rng.IntN(3) == 0 {
-		sizes = []int64{minPart, minPart + rng.Int64N(64<<10), rng.Int64N(256 << 10)}
-	}
+	sizes := multipartSizes(rng)
 	v, bodies := newVersion(k.name, gen, true, sizes...)
+	if _, sent, err := h.upload(ctx, bucket, k.name, bodies, v.etag); sent {
+		h.settle(k, v, err, &h.res.AckedMultipart)
+	}
+}
+
+// multipartSizes are the part sizes of a random multipart upload.
+func multipartSizes(rng *rand.Rand) []int64 {
+	if rng.IntN(3) == 0 {
+		return []int64{minPart, minPart + rng.Int64N(64<<10), rng.Int64N(256 << 10)}
+	}
+	return []int64{minPart + rng.Int64N(64<<10), 1 + rng.Int64N(1<<20)}
+}
+
+// upload uploads bodies as the parts of a multipart upload of name and
+// completes it. sent is false when the upload failed before the complete
+// was sent: the key is untouched (an upload a kill interrupted is aborted
+// after the restart).
+func (h *harness) upload(ctx context.Context, bkt, name string, bodies [][]byte, etag string) (*s3.CompleteMultipartUploadOutput, bool, error) {
 	h.ops.Add(1)
-	up, err := h.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(k.name)})
+	up, err := h.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bkt), Key: aws.String(name)})
 	if err != nil {
-		return // the key is untouched either way
+		return nil, false, err
 	}
 	var parts []types.CompletedPart
 	for i, b := range bodies {
 		h.ops.Add(1)
-		out, err := h.client.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bucket), Key: aws.String(k.name),
+		out, err := h.client.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bkt), Key: aws.String(name),
 			UploadId: up.UploadId, PartNumber: aws.Int32(int32(i + 1)), Body: bytes.NewReader(b)})
 		if err != nil {
 			if definite(err) {
 				h.mu.Lock()
-				h.res.violate("%s: UploadPart refused: %v", k.name, err)
+				h.res.violate("%s/%s: UploadPart refused: %v", bkt, name, err)
 				h.mu.Unlock()
 			}
-			return // the upload stays; it is aborted after the restart
+			return nil, false, err
 		}
 		parts = append(parts, types.CompletedPart{PartNumber: aws.Int32(int32(i + 1)), ETag: out.ETag,
 			ChecksumCRC32: out.ChecksumCRC32, ChecksumCRC32C: out.ChecksumCRC32C, ChecksumCRC64NVME: out.ChecksumCRC64NVME,
 			ChecksumSHA1: out.ChecksumSHA1, ChecksumSHA256: out.ChecksumSHA256})
 	}
 	h.ops.Add(1)
-	out, err := h.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(k.name),
+	out, err := h.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bkt), Key: aws.String(name),
 		UploadId: up.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
 	if err == nil {
-		h.mu.Lock()
-		if got := strings.Trim(aws.ToString(out.ETag), `"`); got != v.etag {
-			h.res.violate("%s: CompleteMultipartUpload ETag %s, want %s", k.name, got, v.etag)
+		if got := strings.Trim(aws.ToString(out.ETag), `"`); got != etag {
+			h.mu.Lock()
+			h.res.violate("%s/%s: CompleteMultipartUpload ETag %s, want %s", bkt, name, got, etag)
+			h.mu.Unlock()
 		}
-		h.mu.Unlock()
 	}
-	h.settle(k, v, err, &h.res.AckedMultipart)
+	return out, true, err
 }
 
 func (h *harness) copy(ctx context.Context, src, dst *key) {

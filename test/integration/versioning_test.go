@@ -160,6 +160,23 @@ func TestVersioningUnversionedBucketSendsNoVersion(t *testing.T) {
 	if got.VersionId != nil {
 		t.Errorf("GET on a never-versioned bucket: x-amz-version-id %q", aws.ToString(got.VersionId))
 	}
+	// A copy of the null version onto its own key replaces it with itself:
+	// the bytes stay readable.
+	if _, err := c.CopyObject(context.Background(), &s3.CopyObjectInput{Bucket: aws.String("plain"), Key: aws.String("k"),
+		CopySource: aws.String("plain/k?versionId=null")}); err != nil {
+		t.Fatalf("copy of the null version onto itself: %v", err)
+	}
+	itest.WantObject(t, c, "plain", "k", []byte("one"))
+	big := bytes.Repeat([]byte("big "), 64<<10) // in a blob file, not inline
+	itest.Put(t, c, "plain", "big", big)
+	if _, err := c.CopyObject(context.Background(), &s3.CopyObjectInput{Bucket: aws.String("plain"), Key: aws.String("big"),
+		CopySource: aws.String("plain/big?versionId=null")}); err != nil {
+		t.Fatalf("copy of the null version onto itself: %v", err)
+	}
+	itest.WantObject(t, c, "plain", "big", big)
+	if _, err := c.DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: aws.String("plain"), Key: aws.String("big")}); err != nil {
+		t.Fatal(err)
+	}
 	del, err := c.DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: aws.String("plain"), Key: aws.String("k")})
 	if err != nil || del.VersionId != nil || aws.ToBool(del.DeleteMarker) {
 		t.Errorf("DELETE on a never-versioned bucket = %+v, %v", del, err)
@@ -291,6 +308,22 @@ func TestVersioningObjects(t *testing.T) {
 	if got, want := versionsOf(t, srv, c, "ver", 1), []string{"copy@" + aws.ToString(cp.VersionId) + "*",
 		"dir/k@" + aws.ToString(done.VersionId) + "*", "dir/k@" + v1}; !slices.Equal(got, want) {
 		t.Fatalf("versions = %q\nwant %q", got, want)
+	}
+	// Restoring a version is a copy onto its own key naming the version
+	// (S3's documented way); without a version ID it is a copy onto
+	// itself, refused.
+	restored, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("dir/k"), CopySource: aws.String("ver/dir/k?versionId=" + v1)})
+	if err != nil || aws.ToString(restored.CopySourceVersionId) != v1 || aws.ToString(restored.VersionId) == "" ||
+		aws.ToString(restored.VersionId) == v1 || aws.ToString(restored.VersionId) == aws.ToString(done.VersionId) {
+		t.Fatalf("CopyObject of v1 onto its key = %+v, %v", restored, err)
+	}
+	if got, out := itest.Get(t, c, "ver", "dir/k"); !bytes.Equal(got, one) || aws.ToString(out.VersionId) != aws.ToString(restored.VersionId) {
+		t.Fatalf("GET after the restore = %q, version %q", got, aws.ToString(out.VersionId))
+	}
+	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("dir/k"), CopySource: aws.String("ver/dir/k")})
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidRequest")
+	if got := versionsOf(t, srv, c, "ver", 1000); len(got) != 4 {
+		t.Fatalf("versions after the restore = %q, want 4", got)
 	}
 	_, err = c.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: b})
 	itest.WantErr(t, err, http.StatusConflict, "BucketNotEmpty")

@@ -17,6 +17,29 @@ var _ meta.IndexChecker = (*Store)(nil) // jog fsck finds it by type assertion
 // read transaction by merging two streams in name order; only the
 // findings are held, until the bucket's rebuild.
 func (s *Store) CheckIndexes(ctx context.Context, repair bool, report func(meta.IndexProblem)) error {
+	return s.eachBucket(ctx, func(name string, id int64) error {
+		var found []meta.IndexProblem
+		if err := s.checkDirs(ctx, id, func(dir, detail string) {
+			found = append(found, meta.IndexProblem{Bucket: name, Name: dir, Detail: detail})
+		}); err != nil {
+			return fmt.Errorf("check the directory index of %s: %w", name, err)
+		}
+		if len(found) > 0 && repair {
+			if err := s.write(ctx, func(tx querier) error { return rebuildDirs(ctx, tx, id) }); err != nil {
+				return fmt.Errorf("rebuild the directory index of %s: %w", name, err)
+			}
+		}
+		for _, p := range found {
+			p.Repaired = repair
+			report(p)
+		}
+		return nil
+	})
+}
+
+// eachBucket calls fn with the name and ID of every bucket, skipping those
+// a running server deletes meanwhile.
+func (s *Store) eachBucket(ctx context.Context, fn func(name string, id int64) error) error {
 	buckets, err := s.ListBuckets(ctx, meta.ListBucketsOptions{})
 	if err != nil {
 		return err
@@ -29,20 +52,8 @@ func (s *Store) CheckIndexes(ctx context.Context, repair bool, report func(meta.
 		if err != nil {
 			return err
 		}
-		var found []meta.IndexProblem
-		if err := s.checkDirs(ctx, id, func(name, detail string) {
-			found = append(found, meta.IndexProblem{Bucket: b.Name, Name: name, Detail: detail})
-		}); err != nil {
-			return fmt.Errorf("check the directory index of %s: %w", b.Name, err)
-		}
-		if len(found) > 0 && repair {
-			if err := s.write(ctx, func(tx querier) error { return rebuildDirs(ctx, tx, id) }); err != nil {
-				return fmt.Errorf("rebuild the directory index of %s: %w", b.Name, err)
-			}
-		}
-		for _, p := range found {
-			p.Repaired = repair
-			report(p)
+		if err := fn(b.Name, id); err != nil {
+			return err
 		}
 	}
 	return nil
