@@ -28,6 +28,10 @@ var (
 	// deletes may still succeed and free room. Backends mark their own
 	// error with MarkNoSpace.
 	ErrNoSpace = errors.New("metadata store: no space left")
+	// ErrVersionMarker reports a ListObjectVersions VersionIDMarker that
+	// names no version of its KeyMarker: the listing has no position to
+	// resume from.
+	ErrVersionMarker = errors.New("version-id marker names no version of the key marker")
 )
 
 // DeleteMarkerError is GetObject's answer when the version asked for (the

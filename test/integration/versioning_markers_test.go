@@ -10,14 +10,17 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/jogstore/jog/test/integration/itest"
 )
@@ -92,4 +95,63 @@ func TestDeleteMarkerAnswers(t *testing.T) {
 	if lm, dm := resp.Header.Get("Last-Modified"), resp.Header.Get("X-Amz-Delete-Marker"); lm != "" || dm != "" {
 		t.Errorf("GET of a key never written: Last-Modified %q, x-amz-delete-marker %q", lm, dm)
 	}
+}
+
+// TestListVersionsVersionMarker: a version-id-marker must name a version of
+// the key-marker key (S3: 400 InvalidArgument "Invalid version id
+// specified"), and needs a key-marker ("A version-id marker cannot be
+// specified without a key marker."); the null version marks a position
+// like any other.
+func TestListVersionsVersionMarker(t *testing.T) {
+	_, c := itest.StartBucket(t, "vmark")
+	ctx := context.Background()
+	itest.Put(t, c, "vmark", "k", []byte("null version"))
+	setVersioning(t, c, "vmark", types.BucketVersioningStatusEnabled)
+	v1 := aws.ToString(itest.Put(t, c, "vmark", "k", []byte("v1")).VersionId)
+	z := aws.ToString(itest.Put(t, c, "vmark", "z", []byte("z")).VersionId)
+
+	list := func(keyMarker, versionMarker string) ([]string, error) {
+		out, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String("vmark"),
+			KeyMarker: aws.String(keyMarker), VersionIdMarker: aws.String(versionMarker)})
+		if err != nil {
+			return nil, err
+		}
+		var got []string
+		for _, v := range out.Versions {
+			got = append(got, aws.ToString(v.Key)+"@"+aws.ToString(v.VersionId))
+		}
+		return got, nil
+	}
+	for _, c := range []struct {
+		versionMarker string
+		want          []string
+	}{
+		{v1, []string{"k@null", "z@" + z}},
+		{"null", []string{"z@" + z}},
+	} {
+		if got, err := list("k", c.versionMarker); err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("after k@%s: %q, %v; want %q", c.versionMarker, got, err, c.want)
+		}
+	}
+	wantMsg := func(what string, err error, msg string) {
+		t.Helper()
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		var ae smithy.APIError
+		if errors.As(err, &ae) && ae.ErrorMessage() != msg {
+			t.Errorf("%s: message %q, want %q", what, ae.ErrorMessage(), msg)
+		}
+	}
+	// Another key's version, one that never was, a malformed one.
+	for _, vm := range []string{z, "0123456789abcdef0123456789abcdef", "not-a-version"} {
+		_, err := list("k", vm)
+		wantMsg("version marker "+vm+" of no version of k", err, "Invalid version id specified")
+	}
+	// A removed version no longer marks a position.
+	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("vmark"), Key: aws.String("k"), VersionId: aws.String(v1)}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := list("k", v1)
+	wantMsg("version marker of a removed version", err, "Invalid version id specified")
+	_, err = c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String("vmark"), VersionIdMarker: aws.String("null")})
+	wantMsg("version marker without key marker", err, "A version-id marker cannot be specified without a key marker.")
 }

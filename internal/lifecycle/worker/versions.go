@@ -68,6 +68,12 @@ func (w *Worker) expireVersions(ctx context.Context, bucket string, cur *cursor,
 		}
 		page, err := w.svc.ListObjectVersions(ctx, bucket, meta.ListVersionsOptions{
 			KeyMarker: cur.After, VersionIDMarker: cur.VersionID, Limit: w.opts.PageSize})
+		if errors.Is(err, meta.ErrVersionMarker) && cur.VersionID != "" {
+			// The version marking the position was removed since (by a
+			// client): go on after its key; the next pass sees the rest.
+			cur.VersionID = ""
+			continue
+		}
 		if err != nil {
 			return err
 		}
