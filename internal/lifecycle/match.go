@@ -184,25 +184,8 @@ func (rs *Rules) AbortDue(key string, initiated time.Time) (at time.Time, ruleID
 	return at, ruleID, ok
 }
 
-// Noncurrent returns the enabled rules with a NoncurrentVersionExpiration
-// whose filter selects o (a noncurrent version): for the worker once
-// object versions exist.
-func (rs *Rules) Noncurrent(o Object) []Rule {
-	if rs == nil {
-		return nil
-	}
-	var out []Rule
-	for _, c := range rs.noncurrent {
-		if c.matches(o) {
-			out = append(out, c.r)
-		}
-	}
-	return out
-}
-
 // ExpiresDeleteMarkers reports whether an enabled rule with
-// ExpiredObjectDeleteMarker selects key: for the worker once delete
-// markers exist.
+// ExpiredObjectDeleteMarker selects key.
 func (rs *Rules) ExpiresDeleteMarkers(key string) bool {
 	if rs == nil {
 		return false
