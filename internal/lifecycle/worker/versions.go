@@ -127,9 +127,14 @@ func (w *Worker) version(ctx context.Context, bucket string, k *keyState, v meta
 		k.Kept++
 		return false, nil
 	}
-	// TODO(tagging): pass the version's tags, for rules that filter on
-	// them; until then such rules match nothing.
-	at, id, ok := rules.NoncurrentExpiry(lifecycle.Object{Key: v.Key, Size: v.Size, LastModified: v.LastModified}, since, newer)
+	lo := lifecycle.Object{Key: v.Key, Size: v.Size, LastModified: v.LastModified}
+	if !v.DeleteMarker && rules.NoncurrentNeedsTags(lo) { // a delete marker has no tags
+		var err error
+		if lo.Tags, err = w.tags(ctx, bucket, v.Key, v.VersionID, v.ETag); err != nil {
+			return false, err
+		}
+	}
+	at, id, ok := rules.NoncurrentExpiry(lo, since, newer)
 	if !ok || now.Before(at) {
 		k.Kept++
 		return false, nil

@@ -240,7 +240,7 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 			rep.Scanned++
 			lo := lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified}
 			if rules.NeedsTags(lo) {
-				if lo.Tags, err = w.tags(ctx, bucket, o); err != nil {
+				if lo.Tags, err = w.tags(ctx, bucket, o.Key, "", o.ETag); err != nil {
 					return err
 				}
 			}
@@ -267,12 +267,13 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 	}
 }
 
-// tags reads the tags of listed object o, which a rule filtering on tags
-// may expire: listings do not carry them. An object changed or gone since
-// it was listed has none (expire's condition then spares it anyway).
-func (w *Worker) tags(ctx context.Context, bucket string, o meta.ObjectSummary) (map[string]string, error) {
-	cur, err := w.svc.HeadObject(ctx, bucket, o.Key, "", false)
-	if errors.Is(err, meta.ErrObjectNotFound) || err == nil && cur.ETag != o.ETag {
+// tags reads the tags of a listed version (versionID, "" for the current
+// object) with ETag etag, which a rule filtering on tags may remove:
+// listings do not carry them. A version changed or gone since it was
+// listed has none (the removal's condition then spares it anyway).
+func (w *Worker) tags(ctx context.Context, bucket, key, versionID, etag string) (map[string]string, error) {
+	cur, err := w.svc.HeadObject(ctx, bucket, key, versionID, false)
+	if errors.Is(err, meta.ErrObjectNotFound) || err == nil && cur.ETag != etag {
 		return nil, nil
 	}
 	if err != nil {
