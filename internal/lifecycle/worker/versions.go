@@ -63,11 +63,13 @@ func (w *Worker) expireVersions(ctx context.Context, bucket string, cur *cursor,
 		if err != nil {
 			return err
 		}
-		if !rules.ExpiresNoncurrent() && !rules.ExpiresMarkers() {
-			return nil
+		prefixes := rules.VersionPrefixes()
+		prefix, ok := nextPrefix(prefixes, cur.After, cur.Next)
+		if !ok {
+			return w.endKey(ctx, bucket, k, rules, rep)
 		}
 		page, err := w.svc.ListObjectVersions(ctx, bucket, meta.ListVersionsOptions{
-			KeyMarker: cur.After, VersionIDMarker: cur.VersionID, Limit: w.opts.PageSize})
+			Prefix: prefix, KeyMarker: listFrom(cur), VersionIDMarker: cur.VersionID, Limit: w.opts.PageSize})
 		if errors.Is(err, meta.ErrVersionMarker) && cur.VersionID != "" {
 			// The version marking the position was removed since (by a
 			// client): go on after its key; the next pass sees the rest.
@@ -93,11 +95,14 @@ func (w *Worker) expireVersions(ctx context.Context, bucket string, cur *cursor,
 			if !removed {
 				// The next page starts after the last version left in
 				// place: a removed one can no longer mark a position.
-				cur.After, cur.VersionID = v.Key, v.VersionID
+				cur.After, cur.VersionID, cur.Next = v.Key, v.VersionID, ""
 			}
 		}
 		if !page.Truncated || len(page.Versions) == 0 {
-			return w.endKey(ctx, bucket, k, rules, rep)
+			if cur.Next = following(prefixes, prefix); cur.Next == "" {
+				return w.endKey(ctx, bucket, k, rules, rep)
+			}
+			cur.After, cur.VersionID = "", ""
 		}
 		if err := w.save(ctx, bucket, *cur); err != nil {
 			return err

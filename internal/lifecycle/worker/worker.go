@@ -143,6 +143,9 @@ type cursor struct {
 	After     string `json:"after,omitempty"`
 	UploadID  string `json:"uploadId,omitempty"`
 	VersionID string `json:"versionId,omitempty"`
+	// Next, when set, is the prefix the phase is to scan next from its
+	// start (the markers above are then empty; scan.go).
+	Next string `json:"next,omitempty"`
 	// Key is the versions phase's state of the key it is in.
 	Key *keyState `json:"key,omitempty"`
 }
@@ -228,10 +231,12 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 		if err != nil {
 			return err
 		}
-		if !rules.ExpiresObjects() {
+		prefixes := rules.ObjectPrefixes()
+		prefix, ok := nextPrefix(prefixes, cur.After, cur.Next)
+		if !ok {
 			return nil
 		}
-		page, err := w.svc.ListObjects(ctx, bucket, meta.ListOptions{After: cur.After, Limit: w.opts.PageSize})
+		page, err := w.svc.ListObjects(ctx, bucket, meta.ListOptions{Prefix: prefix, After: listFrom(cur), Limit: w.opts.PageSize})
 		if err != nil {
 			return err
 		}
@@ -257,9 +262,13 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 			}
 		}
 		if !page.Truncated || len(page.Objects) == 0 {
-			return nil
+			if cur.Next = following(prefixes, prefix); cur.Next == "" {
+				return nil
+			}
+			cur.After = ""
+		} else {
+			cur.After, cur.Next = page.Objects[len(page.Objects)-1].Key, ""
 		}
-		cur.After = page.Objects[len(page.Objects)-1].Key
 		if err := w.save(ctx, bucket, *cur); err != nil {
 			return err
 		}
@@ -319,11 +328,13 @@ func (w *Worker) abortUploads(ctx context.Context, bucket string, cur *cursor, r
 		if err != nil {
 			return err
 		}
-		if !rules.AbortsUploads() {
+		prefixes := rules.UploadPrefixes()
+		prefix, ok := nextPrefix(prefixes, cur.After, cur.Next)
+		if !ok {
 			return nil
 		}
 		page, err := w.svc.ListUploads(ctx, bucket, meta.ListUploadsOptions{
-			KeyMarker: cur.After, UploadIDMarker: cur.UploadID, Limit: w.opts.PageSize})
+			Prefix: prefix, KeyMarker: listFrom(cur), UploadIDMarker: cur.UploadID, Limit: w.opts.PageSize})
 		if err != nil {
 			return err
 		}
@@ -344,9 +355,13 @@ func (w *Worker) abortUploads(ctx context.Context, bucket string, cur *cursor, r
 				"upload_id", u.UploadID, "rule", id, "initiated", u.Initiated.UTC())
 		}
 		if !page.Truncated {
-			return nil
+			if cur.Next = following(prefixes, prefix); cur.Next == "" {
+				return nil
+			}
+			cur.After, cur.UploadID = "", ""
+		} else {
+			cur.After, cur.UploadID, cur.Next = page.NextKeyMarker, page.NextUploadIDMarker, ""
 		}
-		cur.After, cur.UploadID = page.NextKeyMarker, page.NextUploadIDMarker
 		if err := w.save(ctx, bucket, *cur); err != nil {
 			return err
 		}
