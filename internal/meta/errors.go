@@ -2,6 +2,7 @@ package meta
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -32,6 +33,10 @@ var (
 	// names no version of its KeyMarker: the listing has no position to
 	// resume from.
 	ErrVersionMarker = errors.New("version-id marker names no version of the key marker")
+	// ErrVersioningChanged reports a write held to a bucket versioning
+	// state (Condition.Versioning) that changed before it committed; it
+	// is an ErrConflict. Nothing changed: the caller decides again.
+	ErrVersioningChanged = fmt.Errorf("bucket versioning changed during the write: %w", ErrConflict)
 )
 
 // DeleteMarkerError is GetObject's answer when the version asked for (the

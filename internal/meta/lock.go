@@ -27,13 +27,18 @@ var ErrNoObjectLock = errors.New("meta: bucket has no object lock")
 // ObjectLock is the lock state of one object version: a retention (Mode
 // "" means none) and a legal hold.
 type ObjectLock struct {
-	Mode        string    // "", LockGovernance or LockCompliance
-	RetainUntil time.Time // meaningful when Mode is set
-	LegalHold   bool
+	Mode        string    `json:"mode,omitempty"`       // "", LockGovernance or LockCompliance
+	RetainUntil time.Time `json:"retainUntil,omitzero"` // meaningful when Mode is set
+	LegalHold   bool      `json:"legalHold,omitempty"`
+	// HoldSet records that a legal hold was placed or released on the
+	// version: S3 tells a hold released (OFF) from one never set (no
+	// legal hold configuration at all). LegalHold implies it; reads
+	// (ObjectStore.GetObjectLock) return it set whenever LegalHold is.
+	HoldSet bool `json:"holdSet,omitempty"`
 }
 
 // IsZero reports whether l locks nothing and records nothing.
-func (l ObjectLock) IsZero() bool { return l.Mode == "" && !l.LegalHold }
+func (l ObjectLock) IsZero() bool { return l.Mode == "" && !l.LegalHold && !l.HoldSet }
 
 // Protects reports whether l forbids removing its version at now: a legal
 // hold always does, a retention until it expires, except a GOVERNANCE
@@ -50,8 +55,9 @@ func (l ObjectLock) Protects(now time.Time, bypassGovernance bool) bool {
 
 // AllowsRetention reports whether retention next may replace l's at now:
 // an active COMPLIANCE retention can only be extended (same mode, a later
-// or equal date); an active GOVERNANCE one can be extended by anyone and
-// shortened, removed or changed only with bypassGovernance.
+// or equal date); an active GOVERNANCE one can be extended in GOVERNANCE by
+// anyone and shortened, removed or turned into COMPLIANCE only with
+// bypassGovernance (as S3: COMPLIANCE would take the bypass away for good).
 func (l ObjectLock) AllowsRetention(next ObjectLock, now time.Time, bypassGovernance bool) bool {
 	if l.Mode == "" || !now.Before(l.RetainUntil) {
 		return true
@@ -61,6 +67,6 @@ func (l ObjectLock) AllowsRetention(next ObjectLock, now time.Time, bypassGovern
 	case LockCompliance:
 		return extends && next.Mode == LockCompliance
 	default:
-		return bypassGovernance || extends && next.Mode == LockGovernance || extends && next.Mode == LockCompliance
+		return bypassGovernance || extends && next.Mode == LockGovernance
 	}
 }

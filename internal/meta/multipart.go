@@ -54,6 +54,10 @@ type Upload struct {
 	// Tags are the tags CreateMultipartUpload was given (x-amz-tagging
 	// form, "" for none), the completed object's.
 	Tags string
+	// Lock is the retention and legal hold CreateMultipartUpload was
+	// given (x-amz-object-lock-*), nil for none; the caller validated it.
+	// The completed version gets it (Object.Lock).
+	Lock *ObjectLock
 }
 
 // Part is one uploaded part. Parts of a completed upload stay in the store

@@ -112,11 +112,23 @@ type Condition struct {
 	// BypassGovernance lets a delete remove a version under GOVERNANCE
 	// retention (x-amz-bypass-governance-retention); it is no condition.
 	BypassGovernance bool
+	// IfLatestVersion, when set, fails the write with ErrPreconditionFailed
+	// unless the key's latest version (its live object or its latest
+	// delete marker) has this version ID: the lifecycle worker's hold on
+	// the key as it listed it.
+	IfLatestVersion string
+	// Versioning, when not nil, fails the write with ErrVersioningChanged
+	// unless the bucket's versioning state (Bucket.Versioning) is still
+	// *Versioning when it commits: the state the writer chose the version
+	// ID, or a delete marker over a removal, under. It is no condition
+	// of the request (IsZero ignores it).
+	Versioning *string
 }
 
 // IsZero reports whether c imposes no condition.
 func (c Condition) IsZero() bool {
-	return !c.IfNoneMatchAny && !c.IfMatchAny && c.IfMatch == "" && c.IfMatchSize == nil && c.IfMatchLastModified.IsZero()
+	return !c.IfNoneMatchAny && !c.IfMatchAny && c.IfMatch == "" && c.IfMatchSize == nil && c.IfMatchLastModified.IsZero() &&
+		c.IfLatestVersion == ""
 }
 
 // ListOptions selects a page of the latest versions of a bucket's objects in

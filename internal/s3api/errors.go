@@ -86,6 +86,7 @@ var errorTable = []struct {
 	{service.ErrNoVersionLock, APIError{"NoSuchObjectLockConfiguration", "The specified object does not have a ObjectLock configuration", http.StatusNotFound}},
 	{service.ErrRetainUntilPast, APIError{"InvalidArgument", "The retain until date must be in the future!", http.StatusBadRequest}},
 	{service.ErrLockNeedsIntegrity, APIError{"InvalidRequest", "Content-MD5 OR x-amz-checksum- HTTP header is required for Put Object requests with Object Lock parameters", http.StatusBadRequest}},
+	{service.ErrLockPartNeedsIntegrity, APIError{"InvalidRequest", "Content-MD5 OR x-amz-checksum- HTTP header is required for Put Part requests with Object Lock parameters", http.StatusBadRequest}},
 	{service.ErrObjectSizeMismatch, APIError{"InvalidRequest", "The provided 'x-amz-mp-object-size' header value does not match what was computed.", http.StatusBadRequest}},
 	{service.ErrChecksumTypeMismatch, APIError{"InvalidRequest", "The upload was created using a different checksum type than the one given in x-amz-checksum-type.", http.StatusBadRequest}},
 	{service.ErrBadChecksumType, APIError{"InvalidRequest", "The checksum type is not valid for the checksum algorithm.", http.StatusBadRequest}},

@@ -25,10 +25,17 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error
 	if err != nil {
 		return err
 	}
+	lock, err := lockRequest(r.Header)
+	if err != nil {
+		return err
+	}
 	u := meta.Upload{
 		Bucket: r.route.Bucket, Key: r.route.Key, Owner: r.auth.AccessKey, Tags: tags,
 		StorageClass: class, Headers: headers, UserMeta: userMeta,
 		ChecksumType: strings.ToUpper(r.Header.Get("X-Amz-Checksum-Type")),
+	}
+	if !lock.Lock.IsZero() {
+		u.Lock = &lock.Lock
 	}
 	if v := r.Header.Get("X-Amz-Checksum-Algorithm"); v != "" {
 		a, err := checksum.ParseAlgorithm(v)
@@ -75,7 +82,7 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *request) error {
 	}
 	p, err := h.svc.UploadPart(r.Context(), service.PartInput{
 		Bucket: r.route.Bucket, Key: r.route.Key, UploadID: q.Get("uploadId"), Number: n,
-		Body: body, Size: size, ContentMD5: md5sum, Checksums: ck,
+		Body: body, Size: size, ContentMD5: md5sum, Checksums: ck, Integrity: md5sum != nil || len(ck.Verify) > 0,
 	})
 	if err != nil {
 		return err

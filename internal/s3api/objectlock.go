@@ -221,15 +221,15 @@ func lockRequest(h http.Header) (service.LockRequest, error) {
 		req.Lock.Mode, req.Lock.RetainUntil = mode, until.UTC().Truncate(time.Millisecond)
 	}
 	switch hold {
-	case "", "OFF":
+	case "":
+	case "OFF":
+		req.Lock.HoldSet = true
 	case "ON":
-		req.Lock.LegalHold = true
+		req.Lock.LegalHold, req.Lock.HoldSet = true, true
 	default:
 		return req, errLegalHoldStatus
 	}
-	// A legal hold OFF alone asks for nothing: any bucket can honour it.
-	req.Set = mode != "" || req.Lock.LegalHold
-	return req, nil
+	return service.LockRequestOf(req.Lock), nil
 }
 
 // setLockHeaders sends a version's lock on GET and HEAD: nothing, and no
@@ -243,6 +243,8 @@ func (h *Handler) setLockHeaders(hdr http.Header, r *request, o meta.Object) err
 		hdr.Set("X-Amz-Object-Lock-Mode", l.Mode)
 		hdr.Set("X-Amz-Object-Lock-Retain-Until-Date", lockDate(l.RetainUntil))
 	}
-	hdr.Set("X-Amz-Object-Lock-Legal-Hold", onOff(l.LegalHold))
+	if l.HoldSet { // S3 sends no legal hold for a version that never had one
+		hdr.Set("X-Amz-Object-Lock-Legal-Hold", onOff(l.LegalHold))
+	}
 	return nil
 }

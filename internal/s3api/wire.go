@@ -43,7 +43,7 @@ func (s opSet) ops() []Op {
 // Groups of operations the table refers to.
 var (
 	objectWrites = opsOf(OpPutObject, OpCopyObject, OpCreateMultipartUpload)
-	lockWrites   = opsOf(OpPutObject, OpCopyObject)
+	lockWrites   = objectWrites
 	// configBodies are the operations whose body Content-MD5 or a
 	// checksum may cover.
 	configBodies = opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
@@ -90,17 +90,16 @@ type wireRule struct {
 
 // Refusals.
 var (
-	errNoSSE        = notImplemented("Server-side encryption is not implemented: the object would be stored unencrypted.")
-	errNoSSEC       = notImplemented("Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
-	errNoACL        = notImplemented("Access control lists are not implemented: only the private canned ACL can be honoured.")
-	errNoLock       = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
-	errNoLockUpload = notImplemented("Object Lock headers on CreateMultipartUpload are not implemented: the bucket's default retention applies on completion.")
-	errNoOwnership  = notImplemented("Only the BucketOwnerEnforced object ownership is implemented.")
-	errNoNamespace  = notImplemented("Only the global bucket namespace is implemented.")
-	errNoWebsite    = notImplemented("Website redirects are not implemented.")
-	errNoAppend     = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
-	errNoChecksum   = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
-	errNoToken      = apiErr(http.StatusBadRequest, "InvalidToken",
+	errNoSSE       = notImplemented("Server-side encryption is not implemented: the object would be stored unencrypted.")
+	errNoSSEC      = notImplemented("Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
+	errNoACL       = notImplemented("Access control lists are not implemented: only the private canned ACL can be honoured.")
+	errNoLock      = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
+	errNoOwnership = notImplemented("Only the BucketOwnerEnforced object ownership is implemented.")
+	errNoNamespace = notImplemented("Only the global bucket namespace is implemented.")
+	errNoWebsite   = notImplemented("Website redirects are not implemented.")
+	errNoAppend    = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
+	errNoChecksum  = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
+	errNoToken     = apiErr(http.StatusBadRequest, "InvalidToken",
 		"The provided token is malformed or otherwise invalid: JOG issues no session tokens.")
 )
 
@@ -207,13 +206,13 @@ var wireTable = []wireRule{
 	{name: "x-amz-copy-source-server-side-encryption-customer-key-md5", refused: copies, err: errNoSSEC, sample: "zpZoHBgmh9MH7XwcgU9T+w=="},
 
 	// Object Lock: carried out on buckets created with it; on the others
-	// PutObject and CopyObject answer S3's 400 InvalidRequest "Bucket is
-	// missing Object Lock Configuration".
-	{name: "x-amz-object-lock-mode", handled: lockWrites, refused: opsOf(OpCreateMultipartUpload), err: errNoLockUpload, sample: "GOVERNANCE",
+	// PutObject, CopyObject and CreateMultipartUpload answer S3's 400
+	// InvalidRequest "Bucket is missing Object Lock Configuration".
+	{name: "x-amz-object-lock-mode", handled: lockWrites, sample: "GOVERNANCE",
 		note: "on a bucket without object lock, 400 InvalidRequest as S3"},
-	{name: "x-amz-object-lock-retain-until-date", handled: lockWrites, refused: opsOf(OpCreateMultipartUpload), err: errNoLockUpload, sample: "2030-01-01T00:00:00Z",
+	{name: "x-amz-object-lock-retain-until-date", handled: lockWrites, sample: "2030-01-01T00:00:00Z",
 		note: "on a bucket without object lock, 400 InvalidRequest as S3"},
-	{name: "x-amz-object-lock-legal-hold", handled: lockWrites, refused: opsOf(OpCreateMultipartUpload), accept: anyOf("OFF"), err: errNoLockUpload, sample: "ON",
+	{name: "x-amz-object-lock-legal-hold", handled: lockWrites, sample: "ON",
 		note: "on a bucket without object lock, 400 InvalidRequest as S3 (OFF is accepted anywhere)"},
 	{name: "x-amz-bypass-governance-retention", handled: opsOf(OpDeleteObject, OpDeleteObjects, OpPutObjectRetention),
 		note: "true lets a GOVERNANCE retention be removed, shortened or bypassed; COMPLIANCE and legal holds never"},

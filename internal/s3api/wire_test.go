@@ -140,7 +140,7 @@ func TestWireAccepts(t *testing.T) {
 		{OpPutObject, "x-amz-object-lock-legal-hold", "OFF", false},
 		{OpPutObject, "x-amz-object-lock-legal-hold", "ON", false}, // the handler answers, per bucket
 		{OpCreateMultipartUpload, "x-amz-object-lock-legal-hold", "OFF", false},
-		{OpCreateMultipartUpload, "x-amz-object-lock-legal-hold", "ON", true},
+		{OpCreateMultipartUpload, "x-amz-object-lock-legal-hold", "ON", false},
 		{OpPutObject, "x-amz-tagging", "", false},
 		{OpCopyObject, "x-amz-tagging", "a=b", false},
 		{OpPutObject, "x-amz-tagging", "a=b&c=", false},

@@ -32,6 +32,7 @@ func (s *Service) createBucket(ctx context.Context, b meta.Bucket) error {
 	}
 	// A bucket cached as missing exists from now on.
 	defer s.corsRules.drop(name)
+	defer s.lockDefaultsCache.drop(name)
 	b.CreatedAt = meta.Now()
 	err := s.meta.CreateBucket(ctx, b)
 	if errors.Is(err, meta.ErrBucketExists) && region == LegacyRegion {
@@ -47,6 +48,8 @@ func (s *Service) DeleteBucket(ctx context.Context, name string) error {
 	// Its configurations go with it (meta.Store.DeleteBucket).
 	s.corsRules.drop(name)
 	defer s.corsRules.drop(name)
+	s.lockDefaultsCache.drop(name)
+	defer s.lockDefaultsCache.drop(name)
 	freed, err := s.meta.DeleteBucket(ctx, name)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"crypto/md5"
 	"crypto/rand"
@@ -38,10 +39,23 @@ func newUploadID() string {
 }
 
 // CreateUpload starts a multipart upload. u names bucket, key, headers,
-// metadata and the checksum algorithm and type the client asked for.
+// metadata, the checksum algorithm and type and the object lock (u.Lock)
+// the client asked for; the lock is checked now as PutObject checks it.
 func (s *Service) CreateUpload(ctx context.Context, u meta.Upload) (meta.Upload, error) {
 	if err := ValidateKey(u.Key); err != nil {
 		return meta.Upload{}, err
+	}
+	if u.Lock != nil {
+		b, err := s.meta.GetBucket(ctx, u.Bucket)
+		if err != nil {
+			return meta.Upload{}, err
+		}
+		if err := checkLockRequest(b, LockRequestOf(*u.Lock)); err != nil {
+			return meta.Upload{}, err
+		}
+		if !b.ObjectLock { // a legal hold OFF alone: nothing to keep
+			u.Lock = nil
+		}
 	}
 	if u.ChecksumType != "" && u.ChecksumAlgorithm == "" {
 		return meta.Upload{}, fmt.Errorf("%w: a checksum type needs a checksum algorithm", ErrBadChecksumType)
@@ -81,6 +95,9 @@ type PartInput struct {
 	Size                  int64
 	ContentMD5            []byte
 	Checksums             ChecksumRequest // Algorithm is ignored: the upload's applies
+	// Integrity says the body came with Content-MD5 or a checksum, which
+	// a part of an object to be locked needs (uploadLocks).
+	Integrity bool
 }
 
 // UploadPart streams a part into its own durable blob and records it,
@@ -96,6 +113,11 @@ func (s *Service) UploadPart(ctx context.Context, in PartInput) (meta.Part, erro
 	if err != nil {
 		return meta.Part{}, err
 	}
+	if !in.Integrity {
+		if locks, err := s.uploadLocks(ctx, u); err != nil || locks {
+			return meta.Part{}, cmp.Or(err, ErrLockPartNeedsIntegrity)
+		}
+	}
 	ck := in.Checksums
 	ck.Algorithm = partAlgorithm(u)
 	wb, err := s.writeBlob(ctx, in.Body, in.Size, MaxPartSize, in.ContentMD5, ck)
@@ -103,6 +125,21 @@ func (s *Service) UploadPart(ctx context.Context, in PartInput) (meta.Part, erro
 		return meta.Part{}, err
 	}
 	return s.recordPart(ctx, in.Bucket, in.Key, in.UploadID, in.Number, wb)
+}
+
+// uploadLocks reports whether u's object will be locked: u has a lock of
+// its own or its bucket a default retention. As S3 does, each part of
+// such an upload must come with Content-MD5 or a checksum.
+func (s *Service) uploadLocks(ctx context.Context, u meta.Upload) (bool, error) {
+	if u.Lock != nil {
+		return true, nil
+	}
+	b, err := s.meta.GetBucket(ctx, u.Bucket)
+	if err != nil || !b.ObjectLock {
+		return false, err
+	}
+	c, err := s.lockDefaults(ctx, u.Bucket)
+	return c.Mode != "", err
 }
 
 func (s *Service) recordPart(ctx context.Context, bucket, key, uploadID string, number int, wb writtenData) (meta.Part, error) {
@@ -235,13 +272,18 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, err
 	}
 	o := meta.Object{
-		Bucket: u.Bucket, Key: u.Key, VersionID: writeVersion(b), UploadID: u.UploadID,
+		Bucket: u.Bucket, Key: u.Key, UploadID: u.UploadID,
 		LastModified: meta.Now(), StorageClass: u.StorageClass, Owner: u.Owner,
 		Headers: u.Headers, UserMeta: u.UserMeta, Tags: u.Tags, Parts: chosen, PartsCount: len(chosen),
 	}
-	// The bucket's default retention, if any (lock headers on
-	// CreateMultipartUpload are refused: the wire table).
-	if o.Lock, err = s.newVersionLock(ctx, b, LockRequest{}, true); err != nil {
+	// The lock CreateMultipartUpload was given, checked then (a retention
+	// that has ended since locks nothing more), else the bucket's default
+	// retention; set in the transaction that creates the version.
+	var l meta.ObjectLock
+	if u.Lock != nil {
+		l = *u.Lock
+	}
+	if o.Lock, err = s.versionLock(ctx, b, l); err != nil {
 		return meta.Object{}, err
 	}
 	md5s := md5.New()
@@ -264,7 +306,12 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, fmt.Errorf("%w: whole-object %s checksum %s does not match %s",
 			ErrBadDigest, o.Checksum.Algorithm, in.Checksum, o.Checksum.Value)
 	}
-	freed, err := s.meta.CompleteUpload(ctx, o, in.Cond)
+	var freed []string
+	err = s.underVersioning(ctx, b, in.Cond, func(b meta.Bucket, cond meta.Condition) (err error) {
+		o.VersionID = writeVersion(b)
+		freed, err = s.meta.CompleteUpload(ctx, o, cond)
+		return err
+	})
 	if errors.Is(err, meta.ErrUploadNotFound) { // a concurrent completion won
 		return s.completedBefore(ctx, in, err)
 	}

@@ -35,6 +35,10 @@ var (
 	// ErrLockNeedsIntegrity: a PutObject with lock parameters (its own or
 	// the bucket's default retention) without Content-MD5 or a checksum.
 	ErrLockNeedsIntegrity = errors.New("Content-MD5 or a checksum header is required with object lock parameters")
+	// ErrLockPartNeedsIntegrity: an UploadPart of an object to be locked
+	// (the upload's lock or the bucket's default retention) without
+	// Content-MD5 or a checksum.
+	ErrLockPartNeedsIntegrity = errors.New("Content-MD5 or a checksum header is required for parts of an object with object lock parameters")
 )
 
 // lockConfig is the name of a bucket's object lock configuration document.
@@ -66,7 +70,7 @@ func (s *Service) PutObjectLockConfiguration(ctx context.Context, bucket string,
 	if !b.ObjectLock {
 		return ErrLockNotEnabled
 	}
-	return s.putConfigDoc(ctx, bucket, lockConfig, c, func(string) {})
+	return s.putConfigDoc(ctx, bucket, lockConfig, c, s.lockDefaultsCache.drop)
 }
 
 // GetObjectLockConfiguration returns bucket's default retention (a zero
@@ -79,12 +83,15 @@ func (s *Service) GetObjectLockConfiguration(ctx context.Context, bucket string)
 	if !b.ObjectLock {
 		return LockConfig{}, ErrNoLockConfig
 	}
-	c, err := getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
-	return c, err
+	// Read through, not from the cache: a GET sees a change made through
+	// another gateway at once.
+	return getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
 }
 
 // LockRequest is the lock a write asks for (x-amz-object-lock-*): Set
-// when any of the headers came.
+// when it asks for a retention or a legal hold (a bucket without object
+// lock refuses it); a legal hold OFF alone is only recorded (HoldSet), on
+// a bucket with object lock.
 type LockRequest struct {
 	Set  bool
 	Lock meta.ObjectLock
@@ -95,31 +102,72 @@ type LockRequest struct {
 // on a bucket without object lock is meta.ErrNoObjectLock. integrity says
 // the body came with Content-MD5 or a checksum; copies pass true.
 func (s *Service) newVersionLock(ctx context.Context, b meta.Bucket, req LockRequest, integrity bool) (*meta.ObjectLock, error) {
+	if err := checkLockRequest(b, req); err != nil {
+		return nil, err
+	}
+	l, err := s.versionLock(ctx, b, req.Lock)
+	if l != nil && !integrity {
+		return nil, ErrLockNeedsIntegrity
+	}
+	return l, err
+}
+
+// LockRequestOf is the request for lock l: Set unless l only records a
+// legal hold OFF, which any bucket can honour.
+func LockRequestOf(l meta.ObjectLock) LockRequest {
+	return LockRequest{Set: l.Mode != "" || l.LegalHold, Lock: l}
+}
+
+// checkLockRequest validates the lock a write asks for: only a bucket with
+// object lock takes one (meta.ErrNoObjectLock), and a retention must end
+// in the future (ErrRetainUntilPast). PutObject, CopyObject and
+// CreateMultipartUpload check alike.
+func checkLockRequest(b meta.Bucket, req LockRequest) error {
+	if !req.Set {
+		return nil
+	}
 	if !b.ObjectLock {
-		if req.Set {
-			return nil, meta.ErrNoObjectLock
-		}
+		return meta.ErrNoObjectLock
+	}
+	if req.Lock.Mode != "" && !req.Lock.RetainUntil.After(time.Now()) {
+		return ErrRetainUntilPast
+	}
+	return nil
+}
+
+// versionLock is the lock a version created now in bucket b gets: l (a
+// checked request's), with the bucket's default retention when l has no
+// retention of its own; nil when that locks nothing.
+func (s *Service) versionLock(ctx context.Context, b meta.Bucket, l meta.ObjectLock) (*meta.ObjectLock, error) {
+	if !b.ObjectLock {
 		return nil, nil
 	}
-	l := req.Lock
 	if l.Mode == "" {
-		c, err := s.GetObjectLockConfiguration(ctx, b.Name)
+		c, err := s.lockDefaults(ctx, b.Name)
 		if err != nil {
 			return nil, err
 		}
 		if c.Mode != "" {
 			l.Mode, l.RetainUntil = c.Mode, c.until(meta.Now())
 		}
-	} else if !l.RetainUntil.After(time.Now()) {
-		return nil, ErrRetainUntilPast
 	}
 	if l.IsZero() {
 		return nil, nil
 	}
-	if !integrity {
-		return nil, ErrLockNeedsIntegrity
-	}
 	return &l, nil
+}
+
+// lockDefaults is bucket's default retention (a bucket with object lock),
+// from the cache (CORSCacheTTL), so that writes to a bucket with object
+// lock cost no query for it on repeat. PutObjectLockConfiguration drops the
+// entry before and after its write, and a lookup that raced with it is not
+// kept (configCache): once it has answered, no write that starts on this
+// gateway gets the old default retention. Another gateway sharing the
+// database sees the change within CORSCacheTTL (docs/ARCHITECTURE.md).
+func (s *Service) lockDefaults(ctx context.Context, bucket string) (LockConfig, error) {
+	return s.lockDefaultsCache.load(bucket, func() (LockConfig, error) {
+		return getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)
+	}, func(err error) bool { return errors.Is(err, meta.ErrBucketNotFound) })
 }
 
 // GetObjectRetention returns the retention of a version (the latest for
@@ -133,11 +181,11 @@ func (s *Service) GetObjectRetention(ctx context.Context, bucket, key, versionID
 }
 
 // GetObjectLegalHold returns whether a version is under a legal hold;
-// ErrNoVersionLock when the version has no lock at all (neither a retention
-// nor a hold).
+// ErrNoVersionLock when none was ever placed or released on it (S3 answers
+// a released hold with OFF, one never set with no configuration).
 func (s *Service) GetObjectLegalHold(ctx context.Context, bucket, key, versionID string) (bool, error) {
 	l, err := s.getObjectLock(ctx, bucket, key, versionID)
-	if err == nil && l.IsZero() {
+	if err == nil && !l.HoldSet {
 		err = ErrNoVersionLock
 	}
 	return l.LegalHold, err

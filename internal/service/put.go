@@ -93,14 +93,19 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 	}
 	defer s.release(wb)
 	o := meta.Object{
-		Bucket: in.Bucket, Key: in.Key, VersionID: writeVersion(b),
+		Bucket: in.Bucket, Key: in.Key,
 		BlobID: wb.id, Inline: wb.inline, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
 		LastModified: meta.Now(), StorageClass: in.StorageClass, Owner: in.Owner,
 		Headers: in.Headers, UserMeta: in.UserMeta, Tags: in.Tags,
 		Checksum: meta.Checksum{Algorithm: string(wb.alg), Value: checksum.Encode(wb.sum), Type: "FULL_OBJECT"},
 		Lock:     lock,
 	}
-	freed, err := s.meta.PutObject(ctx, o, in.Cond)
+	var freed []string
+	err = s.underVersioning(ctx, b, in.Cond, func(b meta.Bucket, cond meta.Condition) (err error) {
+		o.VersionID = writeVersion(b)
+		freed, err = s.meta.PutObject(ctx, o, cond)
+		return err
+	})
 	if err != nil {
 		s.freeBlobs(ctx, []string{wb.id})
 		return meta.Object{}, err

@@ -23,6 +23,9 @@ type Service struct {
 	// (BucketLifecycle), evaluated with lifecycleDay.
 	lifecycleRules *configCache[*lifecycle.Rules]
 	lifecycleDay   time.Duration
+	// lockDefaultsCache caches the default retention of buckets with
+	// object lock (lockDefaults), read on every write to them.
+	lockDefaultsCache *configCache[LockConfig]
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -50,9 +53,10 @@ func New(m meta.Store, b blob.Store, log *slog.Logger) *Service {
 // NewWith returns a Service over the given stores.
 func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Service {
 	s := &Service{meta: m, blobs: b, log: log, pins: newPins(), inlineMax: opts.InlineMax,
-		corsRules:      newConfigCache[*cors.Rules](CORSCacheTTL, corsCacheMax),
-		lifecycleRules: newConfigCache[*lifecycle.Rules](CORSCacheTTL, corsCacheMax),
-		lifecycleDay:   opts.LifecycleDay}
+		corsRules:         newConfigCache[*cors.Rules](CORSCacheTTL, corsCacheMax),
+		lifecycleRules:    newConfigCache[*lifecycle.Rules](CORSCacheTTL, corsCacheMax),
+		lockDefaultsCache: newConfigCache[LockConfig](CORSCacheTTL, corsCacheMax),
+		lifecycleDay:      opts.LifecycleDay}
 	if s.lifecycleDay <= 0 {
 		s.lifecycleDay = lifecycle.Day
 	}

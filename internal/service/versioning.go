@@ -35,6 +35,26 @@ func writeVersion(b meta.Bucket) string {
 	return meta.NullVersion
 }
 
+// underVersioning runs write with bucket b's versioning state and cond
+// holding the store to it (meta.Condition.Versioning), again with the
+// state read anew while the store answers meta.ErrVersioningChanged: what
+// a write makes (a new version ID or the null version, a delete marker or
+// a removal) follows the state its commit sees, even when versioning was
+// enabled while a long PUT streamed its body.
+func (s *Service) underVersioning(ctx context.Context, b meta.Bucket, cond meta.Condition, write func(meta.Bucket, meta.Condition) error) error {
+	for tries := 1; ; tries++ {
+		state := b.Versioning
+		cond.Versioning = &state
+		err := write(b, cond)
+		if !errors.Is(err, meta.ErrVersioningChanged) || tries == 4 {
+			return err
+		}
+		if b, err = s.meta.GetBucket(ctx, b.Name); err != nil {
+			return err
+		}
+	}
+}
+
 // GetBucketVersioning returns bucket's versioning state: "" while it was
 // never set, else meta.VersioningEnabled or meta.VersioningSuspended.
 func (s *Service) GetBucketVersioning(ctx context.Context, bucket string) (string, error) {
@@ -116,14 +136,18 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owne
 		if berr != nil {
 			return DeleteResult{}, berr
 		}
-		if b.Versioning == "" {
-			freed, err = s.meta.DeleteObject(ctx, bucket, key, "", cond)
-		} else {
+		err = s.underVersioning(ctx, b, cond, func(b meta.Bucket, cond meta.Condition) (err error) {
+			if b.Versioning == "" {
+				res = DeleteResult{}
+				freed, err = s.meta.DeleteObject(ctx, bucket, key, "", cond)
+				return err
+			}
 			res = DeleteResult{VersionID: writeVersion(b), DeleteMarker: true}
 			freed, err = s.meta.PutObject(ctx, meta.Object{
 				Bucket: bucket, Key: key, VersionID: res.VersionID, DeleteMarker: true, LastModified: meta.Now(), Owner: owner,
 			}, cond)
-		}
+			return err
+		})
 	}
 	if err != nil {
 		return DeleteResult{}, err

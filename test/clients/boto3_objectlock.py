@@ -32,6 +32,9 @@ def objectlock_suite(s3, label, t, eq, client_error_code):
         r = s3.get_object_retention(Bucket=bucket, Key="gov", VersionId=v["gov"])["Retention"]
         eq((r["Mode"], r["RetainUntilDate"]), ("GOVERNANCE", hour), "get_object_retention")
         eq(s3.get_object_legal_hold(Bucket=bucket, Key="hold")["LegalHold"]["Status"], "ON", "get_object_legal_hold")
+        eq(client_error_code(s3.get_object_legal_hold, Bucket=bucket, Key="comp"), "NoSuchObjectLockConfiguration",
+           "get_object_legal_hold of a version that never had one")
+        eq(h.get("ObjectLockLegalHoldStatus"), None, "no legal hold header for a version that never had one")
 
     t("object lock: put_object with lock headers, head_object, get_object_retention/legal_hold", versions)
 
@@ -55,6 +58,8 @@ def objectlock_suite(s3, label, t, eq, client_error_code):
     def released():
         s3.delete_object(Bucket=bucket, Key="gov", VersionId=v["gov"], BypassGovernanceRetention=True)
         s3.put_object_legal_hold(Bucket=bucket, Key="hold", VersionId=v["hold"], LegalHold={"Status": "OFF"})
+        eq(s3.get_object_legal_hold(Bucket=bucket, Key="hold", VersionId=v["hold"])["LegalHold"]["Status"], "OFF",
+           "a released legal hold is OFF")
         s3.delete_object(Bucket=bucket, Key="hold", VersionId=v["hold"])
         eq(s3.delete_object(Bucket=bucket, Key="comp").get("DeleteMarker"), True, "a delete marker is allowed")
         s3.put_object_lock_configuration(Bucket=bucket, ObjectLockConfiguration={
@@ -64,3 +69,25 @@ def objectlock_suite(s3, label, t, eq, client_error_code):
         s3.delete_object(Bucket=bucket, Key="dflt", VersionId=d, BypassGovernanceRetention=True)
 
     t("object lock: bypass GOVERNANCE, release a legal hold, default retention", released)
+
+    def multipart():
+        # Lock headers on create_multipart_upload: kept with the upload and
+        # set on the version its completion creates (boto3 sends a CRC32
+        # with each part, which a locked upload needs).
+        up = s3.create_multipart_upload(Bucket=bucket, Key="mp", ObjectLockMode="GOVERNANCE",
+                                        ObjectLockRetainUntilDate=hour, ChecksumAlgorithm="CRC32")
+        p = s3.upload_part(Bucket=bucket, Key="mp", UploadId=up["UploadId"], PartNumber=1, Body=b"m",
+                           ChecksumAlgorithm="CRC32")
+        mv = s3.complete_multipart_upload(Bucket=bucket, Key="mp", UploadId=up["UploadId"], MultipartUpload={
+            "Parts": [{"PartNumber": 1, "ETag": p["ETag"], "ChecksumCRC32": p["ChecksumCRC32"]}]})["VersionId"]
+        h = s3.head_object(Bucket=bucket, Key="mp", VersionId=mv)
+        eq((h.get("ObjectLockMode"), h.get("ObjectLockRetainUntilDate")), ("GOVERNANCE", hour), "multipart lock")
+        eq(client_error_code(s3.delete_object, Bucket=bucket, Key="mp", VersionId=mv), "AccessDenied",
+           "delete a locked multipart version")
+        eq(s3.head_object(Bucket=bucket, Key="mp", VersionId=mv)["VersionId"], mv, "mp still there")
+        s3.delete_object(Bucket=bucket, Key="mp", VersionId=mv, BypassGovernanceRetention=True)
+        eq(client_error_code(s3.create_multipart_upload, Bucket=bucket, Key="mp", ObjectLockMode="GOVERNANCE",
+                             ObjectLockRetainUntilDate=hour - datetime.timedelta(hours=2)),
+           "InvalidArgument", "a retain-until date in the past")
+
+    t("object lock: create_multipart_upload with lock headers, the completed version is locked", multipart)

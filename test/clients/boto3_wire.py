@@ -31,7 +31,7 @@ def checks(s3, bucket, t, eq, client_error_code, seeded, MiB):
             eq(client_error_code(s3.put_object, Bucket=bucket, Key="refused", Body=b"secret", **kw), code, str(kw))
         eq(client_error_code(s3.head_object, Bucket=bucket, Key="refused"), "404", "nothing stored")
         eq(client_error_code(s3.create_multipart_upload, Bucket=bucket, Key="refused", ObjectLockLegalHoldStatus="ON"),
-           "NotImplemented", "lock headers on create_multipart_upload")
+           "InvalidRequest", "lock headers on create_multipart_upload")
         s3.put_object(Bucket=bucket, Key="private", Body=b"p", ACL="private")
         s3.delete_object(Bucket=bucket, Key="private")
 

@@ -149,7 +149,7 @@ func TestObjectLockEnforced(t *testing.T) {
 
 	h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("lockb"), Key: aws.String("comp")})
 	if err != nil || h.ObjectLockMode != types.ObjectLockModeCompliance || !aws.ToTime(h.ObjectLockRetainUntilDate).Equal(hour) ||
-		h.ObjectLockLegalHoldStatus != types.ObjectLockLegalHoldStatusOff {
+		h.ObjectLockLegalHoldStatus != "" { // S3 sends no legal hold for a version that never had one
 		t.Fatalf("HEAD comp = %q %v %q, %v", h.ObjectLockMode, h.ObjectLockRetainUntilDate, h.ObjectLockLegalHoldStatus, err)
 	}
 	_, g := itest.Get(t, c, "lockb", "hold")
@@ -205,6 +205,7 @@ func TestObjectLockEnforced(t *testing.T) {
 		t.Fatalf("GetObjectRetention = %+v, %v", r, err)
 	}
 	itest.WantErr(t, setRet("gov", gov, types.ObjectLockRetentionModeGovernance, hour.Add(-time.Minute), false), http.StatusForbidden, "AccessDenied")
+	itest.WantErr(t, setRet("gov", gov, types.ObjectLockRetentionModeCompliance, hour.Add(time.Hour), false), http.StatusForbidden, "AccessDenied")
 	if err := setRet("gov", gov, types.ObjectLockRetentionModeGovernance, time.Now().Add(time.Minute), true); err != nil {
 		t.Fatalf("shorten GOVERNANCE with bypass: %v", err)
 	}
@@ -253,4 +254,48 @@ func TestObjectLockEnforced(t *testing.T) {
 	}
 	itest.WantErr(t, deleteVersion(c, "lockb", "copy", aws.ToString(cp.VersionId), true), http.StatusForbidden, "AccessDenied")
 	wantVersionThere(t, c, "lockb", "copy", aws.ToString(cp.VersionId))
+}
+
+// TestObjectLockLegalHoldNeverSet: a legal hold never set is no legal hold
+// configuration (404 NoSuchObjectLockConfiguration, no header on HEAD),
+// unlike one released (Status OFF), as S3.
+func TestObjectLockLegalHoldNeverSet(t *testing.T) {
+	ctx := context.Background()
+	_, c := itest.Start(t)
+	createLockBucket(t, c, "nsb")
+	hour := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	ret := putLocked(t, c, "nsb", "ret", types.ObjectLockModeGovernance, hour, "")
+	plain := putLocked(t, c, "nsb", "plain", "", time.Time{}, "")
+	off := putLocked(t, c, "nsb", "off", "", time.Time{}, types.ObjectLockLegalHoldStatusOff)
+	want := func(key, version string, status types.ObjectLockLegalHoldStatus) {
+		t.Helper()
+		lh, err := c.GetObjectLegalHold(ctx, &s3.GetObjectLegalHoldInput{Bucket: aws.String("nsb"), Key: aws.String(key), VersionId: aws.String(version)})
+		if status == "" {
+			itest.WantErr(t, err, http.StatusNotFound, "NoSuchObjectLockConfiguration")
+		} else if err != nil || lh.LegalHold.Status != status {
+			t.Fatalf("GetObjectLegalHold(%s) = %+v, %v; want %s", key, lh, err, status)
+		}
+		h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("nsb"), Key: aws.String(key), VersionId: aws.String(version)})
+		if err != nil || h.ObjectLockLegalHoldStatus != status {
+			t.Fatalf("HEAD %s: legal hold %q, %v; want %q", key, h.ObjectLockLegalHoldStatus, err, status)
+		}
+	}
+	want("ret", ret, "")
+	want("plain", plain, "")
+	want("off", off, types.ObjectLockLegalHoldStatusOff)
+	for _, v := range []struct{ key, version string }{{"ret", ret}, {"plain", plain}} {
+		for _, st := range []types.ObjectLockLegalHoldStatus{types.ObjectLockLegalHoldStatusOn, types.ObjectLockLegalHoldStatusOff} {
+			if _, err := c.PutObjectLegalHold(ctx, &s3.PutObjectLegalHoldInput{Bucket: aws.String("nsb"), Key: aws.String(v.key),
+				VersionId: aws.String(v.version), LegalHold: &types.ObjectLockLegalHold{Status: st}}); err != nil {
+				t.Fatalf("PutObjectLegalHold(%s, %s): %v", v.key, st, err)
+			}
+			want(v.key, v.version, st)
+		}
+	}
+	// The retention still protects ret; the released hold does not.
+	itest.WantErr(t, deleteVersion(c, "nsb", "ret", ret, false), http.StatusForbidden, "AccessDenied")
+	wantVersionThere(t, c, "nsb", "ret", ret)
+	if err := deleteVersion(c, "nsb", "plain", plain, false); err != nil {
+		t.Fatalf("DeleteObject(plain) after its hold is released: %v", err)
+	}
 }

@@ -24,12 +24,14 @@ type modelVersion struct {
 	id     string
 	marker bool
 	body   []byte
+	lock   modelLock // on a bucket with object lock
 }
 
 // versionModel is S3's versioning rules over an in-memory bucket.
 type versionModel struct {
-	state types.BucketVersioningStatus // "" until first set
-	keys  map[string][]modelVersion
+	bucket string
+	state  types.BucketVersioningStatus // "" until first set
+	keys   map[string][]modelVersion
 }
 
 // write records a new latest version of key with id (a PUT, copy or
@@ -60,7 +62,7 @@ func TestVersioningModel(t *testing.T) {
 	b := aws.String("model")
 	rng := rand.New(rand.NewPCG(20, 1))
 	keys := []string{"a", "d/b", "d/e/c"}
-	m := &versionModel{keys: map[string][]modelVersion{}}
+	m := &versionModel{bucket: "model", keys: map[string][]modelVersion{}}
 	steps := 800
 	if testing.Short() {
 		steps = 200
@@ -171,7 +173,7 @@ func wantWriteVersion(t *testing.T, m *versionModel, got *string, what string) s
 func checkVersionModel(t *testing.T, srv *testutil.Server, c *s3.Client, m *versionModel, keys []string, when string) {
 	t.Helper()
 	ctx := context.Background()
-	b := aws.String("model")
+	b := aws.String(m.bucket)
 	var want, live []string
 	sorted := slices.Clone(keys)
 	sort.Strings(sorted)
@@ -208,7 +210,7 @@ func checkVersionModel(t *testing.T, srv *testutil.Server, c *s3.Client, m *vers
 			if err != nil || aws.ToInt64(out.ContentLength) != int64(len(lv.body)) {
 				t.Fatalf("%s: HEAD %s = %+v, %v; want %d bytes", when, k, out, err, len(lv.body))
 			}
-			itest.WantObject(t, c, "model", k, lv.body)
+			itest.WantObject(t, c, m.bucket, k, lv.body)
 		case len(vs) > 0:
 			itest.WantErr(t, err, http.StatusNotFound, "NotFound")
 			if itest.ErrHeader(err, "X-Amz-Delete-Marker") != "true" || itest.ErrHeader(err, "X-Amz-Version-Id") != vs[0].id {
@@ -222,7 +224,7 @@ func checkVersionModel(t *testing.T, srv *testutil.Server, c *s3.Client, m *vers
 			}
 		}
 	}
-	if got := versionsOf(t, srv, c, "model", 2); !slices.Equal(got, want) {
+	if got := versionsOf(t, srv, c, m.bucket, 2); !slices.Equal(got, want) {
 		t.Fatalf("%s: versions = %q\nwant %q", when, got, want)
 	}
 	list, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: b})

@@ -240,7 +240,7 @@ func TestWireRefusalsSDK(t *testing.T) {
 			_, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("wire"), Key: key,
 				ObjectLockLegalHoldStatus: types.ObjectLockLegalHoldStatusOn})
 			return err
-		}, 501, "NotImplemented"},
+		}, 400, "InvalidRequest"},
 		{"public bucket", func() error {
 			_, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("public"), ACL: types.BucketCannedACLPublicRead})
 			return err

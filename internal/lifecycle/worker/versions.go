@@ -24,24 +24,29 @@ type keyState struct {
 	// Kept counts the key's versions seen and left in place, the latest
 	// delete marker excepted.
 	Kept int `json:"kept,omitempty"`
-	// The latest version as listed: the condition of every removal in the
-	// key. LatestLive is false when it is a delete marker (Marker).
-	LatestLive     bool      `json:"latestLive,omitempty"`
-	LatestETag     string    `json:"latestETag,omitempty"`
-	LatestModified time.Time `json:"latestModified,omitempty"`
-	Marker         string    `json:"marker,omitempty"`
+	// LatestVersion is the ID of the key's latest version as listed (a
+	// delete marker's too): the condition of every removal in the key.
+	// Marker is the same ID when the latest is a delete marker.
+	LatestVersion string `json:"latestVersion,omitempty"`
+	Marker        string `json:"marker,omitempty"`
 }
 
-// latestCond holds a removal in the key to the latest version listed: the
-// same live object (ETag and second), or still no live object when the
-// latest was a delete marker. So a version that became the latest since
-// it was listed (its successor deleted) is not removed as noncurrent, and
-// a delete marker a PUT superseded is not removed as lone.
+// unknownLatest is no version ID: the condition of removals in a key whose
+// latest version was not listed in this cursor's format (a cursor saved
+// by an older JOG), which therefore all fail: such versions are kept
+// until the next pass lists the key whole.
+const unknownLatest = "\x00unknown"
+
+// latestCond holds a removal in the key to the latest version listed, by
+// its version ID (meta.Condition.IfLatestVersion): a version that became
+// the latest since it was listed (its successor deleted by ID) is not
+// removed as noncurrent, and a delete marker a PUT superseded is not
+// removed as lone — even when versions share an ETag and a second.
 func (k *keyState) latestCond() meta.Condition {
-	if k.LatestLive {
-		return meta.Condition{IfMatch: k.LatestETag, IfMatchLastModified: k.LatestModified}
+	if k.LatestVersion == "" {
+		return meta.Condition{IfLatestVersion: unknownLatest}
 	}
-	return meta.Condition{IfNoneMatchAny: true}
+	return meta.Condition{IfLatestVersion: k.LatestVersion}
 }
 
 // expireVersions pages through bucket's versions from cur's markers (the
@@ -118,7 +123,7 @@ func (w *Worker) version(ctx context.Context, bucket string, k *keyState, v meta
 	since := k.Since
 	k.Since = v.LastModified
 	if v.IsLatest {
-		k.LatestLive, k.LatestETag, k.LatestModified = !v.DeleteMarker, v.ETag, v.LastModified
+		k.LatestVersion = v.VersionID
 		if v.DeleteMarker {
 			k.Marker = v.VersionID // judged when the key ends
 		} else {

@@ -169,7 +169,7 @@ func TestRemoveVersionSkipsChangedKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := New(svc, quiet, Options{})
-	ks := &keyState{Key: "k", LatestLive: true, LatestETag: k4.ETag, LatestModified: k4.LastModified}
+	ks := &keyState{Key: "k", LatestVersion: k4.VersionID}
 	if ok, err := w.removeVersion(ctx, "bkt", ks, k3.VersionID); err != nil || ok {
 		t.Fatalf("removal of a version that became the latest: %v %v", ok, err)
 	}
@@ -182,7 +182,7 @@ func TestRemoveVersionSkipsChangedKey(t *testing.T) {
 	if _, err := svc.PutObject(ctx, service.PutInput{Bucket: "bkt", Key: "m1", Body: strings.NewReader("new"), Size: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := w.removeVersion(ctx, "bkt", &keyState{Key: "m1"}, marker.VersionID); err != nil || ok {
+	if ok, err := w.removeVersion(ctx, "bkt", &keyState{Key: "m1", LatestVersion: marker.VersionID}, marker.VersionID); err != nil || ok {
 		t.Fatalf("removal of a superseded marker: %v %v", ok, err)
 	}
 	if got := versionsLeft(t, svc); !strings.HasPrefix(got, "k:k3,k:k2,k:k1,m1:new,m1:DM,") {
@@ -213,5 +213,36 @@ func TestVersionsResumeAfterMarkerVersionRemoved(t *testing.T) {
 	// client; k1 waits for the next pass.
 	if got, want := versionsLeft(t, svc), "k:k4,k:k1,m2:DM,m2:m2,x:DM,x:x3"; got != want {
 		t.Errorf("left %s\nwant %s", got, want)
+	}
+}
+
+// TestRemoveVersionAlikeVersions: two versions with the same ETag written
+// in the same second (a retried PUT); the newer deleted by ID after the
+// listing makes the older the current object, which must stay.
+func TestRemoveVersionAlikeVersions(t *testing.T) {
+	svc, _ := openService(t, t.TempDir())
+	setupVersions(t, svc)
+	ctx := context.Background()
+	var ids []string
+	for range 2 {
+		o, err := svc.PutObject(ctx, service.PutInput{Bucket: "bkt", Key: "same", Body: strings.NewReader("retried"), Size: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, o.VersionID)
+	}
+	if _, err := svc.DeleteObject(ctx, "bkt", "same", ids[1], "", meta.Condition{}); err != nil {
+		t.Fatal(err)
+	}
+	w := New(svc, quiet, Options{})
+	if ok, err := w.removeVersion(ctx, "bkt", &keyState{Key: "same", LatestVersion: ids[1]}, ids[0]); err != nil || ok {
+		t.Fatalf("removal of the version that became current: %v %v", ok, err)
+	}
+	if o, err := svc.HeadObject(ctx, "bkt", "same", "", false); err != nil || o.VersionID != ids[0] {
+		t.Fatalf("HEAD same = %+v, %v; want version %s current", o, err, ids[0])
+	}
+	// A cursor saved before LatestVersion existed removes nothing in the key.
+	if ok, err := w.removeVersion(ctx, "bkt", &keyState{Key: "same"}, ids[0]); err != nil || ok {
+		t.Fatalf("removal under an old cursor: %v %v", ok, err)
 	}
 }

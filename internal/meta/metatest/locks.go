@@ -1,6 +1,7 @@
 package metatest
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -14,9 +15,13 @@ var lockCases = []testCase{
 	{"Lock/Enforced", testLockEnforced},
 	{"Lock/Retention", testLockRetention},
 	{"Lock/PutWithLock", testLockPutWithLock},
+	{"Lock/HoldSet", testLockHoldSet},
 }
 
-func init() { objectCases = append(objectCases, lockCases...) }
+func init() {
+	objectCases = append(objectCases, lockCases...)
+	uploadCases = append(uploadCases, testCase{"Multipart/Lock", testUploadLock})
+}
 
 // mkLockBucket creates bucket name with object lock.
 func mkLockBucket(t *testing.T, s meta.Store, name string) {
@@ -153,8 +158,12 @@ func testLockRetention(t *testing.T, s meta.Store) {
 	if err := s.PutObjectLegalHold(ctx, "b", "k", "", true); err != nil {
 		t.Fatalf("PutObjectLegalHold: %v", err)
 	}
-	if err := set(meta.LockCompliance, now.Add(2*time.Hour), false); err != nil {
-		t.Fatalf("GOVERNANCE to COMPLIANCE: %v", err)
+	// GOVERNANCE becomes COMPLIANCE only with the bypass, as in S3: the
+	// change would take the bypass away from everyone.
+	wantErr(t, "GOVERNANCE to COMPLIANCE without bypass", set(meta.LockCompliance, now.Add(2*time.Hour), false), meta.ErrObjectLocked)
+	check(meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: now.Add(time.Minute), LegalHold: true})
+	if err := set(meta.LockCompliance, now.Add(2*time.Hour), true); err != nil {
+		t.Fatalf("GOVERNANCE to COMPLIANCE with bypass: %v", err)
 	}
 	check(meta.ObjectLock{Mode: meta.LockCompliance, RetainUntil: now.Add(2 * time.Hour), LegalHold: true})
 	for _, c := range []struct {
@@ -190,4 +199,134 @@ func testLockPutWithLock(t *testing.T, s meta.Store) {
 	if o, err := s.GetObject(ctx, "b", "k", "v1"); err != nil || o.Lock != nil {
 		t.Errorf("GetObject = Lock %v, %v; want no lock on reads", o.Lock, err)
 	}
+}
+
+// testLockHoldSet: a legal hold released (OFF) is recorded, unlike one
+// never set, whatever else the version's lock holds.
+func testLockHoldSet(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkLockBucket(t, s, "b")
+	until := time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
+	putVersion(t, s, "b", "none", "v1", nil)
+	putVersion(t, s, "b", "ret", "v1", &meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: until})
+	putVersion(t, s, "b", "on", "v1", &meta.ObjectLock{LegalHold: true})
+	putVersion(t, s, "b", "off", "v1", &meta.ObjectLock{HoldSet: true})
+	check := func(key string, held, set bool) {
+		t.Helper()
+		l, _, err := s.GetObjectLock(ctx, "b", key, "v1")
+		if err != nil || l.LegalHold != held || l.HoldSet != set {
+			t.Errorf("GetObjectLock(%s) = %+v, %v; want LegalHold %v, HoldSet %v", key, l, err, held, set)
+		}
+	}
+	check("none", false, false)
+	check("ret", false, false)
+	check("on", true, true)
+	check("off", false, true)
+	for _, key := range []string{"none", "ret", "on"} {
+		if err := s.PutObjectLegalHold(ctx, "b", key, "v1", false); err != nil {
+			t.Fatalf("PutObjectLegalHold(%s, off): %v", key, err)
+		}
+		check(key, false, true)
+	}
+	// Removing the retention keeps the record of the released hold.
+	if err := s.PutObjectRetention(ctx, "b", "ret", "v1", meta.ObjectLock{}, true); err != nil {
+		t.Fatalf("remove GOVERNANCE with bypass: %v", err)
+	}
+	check("ret", false, true)
+	if _, err := s.DeleteObject(ctx, "b", "off", "v1", meta.Condition{}); err != nil {
+		t.Fatalf("DeleteObject of a version whose hold is released: %v", err)
+	}
+}
+
+// testUploadLock: an upload keeps the lock CreateMultipartUpload was given
+// (GetUpload, ListUploads), and the version its completion creates carries
+// the lock set on the completed object, enforced from then on.
+func testUploadLock(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkLockBucket(t, s, "b")
+	until := time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
+	want := meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: until, LegalHold: true, HoldSet: true}
+	locked := meta.Upload{Bucket: "b", Key: "k", UploadID: "up-locked", Initiated: t0, Lock: &want}
+	plain := meta.Upload{Bucket: "b", Key: "k", UploadID: "up-plain", Initiated: t0}
+	for _, u := range []meta.Upload{locked, plain} {
+		if err := s.CreateUpload(ctx, u); err != nil {
+			t.Fatalf("CreateUpload(%s): %v", u.UploadID, err)
+		}
+	}
+	samePtr := func(got, want *meta.ObjectLock) bool {
+		if got == nil || want == nil {
+			return got == want
+		}
+		return sameLock(*got, *want)
+	}
+	for _, u := range []meta.Upload{locked, plain} {
+		got, err := s.GetUpload(ctx, "b", "k", u.UploadID)
+		if err != nil || !samePtr(got.Lock, u.Lock) {
+			t.Errorf("GetUpload(%s).Lock = %+v, %v; want %+v", u.UploadID, got.Lock, err, u.Lock)
+		}
+	}
+	page, err := s.ListUploads(ctx, "b", meta.ListUploadsOptions{Limit: 10})
+	if err != nil || len(page.Uploads) != 2 {
+		t.Fatalf("ListUploads = %+v, %v", page, err)
+	}
+	for _, u := range page.Uploads {
+		if want := map[string]*meta.ObjectLock{"up-locked": &want, "up-plain": nil}[u.UploadID]; !samePtr(u.Lock, want) {
+			t.Errorf("ListUploads: %s lock %+v, want %+v", u.UploadID, u.Lock, want)
+		}
+	}
+
+	p, _ := putPart(t, s, locked, 1)
+	o := meta.Object{Bucket: "b", Key: "k", VersionID: "v1", UploadID: locked.UploadID, Size: p.Size, ETag: "mp-1",
+		LastModified: t0, Parts: []meta.Part{p}, Lock: locked.Lock}
+	if _, err := s.CompleteUpload(ctx, o, meta.Condition{}); err != nil {
+		t.Fatalf("CompleteUpload: %v", err)
+	}
+	l, vid, err := s.GetObjectLock(ctx, "b", "k", "")
+	if err != nil || vid != "v1" || !sameLock(l, want) {
+		t.Errorf("GetObjectLock of the completed version = %+v, %q, %v; want %+v", l, vid, err, want)
+	}
+	wantErr(t, "DeleteObject of the completed version", errOnly(s.DeleteObject(ctx, "b", "k", "v1", meta.Condition{BypassGovernance: true})), meta.ErrObjectLocked)
+	wantVersion(t, s, "b", "k", "v1")
+}
+
+// randomLock is the lock of a version the lock model puts: nothing, or a
+// retention of either mode that ends an hour from now or ended an hour
+// ago (no step of the test can see one expire), with or without a legal
+// hold placed (ON) or released (OFF).
+func randomLock(rng *rand.Rand) meta.ObjectLock {
+	var l meta.ObjectLock
+	if r := rng.IntN(5); r > 0 {
+		l.Mode = []string{meta.LockGovernance, meta.LockCompliance}[r%2]
+		l.RetainUntil = time.Now().Add(map[bool]time.Duration{true: time.Hour, false: -time.Hour}[r > 2]).UTC().Truncate(time.Millisecond)
+	}
+	switch rng.IntN(8) {
+	case 0, 1:
+		l.LegalHold, l.HoldSet = true, true
+	case 2:
+		l.HoldSet = true
+	}
+	return l
+}
+
+// modelProtects is the lock model's rule, written apart from
+// meta.ObjectLock.Protects: a legal hold forbids every removal; a
+// retention that has not ended forbids it too, GOVERNANCE only without
+// the bypass.
+func modelProtects(l meta.ObjectLock, bypass bool) bool {
+	switch {
+	case l.LegalHold:
+		return true
+	case l.Mode == "" || !l.RetainUntil.After(time.Now()):
+		return false
+	case l.Mode == meta.LockCompliance:
+		return true
+	default:
+		return !bypass
+	}
+}
+
+// sameLock compares locks as the store returns them.
+func sameLock(got, want meta.ObjectLock) bool {
+	return got.Mode == want.Mode && got.RetainUntil.Equal(want.RetainUntil) && got.LegalHold == want.LegalHold &&
+		got.HoldSet == (want.HoldSet || want.LegalHold)
 }

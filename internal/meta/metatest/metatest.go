@@ -130,7 +130,7 @@ var objectCases = []testCase{
 	{"List/Churn", testListChurn},
 }
 
-func init() { objectCases = append(objectCases, versionCases...) }
+func init() { objectCases = append(append(objectCases, versionCases...), keyStateCases...) }
 
 var uploadCases = []testCase{
 	{"Multipart/CreateGet", testUploadCreateGet},

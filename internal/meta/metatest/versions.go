@@ -18,6 +18,7 @@ var versionCases = []testCase{
 	{"Versions/NullReplaced", testVersionsNullReplaced},
 	{"Versions/ListPages", testVersionsListPages},
 	{"Versions/Model", testVersionsModel},
+	{"Versions/LockModel", testVersionsLockModel},
 }
 
 func marker(bucket, key, versionID string, at time.Time) meta.Object {
@@ -254,15 +255,29 @@ type refVersion struct {
 	id     string
 	marker bool
 	blob   string
+	lock   meta.ObjectLock // its retention and legal hold (lock model only)
 }
 
 // testVersionsModel runs random puts, delete markers, deletes of the
 // latest and of given versions on a few keys against a model (each key's
 // versions, newest first), checking reads, listings, version listings and
 // freed blobs as it goes.
-func testVersionsModel(t *testing.T, s meta.Store) {
+func testVersionsModel(t *testing.T, s meta.Store) { runVersionsModel(t, s, false) }
+
+// testVersionsLockModel is testVersionsModel on a bucket with object lock:
+// puts carry retentions (GOVERNANCE, COMPLIANCE; unexpired or expired) and
+// legal holds, holds are placed and released, and removals come with or
+// without the GOVERNANCE bypass; the model predicts which removals fail
+// with meta.ErrObjectLocked (and change nothing) and every version's lock.
+func testVersionsLockModel(t *testing.T, s meta.Store) { runVersionsModel(t, s, true) }
+
+func runVersionsModel(t *testing.T, s meta.Store, locked bool) {
 	ctx := t.Context()
-	mkBucket(t, s, "b")
+	if locked {
+		mkLockBucket(t, s, "b")
+	} else {
+		mkBucket(t, s, "b")
+	}
 	rng := rand.New(rand.NewPCG(7, 20))
 	keys := []string{"a", "a/b", "a/c/d", "b", "é/x"}
 	model := map[string][]refVersion{}
@@ -270,6 +285,10 @@ func testVersionsModel(t *testing.T, s meta.Store) {
 	steps := 1500
 	if testing.Short() {
 		steps = 300
+	}
+	kinds := 10
+	if locked {
+		kinds = 12 // legal hold steps
 	}
 	for step := 1; step <= steps; step++ {
 		key := keys[rng.IntN(len(keys))]
@@ -279,61 +298,91 @@ func testVersionsModel(t *testing.T, s meta.Store) {
 		if rng.IntN(3) > 0 {
 			id = fmt.Sprintf("v%04d", step)
 		}
+		cond := meta.Condition{BypassGovernance: locked && rng.IntN(2) == 0}
+		// refused says whether the model forbids removing version v.
+		refused := func(v refVersion) bool { return locked && modelProtects(v.lock, cond.BypassGovernance) }
 		var wantFree []string
-		var err error
+		var wantErr, err error
 		var freed []string
 		what := ""
-		switch r := rng.IntN(10); {
+		// replace makes nv the latest version of key, removing a version
+		// of the same ID, unless that version is protected.
+		replace := func(nv refVersion) {
+			if i := slices.IndexFunc(vs, func(v refVersion) bool { return v.id == nv.id }); i >= 0 {
+				if refused(vs[i]) {
+					wantErr = meta.ErrObjectLocked
+					return
+				}
+				wantFree = append(wantFree, vs[i].blob)
+			}
+			model[key] = append([]refVersion{nv}, slices.DeleteFunc(vs, func(v refVersion) bool { return v.id == nv.id })...)
+		}
+		switch r := rng.IntN(kinds); {
 		case r < 4:
 			o := object("b", key, newBlob())
 			o.VersionID, o.LastModified = id, now
-			what = "put " + key + "@" + id
-			for _, v := range vs {
-				if v.id == id {
-					wantFree = append(wantFree, v.blob)
-				}
+			nv := refVersion{id: id, blob: o.BlobID}
+			if locked {
+				nv.lock = randomLock(rng)
+				o.Lock = &nv.lock
 			}
-			freed, err = s.PutObject(ctx, o, meta.Condition{})
-			model[key] = append([]refVersion{{id: id, blob: o.BlobID}}, slices.DeleteFunc(vs, func(v refVersion) bool { return v.id == id })...)
+			what = fmt.Sprintf("put %s@%s lock %+v bypass %v", key, id, nv.lock, cond.BypassGovernance)
+			freed, err = s.PutObject(ctx, o, cond)
+			replace(nv)
 		case r < 6:
-			what = "marker " + key + "@" + id
-			for _, v := range vs {
-				if v.id == id {
-					wantFree = append(wantFree, v.blob)
-				}
-			}
-			freed, err = s.PutObject(ctx, marker("b", key, id, now), meta.Condition{})
-			model[key] = append([]refVersion{{id: id, marker: true}}, slices.DeleteFunc(vs, func(v refVersion) bool { return v.id == id })...)
+			what = fmt.Sprintf("marker %s@%s bypass %v", key, id, cond.BypassGovernance)
+			freed, err = s.PutObject(ctx, marker("b", key, id, now), cond)
+			replace(refVersion{id: id, marker: true})
 		case r < 8:
-			what = "delete latest of " + key
-			freed, err = s.DeleteObject(ctx, "b", key, "", meta.Condition{})
-			if len(vs) > 0 {
+			what = fmt.Sprintf("delete latest of %s bypass %v", key, cond.BypassGovernance)
+			freed, err = s.DeleteObject(ctx, "b", key, "", cond)
+			switch {
+			case len(vs) == 0:
+			case refused(vs[0]):
+				wantErr = meta.ErrObjectLocked
+			default:
 				wantFree = append(wantFree, vs[0].blob)
 				model[key] = vs[1:]
 			}
-		default:
+		case r < 10:
 			if len(vs) == 0 {
 				continue
 			}
 			v := vs[rng.IntN(len(vs))]
-			what = "delete " + key + "@" + v.id
-			freed, err = s.DeleteObject(ctx, "b", key, v.id, meta.Condition{})
+			what = fmt.Sprintf("delete %s@%s bypass %v", key, v.id, cond.BypassGovernance)
+			freed, err = s.DeleteObject(ctx, "b", key, v.id, cond)
+			if refused(v) {
+				wantErr = meta.ErrObjectLocked
+				break
+			}
 			wantFree = append(wantFree, v.blob)
 			model[key] = slices.DeleteFunc(vs, func(x refVersion) bool { return x.id == v.id })
+		default: // a legal hold placed or released
+			i := rng.IntN(len(vs) + 1)
+			if i == len(vs) || vs[i].marker {
+				continue
+			}
+			on, target := rng.IntN(2) == 0, vs[i].id
+			if i == 0 && rng.IntN(2) == 0 {
+				target = "" // the latest
+			}
+			what = fmt.Sprintf("legal hold %v on %s@%q", on, key, target)
+			err = s.PutObjectLegalHold(ctx, "b", key, target, on)
+			vs[i].lock.LegalHold, vs[i].lock.HoldSet = on, true
 		}
-		if err != nil {
-			t.Fatalf("step %d: %s: %v", step, what, err)
+		if !errors.Is(err, wantErr) {
+			t.Fatalf("step %d: %s: %v, want %v", step, what, err, wantErr)
 		}
 		wantFreed(t, fmt.Sprintf("step %d: %s", step, what), freed, slices.DeleteFunc(wantFree, func(b string) bool { return b == "" })...)
 		if step%20 == 0 || step == steps {
-			if !checkVersionModel(t, s, keys, model, rng) {
+			if !checkVersionModel(t, s, keys, model, rng, locked) {
 				t.Fatalf("after step %d (%s)", step, what)
 			}
 		}
 	}
 }
 
-func checkVersionModel(t *testing.T, s meta.Store, keys []string, model map[string][]refVersion, rng *rand.Rand) bool {
+func checkVersionModel(t *testing.T, s meta.Store, keys []string, model map[string][]refVersion, rng *rand.Rand, locked bool) bool {
 	t.Helper()
 	ctx := t.Context()
 	ok := true
@@ -360,6 +409,13 @@ func checkVersionModel(t *testing.T, s meta.Store, keys []string, model map[stri
 			case !v.marker && (err != nil || o.BlobID != v.blob):
 				t.Errorf("GetObject(%q, %q) = %+v, %v; want blob %s", k, v.id, o, err, v.blob)
 				ok = false
+			}
+			if locked && !v.marker {
+				l, _, err := s.GetObjectLock(ctx, "b", k, v.id)
+				if err != nil || !sameLock(l, v.lock) {
+					t.Errorf("GetObjectLock(%q, %q) = %+v, %v; want %+v", k, v.id, l, err, v.lock)
+					ok = false
+				}
 			}
 		}
 		o, err := s.GetObject(ctx, "b", k, "")

@@ -19,8 +19,8 @@ import (
 func readLock(ctx context.Context, q querier, bucketID int64, key, versionID string) (meta.ObjectLock, error) {
 	var l meta.ObjectLock
 	var until int64
-	err := q.QueryRowContext(ctx, "SELECT mode, retain_until, legal_hold FROM object_locks WHERE bucket_id = ? AND key = ? AND version_id = ?",
-		bucketID, key, versionID).Scan(&l.Mode, &until, &l.LegalHold)
+	err := q.QueryRowContext(ctx, "SELECT mode, retain_until, legal_hold, legal_hold_set FROM object_locks WHERE bucket_id = ? AND key = ? AND version_id = ?",
+		bucketID, key, versionID).Scan(&l.Mode, &until, &l.LegalHold, &l.HoldSet)
 	if errors.Is(err, sql.ErrNoRows) {
 		return meta.ObjectLock{}, nil
 	}
@@ -30,6 +30,7 @@ func readLock(ctx context.Context, q querier, bucketID int64, key, versionID str
 	if l.Mode != "" {
 		l.RetainUntil = time.UnixMilli(until).UTC()
 	}
+	l.HoldSet = l.HoldSet || l.LegalHold
 	return l, nil
 }
 
@@ -43,9 +44,11 @@ func writeLock(ctx context.Context, tx querier, bucketID int64, key, versionID s
 	if l.Mode != "" {
 		until = l.RetainUntil.UnixMilli()
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO object_locks (bucket_id, key, version_id, mode, retain_until, legal_hold) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (bucket_id, key, version_id) DO UPDATE SET mode = excluded.mode, retain_until = excluded.retain_until, legal_hold = excluded.legal_hold`,
-		bucketID, key, versionID, l.Mode, until, l.LegalHold)
+	_, err := tx.ExecContext(ctx, `INSERT INTO object_locks (bucket_id, key, version_id, mode, retain_until, legal_hold, legal_hold_set)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (bucket_id, key, version_id) DO UPDATE SET mode = excluded.mode, retain_until = excluded.retain_until,
+			legal_hold = excluded.legal_hold, legal_hold_set = excluded.legal_hold_set`,
+		bucketID, key, versionID, l.Mode, until, l.LegalHold, l.HoldSet || l.LegalHold)
 	return err
 }
 
@@ -133,7 +136,7 @@ func (s *Store) PutObjectRetention(ctx context.Context, bucket, key, versionID s
 // PutObjectLegalHold implements meta.Store.
 func (s *Store) PutObjectLegalHold(ctx context.Context, bucket, key, versionID string, on bool) error {
 	return s.updateLock(ctx, bucket, key, versionID, func(l meta.ObjectLock) (meta.ObjectLock, error) {
-		l.LegalHold = on
+		l.LegalHold, l.HoldSet = on, true
 		return l, nil
 	})
 }

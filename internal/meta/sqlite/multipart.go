@@ -16,29 +16,43 @@ func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
 	if err != nil {
 		return err
 	}
+	var lock sql.NullString
+	if u.Lock != nil {
+		b, err := json.Marshal(u.Lock)
+		if err != nil {
+			return err
+		}
+		lock = sql.NullString{String: string(b), Valid: true}
+	}
 	return s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, u.Bucket)
 		if err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO uploads
-			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			u.UploadID, id, u.Key, u.Initiated.UnixMilli(), u.Owner, u.StorageClass, cols.headers, cols.userMeta,
-			u.ChecksumAlgorithm, u.ChecksumType, nullString(u.Tags))
+			u.ChecksumAlgorithm, u.ChecksumType, nullString(u.Tags), lock)
 		return err
 	})
 }
 
-const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags"
+const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock"
 
 func scanUpload(sc interface{ Scan(...any) error }, bucket string) (meta.Upload, error) {
 	u := meta.Upload{Bucket: bucket}
 	var initiated int64
-	var headers, userMeta, tags sql.NullString
+	var headers, userMeta, tags, lock sql.NullString
 	if err := sc.Scan(&u.UploadID, &u.Key, &initiated, &u.Owner, &u.StorageClass, &headers, &userMeta,
-		&u.ChecksumAlgorithm, &u.ChecksumType, &tags); err != nil {
+		&u.ChecksumAlgorithm, &u.ChecksumType, &tags, &lock); err != nil {
 		return u, err
+	}
+	if lock.Valid {
+		u.Lock = new(meta.ObjectLock)
+		if err := json.Unmarshal([]byte(lock.String), u.Lock); err != nil {
+			return u, err
+		}
 	}
 	u.Tags = tags.String
 	u.Initiated = time.UnixMilli(initiated).UTC()

@@ -137,6 +137,25 @@ func (c current) check(cond meta.Condition) error {
 	return nil
 }
 
+// checkKeyState applies the parts of cond that need more than the live
+// row cur: the bucket's versioning state and the ID of the key's latest
+// version (cur's, or marker's: the latest delete marker's, "" for none).
+func checkKeyState(b bucketRef, cur current, marker string, cond meta.Condition) error {
+	if cond.Versioning != nil && *cond.Versioning != b.versioning {
+		return meta.ErrVersioningChanged
+	}
+	if cond.IfLatestVersion != "" {
+		latestID := marker
+		if cur.exists {
+			latestID = cur.versionID
+		}
+		if latestID != cond.IfLatestVersion {
+			return meta.ErrPreconditionFailed
+		}
+	}
+	return nil
+}
+
 // PutObject implements meta.Store.
 func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
@@ -178,6 +197,9 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 		}
 	}
 	if err := cur.check(cond); err != nil {
+		return nil, err
+	}
+	if err := checkKeyState(b, cur, marker, cond); err != nil {
 		return nil, err
 	}
 	if b.locked && (cur.exists && cur.versionID == o.VersionID || b.versions) {
@@ -364,6 +386,9 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 			}
 		}
 		if err := cur.check(cond); err != nil {
+			return err
+		}
+		if err := checkKeyState(b, cur, marker, cond); err != nil {
 			return err
 		}
 		if versionID == "" {

@@ -20,15 +20,17 @@ import (
 // that never had a noncurrent version or a delete marker costs no lookup
 // of object_versions.
 type bucketRef struct {
-	id       int64
-	versions bool
-	locked   bool // created with object lock: object_locks may hold rows of it
+	id         int64
+	versioning string // buckets.versioning: "", Enabled or Suspended
+	versions   bool
+	locked     bool // created with object lock: object_locks may hold rows of it
 }
 
 // bucketRow resolves a bucket name inside a transaction or pool.
 func bucketRow(ctx context.Context, q querier, name string) (bucketRef, error) {
 	var b bucketRef
-	err := q.QueryRowContext(ctx, "SELECT id, has_versions, object_lock FROM buckets WHERE name = ?", name).Scan(&b.id, &b.versions, &b.locked)
+	err := q.QueryRowContext(ctx, "SELECT id, versioning, has_versions, object_lock FROM buckets WHERE name = ?", name).
+		Scan(&b.id, &b.versioning, &b.versions, &b.locked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, meta.ErrBucketNotFound
 	}
