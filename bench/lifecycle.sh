@@ -15,7 +15,7 @@
 # the worker must still be busy when the second run ends (the script says
 # how many objects it expired meanwhile; raise N if it finished early).
 #
-#   bench/lifecycle.sh                               # N=100000, 20 s runs
+#   bench/lifecycle.sh                               # N=300000, 20 s runs
 #   N=1000000 DURATION=60s RATE=500 bench/lifecycle.sh
 #   N=2000 DURATION=3s RATE=100 bench/lifecycle.sh   # a quick check
 #
@@ -25,25 +25,16 @@
 # and jq.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${N:-100000}
+N=${N:-300000}
 DURATION=${DURATION:-20s}
 RATE=${RATE:-300}
 SIZE=${SIZE:-4KiB}
 CONCURRENCY=${CONCURRENCY:-16}
 OUT=${OUT:-bench/results/$(date -u +%F)-lifecycle}
 ADDR=127.0.0.1:${PORT:-9418}
-export AWS_ACCESS_KEY_ID=benchkey AWS_SECRET_ACCESS_KEY=benchsecret AWS_DEFAULT_REGION=us-east-1
 mkdir -p "$OUT"
-bin=$(mktemp -d)/jog
-go build -o "$bin" ./cmd/jog
-data=$(mktemp -d)
-log=$data.log # a line per expired object: kept out of $OUT
-"$bin" server --addr "$ADDR" --data-dir "$data" --access-key "$AWS_ACCESS_KEY_ID" \
-	--secret-key "$AWS_SECRET_ACCESS_KEY" --lifecycle-day 1s --lifecycle-interval 1s >"$log" 2>&1 &
-pid=$!
-trap 'kill $pid; wait $pid 2>/dev/null; rm -rf "$data" "$log"' EXIT
-for _ in $(seq 100); do curl -s -o /dev/null "http://$ADDR/" && break; sleep 0.1; done
-aws_s3() { aws --endpoint-url "http://$ADDR" s3api "$@" >/dev/null; }
+. bench/jogserver.sh
+start_jog --lifecycle-day 1s --lifecycle-interval 1s # its log has a line per expired object: not kept
 bench() { "$bin" bench "$@" --endpoint "http://$ADDR" --access-key "$AWS_ACCESS_KEY_ID" --secret-key "$AWS_SECRET_ACCESS_KEY" --quiet; }
 expired() { grep -c 'lifecycle: object expired' "$log" || true; }
 
