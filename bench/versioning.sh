@@ -18,17 +18,9 @@ FIRST_PAIR=${FIRST_PAIR:-1}
 DURATION=${DURATION:-8s}
 OUT=${OUT:-bench/results/$(date -u +%F)-versioning}
 ADDR=127.0.0.1:${PORT:-9417}
-export AWS_ACCESS_KEY_ID=benchkey AWS_SECRET_ACCESS_KEY=benchsecret AWS_DEFAULT_REGION=us-east-1
 mkdir -p "$OUT"
-bin=$(mktemp -d)/jog
-go build -o "$bin" ./cmd/jog
-data=$(mktemp -d)
-"$bin" server --addr "$ADDR" --data-dir "$data" --access-key "$AWS_ACCESS_KEY_ID" \
-	--secret-key "$AWS_SECRET_ACCESS_KEY" --lifecycle-interval 0 >"$data.log" 2>&1 &
-pid=$!
-trap 'kill $pid; wait $pid 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 100); do curl -s -o /dev/null "http://$ADDR/" && break; sleep 0.1; done
-aws_s3() { aws --endpoint-url "http://$ADDR" s3api "$@" >/dev/null; }
+. bench/jogserver.sh
+start_jog --lifecycle-interval 0
 n=0
 run() { # kind workload size pair
 	n=$((n + 1))

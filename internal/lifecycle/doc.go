@@ -21,10 +21,10 @@
 // production, a second in tests, so that expirations can be watched.
 //
 // Transition and NoncurrentVersionTransition name storage classes JOG does
-// not have and are refused (ErrTransition). NoncurrentVersionExpiration and
-// ExpiredObjectDeleteMarker are parsed, validated and stored; applying them
-// needs object versions (Rules.Noncurrent and Rules.ExpiresDeleteMarkers
-// report them for the worker's hook).
+// not have and are refused (ErrTransition). For the worker's versions
+// phase, Rules.NoncurrentExpiry decides when a noncurrent version expires
+// (NoncurrentDays from its successor's creation, NewerNoncurrentVersions
+// kept) and Rules.ExpiresDeleteMarkers which lone delete markers go.
 //
 // The background worker that applies the rules is the sub-package worker.
 // This package knows nothing of storage or of the S3 wire errors: its

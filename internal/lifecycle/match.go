@@ -151,10 +151,19 @@ func (rs *Rules) Expiry(o Object) (at time.Time, ruleID string, ok bool) {
 // enabled Expiration rule filters on tags and matches o otherwise. Tags
 // in o are ignored.
 func (rs *Rules) NeedsTags(o Object) bool {
-	if rs == nil {
-		return false
-	}
-	for _, c := range rs.expire {
+	return rs != nil && needsTags(rs.expire, o)
+}
+
+// NoncurrentNeedsTags is NeedsTags for NoncurrentExpiry: whether the tags
+// of o, a noncurrent version, could change its answer.
+func (rs *Rules) NoncurrentNeedsTags(o Object) bool {
+	return rs != nil && needsTags(rs.noncurrent, o)
+}
+
+// needsTags reports whether one of cs filters on tags and selects o
+// otherwise.
+func needsTags(cs []compiled, o Object) bool {
+	for _, c := range cs {
 		if len(c.tags) > 0 {
 			untagged := c
 			untagged.tags = nil
@@ -184,25 +193,8 @@ func (rs *Rules) AbortDue(key string, initiated time.Time) (at time.Time, ruleID
 	return at, ruleID, ok
 }
 
-// Noncurrent returns the enabled rules with a NoncurrentVersionExpiration
-// whose filter selects o (a noncurrent version): for the worker once
-// object versions exist.
-func (rs *Rules) Noncurrent(o Object) []Rule {
-	if rs == nil {
-		return nil
-	}
-	var out []Rule
-	for _, c := range rs.noncurrent {
-		if c.matches(o) {
-			out = append(out, c.r)
-		}
-	}
-	return out
-}
-
 // ExpiresDeleteMarkers reports whether an enabled rule with
-// ExpiredObjectDeleteMarker selects key: for the worker once delete
-// markers exist.
+// ExpiredObjectDeleteMarker selects key.
 func (rs *Rules) ExpiresDeleteMarkers(key string) bool {
 	if rs == nil {
 		return false

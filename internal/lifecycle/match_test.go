@@ -129,11 +129,13 @@ func TestVersionHooks(t *testing.T) {
 	if rs.ExpiresObjects() || rs.Empty() {
 		t.Error("version-only rules: ExpiresObjects true or Empty")
 	}
-	if got := rs.Noncurrent(Object{Key: "a/x"}); len(got) != 1 || got[0].ID != "nc" {
-		t.Errorf("Noncurrent(a/x) = %+v", got)
+	// NoncurrentExpiry alone decides which noncurrent versions a rule
+	// selects (the worker asks nothing else).
+	if _, id, ok := rs.NoncurrentExpiry(Object{Key: "a/x"}, time.Now(), 0); !ok || id != "nc" {
+		t.Errorf("NoncurrentExpiry(a/x) = %q %v", id, ok)
 	}
-	if got := rs.Noncurrent(Object{Key: "b/x"}); len(got) != 0 {
-		t.Errorf("Noncurrent(b/x) = %+v", got)
+	if _, id, ok := rs.NoncurrentExpiry(Object{Key: "b/x"}, time.Now(), 0); ok {
+		t.Errorf("NoncurrentExpiry(b/x) = %q %v", id, ok)
 	}
 	if !rs.ExpiresDeleteMarkers("b/x") || rs.ExpiresDeleteMarkers("a/x") {
 		t.Error("ExpiresDeleteMarkers")

@@ -27,3 +27,29 @@ func TestNeedsTags(t *testing.T) {
 		t.Error("nil rules need tags")
 	}
 }
+
+// NoncurrentNeedsTags asks the NoncurrentVersionExpiration rules only, and
+// NoncurrentExpiry matches a version's tags.
+func TestNoncurrentNeedsTags(t *testing.T) {
+	rs := Compile(mustParse(t,
+		`<Rule><ID>nc</ID><Filter><And><Prefix>v/</Prefix><Tag><Key>tmp</Key><Value>yes</Value></Tag></And></Filter><Status>Enabled</Status><NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration></Rule>`,
+		`<Rule><ID>cur</ID><Filter><Tag><Key>tmp</Key><Value>yes</Value></Tag></Filter><Status>Enabled</Status><Expiration><Days>4</Days></Expiration></Rule>`,
+	), Day)
+	if !rs.NoncurrentNeedsTags(Object{Key: "v/a"}) || rs.NoncurrentNeedsTags(Object{Key: "w/a"}) {
+		t.Error("NoncurrentNeedsTags: want v/a only (the Expiration rule does not count)")
+	}
+	if !rs.NeedsTags(Object{Key: "w/a"}) {
+		t.Error("NeedsTags(w/a): the Expiration rule filters on tags")
+	}
+	since := day(2014, 1, 1, 0, 0)
+	if _, _, ok := rs.NoncurrentExpiry(Object{Key: "v/a", Tags: map[string]string{"tmp": "yes"}}, since, 0); !ok {
+		t.Error("a tagged noncurrent version does not expire")
+	}
+	if _, _, ok := rs.NoncurrentExpiry(Object{Key: "v/a"}, since, 0); ok {
+		t.Error("an untagged noncurrent version expires")
+	}
+	var none *Rules
+	if none.NoncurrentNeedsTags(Object{Key: "v/a"}) {
+		t.Error("nil rules need tags")
+	}
+}

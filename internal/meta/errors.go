@@ -33,6 +33,10 @@ var (
 	// deletes may still succeed and free room. Backends mark their own
 	// error with MarkNoSpace.
 	ErrNoSpace = errors.New("metadata store: no space left")
+	// ErrVersionMarker reports a ListObjectVersions VersionIDMarker that
+	// names no version of its KeyMarker: the listing has no position to
+	// resume from.
+	ErrVersionMarker = errors.New("version-id marker names no version of the key marker")
 	// ErrVersioningChanged reports a write held to a bucket versioning
 	// state (Condition.Versioning) that changed before it committed; it
 	// is an ErrConflict. Nothing changed: the caller decides again.

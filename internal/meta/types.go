@@ -169,8 +169,9 @@ type ObjectSummary struct {
 // ListVersionsOptions selects a page of a bucket's object versions: keys in
 // byte-wise order, and each key's versions newest first. KeyMarker alone
 // starts after every version of that key; with VersionIDMarker, after that
-// version of KeyMarker. A KeyMarker equal to a common prefix returned
-// earlier skips the whole group.
+// version of KeyMarker (ErrVersionMarker when KeyMarker has no such
+// version). A KeyMarker equal to a common prefix returned earlier skips
+// the whole group.
 type ListVersionsOptions struct {
 	Prefix, Delimiter          string
 	KeyMarker, VersionIDMarker string

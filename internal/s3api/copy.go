@@ -14,8 +14,8 @@ import (
 // parseCopySource splits x-amz-copy-source ("[/]bucket/key[?versionId=v]",
 // URL-encoded) into its parts.
 func parseCopySource(v string) (bucket, key, version string, err error) {
-	v, query, _ := strings.Cut(v, "?")
-	dec, uerr := url.PathUnescape(v)
+	path, _, _ := strings.Cut(v, "?")
+	dec, uerr := url.PathUnescape(path)
 	if uerr != nil {
 		return "", "", "", apiErr(http.StatusBadRequest, "InvalidArgument", "Invalid copy source encoding")
 	}
@@ -23,11 +23,18 @@ func parseCopySource(v string) (bucket, key, version string, err error) {
 	if bucket == "" || key == "" {
 		return "", "", "", apiErr(http.StatusBadRequest, "InvalidArgument", "Copy Source must mention the source bucket and key: sourcebucket/sourcekey")
 	}
-	if query != "" {
-		q, _ := url.ParseQuery(query)
-		version = q.Get("versionId")
+	return bucket, key, copySourceVersion(v), nil
+}
+
+// copySourceVersion is the version ID x-amz-copy-source names
+// ("bucket/key?versionId=v"), "" when it names none.
+func copySourceVersion(v string) string {
+	_, query, ok := strings.Cut(v, "?")
+	if !ok {
+		return ""
 	}
-	return bucket, key, version, nil
+	q, _ := url.ParseQuery(query)
+	return q.Get("versionId")
 }
 
 func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {

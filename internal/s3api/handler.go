@@ -210,9 +210,10 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 	}
 	hdr := w.Header()
 	keep := ae.Status == http.StatusNotModified // a 304 still names the ETag and Last-Modified
+	marker := errors.As(err, new(markerAnswer)) // a delete marker's answer names its Last-Modified
 	for _, k := range []string{"ETag", "Last-Modified", "Accept-Ranges", "Content-Disposition",
 		"Content-Encoding", "Content-Language", "Cache-Control", "Expires"} {
-		if !keep {
+		if !keep && !(marker && k == "Last-Modified") {
 			hdr.Del(k)
 		}
 	}

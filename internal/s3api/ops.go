@@ -115,18 +115,19 @@ type opDesc struct {
 
 // IAM actions used by more than one operation.
 const (
-	actGetObject  = "s3:GetObject"
-	actPutObject  = "s3:PutObject"
-	actListBucket = "s3:ListBucket"
+	actGetObject        = "s3:GetObject"
+	actGetObjectVersion = "s3:GetObjectVersion"
+	actPutObject        = "s3:PutObject"
+	actListBucket       = "s3:ListBucket"
 )
 
 // operations is the operation table, indexed by Op. The IAM actions are
 // those of AWS's Service Authorization Reference, "Actions, resources, and
 // condition keys for Amazon S3", table "API operations defined by Amazon
 // S3", and of each operation's API reference (TestOpActionsMatchAWS
-// restates them). Actions that depend on the request — the *Version
-// actions when a versionId is given, s3:PutObjectTagging for
-// x-amz-tagging on a write — are not listed.
+// restates them). The actions of a request that names a version are in
+// versioned, below; other actions that depend on the request —
+// s3:PutObjectTagging for x-amz-tagging on a write — are not listed.
 var operations = [numOps]opDesc{
 	OpUnknown:     {name: "Unknown"},
 	OpUnsupported: {name: "Unsupported"},
@@ -188,6 +189,41 @@ var operations = [numOps]opDesc{
 	OpGetObjectLegalHold:         {"GetObjectLegalHold", []string{"s3:GetObjectLegalHold"}, "", KindRead, (*Handler).getObjectLegalHold},
 }
 
+// versionDesc is what S3 requires instead of an operation's actions when
+// the request names a version.
+type versionDesc struct {
+	// actions replace the operation's actions on the route's object.
+	actions []string
+	// source replaces the copy source's action when x-amz-copy-source
+	// names a version (?versionId=).
+	source string
+}
+
+// versioned holds, for the operations S3 authorises with other actions
+// when the request names a version (a versionId query parameter; for
+// DeleteObjects a VersionId in a key's entry), those actions: the same
+// reference as the operations table (TestOpVersionActionsMatchAWS restates
+// them). An operation without a row here needs its usual actions whatever
+// the version: the retention and legal-hold actions cover every version,
+// and ListObjectVersions always needs s3:ListBucketVersions. The ACL
+// operations (s3:GetObjectVersionAcl, s3:PutObjectVersionAcl) get their
+// rows when they are routed.
+var versioned = [numOps]versionDesc{
+	OpGetObject:    {actions: []string{actGetObjectVersion}},
+	OpHeadObject:   {actions: []string{actGetObjectVersion}},
+	OpDeleteObject: {actions: []string{"s3:DeleteObjectVersion"}},
+	// Per key: an entry with a VersionId needs s3:DeleteObjectVersion.
+	OpDeleteObjects: {actions: []string{"s3:DeleteObjectVersion"}},
+	// Both, as without a version ID (its API reference, "Permissions").
+	OpGetObjectAttributes: {actions: []string{actGetObjectVersion, "s3:GetObjectVersionAttributes"}},
+	OpPutObjectTagging:    {actions: []string{"s3:PutObjectVersionTagging"}},
+	OpGetObjectTagging:    {actions: []string{"s3:GetObjectVersionTagging"}},
+	OpDeleteObjectTagging: {actions: []string{"s3:DeleteObjectVersionTagging"}},
+	// The destination is a new version whatever the source: s3:PutObject.
+	OpCopyObject:     {source: actGetObjectVersion},
+	OpUploadPartCopy: {source: actGetObjectVersion},
+}
+
 // String returns the operation's name as S3 spells it ("GetObject").
 func (o Op) String() string { return operations[o].name }
 
@@ -202,6 +238,35 @@ func (o Op) Actions() []string { return operations[o].actions }
 // SourceAction returns, for CopyObject and UploadPartCopy, the IAM action
 // required on the copy source ("s3:GetObject"); "" for the others.
 func (o Op) SourceAction() string { return operations[o].source }
+
+// VersionActions returns the IAM actions S3 requires instead of Actions
+// when the request names a version ("s3:GetObjectVersion" for GetObject),
+// or nil when a version changes nothing. For DeleteObjects they apply to
+// each entry with a VersionId. The slice is shared: do not modify it.
+func (o Op) VersionActions() []string { return versioned[o].actions }
+
+// Actions returns the IAM actions S3 requires for this request on its
+// route's bucket or object, every one of them: the operation's, or those
+// for a version when the request names one (rt.Version). DeleteObjects
+// names its versions in its body: its keys are authorised one by one (see
+// Op.VersionActions). The slice is shared: do not modify it.
+func (rt Route) Actions() []string {
+	if a := versioned[rt.Op].actions; rt.Version && a != nil {
+		return a
+	}
+	return rt.Op.Actions()
+}
+
+// SourceAction returns the IAM action S3 requires on the copy source of a
+// CopyObject or UploadPartCopy: s3:GetObjectVersion when x-amz-copy-source
+// names a version (rt.SourceVersion), else s3:GetObject; "" for other
+// operations.
+func (rt Route) SourceAction() string {
+	if s := versioned[rt.Op].source; rt.SourceVersion && s != "" {
+		return s
+	}
+	return rt.Op.SourceAction()
+}
 
 // Kind returns what the operation does: read, write, list or admin.
 func (o Op) Kind() Kind { return operations[o].kind }

@@ -1,6 +1,7 @@
 package s3api
 
 import (
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -71,9 +72,8 @@ func TestOperationTable(t *testing.T) {
 //     s3:PutLifecycleConfiguration action"; Put and Get need
 //     s3:PutLifecycleConfiguration and s3:GetLifecycleConfiguration.
 //
-// Versioned requests (a versionId) need the *Version actions instead
-// (s3:GetObjectVersion, s3:DeleteObjectVersion, …); the table does not
-// list them (see operations).
+// Versioned requests (a versionId) need the *Version actions instead:
+// awsVersionActions.
 var awsActions = map[string]struct {
 	actions []string
 	source  string // on the copy source
@@ -141,6 +141,121 @@ func TestOpActionsMatchAWS(t *testing.T) {
 	}
 	if seen != len(awsActions) {
 		t.Errorf("%d of the %d operations restated here are routed", seen, len(awsActions))
+	}
+}
+
+// awsVersionActions is what AWS documents for requests that name a version,
+// from the same references:
+//   - GetObject: "If you include a versionId in your request header, you
+//     must have the s3:GetObjectVersion permission ... The s3:GetObject
+//     permission is not required in this scenario"; HeadObject alike;
+//   - DeleteObject, DeleteObjects (per key): s3:DeleteObjectVersion;
+//   - GetObjectAttributes: "If the bucket is versioned, you need both the
+//     s3:GetObjectVersion and s3:GetObjectVersionAttributes permissions";
+//   - Put/Get/DeleteObjectTagging: s3:PutObjectVersionTagging,
+//     s3:GetObjectVersionTagging, s3:DeleteObjectVersionTagging;
+//   - CopyObject, UploadPartCopy: s3:GetObjectVersion on a source that
+//     names its version;
+//   - the retention, legal-hold and ListObjectVersions actions have no
+//     version variant.
+var awsVersionActions = map[string]struct {
+	actions []string
+	source  string
+}{
+	"GetObject":           {[]string{"s3:GetObjectVersion"}, ""},
+	"HeadObject":          {[]string{"s3:GetObjectVersion"}, ""},
+	"DeleteObject":        {[]string{"s3:DeleteObjectVersion"}, ""},
+	"DeleteObjects":       {[]string{"s3:DeleteObjectVersion"}, ""},
+	"GetObjectAttributes": {[]string{"s3:GetObjectVersion", "s3:GetObjectVersionAttributes"}, ""},
+	"PutObjectTagging":    {[]string{"s3:PutObjectVersionTagging"}, ""},
+	"GetObjectTagging":    {[]string{"s3:GetObjectVersionTagging"}, ""},
+	"DeleteObjectTagging": {[]string{"s3:DeleteObjectVersionTagging"}, ""},
+	"CopyObject":          {nil, "s3:GetObjectVersion"},
+	"UploadPartCopy":      {nil, "s3:GetObjectVersion"},
+}
+
+// TestOpVersionActionsMatchAWS checks the versioned table against AWS's
+// mapping, and that a parsed request resolves to those actions when it
+// names a version and to the usual ones when it does not.
+func TestOpVersionActionsMatchAWS(t *testing.T) {
+	for _, o := range routed.ops() {
+		want := awsVersionActions[o.String()]
+		if got := o.VersionActions(); !slices.Equal(got, want.actions) {
+			t.Errorf("%s: version actions %v, AWS documents %v", o, got, want.actions)
+		}
+		for _, a := range append(slices.Clone(o.VersionActions()), versioned[o].source) {
+			if a != "" && (!strings.HasPrefix(a, "s3:") || strings.ContainsAny(a, " *")) {
+				t.Errorf("%s: IAM action %q", o, a)
+			}
+		}
+		// A route without a version: the operation's actions.
+		plain := Route{Op: o}
+		if got := plain.Actions(); !slices.Equal(got, o.Actions()) {
+			t.Errorf("%s without a version: actions %v, want %v", o, got, o.Actions())
+		}
+		if got := plain.SourceAction(); got != o.SourceAction() {
+			t.Errorf("%s without a version: source action %q, want %q", o, got, o.SourceAction())
+		}
+		// A route naming one: AWS's version actions where it has some.
+		// (ParseRoute never sets Version on DeleteObjects, a bucket route.)
+		v := Route{Op: o, Version: true, SourceVersion: true}
+		wantActs := want.actions
+		if wantActs == nil {
+			wantActs = awsActions[o.String()].actions
+		}
+		if got := v.Actions(); !slices.Equal(got, wantActs) {
+			t.Errorf("%s with a version: actions %v, want %v", o, got, wantActs)
+		}
+		wantSrc := want.source
+		if wantSrc == "" {
+			wantSrc = awsActions[o.String()].source
+		}
+		if got := v.SourceAction(); got != wantSrc {
+			t.Errorf("%s with a versioned source: source action %q, want %q", o, got, wantSrc)
+		}
+	}
+	for name := range awsVersionActions {
+		if !slices.ContainsFunc(routed.ops(), func(o Op) bool { return o.String() == name }) {
+			t.Errorf("%s: in AWS's version mapping as restated here but not routed", name)
+		}
+	}
+}
+
+// TestRouteActions resolves the actions of requests as they arrive.
+func TestRouteActions(t *testing.T) {
+	cases := []struct {
+		method, target, copySource string
+		actions                    []string
+		source                     string
+	}{
+		{"GET", "/b/k", "", []string{"s3:GetObject"}, ""},
+		{"GET", "/b/k?versionId=3HL4kqtJlcpXroDTDmJ", "", []string{"s3:GetObjectVersion"}, ""},
+		{"HEAD", "/b/k?versionId=null", "", []string{"s3:GetObjectVersion"}, ""},
+		{"DELETE", "/b/k", "", []string{"s3:DeleteObject"}, ""},
+		{"DELETE", "/b/k?versionId=v", "", []string{"s3:DeleteObjectVersion"}, ""},
+		{"GET", "/b/k?attributes&versionId=v", "", []string{"s3:GetObjectVersion", "s3:GetObjectVersionAttributes"}, ""},
+		{"GET", "/b/k?tagging&versionId=v", "", []string{"s3:GetObjectVersionTagging"}, ""},
+		{"PUT", "/b/k?tagging&versionId=v", "", []string{"s3:PutObjectVersionTagging"}, ""},
+		{"DELETE", "/b/k?tagging&versionId=v", "", []string{"s3:DeleteObjectVersionTagging"}, ""},
+		{"GET", "/b/k?retention&versionId=v", "", []string{"s3:GetObjectRetention"}, ""},
+		{"PUT", "/b/k?legal-hold&versionId=v", "", []string{"s3:PutObjectLegalHold"}, ""},
+		{"GET", "/b?versions", "", []string{"s3:ListBucketVersions"}, ""},
+		{"PUT", "/b/dst", "/src/k", []string{"s3:PutObject"}, "s3:GetObject"},
+		{"PUT", "/b/dst", "/src/k?versionId=v", []string{"s3:PutObject"}, "s3:GetObjectVersion"},
+		{"PUT", "/b/dst?partNumber=1&uploadId=u", "src/k?versionId=v", []string{"s3:PutObject"}, "s3:GetObjectVersion"},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest(c.method, c.target, nil)
+		if c.copySource != "" {
+			r.Header.Set("X-Amz-Copy-Source", c.copySource)
+		}
+		rt := ParseRoute(r, "")
+		if got := rt.Actions(); !slices.Equal(got, c.actions) {
+			t.Errorf("%s %s: actions %v, want %v", c.method, c.target, got, c.actions)
+		}
+		if got := rt.SourceAction(); got != c.source {
+			t.Errorf("%s %s (copy source %q): source action %q, want %q", c.method, c.target, c.copySource, got, c.source)
+		}
 	}
 }
 

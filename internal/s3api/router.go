@@ -14,6 +14,12 @@ type Route struct {
 	Key    string
 	// Sub names the subresource of an OpUnsupported route (e.g. "versioning").
 	Sub string
+	// Version: the request names a version (a versionId query parameter),
+	// which S3 authorises with other actions (Route.Actions).
+	Version bool
+	// SourceVersion: the copy source (x-amz-copy-source) of a CopyObject
+	// or UploadPartCopy names a version (Route.SourceAction).
+	SourceVersion bool
 }
 
 // bucketSubresources are query parameters that select a bucket-level S3 API
@@ -55,6 +61,10 @@ func ParseRoute(r *http.Request, domain string) Route {
 		rt.Op = bucketOp(r.Method, q)
 	default:
 		rt.Op = objectOp(r, q)
+	}
+	rt.Version = key != "" && has(q, "versionId")
+	if operations[rt.Op].source != "" {
+		rt.SourceVersion = copySourceVersion(r.Header.Get("X-Amz-Copy-Source")) != ""
 	}
 	if rt.Op == OpUnsupported {
 		rt.Sub = firstPresent(q, bucketSubresources)

@@ -47,7 +47,15 @@ func TestParseRoute(t *testing.T) {
 		{"GET", "/examplebucket/k?attributes", "", nil, "", Route{Op: OpGetObjectAttributes, Bucket: "examplebucket", Key: "k"}},
 		{"GET", "/examplebucket/k?partNumber=2", "", nil, "", Route{Op: OpGetObject, Bucket: "examplebucket", Key: "k"}},
 		{"GET", "/examplebucket/k?tagging", "", nil, "", Route{Op: OpGetObjectTagging, Bucket: "examplebucket", Key: "k"}},
-		{"PUT", "/examplebucket/k?tagging&versionId=v", "", nil, "", Route{Op: OpPutObjectTagging, Bucket: "examplebucket", Key: "k"}},
+		{"PUT", "/examplebucket/k?tagging&versionId=v", "", nil, "", Route{Op: OpPutObjectTagging, Bucket: "examplebucket", Key: "k", Version: true}},
+		{"GET", "/examplebucket/k?versionId=null", "", nil, "", Route{Op: OpGetObject, Bucket: "examplebucket", Key: "k", Version: true}},
+		{"DELETE", "/examplebucket/k?versionId=v", "", nil, "", Route{Op: OpDeleteObject, Bucket: "examplebucket", Key: "k", Version: true}},
+		{"PUT", "/examplebucket/dst", "", map[string]string{"X-Amz-Copy-Source": "/src/key?versionId=v"}, "", Route{Op: OpCopyObject, Bucket: "examplebucket", Key: "dst", SourceVersion: true}},
+		{"PUT", "/examplebucket/k?partNumber=1&uploadId=U", "", map[string]string{"X-Amz-Copy-Source": "src/a%3Fb?versionId=v"}, "", Route{Op: OpUploadPartCopy, Bucket: "examplebucket", Key: "k", SourceVersion: true}},
+		// A copy source's key may hold an encoded "?": it names no version.
+		{"PUT", "/examplebucket/dst", "", map[string]string{"X-Amz-Copy-Source": "/src/a%3FversionId=v"}, "", Route{Op: OpCopyObject, Bucket: "examplebucket", Key: "dst"}},
+		// A bucket operation names no version.
+		{"GET", "/examplebucket?versions&versionId=v", "", nil, "", Route{Op: OpListObjectVersions, Bucket: "examplebucket"}},
 		{"GET", "/examplebucket/k?acl", "", nil, "", Route{Op: OpUnsupported, Bucket: "examplebucket", Key: "k", Sub: "acl"}},
 		{"POST", "/examplebucket/k", "", nil, "", Route{Op: OpUnknown, Bucket: "examplebucket", Key: "k"}},
 		{"PUT", "/examplebucket?cors", "", nil, "", Route{Op: OpPutBucketCors, Bucket: "examplebucket"}},

@@ -63,8 +63,9 @@ func (h *Handler) setVersionHeader(w http.ResponseWriter, r *request, versionID 
 
 // deleteMarkerError answers a read whose version is a delete marker: 404
 // NoSuchKey for the latest, 405 MethodNotAllowed for one named by
-// versionId, each with x-amz-delete-marker and the marker's version. It
-// returns nil when err is not about a delete marker.
+// versionId, each with x-amz-delete-marker, the marker's version and its
+// Last-Modified, as S3 answers. It returns nil when err is not about a
+// delete marker.
 func deleteMarkerError(w http.ResponseWriter, err error, named bool) error {
 	var dm *meta.DeleteMarkerError
 	if !errors.As(err, &dm) {
@@ -73,11 +74,18 @@ func deleteMarkerError(w http.ResponseWriter, err error, named bool) error {
 	h := w.Header()
 	h.Set("X-Amz-Delete-Marker", "true")
 	h.Set("X-Amz-Version-Id", dm.VersionID)
+	h.Set("Last-Modified", dm.LastModified.UTC().Format(http.TimeFormat))
 	if named {
-		return errMethodNotAllowed
+		return markerAnswer{errMethodNotAllowed}
 	}
-	return err
+	return markerAnswer{err}
 }
+
+// markerAnswer is an error about a delete marker whose headers
+// deleteMarkerError has set: writeError keeps its Last-Modified.
+type markerAnswer struct{ error }
+
+func (m markerAnswer) Unwrap() error { return m.error }
 
 // listVersionsResult is ListObjectVersions' response. Versions and delete
 // markers are one sequence in S3's order, so they are written as such.

@@ -66,3 +66,41 @@ func TestLifecycleWorkerExpiresVersions(t *testing.T) {
 		t.Errorf("the newest noncurrent version reads %q", b)
 	}
 }
+
+// TestLifecycleWorkerVersionTags: a NoncurrentVersionExpiration rule with a
+// Tag filter removes the noncurrent versions whose own tags match and
+// leaves the untagged ones.
+func TestLifecycleWorkerVersionTags(t *testing.T) {
+	srv, c := itest.StartBucket(t, "lcvt", testutil.WithLifecycle(time.Second, 50*time.Millisecond))
+	ctx := context.Background()
+	setVersioning(t, c, "lcvt", types.BucketVersioningStatusEnabled)
+	put := func(key, body, tags string) string {
+		t.Helper()
+		return aws.ToString(itest.Put(t, c, "lcvt", key, []byte(body), func(in *s3.PutObjectInput) {
+			if tags != "" {
+				in.Tagging = aws.String(tags)
+			}
+		}).VersionId)
+	}
+	t0 := put("t", "t0", "")        // noncurrent, untagged: stays
+	t1 := put("t", "t1", "tmp=yes") // noncurrent, tagged: goes
+	t2 := put("t", "t2", "tmp=yes") // current: stays
+	u0 := put("u", "u0", "tmp=yes") // noncurrent, tagged: goes (after t's versions are judged)
+	u1 := put("u", "u1", "tmp=no")  // current
+	err := lcPut(ctx, c, "lcvt", []types.LifecycleRule{
+		{ID: aws.String("tmp"), Status: types.ExpirationStatusEnabled,
+			Filter:                      &types.LifecycleRuleFilter{Tag: &types.Tag{Key: aws.String("tmp"), Value: aws.String("yes")}},
+			NoncurrentVersionExpiration: &types.NoncurrentVersionExpiration{NoncurrentDays: aws.Int32(1)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"t@" + t2 + "*", "t@" + t0, "u@" + u1 + "*"}
+	lcWait(t, "the tagged noncurrent versions to go", func() bool {
+		got := versionsOf(t, srv, c, "lcvt", 1000)
+		return !slices.Contains(got, "t@"+t1) && !slices.Contains(got, "u@"+u0)
+	})
+	if got := versionsOf(t, srv, c, "lcvt", 1000); !slices.Equal(got, want) {
+		t.Errorf("versions %q\nwant %q", got, want)
+	}
+}

@@ -1,6 +1,7 @@
 // Package worker applies buckets' lifecycle rules in the background: a
 // Worker makes a pass over every bucket with a lifecycle configuration
-// each interval, and in each bucket
+// each interval, and in each bucket, reading only the keys under the
+// prefixes its rules name (the whole bucket when a rule names none),
 //
 //  1. pages through the current objects (Service.ListObjects, a page of
 //     keys at a time: memory stays bounded on a bucket of millions of

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
 )
 
@@ -32,5 +33,37 @@ func TestPassMatchesTags(t *testing.T) {
 	}
 	if rep.Expired != 2 {
 		t.Errorf("report %+v", rep)
+	}
+}
+
+// TestPassMatchesVersionTags: a NoncurrentVersionExpiration rule filtering
+// on a tag removes the noncurrent versions whose own tags match (tags
+// belong to a version) and keeps the others, the newest and oldest alike.
+func TestPassMatchesVersionTags(t *testing.T) {
+	svc, _ := openService(t, t.TempDir())
+	setup(t, svc, `<Rule><ID>tmp</ID><Filter><Tag><Key>tmp</Key><Value>yes</Value></Tag></Filter><Status>Enabled</Status>`+
+		`<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration></Rule>`)
+	ctx := context.Background()
+	if err := svc.PutBucketVersioning(ctx, "bkt", meta.VersioningEnabled); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []struct{ key, body, tags string }{
+		{"k", "k1", "tmp=yes"}, {"k", "k2", ""}, {"k", "k3", "tmp=no"}, {"k", "k4", "tmp=yes"}, // k4 current
+		{"j", "j1", ""}, {"j", "j2", "tmp=yes&x=1"}, {"j", "j3", ""},
+	} {
+		if _, err := svc.PutObject(ctx, service.PutInput{Bucket: "bkt", Key: v.key, Body: strings.NewReader(v.body),
+			Size: int64(len(v.body)), Tags: v.tags}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := New(svc, quiet, Options{PageSize: 2, Now: inThreeDays}).Pass(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := versionsLeft(t, svc), "j:j3,j:j1,k:k4,k:k3,k:k2"; got != want {
+		t.Errorf("left %s\nwant %s", got, want)
+	}
+	if rep.Noncurrent != 2 {
+		t.Errorf("report %+v, want 2 noncurrent versions removed", rep)
 	}
 }

@@ -68,11 +68,19 @@ func (w *Worker) expireVersions(ctx context.Context, bucket string, cur *cursor,
 		if err != nil {
 			return err
 		}
-		if !rules.ExpiresNoncurrent() && !rules.ExpiresMarkers() {
-			return nil
+		prefixes := rules.VersionPrefixes()
+		prefix, ok := nextPrefix(prefixes, cur.After, cur.Next)
+		if !ok {
+			return w.endKey(ctx, bucket, k, rules, rep)
 		}
 		page, err := w.svc.ListObjectVersions(ctx, bucket, meta.ListVersionsOptions{
-			KeyMarker: cur.After, VersionIDMarker: cur.VersionID, Limit: w.opts.PageSize})
+			Prefix: prefix, KeyMarker: listFrom(cur), VersionIDMarker: cur.VersionID, Limit: w.opts.PageSize})
+		if errors.Is(err, meta.ErrVersionMarker) && cur.VersionID != "" {
+			// The version marking the position was removed since (by a
+			// client): go on after its key; the next pass sees the rest.
+			cur.VersionID = ""
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -92,11 +100,14 @@ func (w *Worker) expireVersions(ctx context.Context, bucket string, cur *cursor,
 			if !removed {
 				// The next page starts after the last version left in
 				// place: a removed one can no longer mark a position.
-				cur.After, cur.VersionID = v.Key, v.VersionID
+				cur.After, cur.VersionID, cur.Next = v.Key, v.VersionID, ""
 			}
 		}
 		if !page.Truncated || len(page.Versions) == 0 {
-			return w.endKey(ctx, bucket, k, rules, rep)
+			if cur.Next = following(prefixes, prefix); cur.Next == "" {
+				return w.endKey(ctx, bucket, k, rules, rep)
+			}
+			cur.After, cur.VersionID = "", ""
 		}
 		if err := w.save(ctx, bucket, *cur); err != nil {
 			return err
@@ -126,9 +137,14 @@ func (w *Worker) version(ctx context.Context, bucket string, k *keyState, v meta
 		k.Kept++
 		return false, nil
 	}
-	// TODO(tagging): pass the version's tags, for rules that filter on
-	// them; until then such rules match nothing.
-	at, id, ok := rules.NoncurrentExpiry(lifecycle.Object{Key: v.Key, Size: v.Size, LastModified: v.LastModified}, since, newer)
+	lo := lifecycle.Object{Key: v.Key, Size: v.Size, LastModified: v.LastModified}
+	if !v.DeleteMarker && rules.NoncurrentNeedsTags(lo) { // a delete marker has no tags
+		var err error
+		if lo.Tags, err = w.tags(ctx, bucket, v.Key, v.VersionID, v.ETag); err != nil {
+			return false, err
+		}
+	}
+	at, id, ok := rules.NoncurrentExpiry(lo, since, newer)
 	if !ok || now.Before(at) {
 		k.Kept++
 		return false, nil

@@ -190,6 +190,32 @@ func TestRemoveVersionSkipsChangedKey(t *testing.T) {
 	}
 }
 
+// A version that marks the cursor's position and is removed (by a client)
+// before the pass resumes gives no position any more
+// (meta.ErrVersionMarker): the pass goes on after its key, and the next
+// pass sees the rest of that key.
+func TestVersionsResumeAfterMarkerVersionRemoved(t *testing.T) {
+	svc, _ := openService(t, t.TempDir())
+	setupVersions(t, svc)
+	cur := interruptedPass(t, svc, 3)
+	if cur.Phase != phaseVersions || cur.After != "k" || cur.VersionID == "" {
+		t.Fatalf("cursor %+v, want the versions phase inside k", cur)
+	}
+	ctx := context.Background()
+	if _, err := svc.DeleteObject(ctx, "bkt", "k", cur.VersionID, "", meta.Condition{}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := New(svc, quiet, Options{PageSize: 3, Now: inThreeDays}).Pass(ctx)
+	if err != nil || rep.Resumed != 1 {
+		t.Fatalf("resumed pass %+v, %v", rep, err)
+	}
+	// k4 and k3 were listed, k2 removed by the first page, k3 by the
+	// client; k1 waits for the next pass.
+	if got, want := versionsLeft(t, svc), "k:k4,k:k1,m2:DM,m2:m2,x:DM,x:x3"; got != want {
+		t.Errorf("left %s\nwant %s", got, want)
+	}
+}
+
 // TestRemoveVersionAlikeVersions: two versions with the same ETag written
 // in the same second (a retried PUT); the newer deleted by ID after the
 // listing makes the older the current object, which must stay.

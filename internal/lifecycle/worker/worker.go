@@ -143,6 +143,9 @@ type cursor struct {
 	After     string `json:"after,omitempty"`
 	UploadID  string `json:"uploadId,omitempty"`
 	VersionID string `json:"versionId,omitempty"`
+	// Next, when set, is the prefix the phase is to scan next from its
+	// start (the markers above are then empty; scan.go).
+	Next string `json:"next,omitempty"`
 	// Key is the versions phase's state of the key it is in.
 	Key *keyState `json:"key,omitempty"`
 }
@@ -228,10 +231,12 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 		if err != nil {
 			return err
 		}
-		if !rules.ExpiresObjects() {
+		prefixes := rules.ObjectPrefixes()
+		prefix, ok := nextPrefix(prefixes, cur.After, cur.Next)
+		if !ok {
 			return nil
 		}
-		page, err := w.svc.ListObjects(ctx, bucket, meta.ListOptions{After: cur.After, Limit: w.opts.PageSize})
+		page, err := w.svc.ListObjects(ctx, bucket, meta.ListOptions{Prefix: prefix, After: listFrom(cur), Limit: w.opts.PageSize})
 		if err != nil {
 			return err
 		}
@@ -240,7 +245,7 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 			rep.Scanned++
 			lo := lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified}
 			if rules.NeedsTags(lo) {
-				if lo.Tags, err = w.tags(ctx, bucket, o); err != nil {
+				if lo.Tags, err = w.tags(ctx, bucket, o.Key, "", o.ETag); err != nil {
 					return err
 				}
 			}
@@ -257,9 +262,13 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 			}
 		}
 		if !page.Truncated || len(page.Objects) == 0 {
-			return nil
+			if cur.Next = following(prefixes, prefix); cur.Next == "" {
+				return nil
+			}
+			cur.After = ""
+		} else {
+			cur.After, cur.Next = page.Objects[len(page.Objects)-1].Key, ""
 		}
-		cur.After = page.Objects[len(page.Objects)-1].Key
 		if err := w.save(ctx, bucket, *cur); err != nil {
 			return err
 		}
@@ -267,12 +276,13 @@ func (w *Worker) expireObjects(ctx context.Context, bucket string, cur *cursor, 
 	}
 }
 
-// tags reads the tags of listed object o, which a rule filtering on tags
-// may expire: listings do not carry them. An object changed or gone since
-// it was listed has none (expire's condition then spares it anyway).
-func (w *Worker) tags(ctx context.Context, bucket string, o meta.ObjectSummary) (map[string]string, error) {
-	cur, err := w.svc.HeadObject(ctx, bucket, o.Key, "", false)
-	if errors.Is(err, meta.ErrObjectNotFound) || err == nil && cur.ETag != o.ETag {
+// tags reads the tags of a listed version (versionID, "" for the current
+// object) with ETag etag, which a rule filtering on tags may remove:
+// listings do not carry them. A version changed or gone since it was
+// listed has none (the removal's condition then spares it anyway).
+func (w *Worker) tags(ctx context.Context, bucket, key, versionID, etag string) (map[string]string, error) {
+	cur, err := w.svc.HeadObject(ctx, bucket, key, versionID, false)
+	if errors.Is(err, meta.ErrObjectNotFound) || err == nil && cur.ETag != etag {
 		return nil, nil
 	}
 	if err != nil {
@@ -318,11 +328,13 @@ func (w *Worker) abortUploads(ctx context.Context, bucket string, cur *cursor, r
 		if err != nil {
 			return err
 		}
-		if !rules.AbortsUploads() {
+		prefixes := rules.UploadPrefixes()
+		prefix, ok := nextPrefix(prefixes, cur.After, cur.Next)
+		if !ok {
 			return nil
 		}
 		page, err := w.svc.ListUploads(ctx, bucket, meta.ListUploadsOptions{
-			KeyMarker: cur.After, UploadIDMarker: cur.UploadID, Limit: w.opts.PageSize})
+			Prefix: prefix, KeyMarker: listFrom(cur), UploadIDMarker: cur.UploadID, Limit: w.opts.PageSize})
 		if err != nil {
 			return err
 		}
@@ -343,9 +355,13 @@ func (w *Worker) abortUploads(ctx context.Context, bucket string, cur *cursor, r
 				"upload_id", u.UploadID, "rule", id, "initiated", u.Initiated.UTC())
 		}
 		if !page.Truncated {
-			return nil
+			if cur.Next = following(prefixes, prefix); cur.Next == "" {
+				return nil
+			}
+			cur.After, cur.UploadID = "", ""
+		} else {
+			cur.After, cur.UploadID, cur.Next = page.NextKeyMarker, page.NextUploadIDMarker, ""
 		}
-		cur.After, cur.UploadID = page.NextKeyMarker, page.NextUploadIDMarker
 		if err := w.save(ctx, bucket, *cur); err != nil {
 			return err
 		}

@@ -172,6 +172,10 @@ func testVersionsNullReplaced(t *testing.T, s meta.Store) {
 	if got := versionIDs(listVersions(t, s, "b", meta.ListVersionsOptions{Limit: 10}).Versions); !slices.Equal(got, []string{"k@null*", "k@v1"}) {
 		t.Errorf("versions = %q", got)
 	}
+	// The null version marks a position like any other.
+	if got := versionIDs(listVersions(t, s, "b", meta.ListVersionsOptions{KeyMarker: "k", VersionIDMarker: meta.NullVersion, Limit: 10}).Versions); !slices.Equal(got, []string{"k@v1"}) {
+		t.Errorf("versions after k@null = %q", got)
+	}
 	wantFreed(t, "a null marker replaces the live null version", put(t, s, marker("b", "k", meta.NullVersion, t0)), b.BlobID)
 	if got := versionIDs(listVersions(t, s, "b", meta.ListVersionsOptions{Limit: 10}).Versions); !slices.Equal(got, []string{"k@null(DM)*", "k@v1"}) {
 		t.Errorf("versions = %q", got)
@@ -227,6 +231,19 @@ func testVersionsListPages(t *testing.T, s meta.Store) {
 	p = listVersions(t, s, "b", meta.ListVersionsOptions{Prefix: "a/", KeyMarker: "a/1", Limit: 10})
 	if got := versionIDs(p.Versions); !slices.Equal(got, []string{"a/2@a/2-2(DM)*", "a/2@a/2-1", "a/2@a/2-0"}) || p.Truncated {
 		t.Errorf("page after key a/1 = %q %+v", got, p)
+	}
+	// A version marker must name a version of the key marker: another
+	// key's version, or none, gives no position.
+	for _, vm := range []string{"a/2-1", "nope", "null"} {
+		if _, err := s.ListObjectVersions(ctx, "b", meta.ListVersionsOptions{KeyMarker: "a/1", VersionIDMarker: vm, Limit: 2}); !errors.Is(err, meta.ErrVersionMarker) {
+			t.Errorf("ListObjectVersions(a/1, version marker %q) = %v, want ErrVersionMarker", vm, err)
+		}
+	}
+	// A key marker that is a common prefix skips its group: its version
+	// marker is not looked at.
+	p = listVersions(t, s, "b", meta.ListVersionsOptions{Delimiter: "/", KeyMarker: "a/", VersionIDMarker: "nope", Limit: 1})
+	if len(p.Versions) != 0 || !slices.Equal(p.CommonPrefixes, []string{"b/"}) {
+		t.Errorf("page after common prefix a/ with a version marker = %+v", p)
 	}
 	if _, err := s.ListObjectVersions(ctx, "nope", meta.ListVersionsOptions{Limit: 1}); !errors.Is(err, meta.ErrBucketNotFound) {
 		t.Errorf("ListObjectVersions(missing bucket) = %v", err)

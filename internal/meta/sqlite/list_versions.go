@@ -85,14 +85,14 @@ type versionPos struct {
 }
 
 // versionSeq returns the position of version versionID of key: liveSeq for
-// its live row, else its seq; 0 (after every version of key) when there
-// is no such version.
+// its live row, else its seq; meta.ErrVersionMarker when there is no such
+// version.
 func versionSeq(ctx context.Context, q querier, bucketID int64, key, versionID string) (int64, error) {
 	var seq int64
 	err := q.QueryRowContext(ctx, "SELECT 4611686018427387904 FROM objects WHERE bucket_id = ?1 AND key = ?2 AND version_id = ?3"+
 		" UNION ALL SELECT seq FROM object_versions WHERE bucket_id = ?1 AND key = ?2 AND version_id = ?3", bucketID, key, versionID).Scan(&seq)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
+		return 0, meta.ErrVersionMarker
 	}
 	return seq, err
 }
