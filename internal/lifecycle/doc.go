@@ -24,7 +24,7 @@
 // not have and are refused (ErrTransition). For the worker's versions
 // phase, Rules.NoncurrentExpiry decides when a noncurrent version expires
 // (NoncurrentDays from its successor's creation, NewerNoncurrentVersions
-// kept) and Rules.ExpiresDeleteMarkers which lone delete markers go.
+// kept) and Rules.MarkerExpiry when lone delete markers go.
 //
 // The background worker that applies the rules is the sub-package worker.
 // This package knows nothing of storage or of the S3 wire errors: its

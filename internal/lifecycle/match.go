@@ -193,16 +193,34 @@ func (rs *Rules) AbortDue(key string, initiated time.Time) (at time.Time, ruleID
 	return at, ruleID, ok
 }
 
-// ExpiresDeleteMarkers reports whether an enabled rule with
-// ExpiredObjectDeleteMarker selects key.
-func (rs *Rules) ExpiresDeleteMarkers(key string) bool {
+// MarkerExpiry returns when an expired object delete marker of key — a
+// latest delete marker with no other version left — last modified at
+// modified goes, and the ID of the rule that removes it; ok is false when
+// no enabled rule does. A rule with ExpiredObjectDeleteMarker removes it
+// at once (the zero time); a rule whose Expiration has Days removes it
+// once it is as old as the rule's objects may be, as S3 does ("When you
+// specify the Days tag, Amazon S3 automatically performs
+// ExpiredObjectDeleteMarker cleanup when the delete markers are old enough
+// to satisfy the age criteria"). A marker has no tags and no size: a rule
+// filtering on tags or a minimum size does not select it.
+func (rs *Rules) MarkerExpiry(key string, modified time.Time) (at time.Time, ruleID string, ok bool) {
 	if rs == nil {
-		return false
+		return time.Time{}, "", false
 	}
+	m := Object{Key: key, LastModified: modified}
 	for _, c := range rs.markers {
-		if c.matches(Object{Key: key}) {
-			return true
+		if c.matches(m) {
+			return time.Time{}, c.r.ID, true
 		}
 	}
-	return false
+	for _, c := range rs.expire {
+		if c.r.Expiration.Days == nil || !c.matches(m) {
+			continue
+		}
+		t := rs.after(modified, *c.r.Expiration.Days)
+		if !ok || t.Before(at) {
+			at, ruleID, ok = t, c.r.ID, true
+		}
+	}
+	return at, ruleID, ok
 }

@@ -137,7 +137,10 @@ func TestVersionHooks(t *testing.T) {
 	if _, id, ok := rs.NoncurrentExpiry(Object{Key: "b/x"}, time.Now(), 0); ok {
 		t.Errorf("NoncurrentExpiry(b/x) = %q %v", id, ok)
 	}
-	if !rs.ExpiresDeleteMarkers("b/x") || rs.ExpiresDeleteMarkers("a/x") {
-		t.Error("ExpiresDeleteMarkers")
+	if _, _, ok := rs.MarkerExpiry("b/x", time.Now()); !ok {
+		t.Error("MarkerExpiry(b/x): not removed")
+	}
+	if _, _, ok := rs.MarkerExpiry("a/x", time.Now()); ok {
+		t.Error("MarkerExpiry(a/x): removed")
 	}
 }

@@ -29,13 +29,21 @@ func (rs *Rules) UploadPrefixes() []string {
 	return scanPrefixes(rs.abort)
 }
 
-// VersionPrefixes are the prefixes of the enabled
-// NoncurrentVersionExpiration and ExpiredObjectDeleteMarker rules.
+// VersionPrefixes are the prefixes of the enabled rules that remove
+// versions or delete markers: NoncurrentVersionExpiration,
+// ExpiredObjectDeleteMarker, and Expiration with Days (which removes
+// expired object delete markers too: MarkerExpiry).
 func (rs *Rules) VersionPrefixes() []string {
 	if rs == nil {
 		return nil
 	}
-	return scanPrefixes(rs.noncurrent, rs.markers)
+	var days []compiled
+	for _, c := range rs.expire {
+		if c.r.Expiration.Days != nil {
+			days = append(days, c)
+		}
+	}
+	return scanPrefixes(rs.noncurrent, rs.markers, days)
 }
 
 func scanPrefixes(sets ...[]compiled) []string {

@@ -58,9 +58,11 @@ func TestPassScansOnlyRulePrefixes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Objects: b/1 b/2 b/x/1 d/1. Uploads: u/1 u/2. Versions: v/1's
-	// two (the older one goes), m/1's marker (it goes).
-	if rep.Scanned != 4+2+3 || rep.Expired != 4 || rep.Aborted != 2 || rep.Noncurrent != 1 || rep.Markers != 1 {
-		t.Errorf("report %+v, want 9 scanned: 4 objects (b/1, b/2, b/x/1, d/1), 2 uploads, 3 versions", rep)
+	// two (the older one goes), m/1's marker (it goes), and under the
+	// Expiration Days rules' b/ and d/ (which remove expired delete
+	// markers too) the four keys' new delete markers and null versions.
+	if rep.Scanned != 4+2+3+8 || rep.Expired != 4 || rep.Aborted != 2 || rep.Noncurrent != 1 || rep.Markers != 1 {
+		t.Errorf("report %+v, want 17 scanned: 4 objects (b/1, b/2, b/x/1, d/1), 2 uploads, 3+8 versions", rep)
 	}
 	want := []string{"a/1", "a/2", "b0", "c/1", "e/1", "e/2", "v/1", "w/1"}
 	if got := keys(t, svc); !slices.Equal(got, want) {
@@ -102,8 +104,8 @@ func TestPrefixScanResumes(t *testing.T) {
 	if n := uploads(t, svc); n != 2 {
 		t.Errorf("%d uploads left, want t/1 and t/2", n)
 	}
-	if passes < 5 || scanned != 4+2+3 {
-		t.Errorf("%d passes scanned %d, want several passes reading the 9 selected entries once each", passes, scanned)
+	if passes < 5 || scanned != 4+2+3+8 {
+		t.Errorf("%d passes scanned %d, want several passes reading the 17 selected entries once each", passes, scanned)
 	}
 }
 

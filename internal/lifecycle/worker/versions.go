@@ -29,6 +29,8 @@ type keyState struct {
 	// Marker is the same ID when the latest is a delete marker.
 	LatestVersion string `json:"latestVersion,omitempty"`
 	Marker        string `json:"marker,omitempty"`
+	// MarkerModified is the latest delete marker's Last-Modified.
+	MarkerModified time.Time `json:"markerModified,omitempty"`
 }
 
 // unknownLatest is no version ID: the condition of removals in a key whose
@@ -125,7 +127,7 @@ func (w *Worker) version(ctx context.Context, bucket string, k *keyState, v meta
 	if v.IsLatest {
 		k.LatestVersion = v.VersionID
 		if v.DeleteMarker {
-			k.Marker = v.VersionID // judged when the key ends
+			k.Marker, k.MarkerModified = v.VersionID, v.LastModified // judged when the key ends
 		} else {
 			k.Kept++
 		}
@@ -161,9 +163,13 @@ func (w *Worker) version(ctx context.Context, bucket string, k *keyState, v meta
 }
 
 // endKey removes k's latest delete marker when no other version of the
-// key is left and an ExpiredObjectDeleteMarker rule selects the key.
+// key is left and a rule has reached it (lifecycle.Rules.MarkerExpiry).
 func (w *Worker) endKey(ctx context.Context, bucket string, k *keyState, rules *lifecycle.Rules, rep *Report) error {
-	if k.Marker == "" || k.Kept > 0 || !rules.ExpiresDeleteMarkers(k.Key) {
+	if k.Marker == "" || k.Kept > 0 {
+		return nil
+	}
+	at, _, ok := rules.MarkerExpiry(k.Key, k.MarkerModified)
+	if !ok || w.opts.Now().Before(at) {
 		return nil
 	}
 	removed, err := w.removeVersion(ctx, bucket, k, k.Marker)

@@ -246,3 +246,35 @@ func TestRemoveVersionAlikeVersions(t *testing.T) {
 		t.Fatalf("removal under an old cursor: %v %v", ok, err)
 	}
 }
+
+// TestPassEmptiesBucketWithDays: the usual rule to empty a versioned
+// bucket — Expiration Days with NoncurrentVersionExpiration — leaves no
+// delete marker behind: Expiration Days removes expired object delete
+// markers once they are old enough, as S3 does, so the bucket can then be
+// deleted.
+func TestPassEmptiesBucketWithDays(t *testing.T) {
+	svc, _ := openService(t, t.TempDir())
+	setup(t, svc, `<Rule><ID>empty</ID><Filter></Filter><Status>Enabled</Status><Expiration><Days>1</Days></Expiration>`+
+		`<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration></Rule>`)
+	ctx := context.Background()
+	if err := svc.PutBucketVersioning(ctx, "bkt", meta.VersioningEnabled); err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{"one", "two"} {
+		if _, err := svc.PutObject(ctx, service.PutInput{Bucket: "bkt", Key: "k", Body: strings.NewReader(body), Size: int64(len(body))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := New(svc, quiet, Options{Now: inThreeDays})
+	for range 2 { // the first pass expires k (a marker); the markers' age counts from then
+		if _, err := w.Pass(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := versionsLeft(t, svc); got != "" {
+		t.Fatalf("versions left: %s, want none", got)
+	}
+	if err := svc.DeleteBucket(ctx, "bkt"); err != nil {
+		t.Fatalf("DeleteBucket of the emptied bucket: %v", err)
+	}
+}
