@@ -23,7 +23,13 @@ func parseCopySource(v string) (bucket, key, version string, err error) {
 	if bucket == "" || key == "" {
 		return "", "", "", apiErr(http.StatusBadRequest, "InvalidArgument", "Copy Source must mention the source bucket and key: sourcebucket/sourcekey")
 	}
-	return bucket, key, copySourceVersion(v), nil
+	if _, query, ok := strings.Cut(v, "?"); ok {
+		q, _ := url.ParseQuery(query)
+		if version, err = versionParam(q); err != nil {
+			return "", "", "", err
+		}
+	}
+	return bucket, key, version, nil
 }
 
 // copySourceVersion is the version ID x-amz-copy-source names

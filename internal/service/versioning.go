@@ -25,6 +25,23 @@ func newVersionID() string {
 	return fmt.Sprintf("%016x", time.Now().UnixNano()) + hex.EncodeToString(b[:])
 }
 
+// ValidVersionID reports whether v is a version ID a JOG store can hold:
+// "null" or the form newVersionID makes (32 lower-case hex digits).
+func ValidVersionID(v string) bool {
+	if v == meta.NullVersion {
+		return true
+	}
+	if len(v) != 32 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // writeVersion is the version ID a write to bucket b creates: a new one
 // while versioning is Enabled, else the null version (replaced by the
 // write).

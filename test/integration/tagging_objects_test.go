@@ -209,7 +209,7 @@ func TestObjectTaggingVersions(t *testing.T) {
 	wantObjectTags(t, c, "vtags", "k", v2)
 	wantObjectTags(t, c, "vtags", "k", v1, "v=one")
 
-	_, err = c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k, VersionId: aws.String("nope")})
+	_, err = c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k, VersionId: aws.String(unknownVersion)})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 
 	// Behind a delete marker: the latest is gone (404), the marker by ID

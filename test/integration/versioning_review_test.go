@@ -7,6 +7,8 @@ package integration
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -44,4 +46,78 @@ func TestVersioningRestoreByCopy(t *testing.T) {
 	// Without a version it is still a copy onto itself.
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("restore"), Key: aws.String("k"), CopySource: aws.String("restore/k")})
 	itest.WantErr(t, err, 400, "InvalidRequest")
+}
+
+// unknownVersion has the form of the version IDs JOG makes but names no
+// version.
+const unknownVersion = "00000000000000000000000000000000"
+
+// TestVersioningVersionIDChecked sends version IDs no version can have: as
+// in S3, an empty one is 400 InvalidArgument (never "the latest"), and so
+// is a malformed one, for every operation that takes one; a well-formed
+// unknown one is NoSuchVersion (a DeleteObject of it does nothing), and in
+// DeleteObjects a bad one is that key's NoSuchVersion.
+func TestVersioningVersionIDChecked(t *testing.T) {
+	ctx := context.Background()
+	srv, c := itest.StartBucket(t, "vid")
+	b, k := aws.String("vid"), aws.String("k")
+	itest.Put(t, c, "vid", "k", []byte("kept"))
+
+	// On a bucket whose versioning was never set, DELETE ?versionId=
+	// must not delete the object.
+	_, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: k, VersionId: aws.String("")})
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+	itest.WantObject(t, c, "vid", "k", []byte("kept"))
+	req := itest.RawRequest(t, srv, http.MethodGet, "/vid/k?versionId=", nil)
+	itest.Sign(t, req, nil, itest.SignOpts{})
+	resp, body := itest.Do(t, req)
+	itest.WantRawErr(t, resp, body, http.StatusBadRequest, "InvalidArgument")
+	if !strings.Contains(string(body), "Version id cannot be the empty string") {
+		t.Fatalf("GET ?versionId=: %s", body)
+	}
+
+	setVersioning(t, c, "vid", types.BucketVersioningStatusEnabled)
+	for _, v := range []string{"", "nope", "3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY", strings.ToUpper(unknownVersion[:31]) + "A"} {
+		vid := aws.String(v)
+		_, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: b, Key: k, VersionId: vid})
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		_, err = c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: k, VersionId: vid})
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		_, err = c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k, VersionId: vid})
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		_, err = c.PutObjectTagging(ctx, &s3.PutObjectTaggingInput{Bucket: b, Key: k, VersionId: vid, Tagging: &types.Tagging{TagSet: []types.Tag{}}})
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		_, err = c.GetObjectLegalHold(ctx, &s3.GetObjectLegalHoldInput{Bucket: b, Key: k, VersionId: vid})
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		_, err = c.GetObjectAttributes(ctx, &s3.GetObjectAttributesInput{Bucket: b, Key: k, VersionId: vid,
+			ObjectAttributes: []types.ObjectAttributes{types.ObjectAttributesEtag}})
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+		_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("copy"), CopySource: aws.String("vid/k?versionId=" + v)})
+		itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+	}
+	itest.WantObject(t, c, "vid", "k", []byte("kept"))
+	itest.WantNoObject(t, c, "vid", "copy")
+	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: b, Key: k, VersionId: aws.String(unknownVersion)})
+	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
+	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: b, Key: k, VersionId: aws.String(unknownVersion)}); err != nil {
+		t.Fatalf("DeleteObject of an unknown version: %v", err)
+	}
+
+	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: b, Key: aws.String("mp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.UploadPartCopy(ctx, &s3.UploadPartCopyInput{Bucket: b, Key: aws.String("mp"), UploadId: up.UploadId, PartNumber: aws.Int32(1),
+		CopySource: aws.String("vid/k?versionId=nope")})
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
+
+	// DeleteObjects: raw, since the SDK leaves out an empty <VersionId>.
+	doc := []byte(`<Delete><Object><Key>k</Key><VersionId>nope</VersionId></Object><Object><Key>k</Key><VersionId></VersionId></Object></Delete>`)
+	req = itest.RawRequest(t, srv, http.MethodPost, "/vid?delete", doc)
+	itest.Sign(t, req, doc, itest.SignOpts{})
+	resp, body = itest.Do(t, req)
+	if resp.StatusCode != http.StatusOK || strings.Count(string(body), "<Code>NoSuchVersion</Code>") != 2 || strings.Contains(string(body), "<Deleted>") {
+		t.Fatalf("DeleteObjects of bad version IDs: %d %s", resp.StatusCode, body)
+	}
+	itest.WantObject(t, c, "vid", "k", []byte("kept"))
 }

@@ -211,7 +211,7 @@ func TestVersioningObjects(t *testing.T) {
 	if err != nil || aws.ToInt64(attrs.ObjectSize) != int64(len(one)) || aws.ToString(attrs.VersionId) != v1 {
 		t.Fatalf("GetObjectAttributes(v1) = %+v, %v", attrs, err)
 	}
-	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: b, Key: aws.String("dir/k"), VersionId: aws.String("nosuchversion")})
+	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: b, Key: aws.String("dir/k"), VersionId: aws.String(unknownVersion)})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 
 	// A delete writes a delete marker; the versions stay.
