@@ -31,8 +31,7 @@ func (s *Service) createBucket(ctx context.Context, b meta.Bucket) error {
 		return err
 	}
 	// A bucket cached as missing exists from now on.
-	defer s.corsRules.drop(name)
-	defer s.lockDefaultsCache.drop(name)
+	defer s.dropBucketCaches(name)
 	b.CreatedAt = meta.Now()
 	err := s.meta.CreateBucket(ctx, b)
 	if errors.Is(err, meta.ErrBucketExists) && region == LegacyRegion {
@@ -43,13 +42,20 @@ func (s *Service) createBucket(ctx context.Context, b meta.Bucket) error {
 	return err
 }
 
+// dropBucketCaches forgets everything cached of bucket name: every
+// per-bucket cache of the Service is dropped here, so that a bucket deleted
+// and created again starts with none of its predecessor's configuration.
+func (s *Service) dropBucketCaches(name string) {
+	s.corsRules.drop(name)
+	s.lifecycleRules.drop(name)
+	s.lockDefaultsCache.drop(name)
+}
+
 // DeleteBucket removes an empty bucket, aborting its uploads in progress.
 func (s *Service) DeleteBucket(ctx context.Context, name string) error {
 	// Its configurations go with it (meta.Store.DeleteBucket).
-	s.corsRules.drop(name)
-	defer s.corsRules.drop(name)
-	s.lockDefaultsCache.drop(name)
-	defer s.lockDefaultsCache.drop(name)
+	s.dropBucketCaches(name)
+	defer s.dropBucketCaches(name)
 	freed, err := s.meta.DeleteBucket(ctx, name)
 	if err != nil {
 		return err

@@ -121,3 +121,28 @@ func TestVersioningVersionIDChecked(t *testing.T) {
 	}
 	itest.WantObject(t, c, "vid", "k", []byte("kept"))
 }
+
+// TestLifecycleRulesGoWithBucket deletes a bucket whose lifecycle rules a
+// PUT has read (and the server cached), then creates it again: its new
+// objects get no x-amz-expiration from the old bucket's rules.
+func TestLifecycleRulesGoWithBucket(t *testing.T) {
+	ctx := context.Background()
+	_, c := itest.StartBucket(t, "again")
+	if err := lcPut(ctx, c, "again", []types.LifecycleRule{{ID: aws.String("old"), Status: types.ExpirationStatusEnabled,
+		Filter: &types.LifecycleRuleFilter{Prefix: aws.String("")}, Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if put := itest.Put(t, c, "again", "k", []byte("x")); !strings.Contains(aws.ToString(put.Expiration), `rule-id="old"`) {
+		t.Fatalf("PUT under the rule: x-amz-expiration %q", aws.ToString(put.Expiration))
+	}
+	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("again"), Key: aws.String("k")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String("again")}); err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateBucket(t, c, "again")
+	if put := itest.Put(t, c, "again", "k", []byte("x")); put.Expiration != nil {
+		t.Fatalf("PUT in the re-created bucket: x-amz-expiration %q", *put.Expiration)
+	}
+}
