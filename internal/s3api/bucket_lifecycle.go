@@ -44,8 +44,10 @@ func (h *Handler) deleteBucketLifecycle(w http.ResponseWriter, r *request) error
 
 // setExpiration adds x-amz-expiration to the response of a PUT, GET,
 // HEAD, CopyObject or CompleteMultipartUpload of an object a lifecycle
-// rule of its bucket expires, as S3 formats it. A bucket's rules come from a cache: a bucket without any costs no
-// query on repeat.
+// rule of its bucket expires, as S3 formats it: the rule ID URL-encoded
+// (S3's documentation), as S3 URL-encodes names elsewhere (urlEncode), so
+// that a quote in it cannot end the quoted value. A bucket's rules come
+// from a cache: a bucket without any costs no query on repeat.
 func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	rules, err := h.svc.BucketLifecycle(r.Context(), r.route.Bucket)
 	if err != nil {
@@ -65,5 +67,5 @@ func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	if !ok {
 		return
 	}
-	hdr.Set("X-Amz-Expiration", `expiry-date="`+at.UTC().Format(http.TimeFormat)+`", rule-id="`+id+`"`)
+	hdr.Set("X-Amz-Expiration", `expiry-date="`+at.UTC().Format(http.TimeFormat)+`", rule-id="`+urlEncode(id)+`"`)
 }

@@ -146,3 +146,18 @@ func TestLifecycleRulesGoWithBucket(t *testing.T) {
 		t.Fatalf("PUT in the re-created bucket: x-amz-expiration %q", *put.Expiration)
 	}
 }
+
+// TestLifecycleExpirationRuleIDEncoded: the rule ID in x-amz-expiration is
+// URL-encoded, so a quote in it cannot end the header's quoted value.
+func TestLifecycleExpirationRuleIDEncoded(t *testing.T) {
+	ctx := context.Background()
+	_, c := itest.StartBucket(t, "ruleid")
+	if err := lcPut(ctx, c, "ruleid", []types.LifecycleRule{{ID: aws.String(`say "bye", now`), Status: types.ExpirationStatusEnabled,
+		Filter: &types.LifecycleRuleFilter{Prefix: aws.String("")}, Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}}}); err != nil {
+		t.Fatal(err)
+	}
+	put := itest.Put(t, c, "ruleid", "k", []byte("x"))
+	if got := aws.ToString(put.Expiration); !strings.HasSuffix(got, `, rule-id="say+%22bye%22%2C+now"`) {
+		t.Fatalf("x-amz-expiration %q", got)
+	}
+}
