@@ -161,3 +161,39 @@ func TestLifecycleExpirationRuleIDEncoded(t *testing.T) {
 		t.Fatalf("x-amz-expiration %q", got)
 	}
 }
+
+// TestVersioningUploadPartCopySourceVersion: UploadPartCopy answers a
+// source version as CopyObject does: one that is not there is 404
+// NoSuchVersion, a delete marker 400 InvalidRequest.
+func TestVersioningUploadPartCopySourceVersion(t *testing.T) {
+	ctx := context.Background()
+	_, c := itest.StartBucket(t, "upc")
+	setVersioning(t, c, "upc", types.BucketVersioningStatusEnabled)
+	itest.Put(t, c, "upc", "src", []byte("source"))
+	del, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("upc"), Key: aws.String("src")})
+	if err != nil || !aws.ToBool(del.DeleteMarker) {
+		t.Fatalf("DeleteObject: %+v, %v", del, err)
+	}
+	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("upc"), Key: aws.String("mp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	partCopy := func(version string) error {
+		_, err := c.UploadPartCopy(ctx, &s3.UploadPartCopyInput{Bucket: aws.String("upc"), Key: aws.String("mp"), UploadId: up.UploadId,
+			PartNumber: aws.Int32(1), CopySource: aws.String("upc/src?versionId=" + version)})
+		return err
+	}
+	itest.WantErr(t, partCopy(unknownVersion), http.StatusNotFound, "NoSuchVersion")
+	itest.WantErr(t, partCopy(aws.ToString(del.VersionId)), http.StatusBadRequest, "InvalidRequest")
+	// CopyObject answers the same.
+	for v, want := range map[string]string{unknownVersion: "NoSuchVersion", aws.ToString(del.VersionId): "InvalidRequest"} {
+		_, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("upc"), Key: aws.String("copy"), CopySource: aws.String("upc/src?versionId=" + v)})
+		if itest.Code(err) != want {
+			t.Errorf("CopyObject from %s: %v, want %s", v, err, want)
+		}
+	}
+	parts, err := c.ListParts(ctx, &s3.ListPartsInput{Bucket: aws.String("upc"), Key: aws.String("mp"), UploadId: up.UploadId})
+	if err != nil || len(parts.Parts) != 0 {
+		t.Fatalf("ListParts after refused copies: %+v, %v", parts, err)
+	}
+}
