@@ -59,6 +59,11 @@ func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	if !rules.ExpiresObjects() {
 		return
 	}
+	// Expiration applies to current versions only: a version named by
+	// versionId (GET, HEAD) gets the header only while it is the latest.
+	if r.URL.Query().Get("versionId") != "" && !h.isLatest(r, o) {
+		return
+	}
 	lo := lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified}
 	if o.Tags != "" {
 		lo.Tags = tagging.ParseStored(o.Tags).Map()
@@ -68,4 +73,10 @@ func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 		return
 	}
 	hdr.Set("X-Amz-Expiration", `expiry-date="`+at.UTC().Format(http.TimeFormat)+`", rule-id="`+urlEncode(id)+`"`)
+}
+
+// isLatest reports whether o is the latest version of its key.
+func (h *Handler) isLatest(r *request, o meta.Object) bool {
+	latest, err := h.svc.HeadObject(r.Context(), r.route.Bucket, o.Key, "", false)
+	return err == nil && latest.VersionID == o.VersionID
 }

@@ -197,3 +197,32 @@ func TestVersioningUploadPartCopySourceVersion(t *testing.T) {
 		t.Fatalf("ListParts after refused copies: %+v, %v", parts, err)
 	}
 }
+
+// TestLifecycleExpirationCurrentOnly: an Expiration rule expires current
+// versions only, so x-amz-expiration comes with GET and HEAD of the latest
+// version (by ID or not), never of a noncurrent one.
+func TestLifecycleExpirationCurrentOnly(t *testing.T) {
+	ctx := context.Background()
+	_, c := itest.StartBucket(t, "lcnc")
+	setVersioning(t, c, "lcnc", types.BucketVersioningStatusEnabled)
+	if err := lcPut(ctx, c, "lcnc", []types.LifecycleRule{{ID: aws.String("all"), Status: types.ExpirationStatusEnabled,
+		Filter: &types.LifecycleRuleFilter{Prefix: aws.String("")}, Expiration: &types.LifecycleExpiration{Days: aws.Int32(1)}}}); err != nil {
+		t.Fatal(err)
+	}
+	v1 := itest.Put(t, c, "lcnc", "k", []byte("one")).VersionId
+	v2 := itest.Put(t, c, "lcnc", "k", []byte("two")).VersionId
+	for _, tc := range []struct {
+		version *string
+		want    bool
+	}{{nil, true}, {v2, true}, {v1, false}} {
+		_, g := itest.Get(t, c, "lcnc", "k", func(in *s3.GetObjectInput) { in.VersionId = tc.version })
+		h, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("lcnc"), Key: aws.String("k"), VersionId: tc.version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (g.Expiration != nil) != tc.want || (h.Expiration != nil) != tc.want {
+			t.Errorf("version %q: GET x-amz-expiration %q, HEAD %q; want one: %v", aws.ToString(tc.version),
+				aws.ToString(g.Expiration), aws.ToString(h.Expiration), tc.want)
+		}
+	}
+}
