@@ -21,6 +21,8 @@ func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) 
 
 // CreateObjectLockBucket is CreateBucket of a bucket with object lock
 // (x-amz-bucket-object-lock-enabled): its versioning is Enabled for good.
+// Re-creating in LegacyRegion a bucket the owner has without object lock
+// is meta.ErrBucketExists: a 200 would claim a lock the bucket lacks.
 func (s *Service) CreateObjectLockBucket(ctx context.Context, name, region, owner string) error {
 	return s.createBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, ObjectLock: true})
 }
@@ -35,7 +37,7 @@ func (s *Service) createBucket(ctx context.Context, b meta.Bucket) error {
 	b.CreatedAt = meta.Now()
 	err := s.meta.CreateBucket(ctx, b)
 	if errors.Is(err, meta.ErrBucketExists) && region == LegacyRegion {
-		if b, gerr := s.meta.GetBucket(ctx, name); gerr == nil && b.Owner == owner {
+		if had, gerr := s.meta.GetBucket(ctx, name); gerr == nil && had.Owner == owner && (had.ObjectLock || !b.ObjectLock) {
 			return nil
 		}
 	}

@@ -226,3 +226,27 @@ func TestLifecycleExpirationCurrentOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateBucketAgainAskingObjectLock: in us-east-1 re-creating a bucket
+// the caller owns answers 200 and changes nothing, so asking for object
+// lock on a bucket without it is 409 BucketAlreadyOwnedByYou, not a 200
+// that did not enable it. Asking again for what the bucket has is 200.
+func TestCreateBucketAgainAskingObjectLock(t *testing.T) {
+	ctx := context.Background()
+	_, c := itest.StartBucket(t, "plain")
+	_, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("plain"), ObjectLockEnabledForBucket: aws.Bool(true)})
+	itest.WantErr(t, err, http.StatusConflict, "BucketAlreadyOwnedByYou")
+	if _, err := c.GetObjectLockConfiguration(ctx, &s3.GetObjectLockConfigurationInput{Bucket: aws.String("plain")}); err == nil {
+		t.Fatal("the refused re-creation enabled object lock")
+	}
+	wantVersioning(t, c, "plain", "")
+
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("locked"), ObjectLockEnabledForBucket: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, lock := range []*bool{aws.Bool(true), nil} {
+		if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("locked"), ObjectLockEnabledForBucket: lock}); err != nil {
+			t.Fatalf("re-creating the object lock bucket (lock %v): %v", aws.ToBool(lock), err)
+		}
+	}
+}
