@@ -54,7 +54,9 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 		if err == nil || (err == meta.ErrObjectNotFound && cond.IsZero()) {
 			if !req.Quiet {
 				e := deletedEntry{Key: obj.Key, VersionID: version, DeleteMarker: d.DeleteMarker}
-				if version == "" && d.DeleteMarker {
+				// A marker created, or one named and removed: S3 names
+				// it in DeleteMarkerVersionId either way.
+				if d.DeleteMarker {
 					e.DeleteMarkerVersionID = h.svc.VersionHeader(r.Context(), r.route.Bucket, d.VersionID)
 				}
 				res.Deleted = append(res.Deleted, e)
