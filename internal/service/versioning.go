@@ -99,7 +99,16 @@ func (s *Service) VersionHeader(ctx context.Context, bucket, versionID string) s
 	if versionID != meta.NullVersion {
 		return versionID
 	}
-	if b, err := s.meta.GetBucket(ctx, bucket); err != nil || b.Versioning == "" {
+	b, err := s.meta.GetBucket(ctx, bucket)
+	if err != nil {
+		return ""
+	}
+	return VersionHeaderOf(b, versionID)
+}
+
+// VersionHeaderOf is VersionHeader for a bucket already read.
+func VersionHeaderOf(b meta.Bucket, versionID string) string {
+	if versionID == meta.NullVersion && b.Versioning == "" {
 		return ""
 	}
 	return versionID
