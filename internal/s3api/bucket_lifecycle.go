@@ -44,8 +44,10 @@ func (h *Handler) deleteBucketLifecycle(w http.ResponseWriter, r *request) error
 
 // setExpiration adds x-amz-expiration to the response of a PUT, GET,
 // HEAD, CopyObject or CompleteMultipartUpload of an object a lifecycle
-// rule of its bucket expires, as S3 formats it. A bucket's rules come from a cache: a bucket without any costs no
-// query on repeat.
+// rule of its bucket expires, as S3 formats it: the rule ID URL-encoded
+// (S3's documentation), as S3 URL-encodes names elsewhere (urlEncode), so
+// that a quote in it cannot end the quoted value. A bucket's rules come
+// from a cache: a bucket without any costs no query on repeat.
 func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	rules, err := h.svc.BucketLifecycle(r.Context(), r.route.Bucket)
 	if err != nil {
@@ -57,6 +59,11 @@ func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	if !rules.ExpiresObjects() {
 		return
 	}
+	// Expiration applies to current versions only: a version named by
+	// versionId (GET, HEAD) gets the header only while it is the latest.
+	if r.URL.Query().Get("versionId") != "" && !h.isLatest(r, o) {
+		return
+	}
 	lo := lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified}
 	if o.Tags != "" {
 		lo.Tags = tagging.ParseStored(o.Tags).Map()
@@ -65,5 +72,11 @@ func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	if !ok {
 		return
 	}
-	hdr.Set("X-Amz-Expiration", `expiry-date="`+at.UTC().Format(http.TimeFormat)+`", rule-id="`+id+`"`)
+	hdr.Set("X-Amz-Expiration", `expiry-date="`+at.UTC().Format(http.TimeFormat)+`", rule-id="`+urlEncode(id)+`"`)
+}
+
+// isLatest reports whether o is the latest version of its key.
+func (h *Handler) isLatest(r *request, o meta.Object) bool {
+	latest, err := h.svc.HeadObject(r.Context(), r.route.Bucket, o.Key, "", false)
+	return err == nil && latest.VersionID == o.VersionID
 }

@@ -23,7 +23,13 @@ func parseCopySource(v string) (bucket, key, version string, err error) {
 	if bucket == "" || key == "" {
 		return "", "", "", apiErr(http.StatusBadRequest, "InvalidArgument", "Copy Source must mention the source bucket and key: sourcebucket/sourcekey")
 	}
-	return bucket, key, copySourceVersion(v), nil
+	if _, query, ok := strings.Cut(v, "?"); ok {
+		q, _ := url.ParseQuery(query)
+		if version, err = versionParam(q); err != nil {
+			return "", "", "", err
+		}
+	}
+	return bucket, key, version, nil
 }
 
 // copySourceVersion is the version ID x-amz-copy-source names
@@ -35,6 +41,24 @@ func copySourceVersion(v string) string {
 	}
 	q, _ := url.ParseQuery(query)
 	return q.Get("versionId")
+}
+
+// copySourceError answers err of a CopyObject or UploadPartCopy as S3
+// does when the source named by version was not opened (opened: its
+// CheckSource ran): a delete marker cannot be a copy source (400
+// InvalidRequest), a version that is not there is NoSuchVersion.
+func copySourceError(err error, version string, opened bool) error {
+	if opened || version == "" {
+		return err
+	}
+	var dm *meta.DeleteMarkerError
+	if errors.As(err, &dm) {
+		return apiErr(http.StatusBadRequest, "InvalidRequest", "The source of a copy request may not specifically refer to a delete marker by version id.")
+	}
+	if errors.Is(err, meta.ErrObjectNotFound) {
+		return errNoSuchVersion
+	}
+	return err
 }
 
 func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
@@ -97,15 +121,7 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 	}
 	o, srcVersionID, err := h.svc.CopyObject(r.Context(), in)
 	if err != nil {
-		var dm *meta.DeleteMarkerError
-		if !srcOpened && srcVersion != "" && errors.As(err, &dm) {
-			// S3: a delete marker cannot be a copy source.
-			return apiErr(http.StatusBadRequest, "InvalidRequest", "The source of a copy request may not specifically refer to a delete marker by version id.")
-		}
-		if !srcOpened && srcVersion != "" && errors.Is(err, meta.ErrObjectNotFound) {
-			return errNoSuchVersion
-		}
-		return err
+		return copySourceError(err, srcVersion, srcOpened)
 	}
 	if v := h.svc.VersionHeader(r.Context(), srcBucket, srcVersionID); v != "" {
 		w.Header().Set("X-Amz-Copy-Source-Version-Id", v)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/service"
 )
 
 // maxDeleteObjects is S3's limit on keys per DeleteObjects request.
@@ -36,11 +37,26 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 	for i, obj := range req.Objects {
 		cond := conds[i]
 		cond.BypassGovernance = bypass
-		d, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, obj.VersionID, r.auth.AccessKey, cond)
+		var version string
+		var d service.DeleteResult
+		var err error
+		if obj.VersionID != nil {
+			version = *obj.VersionID
+			// S3 answers a version ID that cannot name a version, here,
+			// with the key's NoSuchVersion.
+			if checkVersionID(version) != nil {
+				err = errNoSuchVersion
+			}
+		}
+		if err == nil {
+			d, err = h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, version, r.auth.AccessKey, cond)
+		}
 		if err == nil || (err == meta.ErrObjectNotFound && cond.IsZero()) {
 			if !req.Quiet {
-				e := deletedEntry{Key: obj.Key, VersionID: obj.VersionID, DeleteMarker: d.DeleteMarker}
-				if obj.VersionID == "" && d.DeleteMarker {
+				e := deletedEntry{Key: obj.Key, VersionID: version, DeleteMarker: d.DeleteMarker}
+				// A marker created, or one named and removed: S3 names
+				// it in DeleteMarkerVersionId either way.
+				if d.DeleteMarker {
 					e.DeleteMarkerVersionID = h.svc.VersionHeader(r.Context(), r.route.Bucket, d.VersionID)
 				}
 				res.Deleted = append(res.Deleted, e)
@@ -51,7 +67,7 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 		if !known {
 			h.log.Error("delete object", "id", r.id, "bucket", r.route.Bucket, "key", obj.Key, "err", err)
 		}
-		res.Errors = append(res.Errors, deleteError{Key: obj.Key, VersionID: obj.VersionID, Code: ae.Code, Message: ae.Message})
+		res.Errors = append(res.Errors, deleteError{Key: obj.Key, VersionID: version, Code: ae.Code, Message: ae.Message})
 	}
 	return writeXML(w, http.StatusOK, res)
 }

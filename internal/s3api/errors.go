@@ -44,6 +44,8 @@ var (
 	errMissingLength     = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
 	errSlowDown          = &APIError{"SlowDown", "Please reduce your request rate.", http.StatusServiceUnavailable}
 	errNoSuchVersion     = &APIError{"NoSuchVersion", "The specified version does not exist.", http.StatusNotFound}
+	errEmptyVersionID    = &APIError{"InvalidArgument", "Version id cannot be the empty string", http.StatusBadRequest}
+	errInvalidVersionID  = &APIError{"InvalidArgument", "Invalid version id specified", http.StatusBadRequest}
 	// errInsufficientStorage: the storage under the data dir is full
 	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}

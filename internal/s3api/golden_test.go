@@ -180,7 +180,7 @@ func goldenDocs() []goldenDoc {
 		{"delete-result-quiet", deleteResult{Xmlns: s3Namespace}},
 		{"delete-result-versions", deleteResult{
 			Xmlns: s3Namespace,
-			Deleted: []deletedEntry{{Key: "a", VersionID: "0001", DeleteMarker: true},
+			Deleted: []deletedEntry{{Key: "a", VersionID: "0001", DeleteMarker: true, DeleteMarkerVersionID: "0001"},
 				{Key: "b", DeleteMarker: true, DeleteMarkerVersionID: "0002"}},
 		}},
 		{"versioning-configuration", versioningConfiguration{Xmlns: s3Namespace, Status: "Enabled"}},

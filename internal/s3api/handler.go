@@ -151,6 +151,11 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	if err := checkWire(req.route.Op, req.Header, q); err != nil {
 		return err
 	}
+	if versionOps.has(req.route.Op) {
+		if _, err := versionParam(q); err != nil {
+			return err
+		}
+	}
 	if err := h.checkExpectedOwners(req); err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ type fuzzServer struct {
 	upload string
 }
 
-func newFuzzServer(f *testing.F) *fuzzServer {
+func newFuzzServer(f testing.TB) *fuzzServer {
 	ctx := context.Background()
 	root := f.TempDir()
 	dir := filepath.Join(root, "data")

@@ -114,12 +114,14 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 		}
 		in.HasRange, in.First, in.Last = true, f, l
 	}
+	srcOpened := false // CheckSource runs once the source is open
 	in.CheckSource = func(src meta.Object) error {
+		srcOpened = true
 		return checkConditions(r.Header, copyConditions, src, errPrecondition)
 	}
 	p, src, err := h.svc.UploadPartCopy(r.Context(), in)
 	if err != nil {
-		return err
+		return copySourceError(err, in.SrcVersion, srcOpened)
 	}
 	if v := h.svc.VersionHeader(r.Context(), in.SrcBucket, src.VersionID); v != "" {
 		w.Header().Set("X-Amz-Copy-Source-Version-Id", v)

@@ -124,8 +124,15 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	if body != nil {
 		defer body.Close()
 	}
-	h.setVersionHeader(w, r, o.VersionID)
+	// One bucket lookup serves the version header and the lock headers.
+	b, err := h.svc.GetBucket(r.Context(), r.route.Bucket)
+	if err != nil {
+		return err
+	}
 	hdr := w.Header()
+	if v := service.VersionHeaderOf(b, o.VersionID); v != "" {
+		hdr.Set("X-Amz-Version-Id", v)
+	}
 	hdr.Set("ETag", `"`+o.ETag+`"`)
 	hdr.Set("Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
 	if err := checkConditions(r.Header, getConditions, o, errNotModified); err != nil {
@@ -147,8 +154,10 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	}
 	setObjectHeaders(hdr, o, q)
 	h.setExpiration(hdr, r, o)
-	if err := h.setLockHeaders(hdr, r, o); err != nil {
-		return err
+	if b.ObjectLock {
+		if err := h.setLockHeaders(hdr, r, o); err != nil {
+			return err
+		}
 	}
 	if strings.EqualFold(r.Header.Get("X-Amz-Checksum-Mode"), "ENABLED") {
 		setChecksumHeaders(hdr, servedChecksum(o, part, partial))

@@ -173,6 +173,7 @@ func FuzzParseCopySource(f *testing.F) {
 		{"b/k?versionId=abc&x=%zz", "a%2Fb"}, {"/b", ""}, {"b/", "/"}, {"%zz/k", "../../etc/passwd"}, {"/b/%2e%2e%2fx", "a//b"},
 		{"?versionId=v", "日本"}, {"", "\xff"}, {"b/k%00", "\x00"},
 	} {
+		f.Add(s[0], s[1], "0123456789abcdef0123456789abcdef")
 		f.Add(s[0], s[1], "v1")
 	}
 	f.Fuzz(func(t *testing.T, v, key, version string) {
@@ -195,6 +196,14 @@ func FuzzParseCopySource(f *testing.F) {
 		for _, src := range []string{"my-bucket/" + whole, "/my-bucket/" + segments, "my-bucket/" + segments} {
 			for _, q := range []string{"", "?versionId=" + url.QueryEscape(version)} {
 				b, gotKey, gotVer, err := parseCopySource(src + q)
+				if q != "" && checkVersionID(version) != nil {
+					// A version ID no version can have is refused.
+					var ae *APIError
+					if !errors.As(err, &ae) || ae.Code != "InvalidArgument" {
+						t.Fatalf("parseCopySource(%q) = %q, %q, %q, %v; want InvalidArgument", src+q, b, gotKey, gotVer, err)
+					}
+					continue
+				}
 				want := ""
 				if q != "" {
 					want = wantVer

@@ -247,8 +247,7 @@ var wireTable = []wireRule{
 		note: "RestoreStatus: no object is archived, so there is none to report"},
 
 	// Query parameters.
-	{name: "versionId", query: true, handled: reads | opsOf(OpDeleteObject, OpGetObjectAttributes, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging,
-		OpPutObjectRetention, OpGetObjectRetention, OpPutObjectLegalHold, OpGetObjectLegalHold)},
+	{name: "versionId", query: true, handled: versionOps},
 	{name: "partNumber", query: true, handled: reads | opsOf(OpUploadPart, OpUploadPartCopy)},
 	{name: "uploadId", query: true, handled: opsOf(OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)},
 	{name: "response-cache-control", query: true, handled: reads},

@@ -98,8 +98,10 @@ type deleteRequest struct {
 }
 
 type deleteObject struct {
-	Key       string `xml:"Key"`
-	VersionID string `xml:"VersionId"`
+	Key string `xml:"Key"`
+	// VersionID is nil without a <VersionId>; an empty one names no
+	// version.
+	VersionID *string `xml:"VersionId"`
 	// The conditions of a conditional delete, as DeleteObject's If-Match,
 	// x-amz-if-match-last-modified-time and x-amz-if-match-size.
 	ETag             string `xml:"ETag"`

@@ -21,6 +21,8 @@ func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) 
 
 // CreateObjectLockBucket is CreateBucket of a bucket with object lock
 // (x-amz-bucket-object-lock-enabled): its versioning is Enabled for good.
+// Re-creating in LegacyRegion a bucket the owner has without object lock
+// is meta.ErrBucketExists: a 200 would claim a lock the bucket lacks.
 func (s *Service) CreateObjectLockBucket(ctx context.Context, name, region, owner string) error {
 	return s.createBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, ObjectLock: true})
 }
@@ -31,25 +33,31 @@ func (s *Service) createBucket(ctx context.Context, b meta.Bucket) error {
 		return err
 	}
 	// A bucket cached as missing exists from now on.
-	defer s.corsRules.drop(name)
-	defer s.lockDefaultsCache.drop(name)
+	defer s.dropBucketCaches(name)
 	b.CreatedAt = meta.Now()
 	err := s.meta.CreateBucket(ctx, b)
 	if errors.Is(err, meta.ErrBucketExists) && region == LegacyRegion {
-		if b, gerr := s.meta.GetBucket(ctx, name); gerr == nil && b.Owner == owner {
+		if had, gerr := s.meta.GetBucket(ctx, name); gerr == nil && had.Owner == owner && (had.ObjectLock || !b.ObjectLock) {
 			return nil
 		}
 	}
 	return err
 }
 
+// dropBucketCaches forgets everything cached of bucket name: every
+// per-bucket cache of the Service is dropped here, so that a bucket deleted
+// and created again starts with none of its predecessor's configuration.
+func (s *Service) dropBucketCaches(name string) {
+	s.corsRules.drop(name)
+	s.lifecycleRules.drop(name)
+	s.lockDefaultsCache.drop(name)
+}
+
 // DeleteBucket removes an empty bucket, aborting its uploads in progress.
 func (s *Service) DeleteBucket(ctx context.Context, name string) error {
 	// Its configurations go with it (meta.Store.DeleteBucket).
-	s.corsRules.drop(name)
-	defer s.corsRules.drop(name)
-	s.lockDefaultsCache.drop(name)
-	defer s.lockDefaultsCache.drop(name)
+	s.dropBucketCaches(name)
+	defer s.dropBucketCaches(name)
 	freed, err := s.meta.DeleteBucket(ctx, name)
 	if err != nil {
 		return err

@@ -17,6 +17,8 @@ type Service struct {
 	blobs blob.Store
 	log   *slog.Logger
 	pins  *pins
+	// The per-bucket caches, all dropped by dropBucketCaches when a bucket
+	// is created or deleted.
 	// corsRules caches each bucket's compiled CORS rules (BucketCORS).
 	corsRules *configCache[*cors.Rules]
 	// lifecycleRules caches each bucket's compiled lifecycle rules

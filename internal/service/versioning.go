@@ -25,6 +25,23 @@ func newVersionID() string {
 	return fmt.Sprintf("%016x", time.Now().UnixNano()) + hex.EncodeToString(b[:])
 }
 
+// ValidVersionID reports whether v is a version ID a JOG store can hold:
+// "null" or the form newVersionID makes (32 lower-case hex digits).
+func ValidVersionID(v string) bool {
+	if v == meta.NullVersion {
+		return true
+	}
+	if len(v) != 32 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // writeVersion is the version ID a write to bucket b creates: a new one
 // while versioning is Enabled, else the null version (replaced by the
 // write).
@@ -82,7 +99,16 @@ func (s *Service) VersionHeader(ctx context.Context, bucket, versionID string) s
 	if versionID != meta.NullVersion {
 		return versionID
 	}
-	if b, err := s.meta.GetBucket(ctx, bucket); err != nil || b.Versioning == "" {
+	b, err := s.meta.GetBucket(ctx, bucket)
+	if err != nil {
+		return ""
+	}
+	return VersionHeaderOf(b, versionID)
+}
+
+// VersionHeaderOf is VersionHeader for a bucket already read.
+func VersionHeaderOf(b meta.Bucket, versionID string) string {
+	if versionID == meta.NullVersion && b.Versioning == "" {
 		return ""
 	}
 	return versionID

@@ -2,8 +2,8 @@
 // Put/GetObjectTagging and Put/GetBucketTagging (ParseXML, Set), the
 // x-amz-tagging header's URL-encoded form (ParseQuery, Set.Query), and
 // S3's limits on both (Validate): 10 tags on an object, 50 on a bucket,
-// unique keys of 1 to 128 Unicode characters, values of up to 256, made of
-// letters, digits, spaces and + - = . _ : / @.
+// unique keys of 1 to 128 Unicode characters not starting with aws:,
+// values of up to 256, made of letters, digits, spaces and + - = . _ : / @.
 package tagging
 
 import (
@@ -23,6 +23,8 @@ const (
 	MaxBucketTags = 50
 	maxKey        = 128 // Unicode characters
 	maxValue      = 256
+	// reservedPrefix starts the tag keys AWS reserves for itself.
+	reservedPrefix = "aws:"
 	// MaxDocument bounds the Tagging document read from a request.
 	MaxDocument = 64 << 10
 )
@@ -96,7 +98,8 @@ func ParseXML(body []byte, max int) (Set, error) {
 }
 
 // ParseQuery reads the x-amz-tagging header ("k1=v1&k2=v2") and validates
-// it as an object's tag set. An empty header is no tags.
+// it as an object's tag set. An empty header is no tags. A malformed
+// escape or a key given twice is S3's InvalidArgument on the header.
 func ParseQuery(h string) (Set, error) {
 	if h == "" {
 		return nil, nil
@@ -106,12 +109,21 @@ func ParseQuery(h string) (Set, error) {
 		k, v, _ := strings.Cut(part, "=")
 		key, err1 := url.QueryUnescape(k)
 		value, err2 := url.QueryUnescape(v)
-		if err1 != nil || err2 != nil {
+		if err1 != nil || err2 != nil || s.hasKey(key) {
 			return nil, &Error{"InvalidArgument", "The header 'x-amz-tagging' shall be encoded as UTF-8 then URLEncoded URL query parameters without tag name duplicates."}
 		}
 		s = append(s, Tag{key, value})
 	}
 	return s, s.Validate(MaxObjectTags)
+}
+
+func (s Set) hasKey(key string) bool {
+	for _, t := range s {
+		if t.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate checks s against S3's limits with at most max tags.
@@ -127,6 +139,10 @@ func (s Set) Validate(max int) error {
 	for _, t := range s {
 		if n := utf8.RuneCountInString(t.Key); n == 0 || n > maxKey || !allowed(t.Key) {
 			return &Error{"InvalidTag", "The TagKey you have provided is invalid"}
+		}
+		// The aws: prefix (in any case) is AWS's own: users cannot set it.
+		if len(t.Key) >= len(reservedPrefix) && strings.EqualFold(t.Key[:len(reservedPrefix)], reservedPrefix) {
+			return &Error{"InvalidTag", "Your TagKey cannot be prefixed with aws:"}
 		}
 		if utf8.RuneCountInString(t.Value) > maxValue || !allowed(t.Value) {
 			return &Error{"InvalidTag", "The TagValue you have provided is invalid"}

@@ -71,8 +71,19 @@ func TestQuery(t *testing.T) {
 		t.Errorf("ParseQuery(\"\") = %v, %v", s, err)
 	}
 	var te *Error
-	if _, err := ParseQuery("a=1&a=2"); !errors.As(err, &te) || te.Code != "InvalidTag" {
+	if _, err := ParseQuery("a=1&a=2"); !errors.As(err, &te) || te.Code != "InvalidArgument" {
 		t.Errorf("duplicate keys: %v", err)
+	}
+	for _, q := range []string{"aws:x=1", "AWS%3Ax=1", "a=1&Aws:cloudformation:stack-name=s"} {
+		if _, err := ParseQuery(q); !errors.As(err, &te) || te.Code != "InvalidTag" || !strings.Contains(te.Msg, "aws:") {
+			t.Errorf("ParseQuery(%q): %v", q, err)
+		}
+	}
+	if _, err := ParseXML([]byte(`<Tagging><TagSet><Tag><Key>aws:x</Key><Value>1</Value></Tag></TagSet></Tagging>`), MaxBucketTags); !errors.As(err, &te) || te.Code != "InvalidTag" {
+		t.Errorf("ParseXML of an aws: key: %v", err)
+	}
+	if _, err := ParseQuery("awsx=1&my:aws:k=2"); err != nil {
+		t.Errorf("keys that only contain aws: refused: %v", err)
 	}
 	if _, err := ParseQuery("a=%zz"); !errors.As(err, &te) || te.Code != "InvalidArgument" {
 		t.Errorf("bad escape: %v", err)

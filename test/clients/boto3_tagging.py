@@ -24,7 +24,7 @@ def checks(s3, bucket, t, eq, client_error_code):
         s3.delete_object_tagging(Bucket=bucket, Key="tagged")
         eq(s3.get_object_tagging(Bucket=bucket, Key="tagged")["TagSet"], [], "deleted")
         eq(client_error_code(s3.put_object, Bucket=bucket, Key="bad-tags", Body=b"x", Tagging="a=1&a=2"),
-           "InvalidTag", "put_object with duplicate tag keys")
+           "InvalidArgument", "put_object with duplicate tag keys (S3: InvalidArgument on the header)")
         eq(client_error_code(s3.head_object, Bucket=bucket, Key="bad-tags"), "404", "nothing stored")
         s3.delete_objects(Bucket=bucket, Delete={"Objects": [{"Key": "tagged"}, {"Key": "tagged-copy"}]})
 

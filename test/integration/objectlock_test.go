@@ -217,7 +217,7 @@ func TestObjectLockEnforced(t *testing.T) {
 	}
 	_, err = c.GetObjectRetention(ctx, &s3.GetObjectRetentionInput{Bucket: aws.String("lockb"), Key: aws.String("hold")})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchObjectLockConfiguration")
-	_, err = c.GetObjectRetention(ctx, &s3.GetObjectRetentionInput{Bucket: aws.String("lockb"), Key: aws.String("comp"), VersionId: aws.String("nope")})
+	_, err = c.GetObjectRetention(ctx, &s3.GetObjectRetentionInput{Bucket: aws.String("lockb"), Key: aws.String("comp"), VersionId: aws.String(unknownVersion)})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 
 	// GOVERNANCE goes with bypass; the legal hold once released.

@@ -372,10 +372,13 @@ func TestAWSObjectVersionID(t *testing.T) {
 	if _, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("versions"), Key: aws.String("k"), VersionId: aws.String("null")}); err != nil {
 		t.Fatalf("HEAD versionId=null: %v", err)
 	}
-	_, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("versions"), Key: aws.String("k"), VersionId: aws.String("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY")})
+	_, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("versions"), Key: aws.String("k"), VersionId: aws.String(unknownVersion)})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
-	_, err = c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("versions"), Key: aws.String("k"), VersionId: aws.String("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY")})
+	_, err = c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("versions"), Key: aws.String("k"), VersionId: aws.String(unknownVersion)})
 	itest.WantErr(t, err, http.StatusNotFound, "NotFound")
+	// One that no version can have is refused.
+	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("versions"), Key: aws.String("k"), VersionId: aws.String("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY")})
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 	// A version of a missing key, or of a missing bucket.
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("versions"), Key: aws.String("missing"), VersionId: aws.String("null")})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
@@ -383,7 +386,7 @@ func TestAWSObjectVersionID(t *testing.T) {
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchBucket")
 	// Copying from a version that does not exist fails the same way.
 	_, err = c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("versions"), Key: aws.String("copy"),
-		CopySource: aws.String("versions/k?versionId=3HL4kqtJlcpXroDTDmJ")})
+		CopySource: aws.String("versions/k?versionId=" + unknownVersion)})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 	itest.WantNoObject(t, c, "versions", "copy")
 }

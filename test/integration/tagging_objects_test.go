@@ -78,6 +78,7 @@ func TestObjectTagging(t *testing.T) {
 	}{
 		{"11 tags", manyTags(11), "BadRequest"},
 		{"duplicate key", tagSet("a", "1", "a", "2"), "InvalidTag"},
+		{"aws: key", tagSet("aws:k", "v"), "InvalidTag"},
 		{"long key", tagSet(strings.Repeat("k", 129), "v"), "InvalidTag"},
 		{"long value", tagSet("k", strings.Repeat("v", 257)), "InvalidTag"},
 		{"bad character", tagSet("k<", "v"), "InvalidTag"},
@@ -120,7 +121,8 @@ func TestObjectTaggingOnWrites(t *testing.T) {
 
 	// A refused x-amz-tagging stores nothing.
 	for _, tc := range []struct{ header, code string }{
-		{"a=1&a=2", "InvalidTag"},
+		{"a=1&a=2", "InvalidArgument"},
+		{"aws:k=v", "InvalidTag"},
 		{"k%3C=v", "InvalidTag"},
 		{strings.Repeat("k", 129) + "=v", "InvalidTag"},
 		{"a=1&b=1&c=1&d=1&e=1&f=1&g=1&h=1&i=1&j=1&k=1", "BadRequest"},
@@ -158,7 +160,7 @@ func TestObjectTaggingOnWrites(t *testing.T) {
 	wantObjectTags(t, c, "wtags", "copy-replace-none", "")
 	_, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: b, Key: aws.String("copy-bad"), CopySource: aws.String("wtags/src"),
 		TaggingDirective: types.TaggingDirectiveReplace, Tagging: aws.String("a=1&a=2")})
-	itest.WantErr(t, err, http.StatusBadRequest, "InvalidTag")
+	itest.WantErr(t, err, http.StatusBadRequest, "InvalidArgument")
 	itest.WantNoObject(t, c, "wtags", "copy-bad")
 
 	// Multipart: the tags given at creation are the object's at completion.
@@ -209,7 +211,7 @@ func TestObjectTaggingVersions(t *testing.T) {
 	wantObjectTags(t, c, "vtags", "k", v2)
 	wantObjectTags(t, c, "vtags", "k", v1, "v=one")
 
-	_, err = c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k, VersionId: aws.String("nope")})
+	_, err = c.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: b, Key: k, VersionId: aws.String(unknownVersion)})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 
 	// Behind a delete marker: the latest is gone (404), the marker by ID

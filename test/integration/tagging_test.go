@@ -74,6 +74,7 @@ func TestBucketTagging(t *testing.T) {
 	}{
 		{"51 tags", manyTags(51), "BadRequest"},
 		{"duplicate key", tagSet("a", "1", "a", "2"), "InvalidTag"},
+		{"aws: key", tagSet("AWS:k", "v"), "InvalidTag"},
 		{"long key", tagSet(strings.Repeat("k", 129), "v"), "InvalidTag"},
 		{"long value", tagSet("k", strings.Repeat("v", 257)), "InvalidTag"},
 		{"empty key", tagSet("", "v"), "InvalidTag"},

@@ -211,7 +211,7 @@ func TestVersioningObjects(t *testing.T) {
 	if err != nil || aws.ToInt64(attrs.ObjectSize) != int64(len(one)) || aws.ToString(attrs.VersionId) != v1 {
 		t.Fatalf("GetObjectAttributes(v1) = %+v, %v", attrs, err)
 	}
-	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: b, Key: aws.String("dir/k"), VersionId: aws.String("nosuchversion")})
+	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: b, Key: aws.String("dir/k"), VersionId: aws.String(unknownVersion)})
 	itest.WantErr(t, err, http.StatusNotFound, "NoSuchVersion")
 
 	// A delete writes a delete marker; the versions stay.
@@ -375,10 +375,11 @@ func TestVersioningDeleteObjects(t *testing.T) {
 	for _, d := range out.Deleted {
 		byKey[aws.ToString(d.Key)] = d
 	}
-	if d := byKey["a"]; aws.ToString(d.VersionId) != a1 || aws.ToBool(d.DeleteMarker) {
+	if d := byKey["a"]; aws.ToString(d.VersionId) != a1 || aws.ToBool(d.DeleteMarker) || d.DeleteMarkerVersionId != nil {
 		t.Errorf("deleted a = %+v", d)
 	}
-	if d := byKey["b"]; !aws.ToBool(d.DeleteMarker) || aws.ToString(d.DeleteMarkerVersionId) == "" || d.VersionId != nil {
+	marker := byKey["b"].DeleteMarkerVersionId
+	if d := byKey["b"]; !aws.ToBool(d.DeleteMarker) || aws.ToString(marker) == "" || d.VersionId != nil {
 		t.Errorf("deleted b = %+v", d)
 	}
 	itest.WantObject(t, c, "vdel", "a", []byte("a2"))
@@ -386,6 +387,21 @@ func TestVersioningDeleteObjects(t *testing.T) {
 	if got := versionsOf(t, srv, c, "vdel", 1000); len(got) != 3 {
 		t.Errorf("versions = %q, want a's one and b's two", got)
 	}
+	// Removing the marker by its ID: S3 reports DeleteMarker and, as
+	// DeleteMarkerVersionId, the version deleted (DeletedObject's
+	// documentation).
+	out, err = c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: b, Delete: &types.Delete{Objects: []types.ObjectIdentifier{
+		{Key: aws.String("b"), VersionId: marker},
+	}}})
+	if err != nil || len(out.Errors) != 0 || len(out.Deleted) != 1 {
+		t.Fatalf("DeleteObjects of the marker = %+v, %v", out, err)
+	}
+	if d := out.Deleted[0]; aws.ToString(d.VersionId) != aws.ToString(marker) || !aws.ToBool(d.DeleteMarker) ||
+		aws.ToString(d.DeleteMarkerVersionId) != aws.ToString(marker) {
+		t.Errorf("deleted marker of b = key %q version %q marker %v marker version %q", aws.ToString(d.Key), aws.ToString(d.VersionId),
+			aws.ToBool(d.DeleteMarker), aws.ToString(d.DeleteMarkerVersionId))
+	}
+	itest.WantObject(t, c, "vdel", "b", []byte("b1"))
 }
 
 func TestVersioningListVersions(t *testing.T) {

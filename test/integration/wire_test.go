@@ -495,7 +495,7 @@ func TestWireOtherHeaders(t *testing.T) {
 	if err := attrs("null"); err != nil {
 		t.Fatalf("GetObjectAttributes of the null version: %v", err)
 	}
-	itest.WantErr(t, attrs("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY"), 404, "NoSuchVersion")
+	itest.WantErr(t, attrs(unknownVersion), 404, "NoSuchVersion")
 
 	out, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("bkt"), Key: aws.String("copy"),
 		CopySource: aws.String("bkt/k"), ChecksumAlgorithm: types.ChecksumAlgorithmSha256})
