@@ -53,7 +53,7 @@ func ParseRoute(r *http.Request, domain string) Route {
 		return rt
 	case key == "":
 		rt.Op = bucketOp(r.Method, q)
-		if rt.Op == OpUnknown && r.Method == http.MethodPost && len(q) == 0 && isForm(r.Header.Get("Content-Type")) {
+		if rt.Op == OpUnknown && r.Method == http.MethodPost && isForm(r.Header.Get("Content-Type")) {
 			rt.Op = OpPostObject
 		}
 	default:

@@ -51,7 +51,7 @@ var (
 	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
 		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
-	sseCOps = opsOf(OpPutObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
+	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
 	bodyChecksums = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpCompleteMultipartUpload)
 	copies        = opsOf(OpCopyObject, OpUploadPartCopy)
