@@ -41,24 +41,25 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	hdr := formHeaders(f)
+	hdr, err := formHeaders(f)
+	if err != nil {
+		return err
+	}
 	if err := checkWire(OpPostObject, hdr, nil); err != nil {
 		return err
 	}
-	in, err := formPutInput(hdr, f.Get("tagging"))
+	in, err := newObjectInput(hdr)
 	if err != nil {
 		return err
 	}
-	in.Bucket, in.Key, in.Owner = r.route.Bucket, r.route.Key, r.auth.AccessKey
+	if in.Checksums, err = checksumRequest(hdr, nil, nil); err != nil {
+		return err
+	}
 	in.Body, in.Size = rng.Reader(f.File), -1
-	o, err := h.svc.PutObject(r.Context(), in)
+	o, err := h.storeObject(w, r, in)
 	if err != nil {
 		return err
 	}
-	w.Header().Set("ETag", `"`+o.ETag+`"`)
-	setChecksumHeaders(w.Header(), o.Checksum)
-	h.setExpiration(w.Header(), r, o)
-	h.setVersionHeader(w, r, o.VersionID)
 	return postResponse(w, r, f, o)
 }
 
@@ -106,14 +107,21 @@ var formHeaderPrefixes = []string{"x-amz-meta-", "x-amz-checksum-", "x-amz-serve
 
 // formHeaders turns the form's fields into the request headers of the
 // equivalent PUT, so that one parser and the wire table serve both: acl
-// is x-amz-acl, x-amz-checksum-algorithm is x-amz-sdk-checksum-algorithm.
-// The policy's own fields (key, policy, the signature, success_action_*,
-// tagging) are not headers.
-func formHeaders(f *postpolicy.Form) http.Header {
+// is x-amz-acl, x-amz-checksum-algorithm is x-amz-sdk-checksum-algorithm,
+// tagging (a Tagging XML document, as PutObjectTagging's) is x-amz-tagging.
+// The policy's own fields (key, policy, the signature, success_action_*)
+// are not headers.
+func formHeaders(f *postpolicy.Form) (http.Header, error) {
 	h := http.Header{}
 	for _, name := range f.Names() {
 		v := f.Get(name)
 		switch {
+		case name == "tagging":
+			set, err := tagging.ParseXML([]byte(v), tagging.MaxObjectTags)
+			if err != nil {
+				return nil, err
+			}
+			h.Set("X-Amz-Tagging", set.Query())
 		case name == "acl":
 			h.Set("X-Amz-Acl", v)
 		case name == "x-amz-checksum-algorithm":
@@ -122,7 +130,7 @@ func formHeaders(f *postpolicy.Form) http.Header {
 			h[http.CanonicalHeaderKey(name)] = []string{v}
 		}
 	}
-	return h
+	return h, nil
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {
@@ -132,38 +140,6 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 		}
 	}
 	return false
-}
-
-// formPutInput reads what a PUT would read from its headers out of the
-// form's: content headers and metadata, Content-MD5, checksums, storage
-// class, object lock; and the tagging field, a Tagging XML document.
-func formPutInput(hdr http.Header, taggingDoc string) (service.PutInput, error) {
-	var in service.PutInput
-	var err error
-	if in.ContentMD5, err = contentMD5(hdr); err != nil {
-		return in, err
-	}
-	if in.Headers, in.UserMeta, err = parseObjectHeaders(hdr); err != nil {
-		return in, err
-	}
-	if in.StorageClass, err = storageClassHeader(hdr); err != nil {
-		return in, err
-	}
-	if in.Lock, err = lockRequest(hdr); err != nil {
-		return in, err
-	}
-	if in.Checksums, err = checksumRequest(hdr, nil, nil); err != nil {
-		return in, err
-	}
-	if taggingDoc != "" {
-		set, err := tagging.ParseXML([]byte(taggingDoc), tagging.MaxObjectTags)
-		if err != nil {
-			return in, err
-		}
-		in.Tags = set.Query()
-	}
-	in.Integrity = in.ContentMD5 != nil || len(in.Checksums.Verify) > 0
-	return in, nil
 }
 
 // postResult is PostObject's answer with success_action_status 201.
