@@ -9,8 +9,9 @@ import (
 )
 
 // MaxPreData bounds the fields before the file part, names and values
-// together: S3 refuses more than 20 KB of them with
-// MaxPostPreDataLengthExceeded. It bounds what a form makes the server
+// together: S3 refuses more than 20480 bytes before the file with
+// MaxPostPreDataLengthExceeded (its error document names
+// MaxPostPreDataLengthBytes 20480). It bounds what a form makes the server
 // hold in memory; the file itself is streamed.
 const MaxPreData = 20 << 10
 
@@ -59,7 +60,8 @@ func ReadForm(body io.Reader, contentType string) (*Form, error) {
 			return nil, &Error{Kind: Malformed, Msg: "The body of your POST request is not well-formed multipart/form-data.", Err: err}
 		}
 		if budget -= len(value); budget < 0 {
-			return nil, errorf(PreDataTooLarge, "Your POST request fields preceding the upload file were too large.")
+			// S3's words, spelling included.
+			return nil, errorf(PreDataTooLarge, "Your POST request fields preceeding the upload file was too large.")
 		}
 		if _, dup := f.fields[name]; dup {
 			return nil, errorf(Missing, "The form field %s appears more than once: POST takes one value per field.", name)
