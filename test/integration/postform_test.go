@@ -202,6 +202,12 @@ func TestPostObjectForms(t *testing.T) {
 			t.Fatalf("status %d %s", resp.StatusCode, body)
 		}
 		itest.WantObject(t, c, bucket, "user/v2", []byte("v2"))
+		// No Content-Type field: S3's default, not the file part's own
+		// Content-Type (application/octet-stream here), which S3 ignores.
+		head, err := c.HeadObject(context.Background(), &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String("user/v2")})
+		if err != nil || aws.ToString(head.ContentType) != "binary/octet-stream" {
+			t.Errorf("Content-Type %q (%v), want binary/octet-stream", aws.ToString(head.ContentType), err)
+		}
 		fields[3].Value = sigv2.SignPOST("wrong", policy)
 		resp, body = itest.PostForm(t, endpoint, fields, "f", []byte("x"))
 		itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
