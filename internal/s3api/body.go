@@ -41,12 +41,21 @@ func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 		return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest",
 			"x-amz-trailer is only valid with an aws-chunked (STREAMING-*) payload")
 	}
+	ck, err := checksumRequest(r.Header, trailerNames, trailer)
+	return body, size, ck, err
+}
 
+// checksumRequest collects the flexible checksums a write names: values in
+// x-amz-checksum-* headers (or, for PostObject, form fields), algorithms
+// whose values come in trailers (trailer returns them when the body ends),
+// and x-amz-sdk-checksum-algorithm.
+func checksumRequest(h http.Header, trailerNames []string, trailer func(string) string) (service.ChecksumRequest, error) {
+	var ck service.ChecksumRequest
 	headerValues := map[checksum.Algorithm]string{}
 	for _, a := range checksum.Algorithms {
-		if v := r.Header.Get(a.HeaderName()); v != "" {
+		if v := h.Get(a.HeaderName()); v != "" {
 			if _, err := a.Decode(v); err != nil {
-				return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest", "Value for %s header is invalid.", a.HeaderName())
+				return ck, apiErr(http.StatusBadRequest, "InvalidRequest", "Value for %s header is invalid.", a.HeaderName())
 			}
 			headerValues[a] = v
 			ck.Verify = append(ck.Verify, a)
@@ -55,24 +64,24 @@ func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 	for _, name := range trailerNames {
 		a, err := checksum.ParseAlgorithm(strings.TrimPrefix(name, "x-amz-checksum-"))
 		if !strings.HasPrefix(name, "x-amz-checksum-") || err != nil {
-			return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest", "The trailer %q is not supported.", name)
+			return ck, apiErr(http.StatusBadRequest, "InvalidRequest", "The trailer %q is not supported.", name)
 		}
 		ck.Verify = append(ck.Verify, a)
 	}
 	if len(ck.Verify) > 1 {
-		return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest",
+		return ck, apiErr(http.StatusBadRequest, "InvalidRequest",
 			"Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.")
 	}
-	if v := r.Header.Get("X-Amz-Sdk-Checksum-Algorithm"); v != "" {
+	if v := h.Get("X-Amz-Sdk-Checksum-Algorithm"); v != "" {
 		a, err := checksum.ParseAlgorithm(v)
 		if err != nil {
-			return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest", "Checksum algorithm %q is not supported.", v)
+			return ck, apiErr(http.StatusBadRequest, "InvalidRequest", "Checksum algorithm %q is not supported.", v)
 		}
 		ck.Algorithm = a
 	}
 	if len(ck.Verify) == 1 {
 		if ck.Algorithm != "" && ck.Algorithm != ck.Verify[0] {
-			return nil, 0, ck, apiErr(http.StatusBadRequest, "InvalidRequest",
+			return ck, apiErr(http.StatusBadRequest, "InvalidRequest",
 				"Value for x-amz-sdk-checksum-algorithm header is invalid.")
 		}
 		ck.Algorithm = ck.Verify[0]
@@ -86,7 +95,7 @@ func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 		}
 		return ""
 	}
-	return body, size, ck, nil
+	return ck, nil
 }
 
 // chunkedTransfer reports whether r's body came with Transfer-Encoding:

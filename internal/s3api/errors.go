@@ -12,6 +12,7 @@ import (
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/postpolicy"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/tagging"
@@ -120,6 +121,18 @@ var errorTable = []struct {
 	{sigv4.ErrInvalidContentSHA256, APIError{"InvalidArgument", "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD, or a valid sha256 value.", http.StatusBadRequest}},
 }
 
+// formErrors are the S3 codes of a PostObject form's refusals, by kind;
+// the message is the form error's own.
+var formErrors = map[postpolicy.Kind]APIError{
+	postpolicy.Malformed:       {Code: "MalformedPOSTRequest", Status: http.StatusBadRequest},
+	postpolicy.Missing:         {Code: "InvalidArgument", Status: http.StatusBadRequest},
+	postpolicy.PreDataTooLarge: {Code: "MaxPostPreDataLengthExceeded", Status: http.StatusBadRequest},
+	postpolicy.BadPolicy:       {Code: "InvalidPolicyDocument", Status: http.StatusBadRequest},
+	postpolicy.Denied:          {Code: "AccessDenied", Status: http.StatusForbidden},
+	postpolicy.TooLarge:        {Code: "EntityTooLarge", Status: http.StatusBadRequest},
+	postpolicy.TooSmall:        {Code: "EntityTooSmall", Status: http.StatusBadRequest},
+}
+
 // toAPIError maps any error to the wire error to send. Unknown errors become
 // InternalError (the caller logs them with the request ID). Detail wrapped
 // around an auth or validation sentinel becomes the message.
@@ -136,6 +149,11 @@ func toAPIError(err error) (*APIError, bool) {
 			}
 			return &out, true
 		}
+	}
+	var form *postpolicy.Error
+	if errors.As(err, &form) {
+		c := formErrors[form.Kind]
+		return apiErr(c.Status, c.Code, "%s", form.Msg), true
 	}
 	if errors.Is(err, cors.ErrMalformed) || errors.Is(err, lifecycle.ErrMalformed) || errors.Is(err, tagging.ErrMalformed) { // S3's message, not the detail
 		return errMalformedXML, true

@@ -133,6 +133,8 @@ func goldenDocs() []goldenDoc {
 		{"initiate-multipart-upload", initiateMultipartUploadResult{
 			Xmlns: s3Namespace, Bucket: "bucket", Key: "big/file.bin", UploadID: "0000018f2a3b4c5d0123456789abcdef",
 		}},
+		{"post-response", postResult{Location: "http://127.0.0.1:9000/bucket/uploads/a%20b.png", Bucket: "bucket",
+			Key: "uploads/a b.png", ETag: `"5d41402abc4b2a76b9719d911017c592"`}},
 		{"complete-multipart-upload", completeMultipartUploadResult{
 			Xmlns: s3Namespace, Location: "http://127.0.0.1:9000/bucket/big/file.bin", Bucket: "bucket", Key: "big/file.bin",
 			ETag: `"3858f62230ac3c915f300c664312c11f-2"`, checksumFields: checksumFields{ChecksumCRC32: "yZRlqg==-2"},

@@ -131,11 +131,15 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	if origin := req.Header["Origin"]; len(origin) > 0 && req.route.Bucket != "" {
 		h.setCORSHeaders(w, req, origin[0])
 	}
-	auth, err := h.authenticate(req.Request)
-	if err != nil {
-		return err
+	// A browser-based upload is authenticated by its form (postObject):
+	// it carries no Authorization header.
+	if req.route.Op != OpPostObject {
+		auth, err := h.authenticate(req.Request)
+		if err != nil {
+			return err
+		}
+		req.auth = auth
 	}
-	req.auth = auth
 	q := req.URL.Query()
 	if name := repeatedParam(q); name != "" {
 		return apiErr(http.StatusBadRequest, "InvalidArgument",

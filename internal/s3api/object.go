@@ -17,49 +17,61 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if r.ContentLength > service.MaxObjectSize {
 		return service.ErrEntityTooLarge
 	}
-	md5sum, err := contentMD5(r.Header)
+	in, err := newObjectInput(r.Header)
 	if err != nil {
 		return err
 	}
-	headers, userMeta, err := parseObjectHeaders(r.Header)
-	if err != nil {
+	if in.Cond, err = writeCondition(r.Header); err != nil {
 		return err
 	}
-	cond, err := writeCondition(r.Header)
-	if err != nil {
+	if in.Body, in.Size, in.Checksums, err = uploadBody(r); err != nil {
 		return err
 	}
-	class, err := storageClassHeader(r.Header)
-	if err != nil {
+	if _, err := h.storeObject(w, r, in); err != nil {
 		return err
 	}
-	tags, err := taggingHeader(r.Header)
-	if err != nil {
-		return err
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// newObjectInput reads what a new object is stored with from a write's
+// headers — PutObject's, or PostObject's form fields as headers
+// (formHeaders): Content-MD5, content headers and metadata, storage class,
+// x-amz-tagging, object lock.
+func newObjectInput(hdr http.Header) (service.PutInput, error) {
+	var in service.PutInput
+	var err error
+	if in.ContentMD5, err = contentMD5(hdr); err != nil {
+		return in, err
 	}
-	lock, err := lockRequest(r.Header)
-	if err != nil {
-		return err
+	if in.Headers, in.UserMeta, err = parseObjectHeaders(hdr); err != nil {
+		return in, err
 	}
-	body, size, ck, err := uploadBody(r)
-	if err != nil {
-		return err
+	if in.StorageClass, err = storageClassHeader(hdr); err != nil {
+		return in, err
 	}
-	o, err := h.svc.PutObject(r.Context(), service.PutInput{
-		Bucket: r.route.Bucket, Key: r.route.Key, Body: body, Size: size,
-		ContentMD5: md5sum, Checksums: ck, Headers: headers, UserMeta: userMeta, Tags: tags, Cond: cond,
-		Owner: r.auth.AccessKey, StorageClass: class,
-		Lock: lock, Integrity: md5sum != nil || len(ck.Verify) > 0,
-	})
+	if in.Tags, err = taggingHeader(hdr); err != nil {
+		return in, err
+	}
+	in.Lock, err = lockRequest(hdr)
+	return in, err
+}
+
+// storeObject stores in (its body and checksums set) as the route's object
+// for the authenticated caller and sets the headers of a stored object on
+// the response: ETag, checksum, expiration, version.
+func (h *Handler) storeObject(w http.ResponseWriter, r *request, in service.PutInput) (meta.Object, error) {
+	in.Bucket, in.Key, in.Owner = r.route.Bucket, r.route.Key, r.auth.AccessKey
+	in.Integrity = in.ContentMD5 != nil || len(in.Checksums.Verify) > 0
+	o, err := h.svc.PutObject(r.Context(), in)
 	if err != nil {
-		return err
+		return o, err
 	}
 	w.Header().Set("ETag", `"`+o.ETag+`"`)
 	setChecksumHeaders(w.Header(), o.Checksum)
 	h.setExpiration(w.Header(), r, o)
 	h.setVersionHeader(w, r, o.VersionID)
-	w.WriteHeader(http.StatusOK)
-	return nil
+	return o, nil
 }
 
 // setChecksumHeaders names an object's checksum on a response.

@@ -58,6 +58,9 @@ const (
 	OpGetObjectRetention
 	OpPutObjectLegalHold
 	OpGetObjectLegalHold
+	// OpPostObject is a browser-based upload: a multipart/form-data POST
+	// to the bucket, authenticated by its signed policy, not by headers.
+	OpPostObject
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
@@ -187,6 +190,9 @@ var operations = [numOps]opDesc{
 	OpGetObjectRetention:         {"GetObjectRetention", []string{"s3:GetObjectRetention"}, "", KindRead, (*Handler).getObjectRetention},
 	OpPutObjectLegalHold:         {"PutObjectLegalHold", []string{"s3:PutObjectLegalHold"}, "", KindWrite, (*Handler).putObjectLegalHold},
 	OpGetObjectLegalHold:         {"GetObjectLegalHold", []string{"s3:GetObjectLegalHold"}, "", KindRead, (*Handler).getObjectLegalHold},
+	// PostObject is PutObject from an HTML form (API reference, "POST
+	// Object": the same permission as PUT).
+	OpPostObject: {"PostObject", []string{actPutObject}, "", KindWrite, (*Handler).postObject},
 }
 
 // versionDesc is what S3 requires instead of an operation's actions when

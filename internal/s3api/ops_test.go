@@ -121,6 +121,8 @@ var awsActions = map[string]struct {
 	"GetObjectRetention":              {[]string{"s3:GetObjectRetention"}, ""},
 	"PutObjectLegalHold":              {[]string{"s3:PutObjectLegalHold"}, ""},
 	"GetObjectLegalHold":              {[]string{"s3:GetObjectLegalHold"}, ""},
+	// POST Object (API reference, RESTObjectPOST): the write access of a PUT.
+	"PostObject": {[]string{"s3:PutObject"}, ""},
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {

@@ -59,6 +59,9 @@ func ParseRoute(r *http.Request, domain string) Route {
 		return rt
 	case key == "":
 		rt.Op = bucketOp(r.Method, q)
+		if rt.Op == OpUnknown && r.Method == http.MethodPost && isForm(r.Header.Get("Content-Type")) {
+			rt.Op = OpPostObject
+		}
 	default:
 		rt.Op = objectOp(r, q)
 	}
@@ -203,6 +206,13 @@ func objectOp(r *http.Request, q map[string][]string) Op {
 		return OpDeleteObject
 	}
 	return OpUnknown
+}
+
+// isForm reports whether a Content-Type is multipart/form-data: a POST of
+// one to a bucket is a browser-based upload (PostObject).
+func isForm(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "multipart/form-data")
 }
 
 // splitPath splits "/bucket/key..." at the first slash after the bucket.

@@ -24,6 +24,13 @@ func TestParseRoute(t *testing.T) {
 		{"GET", "/examplebucket?prefix=N&marker=Ned&max-keys=40", "", nil, "", Route{Op: OpListObjects, Bucket: "examplebucket"}},
 		{"POST", "/examplebucket?delete", "", nil, "", Route{Op: OpDeleteObjects, Bucket: "examplebucket"}},
 		{"POST", "/examplebucket", "", nil, "", Route{Op: OpUnknown, Bucket: "examplebucket"}},
+		// A browser-based upload (RESTObjectPOST's example request): a form
+		// POSTed to the bucket, path-style or virtual-hosted.
+		{"POST", "/examplebucket", "", map[string]string{"Content-Type": "multipart/form-data; boundary=9431149156168"}, "", Route{Op: OpPostObject, Bucket: "examplebucket"}},
+		{"POST", "/", "examplebucket.s3.example.com", map[string]string{"Content-Type": "Multipart/Form-Data; boundary=x"}, "s3.example.com", Route{Op: OpPostObject, Bucket: "examplebucket"}},
+		{"POST", "/examplebucket/key", "", map[string]string{"Content-Type": "multipart/form-data; boundary=x"}, "", Route{Op: OpUnknown, Bucket: "examplebucket", Key: "key"}},
+		{"POST", "/examplebucket?delete", "", map[string]string{"Content-Type": "multipart/form-data; boundary=x"}, "", Route{Op: OpDeleteObjects, Bucket: "examplebucket"}},
+		{"POST", "/examplebucket", "", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", Route{Op: OpUnknown, Bucket: "examplebucket"}},
 		{"GET", "/examplebucket?versioning", "", nil, "", Route{Op: OpGetBucketVersioning, Bucket: "examplebucket"}},
 		{"PUT", "/examplebucket?versioning", "", nil, "", Route{Op: OpPutBucketVersioning, Bucket: "examplebucket"}},
 		{"DELETE", "/examplebucket?versioning", "", nil, "", Route{Op: OpUnknown, Bucket: "examplebucket"}},

@@ -42,16 +42,18 @@ func (s opSet) ops() []Op {
 
 // Groups of operations the table refers to.
 var (
-	objectWrites = opsOf(OpPutObject, OpCopyObject, OpCreateMultipartUpload)
+	// objectWrites includes PostObject, whose form fields are checked as
+	// the headers of a PUT.
+	objectWrites = opsOf(OpPutObject, OpCopyObject, OpCreateMultipartUpload, OpPostObject)
 	lockWrites   = objectWrites
 	// configBodies are the operations whose body Content-MD5 or a
 	// checksum may cover.
-	configBodies = opsOf(OpPutObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
+	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
 		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
-	sseCOps = opsOf(OpPutObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
+	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
-	bodyChecksums = opsOf(OpPutObject, OpUploadPart, OpCompleteMultipartUpload)
+	bodyChecksums = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpCompleteMultipartUpload)
 	copies        = opsOf(OpCopyObject, OpUploadPartCopy)
 	reads         = opsOf(OpGetObject, OpHeadObject)
 	// routed is every S3 operation JOG serves (a CORS preflight is the

@@ -32,6 +32,7 @@ import zlib
 
 import boto3
 import boto3_lifecycle
+import boto3_post
 import boto3_tagging
 import boto3_objectlock
 import boto3_wire
@@ -740,6 +741,7 @@ def suite(endpoint, tmp):
 
     boto3_lifecycle.checks(s3, bucket, t, eq, client_error_code)
     boto3_tagging.checks(s3, bucket, t, eq, client_error_code)
+    boto3_post.checks(s3, bucket, t, eq, client_error_code)
     versioning_suite(s3, label, t, eq, client_error_code)
     boto3_objectlock.objectlock_suite(s3, label, t, eq, client_error_code)
 

@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/jogstore/jog/internal/s3api"
+	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
@@ -145,6 +146,10 @@ func TestWireRefusals(t *testing.T) {
 		t.Fatalf("only %d refusals in the wire table", len(refusals))
 	}
 	for _, ref := range refusals {
+		if ref.Op == "PostObject" {
+			wantFormRefusal(t, srv, ref)
+			continue
+		}
 		rq, ok := requests[ref.Op]
 		if !ok {
 			t.Fatalf("no request for %s: add one", ref.Op)
@@ -184,6 +189,31 @@ func TestWireRefusals(t *testing.T) {
 	}
 	if after := wireState(t, c); after != before {
 		t.Fatalf("refused requests changed the store:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// wantFormRefusal sends a refused parameter to PostObject: a header as a
+// form field the policy allows (acl for x-amz-acl), a query parameter on
+// the form's URL.
+func wantFormRefusal(t *testing.T, srv *testutil.Server, ref s3api.Refusal) {
+	t.Helper()
+	target := srv.URL + "/wire"
+	conds := []any{map[string]string{"bucket": "wire"}, map[string]string{"key": "k"}}
+	extra := []itest.FormField{{Name: "key", Value: "k"}}
+	if ref.Query != "" {
+		target += "?" + ref.Query + "=" + url.QueryEscape(ref.Sample)
+	} else {
+		name := ref.Header
+		if name == "x-amz-acl" {
+			name = "acl"
+		}
+		conds = append(conds, map[string]string{name: ref.Sample})
+		extra = append(extra, itest.FormField{Name: name, Value: ref.Sample})
+	}
+	fields := append(extra, itest.SignedForm(t, time.Now().Add(time.Hour), conds...)...)
+	resp, body := itest.PostForm(t, target, fields, "f", []byte("replaced"))
+	if code := itest.BodyCode(body); resp.StatusCode != ref.Status || code != ref.Code {
+		t.Errorf("PostObject with %s%s: %q: got %d %s, want %d %s", ref.Header, ref.Query, ref.Sample, resp.StatusCode, code, ref.Status, ref.Code)
 	}
 }
 

@@ -1,0 +1,190 @@
+package s3api
+
+import (
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/postpolicy"
+	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/tagging"
+)
+
+// postObject serves a browser-based upload (PostObject): an HTML form
+// POSTed to the bucket as multipart/form-data. The fields before the file
+// are read (bounded by postpolicy.MaxPreData), the form's signature and
+// its policy are checked, and then the file part streams into PutObject,
+// content-length-range enforced as it streams: a form that breaks any
+// condition stores nothing.
+func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
+	f, err := postpolicy.ReadForm(r.Body, r.Header.Get("Content-Type"))
+	if err != nil {
+		return err
+	}
+	if !f.Has("key") {
+		return apiErr(http.StatusBadRequest, "InvalidArgument",
+			"Bucket POST must contain a field named 'key'.  If it is specified, please check the order of the fields.")
+	}
+	r.route.Key = f.Key()
+	if r.auth, err = h.authenticateForm(f); err != nil {
+		return err
+	}
+	policy, err := postpolicy.ParsePolicy(f.Get("policy"))
+	if err != nil {
+		return err
+	}
+	rng, err := policy.Check(time.Now(), f, r.route.Bucket, service.MaxObjectSize)
+	if err != nil {
+		return err
+	}
+	hdr, err := formHeaders(f)
+	if err != nil {
+		return err
+	}
+	if err := checkWire(OpPostObject, hdr, nil); err != nil {
+		return err
+	}
+	in, err := newObjectInput(hdr)
+	if err != nil {
+		return err
+	}
+	if in.Checksums, err = checksumRequest(hdr, nil, nil); err != nil {
+		return err
+	}
+	in.Body, in.Size = rng.Reader(f.File), -1
+	o, err := h.storeObject(w, r, in)
+	if err != nil {
+		return err
+	}
+	return postResponse(w, r, f, o)
+}
+
+// authenticateForm verifies the form's signature over its policy: SigV4
+// (x-amz-algorithm, x-amz-credential, x-amz-date, x-amz-signature) or
+// SigV2 (AWSAccessKeyId, signature). A form with neither is anonymous,
+// which JOG does not serve.
+func (h *Handler) authenticateForm(f *postpolicy.Form) (*sigv4.Result, error) {
+	var required []string
+	switch {
+	case f.Has("x-amz-algorithm") || f.Has("x-amz-signature") || f.Has("x-amz-credential"):
+		required = []string{"x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature", "policy"}
+	case f.Has("awsaccesskeyid") || f.Has("signature"):
+		required = []string{"AWSAccessKeyId", "signature", "policy"}
+	default:
+		return nil, errAccessDenied
+	}
+	for _, name := range required {
+		if !f.Has(name) {
+			return nil, apiErr(http.StatusBadRequest, "InvalidArgument", "Bucket POST must contain a field named '%s'.", name)
+		}
+	}
+	if len(required) == 3 {
+		res, err := h.verifierV2.VerifyPOST(f.Get("AWSAccessKeyId"), f.Get("policy"), f.Get("signature"))
+		if err != nil {
+			return nil, err
+		}
+		return &sigv4.Result{AccessKey: res.AccessKey, PayloadHash: sigv4.UnsignedPayload}, nil
+	}
+	if f.Get("x-amz-algorithm") != sigv4.Algorithm {
+		return nil, sigv4.ErrUnsupportedAlgorithm
+	}
+	return h.verifier.VerifyPOST(f.Get("x-amz-credential"), f.Get("x-amz-date"), f.Get("policy"), f.Get("x-amz-signature"))
+}
+
+// formHeaderFields are the form fields that carry what a PUT carries in
+// its headers, under the same names.
+var formHeaderFields = map[string]bool{
+	"cache-control": true, "content-type": true, "content-disposition": true, "content-encoding": true,
+	"content-language": true, "expires": true, "content-md5": true,
+	"x-amz-storage-class": true, "x-amz-website-redirect-location": true, "x-amz-security-token": true,
+}
+
+var formHeaderPrefixes = []string{"x-amz-meta-", "x-amz-checksum-", "x-amz-server-side-encryption", "x-amz-object-lock-", "x-amz-grant-"}
+
+// formHeaders turns the form's fields into the request headers of the
+// equivalent PUT, so that one parser and the wire table serve both: acl
+// is x-amz-acl, x-amz-checksum-algorithm is x-amz-sdk-checksum-algorithm,
+// tagging (a Tagging XML document, as PutObjectTagging's) is x-amz-tagging.
+// The policy's own fields (key, policy, the signature, success_action_*)
+// are not headers.
+func formHeaders(f *postpolicy.Form) (http.Header, error) {
+	h := http.Header{}
+	for _, name := range f.Names() {
+		v := f.Get(name)
+		switch {
+		case name == "tagging":
+			set, err := tagging.ParseXML([]byte(v), tagging.MaxObjectTags)
+			if err != nil {
+				return nil, err
+			}
+			h.Set("X-Amz-Tagging", set.Query())
+		case name == "acl":
+			h.Set("X-Amz-Acl", v)
+		case name == "x-amz-checksum-algorithm":
+			h.Set("X-Amz-Sdk-Checksum-Algorithm", v)
+		case formHeaderFields[name] || hasAnyPrefix(name, formHeaderPrefixes):
+			h[http.CanonicalHeaderKey(name)] = []string{v}
+		}
+	}
+	return h, nil
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// postResult is PostObject's answer with success_action_status 201.
+type postResult struct {
+	XMLName  xml.Name `xml:"PostResponse"`
+	Location string   `xml:"Location"`
+	Bucket   string   `xml:"Bucket"`
+	Key      string   `xml:"Key"`
+	ETag     string   `xml:"ETag"`
+}
+
+// postResponse answers a stored upload as the form asks: a 303 to
+// success_action_redirect (or the older redirect) with bucket, key and
+// etag in its query; else success_action_status 200 or 201 (with a
+// PostResponse document); else 204. A redirect that is not an absolute
+// http(s) URL is ignored, as S3 ignores it.
+func postResponse(w http.ResponseWriter, r *request, f *postpolicy.Form, o meta.Object) error {
+	etag := `"` + o.ETag + `"`
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	loc := scheme + "://" + r.Host + strings.TrimSuffix(r.URL.Path, "/") + "/" + urlEncode(o.Key)
+	w.Header().Set("Location", loc)
+	target := f.Get("success_action_redirect")
+	if target == "" {
+		target = f.Get("redirect")
+	}
+	if u, err := url.Parse(target); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		q := u.Query()
+		q.Set("bucket", o.Bucket)
+		q.Set("key", o.Key)
+		q.Set("etag", etag)
+		u.RawQuery = q.Encode()
+		w.Header().Set("Location", u.String())
+		w.WriteHeader(http.StatusSeeOther)
+		return nil
+	}
+	switch f.Get("success_action_status") {
+	case "200":
+		w.WriteHeader(http.StatusOK)
+	case "201":
+		return writeXML(w, http.StatusCreated, postResult{Location: loc, Bucket: o.Bucket, Key: o.Key, ETag: etag})
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+	return nil
+}

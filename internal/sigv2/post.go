@@ -1,0 +1,21 @@
+package sigv2
+
+import "github.com/jogstore/jog/internal/sigv4"
+
+// VerifyPOST authenticates a browser-based upload signed with SigV2: the
+// form's AWSAccessKeyId and signature, base64(HMAC-SHA1(secret, base64
+// policy)), over the policy document as sent. The policy's expiration,
+// which the caller checks, bounds the form's life.
+func (v *Verifier) VerifyPOST(accessKey, policy, sig string) (*Result, error) {
+	secret, err := v.secret(accessKey)
+	if err != nil {
+		return nil, err
+	}
+	if !signatureMatches(secret, policy, sig) {
+		return nil, sigv4.ErrSignatureDoesNotMatch
+	}
+	return &Result{AccessKey: accessKey}, nil
+}
+
+// SignPOST is VerifyPOST's counterpart, for tests and tools.
+func SignPOST(secret, policy string) string { return signature(secret, policy) }
