@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/jogstore/jog/internal/iam/keyring"
 )
 
 // Config is the server configuration.
@@ -50,6 +52,10 @@ type Config struct {
 	// LifecycleInterval is how often the lifecycle worker starts a pass
 	// over the buckets with lifecycle rules; 0 turns the worker off.
 	LifecycleInterval time.Duration
+	// IAMKey is the server key sealing IAM secret access keys, base64
+	// (keyring.ParseKey), from JOG_IAM_KEY only: no flag, so that it never
+	// shows in a process listing. Empty: the data dir's iam.key.
+	IAMKey string
 
 	envErrs []error // JOG_* values BindFlags could not parse
 }
@@ -106,6 +112,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	dur(&c.LifecycleDay, "lifecycle-day", "length of a day in lifecycle rules (shorten it only to test rules)")
 	dur(&c.LifecycleInterval, "lifecycle-interval", "how often the lifecycle worker applies the buckets' lifecycle rules (0 = never)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
+	c.IAMKey = getenv(keyring.EnvVar)
 	for _, name := range names {
 		env := envName(name)
 		v := getenv(env)
@@ -171,6 +178,11 @@ func (c Config) Validate() error {
 	}
 	if c.LifecycleInterval < 0 {
 		errs = append(errs, errors.New("--lifecycle-interval must not be negative"))
+	}
+	if c.IAMKey != "" {
+		if _, err := keyring.ParseKey(c.IAMKey); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", keyring.EnvVar, err))
+		}
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/base64"
 	"flag"
 	"io"
 	"strings"
@@ -86,4 +87,28 @@ func TestLifecycleSettings(t *testing.T) {
 	if _, err := parse(t, map[string]string{"JOG_LIFECYCLE_DAY": "a day"}); err == nil {
 		t.Error("an unparsable JOG_LIFECYCLE_DAY was accepted")
 	}
+}
+
+// TestIAMKey: JOG_IAM_KEY reaches the config, is checked, and has no flag
+// (a flag's value shows in a process listing).
+func TestIAMKey(t *testing.T) {
+	key := base64.StdEncoding.EncodeToString(make([]byte, 32))
+	c, err := parse(t, map[string]string{"JOG_IAM_KEY": key})
+	if err != nil || c.IAMKey != key {
+		t.Fatalf("IAMKey = %q, %v; want %q", c.IAMKey, err, key)
+	}
+	for _, bad := range []string{"not base64", base64.StdEncoding.EncodeToString(make([]byte, 16))} {
+		_, err = parse(t, map[string]string{"JOG_IAM_KEY": bad})
+		if err == nil || !strings.Contains(err.Error(), "JOG_IAM_KEY") {
+			t.Errorf("JOG_IAM_KEY=%q gave %v", bad, err)
+		}
+	}
+	c = Default()
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	c.BindFlags(fs, func(string) string { return "" })
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.Contains(f.Name, "iam") {
+			t.Errorf("flag --%s: the IAM key must have no flag", f.Name)
+		}
+	})
 }

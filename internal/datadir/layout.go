@@ -10,6 +10,10 @@ const (
 	// CredentialsFile keeps the key pair generated when none is
 	// configured (mode 0600).
 	CredentialsFile = "credentials.json"
+	// IAMKeyFile keeps the server key that seals IAM secret access keys
+	// in the metadata store (internal/iam/keyring; mode 0600), unless
+	// JOG_IAM_KEY gives it.
+	IAMKeyFile = "iam.key"
 	// LockFile is the file a running server holds an exclusive lock on
 	// (Lock).
 	LockFile = "jog.lock"

@@ -41,6 +41,14 @@ var (
 	// state (Condition.Versioning) that changed before it committed; it
 	// is an ErrConflict. Nothing changed: the caller decides again.
 	ErrVersioningChanged = fmt.Errorf("bucket versioning changed during the write: %w", ErrConflict)
+
+	// IAMStore's errors, one per error code of IAM's API: NoSuchEntity,
+	// EntityAlreadyExists, LimitExceeded, DeleteConflict. A store wraps
+	// them with IAM's message where it has one.
+	ErrNoSuchEntity        = errors.New("no such entity")
+	ErrEntityAlreadyExists = errors.New("entity already exists")
+	ErrLimitExceeded       = errors.New("limit exceeded")
+	ErrDeleteConflict      = errors.New("cannot delete entity")
 )
 
 // DeleteMarkerError is GetObject's answer when the version asked for (the
@@ -68,3 +76,19 @@ type noSpaceError struct{ err error }
 func (e noSpaceError) Error() string        { return e.err.Error() }
 func (e noSpaceError) Unwrap() error        { return e.err }
 func (e noSpaceError) Is(target error) bool { return target == ErrNoSpace }
+
+// IAMError is an IAMStore error with the message IAM gives for it ("The
+// user with name alice cannot be found."): errors.Is(err, Code) holds, and
+// Error is the message alone, for the IAM API to send as it is.
+type IAMError struct {
+	Code    error // ErrNoSuchEntity, ErrEntityAlreadyExists, ErrLimitExceeded, ErrDeleteConflict
+	Message string
+}
+
+// IAMErrorf returns an *IAMError of code with a formatted message.
+func IAMErrorf(code error, format string, args ...any) error {
+	return &IAMError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+func (e *IAMError) Error() string { return e.Message }
+func (e *IAMError) Unwrap() error { return e.Code }

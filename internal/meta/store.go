@@ -11,6 +11,7 @@ import "time"
 //	ObjectStore       object versions: read, write, delete, list (objects.go)
 //	UploadStore       multipart uploads and their parts (multipart.go)
 //	MaintenanceStore  whole-store walks for recovery and fsck (maintenance.go)
+//	IAMStore          users, keys, groups, roles, policies (iam.go)
 //
 // A feature adds its methods to the group it belongs to, and its cases to
 // that group's entry point of the conformance suite (metatest): a bucket
@@ -18,14 +19,14 @@ import "time"
 // document and needs no new method; per-version state (version
 // listings, delete markers, retention, object tags) goes to ObjectStore;
 // a background walk (lifecycle expiry) to MaintenanceStore. State that
-// belongs to no bucket (IAM users and policies) is a new group, embedded
-// here beside the others, so each group stays small enough to read whole.
+// belongs to no bucket (IAM users and policies) is a group of its own,
+// IAMStore, so each group stays small enough to read whole.
 //
 // The contracts every group shares:
 //
 //   - All methods are safe for concurrent use.
 //   - Not-found results are sentinels (errors.go): ErrBucketNotFound,
-//     ErrObjectNotFound, ErrUploadNotFound, ErrNoSuchConfig; callers test
+//     ErrObjectNotFound, ErrUploadNotFound, ErrNoSuchConfig, ErrNoSuchEntity; callers test
 //     them with errors.Is.
 //   - A method that changes objects or parts returns the blob IDs it freed:
 //     those no metadata refers to once its transaction has committed (a
@@ -44,6 +45,7 @@ type Store interface {
 	ObjectStore
 	UploadStore
 	MaintenanceStore
+	IAMStore
 
 	// Close releases the store. No method may be called after it.
 	Close() error

@@ -19,7 +19,8 @@ var migrationFS embed.FS
 // the migration's number (its position, from 1); each runs after that
 // migration's SQL, in the same transaction.
 var fills = map[int]func(context.Context, *sql.Tx) error{
-	4: fillDirs,
+	4:  fillDirs,
+	11: fillIAM,
 }
 
 // migrate applies, in order, every embedded migration newer than the

@@ -1,0 +1,188 @@
+// Package keyring keeps secrets at rest: it seals a secret access key with
+// AES-256-GCM under the server key, the access key ID as associated data
+// (so a sealed secret moved to another key's row does not open), and opens
+// it again. The server key is 32 bytes, from JOG_IAM_KEY (base64) when set,
+// else from the file iam.key in the data dir, created with mode 0600 on
+// first use.
+//
+// A Secret never prints: its String, GoString, Format, LogValue and text
+// and JSON encodings are "[REDACTED]". Reveal returns the plain text, for
+// the one place that must send or use it.
+package keyring
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jogstore/jog/internal/datadir"
+)
+
+// KeySize is the length of the server key: AES-256.
+const KeySize = 32
+
+// EnvVar names the environment variable that gives the server key.
+const EnvVar = "JOG_IAM_KEY"
+
+// version is the first byte of a sealed secret: the format (AES-256-GCM,
+// 12-byte nonce), so that another can follow.
+const version = 1
+
+// ErrOpen reports a sealed secret that does not open: another server key,
+// another access key ID, or damaged bytes. It says nothing of the secret.
+var ErrOpen = errors.New("keyring: sealed secret does not open (wrong server key, or damaged)")
+
+// Keyring seals and opens secrets under one server key. It is safe for
+// concurrent use.
+type Keyring struct {
+	aead cipher.AEAD
+}
+
+// New returns a Keyring over a KeySize-byte key.
+func New(key []byte) (*Keyring, error) {
+	if len(key) != KeySize {
+		return nil, fmt.Errorf("keyring: the server key must be %d bytes, not %d", KeySize, len(key))
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return &Keyring{aead: aead}, nil
+}
+
+// ParseKey decodes a server key given as base64 (standard, padded), as
+// JOG_IAM_KEY and iam.key hold it.
+func ParseKey(s string) ([]byte, error) {
+	key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(key) != KeySize {
+		return nil, fmt.Errorf("the IAM server key must be %d bytes in base64 (e.g. `head -c %d /dev/urandom | base64`)", KeySize, KeySize)
+	}
+	return key, nil
+}
+
+// Load returns the Keyring of the server key envKey (base64; from
+// JOG_IAM_KEY) when it is set, else of the key in dataDir's iam.key,
+// which it creates (mode 0600, 32 random bytes) when there is none.
+func Load(dataDir, envKey string) (*Keyring, error) {
+	if envKey != "" {
+		key, err := ParseKey(envKey)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", EnvVar, err)
+		}
+		return New(key)
+	}
+	key, err := loadOrCreate(filepath.Join(dataDir, datadir.IAMKeyFile))
+	if err != nil {
+		return nil, err
+	}
+	return New(key)
+}
+
+// loadOrCreate reads the key file at path, or creates it. A new key is
+// written to a temporary file, synced, and linked into place, so the file
+// is either absent or whole; of two processes creating it at once, the
+// second reads the first's.
+func loadOrCreate(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := create(path); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	key, err := ParseKey(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return key, nil
+}
+
+func create(path string) error {
+	key := make([]byte, KeySize)
+	rand.Read(key)
+	f, err := os.CreateTemp(filepath.Dir(path), ".iam.key-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	// CreateTemp makes the file 0600; Chmod says so whatever the umask.
+	err = errors.Join(f.Chmod(0o600), write(f, base64.StdEncoding.EncodeToString(key)+"\n"), f.Sync(), f.Close())
+	if err != nil {
+		return err
+	}
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func write(f *os.File, s string) error {
+	_, err := f.WriteString(s)
+	return err
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	return errors.Join(d.Sync(), d.Close())
+}
+
+// Seal encrypts secret for the access key id: version, nonce, ciphertext
+// and tag.
+func (k *Keyring) Seal(id string, secret Secret) []byte {
+	n := k.aead.NonceSize()
+	out := make([]byte, 1+n, 1+n+len(secret.s)+k.aead.Overhead())
+	out[0] = version
+	rand.Read(out[1:])
+	return k.aead.Seal(out, out[1:], []byte(secret.s), []byte(id))
+}
+
+// Open decrypts what Seal returned for the same id: ErrOpen when it does
+// not open.
+func (k *Keyring) Open(id string, sealed []byte) (Secret, error) {
+	n := k.aead.NonceSize()
+	if len(sealed) < 1+n+k.aead.Overhead() || sealed[0] != version {
+		return Secret{}, ErrOpen
+	}
+	plain, err := k.aead.Open(nil, sealed[1:1+n], sealed[1+n:], []byte(id))
+	if err != nil {
+		return Secret{}, ErrOpen
+	}
+	return Secret{string(plain)}, nil
+}
+
+// Secret is a secret access key. Printing or logging it shows [REDACTED].
+type Secret struct{ s string }
+
+// NewSecret wraps a plain-text secret.
+func NewSecret(s string) Secret { return Secret{s} }
+
+// Reveal returns the secret in plain text.
+func (s Secret) Reveal() string { return s.s }
+
+const redacted = "[REDACTED]"
+
+func (Secret) String() string               { return redacted }
+func (Secret) GoString() string             { return redacted }
+func (Secret) Format(f fmt.State, _ rune)   { fmt.Fprint(f, redacted) }
+func (Secret) LogValue() slog.Value         { return slog.StringValue(redacted) }
+func (Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
+func (Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `"`), nil }
