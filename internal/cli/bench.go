@@ -169,6 +169,10 @@ func runBenchMeasure(ctx context.Context, sub string, args []string, stdout, std
 			return 2
 		}
 		cfg.Concurrency, cfg.Size = grid.MaxConcurrency(), grid.Sizes[0]
+		if cfg.PrepareOnly {
+			fmt.Fprintln(stderr, "jog bench sweep: --prepare-only measures nothing; prepare with jog bench list --prepare-only, then sweep with --prepared")
+			return 2
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "jog bench %s: %v\n", sub, err)
