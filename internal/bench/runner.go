@@ -74,9 +74,8 @@ func (b *Bench) status(format string, args ...any) {
 
 // Run prepares cfg's workload, measures it, and cleans up after it (with
 // PrepareOnly it only prepares, returning no result; with Prepared it only
-// measures). The
-// connection settings of cfg are those given to Open; cfg may change the
-// workload, size, concurrency, duration and the rest.
+// measures). The connection settings of cfg are those given to Open; cfg
+// may change the workload, size, concurrency, duration and the rest.
 func (b *Bench) Run(ctx context.Context, cfg Config) (*Result, error) {
 	cfg.Endpoint, cfg.Bucket = b.cfg.Endpoint, b.bucket
 	if err := cfg.Validate(); err != nil {
