@@ -360,17 +360,26 @@ func (c *Client) ListDelimited(ctx context.Context, bucket, prefix, delimiter, t
 	if token != "" {
 		q.Set("continuation-token", token)
 	}
-	start := time.Now()
-	resp, _, err := c.do(ctx, request{method: http.MethodGet, bucket: bucket, query: strings.ReplaceAll(q.Encode(), "+", "%20")})
+	body, received, err := c.getListing(ctx, bucket, q)
 	if err != nil {
 		return ListPage{}, err
 	}
-	var buf bytes.Buffer
-	if _, err := c.drain(resp.Body, &buf); err != nil {
-		return ListPage{}, err
-	}
-	received := time.Since(start)
-	p, err := parseListPage(buf.Bytes())
+	p, err := parseListPage(body)
 	p.Received = received
 	return p, err
+}
+
+// getListing sends a listing request with query q and returns the body and
+// the time to its last byte.
+func (c *Client) getListing(ctx context.Context, bucket string, q url.Values) ([]byte, time.Duration, error) {
+	start := time.Now()
+	resp, _, err := c.do(ctx, request{method: http.MethodGet, bucket: bucket, query: strings.ReplaceAll(q.Encode(), "+", "%20")})
+	if err != nil {
+		return nil, 0, err
+	}
+	var buf bytes.Buffer
+	if _, err := c.drain(resp.Body, &buf); err != nil {
+		return nil, 0, err
+	}
+	return buf.Bytes(), time.Since(start), nil
 }

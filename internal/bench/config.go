@@ -15,7 +15,12 @@ import (
 const safeKeyChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./"
 
 // Workload names, as `jog bench <workload>` takes them.
-var Workloads = []string{"put", "get", "stat", "delete", "list", "multipart", "mixed"}
+var Workloads = []string{"put", "get", "stat", "delete", "list", "list-versions", "multipart", "mixed"}
+
+// listWorkloads are the workloads that page through the prepared objects:
+// they can prepare a versioned bucket (Versions, DeleteMarkers) and keep
+// it for later runs (PrepareOnly, Prepared).
+var listWorkloads = []string{"list", "list-versions"}
 
 // Config is one benchmark run. DefaultConfig fills the defaults; Validate
 // checks it before a run.
@@ -53,6 +58,20 @@ type Config struct {
 	RangeSize       int64 `json:"range_size,omitempty"`    // get: download in ranges of this size (0: one GET)
 	ListMaxKeys     int   `json:"list_max_keys"`           // list: page size
 	ListPrefixes    int   `json:"list_prefixes,omitempty"` // prepared objects spread over this many prefixes; list with delimiter "/"
+
+	// Versions and DeleteMarkers shape a versioned bucket for the list
+	// workloads: each prepared object is written Versions times (Versions-1
+	// noncurrent versions under the current one), and DeleteMarkers more
+	// keys, placed among them, are written once and deleted, so their latest
+	// version is a delete marker. Either turns versioning on for the bucket.
+	Versions      int `json:"versions,omitempty"`
+	DeleteMarkers int `json:"delete_markers,omitempty"`
+	// PrepareOnly prepares the objects under Prefix itself (not under a
+	// fresh run prefix) and stops: no measurement, nothing removed. Prepared
+	// measures objects a PrepareOnly run left under Prefix, preparing and
+	// removing nothing. One prepared bucket then serves many runs.
+	PrepareOnly bool `json:"prepare_only,omitempty"`
+	Prepared    bool `json:"prepared,omitempty"`
 
 	Label string `json:"label,omitempty"` // the server's name in reports
 	// ServerPID, when the server runs on this machine, is read for the
@@ -119,6 +138,16 @@ func (c *Config) Validate() error {
 		return errors.New("--range-size is for the get workload, with a part concurrency of at least 1")
 	case c.ListPrefixes < 0:
 		return errors.New("list prefixes must not be negative")
+	case c.Versions < 0 || c.DeleteMarkers < 0:
+		return errors.New("versions and delete markers must not be negative")
+	case (c.Versions > 1 || c.DeleteMarkers > 0 || c.PrepareOnly || c.Prepared) && !slices.Contains(listWorkloads, c.Workload):
+		return errors.New("--versions, --delete-markers, --prepare-only and --prepared are for the list workloads (list, list-versions)")
+	case c.PrepareOnly && c.Prepared:
+		return errors.New("--prepare-only and --prepared exclude each other")
+	case (c.PrepareOnly || c.Prepared) && c.Bucket == "":
+		return errors.New("--prepare-only and --prepared need a --bucket that outlives the run")
+	case (c.PrepareOnly || c.Prepared) && c.Prefix != "" && !strings.HasSuffix(c.Prefix, "/"):
+		return errors.New("--prepare-only and --prepared need a --prefix ending in /")
 	case c.ListMaxKeys < 1 || c.ListMaxKeys > 1000:
 		return errors.New("list max keys must be in 1..1000")
 	case strings.HasPrefix(c.Prefix, "/") || strings.Trim(c.Prefix, safeKeyChars) != "":

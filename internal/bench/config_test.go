@@ -77,6 +77,11 @@ func TestConfigValidate(t *testing.T) {
 		"parts":       {func(c *Config) { c.Workload, c.Size, c.PartSize = "multipart", SizeRange{1 << 30, 1 << 30}, 1<<10 }, "10000 parts"},
 		"prefix":      {func(c *Config) { c.Prefix = "a b/" }, "prefix"},
 		"mix":         {func(c *Config) { c.Mix = Mix{{"get", 0}} }, "zero"},
+		"versions":    {func(c *Config) { c.Workload, c.Versions = "get", 3 }, "list workloads"},
+		"markers":     {func(c *Config) { c.Workload, c.DeleteMarkers = "list", -1 }, "negative"},
+		"prepared":    {func(c *Config) { c.Workload, c.Prepared = "list-versions", true }, "--bucket"},
+		"both":        {func(c *Config) { c.Workload, c.Bucket, c.Prepared, c.PrepareOnly = "list", "b", true, true }, "exclude"},
+		"kept prefix": {func(c *Config) { c.Workload, c.Bucket, c.Prefix, c.PrepareOnly = "list", "b", "x", true }, "ending in /"},
 	} {
 		c := ok
 		tc.edit(&c)

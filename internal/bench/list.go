@@ -9,13 +9,12 @@ import (
 // worker on its own cursor: one operation is one page of --list-max-keys
 // keys. Small objects (--size 0 or 1KiB) keep the prepare step short. With
 // --list-prefixes N the objects are spread over N prefixes and listed with
-// the delimiter "/": a page is then --list-max-keys common prefixes.
+// the delimiter "/": a page is then --list-max-keys common prefixes. It
+// prepares as list-versions does, so --versions and --delete-markers
+// measure ListObjectsV2 in a bucket full of versions it must skip.
 type listWorkload struct{}
 
-func (*listWorkload) Prepare(ctx context.Context, env *Env) error {
-	_, err := prepareObjects(ctx, env, env.Cfg.Objects)
-	return err
-}
+func (*listWorkload) Prepare(ctx context.Context, env *Env) error { return prepareListing(ctx, env) }
 
 // listCursor is a worker's continuation token, kept between operations.
 type listCursor struct{ token string }
@@ -41,8 +40,8 @@ func list(ctx context.Context, w *Worker, cur *listCursor) {
 	if err != nil {
 		d = time.Since(start)
 	}
-	w.RecordDuration(OpList, d, 0, 0, err)
+	w.RecordListed(OpList, d, len(page.Keys)+len(page.Prefixes), err)
 	cur.token = page.NextToken
 }
 
-func (*listWorkload) Cleanup(ctx context.Context, env *Env) error { return removeAll(ctx, env) }
+func (*listWorkload) Cleanup(ctx context.Context, env *Env) error { return cleanupListing(ctx, env) }

@@ -65,3 +65,54 @@ func mustMarshal(v any) []byte {
 	}
 	return b
 }
+
+// TestParseVersionsPage parses a ListObjectVersions response as
+// encoding/xml writes it: versions and delete markers in order, the
+// top-level KeyMarker and Prefix not taken for entries.
+func TestParseVersionsPage(t *testing.T) {
+	type entry struct {
+		Key       string `xml:"Key"`
+		VersionID string `xml:"VersionId"`
+		IsLatest  bool   `xml:"IsLatest"`
+	}
+	type item struct {
+		Version      *entry `xml:"Version,omitempty"`
+		DeleteMarker *entry `xml:"DeleteMarker,omitempty"`
+	}
+	type result struct {
+		XMLName       xml.Name `xml:"ListVersionsResult"`
+		KeyMarker     string   `xml:"KeyMarker"`
+		VersionMarker string   `xml:"VersionIdMarker"`
+		NextKey       string   `xml:"NextKeyMarker,omitempty"`
+		NextVersion   string   `xml:"NextVersionIdMarker,omitempty"`
+		Prefix        string   `xml:"Prefix"`
+		IsTruncated   bool     `xml:"IsTruncated"`
+		Items         []item   `xml:",any"`
+	}
+	want := []ObjectVersion{{"a&b", "v3", false}, {"a&b", "v2", true}, {"a&b", "v1", false}, {"c", "null", false}}
+	res := result{KeyMarker: "k0", VersionMarker: "v0", NextKey: "c", NextVersion: "null", Prefix: "p", IsTruncated: true}
+	for _, v := range want {
+		e := &entry{Key: v.Key, VersionID: v.VersionID}
+		if v.DeleteMarker {
+			res.Items = append(res.Items, item{DeleteMarker: e})
+		} else {
+			res.Items = append(res.Items, item{Version: e})
+		}
+	}
+	doc := mustMarshal(res)
+	p, err := parseVersionsPage(doc)
+	if err != nil || !slices.Equal(p.Versions, want) || p.NextKeyMarker != "c" || p.NextVersionIDMarker != "null" {
+		t.Errorf("parsed %+v, %v from\n%s", p, err, doc)
+	}
+	res.IsTruncated = false
+	if p, err := parseVersionsPage(mustMarshal(res)); err != nil || p.NextKeyMarker != "" || p.NextVersionIDMarker != "" || len(p.Versions) != 4 {
+		t.Errorf("last page: %+v, %v", p, err)
+	}
+	res.IsTruncated, res.NextKey = true, ""
+	if _, err := parseVersionsPage(mustMarshal(res)); err == nil {
+		t.Error("a truncated page without a next key marker was accepted")
+	}
+	if _, err := parseVersionsPage([]byte("<ListBucketResult><Key>x</Key></ListBucketResult>")); err == nil {
+		t.Error("a ListObjectsV2 page was parsed as versions")
+	}
+}

@@ -37,6 +37,13 @@ func WriteReport(w io.Writer, r *Result) {
 		}
 	}
 	tw.Flush()
+	sep := "\n"
+	for _, o := range r.Ops {
+		if o.Entries > 0 && r.Seconds > 0 {
+			fmt.Fprintf(w, "%s%s: %d entries listed, %.0f per second, %.1f per page\n", sep, o.Op, o.Entries, float64(o.Entries)/r.Seconds, float64(o.Entries)/float64(o.Count))
+			sep = ""
+		}
+	}
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(w, "\nerrors by code: %s\n", FormatErrors(r.Errors))
 		for _, s := range r.ErrorSamples {

@@ -57,6 +57,7 @@ type OpResult struct {
 	Count     int64            `json:"count"` // successful operations
 	Errors    int64            `json:"errors"`
 	Bytes     int64            `json:"bytes"`
+	Entries   int64            `json:"entries,omitempty"` // listings: keys, prefixes, versions and delete markers listed
 	ObjPerSec float64          `json:"obj_per_sec"`
 	MiBPerSec float64          `json:"mib_per_sec"`
 	Latency   Percentiles      `json:"latency"`
@@ -187,13 +188,14 @@ func mergeStats(dst, src *opStats) {
 	dst.ops += src.ops
 	dst.errs += src.errs
 	dst.nbytes += src.nbytes
+	dst.entries += src.entries
 	for c, n := range src.codes {
 		dst.codes[c] += n
 	}
 }
 
 func opResult(name string, s *opStats, secs float64, ttfb bool) OpResult {
-	o := OpResult{Op: name, Count: s.ops, Errors: s.errs, Bytes: s.nbytes, Latency: s.lat.Summary(), ErrorsBy: s.codes}
+	o := OpResult{Op: name, Count: s.ops, Errors: s.errs, Bytes: s.nbytes, Entries: s.entries, Latency: s.lat.Summary(), ErrorsBy: s.codes}
 	if len(o.ErrorsBy) == 0 {
 		o.ErrorsBy = nil
 	}

@@ -72,9 +72,10 @@ func (b *Bench) status(format string, args ...any) {
 	}
 }
 
-// Run prepares cfg's workload, measures it, and cleans up after it. The
-// connection settings of cfg are those given to Open; cfg may change the
-// workload, size, concurrency, duration and the rest.
+// Run prepares cfg's workload, measures it, and cleans up after it (with
+// PrepareOnly it only prepares, returning no result; with Prepared it only
+// measures). The connection settings of cfg are those given to Open; cfg
+// may change the workload, size, concurrency, duration and the rest.
 func (b *Bench) Run(ctx context.Context, cfg Config) (*Result, error) {
 	cfg.Endpoint, cfg.Bucket = b.cfg.Endpoint, b.bucket
 	if err := cfg.Validate(); err != nil {
@@ -84,14 +85,23 @@ func (b *Bench) Run(ctx context.Context, cfg Config) (*Result, error) {
 		Cfg: cfg, Client: b.client, Bucket: b.bucket, Status: b.status,
 		Prefix: cfg.Prefix + strconv.FormatInt(time.Now().UnixNano(), 36) + "/",
 	}
+	if cfg.PrepareOnly || cfg.Prepared {
+		env.Prefix = cfg.Prefix // what one run prepares, the next measures
+	}
 	wl := newWorkload(cfg)
-	err := wl.Prepare(ctx, env)
+	var err error
+	if !cfg.Prepared {
+		err = wl.Prepare(ctx, env)
+	}
+	if cfg.PrepareOnly {
+		return nil, err
+	}
 	var res *Result
 	if err == nil {
 		res = b.measure(ctx, env, wl)
 		err = ctx.Err()
 	}
-	if !cfg.NoCleanup {
+	if !cfg.NoCleanup && !cfg.Prepared {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Minute)
 		defer cancel()
 		if cerr := wl.Cleanup(cctx, env); cerr != nil {

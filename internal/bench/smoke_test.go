@@ -99,6 +99,7 @@ func TestBenchSmoke(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	t.Run("list versions", func(t *testing.T) { smokeListVersions(t, cfg) })
 	t.Run("rate", func(t *testing.T) {
 		c := cfg
 		c.Workload, c.Ops, c.Rate = "mixed", 20, 400
@@ -126,6 +127,87 @@ func TestBenchSmoke(t *testing.T) {
 	c, _ := NewClient(cfg, NewPayload(1), 1)
 	if _, err := c.ListObjects(ctx, bucket, "", "", 1); ErrorCode(err) != "NoSuchBucket" {
 		t.Errorf("bucket %s left behind: %v", bucket, err)
+	}
+}
+
+// smokeListVersions prepares a small versioned bucket once (3 keys of 3
+// versions each, 2 keys under a delete marker), measures list-versions and
+// list on it, and checks what the pages held; then a run that prepares
+// its own versioned objects removes every version, so its bucket can go.
+func smokeListVersions(t *testing.T, base Config) {
+	ctx := context.Background()
+	c := base
+	c.Workload, c.Bucket, c.Prefix, c.Size = "list-versions", "kept-versions", "shape/", SizeRange{1, 1}
+	c.Objects, c.Versions, c.DeleteMarkers, c.PrepareOnly = 3, 3, 2, true
+	b, err := Open(ctx, c, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	if r, err := b.Run(ctx, c); r != nil || err != nil {
+		t.Fatalf("prepare only: %v, %v", r, err)
+	}
+	var all []ObjectVersion
+	for km, vm := "", ""; ; {
+		page, err := b.client.ListObjectVersions(ctx, c.Bucket, "", km, vm, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, page.Versions...)
+		if km, vm = page.NextKeyMarker, page.NextVersionIDMarker; km == "" {
+			break
+		}
+	}
+	markers, keys := 0, map[string]int{}
+	for _, v := range all {
+		keys[v.Key]++
+		if v.DeleteMarker {
+			markers++
+		}
+		if !strings.HasPrefix(v.Key, "shape/obj/") || v.VersionID == "" || v.VersionID == "null" {
+			t.Errorf("unexpected entry %+v", v)
+		}
+	}
+	// 3 keys × 3 versions, 2 keys × (a version and a delete marker).
+	if len(all) != 13 || markers != 2 || len(keys) != 5 {
+		t.Fatalf("prepared %d entries, %d delete markers, %d keys: %+v", len(all), markers, len(keys), all)
+	}
+
+	// 13 entries in pages of 5: 3 pages a pass, so 6 pages are two passes.
+	c.PrepareOnly, c.Prepared, c.Concurrency, c.Ops, c.ListMaxKeys = false, true, 1, 6, 5
+	r, err := b.Run(ctx, c)
+	checkResult(t, r, err)
+	if o := r.Op("LIST-VERSIONS"); o == nil || o.Count != 6 || o.Entries != 26 {
+		t.Errorf("list-versions over 13 entries, 5 a page: %+v", o)
+	}
+	// ListObjectsV2 sees the 3 live keys only: pages of 2 and 1.
+	c.Workload, c.Ops, c.ListMaxKeys = "list", 4, 2
+	r, err = b.Run(ctx, c)
+	checkResult(t, r, err)
+	if o := r.Op("LIST"); o == nil || o.Count != 4 || o.Entries != 6 {
+		t.Errorf("list over 3 live keys, 2 a page: %+v", o)
+	}
+	if page, err := b.client.ListObjects(ctx, c.Bucket, "", "", 1000); err != nil || len(page.Keys) != 3 {
+		t.Errorf("the measuring runs changed the prepared keys: %+v, %v", page, err)
+	}
+	if err := cleanupListing(ctx, &Env{Cfg: c, Client: b.client, Bucket: c.Bucket, Prefix: c.Prefix, Status: func(string, ...any) {}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.client.DeleteBucket(ctx, c.Bucket); err != nil {
+		t.Errorf("versions left after cleanup: %v", err)
+	}
+
+	// A run that prepares its own versions cleans all of them up.
+	c = base
+	c.Workload, c.Bucket, c.Size, c.Ops, c.Objects, c.Versions, c.DeleteMarkers = "list-versions", "", SizeRange{1, 1}, 2, 2, 2, 1
+	b2, err := Open(ctx, c, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = b2.Run(ctx, c)
+	checkResult(t, r, err)
+	if err := b2.Close(ctx); err != nil {
+		t.Errorf("remove the bucket after a versioned run: %v", err)
 	}
 }
 

@@ -16,7 +16,8 @@ type Op uint8
 
 // The operation kinds. OpPart is one UploadPart inside OpMultipart, or one
 // ranged GET of a parallel download; it is reported on its own and left out
-// of the totals.
+// of the totals. OpList is a ListObjectsV2 page, OpListVersions a
+// ListObjectVersions page.
 const (
 	OpPut Op = iota
 	OpGet
@@ -25,10 +26,11 @@ const (
 	OpList
 	OpMultipart
 	OpPart
+	OpListVersions
 	numOps
 )
 
-var opNames = [numOps]string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "PART"}
+var opNames = [numOps]string{"PUT", "GET", "STAT", "DELETE", "LIST", "MULTIPART", "PART", "LIST-VERSIONS"}
 
 func (o Op) String() string { return opNames[o] }
 
@@ -36,6 +38,7 @@ func (o Op) String() string { return opNames[o] }
 type opStats struct {
 	lat, ttfb         Histogram
 	ops, errs, nbytes int64
+	entries           int64            // listings: keys, prefixes, versions and delete markers listed
 	codes             map[string]int64 // errors by code
 }
 
@@ -113,6 +116,14 @@ func (w *Worker) RecordDuration(op Op, d, ttfb time.Duration, nbytes int64, err 
 	if op != OpPart {
 		w.live.ops.Add(1)
 		w.live.bytes.Add(nbytes)
+	}
+}
+
+// RecordListed adds one listing page that took d and held n entries.
+func (w *Worker) RecordListed(op Op, d time.Duration, n int, err error) {
+	w.RecordDuration(op, d, 0, 0, err)
+	if s := w.stats[op]; err == nil && s != nil {
+		s.entries += int64(n)
 	}
 }
 

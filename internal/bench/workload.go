@@ -37,6 +37,8 @@ func newWorkload(cfg Config) Workload {
 		return &deleteWorkload{}
 	case "list":
 		return &listWorkload{}
+	case "list-versions":
+		return &listVersionsWorkload{}
 	case "multipart":
 		return &multipartWorkload{}
 	case "mixed":
@@ -124,14 +126,31 @@ func setupWorkers(cfg Config) int { return min(max(cfg.Concurrency, 16), 64) }
 // prepareObjects uploads n objects with the run's concurrency and returns
 // their pool.
 func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
-	pool := &keyPool{keys: make([]*poolKey, 0, n)}
 	sizes := make([]int64, n)
+	env.Status("preparing %d objects of %v", n, env.Cfg.Size)
+	err := inParallel(ctx, env.Cfg, n, func(rng *rand.Rand, i int) error {
+		sizes[i] = env.Cfg.Size.Pick(rng)
+		return env.Client.PutObject(ctx, env.Bucket, env.key(i), sizes[i])
+	})
+	if err != nil {
+		return nil, err
+	}
+	pool := &keyPool{keys: make([]*poolKey, 0, n)}
+	for i := range n {
+		pool.keys = append(pool.keys, &poolKey{name: env.key(i), size: sizes[i]})
+	}
+	return pool, nil
+}
+
+// inParallel calls fn for 0..n-1 from setupWorkers goroutines, each with
+// its own random source, and returns the first error (after which no more
+// calls start) or ctx's.
+func inParallel(ctx context.Context, cfg Config, n int, fn func(rng *rand.Rand, i int) error) error {
 	var next atomic.Int64
 	var firstErr error
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	env.Status("preparing %d objects of %v", n, env.Cfg.Size)
-	for w := range setupWorkers(env.Cfg) {
+	for w := range setupWorkers(cfg) {
 		rng := rand.New(rand.NewPCG(uint64(w), 0x9e3779b97f4a7c15))
 		wg.Go(func() {
 			for {
@@ -139,12 +158,9 @@ func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				sizes[i] = env.Cfg.Size.Pick(rng)
-				if err := env.Client.PutObject(ctx, env.Bucket, env.key(i), sizes[i]); err != nil {
+				if err := fn(rng, i); err != nil {
 					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
+					firstErr = cmpOr(firstErr, err)
 					mu.Unlock()
 					next.Store(int64(n))
 					return
@@ -153,45 +169,22 @@ func prepareObjects(ctx context.Context, env *Env, n int) (*keyPool, error) {
 		})
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	for i := range n {
-		pool.keys = append(pool.keys, &poolKey{name: env.key(i), size: sizes[i]})
-	}
-	return pool, ctx.Err()
+	return cmpOr(firstErr, ctx.Err())
 }
 
 // removeAll deletes every object under the run's prefix.
 func removeAll(ctx context.Context, env *Env) error {
 	env.Status("cleaning up %s", env.Prefix)
-	var firstErr error
 	for token := ""; ; {
 		page, err := env.Client.ListObjects(ctx, env.Bucket, env.Prefix, token, 1000)
 		if err != nil {
 			return err
 		}
-		keys := make(chan string)
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for range setupWorkers(env.Cfg) {
-			wg.Go(func() {
-				for k := range keys {
-					if err := env.Client.DeleteObject(ctx, env.Bucket, k); err != nil {
-						mu.Lock()
-						firstErr = cmpOr(firstErr, err)
-						mu.Unlock()
-					}
-				}
-			})
-		}
-		for _, k := range page.Keys {
-			keys <- k
-		}
-		close(keys)
-		wg.Wait()
-		if firstErr != nil || page.NextToken == "" {
-			return firstErr
+		err = inParallel(ctx, env.Cfg, len(page.Keys), func(_ *rand.Rand, i int) error {
+			return env.Client.DeleteObject(ctx, env.Bucket, page.Keys[i])
+		})
+		if err != nil || page.NextToken == "" {
+			return err
 		}
 		token = page.NextToken
 	}

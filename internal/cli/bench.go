@@ -17,7 +17,7 @@ import (
 )
 
 const benchUsage = `Usage:
-  jog bench <workload> [flags]   measure one workload: put, get, stat, delete, list, multipart, mixed
+  jog bench <workload> [flags]   measure one workload: put, get, stat, delete, list, list-versions, multipart, mixed
   jog bench sweep [flags]        a grid of --concurrency × --sizes, one result per cell
   jog bench report [--out dir] [--baseline jog] result.json...   SVG charts and an HTML page
   jog bench compare [--baseline jog] a.json b.json...   a markdown comparison table (or ratios against one server)
@@ -96,6 +96,10 @@ func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	fs.Var(&valueFunc{"0", func(s string) (err error) { c.RangeSize, err = bench.ParseSize(s); return }}, "range-size", "get: download each object larger than this in ranged GETs of this size (0: one GET per object)")
 	fs.IntVar(&c.ListMaxKeys, "list-max-keys", c.ListMaxKeys, "list: keys per page")
 	fs.IntVar(&c.ListPrefixes, "list-prefixes", 0, "spread the prepared objects over this many prefixes (obj/<i mod N>/<i>); list then pages through the prefixes with the delimiter /")
+	fs.IntVar(&c.Versions, "versions", 0, "list, list-versions: write each prepared object this many times in a versioned bucket (N-1 noncurrent versions under the current one)")
+	fs.IntVar(&c.DeleteMarkers, "delete-markers", 0, "list, list-versions: prepare this many more keys, among the objects, whose latest version is a delete marker (turns versioning on)")
+	fs.BoolVar(&c.PrepareOnly, "prepare-only", false, "list, list-versions: prepare the objects under --prefix in --bucket and stop, keeping them for --prepared runs")
+	fs.BoolVar(&c.Prepared, "prepared", false, "list, list-versions: measure the objects a --prepare-only run left under --prefix in --bucket; prepare and remove nothing")
 	fs.StringVar(&c.Label, "label", "", "the server's name in reports (e.g. jog, minio)")
 	fs.IntVar(&c.ServerPID, "server-pid", 0, "PID of a server on this machine: report its CPU use per operation beside the client's and the machine's (Linux)")
 	fs.StringVar(&f.out, "out", "", "write the JSON result file here")
@@ -165,6 +169,10 @@ func runBenchMeasure(ctx context.Context, sub string, args []string, stdout, std
 			return 2
 		}
 		cfg.Concurrency, cfg.Size = grid.MaxConcurrency(), grid.Sizes[0]
+		if cfg.PrepareOnly {
+			fmt.Fprintln(stderr, "jog bench sweep: --prepare-only measures nothing; prepare with jog bench list --prepare-only, then sweep with --prepared")
+			return 2
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "jog bench %s: %v\n", sub, err)

@@ -38,6 +38,18 @@ func TestBenchCommand(t *testing.T) {
 	if code != 0 || strings.Count(stdout, "| jog | mixed get=2,put=1 | 1KiB-4KiB | 2 |") != 1 || !strings.Contains(stdout, "| 2 (±0%) |") {
 		t.Errorf("compare: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// A versioned bucket prepared once, then listed by a measuring run
+	// that leaves it as it was.
+	common := []string{"--endpoint", s.URL, "--access-key", s.Config.AccessKey, "--secret-key", s.Config.SecretKey,
+		"--bucket", "kept", "--prefix", "v/", "--objects", "4", "--size", "1", "--versions", "2", "--delete-markers", "2"}
+	if stdout, stderr, code = run(append([]string{"bench", "list-versions", "--prepare-only"}, common...)...); code != 0 || stdout != "" {
+		t.Fatalf("prepare only: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = run(append([]string{"bench", "list-versions", "--prepared", "--ops", "3", "--concurrency", "1", "--list-max-keys", "6"}, common...)...)
+	// 4 keys × 2 versions, 2 keys × (a version and a delete marker): 12 entries, two pages of 6.
+	if code != 0 || !strings.Contains(stdout, "LIST-VERSIONS: 18 entries listed") {
+		t.Errorf("list-versions: exit %d\n%s\n%s", code, stdout, stderr)
+	}
 	report := filepath.Join(dir, "report")
 	stdout, stderr, code = run("bench", "report", "--out", report, out)
 	if code != 0 || !strings.Contains(stdout, "index.html") {
@@ -57,6 +69,9 @@ func TestBenchCommandErrors(t *testing.T) {
 		{"bench", "sweep", "--concurrency", "0"},
 		{"bench", "compare"},
 		{"bench", "report"},
+		{"bench", "get", "--access-key", "a", "--secret-key", "b", "--versions", "3"},
+		{"bench", "list-versions", "--access-key", "a", "--secret-key", "b", "--prepared"},
+		{"bench", "sweep", "--workload", "list", "--access-key", "a", "--secret-key", "b", "--bucket", "x", "--prepare-only"},
 	} {
 		var stdout, stderr bytes.Buffer
 		t.Setenv("AWS_ACCESS_KEY_ID", "")
