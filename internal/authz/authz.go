@@ -138,27 +138,28 @@ func (a *Authorizer) Prepare(r *Request) *Check {
 	pr.Time = now
 	ctx := make(policy.Context, 24)
 	pr.Context = ctx
+	cb := ctxBuilder{ctx: ctx, vals: make([]string, 0, 16)}
 	switch r.Principal.Type {
 	case policy.Root:
 		pr.ARN = a.rootARN
-		ctx.Set("aws:PrincipalType", "Account")
-		ctx.Set("aws:userid", a.account)
-		ctx.Set("aws:PrincipalArn", a.rootARN)
-		ctx.Set("aws:PrincipalAccount", a.account)
+		cb.set("aws:principaltype", "Account")
+		cb.set("aws:userid", a.account)
+		cb.set("aws:principalarn", a.rootARN)
+		cb.set("aws:principalaccount", a.account)
 	case policy.User:
 		u := r.Principal.User
 		pr.ARN = u.ARN
-		ctx.Set("aws:PrincipalType", "User")
-		ctx.Set("aws:username", u.UserName)
-		ctx.Set("aws:userid", u.UserID)
-		ctx.Set("aws:PrincipalArn", u.ARN)
-		ctx.Set("aws:PrincipalAccount", a.account)
+		cb.set("aws:principaltype", "User")
+		cb.set("aws:username", u.UserName)
+		cb.set("aws:userid", u.UserID)
+		cb.set("aws:principalarn", u.ARN)
+		cb.set("aws:principalaccount", a.account)
 		c.set.Identity = u.Policies
 	default:
-		ctx.Set("aws:PrincipalType", "Anonymous")
+		cb.set("aws:principaltype", "Anonymous")
 	}
-	ctx.Set("aws:CurrentTime", now.UTC().Format(time.RFC3339))
-	ctx.Set("aws:EpochTime", strconv.FormatInt(now.Unix(), 10))
+	cb.set("aws:currenttime", now.UTC().Format(time.RFC3339))
+	cb.set("aws:epochtime", strconv.FormatInt(now.Unix(), 10))
 	h := r.HTTP
 	secure := h.TLS != nil
 	ip := remoteIP(h.RemoteAddr)
@@ -171,14 +172,14 @@ func (a *Authorizer) Prepare(r *Request) *Check {
 		}
 	}
 	if ip != "" {
-		ctx.Set("aws:SourceIp", ip)
+		cb.set("aws:sourceip", ip)
 	}
-	ctx.Set("aws:SecureTransport", strconv.FormatBool(secure))
-	setHeader(ctx, "aws:Referer", h.Header, "Referer")
-	setHeader(ctx, "aws:UserAgent", h.Header, "User-Agent")
+	cb.set("aws:securetransport", strconv.FormatBool(secure))
+	setHeader(ctx, "aws:referer", h.Header, "Referer")
+	setHeader(ctx, "aws:useragent", h.Header, "User-Agent")
 	if r.SignatureVersion != "" {
-		ctx.Set("s3:signatureversion", r.SignatureVersion)
-		ctx.Set("s3:authType", r.AuthType)
+		cb.set("s3:signatureversion", r.SignatureVersion)
+		cb.set("s3:authtype", r.AuthType)
 	}
 	setHeader(ctx, "s3:x-amz-content-sha256", h.Header, "X-Amz-Content-Sha256")
 	setHeader(ctx, "s3:x-amz-acl", h.Header, "X-Amz-Acl")
@@ -204,6 +205,19 @@ func (a *Authorizer) Prepare(r *Request) *Check {
 	return c
 }
 
+// ctxBuilder sets single-valued condition keys (lower case) with one
+// backing array for all their values: one allocation, not one a key.
+type ctxBuilder struct {
+	ctx  policy.Context
+	vals []string
+}
+
+func (b *ctxBuilder) set(lowerKey, v string) {
+	b.vals = append(b.vals, v)
+	n := len(b.vals)
+	b.ctx[lowerKey] = b.vals[n-1 : n : n]
+}
+
 // setTags sets s3:RequestObjectTag/<key> for each tag of an x-amz-tagging
 // header (URL-encoded) and s3:RequestObjectTagKeys. A header that does not
 // parse sets none: the operation refuses it before anything is stored.
@@ -220,9 +234,10 @@ func setTags(ctx policy.Context, header string) {
 	ctx.Set("s3:RequestObjectTagKeys", keys...)
 }
 
+// setHeader sets key (lower case) to the values of header name (canonical).
 func setHeader(ctx policy.Context, key string, h http.Header, name string) {
-	if v := h.Values(name); len(v) > 0 {
-		ctx.Set(key, v...)
+	if v := h[name]; len(v) > 0 {
+		ctx[key] = v
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,13 +186,7 @@ func TestAuthzMatrix(t *testing.T) {
 
 func sortedWords(s string) string {
 	w := strings.Fields(s)
-	for i := range w {
-		for j := i + 1; j < len(w); j++ {
-			if w[j] < w[i] {
-				w[i], w[j] = w[j], w[i]
-			}
-		}
-	}
+	slices.Sort(w)
 	return strings.Join(w, " ")
 }
 
