@@ -107,6 +107,11 @@ type Request struct {
 	// List: the request lists a bucket, so prefix, delimiter and max-keys
 	// of its query are s3:prefix, s3:delimiter and s3:max-keys.
 	List bool
+	// ExistingTags, when set, reads the tags of the object the request
+	// names (none when it does not exist): s3:ExistingObjectTag/<key>. It
+	// is called at most once, and only when a policy that applies names
+	// such a key.
+	ExistingTags func() (map[string]string, error)
 }
 
 // Check is a request prepared for decisions: its condition keys built
@@ -116,6 +121,8 @@ type Check struct {
 	who  Principal
 	set  policy.Set
 	deny string // the action denied last, for the log
+	tags func() (map[string]string, error)
+	err  error // reading the existing object's tags failed
 }
 
 // BucketARN and ObjectARN are the resources of S3 operations.
@@ -130,7 +137,7 @@ const ServiceARN = "*"
 
 // Prepare builds a request's condition keys.
 func (a *Authorizer) Prepare(r *Request) *Check {
-	c := &Check{who: r.Principal}
+	c := &Check{who: r.Principal, tags: r.ExistingTags}
 	pr := &c.pr
 	pr.Type = r.Principal.Type
 	pr.Account = a.account
@@ -285,12 +292,54 @@ func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled) p
 	}
 	c.pr.Action, c.pr.Resource = action, resource
 	c.set.Resource = bucketPolicy
+	if c.tags != nil && c.mentions(existingTagPrefix) {
+		c.loadTags()
+	}
+	if c.err != nil {
+		c.deny = action
+		return policy.ImplicitDeny
+	}
 	d := policy.Evaluate(&c.pr, &c.set)
 	if d != policy.Allowed {
 		c.deny = action
 	}
 	return d
 }
+
+const existingTagPrefix = "s3:existingobjecttag/"
+
+// mentions reports whether a policy of the request names a key with the
+// prefix.
+func (c *Check) mentions(lowerPrefix string) bool {
+	if c.set.Resource != nil && c.set.Resource.MentionsKeyPrefix(lowerPrefix) {
+		return true
+	}
+	for _, p := range c.set.Identity {
+		if p.MentionsKeyPrefix(lowerPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadTags reads the existing object's tags into s3:ExistingObjectTag/<k>,
+// once.
+func (c *Check) loadTags() {
+	load := c.tags
+	c.tags = nil
+	tags, err := load()
+	if err != nil {
+		c.err = err
+		return
+	}
+	for k, v := range tags {
+		c.pr.Context.Set(existingTagPrefix+k, v)
+	}
+}
+
+// Err is the failure to read what a decision needed (the object's tags):
+// the decision was a denial, and the caller answers this error instead.
+func (c *Check) Err() error { return c.err }
 
 // Denied is the action of the last decision that was not Allowed ("" when
 // none was), for the log.

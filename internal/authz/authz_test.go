@@ -253,3 +253,41 @@ func TestIsPublic(t *testing.T) {
 		}
 	}
 }
+
+// TestExistingObjectTag: the object's tags are read only for a policy
+// that names s3:ExistingObjectTag, once, and a failed read denies with
+// the error.
+func TestExistingObjectTag(t *testing.T) {
+	tagged := user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"StringEquals":{"s3:ExistingObjectTag/public":"yes"}}`))
+	plain := user(t, "bob", stmt("Allow", "s3:GetObject", "*", ""))
+	for _, tc := range []struct {
+		name      string
+		who       Principal
+		tags      map[string]string
+		err       error
+		want      policy.Decision
+		wantReads int
+	}{
+		{"tag matches", tagged, map[string]string{"public": "yes"}, nil, policy.Allowed, 1},
+		{"tag differs", tagged, map[string]string{"public": "no"}, nil, policy.ImplicitDeny, 1},
+		{"no tags", tagged, nil, nil, policy.ImplicitDeny, 1},
+		{"read fails", tagged, nil, fmt.Errorf("disk on fire"), policy.ImplicitDeny, 1},
+		{"policy without the key reads nothing", plain, nil, fmt.Errorf("must not be read"), policy.Allowed, 0},
+	} {
+		reads := 0
+		in := &Request{Principal: tc.who, HTTP: httptest.NewRequest("GET", "/b/k", nil),
+			ExistingTags: func() (map[string]string, error) { reads++; return tc.tags, tc.err }}
+		c := New(acct, Options{}).Prepare(in)
+		for range 2 {
+			if got := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); got != tc.want {
+				t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+			}
+		}
+		if reads != tc.wantReads {
+			t.Errorf("%s: tags read %d times, want %d", tc.name, reads, tc.wantReads)
+		}
+		if (c.Err() != nil) != (tc.wantReads > 0 && tc.err != nil) {
+			t.Errorf("%s: Err() = %v", tc.name, c.Err())
+		}
+	}
+}

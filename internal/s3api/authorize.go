@@ -11,6 +11,7 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/tagging"
 )
 
 // credentials is what signatures are verified against: the root's static
@@ -165,6 +166,9 @@ func (h *Handler) prepare(r *request) error {
 		return nil
 	}
 	in := &authz.Request{Principal: r.who, HTTP: r.Request, List: listOps.has(r.route.Op)}
+	if r.route.Key != "" && !newObjectOps.has(r.route.Op) {
+		in.ExistingTags = func() (map[string]string, error) { return h.existingTags(r) }
+	}
 	switch {
 	case r.auth == nil || r.who.Type == policy.Anonymous:
 	case r.route.Op == OpPostObject:
@@ -185,6 +189,24 @@ func (h *Handler) prepare(r *request) error {
 	return nil
 }
 
+// newObjectOps write a new object (or part): they have no existing
+// object, so no s3:ExistingObjectTag.
+var newObjectOps = opsOf(OpPutObject, OpCopyObject, OpPostObject, OpCreateMultipartUpload, OpUploadPart,
+	OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)
+
+// existingTags reads the tags of the object version the request names,
+// none when there is none.
+func (h *Handler) existingTags(r *request) (map[string]string, error) {
+	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), false)
+	if err != nil {
+		if _, known := toAPIError(err); known {
+			return nil, nil // no such object, a delete marker, a bad version ID: no tags
+		}
+		return nil, err
+	}
+	return tagging.ParseStored(o.Tags).Map(), nil
+}
+
 // listOps are the operations whose prefix, delimiter and max-keys are the
 // condition keys s3:prefix, s3:delimiter and s3:max-keys.
 var listOps = opsOf(OpListObjects, OpListObjectsV2, OpListObjectVersions)
@@ -192,6 +214,9 @@ var listOps = opsOf(OpListObjects, OpListObjectsV2, OpListObjectVersions)
 // denied logs a refusal and answers it as S3 does: 403 AccessDenied,
 // nothing said of which policy refused.
 func (h *Handler) denied(r *request, resource string) error {
+	if err := r.check.Err(); err != nil {
+		return err
+	}
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "access denied",
 		slog.String("id", r.id), slog.String("principal", r.who.Name()),
 		slog.String("action", r.check.Denied()), slog.String("resource", resource),

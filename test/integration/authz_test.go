@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -341,4 +342,46 @@ func TestAuthzBucketPolicy(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("anonymous GET after DeleteBucketPolicy: %d, want 403", resp.StatusCode)
 	}
+}
+
+// TestAuthzFormAndTags: a browser form signed with a user's key is that
+// user's PutObject; s3:ExistingObjectTag decides on the object's tags.
+func TestAuthzFormAndTags(t *testing.T) {
+	srv, cl := startAuthz(t)
+	ctx := context.Background()
+	root := cl["root"]
+	itest.CreateBucket(t, root, "data")
+	future := time.Now().Add(time.Hour)
+	for _, who := range []string{"alice", "bob"} {
+		k := authzKeys[who]
+		fields := append(itest.SignedFormAs(t, k[0], k[1], future, map[string]string{"bucket": "data"}, map[string]string{"key": "form-" + who}),
+			itest.FormField{Name: "key", Value: "form-" + who})
+		resp, body := itest.PostForm(t, srv.URL+"/data", fields, "f.txt", []byte("posted"))
+		switch who {
+		case "alice":
+			if resp.StatusCode != http.StatusNoContent {
+				t.Errorf("alice's form: %d %s", resp.StatusCode, body)
+			}
+			itest.WantObject(t, root, "data", "form-alice", []byte("posted"))
+		default:
+			if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "AccessDenied") {
+				t.Errorf("bob's form: %d %s, want 403 AccessDenied", resp.StatusCode, body)
+			}
+			itest.WantNoObject(t, root, "data", "form-bob")
+		}
+	}
+
+	itest.CreateBucket(t, root, "tagged")
+	itest.Put(t, root, "tagged", "open", []byte("o"), func(in *s3.PutObjectInput) { in.Tagging = aws.String("share=yes") })
+	itest.Put(t, root, "tagged", "closed", []byte("c"), func(in *s3.PutObjectInput) { in.Tagging = aws.String("share=no") })
+	putPolicy(t, root, "tagged", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::tagged/*","Condition":{"StringEquals":{"s3:ExistingObjectTag/share":"yes"}}}]}`)
+	itest.WantObject(t, cl["anonymous"], "tagged", "open", []byte("o"))
+	_, err := cl["anonymous"].GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("tagged"), Key: aws.String("closed")})
+	itest.WantErr(t, err, http.StatusForbidden, "AccessDenied")
+	// Retagging changes the decision at once.
+	if _, err := root.PutObjectTagging(ctx, &s3.PutObjectTaggingInput{Bucket: aws.String("tagged"), Key: aws.String("closed"),
+		Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String("share"), Value: aws.String("yes")}}}}); err != nil {
+		t.Fatal(err)
+	}
+	itest.WantObject(t, cl["anonymous"], "tagged", "closed", []byte("c"))
 }
