@@ -54,17 +54,21 @@ func (h *Handler) principal(r *http.Request, id string) (authz.Principal, error)
 // authorize decides the request's route for its principal: the route's
 // actions on its bucket or object and, for a copy, the source's action on
 // the source. The root is allowed without a look at any policy.
-// DeleteObjects is decided key by key (authorizeKey), not here.
+// DeleteObjects is decided key by key (authorizeKey), not here. A route
+// without actions (no S3 operation, or one JOG does not implement) is
+// refused to anonymous requests here and to others by serve.
 func (h *Handler) authorize(r *request) error {
 	if r.who.IsRoot() {
 		return nil
 	}
 	rt := r.route
 	actions := rt.Actions()
-	if len(actions) == 0 || rt.Op == OpDeleteObjects {
-		if rt.Op == OpDeleteObjects {
-			return h.prepare(r)
-		}
+	switch {
+	case rt.Op == OpDeleteObjects:
+		return h.prepare(r)
+	case len(actions) == 0 && r.who.Type == policy.Anonymous:
+		return h.denied(r, "")
+	case len(actions) == 0:
 		return nil
 	}
 	if err := h.prepare(r); err != nil {
@@ -214,12 +218,16 @@ var listOps = opsOf(OpListObjects, OpListObjectsV2, OpListObjectVersions)
 // denied logs a refusal and answers it as S3 does: 403 AccessDenied,
 // nothing said of which policy refused.
 func (h *Handler) denied(r *request, resource string) error {
-	if err := r.check.Err(); err != nil {
-		return err
+	action := ""
+	if r.check != nil {
+		if err := r.check.Err(); err != nil {
+			return err
+		}
+		action = r.check.Denied()
 	}
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "access denied",
 		slog.String("id", r.id), slog.String("principal", r.who.Name()),
-		slog.String("action", r.check.Denied()), slog.String("resource", resource),
-		slog.String("source_ip", r.RemoteAddr))
+		slog.String("action", action),
+		slog.String("resource", resource), slog.String("source_ip", r.RemoteAddr))
 	return errAccessDenied
 }

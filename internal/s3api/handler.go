@@ -152,10 +152,13 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	if origin := req.Header["Origin"]; len(origin) > 0 && req.route.Bucket != "" {
 		h.setCORSHeaders(w, req, origin[0])
 	}
-	// A browser-based upload is authenticated by its form (postObject):
-	// it carries no Authorization header.
+	// A browser-based upload is authenticated, and then authorized, by
+	// its form (postObject): it carries no Authorization header.
 	if req.route.Op != OpPostObject {
 		if err := h.authenticate(req); err != nil {
+			return err
+		}
+		if err := h.authorize(req); err != nil {
 			return err
 		}
 	}
@@ -170,13 +173,6 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	case OpUnsupported:
 		return apiErr(http.StatusNotImplemented, "NotImplemented",
 			"The %q API is not implemented yet.", req.route.Sub)
-	}
-	// A form upload is authorized once its form names the signer
-	// (postObject).
-	if req.route.Op != OpPostObject {
-		if err := h.authorize(req); err != nil {
-			return err
-		}
 	}
 	if err := checkWire(req.route.Op, req.Header, q); err != nil {
 		return err

@@ -288,6 +288,18 @@ func TestAuthzBucketPolicy(t *testing.T) {
 	itest.WantErr(t, err, http.StatusForbidden, "AccessDenied")
 	itest.WantObject(t, root, "pub", "o", []byte("public"))
 	itest.WantObject(t, cl["bob"], "pub", "o", []byte("public"))
+	// Nor anything without a bucket, nor what JOG does not implement.
+	for _, rq := range [][2]string{{"GET", "/"}, {"PUT", "/pub?acl"}, {"PUT", "/"}} {
+		req, _ := http.NewRequest(rq[0], srv.URL+rq[1], nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("anonymous %s %s: %d, want 403", rq[0], rq[1], resp.StatusCode)
+		}
+	}
 
 	// Malformed policies are refused, with the reason, and change nothing.
 	for _, bad := range []string{`{"Statement":[`, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::other/*"}]}`} {
