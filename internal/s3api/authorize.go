@@ -65,6 +65,17 @@ func (h *Handler) authorize(r *request) error {
 	actions := rt.Actions()
 	switch {
 	case rt.Op == OpDeleteObjects:
+		// Only a bucket policy can allow anything to an anonymous request:
+		// without one its keys need not be read to refuse them all.
+		if r.who.Type == policy.Anonymous {
+			bp, err := h.bucketPolicy(r, rt.Bucket)
+			if err != nil {
+				return err
+			}
+			if bp == nil {
+				return h.denied(r, authz.BucketARN(rt.Bucket))
+			}
+		}
 		return h.prepare(r)
 	case len(actions) == 0 && r.who.Type == policy.Anonymous:
 		return h.denied(r, "")
