@@ -34,8 +34,10 @@ func ParseBucketPolicy(doc []byte, bucket string) (*policy.Policy, error) {
 // not a wildcard: aws:SourceIp to a range narrower than the whole address
 // space, aws:SourceArn, aws:SourceVpc, aws:SourceVpce, aws:SourceAccount,
 // aws:SourceOwner, aws:PrincipalAccount, aws:PrincipalArn,
-// aws:PrincipalOrgID, aws:userid, s3:DataAccessPointArn or
-// s3:DataAccessPointAccount.
+// aws:PrincipalOrgID, aws:userid, s3:DataAccessPointArn,
+// s3:DataAccessPointAccount or s3:x-amz-server-side-encryption-aws-kms-key-id
+// (the list of PublicAccessBlockConfiguration's API reference, with the
+// principal keys of the User Guide's).
 func IsPublic(p *policy.Policy) bool {
 	for _, st := range p.Statements {
 		if st.Effect != policy.Allow || !everyone(&st) {
@@ -74,6 +76,7 @@ var narrowingKeys = map[string]bool{
 	"aws:sourceaccount": true, "aws:sourceowner": true, "aws:principalaccount": true,
 	"aws:principalarn": true, "aws:principalorgid": true, "aws:userid": true,
 	"s3:dataaccesspointarn": true, "s3:dataaccesspointaccount": true,
+	"s3:x-amz-server-side-encryption-aws-kms-key-id": true,
 }
 
 // narrowed reports whether a statement's conditions fix a narrowing key.
