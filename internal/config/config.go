@@ -56,6 +56,14 @@ type Config struct {
 	// (keyring.ParseKey), from JOG_IAM_KEY only: no flag, so that it never
 	// shows in a process listing. Empty: the data dir's iam.key.
 	IAMKey string
+	// IAMBootstrap, when set, is a JSON file of groups, users, their
+	// inline policies and access keys created at start-up where absent
+	// (iam.Bootstrap): provisioning without the IAM API.
+	IAMBootstrap string
+	// TrustForwardedFor takes the client's address (aws:SourceIp) and
+	// scheme (aws:SecureTransport) from X-Forwarded-For and
+	// X-Forwarded-Proto: only behind a proxy that sets them.
+	TrustForwardedFor bool
 
 	envErrs []error // JOG_* values BindFlags could not parse
 }
@@ -111,6 +119,10 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.DebugAddr, "debug-addr", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; unauthenticated, keep it private")
 	dur(&c.LifecycleDay, "lifecycle-day", "length of a day in lifecycle rules (shorten it only to test rules)")
 	dur(&c.LifecycleInterval, "lifecycle-interval", "how often the lifecycle worker applies the buckets' lifecycle rules (0 = never)")
+	str(&c.IAMBootstrap, "iam-bootstrap", "JSON file of IAM groups, users, policies and access keys to create at start-up where absent")
+	fs.BoolVar(&c.TrustForwardedFor, "trust-forwarded-for", c.TrustForwardedFor,
+		"take aws:SourceIp and aws:SecureTransport from X-Forwarded-For / X-Forwarded-Proto: only behind a proxy that sets them (env "+envName("trust-forwarded-for")+")")
+	names = append(names, "trust-forwarded-for")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	c.IAMKey = getenv(keyring.EnvVar)
 	for _, name := range names {

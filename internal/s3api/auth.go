@@ -1,11 +1,13 @@
 package s3api
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
 )
@@ -19,13 +21,33 @@ func (c StaticCredentials) SecretKey(accessKey string) (string, bool) {
 	return s, ok
 }
 
-// authenticate verifies the request's signature and wraps its body so that
-// the declared payload hash is verified while the body streams. Every request
-// must be signed: JOG has no anonymous access yet.
+// authenticate verifies the request's signature, sets who made it, and
+// wraps its body so that the declared payload hash is verified while the
+// body streams. A request with no signature at all (no Authorization
+// header, no signature in the query) is anonymous: authorize serves it
+// only where a bucket policy allows everyone.
+func (h *Handler) authenticate(req *request) error {
+	res, err := h.verify(req.Request)
+	if errors.Is(err, sigv4.ErrMissingAuth) {
+		req.who, req.auth = authz.Anonymous, &sigv4.Result{PayloadHash: sigv4.UnsignedPayload}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if req.who, err = h.principal(req.Request, res.AccessKey); err != nil {
+		return err
+	}
+	req.auth = res
+	return nil
+}
+
+// verify verifies the request's signature and wraps its body so that the
+// declared payload hash is verified while the body streams.
 //
 // SigV2 requests (older tools) are verified by sigv2 against the same
 // credentials; their payload is unsigned.
-func (h *Handler) authenticate(r *http.Request) (*sigv4.Result, error) {
+func (h *Handler) verify(r *http.Request) (*sigv4.Result, error) {
 	if sigv2.IsV2(r) {
 		res, err := h.verifierV2.Verify(r)
 		if err != nil {

@@ -49,6 +49,9 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 			}
 		}
 		if err == nil {
+			err = h.authorizeKey(r, obj.Key, version)
+		}
+		if err == nil {
 			d, err = h.svc.DeleteObject(r.Context(), r.route.Bucket, obj.Key, version, r.auth.AccessKey, cond)
 		}
 		if err == nil || (err == meta.ErrObjectNotFound && cond.IsZero()) {

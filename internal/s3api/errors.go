@@ -10,6 +10,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
+	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/postpolicy"
@@ -70,6 +71,9 @@ var errorTable = []struct {
 	{cors.ErrNoBucket, APIError{"AccessForbidden", "CORSResponse: Bucket not found", http.StatusForbidden}},
 	{cors.ErrNotEnabled, APIError{"AccessForbidden", "CORSResponse: CORS is not enabled for this bucket.", http.StatusForbidden}},
 	{cors.ErrNotAllowed, APIError{"AccessForbidden", "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.", http.StatusForbidden}},
+	{service.ErrNoSuchBucketPolicy, APIError{"NoSuchBucketPolicy", "The bucket policy does not exist", http.StatusNotFound}},
+	// The message is the parser's reason ("Policy has invalid resource").
+	{policy.ErrMalformed, APIError{"MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'", http.StatusBadRequest}},
 	{tagging.ErrNoTagSet, APIError{"NoSuchTagSet", "The TagSet does not exist", http.StatusNotFound}},
 	{lifecycle.ErrNoConfig, APIError{"NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist", http.StatusNotFound}},
 	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}},
@@ -149,6 +153,10 @@ func toAPIError(err error) (*APIError, bool) {
 			}
 			return &out, true
 		}
+	}
+	var size *policy.SizeError
+	if errors.As(err, &size) {
+		return apiErr(http.StatusBadRequest, "MalformedPolicy", "Policy exceeds the maximum allowed document size."), true
 	}
 	var form *postpolicy.Error
 	if errors.As(err, &form) {

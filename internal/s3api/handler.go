@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -32,6 +34,13 @@ type Config struct {
 	// once (a ConcurrencyLimit); beyond it requests are refused at once
 	// with 503 SlowDown, as S3 does. 0 means no bound.
 	MaxRequests int
+	// IAM, when set, authenticates IAM users' access keys (after the
+	// root's Credentials) and gives their identity policies.
+	IAM *iam.Service
+	// TrustForwardedFor takes aws:SourceIp and aws:SecureTransport from
+	// X-Forwarded-For and X-Forwarded-Proto (authz.Options): only behind a
+	// proxy that sets them.
+	TrustForwardedFor bool
 }
 
 // Handler serves the S3 API over a service.Service.
@@ -42,6 +51,7 @@ type Handler struct {
 	verifier   *sigv4.Verifier
 	verifierV2 *sigv2.Verifier
 	admit      Admitter // nil = every request admitted
+	authz      *authz.Authorizer
 }
 
 // request is one S3 request after routing and authentication.
@@ -50,6 +60,11 @@ type request struct {
 	id    string
 	route Route
 	auth  *sigv4.Result
+	// who made the request: the root, an IAM user or anonymous.
+	who authz.Principal
+	// check is the request's condition keys, built when a principal other
+	// than the root is authorized.
+	check *authz.Check
 }
 
 // handlerFunc serves one operation: a Handler method, as a method
@@ -60,10 +75,16 @@ type handlerFunc func(h *Handler, w http.ResponseWriter, r *request) error
 
 // New returns the S3 API handler.
 func New(svc *service.Service, cfg Config) *Handler {
+	creds := credentials{root: cfg.Credentials, iam: cfg.IAM}
+	account := ""
+	if cfg.IAM != nil {
+		account = cfg.IAM.Account()
+	}
 	h := &Handler{
 		svc: svc, cfg: cfg, log: cfg.Logger,
-		verifier:   &sigv4.Verifier{Region: cfg.Region, Credentials: cfg.Credentials},
-		verifierV2: &sigv2.Verifier{Credentials: cfg.Credentials, Domain: cfg.Domain},
+		verifier:   &sigv4.Verifier{Region: cfg.Region, Credentials: creds},
+		verifierV2: &sigv2.Verifier{Credentials: creds, Domain: cfg.Domain},
+		authz:      authz.New(account, authz.Options{TrustForwardedFor: cfg.TrustForwardedFor}),
 	}
 	h.admit = cfg.Admitter
 	if h.admit == nil && cfg.MaxRequests > 0 {
@@ -131,14 +152,15 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	if origin := req.Header["Origin"]; len(origin) > 0 && req.route.Bucket != "" {
 		h.setCORSHeaders(w, req, origin[0])
 	}
-	// A browser-based upload is authenticated by its form (postObject):
-	// it carries no Authorization header.
+	// A browser-based upload is authenticated, and then authorized, by
+	// its form (postObject): it carries no Authorization header.
 	if req.route.Op != OpPostObject {
-		auth, err := h.authenticate(req.Request)
-		if err != nil {
+		if err := h.authenticate(req); err != nil {
 			return err
 		}
-		req.auth = auth
+		if err := h.authorize(req); err != nil {
+			return err
+		}
 	}
 	q := req.URL.Query()
 	if name := repeatedParam(q); name != "" {

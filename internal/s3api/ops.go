@@ -58,6 +58,10 @@ const (
 	OpGetObjectRetention
 	OpPutObjectLegalHold
 	OpGetObjectLegalHold
+	OpPutBucketPolicy
+	OpGetBucketPolicy
+	OpDeleteBucketPolicy
+	OpGetBucketPolicyStatus
 	// OpPostObject is a browser-based upload: a multipart/form-data POST
 	// to the bucket, authenticated by its signed policy, not by headers.
 	OpPostObject
@@ -190,6 +194,10 @@ var operations = [numOps]opDesc{
 	OpGetObjectRetention:         {"GetObjectRetention", []string{"s3:GetObjectRetention"}, "", KindRead, (*Handler).getObjectRetention},
 	OpPutObjectLegalHold:         {"PutObjectLegalHold", []string{"s3:PutObjectLegalHold"}, "", KindWrite, (*Handler).putObjectLegalHold},
 	OpGetObjectLegalHold:         {"GetObjectLegalHold", []string{"s3:GetObjectLegalHold"}, "", KindRead, (*Handler).getObjectLegalHold},
+	OpPutBucketPolicy:            {"PutBucketPolicy", []string{"s3:PutBucketPolicy"}, "", KindAdmin, (*Handler).putBucketPolicy},
+	OpGetBucketPolicy:            {"GetBucketPolicy", []string{"s3:GetBucketPolicy"}, "", KindAdmin, (*Handler).getBucketPolicy},
+	OpDeleteBucketPolicy:         {"DeleteBucketPolicy", []string{"s3:DeleteBucketPolicy"}, "", KindAdmin, (*Handler).deleteBucketPolicy},
+	OpGetBucketPolicyStatus:      {"GetBucketPolicyStatus", []string{"s3:GetBucketPolicyStatus"}, "", KindAdmin, (*Handler).getBucketPolicyStatus},
 	// PostObject is PutObject from an HTML form (API reference, "POST
 	// Object": the same permission as PUT).
 	OpPostObject: {"PostObject", []string{actPutObject}, "", KindWrite, (*Handler).postObject},

@@ -121,6 +121,10 @@ var awsActions = map[string]struct {
 	"GetObjectRetention":              {[]string{"s3:GetObjectRetention"}, ""},
 	"PutObjectLegalHold":              {[]string{"s3:PutObjectLegalHold"}, ""},
 	"GetObjectLegalHold":              {[]string{"s3:GetObjectLegalHold"}, ""},
+	"PutBucketPolicy":                 {[]string{"s3:PutBucketPolicy"}, ""},
+	"GetBucketPolicy":                 {[]string{"s3:GetBucketPolicy"}, ""},
+	"DeleteBucketPolicy":              {[]string{"s3:DeleteBucketPolicy"}, ""},
+	"GetBucketPolicyStatus":           {[]string{"s3:GetBucketPolicyStatus"}, ""},
 	// POST Object (API reference, RESTObjectPOST): the write access of a PUT.
 	"PostObject": {[]string{"s3:PutObject"}, ""},
 }

@@ -33,6 +33,12 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if r.auth, err = h.authenticateForm(f); err != nil {
 		return err
 	}
+	if r.who, err = h.principal(r.Request, r.auth.AccessKey); err != nil {
+		return err
+	}
+	if err := authorizeForm(h, r); err != nil {
+		return err
+	}
 	policy, err := postpolicy.ParsePolicy(f.Get("policy"))
 	if err != nil {
 		return err

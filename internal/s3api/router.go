@@ -27,7 +27,7 @@ type Route struct {
 var bucketSubresources = []string{
 	"accelerate", "acl", "analytics", "encryption", "intelligent-tiering",
 	"inventory", "logging", "metrics", "notification",
-	"ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication",
+	"ownershipControls", "publicAccessBlock", "replication",
 	"requestPayment", "website",
 	"metadataConfiguration", "metadataTable",
 }
@@ -112,6 +112,15 @@ func bucketOp(method string, q map[string][]string) Op {
 	}
 	if has(q, "tagging") {
 		return configOp(method, OpPutBucketTagging, OpGetBucketTagging, OpDeleteBucketTagging)
+	}
+	if has(q, "policy") {
+		return configOp(method, OpPutBucketPolicy, OpGetBucketPolicy, OpDeleteBucketPolicy)
+	}
+	if has(q, "policyStatus") {
+		if method == http.MethodGet {
+			return OpGetBucketPolicyStatus
+		}
+		return OpUnknown
 	}
 	if has(q, "object-lock") {
 		return putGet(method, OpPutObjectLockConfiguration, OpGetObjectLockConfiguration)

@@ -49,7 +49,7 @@ var (
 	// configBodies are the operations whose body Content-MD5 or a
 	// checksum may cover.
 	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
-		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging)
+		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging, OpPutBucketPolicy)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
 	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
@@ -92,16 +92,17 @@ type wireRule struct {
 
 // Refusals.
 var (
-	errNoSSE       = notImplemented("Server-side encryption is not implemented: the object would be stored unencrypted.")
-	errNoSSEC      = notImplemented("Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
-	errNoACL       = notImplemented("Access control lists are not implemented: only the private canned ACL can be honoured.")
-	errNoLock      = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
-	errNoOwnership = notImplemented("Only the BucketOwnerEnforced object ownership is implemented.")
-	errNoNamespace = notImplemented("Only the global bucket namespace is implemented.")
-	errNoWebsite   = notImplemented("Website redirects are not implemented.")
-	errNoAppend    = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
-	errNoChecksum  = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
-	errNoToken     = apiErr(http.StatusBadRequest, "InvalidToken",
+	errNoSSE        = notImplemented("Server-side encryption is not implemented: the object would be stored unencrypted.")
+	errNoSSEC       = notImplemented("Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
+	errNoACL        = notImplemented("Access control lists are not implemented: only the private canned ACL can be honoured.")
+	errNoLock       = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
+	errNoRemoveSelf = notImplemented("x-amz-confirm-remove-self-bucket-access is not implemented: the root credentials keep every access whatever a bucket policy says.")
+	errNoOwnership  = notImplemented("Only the BucketOwnerEnforced object ownership is implemented.")
+	errNoNamespace  = notImplemented("Only the global bucket namespace is implemented.")
+	errNoWebsite    = notImplemented("Website redirects are not implemented.")
+	errNoAppend     = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
+	errNoChecksum   = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
+	errNoToken      = apiErr(http.StatusBadRequest, "InvalidToken",
 		"The provided token is malformed or otherwise invalid: JOG issues no session tokens.")
 )
 
@@ -184,6 +185,7 @@ var wireTable = []wireRule{
 	{name: "x-amz-grant-read-acp", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
 	{name: "x-amz-grant-write", refused: opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
 	{name: "x-amz-grant-write-acp", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
+	{name: "x-amz-confirm-remove-self-bucket-access", refused: opsOf(OpPutBucketPolicy), accept: anyOf("false"), err: errNoRemoveSelf, sample: "true"},
 	{name: "x-amz-object-ownership", refused: opsOf(OpCreateBucket), accept: anyOf("BucketOwnerEnforced"), err: errNoOwnership, sample: "ObjectWriter"},
 
 	// Buckets.

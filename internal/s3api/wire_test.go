@@ -59,6 +59,10 @@ var opTargets = map[Op]struct {
 	OpGetObjectRetention:              {"GET", "/b/k?retention", ""},
 	OpPutObjectLegalHold:              {"PUT", "/b/k?legal-hold", ""},
 	OpGetObjectLegalHold:              {"GET", "/b/k?legal-hold", ""},
+	OpPutBucketPolicy:                 {"PUT", "/b?policy", ""},
+	OpGetBucketPolicy:                 {"GET", "/b?policy", ""},
+	OpDeleteBucketPolicy:              {"DELETE", "/b?policy", ""},
+	OpGetBucketPolicyStatus:           {"GET", "/b?policyStatus", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {

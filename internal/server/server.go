@@ -10,11 +10,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sync/atomic"
 	"time"
 
 	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
@@ -82,12 +85,44 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	log.Info("temp files of interrupted writes removed", "removed", n)
 	s.sweep(svc, started)
 	s.lifecycle(ctx, svc)
+	users, err := openIAM(ctx, cfg, stores)
+	if err != nil {
+		return nil, err
+	}
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey},
+		IAM:         users, TrustForwardedFor: cfg.TrustForwardedFor,
 	})
 	s.handler = s.withHealth(s3)
 	return s, nil
+}
+
+// openIAM loads the server key and opens the IAM service over the
+// metadata store, applying --iam-bootstrap.
+func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*iam.Service, error) {
+	keys, err := keyring.Load(cfg.DataDir, cfg.IAMKey)
+	if err != nil {
+		return nil, fmt.Errorf("iam: %w", err)
+	}
+	users, err := iam.New(ctx, stores.Meta, keys, iam.Options{PollInterval: time.Second})
+	if err != nil {
+		return nil, err
+	}
+	if cfg.IAMBootstrap != "" {
+		doc, err := os.ReadFile(cfg.IAMBootstrap)
+		if err != nil {
+			return nil, fmt.Errorf("iam bootstrap: %w", err)
+		}
+		b, err := iam.ParseBootstrap(doc)
+		if err != nil {
+			return nil, err
+		}
+		if err := users.ApplyBootstrap(ctx, b); err != nil {
+			return nil, err
+		}
+	}
+	return users, nil
 }
 
 // sweep removes orphan blobs in the background (Service.SweepOrphans): a

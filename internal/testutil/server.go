@@ -75,6 +75,9 @@ func WithLifecycle(day, interval time.Duration) Option {
 	return func(c *config.Config) { c.LifecycleDay, c.LifecycleInterval = day, interval }
 }
 
+// WithIAMBootstrap starts the server with --iam-bootstrap file.
+func WithIAMBootstrap(file string) Option { return func(c *config.Config) { c.IAMBootstrap = file } }
+
 // WithDataDir reuses an existing data dir (to test restarts).
 func WithDataDir(dir string) Option { return func(c *config.Config) { c.DataDir = dir } }
 

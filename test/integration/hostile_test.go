@@ -341,7 +341,7 @@ func wantDataLayout(t *testing.T, dir string) {
 		rel = filepath.ToSlash(rel)
 		switch {
 		case d.IsDir() && (rel == "." || rel == "blobs" || rel == "tmp" || rel == "packs" || regexp.MustCompile(`^blobs/[0-9a-f]{2}(/[0-9a-f]{2})?$`).MatchString(rel)):
-		case !d.IsDir() && slices.Contains([]string{"jog.db", "jog.db-wal", "jog.db-shm", "jog.lock", "credentials.json"}, rel):
+		case !d.IsDir() && slices.Contains([]string{"jog.db", "jog.db-wal", "jog.db-shm", "jog.lock", "credentials.json", "iam.key"}, rel):
 		case !d.IsDir() && regexp.MustCompile(`^packs/[0-9a-f]{32}$`).MatchString(rel):
 		case !d.IsDir() && blobName.MatchString(rel):
 			m := blobName.FindStringSubmatch(rel)

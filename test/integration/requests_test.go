@@ -308,9 +308,12 @@ func TestAWSNotImplemented(t *testing.T) {
 			_, err := c.GetBucketEncryption(ctx, &s3.GetBucketEncryptionInput{Bucket: b})
 			return err
 		},
-		"GetBucketAcl":    func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
-		"GetBucketPolicy": func() error { _, err := c.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: b}); return err },
-		"GetObjectAcl":    func() error { _, err := c.GetObjectAcl(ctx, &s3.GetObjectAclInput{Bucket: b, Key: k}); return err },
+		"GetBucketAcl": func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
+		"GetPublicAccessBlock": func() error {
+			_, err := c.GetPublicAccessBlock(ctx, &s3.GetPublicAccessBlockInput{Bucket: b})
+			return err
+		},
+		"GetObjectAcl": func() error { _, err := c.GetObjectAcl(ctx, &s3.GetObjectAclInput{Bucket: b, Key: k}); return err },
 	} {
 		err := call()
 		if code, status := itest.ErrInfo(err); code != "NotImplemented" || status != http.StatusNotImplemented {

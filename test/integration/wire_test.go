@@ -140,6 +140,11 @@ func TestWireRefusals(t *testing.T) {
 		"GetObjectRetention":              {"GET", "/wire/k?retention", nil},
 		"PutObjectLegalHold":              {"PUT", "/wire/k?legal-hold", []byte(`<LegalHold><Status>ON</Status></LegalHold>`)},
 		"GetObjectLegalHold":              {"GET", "/wire/k?legal-hold", nil},
+		"PutBucketPolicy": {"PUT", "/wire?policy", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*",` +
+			`"Action":"s3:GetObject","Resource":"arn:aws:s3:::wire/*"}]}`)},
+		"GetBucketPolicy":       {"GET", "/wire?policy", nil},
+		"DeleteBucketPolicy":    {"DELETE", "/wire?policy", nil},
+		"GetBucketPolicyStatus": {"GET", "/wire?policyStatus", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {

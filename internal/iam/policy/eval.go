@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -164,6 +165,19 @@ const (
 type Compiled struct {
 	kind  Kind
 	stmts []statement
+	keys  []string // the condition keys its statements name, lower case, once each
+}
+
+// MentionsKeyPrefix reports whether a condition of the policy names a key
+// starting with lowerPrefix ("s3:existingobjecttag/"): a caller fills
+// costly keys only for policies that use them.
+func (c *Compiled) MentionsKeyPrefix(lowerPrefix string) bool {
+	for _, k := range c.keys {
+		if strings.HasPrefix(k, lowerPrefix) {
+			return true
+		}
+	}
+	return false
 }
 
 type statement struct {
@@ -218,6 +232,9 @@ func Compile(p *Policy) (*Compiled, error) {
 				return nil, err
 			}
 			cs.conds = append(cs.conds, k)
+			if !slices.Contains(c.keys, k.key) {
+				c.keys = append(c.keys, k.key)
+			}
 		}
 		c.stmts = append(c.stmts, cs)
 	}

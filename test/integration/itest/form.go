@@ -25,8 +25,14 @@ type FormField struct{ Name, Value string }
 // ["starts-with", "$key", "p/"], ["content-length-range", 1, 10].
 func SignedForm(t testing.TB, exp time.Time, conditions ...any) []FormField {
 	t.Helper()
+	return SignedFormAs(t, testutil.AccessKey, testutil.SecretKey, exp, conditions...)
+}
+
+// SignedFormAs is SignedForm signed with another key pair (an IAM user's).
+func SignedFormAs(t testing.TB, accessKey, secretKey string, exp time.Time, conditions ...any) []FormField {
+	t.Helper()
 	now := time.Now().UTC()
-	cred := testutil.AccessKey + "/" + now.Format("20060102") + "/" + testutil.Region + "/s3/aws4_request"
+	cred := accessKey + "/" + now.Format("20060102") + "/" + testutil.Region + "/s3/aws4_request"
 	date := now.Format(sigv4.AmzDateFormat)
 	conds := append(conditions,
 		map[string]string{"x-amz-algorithm": sigv4.Algorithm},
@@ -39,7 +45,7 @@ func SignedForm(t testing.TB, exp time.Time, conditions ...any) []FormField {
 	policy := base64.StdEncoding.EncodeToString(doc)
 	return []FormField{
 		{"x-amz-algorithm", sigv4.Algorithm}, {"x-amz-credential", cred}, {"x-amz-date", date},
-		{"policy", policy}, {"x-amz-signature", sigv4.SignPOST(testutil.SecretKey, now, testutil.Region, policy)},
+		{"policy", policy}, {"x-amz-signature", sigv4.SignPOST(secretKey, now, testutil.Region, policy)},
 	}
 }
 

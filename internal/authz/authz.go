@@ -1,0 +1,346 @@
+// Package authz is where every S3 request is authorized: given who makes
+// it (the root credentials, an IAM user, or nobody: an anonymous request),
+// the IAM actions its route requires, the resources they act on, the
+// bucket's policy and the request's condition keys, it answers allow or
+// deny with internal/iam/policy's evaluator, as AWS's policy evaluation
+// logic does within one account.
+//
+// The root credentials are allowed everything without a look at any
+// policy: their path builds no condition keys and reads no bucket policy
+// (Principal.IsRoot, asked first by the caller).
+//
+// A caller prepares a Check once per request (Prepare: the condition keys
+// are built there) and asks it for each action and resource the request
+// needs (Check.Decide): a copy asks for the source too, DeleteObjects for
+// each of its keys.
+package authz
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/iam/policy"
+)
+
+// Principal is who makes a request.
+type Principal struct {
+	Type policy.PrincipalType // policy.Root, policy.User or policy.Anonymous
+	// User is the IAM user and its compiled identity policies when Type
+	// is policy.User.
+	User *iam.Principal
+}
+
+// The principals that carry no user.
+var (
+	Root      = Principal{Type: policy.Root}
+	Anonymous = Principal{Type: policy.Anonymous}
+)
+
+// IsRoot reports whether p is the root credentials, allowed everything.
+func (p Principal) IsRoot() bool { return p.Type == policy.Root }
+
+// Name is what logs call the principal: "root", "anonymous" or the user's
+// ARN.
+func (p Principal) Name() string {
+	switch p.Type {
+	case policy.Root:
+		return "root"
+	case policy.User:
+		return p.User.ARN
+	}
+	return "anonymous"
+}
+
+// Options tune an Authorizer.
+type Options struct {
+	// TrustForwardedFor makes aws:SourceIp the last address of the
+	// X-Forwarded-For header (the one the proxy in front of JOG appended)
+	// and aws:SecureTransport follow X-Forwarded-Proto. Only for a server
+	// that every client reaches through such a proxy: otherwise a client
+	// chooses its own source address.
+	TrustForwardedFor bool
+	// Now is the clock for aws:CurrentTime (time.Now when nil).
+	Now func() time.Time
+}
+
+// Authorizer decides S3 requests for one account. It is safe for
+// concurrent use.
+type Authorizer struct {
+	account string
+	rootARN string
+	opts    Options
+}
+
+// New returns an Authorizer for the account (its 12-digit ID).
+func New(account string, opts Options) *Authorizer {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Authorizer{account: account, rootARN: "arn:aws:iam::" + account + ":root", opts: opts}
+}
+
+// Signature versions and authentication types, the values of
+// s3:signatureversion and s3:authType.
+const (
+	SigV4 = "AWS4-HMAC-SHA256"
+	SigV2 = "AWS"
+
+	AuthHeader = "REST-HEADER"
+	AuthQuery  = "REST-QUERY-STRING"
+	AuthPOST   = "POST"
+)
+
+// Request is one S3 request to authorize.
+type Request struct {
+	Principal Principal
+	HTTP      *http.Request
+	// SignatureVersion (SigV4, SigV2) and AuthType (AuthHeader,
+	// AuthQuery, AuthPOST) say how it was signed; empty for an anonymous
+	// request.
+	SignatureVersion string
+	AuthType         string
+	// List: the request lists a bucket, so prefix, delimiter and max-keys
+	// of its query are s3:prefix, s3:delimiter and s3:max-keys.
+	List bool
+	// ExistingTags, when set, reads the tags of the object the request
+	// names (none when it does not exist): s3:ExistingObjectTag/<key>. It
+	// is called at most once, and only when a policy that applies names
+	// such a key.
+	ExistingTags func() (map[string]string, error)
+}
+
+// Check is a request prepared for decisions: its condition keys built
+// once. It is not safe for concurrent use.
+type Check struct {
+	pr   policy.Request
+	who  Principal
+	set  policy.Set
+	deny string // the action denied last, for the log
+	tags func() (map[string]string, error)
+	err  error // reading the existing object's tags failed
+}
+
+// BucketARN and ObjectARN are the resources of S3 operations.
+func BucketARN(bucket string) string { return "arn:aws:s3:::" + bucket }
+
+// ObjectARN is the ARN of an object.
+func ObjectARN(bucket, key string) string { return "arn:aws:s3:::" + bucket + "/" + key }
+
+// ServiceARN is the resource of an operation on no bucket (ListBuckets,
+// s3:ListAllMyBuckets): identity policies grant it with "Resource": "*".
+const ServiceARN = "*"
+
+// Prepare builds a request's condition keys.
+func (a *Authorizer) Prepare(r *Request) *Check {
+	c := &Check{who: r.Principal, tags: r.ExistingTags}
+	pr := &c.pr
+	pr.Type = r.Principal.Type
+	pr.Account = a.account
+	now := a.opts.Now()
+	pr.Time = now
+	ctx := make(policy.Context, 24)
+	pr.Context = ctx
+	cb := ctxBuilder{ctx: ctx, vals: make([]string, 0, 16)}
+	switch r.Principal.Type {
+	case policy.Root:
+		pr.ARN = a.rootARN
+		cb.set("aws:principaltype", "Account")
+		cb.set("aws:userid", a.account)
+		cb.set("aws:principalarn", a.rootARN)
+		cb.set("aws:principalaccount", a.account)
+	case policy.User:
+		u := r.Principal.User
+		pr.ARN = u.ARN
+		cb.set("aws:principaltype", "User")
+		cb.set("aws:username", u.UserName)
+		cb.set("aws:userid", u.UserID)
+		cb.set("aws:principalarn", u.ARN)
+		cb.set("aws:principalaccount", a.account)
+		c.set.Identity = u.Policies
+	default:
+		cb.set("aws:principaltype", "Anonymous")
+	}
+	cb.set("aws:currenttime", now.UTC().Format(time.RFC3339))
+	cb.set("aws:epochtime", strconv.FormatInt(now.Unix(), 10))
+	h := r.HTTP
+	secure := h.TLS != nil
+	ip := remoteIP(h.RemoteAddr)
+	if a.opts.TrustForwardedFor {
+		if fwd := lastForwarded(h.Header.Values("X-Forwarded-For")); fwd != "" {
+			ip = fwd
+		}
+		if p := h.Header.Get("X-Forwarded-Proto"); p != "" {
+			secure = strings.EqualFold(p, "https")
+		}
+	}
+	if ip != "" {
+		cb.set("aws:sourceip", ip)
+	}
+	cb.set("aws:securetransport", strconv.FormatBool(secure))
+	setHeader(ctx, "aws:referer", h.Header, "Referer")
+	setHeader(ctx, "aws:useragent", h.Header, "User-Agent")
+	if r.SignatureVersion != "" {
+		cb.set("s3:signatureversion", r.SignatureVersion)
+		cb.set("s3:authtype", r.AuthType)
+	}
+	setHeader(ctx, "s3:x-amz-content-sha256", h.Header, "X-Amz-Content-Sha256")
+	setHeader(ctx, "s3:x-amz-acl", h.Header, "X-Amz-Acl")
+	setHeader(ctx, "s3:object-lock-mode", h.Header, "X-Amz-Object-Lock-Mode")
+	setHeader(ctx, "s3:object-lock-retain-until-date", h.Header, "X-Amz-Object-Lock-Retain-Until-Date")
+	setHeader(ctx, "s3:object-lock-legal-hold", h.Header, "X-Amz-Object-Lock-Legal-Hold")
+	if t := h.Header.Get("X-Amz-Tagging"); t != "" {
+		setTags(ctx, t)
+	}
+	if h.URL.RawQuery != "" {
+		q := h.URL.Query()
+		if v, ok := q["versionId"]; ok {
+			ctx.Set("s3:VersionId", v...)
+		}
+		if r.List {
+			for _, k := range [...]string{"prefix", "delimiter", "max-keys"} {
+				if v, ok := q[k]; ok {
+					ctx.Set("s3:"+k, v...)
+				}
+			}
+		}
+	}
+	return c
+}
+
+// ctxBuilder sets single-valued condition keys (lower case) with one
+// backing array for all their values: one allocation, not one a key.
+type ctxBuilder struct {
+	ctx  policy.Context
+	vals []string
+}
+
+func (b *ctxBuilder) set(lowerKey, v string) {
+	b.vals = append(b.vals, v)
+	n := len(b.vals)
+	b.ctx[lowerKey] = b.vals[n-1 : n : n]
+}
+
+// setTags sets s3:RequestObjectTag/<key> for each tag of an x-amz-tagging
+// header (URL-encoded) and s3:RequestObjectTagKeys. A header that does not
+// parse sets none: the operation refuses it before anything is stored.
+func setTags(ctx policy.Context, header string) {
+	q, err := url.ParseQuery(header)
+	if err != nil {
+		return
+	}
+	keys := make([]string, 0, len(q))
+	for k, v := range q {
+		keys = append(keys, k)
+		ctx.Set("s3:RequestObjectTag/"+k, v...)
+	}
+	ctx.Set("s3:RequestObjectTagKeys", keys...)
+}
+
+// setHeader sets key (lower case) to the values of header name (canonical).
+func setHeader(ctx policy.Context, key string, h http.Header, name string) {
+	if v := h[name]; len(v) > 0 {
+		ctx[key] = v
+	}
+}
+
+// remoteIP is the address part of a RemoteAddr ("1.2.3.4:5678", "[::1]:9").
+func remoteIP(addr string) string {
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
+	}
+	return addr
+}
+
+// lastForwarded is the last address of X-Forwarded-For's values, "" when
+// it is not an IP address.
+func lastForwarded(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	v := values[len(values)-1]
+	if i := strings.LastIndexByte(v, ','); i >= 0 {
+		v = v[i+1:]
+	}
+	v = strings.TrimSpace(v)
+	if net.ParseIP(v) == nil {
+		return ""
+	}
+	return v
+}
+
+// SetVersion sets s3:VersionId for the decisions that follow (a
+// DeleteObjects entry's version); "" removes it.
+func (c *Check) SetVersion(v string) {
+	if v == "" {
+		delete(c.pr.Context, "s3:versionid")
+		return
+	}
+	c.pr.Context.Set("s3:VersionId", v)
+}
+
+// Decide decides action on resource under the bucket's policy (nil when
+// it has none or the request names no bucket). The root is allowed
+// without evaluation.
+func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled) policy.Decision {
+	if c.who.IsRoot() {
+		return policy.Allowed
+	}
+	c.pr.Action, c.pr.Resource = action, resource
+	c.set.Resource = bucketPolicy
+	if c.tags != nil && c.mentions(existingTagPrefix) {
+		c.loadTags()
+	}
+	if c.err != nil {
+		c.deny = action
+		return policy.ImplicitDeny
+	}
+	d := policy.Evaluate(&c.pr, &c.set)
+	if d != policy.Allowed {
+		c.deny = action
+	}
+	return d
+}
+
+const existingTagPrefix = "s3:existingobjecttag/"
+
+// mentions reports whether a policy of the request names a key with the
+// prefix.
+func (c *Check) mentions(lowerPrefix string) bool {
+	if c.set.Resource != nil && c.set.Resource.MentionsKeyPrefix(lowerPrefix) {
+		return true
+	}
+	for _, p := range c.set.Identity {
+		if p.MentionsKeyPrefix(lowerPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadTags reads the existing object's tags into s3:ExistingObjectTag/<k>,
+// once.
+func (c *Check) loadTags() {
+	load := c.tags
+	c.tags = nil
+	tags, err := load()
+	if err != nil {
+		c.err = err
+		return
+	}
+	for k, v := range tags {
+		c.pr.Context.Set(existingTagPrefix+k, v)
+	}
+}
+
+// Err is the failure to read what a decision needed (the object's tags):
+// the decision was a denial, and the caller answers this error instead.
+func (c *Check) Err() error { return c.err }
+
+// Denied is the action of the last decision that was not Allowed ("" when
+// none was), for the log.
+func (c *Check) Denied() string { return c.deny }

@@ -1,0 +1,293 @@
+package authz
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/iam/policy"
+)
+
+const acct = "111122223333"
+
+func compile(t testing.TB, kind policy.Kind, doc string) *policy.Compiled {
+	t.Helper()
+	c, err := policy.ParseCompiled([]byte(doc), kind)
+	if err != nil {
+		t.Fatalf("%s: %v", doc, err)
+	}
+	return c
+}
+
+func user(t testing.TB, name string, docs ...string) Principal {
+	p := &iam.Principal{ARN: "arn:aws:iam::" + acct + ":user/" + name, UserID: "AIDA" + strings.ToUpper(name), UserName: name, Account: acct}
+	for _, d := range docs {
+		p.Policies = append(p.Policies, compile(t, policy.Identity, d))
+	}
+	return Principal{Type: policy.User, User: p}
+}
+
+func stmt(effect, action, resource, cond string) string {
+	s := `{"Effect":"` + effect + `","Action":"` + action + `","Resource":"` + resource + `"`
+	if cond != "" {
+		s += `,"Condition":` + cond
+	}
+	return `{"Version":"2012-10-17","Statement":[` + s + `}]}`
+}
+
+func bucketStmt(effect, principal, action, resource, cond string) string {
+	s := `{"Effect":"` + effect + `","Principal":` + principal + `,"Action":"` + action + `","Resource":"` + resource + `"`
+	if cond != "" {
+		s += `,"Condition":` + cond
+	}
+	return `{"Version":"2012-10-17","Statement":[` + s + `}]}`
+}
+
+// TestDecide: each case is one request and the decision AWS's logic gives.
+func TestDecide(t *testing.T) {
+	fixed := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name     string
+		who      Principal
+		method   string
+		target   string
+		header   map[string]string
+		remote   string
+		tls      bool
+		trust    bool
+		sig      string // "", "header", "query", "v2"
+		list     bool
+		action   string
+		resource string
+		bucket   string // the bucket policy, "" for none
+		want     policy.Decision
+	}{
+		{name: "root, no policy at all", who: Root, action: "s3:DeleteBucket", resource: BucketARN("b"),
+			bucket: bucketStmt("Deny", `"*"`, "s3:*", "arn:aws:s3:::b", ""), want: policy.Allowed},
+		{name: "user with an allow", who: user(t, "alice", stmt("Allow", "s3:GetObject", "arn:aws:s3:::b/*", "")),
+			action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.Allowed},
+		{name: "user allowed elsewhere", who: user(t, "alice", stmt("Allow", "s3:GetObject", "arn:aws:s3:::other/*", "")),
+			action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.ImplicitDeny},
+		{name: "user with no policy", who: user(t, "bob"), action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.ImplicitDeny},
+		{name: "explicit deny beats allow", who: user(t, "dave", stmt("Allow", "s3:*", "*", ""), stmt("Deny", "s3:PutObject", "arn:aws:s3:::b/*", "")),
+			action: "s3:PutObject", resource: ObjectARN("b", "k"), want: policy.ExplicitDeny},
+		{name: "bucket policy grants a user by ARN", who: user(t, "bob"), action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `{"AWS":"arn:aws:iam::`+acct+`:user/bob"}`, "s3:GetObject", "arn:aws:s3:::b/*", ""), want: policy.Allowed},
+		{name: "bucket policy deny beats identity allow", who: user(t, "alice", stmt("Allow", "s3:*", "*", "")), action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Deny", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", ""), want: policy.ExplicitDeny},
+		{name: "anonymous, public read", who: Anonymous, action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", ""), want: policy.Allowed},
+		{name: "anonymous, public read, a write", who: Anonymous, method: "PUT", action: "s3:PutObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", ""), want: policy.ImplicitDeny},
+		{name: "anonymous, no policy", who: Anonymous, action: "s3:ListAllMyBuckets", resource: ServiceARN, want: policy.ImplicitDeny},
+		{name: "anonymous, PrincipalType", who: Anonymous, action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", `{"StringEquals":{"aws:PrincipalType":"Anonymous"}}`), want: policy.Allowed},
+		{name: "SourceIp inside", who: Anonymous, remote: "192.0.2.7:4000", action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", `{"IpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`), want: policy.Allowed},
+		{name: "SourceIp outside", who: Anonymous, remote: "203.0.113.9:4000", action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", `{"IpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`), want: policy.ImplicitDeny},
+		{name: "X-Forwarded-For untrusted", who: Anonymous, remote: "203.0.113.9:4000", header: map[string]string{"X-Forwarded-For": "192.0.2.7"},
+			action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", `{"IpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`), want: policy.ImplicitDeny},
+		{name: "X-Forwarded-For trusted, last hop", who: Anonymous, remote: "10.0.0.1:4000", trust: true, header: map[string]string{"X-Forwarded-For": "203.0.113.9, 192.0.2.7"},
+			action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", `{"IpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`), want: policy.Allowed},
+		{name: "SecureTransport false denied", who: user(t, "alice", stmt("Allow", "s3:*", "*", "")), action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Deny", `"*"`, "s3:*", "arn:aws:s3:::b/*", `{"Bool":{"aws:SecureTransport":"false"}}`), want: policy.ExplicitDeny},
+		{name: "SecureTransport over TLS", who: user(t, "alice", stmt("Allow", "s3:*", "*", "")), tls: true, action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Deny", `"*"`, "s3:*", "arn:aws:s3:::b/*", `{"Bool":{"aws:SecureTransport":"false"}}`), want: policy.Allowed},
+		{name: "s3:prefix matches", who: user(t, "bob", stmt("Allow", "s3:ListBucket", "arn:aws:s3:::b", `{"StringLike":{"s3:prefix":"home/${aws:username}/*"}}`)),
+			target: "/b?list-type=2&prefix=home/bob/x", list: true, action: "s3:ListBucket", resource: BucketARN("b"), want: policy.Allowed},
+		{name: "s3:prefix of another", who: user(t, "bob", stmt("Allow", "s3:ListBucket", "arn:aws:s3:::b", `{"StringLike":{"s3:prefix":"home/${aws:username}/*"}}`)),
+			target: "/b?list-type=2&prefix=home/alice/", list: true, action: "s3:ListBucket", resource: BucketARN("b"), want: policy.ImplicitDeny},
+		{name: "s3:prefix absent", who: user(t, "bob", stmt("Allow", "s3:ListBucket", "arn:aws:s3:::b", `{"StringLike":{"s3:prefix":"home/${aws:username}/*"}}`)),
+			target: "/b?list-type=2", list: true, action: "s3:ListBucket", resource: BucketARN("b"), want: policy.ImplicitDeny},
+		{name: "s3:max-keys", who: user(t, "bob", stmt("Allow", "s3:ListBucket", "arn:aws:s3:::b", `{"NumericLessThanEquals":{"s3:max-keys":"10"}}`)),
+			target: "/b?max-keys=100", list: true, action: "s3:ListBucket", resource: BucketARN("b"), want: policy.ImplicitDeny},
+		{name: "username variable in the resource", who: user(t, "bob", stmt("Allow", "s3:PutObject", "arn:aws:s3:::b/home/${aws:username}/*", "")),
+			method: "PUT", action: "s3:PutObject", resource: ObjectARN("b", "home/bob/f"), want: policy.Allowed},
+		{name: "username variable, another's home", who: user(t, "bob", stmt("Allow", "s3:PutObject", "arn:aws:s3:::b/home/${aws:username}/*", "")),
+			method: "PUT", action: "s3:PutObject", resource: ObjectARN("b", "home/alice/f"), want: policy.ImplicitDeny},
+		{name: "RequestObjectTag", who: user(t, "bob", stmt("Allow", "s3:PutObject", "*", `{"StringEquals":{"s3:RequestObjectTag/team":"blue"}}`)),
+			method: "PUT", header: map[string]string{"X-Amz-Tagging": "team=blue&x=y"}, action: "s3:PutObject", resource: ObjectARN("b", "k"), want: policy.Allowed},
+		{name: "RequestObjectTag other value", who: user(t, "bob", stmt("Allow", "s3:PutObject", "*", `{"StringEquals":{"s3:RequestObjectTag/team":"blue"}}`)),
+			method: "PUT", header: map[string]string{"X-Amz-Tagging": "team=red"}, action: "s3:PutObject", resource: ObjectARN("b", "k"), want: policy.ImplicitDeny},
+		{name: "x-amz-acl denied", who: user(t, "bob", stmt("Allow", "s3:PutObject", "*", "")), method: "PUT",
+			header: map[string]string{"X-Amz-Acl": "public-read"}, action: "s3:PutObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Deny", `"*"`, "s3:PutObject", "arn:aws:s3:::b/*", `{"StringEquals":{"s3:x-amz-acl":"public-read"}}`), want: policy.ExplicitDeny},
+		{name: "object lock mode", who: user(t, "bob", stmt("Allow", "s3:PutObject", "*", "")), method: "PUT",
+			header: map[string]string{"X-Amz-Object-Lock-Mode": "COMPLIANCE"}, action: "s3:PutObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Deny", `"*"`, "s3:PutObject", "arn:aws:s3:::b/*", `{"StringEquals":{"s3:object-lock-mode":"COMPLIANCE"}}`), want: policy.ExplicitDeny},
+		{name: "signature version required, V2 sent", who: user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"StringEquals":{"s3:signatureversion":"AWS4-HMAC-SHA256"}}`)),
+			sig: "v2", action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.ImplicitDeny},
+		{name: "signature version required, V4 sent", who: user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"StringEquals":{"s3:signatureversion":"AWS4-HMAC-SHA256"}}`)),
+			sig: "header", action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.Allowed},
+		{name: "no presigned URLs", who: user(t, "bob", stmt("Allow", "s3:GetObject", "*", ""), stmt("Deny", "s3:*", "*", `{"StringEquals":{"s3:authType":"REST-QUERY-STRING"}}`)),
+			sig: "query", action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.ExplicitDeny},
+		{name: "content sha256 unsigned denied", who: user(t, "bob", stmt("Allow", "s3:PutObject", "*", ""), stmt("Deny", "s3:PutObject", "*", `{"StringEquals":{"s3:x-amz-content-sha256":"UNSIGNED-PAYLOAD"}}`)),
+			method: "PUT", header: map[string]string{"X-Amz-Content-Sha256": "UNSIGNED-PAYLOAD"}, action: "s3:PutObject", resource: ObjectARN("b", "k"), want: policy.ExplicitDeny},
+		{name: "VersionId", who: user(t, "bob", stmt("Allow", "s3:GetObjectVersion", "*", `{"StringEquals":{"s3:VersionId":"v1"}}`)),
+			target: "/b/k?versionId=v1", action: "s3:GetObjectVersion", resource: ObjectARN("b", "k"), want: policy.Allowed},
+		{name: "CurrentTime", who: user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"DateGreaterThan":{"aws:CurrentTime":"2027-01-01T00:00:00Z"}}`)),
+			action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.ImplicitDeny},
+		{name: "EpochTime", who: user(t, "bob", stmt("Allow", "s3:GetObject", "*", fmt.Sprintf(`{"NumericGreaterThan":{"aws:EpochTime":"%d"}}`, fixed.Unix()-1))),
+			action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.Allowed},
+		{name: "Referer", who: Anonymous, header: map[string]string{"Referer": "https://www.example.com/page"}, action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", `{"StringLike":{"aws:Referer":"https://www.example.com/*"}}`), want: policy.Allowed},
+		{name: "UserAgent", who: user(t, "bob", stmt("Allow", "s3:*", "*", ""), stmt("Deny", "s3:*", "*", `{"StringLike":{"aws:UserAgent":"*bot*"}}`)),
+			header: map[string]string{"User-Agent": "evilbot/1.0"}, action: "s3:GetObject", resource: ObjectARN("b", "k"), want: policy.ExplicitDeny},
+		{name: "userid and PrincipalArn", who: user(t, "bob"), action: "s3:GetObject", resource: ObjectARN("b", "k"),
+			bucket: bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", `{"StringEquals":{"aws:userid":"AIDABOB"},"ArnEquals":{"aws:PrincipalArn":"arn:aws:iam::`+acct+`:user/bob"}}`), want: policy.Allowed},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			method, target := c.method, c.target
+			if method == "" {
+				method = http.MethodGet
+			}
+			if target == "" {
+				target = "/b/k"
+			}
+			r := httptest.NewRequest(method, target, nil)
+			r.RemoteAddr = "127.0.0.1:1234"
+			if c.remote != "" {
+				r.RemoteAddr = c.remote
+			}
+			if c.tls {
+				r.TLS = &tls.ConnectionState{}
+			}
+			for k, v := range c.header {
+				r.Header.Set(k, v)
+			}
+			in := &Request{Principal: c.who, HTTP: r, List: c.list}
+			switch c.sig {
+			case "header":
+				in.SignatureVersion, in.AuthType = SigV4, AuthHeader
+			case "query":
+				in.SignatureVersion, in.AuthType = SigV4, AuthQuery
+			case "v2":
+				in.SignatureVersion, in.AuthType = SigV2, AuthHeader
+			}
+			var bp *policy.Compiled
+			if c.bucket != "" {
+				bp = compile(t, policy.Resource, c.bucket)
+			}
+			a := New(acct, Options{TrustForwardedFor: c.trust, Now: func() time.Time { return fixed }})
+			if got := a.Prepare(in).Decide(c.action, c.resource, bp); got != c.want {
+				t.Errorf("%s on %s: %v, want %v", c.action, c.resource, got, c.want)
+			}
+		})
+	}
+}
+
+// TestSetVersion: a DeleteObjects entry's version is its s3:VersionId,
+// and an entry without one has none.
+func TestSetVersion(t *testing.T) {
+	who := user(t, "bob", stmt("Allow", "s3:DeleteObjectVersion", "*", `{"StringEquals":{"s3:VersionId":"v1"}}`))
+	c := New(acct, Options{}).Prepare(&Request{Principal: who, HTTP: httptest.NewRequest("POST", "/b?delete", nil)})
+	for _, tc := range []struct {
+		v    string
+		want policy.Decision
+	}{{"v1", policy.Allowed}, {"v2", policy.ImplicitDeny}, {"", policy.ImplicitDeny}} {
+		c.SetVersion(tc.v)
+		if got := c.Decide("s3:DeleteObjectVersion", ObjectARN("b", "k"), nil); got != tc.want {
+			t.Errorf("version %q: %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestParseBucketPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		doc    string
+		reason string // "" when valid
+	}{
+		{bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::b/*", ""), ""},
+		{bucketStmt("Allow", `"*"`, "s3:ListBucket", "arn:aws:s3:::b", ""), ""},
+		{bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::bb/*", ""), "Policy has invalid resource"},
+		{bucketStmt("Allow", `"*"`, "s3:GetObject", "arn:aws:s3:::*", ""), "Policy has invalid resource"},
+		{bucketStmt("Allow", `"*"`, "s3:GetObject", "*", ""), "Policy has invalid resource"},
+		{stmt("Allow", "s3:GetObject", "arn:aws:s3:::b/*", ""), "x"}, // no Principal: the parser's reason
+		{`{"Statement":[`, "x"},
+	} {
+		_, err := ParseBucketPolicy([]byte(tc.doc), "b")
+		switch {
+		case tc.reason == "" && err != nil:
+			t.Errorf("%s: %v", tc.doc, err)
+		case tc.reason != "" && err == nil:
+			t.Errorf("%s: accepted", tc.doc)
+		case tc.reason != "" && tc.reason != "x" && err.Error() != tc.reason:
+			t.Errorf("%s: %v, want %q", tc.doc, err, tc.reason)
+		}
+	}
+}
+
+func TestIsPublic(t *testing.T) {
+	for _, tc := range []struct {
+		principal, cond string
+		effect          string
+		want            bool
+	}{
+		{`"*"`, "", "Allow", true},
+		{`{"AWS":"*"}`, "", "Allow", true},
+		{`"*"`, "", "Deny", false},
+		{`{"AWS":"arn:aws:iam::` + acct + `:user/bob"}`, "", "Allow", false},
+		{`"*"`, `{"IpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`, "Allow", false},
+		{`"*"`, `{"IpAddress":{"aws:SourceIp":"0.0.0.0/0"}}`, "Allow", true},
+		{`"*"`, `{"NotIpAddress":{"aws:SourceIp":"192.0.2.0/24"}}`, "Allow", true},
+		{`"*"`, `{"StringEquals":{"aws:SourceAccount":"` + acct + `"}}`, "Allow", false},
+		{`"*"`, `{"StringLike":{"aws:PrincipalArn":"arn:aws:iam::*:user/bob"}}`, "Allow", true},
+		{`"*"`, `{"StringEquals":{"aws:Referer":"https://example.com/"}}`, "Allow", true},
+		{`"*"`, `{"StringEqualsIfExists":{"aws:SourceAccount":"` + acct + `"}}`, "Allow", true},
+	} {
+		p, err := policy.Parse([]byte(bucketStmt(tc.effect, tc.principal, "s3:GetObject", "arn:aws:s3:::b/*", tc.cond)), policy.Resource)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := IsPublic(p); got != tc.want {
+			t.Errorf("%s %s %s: public %v, want %v", tc.effect, tc.principal, tc.cond, got, tc.want)
+		}
+	}
+}
+
+// TestExistingObjectTag: the object's tags are read only for a policy
+// that names s3:ExistingObjectTag, once, and a failed read denies with
+// the error.
+func TestExistingObjectTag(t *testing.T) {
+	tagged := user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"StringEquals":{"s3:ExistingObjectTag/public":"yes"}}`))
+	plain := user(t, "bob", stmt("Allow", "s3:GetObject", "*", ""))
+	for _, tc := range []struct {
+		name      string
+		who       Principal
+		tags      map[string]string
+		err       error
+		want      policy.Decision
+		wantReads int
+	}{
+		{"tag matches", tagged, map[string]string{"public": "yes"}, nil, policy.Allowed, 1},
+		{"tag differs", tagged, map[string]string{"public": "no"}, nil, policy.ImplicitDeny, 1},
+		{"no tags", tagged, nil, nil, policy.ImplicitDeny, 1},
+		{"read fails", tagged, nil, fmt.Errorf("disk on fire"), policy.ImplicitDeny, 1},
+		{"policy without the key reads nothing", plain, nil, fmt.Errorf("must not be read"), policy.Allowed, 0},
+	} {
+		reads := 0
+		in := &Request{Principal: tc.who, HTTP: httptest.NewRequest("GET", "/b/k", nil),
+			ExistingTags: func() (map[string]string, error) { reads++; return tc.tags, tc.err }}
+		c := New(acct, Options{}).Prepare(in)
+		for range 2 {
+			if got := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); got != tc.want {
+				t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+			}
+		}
+		if reads != tc.wantReads {
+			t.Errorf("%s: tags read %d times, want %d", tc.name, reads, tc.wantReads)
+		}
+		if (c.Err() != nil) != (tc.wantReads > 0 && tc.err != nil) {
+			t.Errorf("%s: Err() = %v", tc.name, c.Err())
+		}
+	}
+}

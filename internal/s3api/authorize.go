@@ -1,0 +1,244 @@
+package s3api
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/iam/policy"
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/sigv2"
+	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/tagging"
+)
+
+// credentials is what signatures are verified against: the root's static
+// keys first, then the IAM users' active keys.
+type credentials struct {
+	root sigv4.Credentials
+	iam  *iam.Service // nil: the root's keys only
+}
+
+func (c credentials) SecretKey(id string) (string, bool) {
+	if s, ok := c.root.SecretKey(id); ok {
+		return s, true
+	}
+	if c.iam != nil {
+		return c.iam.SecretKey(id)
+	}
+	return "", false
+}
+
+// principal is who signed with access key id: the root for the configured
+// keys, else the IAM user the key belongs to.
+func (h *Handler) principal(r *http.Request, id string) (authz.Principal, error) {
+	if _, ok := h.cfg.Credentials.SecretKey(id); ok {
+		return authz.Root, nil
+	}
+	if h.cfg.IAM == nil {
+		return authz.Principal{}, sigv4.ErrInvalidAccessKeyID
+	}
+	p, err := h.cfg.IAM.Principal(r.Context(), id)
+	if errors.Is(err, iam.ErrNoSuchKey) {
+		// Disabled or deleted between the signature check and now.
+		return authz.Principal{}, sigv4.ErrInvalidAccessKeyID
+	}
+	if err != nil {
+		return authz.Principal{}, err
+	}
+	return authz.Principal{Type: policy.User, User: p}, nil
+}
+
+// authorize decides the request's route for its principal: the route's
+// actions on its bucket or object and, for a copy, the source's action on
+// the source. The root is allowed without a look at any policy.
+// DeleteObjects is decided key by key (authorizeKey), not here. A route
+// without actions (no S3 operation, or one JOG does not implement) is
+// refused to anonymous requests here and to others by serve.
+func (h *Handler) authorize(r *request) error {
+	if r.who.IsRoot() {
+		return nil
+	}
+	rt := r.route
+	actions := rt.Actions()
+	switch {
+	case rt.Op == OpDeleteObjects:
+		// Only a bucket policy can allow anything to an anonymous request:
+		// without one its keys need not be read to refuse them all.
+		if r.who.Type == policy.Anonymous {
+			bp, err := h.bucketPolicy(r, rt.Bucket)
+			if err != nil {
+				return err
+			}
+			if bp == nil {
+				return h.denied(r, authz.BucketARN(rt.Bucket))
+			}
+		}
+		return h.prepare(r)
+	case len(actions) == 0 && r.who.Type == policy.Anonymous:
+		return h.denied(r, "")
+	case len(actions) == 0:
+		return nil
+	}
+	if err := h.prepare(r); err != nil {
+		return err
+	}
+	resource := authz.ServiceARN
+	var bp *policy.Compiled
+	if rt.Bucket != "" {
+		resource = authz.BucketARN(rt.Bucket)
+		if rt.Key != "" {
+			resource = authz.ObjectARN(rt.Bucket, rt.Key)
+		}
+		var err error
+		if bp, err = h.bucketPolicy(r, rt.Bucket); err != nil {
+			return err
+		}
+	}
+	for _, a := range actions {
+		if r.check.Decide(a, resource, bp) != policy.Allowed {
+			return h.denied(r, resource)
+		}
+	}
+	if src := rt.SourceAction(); src != "" {
+		b, k, _, err := parseCopySource(r.Header.Get("X-Amz-Copy-Source"))
+		if err != nil {
+			return err
+		}
+		sbp, err := h.bucketPolicy(r, b)
+		if err != nil {
+			return err
+		}
+		// The source's own version ID is not the request's s3:VersionId.
+		resource = authz.ObjectARN(b, k)
+		if r.check.Decide(src, resource, sbp) != policy.Allowed {
+			return h.denied(r, resource)
+		}
+	}
+	return nil
+}
+
+// authorizeKey decides one key of a DeleteObjects request: nil or
+// errAccessDenied.
+func (h *Handler) authorizeKey(r *request, key, version string) error {
+	if r.who.IsRoot() {
+		return nil
+	}
+	bp, err := h.bucketPolicy(r, r.route.Bucket)
+	if err != nil {
+		return err
+	}
+	actions := deleteKeyActions
+	if version != "" {
+		actions = deleteVersionActions
+	}
+	r.check.SetVersion(version)
+	resource := authz.ObjectARN(r.route.Bucket, key)
+	for _, a := range actions {
+		if r.check.Decide(a, resource, bp) != policy.Allowed {
+			return h.denied(r, resource)
+		}
+	}
+	return nil
+}
+
+// Handlers in the operations table cannot refer to it in package
+// initialisation (the compiler reports a cycle), so what they need of it
+// is set in init: the actions of a DeleteObjects entry, DeleteObject's,
+// and authorize itself for PostObject, which is authorized once its form
+// is read.
+var (
+	deleteKeyActions     []string
+	deleteVersionActions []string
+	authorizeForm        func(*Handler, *request) error
+)
+
+func init() {
+	deleteKeyActions = OpDeleteObject.Actions()
+	deleteVersionActions = OpDeleteObjects.VersionActions()
+	authorizeForm = (*Handler).authorize
+}
+
+// bucketPolicy is a bucket's compiled policy, nil when it has none or
+// does not exist (the operation then answers NoSuchBucket to whoever may
+// ask).
+func (h *Handler) bucketPolicy(r *request, bucket string) (*policy.Compiled, error) {
+	if h.svc == nil { // the edge alone, in its unit tests: no bucket has a policy
+		return nil, nil
+	}
+	bp, err := h.svc.BucketPolicy(r.Context(), bucket)
+	if errors.Is(err, meta.ErrBucketNotFound) {
+		return nil, nil
+	}
+	return bp, err
+}
+
+// prepare builds the request's condition keys once.
+func (h *Handler) prepare(r *request) error {
+	if r.check != nil {
+		return nil
+	}
+	in := &authz.Request{Principal: r.who, HTTP: r.Request, List: listOps.has(r.route.Op)}
+	if r.route.Key != "" && !newObjectOps.has(r.route.Op) {
+		in.ExistingTags = func() (map[string]string, error) { return h.existingTags(r) }
+	}
+	switch {
+	case r.auth == nil || r.who.Type == policy.Anonymous:
+	case r.route.Op == OpPostObject:
+		in.SignatureVersion, in.AuthType = authz.SigV4, authz.AuthPOST
+		if r.auth.Scope == "" {
+			in.SignatureVersion = authz.SigV2
+		}
+	default:
+		in.SignatureVersion, in.AuthType = authz.SigV4, authz.AuthHeader
+		if sigv2.IsV2(r.Request) {
+			in.SignatureVersion = authz.SigV2
+		}
+		if r.auth.Presigned {
+			in.AuthType = authz.AuthQuery
+		}
+	}
+	r.check = h.authz.Prepare(in)
+	return nil
+}
+
+// newObjectOps write a new object (or part): they have no existing
+// object, so no s3:ExistingObjectTag.
+var newObjectOps = opsOf(OpPutObject, OpCopyObject, OpPostObject, OpCreateMultipartUpload, OpUploadPart,
+	OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)
+
+// existingTags reads the tags of the object version the request names,
+// none when there is none.
+func (h *Handler) existingTags(r *request) (map[string]string, error) {
+	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), false)
+	if err != nil {
+		if _, known := toAPIError(err); known {
+			return nil, nil // no such object, a delete marker, a bad version ID: no tags
+		}
+		return nil, err
+	}
+	return tagging.ParseStored(o.Tags).Map(), nil
+}
+
+// listOps are the operations whose prefix, delimiter and max-keys are the
+// condition keys s3:prefix, s3:delimiter and s3:max-keys.
+var listOps = opsOf(OpListObjects, OpListObjectsV2, OpListObjectVersions)
+
+// denied logs a refusal and answers it as S3 does: 403 AccessDenied,
+// nothing said of which policy refused.
+func (h *Handler) denied(r *request, resource string) error {
+	action := ""
+	if r.check != nil {
+		if err := r.check.Err(); err != nil {
+			return err
+		}
+		action = r.check.Denied()
+	}
+	h.log.LogAttrs(r.Context(), slog.LevelInfo, "access denied",
+		slog.String("id", r.id), slog.String("principal", r.who.Name()),
+		slog.String("action", action),
+		slog.String("resource", resource), slog.String("source_ip", r.RemoteAddr))
+	return errAccessDenied
+}
