@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -32,6 +33,8 @@ type Config struct {
 	// once (a ConcurrencyLimit); beyond it requests are refused at once
 	// with 503 SlowDown, as S3 does. 0 means no bound.
 	MaxRequests int
+	// IAM is the account's users, keys and policies (internal/iam).
+	IAM *iam.Service
 }
 
 // Handler serves the S3 API over a service.Service.

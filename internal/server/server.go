@@ -15,6 +15,9 @@ import (
 
 	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/iamapi"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
@@ -82,11 +85,21 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	log.Info("temp files of interrupted writes removed", "removed", n)
 	s.sweep(svc, started)
 	s.lifecycle(ctx, svc)
+	keys, err := keyring.Load(cfg.DataDir, cfg.IAMKey)
+	if err != nil {
+		return nil, fmt.Errorf("iam: %w", err)
+	}
+	iamSvc, err := iam.New(ctx, stores.Meta, keys, iam.Options{})
+	if err != nil {
+		return nil, err
+	}
+	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
-		Credentials: s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey},
+		Credentials: root, IAM: iamSvc,
 	})
-	s.handler = s.withHealth(s3)
+	iamAPI := iamapi.New(iamSvc, iamapi.Config{Region: cfg.Region, Credentials: root, Root: s.Credentials.AccessKey, Logger: log})
+	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI}))
 	return s, nil
 }
 
