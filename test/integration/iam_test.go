@@ -323,7 +323,10 @@ func TestIAMPolicies(t *testing.T) {
 			_, err := c.DeleteRolePolicy(ctx, &iam.DeleteRolePolicyInput{RoleName: aws.String("app"), PolicyName: aws.String("read")})
 			return err
 		},
-		func() error { _, err := c.DeleteRole(ctx, &iam.DeleteRoleInput{RoleName: aws.String("app")}); return err },
+		func() error {
+			_, err := c.DeleteRole(ctx, &iam.DeleteRoleInput{RoleName: aws.String("app")})
+			return err
+		},
 		func() error {
 			_, err := c.DetachGroupPolicy(ctx, &iam.DetachGroupPolicyInput{GroupName: aws.String("devs"), PolicyArn: arn})
 			return err
@@ -340,7 +343,10 @@ func TestIAMPolicies(t *testing.T) {
 			_, err := c.RemoveUserFromGroup(ctx, &iam.RemoveUserFromGroupInput{GroupName: aws.String("devs"), UserName: aws.String("bob")})
 			return err
 		},
-		func() error { _, err := c.DeleteGroup(ctx, &iam.DeleteGroupInput{GroupName: aws.String("devs")}); return err },
+		func() error {
+			_, err := c.DeleteGroup(ctx, &iam.DeleteGroupInput{GroupName: aws.String("devs")})
+			return err
+		},
 		func() error {
 			_, err := c.DetachUserPolicy(ctx, &iam.DetachUserPolicyInput{UserName: aws.String("alice"), PolicyArn: arn})
 			return err
@@ -350,7 +356,10 @@ func TestIAMPolicies(t *testing.T) {
 			return err
 		},
 		func() error { _, err := c.DeletePolicy(ctx, &iam.DeletePolicyInput{PolicyArn: arn}); return err },
-		func() error { _, err := c.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("alice")}); return err },
+		func() error {
+			_, err := c.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("alice")})
+			return err
+		},
 	}
 	for i, step := range steps {
 		if err := step(); err != nil {
