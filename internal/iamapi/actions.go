@@ -3,6 +3,7 @@ package iamapi
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam"
@@ -72,14 +73,26 @@ func IAMAction(name string) (string, bool) {
 	return a.iamAction, ok
 }
 
-// required returns parameter name, or IAM's ValidationError naming field
-// when it is absent.
-func (r *request) required(name, field string) (string, error) {
+// arg returns the required parameter name, or IAM's ValidationError
+// naming it ("userName" for UserName) when it is absent.
+func (r *request) arg(name string) (string, error) {
 	v, ok := r.params[name]
 	if !ok || len(v) == 0 {
-		return "", errMissing(field)
+		return "", errMissing(strings.ToLower(name[:1]) + name[1:])
 	}
 	return v[0], nil
+}
+
+// args returns the required parameters names, in order.
+func (r *request) args(names ...string) ([]string, error) {
+	out := make([]string, len(names))
+	for i, n := range names {
+		var err error
+		if out[i], err = r.arg(n); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func (r *request) get(name string) string { return r.params.Get(name) }
@@ -133,7 +146,7 @@ func mapped[T, U any](items []T, f func(T) U) members[U] {
 // Users and access keys.
 
 func (h *Handler) createUser(r *request) (any, error) {
-	name, err := r.required("UserName", "userName")
+	name, err := r.arg("UserName")
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +178,7 @@ func (h *Handler) listUsers(r *request) (any, error) {
 }
 
 func (h *Handler) deleteUser(r *request) (any, error) {
-	name, err := r.required("UserName", "userName")
+	name, err := r.arg("UserName")
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +186,7 @@ func (h *Handler) deleteUser(r *request) (any, error) {
 }
 
 func (h *Handler) createAccessKey(r *request) (any, error) {
-	name, err := r.required("UserName", "userName")
+	name, err := r.arg("UserName")
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +198,7 @@ func (h *Handler) createAccessKey(r *request) (any, error) {
 }
 
 func (h *Handler) listAccessKeys(r *request) (any, error) {
-	name, err := r.required("UserName", "userName")
+	name, err := r.arg("UserName")
 	if err != nil {
 		return nil, err
 	}
@@ -201,37 +214,25 @@ func (h *Handler) listAccessKeys(r *request) (any, error) {
 }
 
 func (h *Handler) updateAccessKey(r *request) (any, error) {
-	name, err := r.required("UserName", "userName")
+	a, err := r.args("UserName", "AccessKeyId", "Status")
 	if err != nil {
 		return nil, err
 	}
-	id, err := r.required("AccessKeyId", "accessKeyId")
-	if err != nil {
-		return nil, err
-	}
-	status, err := r.required("Status", "status")
-	if err != nil {
-		return nil, err
-	}
-	return nil, h.svc.UpdateAccessKey(r.ctx, name, id, status)
+	return nil, h.svc.UpdateAccessKey(r.ctx, a[0], a[1], a[2])
 }
 
 func (h *Handler) deleteAccessKey(r *request) (any, error) {
-	name, err := r.required("UserName", "userName")
+	a, err := r.args("UserName", "AccessKeyId")
 	if err != nil {
 		return nil, err
 	}
-	id, err := r.required("AccessKeyId", "accessKeyId")
-	if err != nil {
-		return nil, err
-	}
-	return nil, h.svc.DeleteAccessKey(r.ctx, name, id)
+	return nil, h.svc.DeleteAccessKey(r.ctx, a[0], a[1])
 }
 
 // Groups.
 
 func (h *Handler) createGroup(r *request) (any, error) {
-	name, err := r.required("GroupName", "groupName")
+	name, err := r.arg("GroupName")
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +241,7 @@ func (h *Handler) createGroup(r *request) (any, error) {
 }
 
 func (h *Handler) getGroup(r *request) (any, error) {
-	name, err := r.required("GroupName", "groupName")
+	name, err := r.arg("GroupName")
 	if err != nil {
 		return nil, err
 	}
@@ -269,40 +270,31 @@ func (h *Handler) listGroups(r *request) (any, error) {
 }
 
 func (h *Handler) deleteGroup(r *request) (any, error) {
-	name, err := r.required("GroupName", "groupName")
+	name, err := r.arg("GroupName")
 	if err != nil {
 		return nil, err
 	}
 	return nil, h.svc.DeleteGroup(r.ctx, name)
 }
 
-// membership reads GroupName and UserName.
-func (r *request) membership() (group, user string, err error) {
-	if group, err = r.required("GroupName", "groupName"); err != nil {
-		return
-	}
-	user, err = r.required("UserName", "userName")
-	return
-}
-
 func (h *Handler) addUserToGroup(r *request) (any, error) {
-	g, u, err := r.membership()
+	a, err := r.args("GroupName", "UserName")
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.AddUserToGroup(r.ctx, g, u)
+	return nil, h.svc.AddUserToGroup(r.ctx, a[0], a[1])
 }
 
 func (h *Handler) removeUserFromGroup(r *request) (any, error) {
-	g, u, err := r.membership()
+	a, err := r.args("GroupName", "UserName")
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.RemoveUserFromGroup(r.ctx, g, u)
+	return nil, h.svc.RemoveUserFromGroup(r.ctx, a[0], a[1])
 }
 
 func (h *Handler) listGroupsForUser(r *request) (any, error) {
-	name, err := r.required("UserName", "userName")
+	name, err := r.arg("UserName")
 	if err != nil {
 		return nil, err
 	}
@@ -323,15 +315,11 @@ func (h *Handler) listGroupsForUser(r *request) (any, error) {
 // Roles.
 
 func (h *Handler) createRole(r *request) (any, error) {
-	name, err := r.required("RoleName", "roleName")
+	a, err := r.args("RoleName", "AssumeRolePolicyDocument")
 	if err != nil {
 		return nil, err
 	}
-	doc, err := r.required("AssumeRolePolicyDocument", "assumeRolePolicyDocument")
-	if err != nil {
-		return nil, err
-	}
-	in := iam.RoleInput{Name: name, Path: r.get("Path"), TrustPolicy: []byte(doc), Description: r.get("Description")}
+	in := iam.RoleInput{Name: a[0], Path: r.get("Path"), TrustPolicy: []byte(a[1]), Description: r.get("Description")}
 	if s := r.get("MaxSessionDuration"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
@@ -344,7 +332,7 @@ func (h *Handler) createRole(r *request) (any, error) {
 }
 
 func (h *Handler) getRole(r *request) (any, error) {
-	name, err := r.required("RoleName", "roleName")
+	name, err := r.arg("RoleName")
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +353,7 @@ func (h *Handler) listRoles(r *request) (any, error) {
 }
 
 func (h *Handler) deleteRole(r *request) (any, error) {
-	name, err := r.required("RoleName", "roleName")
+	name, err := r.arg("RoleName")
 	if err != nil {
 		return nil, err
 	}

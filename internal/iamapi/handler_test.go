@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/testutil/golden"
 )
 
 type creds map[string]string
@@ -168,21 +168,5 @@ func TestGoldenXML(t *testing.T) {
 
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".xml")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from %s:\n got: %s\nwant: %s", name, path, got, want)
-	}
+	golden.Check(t, "internal/iamapi", name, got, *update)
 }

@@ -9,20 +9,16 @@ import (
 // Managed policies.
 
 func (h *Handler) createPolicy(r *request) (any, error) {
-	name, err := r.required("PolicyName", "policyName")
+	a, err := r.args("PolicyName", "PolicyDocument")
 	if err != nil {
 		return nil, err
 	}
-	doc, err := r.required("PolicyDocument", "policyDocument")
-	if err != nil {
-		return nil, err
-	}
-	p, err := h.svc.CreatePolicy(r.ctx, name, r.get("Path"), r.get("Description"), []byte(doc))
+	p, err := h.svc.CreatePolicy(r.ctx, a[0], r.get("Path"), r.get("Description"), []byte(a[1]))
 	return struct{ Policy policyXML }{managedPolicy(p)}, err
 }
 
 func (h *Handler) policy(r *request) (meta.ManagedPolicy, error) {
-	arn, err := r.required("PolicyArn", "policyArn")
+	arn, err := r.arg("PolicyArn")
 	if err != nil {
 		return meta.ManagedPolicy{}, err
 	}
@@ -66,7 +62,7 @@ func (h *Handler) listPolicies(r *request) (any, error) {
 }
 
 func (h *Handler) deletePolicy(r *request) (any, error) {
-	arn, err := r.required("PolicyArn", "policyArn")
+	arn, err := r.arg("PolicyArn")
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +71,7 @@ func (h *Handler) deletePolicy(r *request) (any, error) {
 
 // getPolicyVersion serves the one version JOG keeps, the default.
 func (h *Handler) getPolicyVersion(r *request) (any, error) {
-	v, err := r.required("VersionId", "versionId")
+	v, err := r.arg("VersionId")
 	if err != nil {
 		return nil, err
 	}
@@ -111,34 +107,29 @@ type entityPolicies struct {
 
 // entity reads the entity's name: UserName, GroupName or RoleName.
 func (e entityPolicies) entity(r *request) (string, error) {
-	return r.required(e.noun+"Name", e.kind.String()+"Name")
+	return r.arg(e.noun + "Name")
 }
 
 // named reads the entity's name and the policy's (PolicyName, or
 // PolicyArn).
-func (e entityPolicies) named(r *request, param, field string) (string, string, error) {
-	name, err := e.entity(r)
+func (e entityPolicies) named(r *request, param string) (string, string, error) {
+	a, err := r.args(e.noun+"Name", param)
 	if err != nil {
 		return "", "", err
 	}
-	v, err := r.required(param, field)
-	return name, v, err
+	return a[0], a[1], nil
 }
 
 func (e entityPolicies) put(h *Handler, r *request) (any, error) {
-	name, policy, err := e.named(r, "PolicyName", "policyName")
+	a, err := r.args(e.noun+"Name", "PolicyName", "PolicyDocument")
 	if err != nil {
 		return nil, err
 	}
-	doc, err := r.required("PolicyDocument", "policyDocument")
-	if err != nil {
-		return nil, err
-	}
-	return nil, h.svc.PutInlinePolicy(r.ctx, e.kind, name, policy, []byte(doc))
+	return nil, h.svc.PutInlinePolicy(r.ctx, e.kind, a[0], a[1], []byte(a[2]))
 }
 
 func (e entityPolicies) get(h *Handler, r *request) (any, error) {
-	name, policy, err := e.named(r, "PolicyName", "policyName")
+	name, policy, err := e.named(r, "PolicyName")
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +157,7 @@ func (e entityPolicies) list(h *Handler, r *request) (any, error) {
 }
 
 func (e entityPolicies) delete(h *Handler, r *request) (any, error) {
-	name, policy, err := e.named(r, "PolicyName", "policyName")
+	name, policy, err := e.named(r, "PolicyName")
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +165,7 @@ func (e entityPolicies) delete(h *Handler, r *request) (any, error) {
 }
 
 func (e entityPolicies) attach(h *Handler, r *request) (any, error) {
-	name, arn, err := e.named(r, "PolicyArn", "policyArn")
+	name, arn, err := e.named(r, "PolicyArn")
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +173,7 @@ func (e entityPolicies) attach(h *Handler, r *request) (any, error) {
 }
 
 func (e entityPolicies) detach(h *Handler, r *request) (any, error) {
-	name, arn, err := e.named(r, "PolicyArn", "policyArn")
+	name, arn, err := e.named(r, "PolicyArn")
 	if err != nil {
 		return nil, err
 	}
