@@ -2,8 +2,6 @@ package integration
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"net/url"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
 )
 
 // iamClient is aws-sdk-go-v2's IAM client for srv, signing with key.
@@ -406,7 +405,7 @@ func TestIAMRefusals(t *testing.T) {
 	for _, service := range []string{"s3", "sts"} {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		sigv4.SignServiceRequest(req, service, srv.Config.AccessKey, srv.Config.SecretKey, srv.Config.Region, time.Now(), sha256Hex([]byte(body)))
+		sigv4.SignServiceRequest(req, service, srv.Config.AccessKey, srv.Config.SecretKey, srv.Config.Region, time.Now(), itest.SHA256Hex([]byte(body)))
 		resp, err := srv.HTTPClient().Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -419,7 +418,7 @@ func TestIAMRefusals(t *testing.T) {
 	// Signed for iam but with a body other than the one signed.
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	sigv4.SignServiceRequest(req, "iam", srv.Config.AccessKey, srv.Config.SecretKey, srv.Config.Region, time.Now(), sha256Hex([]byte("Action=ListUsers")))
+	sigv4.SignServiceRequest(req, "iam", srv.Config.AccessKey, srv.Config.SecretKey, srv.Config.Region, time.Now(), itest.SHA256Hex([]byte("Action=ListUsers")))
 	resp, err := srv.HTTPClient().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -434,7 +433,7 @@ func TestIAMRefusals(t *testing.T) {
 	// An unknown action.
 	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader("Action=LaunchRockets&Version=2010-05-08"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	sigv4.SignServiceRequest(req, "iam", srv.Config.AccessKey, srv.Config.SecretKey, srv.Config.Region, time.Now(), sha256Hex([]byte("Action=LaunchRockets&Version=2010-05-08")))
+	sigv4.SignServiceRequest(req, "iam", srv.Config.AccessKey, srv.Config.SecretKey, srv.Config.Region, time.Now(), itest.SHA256Hex([]byte("Action=LaunchRockets&Version=2010-05-08")))
 	resp, err = srv.HTTPClient().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -443,9 +442,4 @@ func TestIAMRefusals(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("unknown action: status %d", resp.StatusCode)
 	}
-}
-
-func sha256Hex(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }
