@@ -14,7 +14,7 @@ import (
 )
 
 // apiError is an error as IAM answers it: a code, a message, an HTTP
-// status, and whether the sender or the service is at fault.
+// status (5xx: the service is at fault, else the sender).
 type apiError struct {
 	Code    string
 	Message string

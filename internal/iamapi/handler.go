@@ -5,7 +5,10 @@
 // IAM's XML.
 //
 //	handler.go  Handler: parse, authenticate, authorize, dispatch, respond
-//	actions.go  the action table: each Action, its IAM action name, its code
+//	actions.go  the action table: each Action, its IAM action name, its code;
+//	            users, keys, groups, roles
+//	policies.go managed policies; inline and attached policies of users,
+//	            groups and roles
 //	xml.go      the response shapes (botocore's IAM model's member names)
 //	errors.go   every error mapped to IAM's code and status, in one place
 //
