@@ -24,6 +24,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runFsck(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return runBench(ctx, args[1:], stdout, stderr)
+	case "admin":
+		return runAdmin(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "jog", Version)
 		return 0
@@ -44,6 +46,7 @@ Usage:
   jog server [flags]   serve the S3 API (jog server -h lists the flags)
   jog fsck [flags]     check (and --repair) a data dir (jog fsck -h for details)
   jog bench ...        measure any S3 endpoint (jog bench -h)
+  jog admin ...        users, keys, groups, policies, roles (jog admin -h)
   jog version          print the version
 `)
 }

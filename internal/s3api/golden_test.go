@@ -1,7 +1,6 @@
 package s3api
 
 import (
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"flag"
@@ -9,14 +8,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/tagging"
+	"github.com/jogstore/jog/internal/testutil/golden"
 )
 
 // The golden tests pin the exact bytes of every XML response body the S3
@@ -213,27 +211,9 @@ func goldenDocs() []goldenDoc {
 	}
 }
 
-// checkGolden compares got with testdata/golden/<name>.xml, or rewrites the
-// file under -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".xml")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/s3api -run Golden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n got %s\nwant %s\n(if the change is meant, run go test ./internal/s3api -run Golden -update)", path, got, want)
-	}
+	golden.Check(t, "internal/s3api", name, got, *update)
 }
 
 // lifecycleGolden is a lifecycle configuration using every element JOG

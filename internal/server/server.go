@@ -18,6 +18,7 @@ import (
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/iamapi"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
@@ -89,12 +90,13 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if err != nil {
 		return nil, err
 	}
+	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
-		Credentials: s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey},
-		IAM:         users, TrustForwardedFor: cfg.TrustForwardedFor,
+		Credentials: root, IAM: users, TrustForwardedFor: cfg.TrustForwardedFor,
 	})
-	s.handler = s.withHealth(s3)
+	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Credentials: root, Root: s.Credentials.AccessKey, Logger: log})
+	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI}))
 	return s, nil
 }
 

@@ -163,7 +163,7 @@ func TestServerMovedHeaders(t *testing.T) {
 	sign := func(r *http.Request, names []string) {
 		r.Header.Set("X-Amz-Date", now.Format(AmzDateFormat))
 		r.Header.Set("X-Amz-Content-Sha256", UnsignedPayload)
-		signRequestHeaders(r, "AK", "SK", DefaultRegion, now, UnsignedPayload, names)
+		signRequestHeaders(r, "s3", "AK", "SK", DefaultRegion, now, UnsignedPayload, names)
 	}
 
 	// Known length: the client sets Content-Length from r.ContentLength.

@@ -3,6 +3,7 @@ package sigv4
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -46,14 +47,15 @@ func parseCredential(s string) (credential, error) {
 	return c, nil
 }
 
-// checkScope validates a credential scope against the server region and the
-// request time. t is the request's X-Amz-Date (or Date).
-func checkScope(c credential, region string, t time.Time) error {
+// checkScope validates a credential scope against the server region, the
+// service the verifier serves and the request time. t is the request's
+// X-Amz-Date (or Date).
+func checkScope(c credential, region, service string, t time.Time) error {
 	if c.region != region {
 		return fmt.Errorf("the region '%s' is wrong; expecting '%s'", c.region, region)
 	}
-	if c.service != "s3" {
-		return fmt.Errorf("the service '%s' is wrong; expecting 's3'", c.service)
+	if c.service != service {
+		return fmt.Errorf("the service '%s' is wrong; expecting '%s'", c.service, service)
 	}
 	if c.terminator != scopeTerminator {
 		return fmt.Errorf("incorrect terminal '%s'; expecting '%s'", c.terminator, scopeTerminator)
@@ -84,4 +86,30 @@ func parseSignedHeaders(s string) ([]string, error) {
 		return nil, fmt.Errorf("SignedHeaders %q does not include host", s)
 	}
 	return names, nil
+}
+
+// ScopeService returns the service named in r's credential scope (the
+// Authorization header's Credential, or a presigned URL's X-Amz-Credential),
+// "" when r carries none or it cannot be parsed. It is unverified: it only
+// picks the API that serves r, whose Verifier then requires that service.
+func ScopeService(r *http.Request) string {
+	var cred string
+	if h := r.Header.Get("Authorization"); h != "" {
+		_, rest, ok := strings.Cut(h, "Credential=")
+		if !ok {
+			return ""
+		}
+		cred, _, _ = strings.Cut(rest, ",")
+	} else if r.URL != nil {
+		for _, p := range ParseQuery(r.URL.RawQuery) {
+			if p.Key == paramCredential {
+				cred = p.Value
+			}
+		}
+	}
+	c, err := parseCredential(strings.TrimSpace(cred))
+	if err != nil {
+		return ""
+	}
+	return c.service
 }

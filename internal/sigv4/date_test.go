@@ -62,7 +62,7 @@ func dateSigned(t time.Time, date string) *http.Request {
 	r := httptest.NewRequest(http.MethodGet, "http://s3.jog.test/bucket/key", nil)
 	r.Header.Set("Date", date)
 	r.Header.Set("X-Amz-Content-Sha256", EmptySHA256)
-	signRequestHeaders(r, "AK", "secret", "us-east-1", t, EmptySHA256, []string{"date", "host", "x-amz-content-sha256"})
+	signRequestHeaders(r, "s3", "AK", "secret", "us-east-1", t, EmptySHA256, []string{"date", "host", "x-amz-content-sha256"})
 	return r
 }
 

@@ -123,7 +123,7 @@ func (v *Verifier) verifyHeader(r *http.Request, header string, params []QueryPa
 	if err != nil {
 		return nil, err
 	}
-	if err := checkScope(a.cred, v.region(), t); err != nil {
+	if err := checkScope(a.cred, v.region(), v.service(), t); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrAuthHeaderMalformed, err)
 	}
 	secret, err := v.secret(a.cred.accessKey)

@@ -23,7 +23,7 @@ func (v *Verifier) VerifyPOST(credential, amzDate, policy, signature string) (*R
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrQueryMalformed, err)
 	}
-	if err := checkScope(c, v.region(), t); err != nil {
+	if err := checkScope(c, v.region(), v.service(), t); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrQueryMalformed, err)
 	}
 	secret, err := v.secret(c.accessKey)

@@ -145,7 +145,7 @@ func (v *Verifier) verifyPresigned(r *http.Request, params []QueryParam) (*Resul
 	if err != nil {
 		return nil, err
 	}
-	if err := checkScope(p.cred, v.region(), p.date); err != nil {
+	if err := checkScope(p.cred, v.region(), v.service(), p.date); err != nil {
 		return nil, fmt.Errorf("%w: error parsing the X-Amz-Credential parameter; %v", ErrQueryMalformed, err)
 	}
 	secret, err := v.secret(p.cred.accessKey)

@@ -9,7 +9,8 @@ import (
 )
 
 // Client-side signing for tests and tools. A server never needs these; they
-// sign exactly the way Verify checks, with service "s3".
+// sign exactly the way Verify checks, with service "s3" (SignServiceRequest:
+// another).
 
 // unsignedHeaders are left out of the signature by SignRequest, as AWS SDKs
 // leave them out: proxies and transports may change them.
@@ -26,11 +27,17 @@ var unsignedHeaders = map[string]bool{
 // every header already in r.Header (except Authorization, User-Agent, Expect,
 // Transfer-Encoding and X-Amzn-Trace-Id). The body is not read.
 func SignRequest(r *http.Request, accessKey, secret, region string, t time.Time, payloadHash string) {
+	SignServiceRequest(r, "s3", accessKey, secret, region, t, payloadHash)
+}
+
+// SignServiceRequest is SignRequest for service (e.g. "iam"): the
+// credential scope names it.
+func SignServiceRequest(r *http.Request, service, accessKey, secret, region string, t time.Time, payloadHash string) {
 	if r.Header == nil {
 		r.Header = make(http.Header)
 	}
 	r.Header.Set("X-Amz-Date", t.UTC().Format(AmzDateFormat))
-	signAllHeaders(r, accessKey, secret, region, t, payloadHash)
+	signAllHeaders(r, service, accessKey, secret, region, t, payloadHash)
 }
 
 // SignRequestDate is SignRequest for a request whose time is its Date
@@ -38,11 +45,11 @@ func SignRequest(r *http.Request, accessKey, secret, region string, t time.Time,
 // X-Amz-Date is sent, as some clients do.
 func SignRequestDate(r *http.Request, accessKey, secret, region string, t time.Time, payloadHash string) {
 	r.Header.Del("X-Amz-Date")
-	signAllHeaders(r, accessKey, secret, region, t, payloadHash)
+	signAllHeaders(r, "s3", accessKey, secret, region, t, payloadHash)
 }
 
 // signAllHeaders is the common part of SignRequest and SignRequestDate.
-func signAllHeaders(r *http.Request, accessKey, secret, region string, t time.Time, payloadHash string) {
+func signAllHeaders(r *http.Request, service, accessKey, secret, region string, t time.Time, payloadHash string) {
 	r.Header.Del("Authorization")
 	r.Header.Set("X-Amz-Content-Sha256", payloadHash)
 	names := []string{"host"}
@@ -52,18 +59,18 @@ func signAllHeaders(r *http.Request, accessKey, secret, region string, t time.Ti
 		}
 	}
 	slices.Sort(names)
-	signRequestHeaders(r, accessKey, secret, region, t, payloadHash, slices.Compact(names))
+	signRequestHeaders(r, service, accessKey, secret, region, t, payloadHash, slices.Compact(names))
 }
 
 // signRequestHeaders signs r with exactly the given (lowercase, sorted)
 // header names and sets the Authorization header. X-Amz-Date and
 // X-Amz-Content-Sha256 must already be set.
-func signRequestHeaders(r *http.Request, accessKey, secret, region string, t time.Time, payloadHash string, names []string) {
+func signRequestHeaders(r *http.Request, service, accessKey, secret, region string, t time.Time, payloadHash string, names []string) {
 	c := credential{
 		accessKey:  accessKey,
 		date:       t.UTC().Format(scopeDateFormat),
 		region:     region,
-		service:    "s3",
+		service:    service,
 		terminator: scopeTerminator,
 	}
 	var rawQuery string

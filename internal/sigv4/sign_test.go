@@ -105,3 +105,25 @@ func TestResultSigningKeyIsACopy(t *testing.T) {
 		t.Fatalf("cache corrupted through Result.SigningKey: %v", err)
 	}
 }
+
+// TestServiceMustMatch: a request signed for one service verifies only
+// with a Verifier of that service, and ScopeService names it.
+func TestServiceMustMatch(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct{ signed, verifier string }{{"iam", "iam"}, {"iam", ""}, {"s3", "iam"}, {"s3", "s3"}} {
+		r, _ := http.NewRequest(http.MethodPost, "http://localhost/", nil)
+		SignServiceRequest(r, tc.signed, "AK", "SK", DefaultRegion, now, EmptySHA256)
+		if got := ScopeService(r); got != tc.signed {
+			t.Errorf("ScopeService = %q, want %q", got, tc.signed)
+		}
+		v := &Verifier{Service: tc.verifier, Credentials: staticCreds{"AK": "SK"}, Now: func() time.Time { return now }}
+		_, err := v.Verify(r)
+		want := v.service() == tc.signed
+		if (err == nil) != want {
+			t.Errorf("signed for %q, verifier %q: err %v", tc.signed, tc.verifier, err)
+		}
+		if !want && !errors.Is(err, ErrAuthHeaderMalformed) {
+			t.Errorf("signed for %q, verifier %q: err %v, want ErrAuthHeaderMalformed", tc.signed, tc.verifier, err)
+		}
+	}
+}

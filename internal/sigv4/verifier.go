@@ -25,6 +25,10 @@ type Verifier struct {
 	// Region is the server's region; a credential scope's region must equal
 	// it. Empty means DefaultRegion.
 	Region string
+	// Service is the service the requests are for; a credential scope's
+	// service must equal it, so a request signed for one API is never
+	// served by another. Empty means "s3".
+	Service string
 	// Credentials resolves access keys. Nil rejects every access key.
 	Credentials Credentials
 	// Now returns the current time; nil means time.Now.
@@ -88,6 +92,13 @@ func (v *Verifier) region() string {
 		return DefaultRegion
 	}
 	return v.Region
+}
+
+func (v *Verifier) service() string {
+	if v.Service == "" {
+		return "s3"
+	}
+	return v.Service
 }
 
 func (v *Verifier) now() time.Time {

@@ -38,6 +38,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
@@ -328,7 +329,8 @@ func dirTree(t *testing.T, root string) map[string]string {
 var blobName = regexp.MustCompile(`^blobs/([0-9a-f]{2})/([0-9a-f]{2})/([0-9a-f]{32})$`)
 
 // wantDataLayout asserts that every file in the data dir is part of its
-// documented layout: the database, the lock, credentials, committed blobs
+// documented layout: the database, the lock, credentials, the IAM server
+// key (created at start, when the IAM service opens), committed blobs
 // under their fan-out directories, and an empty tmp/. No object key ever
 // shows up as a file name.
 func wantDataLayout(t *testing.T, dir string) {
@@ -341,7 +343,7 @@ func wantDataLayout(t *testing.T, dir string) {
 		rel = filepath.ToSlash(rel)
 		switch {
 		case d.IsDir() && (rel == "." || rel == "blobs" || rel == "tmp" || rel == "packs" || regexp.MustCompile(`^blobs/[0-9a-f]{2}(/[0-9a-f]{2})?$`).MatchString(rel)):
-		case !d.IsDir() && slices.Contains([]string{"jog.db", "jog.db-wal", "jog.db-shm", "jog.lock", "credentials.json", "iam.key"}, rel):
+		case !d.IsDir() && slices.Contains([]string{"jog.db", "jog.db-wal", "jog.db-shm", "jog.lock", "credentials.json", datadir.IAMKeyFile}, rel):
 		case !d.IsDir() && regexp.MustCompile(`^packs/[0-9a-f]{32}$`).MatchString(rel):
 		case !d.IsDir() && blobName.MatchString(rel):
 			m := blobName.FindStringSubmatch(rel)

@@ -1,0 +1,279 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jogstore/jog/internal/sigv4"
+)
+
+const adminUsage = `Usage: jog admin [flags] <command> ...
+
+Administer a JOG server's users, keys, groups, policies and roles through
+its IAM API (what "aws iam" calls), signed with the root credentials.
+
+  user create NAME | list | delete NAME
+  key create USER | list USER | disable USER KEYID | enable USER KEYID | delete USER KEYID
+  group create NAME | delete NAME | list | add GROUP USER | remove GROUP USER
+  policy create NAME FILE | list | delete POLICY | attach USER POLICY | detach USER POLICY
+                         (POLICY: a name, or an ARN)
+  user-policy put USER NAME FILE | get USER NAME | delete USER NAME
+  role create NAME TRUSTFILE | list | delete NAME
+
+Flags (before the command):
+`
+
+// admin is a client of a server's IAM API.
+type admin struct {
+	endpoint, access, secret, region string
+	client                           *http.Client
+	out                              io.Writer
+}
+
+func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jog admin", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, adminUsage); fs.PrintDefaults() }
+	a := &admin{client: &http.Client{Timeout: time.Minute}, out: stdout}
+	region := firstEnv("AWS_REGION", "JOG_REGION")
+	if region == "" {
+		region = sigv4.DefaultRegion
+	}
+	fs.StringVar(&a.endpoint, "endpoint", "http://127.0.0.1:9000", "the server's URL")
+	fs.StringVar(&a.access, "access-key", firstEnv("AWS_ACCESS_KEY_ID", "JOG_ACCESS_KEY"), "access key (default $AWS_ACCESS_KEY_ID or $JOG_ACCESS_KEY)")
+	fs.StringVar(&a.secret, "secret-key", firstEnv("AWS_SECRET_ACCESS_KEY", "JOG_SECRET_KEY"), "secret key (default $AWS_SECRET_ACCESS_KEY or $JOG_SECRET_KEY)")
+	fs.StringVar(&a.region, "region", region, "signing region")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	rest := fs.Args()
+	if len(rest) < 2 {
+		fs.Usage()
+		return 2
+	}
+	cmd, ok := adminCommands[rest[0]+" "+rest[1]]
+	if !ok || len(rest)-2 != len(cmd.args) {
+		fmt.Fprintf(stderr, "jog admin: unknown command or wrong arguments: %s\n\n", strings.Join(rest, " "))
+		fs.Usage()
+		return 2
+	}
+	if err := cmd.run(ctx, a, rest[2:]); err != nil {
+		fmt.Fprintln(stderr, "jog admin:", err)
+		return 1
+	}
+	return 0
+}
+
+// adminCommand is one "noun verb" of jog admin: its arguments' names and
+// what it does.
+type adminCommand struct {
+	args []string
+	run  func(ctx context.Context, a *admin, args []string) error
+}
+
+// call runs an IAM action with a shape: the action's parameters
+// (name, value pairs) and, for the output, the element holding each row and
+// the fields of a row to print, tab-separated.
+func call(action string, params []string, row string, fields ...string) adminCommand {
+	return adminCommand{args: params, run: func(ctx context.Context, a *admin, args []string) error {
+		form := url.Values{}
+		for i, p := range params {
+			form.Set(p, args[i])
+		}
+		return a.print(ctx, action, form, row, fields...)
+	}}
+}
+
+var adminCommands = map[string]adminCommand{
+	"user create":        call("CreateUser", []string{"UserName"}, "User", "UserName", "Arn"),
+	"user list":          call("ListUsers", nil, "member", "UserName", "Arn"),
+	"user delete":        call("DeleteUser", []string{"UserName"}, ""),
+	"key create":         call("CreateAccessKey", []string{"UserName"}, "AccessKey", "AccessKeyId", "SecretAccessKey"),
+	"key list":           call("ListAccessKeys", []string{"UserName"}, "member", "AccessKeyId", "Status", "CreateDate"),
+	"key disable":        keyStatus(adminInactive),
+	"key enable":         keyStatus(adminActive),
+	"key delete":         call("DeleteAccessKey", []string{"UserName", "AccessKeyId"}, ""),
+	"group create":       call("CreateGroup", []string{"GroupName"}, "Group", "GroupName", "Arn"),
+	"group delete":       call("DeleteGroup", []string{"GroupName"}, ""),
+	"group list":         call("ListGroups", nil, "member", "GroupName", "Arn"),
+	"group add":          call("AddUserToGroup", []string{"GroupName", "UserName"}, ""),
+	"group remove":       call("RemoveUserFromGroup", []string{"GroupName", "UserName"}, ""),
+	"policy create":      withFile(call("CreatePolicy", []string{"PolicyName", "PolicyDocument"}, "Policy", "PolicyName", "Arn")),
+	"policy list":        call("ListPolicies", nil, "member", "PolicyName", "Arn", "AttachmentCount"),
+	"policy delete":      withARN(call("DeletePolicy", []string{"PolicyArn"}, ""), 0),
+	"policy attach":      withARN(call("AttachUserPolicy", []string{"UserName", "PolicyArn"}, ""), 1),
+	"policy detach":      withARN(call("DetachUserPolicy", []string{"UserName", "PolicyArn"}, ""), 1),
+	"user-policy put":    withFile(call("PutUserPolicy", []string{"UserName", "PolicyName", "PolicyDocument"}, "")),
+	"user-policy get":    call("GetUserPolicy", []string{"UserName", "PolicyName"}, "GetUserPolicyResult", "PolicyDocument"),
+	"user-policy delete": call("DeleteUserPolicy", []string{"UserName", "PolicyName"}, ""),
+	"role create":        withFile(call("CreateRole", []string{"RoleName", "AssumeRolePolicyDocument"}, "Role", "RoleName", "Arn")),
+	"role list":          call("ListRoles", nil, "member", "RoleName", "Arn"),
+	"role delete":        call("DeleteRole", []string{"RoleName"}, ""),
+}
+
+const (
+	adminActive   = "Active"
+	adminInactive = "Inactive"
+)
+
+func keyStatus(status string) adminCommand {
+	c := call("UpdateAccessKey", []string{"UserName", "AccessKeyId", "Status"}, "")
+	run := c.run
+	c.args = c.args[:2]
+	c.run = func(ctx context.Context, a *admin, args []string) error { return run(ctx, a, append(args, status)) }
+	return c
+}
+
+// withFile reads the last argument, a file name, into its contents.
+func withFile(c adminCommand) adminCommand {
+	run := c.run
+	c.run = func(ctx context.Context, a *admin, args []string) error {
+		b, err := os.ReadFile(args[len(args)-1])
+		if err != nil {
+			return err
+		}
+		args[len(args)-1] = string(b)
+		return run(ctx, a, args)
+	}
+	return c
+}
+
+// withARN turns a policy name at args[i] into its ARN in the server's
+// account (a path of "/").
+func withARN(c adminCommand, i int) adminCommand {
+	run := c.run
+	c.run = func(ctx context.Context, a *admin, args []string) error {
+		if !strings.HasPrefix(args[i], "arn:") {
+			body, err := a.call(ctx, "GetUser", url.Values{})
+			if err != nil {
+				return err
+			}
+			rows, err := rowsOf(body, "User", "Arn")
+			if err != nil || len(rows) != 1 {
+				return fmt.Errorf("cannot learn the account ID: %v", err)
+			}
+			acct, _, _ := strings.Cut(strings.TrimPrefix(rows[0][0], "arn:aws:iam::"), ":")
+			args[i] = "arn:aws:iam::" + acct + ":policy/" + args[i]
+		}
+		return run(ctx, a, args)
+	}
+	return c
+}
+
+// print calls action and prints fields of each row element; a listing's
+// every page.
+func (a *admin) print(ctx context.Context, action string, form url.Values, row string, fields ...string) error {
+	for {
+		body, err := a.call(ctx, action, form)
+		if err != nil {
+			return err
+		}
+		if row == "" {
+			return nil
+		}
+		rows, err := rowsOf(body, row, fields...)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			for i, f := range fields {
+				if f == "PolicyDocument" {
+					r[i], _ = url.QueryUnescape(r[i])
+				}
+			}
+			fmt.Fprintln(a.out, strings.Join(r, "\t"))
+		}
+		next, _ := rowsOf(body, "ListResult", "Marker")
+		if len(next) == 0 || next[0][0] == "" {
+			return nil
+		}
+		form.Set("Marker", next[0][0])
+	}
+}
+
+// call sends one signed IAM request and returns the response body, or
+// IAM's error as an error.
+func (a *admin) call(ctx context.Context, action string, form url.Values) ([]byte, error) {
+	form.Set("Action", action)
+	form.Set("Version", "2010-05-08")
+	body := form.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(a.endpoint, "/")+"/", strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+	sum := sha256.Sum256([]byte(body))
+	sigv4.SignServiceRequest(req, "iam", a.access, a.secret, a.region, time.Now(), hex.EncodeToString(sum[:]))
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		rows, _ := rowsOf(out, "Error", "Code", "Message")
+		if len(rows) == 1 {
+			return nil, fmt.Errorf("%s: %s (HTTP %d)", rows[0][0], rows[0][1], resp.StatusCode)
+		}
+		return nil, fmt.Errorf("HTTP %s", resp.Status)
+	}
+	return out, nil
+}
+
+// rowsOf finds every element named row (or whose name ends with it, for
+// "ListResult" any …Result) in an XML body and returns the text of its
+// children named fields. An element named "member" holding only text is
+// a row of one field.
+func rowsOf(body []byte, row string, fields ...string) ([][]string, error) {
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	var rows [][]string
+	var cur []string
+	depth, rowDepth := 0, -1
+	field := -1
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			name := t.Name.Local
+			switch {
+			case rowDepth < 0 && (name == row || row == "ListResult" && strings.HasSuffix(name, "Result")):
+				rowDepth, cur = depth, make([]string, len(fields))
+			case rowDepth >= 0 && depth == rowDepth+1:
+				field = slices.Index(fields, name)
+			}
+		case xml.CharData:
+			if field >= 0 {
+				cur[field] += string(t)
+			}
+		case xml.EndElement:
+			if depth == rowDepth {
+				rows, rowDepth = append(rows, cur), -1
+			}
+			field = -1
+			depth--
+		}
+	}
+}
