@@ -102,6 +102,11 @@ func (h *Handler) authorize(r *request) error {
 			return h.denied(r, resource)
 		}
 	}
+	for _, a := range headerActions(rt.Op, r.Header) {
+		if r.check.Decide(a, resource, bp) != policy.Allowed {
+			return h.denied(r, resource)
+		}
+	}
 	if src := rt.SourceAction(); src != "" {
 		b, k, _, err := parseCopySource(r.Header.Get("X-Amz-Copy-Source"))
 		if err != nil {
@@ -141,7 +146,41 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 			return h.denied(r, resource)
 		}
 	}
+	for _, a := range headerActions(OpDeleteObjects, r.Header) {
+		if r.check.Decide(a, resource, bp) != policy.Allowed {
+			return h.denied(r, resource)
+		}
+	}
 	return nil
+}
+
+// headerActions are the actions S3 requires beyond an operation's own
+// when the request carries certain headers: bypassing a GOVERNANCE
+// retention (s3:BypassGovernanceRetention) on deletes and retention
+// changes; and, on writes of a new object, setting its retention
+// (s3:PutObjectRetention), legal hold (s3:PutObjectLegalHold) or tags
+// (s3:PutObjectTagging) through x-amz-object-lock-* and x-amz-tagging.
+// PostObject's form fields are not headers: a form's lock and tagging
+// fields are not checked here yet.
+func headerActions(op Op, hdr http.Header) []string {
+	var acts []string
+	switch op {
+	case OpDeleteObject, OpDeleteObjects, OpPutObjectRetention:
+		if bypassGovernance(hdr) {
+			acts = append(acts, "s3:BypassGovernanceRetention")
+		}
+	case OpPutObject, OpCopyObject, OpCreateMultipartUpload:
+		if hdr.Get("X-Amz-Object-Lock-Mode") != "" || hdr.Get("X-Amz-Object-Lock-Retain-Until-Date") != "" {
+			acts = append(acts, "s3:PutObjectRetention")
+		}
+		if hdr.Get("X-Amz-Object-Lock-Legal-Hold") != "" {
+			acts = append(acts, "s3:PutObjectLegalHold")
+		}
+		if hdr.Get("X-Amz-Tagging") != "" {
+			acts = append(acts, "s3:PutObjectTagging")
+		}
+	}
+	return acts
 }
 
 // Handlers in the operations table cannot refer to it in package

@@ -397,3 +397,71 @@ func TestAuthzFormAndTags(t *testing.T) {
 	}
 	itest.WantObject(t, cl["anonymous"], "tagged", "closed", []byte("c"))
 }
+
+// TestAuthzHeaderActions: headers that need an action of their own — the
+// GOVERNANCE bypass (s3:BypassGovernanceRetention), lock and tag headers
+// on a write (s3:PutObjectRetention, s3:PutObjectLegalHold,
+// s3:PutObjectTagging) — are refused to a user allowed only the
+// operation's own action, and nothing changes.
+func TestAuthzHeaderActions(t *testing.T) {
+	_, cl := startAuthz(t)
+	ctx := context.Background()
+	root, bob := cl["root"], cl["bob"]
+	if _, err := root.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("vault"), ObjectLockEnabledForBucket: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	policyFor := func(actions string) string {
+		return `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":[` + actions +
+			`],"Resource":"arn:aws:s3:::vault/*","Condition":{"StringEquals":{"aws:username":"bob"}}}]}`
+	}
+	putPolicy(t, root, "vault", policyFor(`"s3:PutObject","s3:GetObject","s3:DeleteObjectVersion"`))
+	until := aws.Time(time.Now().Add(24 * time.Hour))
+	locked := func(in *s3.PutObjectInput) {
+		in.ObjectLockMode, in.ObjectLockRetainUntilDate = types.ObjectLockModeGovernance, until
+		in.ChecksumAlgorithm = types.ChecksumAlgorithmCrc32
+	}
+	put := func(c *s3.Client, key string, opt func(*s3.PutObjectInput)) (*s3.PutObjectOutput, error) {
+		in := &s3.PutObjectInput{Bucket: aws.String("vault"), Key: aws.String(key), Body: strings.NewReader("x")}
+		if opt != nil {
+			opt(in)
+		}
+		return c.PutObject(ctx, in)
+	}
+	_, err := put(bob, "g", locked)
+	itest.WantErr(t, err, http.StatusForbidden, "AccessDenied")
+	_, err = put(bob, "g", func(in *s3.PutObjectInput) {
+		in.ObjectLockLegalHoldStatus, in.ChecksumAlgorithm = types.ObjectLockLegalHoldStatusOn, types.ChecksumAlgorithmCrc32
+	})
+	itest.WantErr(t, err, http.StatusForbidden, "AccessDenied")
+	_, err = put(bob, "g", func(in *s3.PutObjectInput) { in.Tagging = aws.String("a=b") })
+	itest.WantErr(t, err, http.StatusForbidden, "AccessDenied")
+	itest.WantNoObject(t, root, "vault", "g")
+	if _, err := put(bob, "plain", nil); err != nil {
+		t.Fatalf("bob's plain PUT: %v", err)
+	}
+
+	out, err := put(root, "g", locked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	del := func(c *s3.Client) error {
+		_, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("vault"), Key: aws.String("g"),
+			VersionId: out.VersionId, BypassGovernanceRetention: aws.Bool(true)})
+		return err
+	}
+	itest.WantErr(t, del(bob), http.StatusForbidden, "AccessDenied")
+	dobj, err := bob.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("vault"), BypassGovernanceRetention: aws.Bool(true),
+		Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String("g"), VersionId: out.VersionId}}}})
+	if err != nil || len(dobj.Errors) != 1 || aws.ToString(dobj.Errors[0].Code) != "AccessDenied" {
+		t.Fatalf("bob's DeleteObjects with the bypass = %+v, %v; want one AccessDenied", dobj, err)
+	}
+	wantVersionThere(t, root, "vault", "g", aws.ToString(out.VersionId))
+
+	putPolicy(t, root, "vault", policyFor(`"s3:PutObject","s3:GetObject","s3:DeleteObjectVersion","s3:BypassGovernanceRetention","s3:PutObjectRetention"`))
+	if _, err := put(bob, "g2", locked); err != nil {
+		t.Fatalf("bob's locked PUT once allowed s3:PutObjectRetention: %v", err)
+	}
+	if err := del(bob); err != nil {
+		t.Fatalf("bob's bypass once allowed s3:BypassGovernanceRetention: %v", err)
+	}
+}
