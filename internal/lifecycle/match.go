@@ -119,9 +119,6 @@ func (rs *Rules) Empty() bool {
 // ExpiresObjects reports whether any enabled rule expires current objects.
 func (rs *Rules) ExpiresObjects() bool { return rs != nil && len(rs.expire) > 0 }
 
-// AbortsUploads reports whether any enabled rule aborts incomplete uploads.
-func (rs *Rules) AbortsUploads() bool { return rs != nil && len(rs.abort) > 0 }
-
 // Expiry returns when o expires and the ID of the rule that expires it
 // (the earliest of the rules that match, the first such rule on a tie);
 // ok is false when no enabled Expiration rule matches o. An object expires

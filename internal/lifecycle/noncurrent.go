@@ -2,10 +2,6 @@ package lifecycle
 
 import "time"
 
-// ExpiresNoncurrent reports whether any enabled rule has a
-// NoncurrentVersionExpiration.
-func (rs *Rules) ExpiresNoncurrent() bool { return rs != nil && len(rs.noncurrent) > 0 }
-
 // NoncurrentExpiry returns when the noncurrent version o expires and the
 // ID of the rule that expires it (the earliest of the matching rules, the
 // first on a tie). since is when o became noncurrent — the creation of the

@@ -11,8 +11,8 @@ import (
 func TestNoncurrentExpiryCountsFromSuccessor(t *testing.T) {
 	rs := Compile(mustParse(t,
 		`<Rule><ID>nc</ID><Filter><Prefix>a/</Prefix></Filter><Status>Enabled</Status><NoncurrentVersionExpiration><NoncurrentDays>3</NoncurrentDays></NoncurrentVersionExpiration></Rule>`), Day)
-	if !rs.ExpiresNoncurrent() {
-		t.Fatal("ExpiresNoncurrent")
+	if len(rs.VersionPrefixes()) == 0 {
+		t.Fatal("VersionPrefixes: none for a NoncurrentVersionExpiration rule")
 	}
 	if _, _, ok := rs.MarkerExpiry("a/k", time.Now()); ok {
 		t.Fatal("a NoncurrentVersionExpiration rule alone removes delete markers")
@@ -32,7 +32,7 @@ func TestNoncurrentExpiryCountsFromSuccessor(t *testing.T) {
 		t.Error("a version the filter does not select expires")
 	}
 	var none *Rules
-	if _, _, ok := none.NoncurrentExpiry(Object{Key: "a/k"}, created, 5); ok || none.ExpiresNoncurrent() {
+	if _, _, ok := none.NoncurrentExpiry(Object{Key: "a/k"}, created, 5); ok || none.VersionPrefixes() != nil {
 		t.Error("a nil *Rules expires versions")
 	}
 }
