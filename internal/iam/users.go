@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam/keyring"
@@ -122,4 +123,33 @@ func (s *Service) DeleteAccessKey(ctx context.Context, user, id string) error {
 // invalidate the cache: it changes no decision.
 func (s *Service) AccessKeyUsed(ctx context.Context, id string, t time.Time) error {
 	return s.store.SetAccessKeyLastUsed(ctx, id, t)
+}
+
+// EntityARN is the ARN of the user, group or role name: the stored one
+// (with the entity's path) when it exists, else the one it would have
+// under path ("" and an invalid path are "/"): the resource an IAM
+// request on it is authorized against.
+func (s *Service) EntityARN(ctx context.Context, kind meta.EntityKind, name, path string) (string, error) {
+	e, err := s.store.GetEntity(ctx, kind, name)
+	if err == nil {
+		return e.ARN, nil
+	}
+	if !errors.Is(err, meta.ErrNoSuchEntity) {
+		return "", err
+	}
+	return s.arn(kind.String()+"/", pathOrRoot(path)[1:], name), nil
+}
+
+// PolicyARN is the ARN of the managed policy name under path ("" and an
+// invalid path are "/").
+func (s *Service) PolicyARN(name, path string) string {
+	return s.arn("policy/", pathOrRoot(path)[1:], name)
+}
+
+// pathOrRoot is path checked, "/" when it is empty or invalid.
+func pathOrRoot(path string) string {
+	if p, err := checkPath(path); err == nil {
+		return p
+	}
+	return "/"
 }

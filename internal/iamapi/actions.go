@@ -11,57 +11,66 @@ import (
 )
 
 // action is one entry of the action table: the IAM action a policy names
-// it by (what Config.Authorize decides on) and the code serving it, which
-// returns the Result element's content (nil: the response has none).
+// it by and the resource it acts on (what Config.Authorize decides on),
+// and the code serving it, which returns the Result element's content
+// (nil: the response has none).
 type action struct {
 	iamAction string
+	resource  resourceFunc
 	serve     func(h *Handler, r *request) (any, error)
 }
 
 // actions is every Action served, by name: one lookup gives its IAM
-// action name and its code.
+// action name, its resource and its code.
 var actions = buildActions()
 
+// served is one Action's resource and code.
+type served struct {
+	resource resourceFunc
+	serve    func(h *Handler, r *request) (any, error)
+}
+
 func buildActions() map[string]action {
-	t := map[string]func(h *Handler, r *request) (any, error){
-		"CreateUser":          (*Handler).createUser,
-		"GetUser":             (*Handler).getUser,
-		"ListUsers":           (*Handler).listUsers,
-		"DeleteUser":          (*Handler).deleteUser,
-		"CreateAccessKey":     (*Handler).createAccessKey,
-		"ListAccessKeys":      (*Handler).listAccessKeys,
-		"UpdateAccessKey":     (*Handler).updateAccessKey,
-		"DeleteAccessKey":     (*Handler).deleteAccessKey,
-		"CreateGroup":         (*Handler).createGroup,
-		"GetGroup":            (*Handler).getGroup,
-		"ListGroups":          (*Handler).listGroups,
-		"DeleteGroup":         (*Handler).deleteGroup,
-		"AddUserToGroup":      (*Handler).addUserToGroup,
-		"RemoveUserFromGroup": (*Handler).removeUserFromGroup,
-		"ListGroupsForUser":   (*Handler).listGroupsForUser,
-		"CreateRole":          (*Handler).createRole,
-		"GetRole":             (*Handler).getRole,
-		"ListRoles":           (*Handler).listRoles,
-		"DeleteRole":          (*Handler).deleteRole,
-		"CreatePolicy":        (*Handler).createPolicy,
-		"GetPolicy":           (*Handler).getPolicy,
-		"ListPolicies":        (*Handler).listPolicies,
-		"DeletePolicy":        (*Handler).deletePolicy,
-		"GetPolicyVersion":    (*Handler).getPolicyVersion,
-		"ListPolicyVersions":  (*Handler).listPolicyVersions,
+	t := map[string]served{
+		"CreateUser":          {userResource, (*Handler).createUser},
+		"GetUser":             {userResource, (*Handler).getUser},
+		"ListUsers":           {anyResource, (*Handler).listUsers},
+		"DeleteUser":          {userResource, (*Handler).deleteUser},
+		"CreateAccessKey":     {userResource, (*Handler).createAccessKey},
+		"ListAccessKeys":      {userResource, (*Handler).listAccessKeys},
+		"UpdateAccessKey":     {userResource, (*Handler).updateAccessKey},
+		"DeleteAccessKey":     {userResource, (*Handler).deleteAccessKey},
+		"CreateGroup":         {groupResource, (*Handler).createGroup},
+		"GetGroup":            {groupResource, (*Handler).getGroup},
+		"ListGroups":          {anyResource, (*Handler).listGroups},
+		"DeleteGroup":         {groupResource, (*Handler).deleteGroup},
+		"AddUserToGroup":      {groupResource, (*Handler).addUserToGroup},
+		"RemoveUserFromGroup": {groupResource, (*Handler).removeUserFromGroup},
+		"ListGroupsForUser":   {userResource, (*Handler).listGroupsForUser},
+		"CreateRole":          {roleResource, (*Handler).createRole},
+		"GetRole":             {roleResource, (*Handler).getRole},
+		"ListRoles":           {anyResource, (*Handler).listRoles},
+		"DeleteRole":          {roleResource, (*Handler).deleteRole},
+		"CreatePolicy":        {newPolicyResource, (*Handler).createPolicy},
+		"GetPolicy":           {policyResource, (*Handler).getPolicy},
+		"ListPolicies":        {anyResource, (*Handler).listPolicies},
+		"DeletePolicy":        {policyResource, (*Handler).deletePolicy},
+		"GetPolicyVersion":    {policyResource, (*Handler).getPolicyVersion},
+		"ListPolicyVersions":  {policyResource, (*Handler).listPolicyVersions},
 	}
 	for _, e := range []entityPolicies{{meta.EntityUser, "User"}, {meta.EntityGroup, "Group"}, {meta.EntityRole, "Role"}} {
-		t["Put"+e.noun+"Policy"] = e.put
-		t["Get"+e.noun+"Policy"] = e.get
-		t["List"+e.noun+"Policies"] = e.list
-		t["Delete"+e.noun+"Policy"] = e.delete
-		t["Attach"+e.noun+"Policy"] = e.attach
-		t["Detach"+e.noun+"Policy"] = e.detach
-		t["ListAttached"+e.noun+"Policies"] = e.listAttached
+		res := entityResource(e.kind, e.noun+"Name")
+		t["Put"+e.noun+"Policy"] = served{res, e.put}
+		t["Get"+e.noun+"Policy"] = served{res, e.get}
+		t["List"+e.noun+"Policies"] = served{res, e.list}
+		t["Delete"+e.noun+"Policy"] = served{res, e.delete}
+		t["Attach"+e.noun+"Policy"] = served{res, e.attach}
+		t["Detach"+e.noun+"Policy"] = served{res, e.detach}
+		t["ListAttached"+e.noun+"Policies"] = served{res, e.listAttached}
 	}
 	m := make(map[string]action, len(t))
 	for name, f := range t {
-		m[name] = action{iamAction: "iam:" + name, serve: f}
+		m[name] = action{iamAction: "iam:" + name, resource: f.resource, serve: f.serve}
 	}
 	return m
 }
@@ -154,9 +163,12 @@ func (h *Handler) createUser(r *request) (any, error) {
 	return struct{ User userXML }{user(u)}, err
 }
 
-// getUser without UserName answers about the caller: the root.
+// getUser without UserName answers about the caller.
 func (h *Handler) getUser(r *request) (any, error) {
 	name := r.get("UserName")
+	if name == "" && r.caller != nil {
+		name = r.caller.UserName
+	}
 	if name == "" {
 		acct := h.svc.Account()
 		return struct{ User userXML }{userXML{UserID: acct, Arn: "arn:aws:iam::" + acct + ":root", Created: isoTime(time.Unix(0, 0))}}, nil
@@ -186,7 +198,7 @@ func (h *Handler) deleteUser(r *request) (any, error) {
 }
 
 func (h *Handler) createAccessKey(r *request) (any, error) {
-	name, err := r.arg("UserName")
+	name, err := r.userName()
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +210,7 @@ func (h *Handler) createAccessKey(r *request) (any, error) {
 }
 
 func (h *Handler) listAccessKeys(r *request) (any, error) {
-	name, err := r.arg("UserName")
+	name, err := r.userName()
 	if err != nil {
 		return nil, err
 	}
@@ -214,19 +226,27 @@ func (h *Handler) listAccessKeys(r *request) (any, error) {
 }
 
 func (h *Handler) updateAccessKey(r *request) (any, error) {
-	a, err := r.args("UserName", "AccessKeyId", "Status")
+	name, err := r.userName()
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateAccessKey(r.ctx, a[0], a[1], a[2])
+	a, err := r.args("AccessKeyId", "Status")
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.UpdateAccessKey(r.ctx, name, a[0], a[1])
 }
 
 func (h *Handler) deleteAccessKey(r *request) (any, error) {
-	a, err := r.args("UserName", "AccessKeyId")
+	name, err := r.userName()
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.DeleteAccessKey(r.ctx, a[0], a[1])
+	id, err := r.arg("AccessKeyId")
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.DeleteAccessKey(r.ctx, name, id)
 }
 
 // Groups.

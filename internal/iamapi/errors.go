@@ -28,8 +28,8 @@ func apiErrorf(status int, code, format string, args ...any) error {
 }
 
 // errAccessDenied is IAM's refusal of an action to a caller.
-func errAccessDenied(accessKey, action string) error {
-	return apiErrorf(http.StatusForbidden, "AccessDenied", "User with access key %s is not authorized to perform: %s", accessKey, action)
+func errAccessDenied(caller, action, resource string) error {
+	return apiErrorf(http.StatusForbidden, "AccessDenied", "User: %s is not authorized to perform: %s on resource: %s", caller, action, resource)
 }
 
 // errMissing is IAM's ValidationError for a required parameter absent.

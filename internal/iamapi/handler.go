@@ -12,8 +12,9 @@
 //	xml.go      the response shapes (botocore's IAM model's member names)
 //	errors.go   every error mapped to IAM's code and status, in one place
 //
-// Only the root credentials may call it for now (Config.Authorize decides
-// for any other key, once user keys authenticate).
+// The root credentials may call every action; an IAM user's request is
+// decided by Config.Authorize (authz.DecideIAM: its identity policies and
+// permissions boundary) on the IAM ARN the action acts on (authorize.go).
 package iamapi
 
 import (
@@ -29,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
@@ -49,14 +51,16 @@ const maxBody = 1 << 20
 // Config configures the IAM API.
 type Config struct {
 	Region string
-	// Credentials resolves the access keys that may sign requests.
+	// Credentials resolves the root's access keys; the IAM users' active
+	// keys (the iam.Service's) authenticate too.
 	Credentials sigv4.Credentials
 	// Root is the root access key: it may call every action.
 	Root string
-	// Authorize decides whether accessKey, authenticated and not the
-	// root's, may call action (an IAM action name, "iam:CreateUser"): nil
-	// or an error (errAccessDenied refuses). Nil: only the root may.
-	Authorize func(ctx context.Context, accessKey, action string) error
+	// Authorize decides whether an IAM user (any key but the root's) may
+	// call action (an IAM action name, "iam:CreateUser") on resource (an
+	// IAM ARN, "*" for a listing); anything but policy.Allowed refuses.
+	// Nil: only the root may call.
+	Authorize func(r *http.Request, who *iam.Principal, action, resource string) policy.Decision
 	Logger    *slog.Logger
 }
 
@@ -72,7 +76,23 @@ func New(svc *iam.Service, cfg Config) *Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{svc: svc, cfg: cfg, verifier: &sigv4.Verifier{Region: cfg.Region, Service: Service, Credentials: cfg.Credentials}}
+	creds := userKeys{cfg.Credentials, svc}
+	return &Handler{svc: svc, cfg: cfg, verifier: &sigv4.Verifier{Region: cfg.Region, Service: Service, Credentials: creds}}
+}
+
+// userKeys are the root's keys, then the IAM users' active keys.
+type userKeys struct {
+	root  sigv4.Credentials
+	users *iam.Service
+}
+
+func (c userKeys) SecretKey(id string) (string, bool) {
+	if c.root != nil {
+		if s, ok := c.root.SecretKey(id); ok {
+			return s, true
+		}
+	}
+	return c.users.SecretKey(id)
 }
 
 // request is one IAM request once authenticated.
@@ -82,6 +102,7 @@ type request struct {
 	action    string
 	params    url.Values
 	accessKey string
+	caller    *iam.Principal // the IAM user calling; nil for the root
 }
 
 // ServeHTTP authenticates, authorizes and serves one request; every error
@@ -114,7 +135,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, req *request) er
 	if v := req.params.Get("Version"); !ok || v != "" && v != Version {
 		return apiErrorf(http.StatusBadRequest, "InvalidAction", "Could not find operation %s for version %s", req.action, req.params.Get("Version"))
 	}
-	if err := h.authorize(req, a.iamAction); err != nil {
+	if err := h.authorize(r, req, a); err != nil {
 		return err
 	}
 	result, err := a.serve(h, req)
@@ -173,18 +194,6 @@ func params(r *http.Request, body []byte) (url.Values, error) {
 		q[k] = append(q[k], v...)
 	}
 	return q, nil
-}
-
-// authorize lets the root do anything and asks Config.Authorize about any
-// other key.
-func (h *Handler) authorize(req *request, action string) error {
-	if req.accessKey == h.cfg.Root {
-		return nil
-	}
-	if h.cfg.Authorize != nil {
-		return h.cfg.Authorize(req.ctx, req.accessKey, action)
-	}
-	return errAccessDenied(req.accessKey, action)
 }
 
 // writeResponse writes <ActionResponse><ActionResult>result</ActionResult>

@@ -2,7 +2,6 @@ package iamapi
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -28,7 +28,7 @@ func (c creds) SecretKey(ak string) (string, bool) { s, ok := c[ak]; return s, o
 
 // newHandler returns a Handler over a real SQLite store, whose root key is
 // "root"; "other" authenticates too but is not the root.
-func newHandler(t *testing.T, authorize func(context.Context, string, string) error) (*Handler, *iam.Service) {
+func newHandler(t *testing.T, authorize func(*http.Request, *iam.Principal, string, string) policy.Decision) (*Handler, *iam.Service) {
 	t.Helper()
 	st, err := sqlite.OpenWith(t.Context(), filepath.Join(t.TempDir(), "jog.db"), sqlite.Options{NoSync: true})
 	if err != nil {
@@ -43,7 +43,7 @@ func newHandler(t *testing.T, authorize func(context.Context, string, string) er
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(svc, Config{Credentials: creds{"root": "rootsecret", "other": "othersecret"}, Root: "root", Authorize: authorize}), svc
+	return New(svc, Config{Credentials: creds{"root": "rootsecret"}, Root: "root", Authorize: authorize}), svc
 }
 
 // do sends a form signed for service by key.
@@ -81,26 +81,66 @@ func TestScopeMustBeIAM(t *testing.T) {
 	wantCode(t, "bad MaxItems", do(h, "iam", "root", "rootsecret", "Action=ListUsers&MaxItems=0"), 400, "ValidationError")
 }
 
-// TestOnlyRoot: a key other than the root's is refused unless Authorize
-// allows the action, which it is asked about by its IAM action name.
+// newUser creates user name under path with an access key, returned.
+func newUser(t *testing.T, svc *iam.Service, name, path string) (string, string) {
+	t.Helper()
+	if _, err := svc.CreateUser(t.Context(), name, path); err != nil {
+		t.Fatal(err)
+	}
+	k, err := svc.CreateAccessKey(t.Context(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k.ID, k.Secret.Reveal()
+}
+
+// TestOnlyRoot: a user's key is refused unless Authorize allows the
+// action, which it is asked about by its IAM action name and the ARN it
+// acts on: the entity's stored ARN (with its path), the one a Create
+// would give, the caller's own when UserName is absent, "*" for a
+// listing.
 func TestOnlyRoot(t *testing.T) {
-	h, _ := newHandler(t, nil)
-	wantCode(t, "other key", do(h, "iam", "other", "othersecret", "Action=ListUsers"), 403, "AccessDenied")
+	h, svc := newHandler(t, nil)
+	id, secret := newUser(t, svc, "other", "/")
+	wantCode(t, "user key, no Authorize", do(h, "iam", id, secret, "Action=ListUsers"), 403, "AccessDenied")
 
 	var asked []string
-	h, _ = newHandler(t, func(_ context.Context, key, action string) error {
-		asked = append(asked, key+" "+action)
-		if action == "iam:ListUsers" {
-			return nil
+	h, svc = newHandler(t, func(_ *http.Request, who *iam.Principal, action, resource string) policy.Decision {
+		asked = append(asked, who.UserName+" "+action+" "+resource)
+		if action == "iam:ListUsers" || action == "iam:ListAccessKeys" {
+			return policy.Allowed
 		}
-		return errAccessDenied(key, action)
+		return policy.ImplicitDeny
 	})
-	if w := do(h, "iam", "other", "othersecret", "Action=ListUsers"); w.Code != 200 {
+	id, secret = newUser(t, svc, "bob", "/team/")
+	if w := do(h, "iam", id, secret, "Action=ListUsers"); w.Code != 200 {
 		t.Fatalf("allowed ListUsers: %d %s", w.Code, w.Body)
 	}
-	wantCode(t, "denied CreateUser", do(h, "iam", "other", "othersecret", "Action=CreateUser&UserName=x"), 403, "AccessDenied")
-	if strings.Join(asked, ",") != "other iam:ListUsers,other iam:CreateUser" {
-		t.Fatalf("Authorize asked %v", asked)
+	if w := do(h, "iam", id, secret, "Action=ListAccessKeys"); w.Code != 200 || !strings.Contains(w.Body.String(), id) {
+		t.Fatalf("allowed ListAccessKeys of itself: %d %s", w.Code, w.Body)
+	}
+	w := do(h, "iam", id, secret, "Action=CreateUser&UserName=x&Path=/p/")
+	wantCode(t, "denied CreateUser", w, 403, "AccessDenied")
+	if want := "User: arn:aws:iam::" + svc.Account() + ":user/team/bob is not authorized to perform: iam:CreateUser on resource: arn:aws:iam::" + svc.Account() + ":user/p/x"; !strings.Contains(w.Body.String(), want) {
+		t.Fatalf("denial message: %s", w.Body)
+	}
+	wantCode(t, "denied GetPolicy", do(h, "iam", id, secret, "Action=GetPolicy&PolicyArn=arn:aws:iam::1:policy/p"), 403, "AccessDenied")
+	wantCode(t, "denied AddUserToGroup", do(h, "iam", id, secret, "Action=AddUserToGroup&GroupName=g&UserName=bob"), 403, "AccessDenied")
+	wantCode(t, "denied CreatePolicy", do(h, "iam", id, secret, "Action=CreatePolicy&PolicyName=p&Path=/x/&PolicyDocument=x"), 403, "AccessDenied")
+	if _, err := svc.GetUser(t.Context(), "x"); err == nil {
+		t.Fatal("a denied CreateUser created x")
+	}
+	acct := svc.Account()
+	want := []string{
+		"bob iam:ListUsers *",
+		"bob iam:ListAccessKeys arn:aws:iam::" + acct + ":user/team/bob",
+		"bob iam:CreateUser arn:aws:iam::" + acct + ":user/p/x",
+		"bob iam:GetPolicy arn:aws:iam::1:policy/p",
+		"bob iam:AddUserToGroup arn:aws:iam::" + acct + ":group/g",
+		"bob iam:CreatePolicy arn:aws:iam::" + acct + ":policy/x/p",
+	}
+	if strings.Join(asked, ",") != strings.Join(want, ",") {
+		t.Fatalf("Authorize asked\n%v\nwant\n%v", asked, want)
 	}
 }
 
@@ -108,7 +148,7 @@ func TestOnlyRoot(t *testing.T) {
 // name, and the brief's subset is all there.
 func TestActionTable(t *testing.T) {
 	for name, a := range actions {
-		if a.iamAction != "iam:"+name || a.serve == nil {
+		if a.iamAction != "iam:"+name || a.serve == nil || a.resource == nil {
 			t.Errorf("%s: %+v", name, a)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/iam"
@@ -95,7 +96,10 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: root, IAM: users, TrustForwardedFor: cfg.TrustForwardedFor,
 	})
-	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Credentials: root, Root: s.Credentials.AccessKey, Logger: log})
+	// IAM users call the IAM API under their policies, decided as their S3
+	// requests are.
+	iamAuthz := authz.New(users.Account(), authz.Options{TrustForwardedFor: cfg.TrustForwardedFor})
+	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Credentials: root, Root: s.Credentials.AccessKey, Authorize: iamAuthz.DecideIAM, Logger: log})
 	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI}))
 	return s, nil
 }

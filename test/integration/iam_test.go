@@ -149,9 +149,10 @@ func TestIAMUsersAndKeys(t *testing.T) {
 	if status[aws.ToString(id)] != "Inactive" || active == "" || aws.ToString(ks.AccessKeyMetadata[0].UserName) != "alice" {
 		t.Fatalf("ListAccessKeys: %v", status)
 	}
-	// The user's key cannot call IAM: user keys do not authenticate yet.
+	// The user's key authenticates IAM requests (TestIAMUserCallers):
+	// with a wrong secret it does not.
 	_, err = iamClient(t, srv, active, "whatever").ListUsers(ctx, &iam.ListUsersInput{})
-	wantIAMError(t, "user key", err, "InvalidClientTokenId", 403)
+	wantIAMError(t, "user key, wrong secret", err, "SignatureDoesNotMatch", 403)
 
 	_, err = c.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("alice")})
 	wantIAMError(t, "DeleteUser with keys", err, "DeleteConflict", 409)

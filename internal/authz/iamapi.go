@@ -1,0 +1,19 @@
+package authz
+
+import (
+	"net/http"
+
+	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/iam/policy"
+)
+
+// DecideIAM decides an IAM API request of an IAM user: action
+// ("iam:CreateUser") on resource (the IAM ARN it acts on, "*" for a
+// listing) under the user's identity policies and permissions boundary,
+// as AWS evaluates them (IAM entities have no resource policies). The
+// condition keys are those of any request (aws:username, aws:SourceIp,
+// aws:CurrentTime, …), so ${aws:username} in a Resource confines a user
+// to its own entity.
+func (a *Authorizer) DecideIAM(r *http.Request, who *iam.Principal, action, resource string) policy.Decision {
+	return a.Prepare(&Request{Principal: Principal{Type: policy.User, User: who}, HTTP: r}).Decide(action, resource, nil)
+}
