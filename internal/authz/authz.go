@@ -162,6 +162,7 @@ func (a *Authorizer) Prepare(r *Request) *Check {
 		cb.set("aws:principalarn", u.ARN)
 		cb.set("aws:principalaccount", a.account)
 		c.set.Identity = u.Policies
+		c.set.Boundary = u.Boundary
 	default:
 		cb.set("aws:principaltype", "Anonymous")
 	}

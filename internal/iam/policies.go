@@ -160,6 +160,17 @@ func (s *Service) DetachPolicy(ctx context.Context, kind meta.EntityKind, entity
 	return s.changed(s.store.DetachPolicy(ctx, kind, entity, arn))
 }
 
+// SetBoundary sets the permissions boundary of a user or role to the
+// managed policy arn, or removes it ("").
+func (s *Service) SetBoundary(ctx context.Context, kind meta.EntityKind, entity, arn string) error {
+	if arn != "" {
+		if err := checkARN(arn); err != nil {
+			return err
+		}
+	}
+	return s.changed(s.store.SetBoundary(ctx, kind, entity, arn))
+}
+
 // ListAttachedPolicies returns the managed policies attached to a user,
 // group or role, by name.
 func (s *Service) ListAttachedPolicies(ctx context.Context, kind meta.EntityKind, entity string) ([]meta.ManagedPolicy, error) {

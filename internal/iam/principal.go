@@ -21,6 +21,9 @@ type Principal struct {
 	UserName string
 	Account  string
 	Policies []*policy.Compiled
+	// Boundary is the user's permissions boundary (nil: none): it caps
+	// what Policies allow.
+	Boundary *policy.Compiled
 }
 
 // cache is what SecretKey and Principal have loaded, valid while the
@@ -203,6 +206,11 @@ func (s *Service) loadPrincipal(ctx context.Context, name string) (*Principal, e
 	if err := add(meta.EntityUser, u.Name); err != nil {
 		return nil, err
 	}
+	if u.Boundary != "" {
+		if p.Boundary, err = s.compiledPolicy(ctx, u.Boundary, "the permissions boundary of user "+u.Name); err != nil {
+			return nil, err
+		}
+	}
 	for _, g := range groups {
 		if err := add(meta.EntityGroup, g.Name); err != nil {
 			return nil, err
@@ -218,4 +226,18 @@ func (p *Principal) compile(doc []byte, kind meta.EntityKind, entity, name strin
 	}
 	p.Policies = append(p.Policies, c)
 	return nil
+}
+
+// compiledPolicy reads and compiles the managed policy arn, which is what
+// names in an error.
+func (s *Service) compiledPolicy(ctx context.Context, arn, what string) (*policy.Compiled, error) {
+	mp, err := s.store.GetPolicy(ctx, arn)
+	if err != nil {
+		return nil, err
+	}
+	c, err := policy.ParseCompiled(mp.Document, policy.Identity)
+	if err != nil {
+		return nil, fmt.Errorf("iam: policy %s, %s, does not compile: %w", arn, what, err)
+	}
+	return c, nil
 }

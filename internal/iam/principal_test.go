@@ -262,3 +262,57 @@ func TestPrincipalRacingWrites(t *testing.T) {
 		t.Errorf("%d policies after the writes, want %d", n, len(names))
 	}
 }
+
+// TestPrincipalBoundary: a user's permissions boundary is compiled into
+// its Principal; setting, replacing and removing it reach the writer's
+// cache at once and another gateway's after its poll; a policy in use as
+// a boundary cannot be deleted.
+func TestPrincipalBoundary(t *testing.T) {
+	st := openStore(t)
+	var mu sync.Mutex
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	a := newService(t, st, Options{Now: now, PollInterval: time.Minute})
+	b := newService(t, st, Options{Now: now, PollInterval: time.Minute})
+	ctx := t.Context()
+	must(a.CreateUser(ctx, "alice", ""))
+	k := must(a.CreateAccessKey(ctx, "alice"))
+	ok(t, a.PutInlinePolicy(ctx, meta.EntityUser, "alice", "all", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*"}]}`)))
+	getOnly := must(a.CreatePolicy(ctx, "GetOnly", "", "", []byte(allowGet)))
+	putOnly := must(a.CreatePolicy(ctx, "PutOnly", "", "", []byte(allowPut)))
+
+	allowed := func(s *Service, action string) bool {
+		t.Helper()
+		p := must(s.Principal(ctx, k.ID))
+		r := &policy.Request{Type: policy.User, ARN: p.ARN, Account: p.Account, Action: action, Resource: "arn:aws:s3:::b/k", Context: policy.Context{}}
+		return policy.Evaluate(r, &policy.Set{Identity: p.Policies, Boundary: p.Boundary}) == policy.Allowed
+	}
+	if !allowed(a, "s3:PutObject") || !allowed(b, "s3:PutObject") {
+		t.Fatal("without a boundary s3:* allows PutObject")
+	}
+	wantErr(t, "a boundary that does not exist", a.SetBoundary(ctx, meta.EntityUser, "alice", "arn:aws:iam::"+a.Account()+":policy/None"), meta.ErrNoSuchEntity)
+	wantErr(t, "a boundary that is not an ARN", a.SetBoundary(ctx, meta.EntityUser, "alice", "GetOnly"), ErrInvalidInput)
+	ok(t, a.SetBoundary(ctx, meta.EntityUser, "alice", getOnly.ARN))
+	if allowed(a, "s3:PutObject") || !allowed(a, "s3:GetObject") {
+		t.Error("the writer: the GetOnly boundary should allow GetObject only")
+	}
+	if !allowed(b, "s3:PutObject") {
+		t.Error("the other gateway changed before its poll")
+	}
+	mu.Lock()
+	clock = clock.Add(time.Minute)
+	mu.Unlock()
+	if allowed(b, "s3:PutObject") || !allowed(b, "s3:GetObject") {
+		t.Error("the other gateway after its poll: the GetOnly boundary should allow GetObject only")
+	}
+	wantErr(t, "DeletePolicy of a boundary in use", a.DeletePolicy(ctx, getOnly.ARN), meta.ErrDeleteConflict)
+	ok(t, a.SetBoundary(ctx, meta.EntityUser, "alice", putOnly.ARN))
+	if !allowed(a, "s3:PutObject") || allowed(a, "s3:GetObject") {
+		t.Error("after replacing the boundary by PutOnly")
+	}
+	ok(t, a.SetBoundary(ctx, meta.EntityUser, "alice", ""))
+	if !allowed(a, "s3:PutObject") || !allowed(a, "s3:GetObject") || must(a.Principal(ctx, k.ID)).Boundary != nil {
+		t.Error("after removing the boundary s3:* should allow both")
+	}
+	ok(t, a.DeletePolicy(ctx, getOnly.ARN))
+}

@@ -67,6 +67,10 @@ func buildActions() map[string]action {
 		t["Attach"+e.noun+"Policy"] = served{res, e.attach}
 		t["Detach"+e.noun+"Policy"] = served{res, e.detach}
 		t["ListAttached"+e.noun+"Policies"] = served{res, e.listAttached}
+		if e.kind != meta.EntityGroup { // groups have no permissions boundary
+			t["Put"+e.noun+"PermissionsBoundary"] = served{res, e.putBoundary}
+			t["Delete"+e.noun+"PermissionsBoundary"] = served{res, e.deleteBoundary}
+		}
 	}
 	m := make(map[string]action, len(t))
 	for name, f := range t {
@@ -174,7 +178,9 @@ func (h *Handler) getUser(r *request) (any, error) {
 		return struct{ User userXML }{userXML{UserID: acct, Arn: "arn:aws:iam::" + acct + ":root", Created: isoTime(time.Unix(0, 0))}}, nil
 	}
 	u, err := h.svc.GetUser(r.ctx, name)
-	return struct{ User userXML }{user(u)}, err
+	x := user(u)
+	x.PermissionsBoundary = boundary(u)
+	return struct{ User userXML }{x}, err
 }
 
 func (h *Handler) listUsers(r *request) (any, error) {
@@ -357,7 +363,9 @@ func (h *Handler) getRole(r *request) (any, error) {
 		return nil, err
 	}
 	e, err := h.svc.GetRole(r.ctx, name)
-	return struct{ Role roleXML }{role(e)}, err
+	x := role(e)
+	x.PermissionsBoundary = boundary(e)
+	return struct{ Role roleXML }{x}, err
 }
 
 func (h *Handler) listRoles(r *request) (any, error) {

@@ -195,3 +195,21 @@ func (e entityPolicies) listAttached(h *Handler, r *request) (any, error) {
 		truncation
 	}{mapped(ps, func(p meta.ManagedPolicy) attachedPolicyXML { return attachedPolicyXML{p.Name, p.ARN} }), tr}, err
 }
+
+// putBoundary sets the user's or role's permissions boundary to the
+// managed policy PermissionsBoundary names.
+func (e entityPolicies) putBoundary(h *Handler, r *request) (any, error) {
+	name, arn, err := e.named(r, "PermissionsBoundary")
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.SetBoundary(r.ctx, e.kind, name, arn)
+}
+
+func (e entityPolicies) deleteBoundary(h *Handler, r *request) (any, error) {
+	name, err := e.entity(r)
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.SetBoundary(r.ctx, e.kind, name, "")
+}

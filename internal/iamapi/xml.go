@@ -43,6 +43,22 @@ type userXML struct {
 	UserID   string `xml:"UserId"`
 	Arn      string
 	Created  string `xml:"CreateDate"`
+	// PermissionsBoundary: GetUser's only, as IAM's listings leave it out.
+	PermissionsBoundary *boundaryXML `xml:",omitempty"`
+}
+
+// boundaryXML is an entity's permissions boundary.
+type boundaryXML struct {
+	PermissionsBoundaryType string
+	PermissionsBoundaryArn  string
+}
+
+// boundary is e's permissions boundary, nil when it has none.
+func boundary(e meta.IAMEntity) *boundaryXML {
+	if e.Boundary == "" {
+		return nil
+	}
+	return &boundaryXML{"Policy", e.Boundary}
 }
 
 func user(e meta.IAMEntity) userXML {
@@ -70,6 +86,8 @@ type roleXML struct {
 	AssumeRolePolicyDocument string `xml:",omitempty"`
 	Description              string `xml:",omitempty"`
 	MaxSessionDuration       int64  `xml:",omitempty"`
+	// PermissionsBoundary: GetRole's only.
+	PermissionsBoundary *boundaryXML `xml:",omitempty"`
 }
 
 func role(e meta.IAMEntity) roleXML {

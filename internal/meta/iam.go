@@ -87,8 +87,14 @@ type IAMStore interface {
 	// GetPolicy returns the managed policy arn names, AttachmentCount set.
 	GetPolicy(ctx context.Context, arn string) (ManagedPolicy, error)
 	ListPolicies(ctx context.Context, opts IAMListOptions) ([]ManagedPolicy, error)
-	// DeletePolicy: ErrDeleteConflict while it is attached to anything.
+	// DeletePolicy: ErrDeleteConflict while it is attached to anything or
+	// is anything's permissions boundary.
 	DeletePolicy(ctx context.Context, arn string) error
+
+	// SetBoundary sets the permissions boundary of a user or role to the
+	// managed policy arn (ErrNoSuchEntity when either does not exist); ""
+	// removes it. GetEntity returns it as IAMEntity.Boundary.
+	SetBoundary(ctx context.Context, kind EntityKind, entity, arn string) error
 
 	// PutInlinePolicy stores doc as the inline policy name of a user,
 	// group or role, replacing one of that name.
@@ -144,6 +150,9 @@ type IAMEntity struct {
 	ID      string // IAM's unique ID: AIDA… (user), AGPA… (group), AROA… (role)
 	ARN     string // arn:aws:iam::<account>:user/<path><name>, …:group/…, …:role/…
 	Created time.Time
+	// Boundary is the ARN of the managed policy that is the user's or
+	// role's permissions boundary; "" when it has none.
+	Boundary string
 
 	// Roles only.
 	Description        string

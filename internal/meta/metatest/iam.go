@@ -26,6 +26,7 @@ var iamCases = []testCase{
 	{"IAM/Inline", testIAMInline},
 	{"IAM/Attach", testIAMAttach},
 	{"IAM/DeleteConflict", testIAMDeleteConflict},
+	{"IAM/Boundary", testIAMBoundary},
 }
 
 func entity(kind meta.EntityKind, name string) meta.IAMEntity {
@@ -493,5 +494,77 @@ func testIAMDeleteConflict(t *testing.T, s meta.Store) {
 		if err := s.DeleteEntity(ctx, k, map[meta.EntityKind]string{meta.EntityUser: "alice", meta.EntityGroup: "devs", meta.EntityRole: "app"}[k]); err != nil {
 			t.Errorf("delete %v once clear: %v", k, err)
 		}
+	}
+}
+
+// testIAMBoundary: a user's or role's permissions boundary is set,
+// read back, replaced and removed; it names an existing managed policy,
+// which cannot be deleted while it is one; each change advances the
+// generation and a refused one changes nothing.
+func testIAMBoundary(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkEntity(t, s, meta.EntityUser, "alice")
+	mkEntity(t, s, meta.EntityRole, "ops")
+	a, b := mkPolicy(t, s, "boundA"), mkPolicy(t, s, "boundB")
+	wantBoundary := func(kind meta.EntityKind, name, want string) {
+		t.Helper()
+		e, err := s.GetEntity(ctx, kind, name)
+		if err != nil || e.Boundary != want {
+			t.Fatalf("%v %s: boundary %q, %v; want %q", kind, name, e.Boundary, err, want)
+		}
+	}
+	wantBoundary(meta.EntityUser, "alice", "")
+	gen, err := s.IAMGeneration(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetBoundary(ctx, meta.EntityUser, "Alice", a); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := s.IAMGeneration(ctx); g == gen {
+		t.Error("SetBoundary: generation stayed")
+	}
+	wantBoundary(meta.EntityUser, "alice", a)
+	if err := s.SetBoundary(ctx, meta.EntityRole, "ops", b); err != nil {
+		t.Fatal(err)
+	}
+	wantBoundary(meta.EntityRole, "ops", b)
+	us, err := s.ListEntities(ctx, meta.EntityUser, meta.IAMListOptions{})
+	if err != nil || len(us) != 1 || us[0].Boundary != a {
+		t.Fatalf("ListEntities: %+v, %v", us, err)
+	}
+
+	gen, _ = s.IAMGeneration(ctx)
+	if err := s.SetBoundary(ctx, meta.EntityUser, "alice", "arn:aws:iam::123456789012:policy/none"); !errors.Is(err, meta.ErrNoSuchEntity) {
+		t.Fatalf("SetBoundary to a missing policy: %v", err)
+	}
+	if err := s.SetBoundary(ctx, meta.EntityUser, "nobody", a); !errors.Is(err, meta.ErrNoSuchEntity) {
+		t.Fatalf("SetBoundary of a missing user: %v", err)
+	}
+	if err := s.DeletePolicy(ctx, a); !errors.Is(err, meta.ErrDeleteConflict) {
+		t.Fatalf("DeletePolicy of a boundary in use: %v", err)
+	}
+	if g, _ := s.IAMGeneration(ctx); g != gen {
+		t.Error("refused changes moved the generation")
+	}
+	wantBoundary(meta.EntityUser, "alice", a)
+
+	if err := s.SetBoundary(ctx, meta.EntityUser, "alice", b); err != nil {
+		t.Fatal(err)
+	}
+	wantBoundary(meta.EntityUser, "alice", b)
+	if err := s.DeletePolicy(ctx, a); err != nil {
+		t.Fatalf("DeletePolicy of a boundary no longer in use: %v", err)
+	}
+	if err := s.SetBoundary(ctx, meta.EntityUser, "alice", ""); err != nil {
+		t.Fatal(err)
+	}
+	wantBoundary(meta.EntityUser, "alice", "")
+	// A boundary does not keep its entity from being deleted.
+	if err := s.DeleteEntity(ctx, meta.EntityRole, "ops"); err != nil {
+		t.Fatalf("DeleteEntity of a role with a boundary: %v", err)
+	}
+	if err := s.DeletePolicy(ctx, b); err != nil {
+		t.Fatalf("DeletePolicy once its role is gone: %v", err)
 	}
 }

@@ -75,12 +75,13 @@ func exists(ctx context.Context, q querier, query string, args ...any) (bool, er
 	return err == nil, err
 }
 
-const entityColumns = "e.kind, e.name, e.path, e.unique_id, e.arn, e.created_at, e.description, e.trust_policy, e.max_session"
+const entityColumns = "e.kind, e.name, e.path, e.unique_id, e.arn, e.created_at, e.description, e.trust_policy, e.max_session, " +
+	"COALESCE((SELECT b.arn FROM iam_policies b WHERE b.id = e.boundary_id), '')"
 
 func scanEntity(sc interface{ Scan(...any) error }) (meta.IAMEntity, error) {
 	var e meta.IAMEntity
 	var created, maxSession int64
-	err := sc.Scan(&e.Kind, &e.Name, &e.Path, &e.ID, &e.ARN, &created, &e.Description, &e.TrustPolicy, &maxSession)
+	err := sc.Scan(&e.Kind, &e.Name, &e.Path, &e.ID, &e.ARN, &created, &e.Description, &e.TrustPolicy, &maxSession, &e.Boundary)
 	e.Created = time.UnixMilli(created).UTC()
 	e.MaxSessionDuration = time.Duration(maxSession) * time.Second
 	return e, err

@@ -83,7 +83,8 @@ func (s *Store) DeletePolicy(ctx context.Context, arn string) error {
 		if err != nil {
 			return err
 		}
-		attached, err := exists(ctx, tx, "SELECT 1 FROM iam_attachments WHERE policy_id = ? LIMIT 1", id)
+		attached, err := exists(ctx, tx, `SELECT 1 FROM iam_attachments WHERE policy_id = ?1
+			UNION ALL SELECT 1 FROM iam_entities WHERE boundary_id = ?1 LIMIT 1`, id)
 		if err != nil {
 			return err
 		}
@@ -91,6 +92,24 @@ func (s *Store) DeletePolicy(ctx context.Context, arn string) error {
 			return meta.IAMErrorf(meta.ErrDeleteConflict, "Cannot delete a policy attached to entities.")
 		}
 		_, err = tx.ExecContext(ctx, "DELETE FROM iam_policies WHERE id = ?", id)
+		return err
+	})
+}
+
+// SetBoundary implements meta.Store.
+func (s *Store) SetBoundary(ctx context.Context, kind meta.EntityKind, entity, arn string) error {
+	return s.iamWrite(ctx, func(tx querier) error {
+		id, err := entityID(ctx, tx, kind, entity)
+		if err != nil {
+			return err
+		}
+		var boundary any // NULL: none
+		if arn != "" {
+			if boundary, err = policyID(ctx, tx, arn); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, "UPDATE iam_entities SET boundary_id = ? WHERE id = ?", boundary, id)
 		return err
 	})
 }

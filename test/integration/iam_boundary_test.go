@@ -1,0 +1,119 @@
+package integration
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
+)
+
+// TestIAMPermissionsBoundary: a user whose identity policy allows s3:*
+// under a boundary allowing only s3:GetObject may read but not write;
+// GetUser and GetRole show the boundary; the boundary policy cannot be
+// deleted while in use; removing the boundary restores the identity
+// policy's reach.
+func TestIAMPermissionsBoundary(t *testing.T) {
+	srv := testutil.StartServer(t, testutil.WithoutFsync())
+	ctx := context.Background()
+	root := iamClient(t, srv, srv.Config.AccessKey, srv.Config.SecretKey)
+	rootS3 := srv.AWSClient(t)
+	if _, err := rootS3.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("bnd")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rootS3.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("bnd"), Key: aws.String("k"), Body: strings.NewReader("original")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := root.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("bounded")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := root.PutUserPolicy(ctx, &iam.PutUserPolicyInput{UserName: aws.String("bounded"), PolicyName: aws.String("all"),
+		PolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*"}]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	k, err := root.CreateAccessKey(ctx, &iam.CreateAccessKeyInput{UserName: aws.String("bounded")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := srv.AWSClient(t, func(o *s3.Options) {
+		o.Credentials = credentials.NewStaticCredentialsProvider(aws.ToString(k.AccessKey.AccessKeyId), aws.ToString(k.AccessKey.SecretAccessKey), "")
+	})
+	pol, err := root.CreatePolicy(ctx, &iam.CreatePolicyInput{PolicyName: aws.String("GetOnly"),
+		PolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := pol.Policy.Arn
+
+	_, err = root.PutUserPermissionsBoundary(ctx, &iam.PutUserPermissionsBoundaryInput{UserName: aws.String("bounded"), PermissionsBoundary: aws.String(strings.Replace(aws.ToString(arn), "GetOnly", "Nothing", 1))})
+	wantIAMError(t, "a boundary that does not exist", err, "NoSuchEntity", 404)
+	_, err = root.PutUserPermissionsBoundary(ctx, &iam.PutUserPermissionsBoundaryInput{UserName: aws.String("nobody"), PermissionsBoundary: arn})
+	wantIAMError(t, "the boundary of a user that does not exist", err, "NoSuchEntity", 404)
+	if _, err := root.PutUserPermissionsBoundary(ctx, &iam.PutUserPermissionsBoundaryInput{UserName: aws.String("bounded"), PermissionsBoundary: arn}); err != nil {
+		t.Fatal(err)
+	}
+	u, err := root.GetUser(ctx, &iam.GetUserInput{UserName: aws.String("bounded")})
+	if err != nil || u.User.PermissionsBoundary == nil || aws.ToString(u.User.PermissionsBoundary.PermissionsBoundaryArn) != aws.ToString(arn) ||
+		u.User.PermissionsBoundary.PermissionsBoundaryType != "Policy" {
+		t.Fatalf("GetUser: %+v, %v", u, err)
+	}
+
+	// Bounded: GetObject allowed, PutObject denied and the object kept.
+	got, err := user.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("bnd"), Key: aws.String("k")})
+	if err != nil {
+		t.Fatalf("GetObject within the boundary: %v", err)
+	}
+	got.Body.Close()
+	_, err = user.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("bnd"), Key: aws.String("k"), Body: strings.NewReader("changed")})
+	itest.WantErr(t, err, http.StatusForbidden, "AccessDenied")
+	_, err = user.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("bnd"), Key: aws.String("k")})
+	itest.WantErr(t, err, http.StatusForbidden, "AccessDenied")
+	if b, _ := itest.Get(t, rootS3, "bnd", "k"); string(b) != "original" {
+		t.Fatalf("after refused writes: %q", b)
+	}
+
+	_, err = root.DeletePolicy(ctx, &iam.DeletePolicyInput{PolicyArn: arn})
+	wantIAMError(t, "DeletePolicy of a boundary in use", err, "DeleteConflict", 409)
+
+	// A role's boundary.
+	if _, err := root.CreateRole(ctx, &iam.CreateRoleInput{RoleName: aws.String("ops"), AssumeRolePolicyDocument: aws.String(trustEC2)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := root.PutRolePermissionsBoundary(ctx, &iam.PutRolePermissionsBoundaryInput{RoleName: aws.String("ops"), PermissionsBoundary: arn}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := root.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String("ops")})
+	if err != nil || r.Role.PermissionsBoundary == nil || aws.ToString(r.Role.PermissionsBoundary.PermissionsBoundaryArn) != aws.ToString(arn) {
+		t.Fatalf("GetRole: %+v, %v", r, err)
+	}
+	if _, err := root.DeleteRolePermissionsBoundary(ctx, &iam.DeleteRolePermissionsBoundaryInput{RoleName: aws.String("ops")}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := root.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String("ops")}); err != nil || r.Role.PermissionsBoundary != nil {
+		t.Fatalf("GetRole after DeleteRolePermissionsBoundary: %+v, %v", r, err)
+	}
+
+	// Without the boundary, s3:* reaches PutObject again.
+	if _, err := root.DeleteUserPermissionsBoundary(ctx, &iam.DeleteUserPermissionsBoundaryInput{UserName: aws.String("bounded")}); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := root.GetUser(ctx, &iam.GetUserInput{UserName: aws.String("bounded")}); err != nil || u.User.PermissionsBoundary != nil {
+		t.Fatalf("GetUser after DeleteUserPermissionsBoundary: %+v, %v", u, err)
+	}
+	if _, err := user.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("bnd"), Key: aws.String("k"), Body: strings.NewReader("changed")}); err != nil {
+		t.Fatalf("PutObject without the boundary: %v", err)
+	}
+	if b, _ := itest.Get(t, rootS3, "bnd", "k"); string(b) != "changed" {
+		t.Fatalf("after PutObject: %q", b)
+	}
+	if _, err := root.DeletePolicy(ctx, &iam.DeletePolicyInput{PolicyArn: arn}); err != nil {
+		t.Fatalf("DeletePolicy once no longer a boundary: %v", err)
+	}
+}
