@@ -307,6 +307,43 @@ func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled) p
 	return d
 }
 
+// DecideWith decides as Decide, but with s3:ExistingObjectTag/<key> the
+// tags of another object than the request's, read by tags: a copy's
+// source, whose action S3 decides on the source's tags. tags is called
+// at most once, only when a policy that applies names such a key; the
+// request's own existing-object tags do not apply to this decision and
+// are kept for the next.
+func (c *Check) DecideWith(action, resource string, bucketPolicy *policy.Compiled, tags func() (map[string]string, error)) policy.Decision {
+	if c.who.IsRoot() {
+		return policy.Allowed
+	}
+	own, ownLoad := c.takeExistingTags(), c.tags
+	c.tags = tags
+	d := c.Decide(action, resource, bucketPolicy)
+	c.takeExistingTags()
+	for k, v := range own {
+		c.pr.Context[k] = v
+	}
+	c.tags = ownLoad
+	return d
+}
+
+// takeExistingTags removes the s3:ExistingObjectTag/<key> keys from the
+// request's context and returns them.
+func (c *Check) takeExistingTags() map[string][]string {
+	var out map[string][]string
+	for k, v := range c.pr.Context {
+		if strings.HasPrefix(k, existingTagPrefix) {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[k] = v
+			delete(c.pr.Context, k)
+		}
+	}
+	return out
+}
+
 const existingTagPrefix = "s3:existingobjecttag/"
 
 // mentions reports whether a policy of the request names a key with the

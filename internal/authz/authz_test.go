@@ -291,3 +291,38 @@ func TestExistingObjectTag(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideWith: a decision on another object (a copy's source) sees
+// that object's tags, not the request's own, and leaves the request's
+// for the decisions after it.
+func TestDecideWith(t *testing.T) {
+	who := user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"StringEquals":{"s3:ExistingObjectTag/class":"public"}}`))
+	ownReads := 0
+	in := &Request{Principal: who, HTTP: httptest.NewRequest("GET", "/b/k", nil),
+		ExistingTags: func() (map[string]string, error) { ownReads++; return map[string]string{"class": "public"}, nil }}
+	c := New(acct, Options{}).Prepare(in)
+	src := func(tags map[string]string) func() (map[string]string, error) {
+		return func() (map[string]string, error) { return tags, nil }
+	}
+	if got := c.DecideWith("s3:GetObject", ObjectARN("src", "a"), nil, src(nil)); got != policy.ImplicitDeny {
+		t.Errorf("untagged source: %v", got)
+	}
+	if ownReads != 0 {
+		t.Errorf("the source's decision read the request's own tags")
+	}
+	if got := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); got != policy.Allowed {
+		t.Errorf("the request's own object after the source's: %v", got)
+	}
+	if got := c.DecideWith("s3:GetObject", ObjectARN("src", "a"), nil, src(map[string]string{"class": "secret"})); got != policy.ImplicitDeny {
+		t.Errorf("a source tagged otherwise, after the own tags were loaded: %v", got)
+	}
+	if got := c.DecideWith("s3:GetObject", ObjectARN("src", "b"), nil, src(map[string]string{"class": "public"})); got != policy.Allowed {
+		t.Errorf("a public source: %v", got)
+	}
+	if got := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); got != policy.Allowed || ownReads != 1 {
+		t.Errorf("the own tags after the sources: %v, read %d times", got, ownReads)
+	}
+	if got := New(acct, Options{}).Prepare(&Request{Principal: Root, HTTP: in.HTTP}).DecideWith("s3:GetObject", "x", nil, nil); got != policy.Allowed {
+		t.Errorf("root: %v", got)
+	}
+}

@@ -108,7 +108,7 @@ func (h *Handler) authorize(r *request) error {
 		}
 	}
 	if src := rt.SourceAction(); src != "" {
-		b, k, _, err := parseCopySource(r.Header.Get("X-Amz-Copy-Source"))
+		b, k, v, err := parseCopySource(r.Header.Get("X-Amz-Copy-Source"))
 		if err != nil {
 			return err
 		}
@@ -116,9 +116,11 @@ func (h *Handler) authorize(r *request) error {
 		if err != nil {
 			return err
 		}
-		// The source's own version ID is not the request's s3:VersionId.
+		// The source's own version ID is not the request's s3:VersionId;
+		// its tags are s3:ExistingObjectTag for the source's action.
 		resource = authz.ObjectARN(b, k)
-		if r.check.Decide(src, resource, sbp) != policy.Allowed {
+		srcTags := func() (map[string]string, error) { return h.objectTags(r, b, k, v) }
+		if r.check.DecideWith(src, resource, sbp, srcTags) != policy.Allowed {
 			return h.denied(r, resource)
 		}
 	}
@@ -251,7 +253,13 @@ var newObjectOps = opsOf(OpPutObject, OpCopyObject, OpPostObject, OpCreateMultip
 // existingTags reads the tags of the object version the request names,
 // none when there is none.
 func (h *Handler) existingTags(r *request) (map[string]string, error) {
-	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), false)
+	return h.objectTags(r, r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"))
+}
+
+// objectTags reads the tags of an object version, none when there is
+// none.
+func (h *Handler) objectTags(r *request, bucket, key, version string) (map[string]string, error) {
+	o, err := h.svc.HeadObject(r.Context(), bucket, key, version, false)
 	if err != nil {
 		if _, known := toAPIError(err); known {
 			return nil, nil // no such object, a delete marker, a bad version ID: no tags

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
@@ -31,20 +30,7 @@ func TestIAMPermissionsBoundary(t *testing.T) {
 	if _, err := rootS3.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("bnd"), Key: aws.String("k"), Body: strings.NewReader("original")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := root.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("bounded")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := root.PutUserPolicy(ctx, &iam.PutUserPolicyInput{UserName: aws.String("bounded"), PolicyName: aws.String("all"),
-		PolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*"}]}`)}); err != nil {
-		t.Fatal(err)
-	}
-	k, err := root.CreateAccessKey(ctx, &iam.CreateAccessKeyInput{UserName: aws.String("bounded")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	user := srv.AWSClient(t, func(o *s3.Options) {
-		o.Credentials = credentials.NewStaticCredentialsProvider(aws.ToString(k.AccessKey.AccessKeyId), aws.ToString(k.AccessKey.SecretAccessKey), "")
-	})
+	user := s3UserClient(t, srv, root, "bounded", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*"}]}`)
 	pol, err := root.CreatePolicy(ctx, &iam.CreatePolicyInput{PolicyName: aws.String("GetOnly"),
 		PolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}`)})
 	if err != nil {

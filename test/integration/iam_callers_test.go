@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/jogstore/jog/internal/testutil"
 )
@@ -22,9 +24,9 @@ const rotateOwnKeys = `{
   }]
 }`
 
-// iamUserClient creates user name with the inline policy doc (none when
-// "") and an access key, and returns an IAM client signing with it.
-func iamUserClient(t *testing.T, srv *testutil.Server, root *iam.Client, name, doc string) *iam.Client {
+// newIAMUser creates user name with the inline policy doc (none when
+// "") and an access key, returned.
+func newIAMUser(t *testing.T, root *iam.Client, name, doc string) (string, string) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := root.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String(name)}); err != nil {
@@ -39,7 +41,23 @@ func iamUserClient(t *testing.T, srv *testutil.Server, root *iam.Client, name, d
 	if err != nil {
 		t.Fatal(err)
 	}
-	return iamClient(t, srv, aws.ToString(k.AccessKey.AccessKeyId), aws.ToString(k.AccessKey.SecretAccessKey))
+	return aws.ToString(k.AccessKey.AccessKeyId), aws.ToString(k.AccessKey.SecretAccessKey)
+}
+
+// iamUserClient creates user name (newIAMUser) and returns an IAM client
+// signing with its key.
+func iamUserClient(t *testing.T, srv *testutil.Server, root *iam.Client, name, doc string) *iam.Client {
+	t.Helper()
+	id, secret := newIAMUser(t, root, name, doc)
+	return iamClient(t, srv, id, secret)
+}
+
+// s3UserClient creates user name (newIAMUser) and returns an S3 client
+// signing with its key.
+func s3UserClient(t *testing.T, srv *testutil.Server, root *iam.Client, name, doc string) *s3.Client {
+	t.Helper()
+	id, secret := newIAMUser(t, root, name, doc)
+	return srv.AWSClient(t, func(o *s3.Options) { o.Credentials = credentials.NewStaticCredentialsProvider(id, secret, "") })
 }
 
 // TestIAMUserCallers: IAM users call the IAM API under their identity
