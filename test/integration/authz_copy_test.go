@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
@@ -17,16 +16,8 @@ import (
 // GetObject only on objects tagged class=public copies a tagged source
 // and is refused an untagged one, which creates nothing.
 func TestAuthzCopySourceTags(t *testing.T) {
-	srv := testutil.StartServer(t, testutil.WithoutFsync())
+	srv, root, rootS3 := startIAMServer(t, "src", "dst")
 	ctx := context.Background()
-	root := iamClient(t, srv, srv.Config.AccessKey, srv.Config.SecretKey)
-	rootS3 := srv.AWSClient(t)
-	if _, err := rootS3.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("src")}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rootS3.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("dst")}); err != nil {
-		t.Fatal(err)
-	}
 	itest.Put(t, rootS3, "src", "public", []byte("open"), func(in *s3.PutObjectInput) { in.Tagging = aws.String("class=public") })
 	itest.Put(t, rootS3, "src", "secret", []byte("closed"), func(in *s3.PutObjectInput) { in.Tagging = aws.String("class=secret") })
 	itest.Put(t, rootS3, "src", "untagged", []byte("plain"))

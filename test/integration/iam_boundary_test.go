@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
@@ -20,13 +19,8 @@ import (
 // deleted while in use; removing the boundary restores the identity
 // policy's reach.
 func TestIAMPermissionsBoundary(t *testing.T) {
-	srv := testutil.StartServer(t, testutil.WithoutFsync())
+	srv, root, rootS3 := startIAMServer(t, "bnd")
 	ctx := context.Background()
-	root := iamClient(t, srv, srv.Config.AccessKey, srv.Config.SecretKey)
-	rootS3 := srv.AWSClient(t)
-	if _, err := rootS3.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("bnd")}); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := rootS3.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("bnd"), Key: aws.String("k"), Body: strings.NewReader("original")}); err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,20 @@ func s3UserClient(t *testing.T, srv *testutil.Server, root *iam.Client, name, do
 	return srv.AWSClient(t, func(o *s3.Options) { o.Credentials = credentials.NewStaticCredentialsProvider(id, secret, "") })
 }
 
+// startIAMServer starts a server with the buckets, and returns it, the
+// root's IAM client and the root's S3 client.
+func startIAMServer(t *testing.T, buckets ...string) (*testutil.Server, *iam.Client, *s3.Client) {
+	t.Helper()
+	srv := testutil.StartServer(t, testutil.WithoutFsync())
+	rootS3 := srv.AWSClient(t)
+	for _, b := range buckets {
+		if _, err := rootS3.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(b)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return srv, iamClient(t, srv, srv.Config.AccessKey, srv.Config.SecretKey), rootS3
+}
+
 // TestIAMUserCallers: IAM users call the IAM API under their identity
 // policies: the self-service key policy manages the caller's own keys
 // and nothing else; iam:* creates users; a condition that does not hold
