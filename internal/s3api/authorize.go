@@ -102,7 +102,7 @@ func (h *Handler) authorize(r *request) error {
 			return h.denied(r, resource)
 		}
 	}
-	for _, a := range headerActions(rt.Op, r.Header) {
+	for _, a := range headerActions(rt.Op, r.authzHeader()) {
 		if r.check.Decide(a, resource, bp) != policy.Allowed {
 			return h.denied(r, resource)
 		}
@@ -162,8 +162,7 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 // changes; and, on writes of a new object, setting its retention
 // (s3:PutObjectRetention), legal hold (s3:PutObjectLegalHold) or tags
 // (s3:PutObjectTagging) through x-amz-object-lock-* and x-amz-tagging.
-// PostObject's form fields are not headers: a form's lock and tagging
-// fields are not checked here yet.
+// A PostObject's form fields count as its headers (request.authzHTTP).
 func headerActions(op Op, hdr http.Header) []string {
 	var acts []string
 	switch op {
@@ -171,7 +170,7 @@ func headerActions(op Op, hdr http.Header) []string {
 		if bypassGovernance(hdr) {
 			acts = append(acts, "s3:BypassGovernanceRetention")
 		}
-	case OpPutObject, OpCopyObject, OpCreateMultipartUpload:
+	case OpPutObject, OpCopyObject, OpCreateMultipartUpload, OpPostObject:
 		if hdr.Get("X-Amz-Object-Lock-Mode") != "" || hdr.Get("X-Amz-Object-Lock-Retain-Until-Date") != "" {
 			acts = append(acts, "s3:PutObjectRetention")
 		}
@@ -221,7 +220,7 @@ func (h *Handler) prepare(r *request) error {
 	if r.check != nil {
 		return nil
 	}
-	in := &authz.Request{Principal: r.who, HTTP: r.Request, List: listOps.has(r.route.Op)}
+	in := &authz.Request{Principal: r.who, HTTP: r.authzHTTP(), List: listOps.has(r.route.Op)}
 	if r.route.Key != "" && !newObjectOps.has(r.route.Op) {
 		in.ExistingTags = func() (map[string]string, error) { return h.existingTags(r) }
 	}
@@ -243,6 +242,31 @@ func (h *Handler) prepare(r *request) error {
 	}
 	r.check = h.authz.Prepare(in)
 	return nil
+}
+
+// authzHTTP is the request as authorization reads it: a PostObject's
+// with its form's fields as headers (the form's x-amz-acl, tagging and
+// object lock fields are the condition keys and header actions a PUT's
+// headers are), any other as it came.
+func (r *request) authzHTTP() *http.Request {
+	if r.form == nil {
+		return r.Request
+	}
+	c := r.Request.WithContext(r.Context()) // a shallow copy
+	c.Header = r.authzHeader()
+	return c
+}
+
+// authzHeader is authzHTTP's header.
+func (r *request) authzHeader() http.Header {
+	if r.form == nil {
+		return r.Header
+	}
+	h := r.Header.Clone()
+	for k, v := range r.form {
+		h[k] = v
+	}
+	return h
 }
 
 // newObjectOps write a new object (or part): they have no existing

@@ -65,6 +65,9 @@ type request struct {
 	// check is the request's condition keys, built when a principal other
 	// than the root is authorized.
 	check *authz.Check
+	// form is a PostObject's form fields as the equivalent PUT's headers:
+	// what authorization reads for the request's headers (authzHTTP).
+	form http.Header
 }
 
 // handlerFunc serves one operation: a Handler method, as a method

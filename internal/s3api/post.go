@@ -36,6 +36,11 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if r.who, err = h.principal(r.Request, r.auth.AccessKey); err != nil {
 		return err
 	}
+	// The form's fields are authorized as a PUT's headers (x-amz-acl,
+	// tagging, the lock fields); a form whose fields do not parse is
+	// refused after authorization, as any other bad request.
+	hdr, herr := formHeaders(f)
+	r.form = hdr
 	if err := authorizeForm(h, r); err != nil {
 		return err
 	}
@@ -47,9 +52,8 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	hdr, err := formHeaders(f)
-	if err != nil {
-		return err
+	if herr != nil {
+		return herr
 	}
 	if err := checkWire(OpPostObject, hdr, nil); err != nil {
 		return err
