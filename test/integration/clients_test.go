@@ -39,6 +39,15 @@ func TestClientAWSCLIMultipart(t *testing.T) {
 	runClientScript(t, "awscli_multipart_test.sh", 15*time.Minute)
 }
 
+// TestClientAWSCLIPolicy runs test/clients/awscli_policy_test.sh: the AWS
+// CLI's put-bucket-policy, get-bucket-policy, get-bucket-policy-status and
+// delete-bucket-policy, an anonymous curl GET the policy allows, and an
+// IAM user's own `aws iam` calls.
+func TestClientAWSCLIPolicy(t *testing.T) {
+	needTools(t, "aws", "curl")
+	runClientScript(t, "awscli_policy_test.sh", 5*time.Minute)
+}
+
 // TestClientRclone runs test/clients/rclone_test.sh: Debian's rclone copies
 // a tree of 1,000 files (some multipart) up and down, checks, syncs and
 // purges it.
