@@ -13,7 +13,12 @@ import (
 // as AWS evaluates them (IAM entities have no resource policies). The
 // condition keys are those of any request (aws:username, aws:SourceIp,
 // aws:CurrentTime, …), so ${aws:username} in a Resource confines a user
-// to its own entity.
-func (a *Authorizer) DecideIAM(r *http.Request, who *iam.Principal, action, resource string) policy.Decision {
-	return a.Prepare(&Request{Principal: Principal{Type: policy.User, User: who}, HTTP: r}).Decide(action, resource, nil)
+// to its own entity, and IAM's own keys of the request (iam:PolicyARN,
+// iam:PermissionsBoundary), given.
+func (a *Authorizer) DecideIAM(r *http.Request, who *iam.Principal, action, resource string, keys policy.Context) policy.Decision {
+	c := a.Prepare(&Request{Principal: Principal{Type: policy.User, User: who}, HTTP: r})
+	for k, v := range keys {
+		c.pr.Context[k] = v
+	}
+	return c.Decide(action, resource, nil)
 }

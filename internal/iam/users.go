@@ -125,19 +125,19 @@ func (s *Service) AccessKeyUsed(ctx context.Context, id string, t time.Time) err
 	return s.store.SetAccessKeyLastUsed(ctx, id, t)
 }
 
-// EntityARN is the ARN of the user, group or role name: the stored one
-// (with the entity's path) when it exists, else the one it would have
-// under path ("" and an invalid path are "/"): the resource an IAM
-// request on it is authorized against.
-func (s *Service) EntityARN(ctx context.Context, kind meta.EntityKind, name, path string) (string, error) {
+// Entity returns the user, group or role name as an IAM request on it is
+// authorized: the stored entity (its ARN with its path, its permissions
+// boundary) when it exists, else one with the ARN it would have under
+// path ("" and an invalid path are "/").
+func (s *Service) Entity(ctx context.Context, kind meta.EntityKind, name, path string) (meta.IAMEntity, error) {
 	e, err := s.store.GetEntity(ctx, kind, name)
 	if err == nil {
-		return e.ARN, nil
+		return e, nil
 	}
 	if !errors.Is(err, meta.ErrNoSuchEntity) {
-		return "", err
+		return meta.IAMEntity{}, err
 	}
-	return s.arn(kind.String()+"/", pathOrRoot(path)[1:], name), nil
+	return meta.IAMEntity{Kind: kind, Name: name, ARN: s.arn(kind.String()+"/", pathOrRoot(path)[1:], name)}, nil
 }
 
 // PolicyARN is the ARN of the managed policy name under path ("" and an

@@ -18,6 +18,9 @@ type action struct {
 	iamAction string
 	resource  resourceFunc
 	serve     func(h *Handler, r *request) (any, error)
+	// policyKey and boundaryKey: the request has the condition keys
+	// iam:PolicyARN and iam:PermissionsBoundary (conditionKeys).
+	policyKey, boundaryKey bool
 }
 
 // actions is every Action served, by name: one lookup gives its IAM
@@ -75,6 +78,24 @@ func buildActions() map[string]action {
 	m := make(map[string]action, len(t))
 	for name, f := range t {
 		m[name] = action{iamAction: "iam:" + name, resource: f.resource, serve: f.serve}
+	}
+	// IAM's Service Authorization Reference: iam:PolicyARN on attaching
+	// and detaching; iam:PermissionsBoundary on what changes a user's or
+	// role's permissions.
+	for _, noun := range []string{"User", "Group", "Role"} {
+		for _, verb := range []string{"Attach", "Detach"} {
+			a := m[verb+noun+"Policy"]
+			a.policyKey = true
+			m[verb+noun+"Policy"] = a
+		}
+	}
+	for _, noun := range []string{"User", "Role"} {
+		for _, name := range []string{"Put" + noun + "Policy", "Delete" + noun + "Policy", "Attach" + noun + "Policy",
+			"Detach" + noun + "Policy", "Put" + noun + "PermissionsBoundary", "Delete" + noun + "PermissionsBoundary"} {
+			a := m[name]
+			a.boundaryKey = true
+			m[name] = a
+		}
 	}
 	return m
 }

@@ -10,46 +10,84 @@ import (
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
-// resourceFunc returns the resource an IAM request acts on, as IAM's
-// Service Authorization Reference names it: the ARN of the user, group,
-// role or managed policy, or "*" for a listing of no single entity.
-type resourceFunc func(h *Handler, r *request) (string, error)
+// target is what an IAM request acts on: the resource IAM's Service
+// Authorization Reference names (the ARN of the user, group, role or
+// managed policy, "*" for a listing of no single entity) and, for a user
+// or role, its permissions boundary.
+type target struct {
+	arn      string
+	boundary string
+}
 
-// The resource of each kind of action. An entity is named by its stored
+// resourceFunc returns the target of a request.
+type resourceFunc func(h *Handler, r *request) (target, error)
+
+// The target of each kind of action. An entity is named by its stored
 // ARN (with its path) when it exists, else by the ARN a Create would give
 // it (the request's Path).
 var (
-	anyResource resourceFunc = func(*Handler, *request) (string, error) { return "*", nil }
+	anyResource resourceFunc = func(*Handler, *request) (target, error) { return target{arn: "*"}, nil }
 
-	userResource resourceFunc = func(h *Handler, r *request) (string, error) {
+	userResource resourceFunc = func(h *Handler, r *request) (target, error) {
 		name, err := r.userName()
 		if err != nil {
-			return "", err
+			return target{}, err
 		}
-		return h.svc.EntityARN(r.ctx, meta.EntityUser, name, r.get("Path"))
+		return entityTarget(h, r, meta.EntityUser, name)
 	}
 	groupResource = entityResource(meta.EntityGroup, "GroupName")
 	roleResource  = entityResource(meta.EntityRole, "RoleName")
 
-	policyResource resourceFunc = func(_ *Handler, r *request) (string, error) { return r.arg("PolicyArn") }
+	policyResource resourceFunc = func(_ *Handler, r *request) (target, error) {
+		arn, err := r.arg("PolicyArn")
+		return target{arn: arn}, err
+	}
 
-	newPolicyResource resourceFunc = func(h *Handler, r *request) (string, error) {
+	newPolicyResource resourceFunc = func(h *Handler, r *request) (target, error) {
 		name, err := r.arg("PolicyName")
 		if err != nil {
-			return "", err
+			return target{}, err
 		}
-		return h.svc.PolicyARN(name, r.get("Path")), nil
+		return target{arn: h.svc.PolicyARN(name, r.get("Path"))}, nil
 	}
 )
 
 func entityResource(kind meta.EntityKind, param string) resourceFunc {
-	return func(h *Handler, r *request) (string, error) {
+	return func(h *Handler, r *request) (target, error) {
 		name, err := r.arg(param)
 		if err != nil {
-			return "", err
+			return target{}, err
 		}
-		return h.svc.EntityARN(r.ctx, kind, name, r.get("Path"))
+		return entityTarget(h, r, kind, name)
 	}
+}
+
+func entityTarget(h *Handler, r *request, kind meta.EntityKind, name string) (target, error) {
+	e, err := h.svc.Entity(r.ctx, kind, name, r.get("Path"))
+	return target{arn: e.ARN, boundary: e.Boundary}, err
+}
+
+// conditionKeys are IAM's own condition keys of a request on t, as IAM's
+// Service Authorization Reference lists them for the action: iam:PolicyARN
+// (the managed policy attached or detached) and iam:PermissionsBoundary
+// (the boundary a Put*PermissionsBoundary sets, else the user's or role's
+// current one), so that a delegated administrator can be confined to
+// entities under a given boundary.
+func conditionKeys(a action, r *request, t target) policy.Context {
+	keys := policy.Context{}
+	if a.policyKey {
+		keys.Set("iam:PolicyARN", r.get("PolicyArn"))
+	}
+	if a.boundaryKey {
+		b := t.boundary
+		if v := r.get("PermissionsBoundary"); v != "" {
+			b = v
+		}
+		if b != "" {
+			keys.Set("iam:PermissionsBoundary", b)
+		}
+	}
+	return keys
 }
 
 // userName is the request's UserName or, when it has none, the calling
@@ -77,13 +115,13 @@ func (h *Handler) authorize(r *http.Request, req *request, a action) error {
 		return err
 	}
 	req.caller = p
-	resource, err := a.resource(h, req)
+	t, err := a.resource(h, req)
 	if err != nil {
 		return err
 	}
-	if h.cfg.Authorize == nil || h.cfg.Authorize(r, p, a.iamAction, resource) != policy.Allowed {
-		h.cfg.Logger.InfoContext(req.ctx, "access denied", "id", req.id, "principal", p.ARN, "action", a.iamAction, "resource", resource)
-		return errAccessDenied(p.ARN, a.iamAction, resource)
+	if h.cfg.Authorize == nil || h.cfg.Authorize(r, p, a.iamAction, t.arn, conditionKeys(a, req, t)) != policy.Allowed {
+		h.cfg.Logger.InfoContext(req.ctx, "access denied", "id", req.id, "principal", p.ARN, "action", a.iamAction, "resource", t.arn)
+		return errAccessDenied(p.ARN, a.iamAction, t.arn)
 	}
 	return nil
 }

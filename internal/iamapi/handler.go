@@ -58,9 +58,10 @@ type Config struct {
 	Root string
 	// Authorize decides whether an IAM user (any key but the root's) may
 	// call action (an IAM action name, "iam:CreateUser") on resource (an
-	// IAM ARN, "*" for a listing); anything but policy.Allowed refuses.
-	// Nil: only the root may call.
-	Authorize func(r *http.Request, who *iam.Principal, action, resource string) policy.Decision
+	// IAM ARN, "*" for a listing), with IAM's own condition keys of the
+	// request (iam:PolicyARN, iam:PermissionsBoundary); anything but
+	// policy.Allowed refuses. Nil: only the root may call.
+	Authorize func(r *http.Request, who *iam.Principal, action, resource string, keys policy.Context) policy.Decision
 	Logger    *slog.Logger
 }
 

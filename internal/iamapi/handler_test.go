@@ -28,7 +28,7 @@ func (c creds) SecretKey(ak string) (string, bool) { s, ok := c[ak]; return s, o
 
 // newHandler returns a Handler over a real SQLite store, whose root key is
 // "root"; "other" authenticates too but is not the root.
-func newHandler(t *testing.T, authorize func(*http.Request, *iam.Principal, string, string) policy.Decision) (*Handler, *iam.Service) {
+func newHandler(t *testing.T, authorize func(*http.Request, *iam.Principal, string, string, policy.Context) policy.Decision) (*Handler, *iam.Service) {
 	t.Helper()
 	st, err := sqlite.OpenWith(t.Context(), filepath.Join(t.TempDir(), "jog.db"), sqlite.Options{NoSync: true})
 	if err != nil {
@@ -105,8 +105,13 @@ func TestOnlyRoot(t *testing.T) {
 	wantCode(t, "user key, no Authorize", do(h, "iam", id, secret, "Action=ListUsers"), 403, "AccessDenied")
 
 	var asked []string
-	h, svc = newHandler(t, func(_ *http.Request, who *iam.Principal, action, resource string) policy.Decision {
+	h, svc = newHandler(t, func(_ *http.Request, who *iam.Principal, action, resource string, keys policy.Context) policy.Decision {
 		asked = append(asked, who.UserName+" "+action+" "+resource)
+		for _, k := range []string{"iam:PolicyARN", "iam:PermissionsBoundary"} {
+			if v := keys.Get(k); v != nil {
+				asked = append(asked, k+"="+strings.Join(v, "|"))
+			}
+		}
 		if action == "iam:ListUsers" || action == "iam:ListAccessKeys" {
 			return policy.Allowed
 		}
@@ -127,6 +132,21 @@ func TestOnlyRoot(t *testing.T) {
 	wantCode(t, "denied GetPolicy", do(h, "iam", id, secret, "Action=GetPolicy&PolicyArn=arn:aws:iam::1:policy/p"), 403, "AccessDenied")
 	wantCode(t, "denied AddUserToGroup", do(h, "iam", id, secret, "Action=AddUserToGroup&GroupName=g&UserName=bob"), 403, "AccessDenied")
 	wantCode(t, "denied CreatePolicy", do(h, "iam", id, secret, "Action=CreatePolicy&PolicyName=p&Path=/x/&PolicyDocument=x"), 403, "AccessDenied")
+	// IAM's own condition keys: the policy attached, the boundary set,
+	// the target's current boundary.
+	bound, err := svc.CreatePolicy(t.Context(), "Bound", "", "", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateUser(t.Context(), "carol", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetBoundary(t.Context(), meta.EntityUser, "carol", bound.ARN); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "denied AttachUserPolicy", do(h, "iam", id, secret, "Action=AttachUserPolicy&UserName=carol&PolicyArn=arn:aws:iam::1:policy/p"), 403, "AccessDenied")
+	wantCode(t, "denied PutUserPermissionsBoundary", do(h, "iam", id, secret, "Action=PutUserPermissionsBoundary&UserName=bob&PermissionsBoundary=arn:aws:iam::1:policy/b"), 403, "AccessDenied")
+	wantCode(t, "denied AttachGroupPolicy", do(h, "iam", id, secret, "Action=AttachGroupPolicy&GroupName=g&PolicyArn=arn:aws:iam::1:policy/p"), 403, "AccessDenied")
 	if _, err := svc.GetUser(t.Context(), "x"); err == nil {
 		t.Fatal("a denied CreateUser created x")
 	}
@@ -138,9 +158,12 @@ func TestOnlyRoot(t *testing.T) {
 		"bob iam:GetPolicy arn:aws:iam::1:policy/p",
 		"bob iam:AddUserToGroup arn:aws:iam::" + acct + ":group/g",
 		"bob iam:CreatePolicy arn:aws:iam::" + acct + ":policy/x/p",
+		"bob iam:AttachUserPolicy arn:aws:iam::" + acct + ":user/carol", "iam:PolicyARN=arn:aws:iam::1:policy/p", "iam:PermissionsBoundary=" + bound.ARN,
+		"bob iam:PutUserPermissionsBoundary arn:aws:iam::" + acct + ":user/team/bob", "iam:PermissionsBoundary=arn:aws:iam::1:policy/b",
+		"bob iam:AttachGroupPolicy arn:aws:iam::" + acct + ":group/g", "iam:PolicyARN=arn:aws:iam::1:policy/p",
 	}
-	if strings.Join(asked, ",") != strings.Join(want, ",") {
-		t.Fatalf("Authorize asked\n%v\nwant\n%v", asked, want)
+	if strings.Join(asked, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("Authorize asked\n%s\nwant\n%s", strings.Join(asked, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -169,3 +169,71 @@ func TestIAMUserCallers(t *testing.T) {
 		t.Fatalf("AttachUserPolicy with iam:*: %v", err)
 	}
 }
+
+// TestIAMDelegatedAdmin: IAM's own condition keys. A delegated
+// administrator may attach policies only to users under a given
+// permissions boundary (iam:PermissionsBoundary), may set only that
+// boundary, and may attach only one policy to groups (iam:PolicyARN);
+// everything else is refused and changes nothing.
+func TestIAMDelegatedAdmin(t *testing.T) {
+	srv, root, _ := startIAMServer(t)
+	ctx := context.Background()
+	mk := func(name, doc string) string {
+		t.Helper()
+		p, err := root.CreatePolicy(ctx, &iam.CreatePolicyInput{PolicyName: aws.String(name), PolicyDocument: aws.String(doc)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aws.ToString(p.Policy.Arn)
+	}
+	boundary := mk("Boundary", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}`)
+	readonly := mk("Readonly", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:Get*","Resource":"*"}]}`)
+	for _, u := range []string{"bounded", "free"} {
+		if _, err := root.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String(u)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := root.PutUserPermissionsBoundary(ctx, &iam.PutUserPermissionsBoundaryInput{UserName: aws.String("bounded"), PermissionsBoundary: aws.String(boundary)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := root.CreateGroup(ctx, &iam.CreateGroupInput{GroupName: aws.String("g")}); err != nil {
+		t.Fatal(err)
+	}
+	delegate := iamUserClient(t, srv, root, "delegate", `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":["iam:AttachUserPolicy","iam:PutUserPermissionsBoundary"],"Resource":"*",
+		 "Condition":{"StringEquals":{"iam:PermissionsBoundary":"`+boundary+`"}}},
+		{"Effect":"Allow","Action":"iam:AttachGroupPolicy","Resource":"*","Condition":{"ArnEquals":{"iam:PolicyARN":"`+readonly+`"}}}]}`)
+
+	attachUser := func(user, arn string) error {
+		_, err := delegate.AttachUserPolicy(ctx, &iam.AttachUserPolicyInput{UserName: aws.String(user), PolicyArn: aws.String(arn)})
+		return err
+	}
+	if err := attachUser("bounded", readonly); err != nil {
+		t.Fatalf("attach to a user under the boundary: %v", err)
+	}
+	wantIAMError(t, "attach to a user without the boundary", attachUser("free", readonly), "AccessDenied", 403)
+	_, err := delegate.PutUserPermissionsBoundary(ctx, &iam.PutUserPermissionsBoundaryInput{UserName: aws.String("bounded"), PermissionsBoundary: aws.String(readonly)})
+	wantIAMError(t, "swapping the boundary for another", err, "AccessDenied", 403)
+	_, err = delegate.AttachGroupPolicy(ctx, &iam.AttachGroupPolicyInput{GroupName: aws.String("g"), PolicyArn: aws.String(boundary)})
+	wantIAMError(t, "attach another policy to a group", err, "AccessDenied", 403)
+	// Nothing changed by the refusals.
+	if u, err := root.GetUser(ctx, &iam.GetUserInput{UserName: aws.String("bounded")}); err != nil || aws.ToString(u.User.PermissionsBoundary.PermissionsBoundaryArn) != boundary {
+		t.Fatalf("bounded's boundary: %+v, %v", u, err)
+	}
+	if ap, err := root.ListAttachedUserPolicies(ctx, &iam.ListAttachedUserPoliciesInput{UserName: aws.String("free")}); err != nil || len(ap.AttachedPolicies) != 0 {
+		t.Fatalf("free's policies: %+v, %v", ap, err)
+	}
+	if ap, err := root.ListAttachedGroupPolicies(ctx, &iam.ListAttachedGroupPoliciesInput{GroupName: aws.String("g")}); err != nil || len(ap.AttachedPolicies) != 0 {
+		t.Fatalf("g's policies: %+v, %v", ap, err)
+	}
+	// Setting the allowed boundary on a free user, then attaching, may.
+	if _, err := delegate.PutUserPermissionsBoundary(ctx, &iam.PutUserPermissionsBoundaryInput{UserName: aws.String("free"), PermissionsBoundary: aws.String(boundary)}); err != nil {
+		t.Fatalf("setting the allowed boundary: %v", err)
+	}
+	if err := attachUser("free", readonly); err != nil {
+		t.Fatalf("attach once under the boundary: %v", err)
+	}
+	if _, err := delegate.AttachGroupPolicy(ctx, &iam.AttachGroupPolicyInput{GroupName: aws.String("g"), PolicyArn: aws.String(readonly)}); err != nil {
+		t.Fatalf("attach the allowed policy to a group: %v", err)
+	}
+}
