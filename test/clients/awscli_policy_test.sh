@@ -15,29 +15,10 @@ need_tools aws
 start_jog server
 endpoint=$jog_endpoint
 
-unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_S3 AWS_REGION \
-	AWS_REQUEST_CHECKSUM_CALCULATION AWS_RESPONSE_CHECKSUM_VALIDATION AWS_CA_BUNDLE
-export AWS_CONFIG_FILE=$tmp/aws-config
-export AWS_SHARED_CREDENTIALS_FILE=$tmp/aws-credentials
-export AWS_ACCESS_KEY_ID=$access_key
-export AWS_SECRET_ACCESS_KEY=$secret_key
-export AWS_DEFAULT_REGION=$region
-export AWS_DEFAULT_OUTPUT=json
-export AWS_PAGER=""
-export AWS_EC2_METADATA_DISABLED=true
-: >"$AWS_CONFIG_FILE"
-: >"$AWS_SHARED_CREDENTIALS_FILE"
-aws configure set default.s3.addressing_style path
+aws_cli_env
 
 s3api() { aws --endpoint-url "$endpoint" s3api "$@"; }
 iam() { aws --endpoint-url "$endpoint" iam "$@"; }
-# expect DESC PYTHON-EXPR: evaluates EXPR with d = the JSON in $out.
-expect() {
-	local desc=$1 expr=$2
-	if ((last_ok)) && python3 -c "import json,sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if ($expr) else 1)" "$out" 2>>"$err"; then ok "$desc"; else bad "$desc"; fi
-}
 # status URL: the HTTP status of an anonymous GET.
 status() { curl -s -o "$tmp/body" -w '%{http_code}' "$1"; }
 # expect_status DESC WANT URL: an anonymous GET of URL answers WANT.

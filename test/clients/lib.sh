@@ -10,7 +10,11 @@
 #   the check bookkeeping used by test/cli/aws_cli_test.sh: ok, bad, check,
 #   check_fails, expect_grep, expect_no_grep, expect_lines, expect_empty,
 #   skip, and finish (prints "N passed, M failed" and returns non-zero on
-#   failure).
+#   failure); expect DESC PYTHON-EXPR (the last check's JSON stdout as d).
+#   aws_cli_env
+#       an isolated AWS CLI configuration under $tmp (the user's ~/.aws is
+#       never read), signing with the servers' root keys, JSON output,
+#       path-style addressing.
 # Every server started is stopped on exit; when the script fails, the tail
 # of each server's log is printed.
 #
@@ -186,6 +190,13 @@ timed() {
 		bad "$desc ($((SECONDS - start)) s)"
 	fi
 }
+# expect DESC PYTHON-EXPR: evaluates EXPR with d = the JSON in $out.
+expect() {
+	local desc=$1 expr=$2
+	if ((last_ok)) && python3 -c "import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if ($expr) else 1)" "$out" 2>>"$err"; then ok "$desc"; else bad "$desc"; fi
+}
 finish() {
 	if ((skipped > 0)); then
 		echo "$pass passed, $fail failed, $skipped skipped"
@@ -200,3 +211,19 @@ h=hashlib.md5()
 with open(sys.argv[1],"rb") as f:
     for b in iter(lambda: f.read(1<<20), b""): h.update(b)
 print(h.hexdigest())' "$1"; }
+
+aws_cli_env() {
+	unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_S3 AWS_REGION \
+		AWS_REQUEST_CHECKSUM_CALCULATION AWS_RESPONSE_CHECKSUM_VALIDATION AWS_CA_BUNDLE
+	export AWS_CONFIG_FILE=$tmp/aws-config
+	export AWS_SHARED_CREDENTIALS_FILE=$tmp/aws-credentials
+	export AWS_ACCESS_KEY_ID=$access_key
+	export AWS_SECRET_ACCESS_KEY=$secret_key
+	export AWS_DEFAULT_REGION=$region
+	export AWS_DEFAULT_OUTPUT=json
+	export AWS_PAGER=""
+	export AWS_EC2_METADATA_DISABLED=true
+	: >"$AWS_CONFIG_FILE"
+	: >"$AWS_SHARED_CREDENTIALS_FILE"
+	aws configure set default.s3.addressing_style path
+}
