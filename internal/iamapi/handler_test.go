@@ -94,12 +94,12 @@ func newUser(t *testing.T, svc *iam.Service, name, path string) (string, string)
 	return k.ID, k.Secret.Reveal()
 }
 
-// TestOnlyRoot: a user's key is refused unless Authorize allows the
+// TestAuthorizeUsers: a user's key is refused unless Authorize allows the
 // action, which it is asked about by its IAM action name and the ARN it
 // acts on: the entity's stored ARN (with its path), the one a Create
 // would give, the caller's own when UserName is absent, "*" for a
 // listing.
-func TestOnlyRoot(t *testing.T) {
+func TestAuthorizeUsers(t *testing.T) {
 	h, svc := newHandler(t, nil)
 	id, secret := newUser(t, svc, "other", "/")
 	wantCode(t, "user key, no Authorize", do(h, "iam", id, secret, "Action=ListUsers"), 403, "AccessDenied")
