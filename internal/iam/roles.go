@@ -25,6 +25,9 @@ type RoleInput struct {
 	// MaxSessionDuration bounds the sessions of the role, whole seconds
 	// between an hour and 12 hours; 0 is an hour.
 	MaxSessionDuration time.Duration
+	// Boundary is the managed policy that is the role's permissions
+	// boundary ("" none).
+	Boundary string
 }
 
 // CreateRole creates a role whose trust policy the policy language
@@ -49,7 +52,7 @@ func (s *Service) CreateRole(ctx context.Context, in RoleInput) (meta.IAMEntity,
 	}
 	return s.createEntity(ctx, meta.IAMEntity{
 		Kind: meta.EntityRole, Name: in.Name, Path: in.Path,
-		TrustPolicy: in.TrustPolicy, Description: in.Description, MaxSessionDuration: d,
+		TrustPolicy: in.TrustPolicy, Description: in.Description, MaxSessionDuration: d, Boundary: in.Boundary,
 	}, prefixRole)
 }
 

@@ -22,6 +22,11 @@ func (s *Service) createEntity(ctx context.Context, e meta.IAMEntity, prefix str
 		return meta.IAMEntity{}, err
 	}
 	e.Path = path
+	if e.Boundary != "" {
+		if err := checkARN(e.Boundary); err != nil {
+			return meta.IAMEntity{}, err
+		}
+	}
 	e.ID = newID(prefix, 21)
 	e.ARN = s.arn(e.Kind.String()+"/", path[1:], e.Name)
 	e.Created = s.now()
@@ -33,7 +38,13 @@ func (s *Service) createEntity(ctx context.Context, e meta.IAMEntity, prefix str
 
 // CreateUser creates the user name under path ("" is "/").
 func (s *Service) CreateUser(ctx context.Context, name, path string) (meta.IAMEntity, error) {
-	return s.createEntity(ctx, meta.IAMEntity{Kind: meta.EntityUser, Name: name, Path: path}, prefixUser)
+	return s.CreateUserWithBoundary(ctx, name, path, "")
+}
+
+// CreateUserWithBoundary creates the user name under path with the
+// managed policy boundary ("" none) as its permissions boundary.
+func (s *Service) CreateUserWithBoundary(ctx context.Context, name, path, boundary string) (meta.IAMEntity, error) {
+	return s.createEntity(ctx, meta.IAMEntity{Kind: meta.EntityUser, Name: name, Path: path, Boundary: boundary}, prefixUser)
 }
 
 // GetUser returns the user name.

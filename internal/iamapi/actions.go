@@ -90,7 +90,7 @@ func buildActions() map[string]action {
 		}
 	}
 	for _, noun := range []string{"User", "Role"} {
-		for _, name := range []string{"Put" + noun + "Policy", "Delete" + noun + "Policy", "Attach" + noun + "Policy",
+		for _, name := range []string{"Create" + noun, "Put" + noun + "Policy", "Delete" + noun + "Policy", "Attach" + noun + "Policy",
 			"Detach" + noun + "Policy", "Put" + noun + "PermissionsBoundary", "Delete" + noun + "PermissionsBoundary"} {
 			a := m[name]
 			a.boundaryKey = true
@@ -184,8 +184,8 @@ func (h *Handler) createUser(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := h.svc.CreateUser(r.ctx, name, r.get("Path"))
-	return struct{ User userXML }{user(u)}, err
+	u, err := h.svc.CreateUserWithBoundary(r.ctx, name, r.get("Path"), r.get("PermissionsBoundary"))
+	return struct{ User userXML }{userDetail(u)}, err
 }
 
 // getUser without UserName answers about the caller.
@@ -199,9 +199,7 @@ func (h *Handler) getUser(r *request) (any, error) {
 		return struct{ User userXML }{userXML{UserID: acct, Arn: "arn:aws:iam::" + acct + ":root", Created: isoTime(time.Unix(0, 0))}}, nil
 	}
 	u, err := h.svc.GetUser(r.ctx, name)
-	x := user(u)
-	x.PermissionsBoundary = boundary(u)
-	return struct{ User userXML }{x}, err
+	return struct{ User userXML }{userDetail(u)}, err
 }
 
 func (h *Handler) listUsers(r *request) (any, error) {
@@ -366,7 +364,7 @@ func (h *Handler) createRole(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := iam.RoleInput{Name: a[0], Path: r.get("Path"), TrustPolicy: []byte(a[1]), Description: r.get("Description")}
+	in := iam.RoleInput{Name: a[0], Path: r.get("Path"), TrustPolicy: []byte(a[1]), Description: r.get("Description"), Boundary: r.get("PermissionsBoundary")}
 	if s := r.get("MaxSessionDuration"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
@@ -375,7 +373,7 @@ func (h *Handler) createRole(r *request) (any, error) {
 		in.MaxSessionDuration = time.Duration(n) * time.Second
 	}
 	e, err := h.svc.CreateRole(r.ctx, in)
-	return struct{ Role roleXML }{role(e)}, err
+	return struct{ Role roleXML }{roleDetail(e)}, err
 }
 
 func (h *Handler) getRole(r *request) (any, error) {
@@ -384,9 +382,7 @@ func (h *Handler) getRole(r *request) (any, error) {
 		return nil, err
 	}
 	e, err := h.svc.GetRole(r.ctx, name)
-	x := role(e)
-	x.PermissionsBoundary = boundary(e)
-	return struct{ Role roleXML }{x}, err
+	return struct{ Role roleXML }{roleDetail(e)}, err
 }
 
 func (h *Handler) listRoles(r *request) (any, error) {

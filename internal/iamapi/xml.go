@@ -43,7 +43,7 @@ type userXML struct {
 	UserID   string `xml:"UserId"`
 	Arn      string
 	Created  string `xml:"CreateDate"`
-	// PermissionsBoundary: GetUser's only, as IAM's listings leave it out.
+	// PermissionsBoundary: not in listings, as IAM's (userDetail).
 	PermissionsBoundary *boundaryXML `xml:",omitempty"`
 }
 
@@ -59,6 +59,14 @@ func boundary(e meta.IAMEntity) *boundaryXML {
 		return nil
 	}
 	return &boundaryXML{"Policy", e.Boundary}
+}
+
+// userDetail is user with its permissions boundary: GetUser's and
+// CreateUser's.
+func userDetail(e meta.IAMEntity) userXML {
+	x := user(e)
+	x.PermissionsBoundary = boundary(e)
+	return x
 }
 
 func user(e meta.IAMEntity) userXML {
@@ -86,8 +94,16 @@ type roleXML struct {
 	AssumeRolePolicyDocument string `xml:",omitempty"`
 	Description              string `xml:",omitempty"`
 	MaxSessionDuration       int64  `xml:",omitempty"`
-	// PermissionsBoundary: GetRole's only.
+	// PermissionsBoundary: not in listings, as IAM's (roleDetail).
 	PermissionsBoundary *boundaryXML `xml:",omitempty"`
+}
+
+// roleDetail is role with its permissions boundary: GetRole's and
+// CreateRole's.
+func roleDetail(e meta.IAMEntity) roleXML {
+	x := role(e)
+	x.PermissionsBoundary = boundary(e)
+	return x
 }
 
 func role(e meta.IAMEntity) roleXML {
@@ -132,7 +148,7 @@ type policyXML struct {
 
 func managedPolicy(p meta.ManagedPolicy) policyXML {
 	return policyXML{PolicyName: p.Name, PolicyID: p.ID, Arn: p.ARN, Path: p.Path, DefaultVersionID: p.DefaultVersion,
-		AttachmentCount: p.AttachmentCount, IsAttachable: true, Description: p.Description,
+		AttachmentCount: p.AttachmentCount, PermissionsBoundaryUsageCount: p.BoundaryCount, IsAttachable: true, Description: p.Description,
 		Created: isoTime(p.Created), Updated: isoTime(p.Updated)}
 }
 

@@ -45,7 +45,8 @@ type IAMStore interface {
 
 	// CreateEntity creates a user, group or role (e.Kind): its Name, Path,
 	// ID, ARN and Created are the caller's; a role's TrustPolicy,
-	// MaxSessionDuration and Description too.
+	// MaxSessionDuration and Description too; a user's or role's Boundary
+	// ("" none) names a managed policy (ErrNoSuchEntity without it).
 	CreateEntity(ctx context.Context, e IAMEntity) error
 	GetEntity(ctx context.Context, kind EntityKind, name string) (IAMEntity, error)
 	ListEntities(ctx context.Context, kind EntityKind, opts IAMListOptions) ([]IAMEntity, error)
@@ -190,6 +191,9 @@ type ManagedPolicy struct {
 	Created         time.Time
 	Updated         time.Time
 	AttachmentCount int // read only: the users, groups and roles it is attached to
+	// BoundaryCount is read only: the users and roles it is the
+	// permissions boundary of.
+	BoundaryCount int
 }
 
 // InlinePolicy is a policy embedded in one user, group or role.

@@ -62,6 +62,22 @@ func TestIAMPermissionsBoundary(t *testing.T) {
 	_, err = root.DeletePolicy(ctx, &iam.DeletePolicyInput{PolicyArn: arn})
 	wantIAMError(t, "DeletePolicy of a boundary in use", err, "DeleteConflict", 409)
 
+	// CreateUser with a boundary; one that does not exist creates nothing.
+	_, err = root.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("born"), PermissionsBoundary: aws.String(strings.Replace(aws.ToString(arn), "GetOnly", "Nothing", 1))})
+	wantIAMError(t, "CreateUser with a boundary that does not exist", err, "NoSuchEntity", 404)
+	_, err = root.GetUser(ctx, &iam.GetUserInput{UserName: aws.String("born")})
+	wantIAMError(t, "born after a refused CreateUser", err, "NoSuchEntity", 404)
+	born, err := root.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("born"), PermissionsBoundary: arn})
+	if err != nil || born.User.PermissionsBoundary == nil || aws.ToString(born.User.PermissionsBoundary.PermissionsBoundaryArn) != aws.ToString(arn) {
+		t.Fatalf("CreateUser with a boundary: %+v, %v", born, err)
+	}
+	if p, err := root.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: arn}); err != nil || aws.ToInt32(p.Policy.PermissionsBoundaryUsageCount) != 2 {
+		t.Fatalf("GetPolicy: PermissionsBoundaryUsageCount %v, %v; want 2", p.Policy.PermissionsBoundaryUsageCount, err)
+	}
+	if _, err := root.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("born")}); err != nil {
+		t.Fatalf("DeleteUser of a user with a boundary: %v", err)
+	}
+
 	// A role's boundary.
 	if _, err := root.CreateRole(ctx, &iam.CreateRoleInput{RoleName: aws.String("ops"), AssumeRolePolicyDocument: aws.String(trustEC2)}); err != nil {
 		t.Fatal(err)

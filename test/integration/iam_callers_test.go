@@ -200,7 +200,7 @@ func TestIAMDelegatedAdmin(t *testing.T) {
 		t.Fatal(err)
 	}
 	delegate := iamUserClient(t, srv, root, "delegate", `{"Version":"2012-10-17","Statement":[
-		{"Effect":"Allow","Action":["iam:AttachUserPolicy","iam:PutUserPermissionsBoundary"],"Resource":"*",
+		{"Effect":"Allow","Action":["iam:CreateUser","iam:AttachUserPolicy","iam:PutUserPermissionsBoundary"],"Resource":"*",
 		 "Condition":{"StringEquals":{"iam:PermissionsBoundary":"`+boundary+`"}}},
 		{"Effect":"Allow","Action":"iam:AttachGroupPolicy","Resource":"*","Condition":{"ArnEquals":{"iam:PolicyARN":"`+readonly+`"}}}]}`)
 
@@ -216,6 +216,14 @@ func TestIAMDelegatedAdmin(t *testing.T) {
 	wantIAMError(t, "swapping the boundary for another", err, "AccessDenied", 403)
 	_, err = delegate.AttachGroupPolicy(ctx, &iam.AttachGroupPolicyInput{GroupName: aws.String("g"), PolicyArn: aws.String(boundary)})
 	wantIAMError(t, "attach another policy to a group", err, "AccessDenied", 403)
+	// It may create users only under the boundary.
+	_, err = delegate.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("unbounded")})
+	wantIAMError(t, "CreateUser without the boundary", err, "AccessDenied", 403)
+	if _, err := delegate.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("newcomer"), PermissionsBoundary: aws.String(boundary)}); err != nil {
+		t.Fatalf("CreateUser under the boundary: %v", err)
+	}
+	_, err = root.GetUser(ctx, &iam.GetUserInput{UserName: aws.String("unbounded")})
+	wantIAMError(t, "unbounded after the refusal", err, "NoSuchEntity", 404)
 	// Nothing changed by the refusals.
 	if u, err := root.GetUser(ctx, &iam.GetUserInput{UserName: aws.String("bounded")}); err != nil || aws.ToString(u.User.PermissionsBoundary.PermissionsBoundaryArn) != boundary {
 		t.Fatalf("bounded's boundary: %+v, %v", u, err)

@@ -560,6 +560,29 @@ func testIAMBoundary(t *testing.T, s meta.Store) {
 		t.Fatal(err)
 	}
 	wantBoundary(meta.EntityUser, "alice", "")
+	if p, err := s.GetPolicy(ctx, b); err != nil || p.BoundaryCount != 1 {
+		t.Fatalf("GetPolicy of the role's boundary: BoundaryCount %d, %v; want 1", p.BoundaryCount, err)
+	}
+	// Created with a boundary; one that does not exist creates nothing.
+	bob := entity(meta.EntityUser, "bob")
+	bob.Boundary = "arn:aws:iam::123456789012:policy/none"
+	if err := s.CreateEntity(ctx, bob); !errors.Is(err, meta.ErrNoSuchEntity) {
+		t.Fatalf("CreateEntity with a missing boundary: %v", err)
+	}
+	if _, err := s.GetEntity(ctx, meta.EntityUser, "bob"); !errors.Is(err, meta.ErrNoSuchEntity) {
+		t.Fatalf("bob after a refused CreateEntity: %v", err)
+	}
+	bob.Boundary = b
+	if err := s.CreateEntity(ctx, bob); err != nil {
+		t.Fatal(err)
+	}
+	wantBoundary(meta.EntityUser, "bob", b)
+	if p, err := s.GetPolicy(ctx, b); err != nil || p.BoundaryCount != 2 || p.AttachmentCount != 0 {
+		t.Fatalf("GetPolicy: BoundaryCount %d, AttachmentCount %d, %v; want 2, 0", p.BoundaryCount, p.AttachmentCount, err)
+	}
+	if err := s.DeleteEntity(ctx, meta.EntityUser, "bob"); err != nil {
+		t.Fatal(err)
+	}
 	// A boundary does not keep its entity from being deleted.
 	if err := s.DeleteEntity(ctx, meta.EntityRole, "ops"); err != nil {
 		t.Fatalf("DeleteEntity of a role with a boundary: %v", err)

@@ -118,11 +118,17 @@ func (s *Store) CreateEntity(ctx context.Context, e meta.IAMEntity) error {
 		if found {
 			return meta.IAMErrorf(meta.ErrEntityAlreadyExists, "%s with name %s already exists.", titleKind(e.Kind), e.Name)
 		}
+		var boundary any // NULL: none
+		if e.Boundary != "" {
+			if boundary, err = policyID(ctx, tx, e.Boundary); err != nil {
+				return err
+			}
+		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO iam_entities
-			(kind, name, path, unique_id, arn, created_at, description, trust_policy, max_session)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(kind, name, path, unique_id, arn, created_at, description, trust_policy, max_session, boundary_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			e.Kind, e.Name, e.Path, e.ID, e.ARN, e.Created.UnixMilli(), e.Description, e.TrustPolicy,
-			int64(e.MaxSessionDuration/time.Second))
+			int64(e.MaxSessionDuration/time.Second), boundary)
 		return err
 	})
 }

@@ -12,13 +12,14 @@ import (
 // Managed policies, inline policies and attachments (see iam.go).
 
 const policyColumns = `p.name, p.path, p.unique_id, p.arn, p.description, p.document, p.default_version,
-	p.created_at, p.updated_at, (SELECT count(*) FROM iam_attachments a WHERE a.policy_id = p.id)`
+	p.created_at, p.updated_at, (SELECT count(*) FROM iam_attachments a WHERE a.policy_id = p.id),
+	(SELECT count(*) FROM iam_entities e WHERE e.boundary_id = p.id)`
 
 func scanPolicy(sc interface{ Scan(...any) error }) (meta.ManagedPolicy, error) {
 	var p meta.ManagedPolicy
 	var created, updated int64
 	err := sc.Scan(&p.Name, &p.Path, &p.ID, &p.ARN, &p.Description, &p.Document, &p.DefaultVersion,
-		&created, &updated, &p.AttachmentCount)
+		&created, &updated, &p.AttachmentCount, &p.BoundaryCount)
 	p.Created, p.Updated = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
 	return p, err
 }
