@@ -17,8 +17,11 @@ import (
 // iam:PermissionsBoundary), given.
 func (a *Authorizer) DecideIAM(r *http.Request, who *iam.Principal, action, resource string, keys policy.Context) policy.Decision {
 	c := a.Prepare(&Request{Principal: Principal{Type: policy.User, User: who}, HTTP: r})
-	for k, v := range keys {
-		c.pr.Context[k] = v
+	if len(keys) > 0 {
+		c.pr.Context = make(policy.Context, len(keys))
+		for k, v := range keys {
+			c.pr.Context[k] = v // fill sets only the keys not set
+		}
 	}
 	return c.Decide(action, resource, nil)
 }
