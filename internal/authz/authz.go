@@ -339,7 +339,7 @@ func setTags(ctx policy.Context, header string) {
 	keys := make([]string, 0, len(q))
 	for k, v := range q {
 		keys = append(keys, k)
-		ctx.Set("s3:RequestObjectTag/"+k, v...)
+		ctx.Add("s3:RequestObjectTag/"+k, v...)
 	}
 	ctx.Set("s3:RequestObjectTagKeys", keys...)
 }
@@ -475,7 +475,7 @@ func (c *Check) loadTags() {
 		return
 	}
 	for k, v := range tags {
-		c.pr.Context.Set(existingTagPrefix+k, v)
+		c.pr.Context.Add(existingTagPrefix+k, v)
 	}
 }
 

@@ -326,3 +326,21 @@ func TestDecideWith(t *testing.T) {
 		t.Errorf("root: %v", got)
 	}
 }
+
+// TestTagKeysOfOneName: tag keys that differ only in case are one
+// condition key holding every value, so a Deny on one value always
+// applies, whatever order the tags come in (a review finding: it used to
+// depend on map order).
+func TestTagKeysOfOneName(t *testing.T) {
+	who := user(t, "bob",
+		stmt("Allow", "s3:PutObject", "*", ""),
+		stmt("Deny", "s3:PutObject", "*", `{"StringEquals":{"s3:RequestObjectTag/Class":"secret"}}`))
+	a := New(acct, Options{})
+	for i := range 50 {
+		r := httptest.NewRequest("PUT", "/b/k", nil)
+		r.Header.Set("X-Amz-Tagging", "Class=secret&class=public&CLASS=other")
+		if d := a.Prepare(&Request{Principal: who, HTTP: r}).Decide("s3:PutObject", ObjectARN("b", "k"), nil); d != policy.ExplicitDeny {
+			t.Fatalf("try %d: %v, want ExplicitDeny", i, d)
+		}
+	}
+}

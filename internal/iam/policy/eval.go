@@ -49,6 +49,14 @@ type Context map[string][]string
 // Set sets a key's values.
 func (c Context) Set(key string, values ...string) { c[strings.ToLower(key)] = values }
 
+// Add adds values to a key's. Keys that differ only in case are one key:
+// a tag condition key (s3:RequestObjectTag/Class, …/class) holds the
+// values of every tag whose key it names, so no value hides another.
+func (c Context) Add(key string, values ...string) {
+	k := strings.ToLower(key)
+	c[k] = append(c[k][:len(c[k]):len(c[k])], values...)
+}
+
 // Get is a key's values.
 func (c Context) Get(key string) []string { return c[strings.ToLower(key)] }
 
