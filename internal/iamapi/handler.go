@@ -18,17 +18,12 @@ package iamapi
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/xml"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/queryapi"
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
@@ -41,10 +36,6 @@ const Version = "2010-05-08"
 
 // xmlns is the namespace of every response.
 const xmlns = "https://iam.amazonaws.com/doc/2010-05-08/"
-
-// maxBody bounds a request's form body: the largest parameters are policy
-// documents (at most 10 KiB once stored), URL-encoded.
-const maxBody = 1 << 20
 
 // Config configures the IAM API.
 type Config struct {
@@ -87,7 +78,7 @@ type request struct {
 // ServeHTTP authenticates, authorizes and serves one request; every error
 // is written by writeError.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	req := &request{ctx: r.Context(), id: newRequestID()}
+	req := &request{ctx: r.Context(), id: queryapi.NewRequestID()}
 	w.Header().Set("x-amzn-RequestId", req.id)
 	w.Header().Set("Server", "JOG")
 	if err := h.serve(w, r, req); err != nil {
@@ -96,7 +87,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, req *request) error {
-	body, err := h.readBody(r)
+	body, err := queryapi.ReadBody(r)
 	if err != nil {
 		return err
 	}
@@ -105,7 +96,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, req *request) er
 		return err
 	}
 	req.accessKey = res.AccessKey
-	req.params, err = params(r, body)
+	req.params, err = queryapi.Params(r, body)
 	if err != nil {
 		return err
 	}
@@ -121,58 +112,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, req *request) er
 	if err != nil {
 		return err
 	}
-	return writeResponse(w, req, result)
-}
-
-// readBody reads the form body (bounded) and makes sure the signature
-// covers it: the payload hash a client signed must be the body's (IAM's
-// SDKs send no x-amz-content-sha256; the verifier then signs the body's
-// hash, set here). An unsigned payload is refused: the body names the
-// action.
-func (h *Handler) readBody(r *http.Request) ([]byte, error) {
-	var body []byte
-	if r.Body != nil {
-		var err error
-		body, err = io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-		if err != nil {
-			return nil, apiErrorf(http.StatusBadRequest, "MalformedQueryString", "The request body could not be read.")
-		}
-		if len(body) > maxBody {
-			return nil, apiErrorf(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "The request body is larger than %d bytes.", maxBody)
-		}
-	}
-	sum := sha256.Sum256(body)
-	hash := hex.EncodeToString(sum[:])
-	switch v := r.Header.Values("X-Amz-Content-Sha256"); {
-	case len(v) == 0:
-		r.Header.Set("X-Amz-Content-Sha256", hash)
-	case len(v) != 1 || v[0] != hash:
-		return nil, sigv4.ErrContentSHA256Mismatch
-	}
-	return body, nil
-}
-
-// params are the query's parameters and the form body's; a POST's body
-// must be a form.
-func params(r *http.Request, body []byte) (url.Values, error) {
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		return nil, apiErrorf(http.StatusBadRequest, "MalformedQueryString", "The query string is malformed.")
-	}
-	if len(body) == 0 {
-		return q, nil
-	}
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(ct), "application/x-www-form-urlencoded") {
-		return nil, apiErrorf(http.StatusBadRequest, "MalformedQueryString", "The request body must be application/x-www-form-urlencoded.")
-	}
-	form, err := url.ParseQuery(string(body))
-	if err != nil {
-		return nil, apiErrorf(http.StatusBadRequest, "MalformedQueryString", "The request body is not a valid form.")
-	}
-	for k, v := range form {
-		q[k] = append(q[k], v...)
-	}
-	return q, nil
+	return queryapi.WriteResponse(w, xmlns, req.action, req.id, result)
 }
 
 // authorize lets the root do anything and asks Config.Authorize about any
@@ -185,43 +125,4 @@ func (h *Handler) authorize(req *request, action string) error {
 		return h.cfg.Authorize(req.ctx, req.accessKey, action)
 	}
 	return errAccessDenied(req.accessKey, action)
-}
-
-// writeResponse writes <ActionResponse><ActionResult>result</ActionResult>
-// <ResponseMetadata/></ActionResponse>; a nil result has no Result element.
-func writeResponse(w http.ResponseWriter, req *request, result any) error {
-	var b strings.Builder
-	enc := xml.NewEncoder(&b)
-	start := xml.StartElement{Name: xml.Name{Local: req.action + "Response"}, Attr: []xml.Attr{{Name: xml.Name{Local: "xmlns"}, Value: xmlns}}}
-	if err := enc.EncodeToken(start); err != nil {
-		return err
-	}
-	if result != nil {
-		if err := enc.EncodeElement(result, xml.StartElement{Name: xml.Name{Local: req.action + "Result"}}); err != nil {
-			return err
-		}
-	}
-	meta := struct {
-		RequestID string `xml:"RequestId"`
-	}{req.id}
-	if err := enc.EncodeElement(meta, xml.StartElement{Name: xml.Name{Local: "ResponseMetadata"}}); err != nil {
-		return err
-	}
-	if err := enc.EncodeToken(start.End()); err != nil {
-		return err
-	}
-	if err := enc.Flush(); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "text/xml")
-	w.WriteHeader(http.StatusOK)
-	io.WriteString(w, xml.Header+b.String()) // a client gone is no error to answer
-	return nil
-}
-
-func newRequestID() string {
-	b := make([]byte, 16)
-	rand.Read(b)
-	h := hex.EncodeToString(b)
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/meta/sqlite"
+	"github.com/jogstore/jog/internal/queryapi"
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/testutil/golden"
 )
@@ -150,7 +151,7 @@ func TestGoldenXML(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := httptest.NewRecorder()
-			if err := writeResponse(w, &request{id: "00000000-0000-0000-0000-000000000000", action: c.action}, c.result); err != nil {
+			if err := queryapi.WriteResponse(w, xmlns, c.action, "00000000-0000-0000-0000-000000000000", c.result); err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, c.name, w.Body.Bytes())

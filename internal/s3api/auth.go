@@ -35,7 +35,7 @@ func (h *Handler) authenticate(req *request) error {
 	if err != nil {
 		return err
 	}
-	if req.who, err = h.principal(req.Request, res.AccessKey); err != nil {
+	if req.who, err = h.principal(req.Request, res.AccessKey, res.Session); err != nil {
 		return err
 	}
 	req.auth = res
