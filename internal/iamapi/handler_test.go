@@ -1,25 +1,20 @@
 package iamapi
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam"
-	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/iam/iamtest"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/queryapi"
-	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/queryapi/queryapitest"
 	"github.com/jogstore/jog/internal/testutil/golden"
 )
 
@@ -31,40 +26,16 @@ func (c creds) SecretKey(ak string) (string, bool) { s, ok := c[ak]; return s, o
 // "root"; "other" authenticates too but is not the root.
 func newHandler(t *testing.T, authorize func(context.Context, string, string) error) (*Handler, *iam.Service) {
 	t.Helper()
-	st, err := sqlite.OpenWith(t.Context(), filepath.Join(t.TempDir(), "jog.db"), sqlite.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	k, err := keyring.New(bytes.Repeat([]byte{7}, keyring.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := iam.New(t.Context(), st, k, iam.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, _ := iamtest.Open(t)
 	return New(svc, Config{Credentials: creds{"root": "rootsecret", "other": "othersecret"}, Root: "root", Authorize: authorize}), svc
 }
 
 // do sends a form signed for service by key.
 func do(h http.Handler, service, key, secret, form string) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader(form))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	sum := sha256.Sum256([]byte(form))
-	sigv4.SignServiceRequest(r, service, key, secret, sigv4.DefaultRegion, time.Now(), hex.EncodeToString(sum[:]))
-	r.Header.Del("X-Amz-Content-Sha256") // as IAM's SDKs: the verifier hashes the body
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w
+	return queryapitest.Do(h, service, key, secret, "", form)
 }
 
-func wantCode(t *testing.T, what string, w *httptest.ResponseRecorder, status int, code string) {
-	t.Helper()
-	if w.Code != status || !strings.Contains(w.Body.String(), "<Code>"+code+"</Code>") {
-		t.Fatalf("%s: %d %s, want %d %s", what, w.Code, w.Body, status, code)
-	}
-}
+var wantCode = queryapitest.WantCode
 
 // TestScopeMustBeIAM: the handler serves only requests signed for iam.
 func TestScopeMustBeIAM(t *testing.T) {

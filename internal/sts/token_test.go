@@ -9,20 +9,12 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/iam/keyring/keyringtest"
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
-func testKeyring(t *testing.T, fill byte) *keyring.Keyring {
-	t.Helper()
-	k, err := keyring.New(bytes.Repeat([]byte{fill}, keyring.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
 func TestTokenRoundTrip(t *testing.T) {
-	k := testKeyring(t, 1)
+	k := keyringtest.New(t, 1)
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	s := &Session{AccessKeyID: "ASIAEXAMPLE000000000", Secret: keyring.NewSecret("the-secret"), Issued: now, Expires: now.Add(time.Hour),
 		Kind: KindRole, Name: "reader", ID: "AROAEXAMPLE", SessionName: "app", Policy: `{"Version":"2012-10-17"}`, PolicyARNs: []string{"arn:aws:iam::1:policy/p"}}
@@ -47,7 +39,7 @@ func TestTokenRoundTrip(t *testing.T) {
 		want      error
 	}{
 		{"expired", k, s.AccessKeyID, tok, now.Add(time.Hour), sigv4.ErrExpiredToken},
-		{"another server key", testKeyring(t, 2), s.AccessKeyID, tok, now, sigv4.ErrInvalidToken},
+		{"another server key", keyringtest.New(t, 2), s.AccessKeyID, tok, now, sigv4.ErrInvalidToken},
 		{"another access key", k, "ASIAOTHER00000000000", tok, now, sigv4.ErrInvalidToken},
 		{"not base64", k, s.AccessKeyID, tok + "!", now, sigv4.ErrInvalidToken},
 		{"truncated", k, s.AccessKeyID, tok[:len(tok)-4], now, sigv4.ErrInvalidToken},

@@ -1,23 +1,16 @@
 package stsapi
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/xml"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam"
-	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/iam/iamtest"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/queryapi/queryapitest"
 	"github.com/jogstore/jog/internal/sts"
 )
 
@@ -30,19 +23,7 @@ func (c creds) SecretKey(ak string) (string, bool) { s, ok := c[ak]; return s, o
 // assuming any role) and "end" (trusting the account).
 func newHandler(t *testing.T) *Handler {
 	t.Helper()
-	st, err := sqlite.OpenWith(t.Context(), filepath.Join(t.TempDir(), "jog.db"), sqlite.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	k, err := keyring.New(bytes.Repeat([]byte{7}, keyring.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	users, err := iam.New(t.Context(), st, k, iam.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	users, k := iamtest.Open(t)
 	trust := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"` + users.Account() + `"},"Action":"sts:AssumeRole"}]}`
 	for _, r := range []string{"hop", "end"} {
 		if _, err := users.CreateRole(t.Context(), iam.RoleInput{Name: r, TrustPolicy: []byte(trust), MaxSessionDuration: 4 * time.Hour}); err != nil {
@@ -57,28 +38,10 @@ func newHandler(t *testing.T) *Handler {
 	return New(svc, Config{Keys: sts.Keys{Root: creds{"root": "rootsecret"}, IAM: users, STS: svc}})
 }
 
-// do sends a form signed for service by key (with a session token when
-// token is not empty).
-func do(h http.Handler, service, key, secret, token, form string) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader(form))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if token != "" {
-		r.Header.Set(sigv4.SecurityTokenHeader, token)
-	}
-	sum := sha256.Sum256([]byte(form))
-	sigv4.SignServiceRequest(r, service, key, secret, sigv4.DefaultRegion, time.Now(), hex.EncodeToString(sum[:]))
-	r.Header.Del("X-Amz-Content-Sha256")
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w
-}
-
-func wantCode(t *testing.T, what string, w *httptest.ResponseRecorder, status int, code string) {
-	t.Helper()
-	if w.Code != status || !strings.Contains(w.Body.String(), "<Code>"+code+"</Code>") {
-		t.Fatalf("%s: %d %s, want %d %s", what, w.Code, w.Body, status, code)
-	}
-}
+var (
+	do       = queryapitest.Do
+	wantCode = queryapitest.WantCode
+)
 
 type assumed struct {
 	Result struct {
