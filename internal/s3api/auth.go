@@ -53,7 +53,7 @@ func (h *Handler) verify(r *http.Request) (*sigv4.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &sigv4.Result{AccessKey: res.AccessKey, Presigned: res.Presigned, PayloadHash: sigv4.UnsignedPayload}, nil
+		return &sigv4.Result{AccessKey: res.AccessKey, Presigned: res.Presigned, PayloadHash: sigv4.UnsignedPayload, Session: res.Session}, nil
 	}
 	res, err := h.verifier.Verify(r)
 	if err != nil {

@@ -89,11 +89,11 @@ func (h *Handler) authenticateForm(f *postpolicy.Form) (*sigv4.Result, error) {
 		}
 	}
 	if len(required) == 3 {
-		res, err := h.verifierV2.VerifyPOST(f.Get("AWSAccessKeyId"), f.Get("policy"), f.Get("signature"))
+		res, err := h.verifierV2.VerifyPOSTWithToken(f.Get("AWSAccessKeyId"), f.Get("policy"), f.Get("signature"), f.Get("x-amz-security-token"))
 		if err != nil {
 			return nil, err
 		}
-		return &sigv4.Result{AccessKey: res.AccessKey, PayloadHash: sigv4.UnsignedPayload}, nil
+		return &sigv4.Result{AccessKey: res.AccessKey, PayloadHash: sigv4.UnsignedPayload, Session: res.Session}, nil
 	}
 	if f.Get("x-amz-algorithm") != sigv4.Algorithm {
 		return nil, sigv4.ErrUnsupportedAlgorithm
