@@ -389,6 +389,30 @@ func TestSTSGetSessionToken(t *testing.T) {
 	_, err = e.sts["carol"].GetSessionToken(ctx, &sts.GetSessionTokenInput{DurationSeconds: aws.Int32(200000)})
 	wantIAMError(t, "GetSessionToken too long", err, "ValidationError", 400)
 
+	// Deactivating the key that asked does not end the session; deleting
+	// the user does.
+	if _, err := e.iam.UpdateAccessKey(ctx, &iam.UpdateAccessKeyInput{UserName: aws.String("carol"), AccessKeyId: aws.String(stsKeys["carol"][0]), Status: "Inactive"}); err != nil {
+		t.Fatal(err)
+	}
+	itest.WantObject(t, s, "data", "obj", []byte("original data"))
+	for _, err := range []error{
+		func() error {
+			_, err := e.iam.DeleteUserPolicy(ctx, &iam.DeleteUserPolicyInput{UserName: aws.String("carol"), PolicyName: aws.String("read")})
+			return err
+		}(),
+		func() error {
+			_, err := e.iam.DeleteAccessKey(ctx, &iam.DeleteAccessKeyInput{UserName: aws.String("carol"), AccessKeyId: aws.String(stsKeys["carol"][0])})
+			return err
+		}(),
+		func() error { _, err := e.iam.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("carol")}); return err }(),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = s.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("data"), Key: aws.String("obj")})
+	itest.WantErr(t, err, 403, "AccessDenied")
+
 	// The root's session lasts at most an hour and may do what the root does.
 	out, err = e.sts["root"].GetSessionToken(ctx, &sts.GetSessionTokenInput{})
 	if err != nil {
