@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	ststypes "github.com/aws/aws-sdk-go-v2/service/sts/types"
 
+	"github.com/jogstore/jog/internal/cli"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	jogsts "github.com/jogstore/jog/internal/sts"
 	"github.com/jogstore/jog/internal/testutil"
@@ -422,4 +423,34 @@ func TestSTSGetSessionToken(t *testing.T) {
 		t.Fatalf("the root's session lasts %v", d)
 	}
 	itest.WantObject(t, sessionS3(t, e.srv, out.Credentials), "private", "obj", []byte("original private"))
+}
+
+// TestJogAdminSTS: jog admin asks for temporary credentials and uses them.
+func TestJogAdminSTS(t *testing.T) {
+	e := startSTS(t)
+	ctx := context.Background()
+	admin := func(creds []string, args ...string) (string, int) {
+		var out, errOut bytes.Buffer
+		flags := append([]string{"admin", "--endpoint", e.srv.URL, "--region", e.srv.Config.Region}, creds...)
+		code := cli.Run(ctx, append(flags, args...), &out, &errOut)
+		return out.String() + errOut.String(), code
+	}
+	root := []string{"--access-key", e.srv.Config.AccessKey, "--secret-key", e.srv.Config.SecretKey}
+	out, code := admin(root, "sts", "assume-role", e.roleARN("acct"), "admin")
+	f := strings.Fields(out)
+	if code != 0 || len(f) != 4 || !strings.HasPrefix(f[0], "ASIA") {
+		t.Fatalf("sts assume-role: exit %d %q", code, out)
+	}
+	session := []string{"--access-key", f[0], "--secret-key", f[1], "--session-token", f[2]}
+	out, code = admin(session, "sts", "identity")
+	if code != 0 || !strings.HasPrefix(out, "arn:aws:sts::"+e.account+":assumed-role/acct/admin\t") {
+		t.Fatalf("sts identity of the session: exit %d %q", code, out)
+	}
+	if out, code := admin(session, "user", "list"); code != 1 || !strings.Contains(out, "AccessDenied") {
+		t.Fatalf("the IAM API with a session: exit %d %q", code, out)
+	}
+	itest.WantObject(t, tokenS3(t, e.srv, f[0], f[1], f[2]), "data", "obj", []byte("original data"))
+	if out, code := admin(root, "sts", "assume-role", e.roleARN("reader"), "admin"); code != 1 || !strings.Contains(out, "AccessDenied") {
+		t.Fatalf("sts assume-role of a role not trusting the account: exit %d %q", code, out)
+	}
 }
