@@ -99,7 +99,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 	})
-	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Credentials: keys, Root: s.Credentials.AccessKey, Logger: log})
+	// The IAM API verifies the root's keys and session tokens (whose
+	// sessions it then refuses: only the root may call it so far).
+	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Credentials: sts.Keys{Root: root, STS: sessions}, Root: s.Credentials.AccessKey, Logger: log})
 	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
 	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}))
 	return s, nil
