@@ -45,15 +45,15 @@ var (
 
 // Durations as STS bounds them.
 const (
-	MinDuration             = 15 * time.Minute
-	DefaultRoleDuration     = time.Hour
-	ChainedMaxDuration      = time.Hour // role chaining: a role session assuming a role
-	DefaultSessionDuration  = 12 * time.Hour
-	MaxSessionDuration      = 36 * time.Hour
-	RootMaxSessionDuration  = time.Hour
-	MaxPolicyARNs           = 10
-	maxPackedPolicy         = policy.MaxSessionPolicy
-	temporaryAccessKeyPrefx = "ASIA"
+	MinDuration            = 15 * time.Minute
+	DefaultRoleDuration    = time.Hour
+	ChainedMaxDuration     = time.Hour // role chaining: a role session assuming a role
+	DefaultSessionDuration = 12 * time.Hour
+	MaxSessionDuration     = 36 * time.Hour
+	RootMaxSessionDuration = time.Hour
+	MaxPolicyARNs          = 10
+	maxPackedPolicy        = policy.MaxSessionPolicy
+	prefixTemporaryKey     = "ASIA"
 )
 
 // Options tune a Service.
@@ -160,8 +160,7 @@ func (s *Service) AssumeRole(ctx context.Context, caller authz.Principal, check 
 // in the default duration, and returns the role's name ("" for an ARN of
 // another account).
 func (s *Service) checkAssumeRole(caller authz.Principal, in *AssumeRoleInput) (string, error) {
-	switch n := len(in.RoleARN); {
-	case n < 20 || n > 2048:
+	if n := len(in.RoleARN); n < 20 || n > 2048 {
 		return "", validation("1 validation error detected: Value '%s' at 'roleArn' failed to satisfy constraint: Member must have length between 20 and 2048", in.RoleARN)
 	}
 	switch n := len(in.SessionName); {
@@ -250,7 +249,7 @@ func (s *Service) GetSessionToken(caller authz.Principal, duration time.Duration
 // session is a new session of kind lasting d, with fresh keys.
 func (s *Service) session(kind Kind, d time.Duration) *Session {
 	now := s.now().UTC().Truncate(time.Second)
-	id, secret := iam.NewKeyPair(temporaryAccessKeyPrefx)
+	id, secret := iam.NewKeyPair(prefixTemporaryKey)
 	return &Session{AccessKeyID: id, Secret: secret, Issued: now, Expires: now.Add(d), Kind: kind}
 }
 

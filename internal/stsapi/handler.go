@@ -140,7 +140,7 @@ type assumeRoleResult struct {
 		AssumedRoleID string `xml:"AssumedRoleId"`
 		Arn           string
 	}
-	PackedPolicySize int `xml:",omitempty"`
+	PackedPolicySize int `xml:",omitempty"` // 0 (absent) without session policies
 }
 
 func (h *Handler) assumeRole(req *request) (any, error) {
@@ -169,9 +169,6 @@ func (h *Handler) assumeRole(req *request) (any, error) {
 	}
 	res := assumeRoleResult{Credentials: credentials(out.Credentials), PackedPolicySize: out.PackedPolicySize}
 	res.AssumedRoleUser.AssumedRoleID, res.AssumedRoleUser.Arn = out.AssumedRoleID, out.ARN
-	if in.Policy == "" && len(in.PolicyARNs) == 0 {
-		res.PackedPolicySize = 0
-	}
 	return res, nil
 }
 

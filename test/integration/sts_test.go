@@ -396,20 +396,14 @@ func TestSTSGetSessionToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	itest.WantObject(t, s, "data", "obj", []byte("original data"))
-	for _, err := range []error{
-		func() error {
-			_, err := e.iam.DeleteUserPolicy(ctx, &iam.DeleteUserPolicyInput{UserName: aws.String("carol"), PolicyName: aws.String("read")})
-			return err
-		}(),
-		func() error {
-			_, err := e.iam.DeleteAccessKey(ctx, &iam.DeleteAccessKeyInput{UserName: aws.String("carol"), AccessKeyId: aws.String(stsKeys["carol"][0])})
-			return err
-		}(),
-		func() error { _, err := e.iam.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("carol")}); return err }(),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if _, err := e.iam.DeleteUserPolicy(ctx, &iam.DeleteUserPolicyInput{UserName: aws.String("carol"), PolicyName: aws.String("read")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.iam.DeleteAccessKey(ctx, &iam.DeleteAccessKeyInput{UserName: aws.String("carol"), AccessKeyId: aws.String(stsKeys["carol"][0])}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.iam.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("carol")}); err != nil {
+		t.Fatal(err)
 	}
 	_, err = s.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("data"), Key: aws.String("obj")})
 	itest.WantErr(t, err, 403, "AccessDenied")
