@@ -184,16 +184,20 @@ func (h *Handler) getSessionToken(req *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return struct{ Credentials credentialsXML }{credentials(c)}, nil
+	return sessionTokenResult{credentials(c)}, nil
+}
+
+type sessionTokenResult struct{ Credentials credentialsXML }
+
+type callerIdentityResult struct {
+	UserID  string `xml:"UserId"`
+	Account string
+	Arn     string
 }
 
 func (h *Handler) getCallerIdentity(req *request) (any, error) {
 	id := h.svc.CallerIdentity(req.caller)
-	return struct {
-		UserID  string `xml:"UserId"`
-		Account string
-		Arn     string
-	}{id.UserID, id.Account, id.ARN}, nil
+	return callerIdentityResult{UserID: id.UserID, Account: id.Account, Arn: id.ARN}, nil
 }
 
 // duration is the DurationSeconds parameter, 0 when absent.

@@ -2,6 +2,10 @@ package stsapi
 
 import (
 	"encoding/xml"
+	"flag"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -9,9 +13,12 @@ import (
 
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/iamtest"
+	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/queryapi"
 	"github.com/jogstore/jog/internal/queryapi/queryapitest"
 	"github.com/jogstore/jog/internal/sts"
+	"github.com/jogstore/jog/internal/testutil/golden"
 )
 
 type creds map[string]string
@@ -125,4 +132,41 @@ func TestRoleChaining(t *testing.T) {
 		"Action=AssumeRole&RoleArn="+arn("hop")+"&RoleSessionName=third"), 403, "AccessDenied")
 	wantCode(t, "a session's GetSessionToken", do(h, "sts", d.AccessKeyID, d.SecretAccessKey, d.SessionToken, "Action=GetSessionToken"), 403, "AccessDenied")
 	wantCode(t, "a session's token with another signature", do(h, "sts", d.AccessKeyID, "wrong", d.SessionToken, "Action=GetCallerIdentity"), 403, "SignatureDoesNotMatch")
+}
+
+// The golden tests pin the bytes of STS responses built from fixed
+// inputs. After a deliberate change: go test ./internal/stsapi -run Golden -update
+var update = flag.Bool("update", false, "rewrite testdata/golden/*.xml")
+
+func TestGoldenXML(t *testing.T) {
+	c := credentials(sts.Credentials{AccessKeyID: "ASIAEXAMPLE000000001", Secret: keyring.NewSecret("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+		SessionToken: "c2Vzc2lvbi10b2tlbg", Expiration: time.Date(2026, 11, 24, 10, 30, 15, 0, time.UTC)})
+	assumed := assumeRoleResult{Credentials: c, PackedPolicySize: 6}
+	assumed.AssumedRoleUser.AssumedRoleID = "AROAEXAMPLE0000000001:app"
+	assumed.AssumedRoleUser.Arn = "arn:aws:sts::123456789012:assumed-role/reader/app"
+	for _, g := range []struct {
+		name, action string
+		result       any
+	}{
+		{"assume-role", "AssumeRole", assumed},
+		{"get-session-token", "GetSessionToken", sessionTokenResult{c}},
+		{"get-caller-identity", "GetCallerIdentity", callerIdentityResult{UserID: "AROAEXAMPLE0000000001:app", Account: "123456789012",
+			Arn: "arn:aws:sts::123456789012:assumed-role/reader/app"}},
+	} {
+		t.Run(g.name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			if err := queryapi.WriteResponse(w, xmlns, g.action, "00000000-0000-0000-0000-000000000000", g.result); err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, "internal/stsapi", g.name, w.Body.Bytes(), *update)
+		})
+	}
+	h := &Handler{cfg: Config{Logger: slog.New(slog.DiscardHandler)}}
+	w := httptest.NewRecorder()
+	h.writeError(w, &request{ctx: t.Context(), id: "00000000-0000-0000-0000-000000000000", action: "AssumeRole"},
+		meta.IAMErrorf(sts.ErrPackedPolicyTooLarge, "Packed policy consumes 164%% of allotted space, please use smaller policy."))
+	if w.Code != http.StatusBadRequest {
+		t.Fatalf("PackedPolicyTooLarge: status %d", w.Code)
+	}
+	golden.Check(t, "internal/stsapi", "error-packed-policy-too-large", w.Body.Bytes(), *update)
 }
