@@ -13,7 +13,6 @@ import (
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/iamtest"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/queryapi"
 	"github.com/jogstore/jog/internal/queryapi/queryapitest"
 	"github.com/jogstore/jog/internal/testutil/golden"
 )
@@ -121,11 +120,7 @@ func TestGoldenXML(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			w := httptest.NewRecorder()
-			if err := queryapi.WriteResponse(w, xmlns, c.action, "00000000-0000-0000-0000-000000000000", c.result); err != nil {
-				t.Fatal(err)
-			}
-			checkGolden(t, c.name, w.Body.Bytes())
+			queryapitest.CheckResponse(t, "internal/iamapi", xmlns, c.name, c.action, c.result, *update)
 		})
 	}
 	h := &Handler{cfg: Config{Logger: slog.New(slog.DiscardHandler)}}

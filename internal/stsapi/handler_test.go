@@ -15,7 +15,6 @@ import (
 	"github.com/jogstore/jog/internal/iam/iamtest"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/queryapi"
 	"github.com/jogstore/jog/internal/queryapi/queryapitest"
 	"github.com/jogstore/jog/internal/sts"
 	"github.com/jogstore/jog/internal/testutil/golden"
@@ -154,16 +153,12 @@ func TestGoldenXML(t *testing.T) {
 			Arn: "arn:aws:sts::123456789012:assumed-role/reader/app"}},
 	} {
 		t.Run(g.name, func(t *testing.T) {
-			w := httptest.NewRecorder()
-			if err := queryapi.WriteResponse(w, xmlns, g.action, "00000000-0000-0000-0000-000000000000", g.result); err != nil {
-				t.Fatal(err)
-			}
-			golden.Check(t, "internal/stsapi", g.name, w.Body.Bytes(), *update)
+			queryapitest.CheckResponse(t, "internal/stsapi", xmlns, g.name, g.action, g.result, *update)
 		})
 	}
 	h := &Handler{cfg: Config{Logger: slog.New(slog.DiscardHandler)}}
 	w := httptest.NewRecorder()
-	h.writeError(w, &request{ctx: t.Context(), id: "00000000-0000-0000-0000-000000000000", action: "AssumeRole"},
+	h.writeError(w, &request{ctx: t.Context(), id: queryapitest.GoldenRequestID, action: "AssumeRole"},
 		meta.IAMErrorf(sts.ErrPackedPolicyTooLarge, "Packed policy consumes 164%% of allotted space, please use smaller policy."))
 	if w.Code != http.StatusBadRequest {
 		t.Fatalf("PackedPolicyTooLarge: status %d", w.Code)

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jogstore/jog/internal/queryapi"
 	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/testutil/golden"
 )
 
 // Do sends a form POSTed to h, signed for service by key (with a session
@@ -37,4 +39,19 @@ func WantCode(t *testing.T, what string, w *httptest.ResponseRecorder, status in
 	if w.Code != status || !strings.Contains(w.Body.String(), "<Code>"+code+"</Code>") {
 		t.Fatalf("%s: %d %s, want %d %s", what, w.Code, w.Body, status, code)
 	}
+}
+
+// GoldenRequestID is the request ID of the golden files' responses.
+const GoldenRequestID = "00000000-0000-0000-0000-000000000000"
+
+// CheckResponse writes result as action's response (namespace xmlns) and
+// compares it with testdata/golden/<name>.xml of package pkg
+// (golden.Check).
+func CheckResponse(t *testing.T, pkg, xmlns, name, action string, result any, update bool) {
+	t.Helper()
+	w := httptest.NewRecorder()
+	if err := queryapi.WriteResponse(w, xmlns, action, GoldenRequestID, result); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, pkg, name, w.Body.Bytes(), update)
 }
