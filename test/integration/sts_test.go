@@ -341,6 +341,24 @@ func TestSTSTokens(t *testing.T) {
 	resp.Body.Close()
 	itest.WantRawErr(t, resp, body, 400, "InvalidToken")
 
+	// A browser-based upload (PostObject) signed with the session's key
+	// carries its token in the form: allowed where the role allows
+	// s3:PutObject, refused elsewhere, nothing stored.
+	form := func(key string) (*http.Response, []byte) {
+		tok := aws.ToString(c.SessionToken)
+		fields := append(itest.SignedFormAs(t, aws.ToString(c.AccessKeyId), aws.ToString(c.SecretAccessKey), time.Now().Add(time.Hour),
+			map[string]string{"bucket": "data"}, map[string]string{"key": key}, map[string]string{"x-amz-security-token": tok}),
+			itest.FormField{Name: "key", Value: key}, itest.FormField{Name: "x-amz-security-token", Value: tok})
+		return itest.PostForm(t, e.srv.URL+"/data", fields, "f.txt", []byte("posted"))
+	}
+	if resp, body := form("up/form"); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("the session's form: %d %s", resp.StatusCode, body)
+	}
+	itest.WantObject(t, e.root, "data", "up/form", []byte("posted"))
+	resp, body = form("form")
+	itest.WantRawErr(t, resp, body, 403, "AccessDenied")
+	itest.WantNoObject(t, e.root, "data", "form")
+
 	// A bucket policy naming the role grants to its sessions.
 	itest.WantErr(t, get(s, "private"), 403, "AccessDenied")
 	putPolicy(t, e.root, "private", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"`+e.roleARN("reader")+`"},"Action":"s3:GetObject","Resource":"arn:aws:s3:::private/*"}]}`)
