@@ -30,10 +30,28 @@ import (
 
 // Principal is who makes a request.
 type Principal struct {
-	Type policy.PrincipalType // policy.Root, policy.User or policy.Anonymous
+	Type policy.PrincipalType // policy.Root, policy.User, policy.AssumedRole or policy.Anonymous
 	// User is the IAM user and its compiled identity policies when Type
-	// is policy.User.
+	// is policy.User; the role and its policies for policy.AssumedRole.
 	User *iam.Principal
+	// Session, for temporary credentials (STS), is the session; nil for
+	// long-term keys.
+	Session *Session
+}
+
+// Session is what temporary credentials add to their principal.
+type Session struct {
+	// ARN is an assumed role's session ARN,
+	// arn:aws:sts::ACCOUNT:assumed-role/ROLE/SESSION ("" for a session of
+	// a user or of the root).
+	ARN string
+	// UserID is aws:userid of a role session: ROLEID:SESSION.
+	UserID string
+	// Issued is when the credentials were issued (aws:TokenIssueTime).
+	Issued time.Time
+	// Policy is the session policy, which narrows the identity policies;
+	// nil when there is none.
+	Policy *policy.Compiled
 }
 
 // The principals that carry no user.
@@ -53,6 +71,8 @@ func (p Principal) Name() string {
 		return "root"
 	case policy.User:
 		return p.User.ARN
+	case policy.AssumedRole:
+		return p.Session.ARN
 	}
 	return "anonymous"
 }
@@ -160,6 +180,13 @@ func (a *Authorizer) Prepare(r *Request) *Check {
 		c.pr.ARN = r.Principal.User.ARN
 		c.set.Identity = r.Principal.User.Policies
 		c.set.Boundary = r.Principal.User.Boundary
+	case policy.AssumedRole:
+		u, s := r.Principal.User, r.Principal.Session
+		c.pr.ARN, c.pr.ParentARN = s.ARN, u.ARN
+		c.set.Identity, c.set.Boundary = u.Policies, u.Boundary
+	}
+	if s := r.Principal.Session; s != nil {
+		c.set.Session = s.Policy
 	}
 	return c
 }
@@ -196,6 +223,14 @@ func (c *Check) key(k string) {
 	case "aws:principaltype", "aws:username", "aws:userid", "aws:principalarn", "aws:principalaccount":
 		if v, ok := c.principalKey(k); ok {
 			set(v)
+		}
+	case "aws:tokenissuetime":
+		if s := r.Principal.Session; s != nil {
+			set(s.Issued.UTC().Format(time.RFC3339))
+		}
+	case "aws:multifactorauthpresent":
+		if r.Principal.Session != nil {
+			set("false")
 		}
 	case "aws:currenttime":
 		set(c.pr.Time.UTC().Format(time.RFC3339))
@@ -284,6 +319,17 @@ func (c *Check) principalKey(k string) (string, bool) {
 			return u.UserID, true
 		case "aws:principalarn":
 			return u.ARN, true
+		case "aws:principalaccount":
+			return a.account, true
+		}
+	case policy.AssumedRole:
+		switch k {
+		case "aws:principaltype":
+			return "AssumedRole", true
+		case "aws:userid":
+			return c.in.Principal.Session.UserID, true
+		case "aws:principalarn":
+			return c.in.Principal.User.ARN, true
 		case "aws:principalaccount":
 			return a.account, true
 		}
@@ -397,13 +443,20 @@ func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled) p
 	if c.in.Principal.IsRoot() {
 		return policy.Allowed
 	}
+	return c.evaluate(action, resource, bucketPolicy)
+}
+
+// evaluate decides action on resource under the request's policies and
+// the resource policy rp, filling the keys they read first.
+func (c *Check) evaluate(action, resource string, rp *policy.Compiled) policy.Decision {
 	c.pr.Action, c.pr.Resource = action, resource
-	c.set.Resource = bucketPolicy
+	c.set.Resource = rp
 	for _, p := range c.set.Identity {
 		c.fill(p)
 	}
 	c.fill(c.set.Boundary)
-	c.fill(bucketPolicy)
+	c.fill(c.set.Session)
+	c.fill(rp)
 	if c.err != nil {
 		c.deny = action
 		return policy.ImplicitDeny
@@ -436,6 +489,13 @@ func (c *Check) DecideWith(action, resource string, bucketPolicy *policy.Compile
 	}
 	c.tags = ownLoad
 	return d
+}
+
+// DecideAssumeRole decides sts:AssumeRole on a role under its trust
+// policy. Unlike Decide it asks the root too: JOG's root assumes only the
+// roles whose trust policy allows it (one that trusts the account).
+func (c *Check) DecideAssumeRole(roleARN string, trust *policy.Compiled) policy.Decision {
+	return c.evaluate("sts:AssumeRole", roleARN, trust)
 }
 
 // takeExistingTags removes the s3:ExistingObjectTag/<key> keys from the

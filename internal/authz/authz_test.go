@@ -344,3 +344,68 @@ func TestTagKeysOfOneName(t *testing.T) {
 		}
 	}
 }
+
+// TestSessions: a role session's condition keys and policies, a user
+// session's, and trust decisions for the root.
+func TestSessions(t *testing.T) {
+	issued := time.Date(2026, 11, 24, 11, 0, 0, 0, time.UTC)
+	a := New(acct, Options{Now: func() time.Time { return issued.Add(time.Hour) }})
+	roleARN := "arn:aws:iam::" + acct + ":role/reader"
+	conds := stmt("Allow", "s3:GetObject", "arn:aws:s3:::b/*", `{
+		"StringEquals":{"aws:PrincipalType":"AssumedRole","aws:userid":"AROAREADER:app","aws:PrincipalArn":"`+roleARN+`",
+			"aws:MultiFactorAuthPresent":"false"},
+		"DateEquals":{"aws:TokenIssueTime":"2026-11-24T11:00:00Z"},
+		"Null":{"aws:username":"true"}}`)
+	role := &iam.Principal{ARN: roleARN, UserID: "AROAREADER", UserName: "reader", Account: acct,
+		Policies: []*policy.Compiled{compile(t, policy.Identity, conds), compile(t, policy.Identity, stmt("Allow", "s3:PutObject", "*", ""))}}
+	who := Principal{Type: policy.AssumedRole, User: role, Session: &Session{
+		ARN: "arn:aws:sts::" + acct + ":assumed-role/reader/app", UserID: "AROAREADER:app", Issued: issued,
+		Policy: compile(t, policy.Identity, stmt("Allow", "s3:GetObject", "*", "")),
+	}}
+	c := a.Prepare(&Request{Principal: who, HTTP: httptest.NewRequest(http.MethodGet, "/b/k", nil)})
+	if d := c.Decide("s3:GetObject", "arn:aws:s3:::b/k", nil); d != policy.Allowed {
+		t.Errorf("GetObject by the role session: %v", d)
+	}
+	if d := c.Decide("s3:PutObject", "arn:aws:s3:::b/k", nil); d != policy.ImplicitDeny {
+		t.Errorf("PutObject, allowed by the role, not by the session policy: %v", d)
+	}
+	namesRole := compile(t, policy.Resource, bucketStmt("Allow", `{"AWS":"`+roleARN+`"}`, "s3:GetObject", "arn:aws:s3:::c/*", ""))
+	if d := c.Decide("s3:GetObject", "arn:aws:s3:::c/k", namesRole); d != policy.Allowed {
+		t.Errorf("a bucket policy naming the role: %v", d)
+	}
+	if n := who.Name(); n != who.Session.ARN {
+		t.Errorf("Name %q", n)
+	}
+
+	// A user's session: the user's keys and aws:TokenIssueTime.
+	u := user(t, "ann", stmt("Allow", "s3:GetObject", "*", `{"StringEquals":{"aws:username":"ann","aws:PrincipalType":"User"},
+		"DateLessThan":{"aws:TokenIssueTime":"2026-11-24T11:00:01Z"}}`))
+	u.Session = &Session{Issued: issued}
+	c = a.Prepare(&Request{Principal: u, HTTP: httptest.NewRequest(http.MethodGet, "/b/k", nil)})
+	if d := c.Decide("s3:GetObject", "arn:aws:s3:::b/k", nil); d != policy.Allowed {
+		t.Errorf("GetObject by a user's session: %v", d)
+	}
+	u.Session = nil
+	c = a.Prepare(&Request{Principal: u, HTTP: httptest.NewRequest(http.MethodGet, "/b/k", nil)})
+	if d := c.Decide("s3:GetObject", "arn:aws:s3:::b/k", nil); d != policy.ImplicitDeny {
+		t.Errorf("the same policy for long-term keys (no aws:TokenIssueTime): %v", d)
+	}
+
+	// The root assumes only roles whose trust policy trusts the account.
+	c = a.Prepare(&Request{Principal: Root, HTTP: httptest.NewRequest(http.MethodPost, "/", nil)})
+	trustsAccount := compile(t, policy.Trust, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::`+acct+`:root"},"Action":"sts:AssumeRole"}]}`)
+	trustsAnn := compile(t, policy.Trust, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::`+acct+`:user/ann"},"Action":"sts:AssumeRole"}]}`)
+	if d := c.DecideAssumeRole(roleARN, trustsAccount); d != policy.Allowed {
+		t.Errorf("root, a role trusting the account: %v", d)
+	}
+	if d := c.DecideAssumeRole(roleARN, trustsAnn); d != policy.ImplicitDeny {
+		t.Errorf("root, a role trusting ann only: %v", d)
+	}
+	c = a.Prepare(&Request{Principal: u, HTTP: httptest.NewRequest(http.MethodPost, "/", nil)})
+	if d := c.DecideAssumeRole(roleARN, trustsAnn); d != policy.Allowed {
+		t.Errorf("ann, named by the trust policy, with no identity policy for it: %v", d)
+	}
+	if d := c.DecideAssumeRole(roleARN, trustsAccount); d != policy.ImplicitDeny {
+		t.Errorf("ann, the trust policy naming the account, no identity policy for it: %v", d)
+	}
+}

@@ -23,7 +23,8 @@ import (
 const adminUsage = `Usage: jog admin [flags] <command> ...
 
 Administer a JOG server's users, keys, groups, policies and roles through
-its IAM API (what "aws iam" calls), signed with the root credentials.
+its IAM API (what "aws iam" calls), signed with the root credentials; ask
+its STS API for temporary credentials (what "aws sts" calls).
 
   user create NAME | list | delete NAME
   key create USER | list USER | disable USER KEYID | enable USER KEYID | delete USER KEYID
@@ -32,15 +33,17 @@ its IAM API (what "aws iam" calls), signed with the root credentials.
                          (POLICY: a name, or an ARN)
   user-policy put USER NAME FILE | get USER NAME | delete USER NAME
   role create NAME TRUSTFILE | list | delete NAME
+  sts assume-role ROLEARN SESSIONNAME | session-token | identity
+                         (credentials as key ID, secret, session token, expiration)
 
 Flags (before the command):
 `
 
 // admin is a client of a server's IAM API.
 type admin struct {
-	endpoint, access, secret, region string
-	client                           *http.Client
-	out                              io.Writer
+	endpoint, access, secret, token, region string
+	client                                  *http.Client
+	out                                     io.Writer
 }
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -55,6 +58,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&a.endpoint, "endpoint", "http://127.0.0.1:9000", "the server's URL")
 	fs.StringVar(&a.access, "access-key", firstEnv("AWS_ACCESS_KEY_ID", "JOG_ACCESS_KEY"), "access key (default $AWS_ACCESS_KEY_ID or $JOG_ACCESS_KEY)")
 	fs.StringVar(&a.secret, "secret-key", firstEnv("AWS_SECRET_ACCESS_KEY", "JOG_SECRET_KEY"), "secret key (default $AWS_SECRET_ACCESS_KEY or $JOG_SECRET_KEY)")
+	fs.StringVar(&a.token, "session-token", os.Getenv("AWS_SESSION_TOKEN"), "session token of temporary credentials (default $AWS_SESSION_TOKEN)")
 	fs.StringVar(&a.region, "region", region, "signing region")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -122,7 +126,17 @@ var adminCommands = map[string]adminCommand{
 	"role create":        withFile(call("CreateRole", []string{"RoleName", "AssumeRolePolicyDocument"}, "Role", "RoleName", "Arn")),
 	"role list":          call("ListRoles", nil, "member", "RoleName", "Arn"),
 	"role delete":        call("DeleteRole", []string{"RoleName"}, ""),
+	"sts assume-role":    call("AssumeRole", []string{"RoleArn", "RoleSessionName"}, "Credentials", stsCredentials...),
+	"sts session-token":  call("GetSessionToken", nil, "Credentials", stsCredentials...),
+	"sts identity":       call("GetCallerIdentity", nil, "GetCallerIdentityResult", "Arn", "UserId", "Account"),
 }
+
+// stsCredentials are the fields of temporary credentials jog admin prints.
+var stsCredentials = []string{"AccessKeyId", "SecretAccessKey", "SessionToken", "Expiration"}
+
+// stsActions are the actions of STS's API (service sts, version
+// 2011-06-15); every other is IAM's.
+var stsActions = map[string]bool{"AssumeRole": true, "GetSessionToken": true, "GetCallerIdentity": true}
 
 const (
 	adminActive   = "Active"
@@ -204,19 +218,26 @@ func (a *admin) print(ctx context.Context, action string, form url.Values, row s
 	}
 }
 
-// call sends one signed IAM request and returns the response body, or
-// IAM's error as an error.
+// call sends one signed IAM (or STS) request and returns the response
+// body, or the API's error as an error.
 func (a *admin) call(ctx context.Context, action string, form url.Values) ([]byte, error) {
+	service, version := "iam", "2010-05-08"
+	if stsActions[action] {
+		service, version = "sts", "2011-06-15"
+	}
 	form.Set("Action", action)
-	form.Set("Version", "2010-05-08")
+	form.Set("Version", version)
 	body := form.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(a.endpoint, "/")+"/", strings.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+	if a.token != "" {
+		req.Header.Set(sigv4.SecurityTokenHeader, a.token)
+	}
 	sum := sha256.Sum256([]byte(body))
-	sigv4.SignServiceRequest(req, "iam", a.access, a.secret, a.region, time.Now(), hex.EncodeToString(sum[:]))
+	sigv4.SignServiceRequest(req, service, a.access, a.secret, a.region, time.Now(), hex.EncodeToString(sum[:]))
 	resp, err := a.client.Do(req)
 	if err != nil {
 		return nil, err

@@ -11,14 +11,15 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-// Principal is the IAM user behind an access key and the identity
-// policies that apply to it: its inline and attached policies and those
-// of each of its groups, compiled. It is shared by every request of the
-// user until the store changes; it must not be modified.
+// Principal is an IAM user or role and the identity policies that apply
+// to it: its inline and attached policies and, for a user, those of each
+// of its groups, compiled. It is shared by every request of the entity
+// until the store changes; it must not be modified.
 type Principal struct {
-	ARN      string // arn:aws:iam::<account>:user/<path><name>
-	UserID   string // AIDA…
-	UserName string
+	Kind     meta.EntityKind // meta.EntityUser or meta.EntityRole
+	ARN      string          // arn:aws:iam::<account>:user/<path><name> (role/… for a role)
+	UserID   string          // the unique ID: AIDA… (AROA… for a role)
+	UserName string          // the user's name (the role's for a role)
 	Account  string
 	Policies []*policy.Compiled
 	// Boundary is the user's permissions boundary (nil: none): it caps
@@ -34,8 +35,15 @@ type cache struct {
 	// epoch grows at every reset: a load that began before a reset does
 	// not store what it read.
 	epoch      uint64
-	keys       map[string]cachedKey  // by access key ID
-	principals map[string]*Principal // by lower-cased user name
+	keys       map[string]cachedKey        // by access key ID
+	principals map[string]*Principal       // by entityKey
+	sessions   map[string]*policy.Compiled // session policies, by sessionKey
+}
+
+// entityKey is a principal's key in the cache: IAM names are unique
+// without case.
+func entityKey(kind meta.EntityKind, name string) string {
+	return string(kind) + "/" + strings.ToLower(name)
 }
 
 type cachedKey struct {
@@ -46,7 +54,7 @@ type cachedKey struct {
 
 func (c *cache) reset() {
 	c.epoch++
-	c.keys, c.principals = nil, nil
+	c.keys, c.principals, c.sessions = nil, nil, nil
 }
 
 // invalidate drops the cache and makes the next lookup read the change
@@ -124,6 +132,7 @@ func (s *Service) remember(epoch uint64, put func(*cache)) {
 	}
 	if s.cache.keys == nil {
 		s.cache.keys, s.cache.principals = map[string]cachedKey{}, map[string]*Principal{}
+		s.cache.sessions = map[string]*policy.Compiled{}
 	}
 	put(&s.cache)
 }
@@ -151,31 +160,50 @@ func (s *Service) Principal(ctx context.Context, accessKeyID string) (*Principal
 	if !found || !k.active {
 		return nil, ErrNoSuchKey
 	}
-	lower := strings.ToLower(k.user)
+	return s.principal(ctx, meta.EntityUser, k.user, epoch)
+}
+
+// EntityPrincipal returns a user or role (kind) and its compiled identity
+// policies, as Principal does for a key: the principal of temporary
+// credentials, whose token names the user or role. A missing entity is
+// meta.ErrNoSuchEntity.
+func (s *Service) EntityPrincipal(ctx context.Context, kind meta.EntityKind, name string) (*Principal, error) {
+	epoch, err := s.fresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.principal(ctx, kind, name, epoch)
+}
+
+// principal returns the cached principal of an entity, loading it.
+func (s *Service) principal(ctx context.Context, kind meta.EntityKind, name string, epoch uint64) (*Principal, error) {
+	key := entityKey(kind, name)
 	s.mu.Lock()
-	p := s.cache.principals[lower]
+	p := s.cache.principals[key]
 	s.mu.Unlock()
 	if p != nil {
 		return p, nil
 	}
-	p, err = s.loadPrincipal(ctx, k.user)
+	p, err := s.loadPrincipal(ctx, kind, name)
 	if err != nil {
 		return nil, err
 	}
-	s.remember(epoch, func(c *cache) { c.principals[lower] = p })
+	s.remember(epoch, func(c *cache) { c.principals[key] = p })
 	return p, nil
 }
 
-// loadPrincipal reads a user and the policies that apply to it.
-func (s *Service) loadPrincipal(ctx context.Context, name string) (*Principal, error) {
-	u, err := s.store.GetEntity(ctx, meta.EntityUser, name)
+// loadPrincipal reads a user or role and the policies that apply to it.
+func (s *Service) loadPrincipal(ctx context.Context, kind meta.EntityKind, name string) (*Principal, error) {
+	u, err := s.store.GetEntity(ctx, kind, name)
 	if err != nil {
 		return nil, err
 	}
-	p := &Principal{ARN: u.ARN, UserID: u.ID, UserName: u.Name, Account: s.account}
-	groups, err := s.store.UserGroups(ctx, u.Name)
-	if err != nil {
-		return nil, err
+	p := &Principal{Kind: kind, ARN: u.ARN, UserID: u.ID, UserName: u.Name, Account: s.account}
+	var groups []meta.IAMEntity
+	if kind == meta.EntityUser {
+		if groups, err = s.store.UserGroups(ctx, u.Name); err != nil {
+			return nil, err
+		}
 	}
 	seen := map[string]bool{} // managed policies by ARN: attached twice, counted once
 	add := func(kind meta.EntityKind, entity string) error {
@@ -203,7 +231,7 @@ func (s *Service) loadPrincipal(ctx context.Context, name string) (*Principal, e
 		}
 		return nil
 	}
-	if err := add(meta.EntityUser, u.Name); err != nil {
+	if err := add(kind, u.Name); err != nil {
 		return nil, err
 	}
 	if u.Boundary != "" {

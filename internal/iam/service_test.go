@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/iam/keyring/keyringtest"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/meta/sqlite"
@@ -29,18 +30,9 @@ func openStore(t *testing.T) *sqlite.Store {
 	return st
 }
 
-func testKeyring(t *testing.T, fill byte) *keyring.Keyring {
-	t.Helper()
-	k, err := keyring.New(bytes.Repeat([]byte{fill}, keyring.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
 func newService(t *testing.T, st meta.IAMStore, opts Options) *Service {
 	t.Helper()
-	s, err := New(t.Context(), st, testKeyring(t, 1), opts)
+	s, err := New(t.Context(), st, keyringtest.New(t, 1), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +216,7 @@ func TestWrongServerKey(t *testing.T) {
 	s := newService(t, st, Options{})
 	must(s.CreateUser(t.Context(), "alice", ""))
 	k := must(s.CreateAccessKey(t.Context(), "alice"))
-	other, err := New(t.Context(), st, testKeyring(t, 2), Options{})
+	other, err := New(t.Context(), st, keyringtest.New(t, 2), Options{})
 	ok(t, err)
 	if _, found := other.SecretKey(k.ID); found {
 		t.Error("SecretKey opened a secret under another server key")

@@ -88,13 +88,19 @@ type NewAccessKey struct {
 // base64, 40 characters as AWS's.
 const secretLen = 30
 
+// NewKeyPair returns a new access key ID starting with prefix (AKIA for
+// an IAM user's key, ASIA for temporary credentials), 20 characters as
+// AWS's, and a random secret.
+func NewKeyPair(prefix string) (string, keyring.Secret) {
+	b := make([]byte, secretLen)
+	rand.Read(b)
+	return newID(prefix, 20), keyring.NewSecret(base64.StdEncoding.EncodeToString(b))
+}
+
 // CreateAccessKey creates an active access key for user and returns it
 // with its secret, which is stored sealed and never returned again.
 func (s *Service) CreateAccessKey(ctx context.Context, user string) (NewAccessKey, error) {
-	b := make([]byte, secretLen)
-	rand.Read(b)
-	secret := keyring.NewSecret(base64.StdEncoding.EncodeToString(b))
-	id := newID(prefixAccessKey, 20)
+	id, secret := NewKeyPair(prefixAccessKey)
 	k := meta.AccessKey{ID: id, User: user, Sealed: s.keys.Seal(id, secret), Status: meta.AccessKeyActive, Created: s.now()}
 	if err := s.changed(s.store.CreateAccessKey(ctx, k)); err != nil {
 		return NewAccessKey{}, err

@@ -1,13 +1,10 @@
 package iamapi
 
 import (
-	"errors"
 	"net/http"
 
-	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/sigv4"
 )
 
 // target is what an IAM request acts on: the resource IAM's Service
@@ -100,28 +97,31 @@ func (r *request) userName() (string, error) {
 	return r.caller.UserName, nil
 }
 
-// authorize lets the root do anything; any other key is the IAM user it
-// belongs to, whose request Config.Authorize decides on the action's
-// resource. Nil Authorize: only the root may call.
+// authorize lets the root do anything; any other caller (an IAM user, a
+// role session) Config.Authorize decides on the action's resource. Nil
+// Authorize: only the root may call. Temporary credentials from
+// GetSessionToken are refused, as IAM refuses them without MFA.
 func (h *Handler) authorize(r *http.Request, req *request, a action) error {
-	if req.accessKey == h.cfg.Root {
-		return nil
-	}
-	p, err := h.svc.Principal(req.ctx, req.accessKey)
-	if errors.Is(err, iam.ErrNoSuchKey) {
-		return sigv4.ErrInvalidAccessKeyID // disabled or deleted since the signature check
-	}
+	who, err := h.cfg.Keys.Principal(req.ctx, req.accessKey, req.session)
 	if err != nil {
 		return err
 	}
-	req.caller = p
+	switch {
+	case who.IsRoot() && who.Session == nil:
+		return nil
+	case who.Session != nil && who.Type != policy.AssumedRole:
+		h.cfg.Logger.InfoContext(req.ctx, "access denied", "id", req.id, "principal", who.Name(), "action", a.iamAction, "reason", "GetSessionToken credentials")
+		return apiErrorf(http.StatusForbidden, "AccessDenied", "%s is not authorized to perform: %s with credentials from GetSessionToken: the IAM API requires MFA, which JOG does not offer", who.Name(), a.iamAction)
+	case who.Type == policy.User:
+		req.caller = who.User
+	}
 	t, err := a.resource(h, req)
 	if err != nil {
 		return err
 	}
-	if h.cfg.Authorize == nil || h.cfg.Authorize(r, p, a.iamAction, t.arn, conditionKeys(a, req, t)) != policy.Allowed {
-		h.cfg.Logger.InfoContext(req.ctx, "access denied", "id", req.id, "principal", p.ARN, "action", a.iamAction, "resource", t.arn)
-		return errAccessDenied(p.ARN, a.iamAction, t.arn)
+	if h.cfg.Authorize == nil || h.cfg.Authorize(r, who, a.iamAction, t.arn, conditionKeys(a, req, t)) != policy.Allowed {
+		h.cfg.Logger.InfoContext(req.ctx, "access denied", "id", req.id, "principal", who.Name(), "action", a.iamAction, "resource", t.arn)
+		return errAccessDenied(who.Name(), a.iamAction, t.arn)
 	}
 	return nil
 }

@@ -1,24 +1,21 @@
 package iamapi
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/iam"
-	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/iam/iamtest"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/queryapi/queryapitest"
+	"github.com/jogstore/jog/internal/sts"
 	"github.com/jogstore/jog/internal/testutil/golden"
 )
 
@@ -27,43 +24,20 @@ type creds map[string]string
 func (c creds) SecretKey(ak string) (string, bool) { s, ok := c[ak]; return s, ok }
 
 // newHandler returns a Handler over a real SQLite store, whose root key is
-// "root"; "other" authenticates too but is not the root.
-func newHandler(t *testing.T, authorize func(*http.Request, *iam.Principal, string, string, policy.Context) policy.Decision) (*Handler, *iam.Service) {
+// "root".
+func newHandler(t *testing.T, authorize func(*http.Request, authz.Principal, string, string, policy.Context) policy.Decision) (*Handler, *iam.Service) {
 	t.Helper()
-	st, err := sqlite.OpenWith(t.Context(), filepath.Join(t.TempDir(), "jog.db"), sqlite.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	k, err := keyring.New(bytes.Repeat([]byte{7}, keyring.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := iam.New(t.Context(), st, k, iam.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return New(svc, Config{Credentials: creds{"root": "rootsecret"}, Root: "root", Authorize: authorize}), svc
+	svc, _ := iamtest.Open(t)
+	keys := sts.Keys{Root: creds{"root": "rootsecret"}, IAM: svc}
+	return New(svc, Config{Keys: keys, Authorize: authorize}), svc
 }
 
 // do sends a form signed for service by key.
 func do(h http.Handler, service, key, secret, form string) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(http.MethodPost, "http://localhost/", strings.NewReader(form))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	sum := sha256.Sum256([]byte(form))
-	sigv4.SignServiceRequest(r, service, key, secret, sigv4.DefaultRegion, time.Now(), hex.EncodeToString(sum[:]))
-	r.Header.Del("X-Amz-Content-Sha256") // as IAM's SDKs: the verifier hashes the body
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w
+	return queryapitest.Do(h, service, key, secret, "", form)
 }
 
-func wantCode(t *testing.T, what string, w *httptest.ResponseRecorder, status int, code string) {
-	t.Helper()
-	if w.Code != status || !strings.Contains(w.Body.String(), "<Code>"+code+"</Code>") {
-		t.Fatalf("%s: %d %s, want %d %s", what, w.Code, w.Body, status, code)
-	}
-}
+var wantCode = queryapitest.WantCode
 
 // TestScopeMustBeIAM: the handler serves only requests signed for iam.
 func TestScopeMustBeIAM(t *testing.T) {
@@ -105,8 +79,8 @@ func TestAuthorizeUsers(t *testing.T) {
 	wantCode(t, "user key, no Authorize", do(h, "iam", id, secret, "Action=ListUsers"), 403, "AccessDenied")
 
 	var asked []string
-	h, svc = newHandler(t, func(_ *http.Request, who *iam.Principal, action, resource string, keys policy.Context) policy.Decision {
-		asked = append(asked, who.UserName+" "+action+" "+resource)
+	h, svc = newHandler(t, func(_ *http.Request, who authz.Principal, action, resource string, keys policy.Context) policy.Decision {
+		asked = append(asked, who.User.UserName+" "+action+" "+resource)
 		for _, k := range []string{"iam:PolicyARN", "iam:PermissionsBoundary"} {
 			if v := keys.Get(k); v != nil {
 				asked = append(asked, k+"="+strings.Join(v, "|"))
@@ -212,11 +186,7 @@ func TestGoldenXML(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			w := httptest.NewRecorder()
-			if err := writeResponse(w, &request{id: "00000000-0000-0000-0000-000000000000", action: c.action}, c.result); err != nil {
-				t.Fatal(err)
-			}
-			checkGolden(t, c.name, w.Body.Bytes())
+			queryapitest.CheckResponse(t, "internal/iamapi", xmlns, c.name, c.action, c.result, *update)
 		})
 	}
 	h := &Handler{cfg: Config{Logger: slog.New(slog.DiscardHandler)}}

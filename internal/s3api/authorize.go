@@ -6,49 +6,24 @@ import (
 	"net/http"
 
 	"github.com/jogstore/jog/internal/authz"
-	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sigv2"
-	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/sts"
 	"github.com/jogstore/jog/internal/tagging"
 )
 
-// credentials is what signatures are verified against: the root's static
-// keys first, then the IAM users' active keys.
-type credentials struct {
-	root sigv4.Credentials
-	iam  *iam.Service // nil: the root's keys only
-}
-
-func (c credentials) SecretKey(id string) (string, bool) {
-	if s, ok := c.root.SecretKey(id); ok {
-		return s, true
+// principal is who signed with access key id (session: the verifier's
+// Result.Session, for temporary credentials): the root for the configured
+// keys, else the IAM user the key belongs to or the session. A session
+// whose role or user is gone is denied everything.
+func (h *Handler) principal(r *http.Request, id string, session any) (authz.Principal, error) {
+	p, err := h.keys.Principal(r.Context(), id, session)
+	if errors.Is(err, sts.ErrRevoked) {
+		h.log.LogAttrs(r.Context(), slog.LevelInfo, "access denied", slog.String("access_key", id), slog.String("reason", err.Error()))
+		return authz.Principal{}, errAccessDenied
 	}
-	if c.iam != nil {
-		return c.iam.SecretKey(id)
-	}
-	return "", false
-}
-
-// principal is who signed with access key id: the root for the configured
-// keys, else the IAM user the key belongs to.
-func (h *Handler) principal(r *http.Request, id string) (authz.Principal, error) {
-	if _, ok := h.cfg.Credentials.SecretKey(id); ok {
-		return authz.Root, nil
-	}
-	if h.cfg.IAM == nil {
-		return authz.Principal{}, sigv4.ErrInvalidAccessKeyID
-	}
-	p, err := h.cfg.IAM.Principal(r.Context(), id)
-	if errors.Is(err, iam.ErrNoSuchKey) {
-		// Disabled or deleted between the signature check and now.
-		return authz.Principal{}, sigv4.ErrInvalidAccessKeyID
-	}
-	if err != nil {
-		return authz.Principal{}, err
-	}
-	return authz.Principal{Type: policy.User, User: p}, nil
+	return p, err
 }
 
 // authorize decides the request's route for its principal: the route's

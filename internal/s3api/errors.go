@@ -112,6 +112,8 @@ var errorTable = []struct {
 	{service.ErrEntityTooLarge, APIError{"EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", http.StatusBadRequest}},
 	{sigv4.ErrMissingAuth, *errAccessDenied},
 	{sigv4.ErrInvalidAccessKeyID, APIError{"InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.", http.StatusForbidden}},
+	{sigv4.ErrInvalidToken, APIError{"InvalidToken", "The provided token is malformed or otherwise invalid.", http.StatusBadRequest}},
+	{sigv4.ErrExpiredToken, APIError{"ExpiredToken", "The provided token has expired.", http.StatusBadRequest}},
 	{sigv4.ErrSignatureDoesNotMatch, APIError{"SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.", http.StatusForbidden}},
 	{sigv4.ErrRequestTimeTooSkewed, APIError{"RequestTimeTooSkewed", "The difference between the request time and the current time is too large.", http.StatusForbidden}},
 	{sigv4.ErrExpired, APIError{"AccessDenied", "Request has expired", http.StatusForbidden}},

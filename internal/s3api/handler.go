@@ -19,6 +19,7 @@ import (
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/sts"
 )
 
 // Config configures the S3 edge.
@@ -37,6 +38,9 @@ type Config struct {
 	// IAM, when set, authenticates IAM users' access keys (after the
 	// root's Credentials) and gives their identity policies.
 	IAM *iam.Service
+	// STS, when set, issues the temporary credentials (session tokens)
+	// that sign requests too.
+	STS *sts.Service
 	// TrustForwardedFor takes aws:SourceIp and aws:SecureTransport from
 	// X-Forwarded-For and X-Forwarded-Proto (authz.Options): only behind a
 	// proxy that sets them.
@@ -52,6 +56,7 @@ type Handler struct {
 	verifierV2 *sigv2.Verifier
 	admit      Admitter // nil = every request admitted
 	authz      *authz.Authorizer
+	keys       sts.Keys
 }
 
 // request is one S3 request after routing and authentication.
@@ -78,7 +83,7 @@ type handlerFunc func(h *Handler, w http.ResponseWriter, r *request) error
 
 // New returns the S3 API handler.
 func New(svc *service.Service, cfg Config) *Handler {
-	creds := credentials{root: cfg.Credentials, iam: cfg.IAM}
+	creds := sts.Keys{Root: cfg.Credentials, IAM: cfg.IAM, STS: cfg.STS}
 	account := ""
 	if cfg.IAM != nil {
 		account = cfg.IAM.Account()
@@ -88,6 +93,7 @@ func New(svc *service.Service, cfg Config) *Handler {
 		verifier:   &sigv4.Verifier{Region: cfg.Region, Credentials: creds},
 		verifierV2: &sigv2.Verifier{Credentials: creds, Domain: cfg.Domain},
 		authz:      authz.New(account, authz.Options{TrustForwardedFor: cfg.TrustForwardedFor}),
+		keys:       creds,
 	}
 	h.admit = cfg.Admitter
 	if h.admit == nil && cfg.MaxRequests > 0 {

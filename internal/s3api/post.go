@@ -33,7 +33,7 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if r.auth, err = h.authenticateForm(f); err != nil {
 		return err
 	}
-	if r.who, err = h.principal(r.Request, r.auth.AccessKey); err != nil {
+	if r.who, err = h.principal(r.Request, r.auth.AccessKey, r.auth.Session); err != nil {
 		return err
 	}
 	// The form's fields are authorized as a PUT's headers (x-amz-acl,
@@ -93,16 +93,16 @@ func (h *Handler) authenticateForm(f *postpolicy.Form) (*sigv4.Result, error) {
 		}
 	}
 	if len(required) == 3 {
-		res, err := h.verifierV2.VerifyPOST(f.Get("AWSAccessKeyId"), f.Get("policy"), f.Get("signature"))
+		res, err := h.verifierV2.VerifyPOSTWithToken(f.Get("AWSAccessKeyId"), f.Get("policy"), f.Get("signature"), f.Get("x-amz-security-token"))
 		if err != nil {
 			return nil, err
 		}
-		return &sigv4.Result{AccessKey: res.AccessKey, PayloadHash: sigv4.UnsignedPayload}, nil
+		return &sigv4.Result{AccessKey: res.AccessKey, PayloadHash: sigv4.UnsignedPayload, Session: res.Session}, nil
 	}
 	if f.Get("x-amz-algorithm") != sigv4.Algorithm {
 		return nil, sigv4.ErrUnsupportedAlgorithm
 	}
-	return h.verifier.VerifyPOST(f.Get("x-amz-credential"), f.Get("x-amz-date"), f.Get("policy"), f.Get("x-amz-signature"))
+	return h.verifier.VerifyPOSTWithToken(f.Get("x-amz-credential"), f.Get("x-amz-date"), f.Get("policy"), f.Get("x-amz-signature"), f.Get("x-amz-security-token"))
 }
 
 // formHeaderFields are the form fields that carry what a PUT carries in

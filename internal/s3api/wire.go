@@ -102,8 +102,6 @@ var (
 	errNoWebsite    = notImplemented("Website redirects are not implemented.")
 	errNoAppend     = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
 	errNoChecksum   = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
-	errNoToken      = apiErr(http.StatusBadRequest, "InvalidToken",
-		"The provided token is malformed or otherwise invalid: JOG issues no session tokens.")
 )
 
 func notImplemented(msg string) *APIError {
@@ -135,8 +133,8 @@ var wireTable = []wireRule{
 	{name: "content-type", handled: routed},
 	{name: "x-amz-content-sha256", handled: routed},
 	{name: "x-amz-date", handled: routed},
-	{name: "x-amz-security-token", refused: routed, err: errNoToken, sample: "FQoGZXIvYXdzEXAMPLE"},
-	{name: "X-Amz-Security-Token", query: true, refused: routed, err: errNoToken, sample: "FQoGZXIvYXdzEXAMPLE"},
+	{name: "x-amz-security-token", handled: routed, note: "the session token of temporary credentials (STS), verified with the signature"},
+	{name: "X-Amz-Security-Token", query: true, handled: routed, note: "a presigned URL's session token, verified with the signature"},
 	{name: "x-amz-request-payer", handled: routed, note: "no bucket is requester-pays, so the requester never pays"},
 	{name: "x-amz-expected-bucket-owner", handled: onBucket, note: "403 AccessDenied unless it names the bucket owner's canonical ID"},
 

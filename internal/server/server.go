@@ -23,6 +23,8 @@ import (
 	"github.com/jogstore/jog/internal/lifecycle/worker"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sts"
+	"github.com/jogstore/jog/internal/stsapi"
 )
 
 // Server is one JOG server instance.
@@ -87,48 +89,51 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	log.Info("temp files of interrupted writes removed", "removed", n)
 	s.sweep(svc, started)
 	s.lifecycle(ctx, svc)
-	users, err := openIAM(ctx, cfg, stores)
+	users, serverKey, err := openIAM(ctx, cfg, stores)
 	if err != nil {
 		return nil, err
 	}
 	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
+	sessions := sts.New(users, serverKey, sts.Options{})
+	keys := sts.Keys{Root: root, IAM: users, STS: sessions}
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
-		Credentials: root, IAM: users, TrustForwardedFor: cfg.TrustForwardedFor,
+		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 	})
-	// IAM users call the IAM API under their policies, decided as their S3
-	// requests are.
+	// IAM users and role sessions call the IAM API under their policies,
+	// decided as their S3 requests are.
 	iamAuthz := authz.New(users.Account(), authz.Options{TrustForwardedFor: cfg.TrustForwardedFor})
-	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Credentials: root, Root: s.Credentials.AccessKey, Authorize: iamAuthz.DecideIAM, Logger: log})
-	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI}))
+	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Keys: keys, Authorize: iamAuthz.DecideIAM, Logger: log})
+	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
+	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}))
 	return s, nil
 }
 
 // openIAM loads the server key and opens the IAM service over the
 // metadata store, applying --iam-bootstrap.
-func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*iam.Service, error) {
+func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*iam.Service, *keyring.Keyring, error) {
 	keys, err := keyring.Load(cfg.DataDir, cfg.IAMKey)
 	if err != nil {
-		return nil, fmt.Errorf("iam: %w", err)
+		return nil, nil, fmt.Errorf("iam: %w", err)
 	}
 	users, err := iam.New(ctx, stores.Meta, keys, iam.Options{PollInterval: time.Second})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if cfg.IAMBootstrap != "" {
 		doc, err := os.ReadFile(cfg.IAMBootstrap)
 		if err != nil {
-			return nil, fmt.Errorf("iam bootstrap: %w", err)
+			return nil, nil, fmt.Errorf("iam bootstrap: %w", err)
 		}
 		b, err := iam.ParseBootstrap(doc)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := users.ApplyBootstrap(ctx, b); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return users, nil
+	return users, keys, nil
 }
 
 // sweep removes orphan blobs in the background (Service.SweepOrphans): a

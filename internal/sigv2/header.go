@@ -84,7 +84,11 @@ func (v *Verifier) verifyHeader(r *http.Request, header string, params []sigv4.Q
 	if err != nil {
 		return nil, err
 	}
-	secret, err := v.secret(accessKey)
+	var token string
+	if t := r.Header[sigv4.SecurityTokenHeader]; len(t) > 0 {
+		token = t[0]
+	}
+	secret, session, err := v.secret(accessKey, token)
 	if err != nil {
 		return nil, err
 	}
@@ -96,5 +100,5 @@ func (v *Verifier) verifyHeader(r *http.Request, header string, params []sigv4.Q
 	if err := v.check(r, params, secret, signature, date, canonicalAmzHeaders(r.Header, nil)); err != nil {
 		return nil, err
 	}
-	return &Result{AccessKey: accessKey}, nil
+	return &Result{AccessKey: accessKey, Session: session}, nil
 }

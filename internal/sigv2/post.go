@@ -7,14 +7,20 @@ import "github.com/jogstore/jog/internal/sigv4"
 // policy)), over the policy document as sent. The policy's expiration,
 // which the caller checks, bounds the form's life.
 func (v *Verifier) VerifyPOST(accessKey, policy, sig string) (*Result, error) {
-	secret, err := v.secret(accessKey)
+	return v.VerifyPOSTWithToken(accessKey, policy, sig, "")
+}
+
+// VerifyPOSTWithToken is VerifyPOST for a form that carries a session
+// token (its x-amz-security-token field; "" when none).
+func (v *Verifier) VerifyPOSTWithToken(accessKey, policy, sig, token string) (*Result, error) {
+	secret, session, err := v.secret(accessKey, token)
 	if err != nil {
 		return nil, err
 	}
 	if !signatureMatches(secret, policy, sig) {
 		return nil, sigv4.ErrSignatureDoesNotMatch
 	}
-	return &Result{AccessKey: accessKey}, nil
+	return &Result{AccessKey: accessKey, Session: session}, nil
 }
 
 // SignPOST is VerifyPOST's counterpart, for tests and tools.

@@ -85,7 +85,14 @@ func (v *Verifier) verifyPresigned(r *http.Request, params []sigv4.QueryParam) (
 	if err != nil {
 		return nil, err
 	}
-	secret, err := v.secret(a.accessKey)
+	var token string
+	for _, p := range params {
+		if strings.EqualFold(p.Key, sigv4.SecurityTokenHeader) {
+			token = p.Value
+			break
+		}
+	}
+	secret, session, err := v.secret(a.accessKey, token)
 	if err != nil {
 		return nil, err
 	}
@@ -97,5 +104,5 @@ func (v *Verifier) verifyPresigned(r *http.Request, params []sigv4.QueryParam) (
 	if err := v.check(r, params, secret, a.signature, a.expires, amz); err != nil {
 		return nil, err
 	}
-	return &Result{AccessKey: a.accessKey, Presigned: true}, nil
+	return &Result{AccessKey: a.accessKey, Presigned: true, Session: session}, nil
 }

@@ -39,6 +39,9 @@ type Verifier struct {
 type Result struct {
 	AccessKey string
 	Presigned bool
+	// Session is what sigv4.SessionCredentials.SessionKey returned for the
+	// request's session token; nil for a long-term key.
+	Session any
 }
 
 // Query parameters of SigV2 query-string authentication.
@@ -108,14 +111,23 @@ func (v *Verifier) maxSkew() time.Duration {
 	return v.MaxSkew
 }
 
-// secret resolves an access key or fails with ErrInvalidAccessKeyID.
-func (v *Verifier) secret(accessKey string) (string, error) {
+// secret resolves an access key, with the session token the request
+// carries ("" when none) as sigv4's Verifier does: a token is resolved by
+// Credentials that are a sigv4.SessionCredentials.
+func (v *Verifier) secret(accessKey, token string) (string, any, error) {
+	if token != "" {
+		sc, ok := v.Credentials.(sigv4.SessionCredentials)
+		if !ok {
+			return "", nil, fmt.Errorf("%w: this server issues no session tokens", sigv4.ErrInvalidToken)
+		}
+		return sc.SessionKey(accessKey, token)
+	}
 	if v.Credentials != nil {
 		if s, ok := v.Credentials.SecretKey(accessKey); ok {
-			return s, nil
+			return s, nil, nil
 		}
 	}
-	return "", fmt.Errorf("%w: %q", sigv4.ErrInvalidAccessKeyID, accessKey)
+	return "", nil, fmt.Errorf("%w: %q", sigv4.ErrInvalidAccessKeyID, accessKey)
 }
 
 // check computes the string to sign for each candidate canonical resource and

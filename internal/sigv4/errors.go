@@ -14,6 +14,14 @@ var (
 	// ErrInvalidAccessKeyID reports an unknown access key (InvalidAccessKeyId).
 	ErrInvalidAccessKeyID = errors.New("the AWS access key ID does not exist in our records")
 
+	// ErrInvalidToken reports a session token that does not open, or was
+	// not issued for the request's access key (InvalidToken).
+	ErrInvalidToken = errors.New("the provided token is malformed or otherwise invalid")
+
+	// ErrExpiredToken reports a session token past its expiry
+	// (ExpiredToken).
+	ErrExpiredToken = errors.New("the provided token has expired")
+
 	// ErrSignatureDoesNotMatch reports a signature that does not verify
 	// (SignatureDoesNotMatch).
 	ErrSignatureDoesNotMatch = errors.New("the request signature we calculated does not match the signature you provided")

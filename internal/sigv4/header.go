@@ -126,7 +126,7 @@ func (v *Verifier) verifyHeader(r *http.Request, header string, params []QueryPa
 	if err := checkScope(a.cred, v.region(), v.service(), t); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrAuthHeaderMalformed, err)
 	}
-	secret, err := v.secret(a.cred.accessKey)
+	secret, session, err := v.secret(a.cred.accessKey, headerToken(r))
 	if err != nil {
 		return nil, err
 	}
@@ -140,5 +140,5 @@ func (v *Verifier) verifyHeader(r *http.Request, header string, params []QueryPa
 		return nil, err
 	}
 	creq := canonicalRequest(r, canonicalQuery(params, ""), a.signedHeaders, payload)
-	return v.check(a.cred, secret, t, creq, a.signature, payload, false)
+	return v.check(a.cred, secret, session, t, creq, a.signature, payload, false)
 }

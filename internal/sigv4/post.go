@@ -15,6 +15,12 @@ import (
 // clock-skew check: the policy's expiration bounds the form's life, and the
 // caller checks it.
 func (v *Verifier) VerifyPOST(credential, amzDate, policy, signature string) (*Result, error) {
+	return v.VerifyPOSTWithToken(credential, amzDate, policy, signature, "")
+}
+
+// VerifyPOSTWithToken is VerifyPOST for a form that carries a session
+// token (its x-amz-security-token field; "" when none).
+func (v *Verifier) VerifyPOSTWithToken(credential, amzDate, policy, signature, token string) (*Result, error) {
 	c, err := parseCredential(credential)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrQueryMalformed, err)
@@ -26,7 +32,7 @@ func (v *Verifier) VerifyPOST(credential, amzDate, policy, signature string) (*R
 	if err := checkScope(c, v.region(), v.service(), t); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrQueryMalformed, err)
 	}
-	secret, err := v.secret(c.accessKey)
+	secret, session, err := v.secret(c.accessKey, token)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +41,7 @@ func (v *Verifier) VerifyPOST(credential, amzDate, policy, signature string) (*R
 		return nil, ErrSignatureDoesNotMatch
 	}
 	return &Result{AccessKey: c.accessKey, PayloadHash: UnsignedPayload, Signature: signature,
-		Date: t.UTC(), Scope: c.scope()}, nil
+		Date: t.UTC(), Scope: c.scope(), Session: session}, nil
 }
 
 // SignPOST is VerifyPOST's counterpart, for tests and tools: the signature

@@ -148,7 +148,14 @@ func (v *Verifier) verifyPresigned(r *http.Request, params []QueryParam) (*Resul
 	if err := checkScope(p.cred, v.region(), v.service(), p.date); err != nil {
 		return nil, fmt.Errorf("%w: error parsing the X-Amz-Credential parameter; %v", ErrQueryMalformed, err)
 	}
-	secret, err := v.secret(p.cred.accessKey)
+	var token string
+	for _, q := range params {
+		if q.Key == SecurityTokenHeader {
+			token = q.Value
+			break
+		}
+	}
+	secret, session, err := v.secret(p.cred.accessKey, token)
 	if err != nil {
 		return nil, err
 	}
@@ -166,5 +173,5 @@ func (v *Verifier) verifyPresigned(r *http.Request, params []QueryParam) (*Resul
 		return nil, err
 	}
 	creq := canonicalRequest(r, canonicalQuery(params, paramSignature), p.signedHeaders, payload)
-	return v.check(p.cred, secret, p.date, creq, p.signature, payload, true)
+	return v.check(p.cred, secret, session, p.date, creq, p.signature, payload, true)
 }

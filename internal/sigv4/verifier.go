@@ -13,6 +13,25 @@ type Credentials interface {
 	SecretKey(accessKey string) (secret string, ok bool)
 }
 
+// SessionCredentials are Credentials that also resolve temporary
+// credentials: an access key sent with a session token (the
+// X-Amz-Security-Token header, or query parameter of a presigned URL). The
+// Verifier asks SessionKey, not SecretKey, for a request that carries a
+// token; a request without one never costs more than SecretKey.
+type SessionCredentials interface {
+	Credentials
+	// SessionKey returns the secret of accessKey as the token states it
+	// and the session the token describes, which the Verifier hands back
+	// in Result.Session. Errors wrap ErrInvalidToken (a token that does
+	// not open, or is not accessKey's), ErrExpiredToken or
+	// ErrInvalidAccessKeyID.
+	SessionKey(accessKey, token string) (secret string, session any, err error)
+}
+
+// SecurityTokenHeader is the header, and query parameter of a presigned
+// URL, that carries a session token.
+const SecurityTokenHeader = "X-Amz-Security-Token"
+
 // DefaultMaxSkew is the clock skew S3 tolerates.
 const DefaultMaxSkew = 15 * time.Minute
 
@@ -56,6 +75,10 @@ type Result struct {
 	Date time.Time
 	// Scope is the credential scope, e.g. "20130524/us-east-1/s3/aws4_request".
 	Scope string
+	// Session is what SessionCredentials.SessionKey returned for the
+	// request's session token; nil for a request signed with a long-term
+	// key.
+	Session any
 }
 
 // Verify authenticates r without reading its body. It returns ErrMissingAuth
@@ -115,19 +138,38 @@ func (v *Verifier) maxSkew() time.Duration {
 	return v.MaxSkew
 }
 
-// secret resolves an access key or fails with ErrInvalidAccessKeyID.
-func (v *Verifier) secret(accessKey string) (string, error) {
+// secret resolves an access key, with the session token the request
+// carries ("" when none): ErrInvalidAccessKeyID for an unknown key (a
+// temporary one sent without its token too), SessionKey's errors for a
+// token.
+func (v *Verifier) secret(accessKey, token string) (string, any, error) {
+	if token != "" {
+		sc, ok := v.Credentials.(SessionCredentials)
+		if !ok {
+			return "", nil, fmt.Errorf("%w: this server issues no session tokens", ErrInvalidToken)
+		}
+		return sc.SessionKey(accessKey, token)
+	}
 	if v.Credentials != nil {
 		if s, ok := v.Credentials.SecretKey(accessKey); ok {
-			return s, nil
+			return s, nil, nil
 		}
 	}
-	return "", fmt.Errorf("%w: %q", ErrInvalidAccessKeyID, accessKey)
+	return "", nil, fmt.Errorf("%w: %q", ErrInvalidAccessKeyID, accessKey)
+}
+
+// headerToken is the session token of a request signed in its headers
+// ("" when none): a map lookup, no allocation.
+func headerToken(r *http.Request) string {
+	if v := r.Header[SecurityTokenHeader]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // check signs the canonical request and compares the result with the
 // signature the client provided, in constant time.
-func (v *Verifier) check(c credential, secret string, t time.Time, creq, provided, payload string, presigned bool) (*Result, error) {
+func (v *Verifier) check(c credential, secret string, session any, t time.Time, creq, provided, payload string, presigned bool) (*Result, error) {
 	key := signingKeys.get(secret, c.date, c.region, c.service)
 	scope := c.scope()
 	want := signHex(key, stringToSign(Algorithm, t.UTC().Format(AmzDateFormat), scope, sha256Hex(creq)))
@@ -142,5 +184,6 @@ func (v *Verifier) check(c credential, secret string, t time.Time, creq, provide
 		SigningKey:  append([]byte(nil), key...),
 		Date:        t.UTC(),
 		Scope:       scope,
+		Session:     session,
 	}, nil
 }

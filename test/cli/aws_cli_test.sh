@@ -321,6 +321,42 @@ check_fails "iam get-user of a deleted user" NoSuchEntity iamc get-user --user-n
 check_fails "iam with a wrong secret key" SignatureDoesNotMatch \
 	env AWS_SECRET_ACCESS_KEY=wrong-secret-key-000 aws --endpoint-url "$endpoint" iam list-users
 
+# --- STS: aws sts assume-role, then aws s3 with the session's environment ---
+stsc() { aws --endpoint-url "$endpoint" sts "$@"; }
+check "s3 mb s3://sts-bucket" s3 mb s3://sts-bucket
+printf 'sts data' >"$work/sts.txt"
+check "s3 cp into sts-bucket" s3 cp "$work/sts.txt" s3://sts-bucket/obj
+check "sts get-caller-identity (root)" stsc get-caller-identity
+acct=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['Account'])" "$out")
+printf '%s' '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::'"$acct"':root"},"Action":"sts:AssumeRole"}]}' >"$work/trust.json"
+printf '%s' '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:ListBucket","s3:GetObject"],"Resource":["arn:aws:s3:::sts-bucket","arn:aws:s3:::sts-bucket/*"]}]}' >"$work/role-policy.json"
+check "iam create-role" iamc create-role --role-name cli-role --assume-role-policy-document "file://$work/trust.json"
+check "iam put-role-policy" iamc put-role-policy --role-name cli-role --policy-name read --policy-document "file://$work/role-policy.json"
+check "sts assume-role" stsc assume-role --role-arn "arn:aws:iam::$acct:role/cli-role" --role-session-name cli --duration-seconds 900
+expect "assume-role returns temporary credentials" \
+	"d['Credentials']['AccessKeyId'].startswith('ASIA') and d['AssumedRoleUser']['Arn'].endswith(':assumed-role/cli-role/cli')"
+python3 -c "import json,sys
+c = json.load(open(sys.argv[1]))['Credentials']
+print('AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s AWS_SESSION_TOKEN=%s' % (c['AccessKeyId'], c['SecretAccessKey'], c['SessionToken']))" "$out" >"$work/session.env"
+# as_role CMD...: CMD with the session's credentials in its environment.
+as_role() { env $(cat "$work/session.env") "$@"; }
+check "s3 ls s3://sts-bucket with the session's credentials" as_role aws --endpoint-url "$endpoint" s3 ls s3://sts-bucket
+cp "$out" "$work/sts.ls"
+check "the session's listing names obj" grep -q ' obj$' "$work/sts.ls"
+check "s3 cp down with the session's credentials" as_role aws --endpoint-url "$endpoint" s3 cp s3://sts-bucket/obj "$work/sts.down"
+check "the session read the bytes" cmp "$work/sts.txt" "$work/sts.down"
+check_fails "the session may not write" AccessDenied as_role aws --endpoint-url "$endpoint" s3 cp "$work/sts.txt" s3://sts-bucket/new
+check_fails "the session may not list the buckets" AccessDenied as_role aws --endpoint-url "$endpoint" s3 ls
+check "sts get-caller-identity with the session's credentials" as_role aws --endpoint-url "$endpoint" sts get-caller-identity
+expect "the caller is the role session" "d['Arn'] == 'arn:aws:sts::$acct:assumed-role/cli-role/cli'"
+check_fails "sts assume-role with a space in the session name" ValidationError \
+	stsc assume-role --role-arn "arn:aws:iam::$acct:role/cli-role" --role-session-name 'c l' 
+check "iam delete-role-policy" iamc delete-role-policy --role-name cli-role --policy-name read
+check "iam delete-role" iamc delete-role --role-name cli-role
+check_fails "the session of a deleted role is denied" AccessDenied as_role aws --endpoint-url "$endpoint" s3 ls s3://sts-bucket
+check "s3 rm s3://sts-bucket/obj" s3 rm s3://sts-bucket/obj
+check "s3 rb s3://sts-bucket" s3 rb s3://sts-bucket
+
 check_fails "request with a wrong secret key" SignatureDoesNotMatch \
 	env AWS_SECRET_ACCESS_KEY=wrong-secret-key-000 aws --endpoint-url "$endpoint" s3api list-buckets
 

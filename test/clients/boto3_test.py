@@ -35,6 +35,7 @@ import boto3_iam
 import boto3_policy
 import boto3_lifecycle
 import boto3_post
+import boto3_sts
 import boto3_tagging
 import boto3_objectlock
 import boto3_wire
@@ -746,6 +747,7 @@ def suite(endpoint, tmp):
     boto3_post.checks(s3, bucket, t, eq, client_error_code)
     boto3_iam.checks(common, label, t, eq, client_error_code)
     boto3_policy.checks(s3, common, bucket, label, t, eq, client_error_code)
+    boto3_sts.checks(common, label, t, eq, client_error_code)
     versioning_suite(s3, label, t, eq, client_error_code)
     boto3_objectlock.objectlock_suite(s3, label, t, eq, client_error_code)
 

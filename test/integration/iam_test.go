@@ -24,15 +24,29 @@ import (
 // iamClient is aws-sdk-go-v2's IAM client for srv, signing with key.
 func iamClient(t *testing.T, srv *testutil.Server, access, secret string) *iam.Client {
 	t.Helper()
+	return iamTokenClient(t, srv, access, secret, "")
+}
+
+// iamTokenClient is an IAM client signing with temporary credentials
+// (token: their session token).
+func iamTokenClient(t *testing.T, srv *testutil.Server, access, secret, token string) *iam.Client {
+	t.Helper()
+	return iam.NewFromConfig(queryConfig(t, srv, access, secret, token), func(o *iam.Options) { o.BaseEndpoint = aws.String(srv.URL) })
+}
+
+// queryConfig is the SDK configuration of an IAM or STS client of srv
+// (token: a session token, or "").
+func queryConfig(t *testing.T, srv *testutil.Server, access, secret, token string) aws.Config {
+	t.Helper()
 	cfg, err := config.LoadDefaultConfig(context.Background(),
 		config.WithRegion(srv.Config.Region),
-		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(access, secret, "")),
+		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(access, secret, token)),
 		config.WithRetryMaxAttempts(1),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return iam.NewFromConfig(cfg, func(o *iam.Options) { o.BaseEndpoint = aws.String(srv.URL) })
+	return cfg
 }
 
 // wantIAMError checks err is IAM's code with HTTP status.

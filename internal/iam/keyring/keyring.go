@@ -186,3 +186,39 @@ func (Secret) Format(f fmt.State, _ rune)   { fmt.Fprint(f, redacted) }
 func (Secret) LogValue() slog.Value         { return slog.StringValue(redacted) }
 func (Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 func (Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `"`), nil }
+
+// tokenVersion is the first byte of a sealed token: AES-256-GCM, 12-byte
+// nonce, and a purpose as associated data. It differs from version so
+// that a sealed secret is never taken for a token, nor the reverse.
+const tokenVersion = 2
+
+// SealToken encrypts plain for purpose (the associated data, e.g.
+// "sts-session"): what OpenToken opens for the same purpose only. Tokens
+// leave the server (an STS session token is one), so their purpose is
+// part of what is authenticated: a token sealed for one purpose, or a
+// sealed secret (Seal), never opens as another.
+func (k *Keyring) SealToken(purpose string, plain []byte) []byte {
+	n := k.aead.NonceSize()
+	out := make([]byte, 1+n, 1+n+len(plain)+k.aead.Overhead())
+	out[0] = tokenVersion
+	rand.Read(out[1:])
+	return k.aead.Seal(out, out[1:], plain, tokenAD(purpose))
+}
+
+// OpenToken decrypts what SealToken returned for the same purpose:
+// ErrOpen when it does not open.
+func (k *Keyring) OpenToken(purpose string, sealed []byte) ([]byte, error) {
+	n := k.aead.NonceSize()
+	if len(sealed) < 1+n+k.aead.Overhead() || sealed[0] != tokenVersion {
+		return nil, ErrOpen
+	}
+	plain, err := k.aead.Open(nil, sealed[1:1+n], sealed[1+n:], tokenAD(purpose))
+	if err != nil {
+		return nil, ErrOpen
+	}
+	return plain, nil
+}
+
+// tokenAD is a token's associated data: a NUL (which no access key ID,
+// Seal's associated data, holds) and the purpose.
+func tokenAD(purpose string) []byte { return []byte("\x00token:" + purpose) }

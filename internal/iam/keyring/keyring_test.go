@@ -171,3 +171,45 @@ func TestSecretNeverPrints(t *testing.T) {
 		t.Errorf("Sprint(secret) = %q, want %s", fmt.Sprint(s), redacted)
 	}
 }
+
+func TestTokens(t *testing.T) {
+	k := mustNew(t, 1)
+	msg := []byte(`{"k":"ASIAEXAMPLE"}`)
+	sealed := k.SealToken("sts-session", msg)
+	if bytes.Contains(sealed, msg) {
+		t.Fatal("the sealed token contains the plain text")
+	}
+	got, err := k.OpenToken("sts-session", sealed)
+	if err != nil || !bytes.Equal(got, msg) {
+		t.Fatalf("OpenToken = %q, %v", got, err)
+	}
+	if _, err := k.OpenToken("other", sealed); !errors.Is(err, ErrOpen) {
+		t.Errorf("opened for another purpose: %v", err)
+	}
+	if _, err := mustNew(t, 2).OpenToken("sts-session", sealed); !errors.Is(err, ErrOpen) {
+		t.Errorf("opened under another key: %v", err)
+	}
+	for i := range sealed {
+		bad := bytes.Clone(sealed)
+		bad[i] ^= 1
+		if _, err := k.OpenToken("sts-session", bad); !errors.Is(err, ErrOpen) {
+			t.Fatalf("byte %d flipped: opened (%v)", i, err)
+		}
+	}
+	if _, err := k.OpenToken("sts-session", sealed[:len(sealed)-1]); !errors.Is(err, ErrOpen) {
+		t.Error("a truncated token opened")
+	}
+	// A sealed secret is not a token, and a token not a sealed secret,
+	// whatever the key ID or purpose.
+	secret := k.Seal("sts-session", NewSecret(plain))
+	if _, err := k.OpenToken("sts-session", secret); !errors.Is(err, ErrOpen) {
+		t.Error("a sealed secret opened as a token")
+	}
+	secret[0] = tokenVersion
+	if _, err := k.OpenToken("sts-session", secret); !errors.Is(err, ErrOpen) {
+		t.Error("a sealed secret with the token's version byte opened as a token")
+	}
+	if _, err := k.Open("sts-session", sealed); !errors.Is(err, ErrOpen) {
+		t.Error("a token opened as a sealed secret")
+	}
+}

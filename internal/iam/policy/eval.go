@@ -274,6 +274,27 @@ func Compile(p *Policy) (*Compiled, error) {
 	return c, nil
 }
 
+// Join returns one policy holding the statements of cs, all of one kind:
+// it allows what any of them allows and denies what any denies. Several
+// session policies (an inline one and managed ones) narrow a session as
+// one Set.Session. Join of a single policy is that policy.
+func Join(cs ...*Compiled) *Compiled {
+	if len(cs) == 1 {
+		return cs[0]
+	}
+	j := &Compiled{}
+	for _, c := range cs {
+		j.kind = c.kind
+		j.stmts = append(j.stmts, c.stmts...)
+		for _, k := range c.keys {
+			if !slices.Contains(j.keys, k) {
+				j.keys = append(j.keys, k)
+			}
+		}
+	}
+	return j
+}
+
 // ParseCompiled parses, validates and compiles a document.
 func ParseCompiled(doc []byte, kind Kind) (*Compiled, error) {
 	p, err := Parse(doc, kind)

@@ -280,3 +280,26 @@ func TestKeys(t *testing.T) {
 		t.Errorf("Keys() = %v, want %v", got, want)
 	}
 }
+
+// Several session policies (AssumeRole's Policy and PolicyArns) narrow a
+// session together: what any allows, unless one denies.
+func TestJoinSessionPolicies(t *testing.T) {
+	identity := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:*","Resource":"*"}}`)
+	get := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::data/*"}}`)
+	put := compileT(t, Identity, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:PutObject","Resource":"arn:aws:s3:::data/*"},
+		{"Effect":"Deny","Action":"s3:*","Resource":"arn:aws:s3:::data/secret/*"}]}`)
+	role := func(action, resource string) *Request {
+		return &Request{Type: AssumedRole, Account: acct,
+			ARN: "arn:aws:sts::" + acct + ":assumed-role/r/s", ParentARN: "arn:aws:iam::" + acct + ":role/r",
+			Action: action, Resource: resource}
+	}
+	if Join(get) != get {
+		t.Error("Join of one policy is not that policy")
+	}
+	runEval(t, &Set{Identity: []*Compiled{identity}, Session: Join(get, put)}, []evalCase{
+		{"the first allows", role("s3:GetObject", "arn:aws:s3:::data/x"), Allowed},
+		{"the second allows", role("s3:PutObject", "arn:aws:s3:::data/x"), Allowed},
+		{"neither allows", role("s3:DeleteObject", "arn:aws:s3:::data/x"), ImplicitDeny},
+		{"one denies what the other allows", role("s3:GetObject", "arn:aws:s3:::data/secret/x"), ExplicitDeny},
+	})
+}
