@@ -284,26 +284,39 @@ func (c *Check) SetVersion(v string) {
 }
 
 // Decide decides action on resource under the bucket's policy (nil when
-// it has none or the request names no bucket). The root is allowed
-// without evaluation.
-func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled) policy.Decision {
+// it has none or the request names no bucket) and the allows of ACLs
+// (internal/acl.Compile; nil ones are skipped): an ACL allows as another
+// resource policy would, after the bucket policy and the identity
+// policies denied nothing. The root is allowed without evaluation.
+func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled, acls ...*policy.Compiled) policy.Decision {
 	if c.who.IsRoot() {
 		return policy.Allowed
 	}
+	d := c.decide(action, resource, bucketPolicy)
+	for _, a := range acls {
+		if d != policy.ImplicitDeny {
+			break
+		}
+		if a != nil {
+			d = c.decide(action, resource, a)
+		}
+	}
+	if d != policy.Allowed {
+		c.deny = action
+	}
+	return d
+}
+
+func (c *Check) decide(action, resource string, bucketPolicy *policy.Compiled) policy.Decision {
 	c.pr.Action, c.pr.Resource = action, resource
 	c.set.Resource = bucketPolicy
 	if c.tags != nil && c.mentions(existingTagPrefix) {
 		c.loadTags()
 	}
 	if c.err != nil {
-		c.deny = action
 		return policy.ImplicitDeny
 	}
-	d := policy.Evaluate(&c.pr, &c.set)
-	if d != policy.Allowed {
-		c.deny = action
-	}
-	return d
+	return policy.Evaluate(&c.pr, &c.set)
 }
 
 const existingTagPrefix = "s3:existingobjecttag/"

@@ -5,10 +5,12 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/tagging"
@@ -65,14 +67,14 @@ func (h *Handler) authorize(r *request) error {
 	actions := rt.Actions()
 	switch {
 	case rt.Op == OpDeleteObjects:
-		// Only a bucket policy can allow anything to an anonymous request:
-		// without one its keys need not be read to refuse them all.
+		// Only a bucket policy or ACL can allow anything to an anonymous
+		// request: without one its keys need not be read to refuse them all.
 		if r.who.Type == policy.Anonymous {
-			bp, err := h.bucketPolicy(r, rt.Bucket)
+			acc, err := h.bucketAccess(r, rt.Bucket)
 			if err != nil {
 				return err
 			}
-			if bp == nil {
+			if !acc.MayAllowAnonymous() {
 				return h.denied(r, authz.BucketARN(rt.Bucket))
 			}
 		}
@@ -86,43 +88,99 @@ func (h *Handler) authorize(r *request) error {
 		return err
 	}
 	resource := authz.ServiceARN
-	var bp *policy.Compiled
+	var acc *service.Access
 	if rt.Bucket != "" {
 		resource = authz.BucketARN(rt.Bucket)
 		if rt.Key != "" {
 			resource = authz.ObjectARN(rt.Bucket, rt.Key)
 		}
 		var err error
-		if bp, err = h.bucketPolicy(r, rt.Bucket); err != nil {
+		if acc, err = h.bucketAccess(r, rt.Bucket); err != nil {
 			return err
 		}
 	}
+	// An existing object's ACL counts for the operations on it.
+	obj := objectACL{bucket: rt.Bucket, key: rt.Key, version: r.URL.Query().Get("versionId")}
+	if rt.Key == "" || newObjectOps.has(rt.Op) {
+		obj = objectACL{}
+	}
 	for _, a := range actions {
-		if r.check.Decide(a, resource, bp) != policy.Allowed {
-			return h.denied(r, resource)
+		if err := h.decide(r, a, resource, acc, &obj); err != nil {
+			return err
 		}
 	}
 	for _, a := range headerActions(rt.Op, r.Header) {
-		if r.check.Decide(a, resource, bp) != policy.Allowed {
-			return h.denied(r, resource)
+		if err := h.decide(r, a, resource, acc, &obj); err != nil {
+			return err
 		}
 	}
 	if src := rt.SourceAction(); src != "" {
-		b, k, _, err := parseCopySource(r.Header.Get("X-Amz-Copy-Source"))
+		b, k, v, err := parseCopySource(r.Header.Get("X-Amz-Copy-Source"))
 		if err != nil {
 			return err
 		}
-		sbp, err := h.bucketPolicy(r, b)
+		sacc, err := h.bucketAccess(r, b)
 		if err != nil {
 			return err
 		}
 		// The source's own version ID is not the request's s3:VersionId.
 		resource = authz.ObjectARN(b, k)
-		if r.check.Decide(src, resource, sbp) != policy.Allowed {
-			return h.denied(r, resource)
-		}
+		return h.decide(r, src, resource, sacc, &objectACL{bucket: b, key: k, version: v})
 	}
 	return nil
+}
+
+// objectACL is an existing object whose ACL may allow a request, read
+// once when a decision needs it (key "": none).
+type objectACL struct {
+	bucket, key, version string
+	loaded               bool
+	p                    *policy.Compiled
+}
+
+// decide allows action on resource or answers AccessDenied: the identity
+// policies, the bucket's policy and ACL and, when those do not allow it
+// and the bucket's object ACLs count, the object's ACL.
+func (h *Handler) decide(r *request, action, resource string, acc *service.Access, obj *objectACL) error {
+	anon := r.who.Type == policy.Anonymous
+	d := r.check.Decide(action, resource, acc.Policy(anon), acc.ACL())
+	if d == policy.ImplicitDeny && obj.key != "" && acc.ObjectACLs() {
+		if !obj.loaded {
+			p, err := h.loadObjectACL(r, obj)
+			if err != nil {
+				return err
+			}
+			obj.p, obj.loaded = p, true
+		}
+		if obj.p != nil {
+			d = r.check.Decide(action, resource, acc.Policy(anon), obj.p)
+		}
+	}
+	if d != policy.Allowed {
+		return h.denied(r, resource)
+	}
+	return nil
+}
+
+// loadObjectACL reads an object's ACL and compiles its allows: nil when
+// the object does not exist (the operation answers for that) or grants
+// nothing that counts.
+func (h *Handler) loadObjectACL(r *request, obj *objectACL) (*policy.Compiled, error) {
+	o, err := h.svc.HeadObject(r.Context(), obj.bucket, obj.key, obj.version, false)
+	if err != nil {
+		if _, known := toAPIError(err); known {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if o.ACL == "" {
+		return nil, nil
+	}
+	grants, err := acl.Decode(o.ACL, "")
+	if err != nil {
+		return nil, err
+	}
+	return acl.Compile(grants, authz.ObjectARN(obj.bucket, obj.key), authz.BucketARN(obj.bucket), true), nil
 }
 
 // authorizeKey decides one key of a DeleteObjects request: nil or
@@ -131,7 +189,7 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 	if r.who.IsRoot() {
 		return nil
 	}
-	bp, err := h.bucketPolicy(r, r.route.Bucket)
+	acc, err := h.bucketAccess(r, r.route.Bucket)
 	if err != nil {
 		return err
 	}
@@ -141,14 +199,16 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 	}
 	r.check.SetVersion(version)
 	resource := authz.ObjectARN(r.route.Bucket, key)
+	// Deleting is granted by the bucket's ACL (WRITE), never an object's.
+	var none objectACL
 	for _, a := range actions {
-		if r.check.Decide(a, resource, bp) != policy.Allowed {
-			return h.denied(r, resource)
+		if err := h.decide(r, a, resource, acc, &none); err != nil {
+			return err
 		}
 	}
 	for _, a := range headerActions(OpDeleteObjects, r.Header) {
-		if r.check.Decide(a, resource, bp) != policy.Allowed {
-			return h.denied(r, resource)
+		if err := h.decide(r, a, resource, acc, &none); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -159,7 +219,8 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 // retention (s3:BypassGovernanceRetention) on deletes and retention
 // changes; and, on writes of a new object, setting its retention
 // (s3:PutObjectRetention), legal hold (s3:PutObjectLegalHold) or tags
-// (s3:PutObjectTagging) through x-amz-object-lock-* and x-amz-tagging.
+// (s3:PutObjectTagging) through x-amz-object-lock-* and x-amz-tagging,
+// or its ACL (s3:PutObjectAcl) through x-amz-acl and x-amz-grant-*.
 // PostObject's form fields are not headers: a form's lock and tagging
 // fields are not checked here yet.
 func headerActions(op Op, hdr http.Header) []string {
@@ -178,6 +239,9 @@ func headerActions(op Op, hdr http.Header) []string {
 		}
 		if hdr.Get("X-Amz-Tagging") != "" {
 			acts = append(acts, "s3:PutObjectTagging")
+		}
+		if acl.HasHeaders(hdr) {
+			acts = append(acts, "s3:PutObjectAcl")
 		}
 	}
 	return acts
@@ -200,14 +264,14 @@ func init() {
 	authorizeForm = (*Handler).authorize
 }
 
-// bucketPolicy is a bucket's compiled policy, nil when it has none or
-// does not exist (the operation then answers NoSuchBucket to whoever may
-// ask).
-func (h *Handler) bucketPolicy(r *request, bucket string) (*policy.Compiled, error) {
+// bucketAccess is a bucket's policy, ACL and access settings, nil when
+// it does not exist (the operation then answers NoSuchBucket to whoever
+// may ask).
+func (h *Handler) bucketAccess(r *request, bucket string) (*service.Access, error) {
 	if h.svc == nil { // the edge alone, in its unit tests: no bucket has a policy
 		return nil, nil
 	}
-	bp, err := h.svc.BucketPolicy(r.Context(), bucket)
+	bp, err := h.svc.BucketAccess(r.Context(), bucket)
 	if errors.Is(err, meta.ErrBucketNotFound) {
 		return nil, nil
 	}

@@ -62,6 +62,10 @@ func newObjectInput(hdr http.Header) (service.PutInput, error) {
 // the response: ETag, checksum, expiration, version.
 func (h *Handler) storeObject(w http.ResponseWriter, r *request, in service.PutInput) (meta.Object, error) {
 	in.Bucket, in.Key, in.Owner = r.route.Bucket, r.route.Key, r.auth.AccessKey
+	var err error
+	if in.ACL, err = h.writeACL(r); err != nil {
+		return meta.Object{}, err
+	}
 	in.Integrity = in.ContentMD5 != nil || len(in.Checksums.Verify) > 0
 	o, err := h.svc.PutObject(r.Context(), in)
 	if err != nil {
