@@ -291,3 +291,36 @@ func TestExistingObjectTag(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideACLs: an ACL's allow counts after the bucket policy and the
+// identity policies denied nothing; an explicit Deny in either wins.
+func TestDecideACLs(t *testing.T) {
+	a := New(acct, Options{})
+	const obj = "arn:aws:s3:::b/k"
+	aclAllow := compile(t, policy.Resource, bucketStmt("Allow", `"*"`, "s3:GetObject", obj, ""))
+	denyBucket := compile(t, policy.Resource, bucketStmt("Deny", `"*"`, "s3:GetObject", obj, ""))
+	cases := []struct {
+		name string
+		who  Principal
+		bp   *policy.Compiled
+		acls []*policy.Compiled
+		want policy.Decision
+	}{
+		{"anonymous, no ACL", Anonymous, nil, nil, policy.ImplicitDeny},
+		{"anonymous, nil ACL", Anonymous, nil, []*policy.Compiled{nil}, policy.ImplicitDeny},
+		{"anonymous, ACL allows", Anonymous, nil, []*policy.Compiled{nil, aclAllow}, policy.Allowed},
+		{"bucket policy denies", Anonymous, denyBucket, []*policy.Compiled{aclAllow}, policy.ExplicitDeny},
+		{"user without policies, ACL allows", user(t, "u"), nil, []*policy.Compiled{aclAllow}, policy.Allowed},
+		{"identity policy denies", user(t, "d", stmt("Deny", "s3:GetObject", "*", "")), nil, []*policy.Compiled{aclAllow}, policy.ExplicitDeny},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest("GET", "/b/k", nil)
+		ck := a.Prepare(&Request{Principal: c.who, HTTP: r})
+		if got := ck.Decide("s3:GetObject", obj, c.bp, c.acls...); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		if got := ck.Denied(); (got != "") != (c.want != policy.Allowed) {
+			t.Errorf("%s: Denied() = %q", c.name, got)
+		}
+	}
+}
