@@ -116,11 +116,7 @@ func (h *Handler) putBucketACL(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	if err := h.svc.PutBucketACL(r.Context(), r.route.Bucket, enc); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusOK)
-	return nil
+	return answer(w, http.StatusOK, h.svc.PutBucketACL(r.Context(), r.route.Bucket, enc))
 }
 
 func (h *Handler) getBucketACL(w http.ResponseWriter, r *request) error {
@@ -181,6 +177,31 @@ func (h *Handler) getObjectACL(w http.ResponseWriter, r *request) error {
 	return h.writeACLDoc(w, r, own, o.ACL)
 }
 
+// readSetting reads a settings document (OwnershipControls,
+// PublicAccessBlockConfiguration): MalformedXML when parse refuses it.
+func readSetting[T any](r *request, parse func([]byte) (T, bool)) (T, error) {
+	var v T
+	body, err := readSmallBody(r.Request, maxACLBody, true)
+	if err != nil {
+		return v, err
+	}
+	v, ok := parse(body)
+	if !ok {
+		return v, errMalformedXML
+	}
+	return v, nil
+}
+
+// answer ends a handler whose last step was err: status with no body,
+// or err.
+func answer(w http.ResponseWriter, status int, err error) error {
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(status)
+	return nil
+}
+
 // writeRaw sends an XML document built elsewhere.
 func writeRaw(w http.ResponseWriter, doc []byte) error {
 	w.Header().Set("Content-Type", "application/xml")
@@ -190,24 +211,16 @@ func writeRaw(w http.ResponseWriter, doc []byte) error {
 }
 
 func (h *Handler) putOwnershipControls(w http.ResponseWriter, r *request) error {
-	body, err := readSmallBody(r.Request, maxACLBody, true)
+	setting, err := readSetting(r, acl.ParseOwnershipXML)
 	if err != nil {
 		return err
-	}
-	setting, ok := acl.ParseOwnershipXML(body)
-	if !ok {
-		return errMalformedXML
 	}
 	if setting == acl.BucketOwnerEnforced {
 		if err := h.bucketACLIsPrivate(r); err != nil {
 			return err
 		}
 	}
-	if err := h.svc.PutBucketOwnership(r.Context(), r.route.Bucket, setting); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusOK)
-	return nil
+	return answer(w, http.StatusOK, h.svc.PutBucketOwnership(r.Context(), r.route.Bucket, setting))
 }
 
 // bucketACLIsPrivate refuses to disable ACLs while the bucket's ACL
@@ -244,27 +257,15 @@ func (h *Handler) getOwnershipControls(w http.ResponseWriter, r *request) error 
 }
 
 func (h *Handler) deleteOwnershipControls(w http.ResponseWriter, r *request) error {
-	if err := h.svc.PutBucketOwnership(r.Context(), r.route.Bucket, ""); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return answer(w, http.StatusNoContent, h.svc.PutBucketOwnership(r.Context(), r.route.Bucket, ""))
 }
 
 func (h *Handler) putPublicAccessBlock(w http.ResponseWriter, r *request) error {
-	body, err := readSmallBody(r.Request, maxACLBody, true)
+	b, err := readSetting(r, acl.ParsePublicAccessBlockXML)
 	if err != nil {
 		return err
 	}
-	b, ok := acl.ParsePublicAccessBlockXML(body)
-	if !ok {
-		return errMalformedXML
-	}
-	if err := h.svc.PutPublicAccessBlock(r.Context(), r.route.Bucket, b); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusOK)
-	return nil
+	return answer(w, http.StatusOK, h.svc.PutPublicAccessBlock(r.Context(), r.route.Bucket, b))
 }
 
 func (h *Handler) getPublicAccessBlock(w http.ResponseWriter, r *request) error {
@@ -276,11 +277,7 @@ func (h *Handler) getPublicAccessBlock(w http.ResponseWriter, r *request) error 
 }
 
 func (h *Handler) deletePublicAccessBlock(w http.ResponseWriter, r *request) error {
-	if err := h.svc.DeletePublicAccessBlock(r.Context(), r.route.Bucket); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return answer(w, http.StatusNoContent, h.svc.DeletePublicAccessBlock(r.Context(), r.route.Bucket))
 }
 
 // createBucketAccess checks CreateBucket's x-amz-object-ownership and

@@ -4,13 +4,10 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
@@ -37,19 +34,7 @@ var aclKeys = map[string][2]string{
 
 func startACL(t *testing.T) (*testutil.Server, map[string]*s3.Client) {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "iam.json")
-	if err := os.WriteFile(file, []byte(aclBootstrap), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync())
-	clients := map[string]*s3.Client{"root": srv.AWSClient(t)}
-	for name, k := range aclKeys {
-		clients[name] = srv.AWSClient(t, func(o *s3.Options) {
-			o.Credentials = credentials.NewStaticCredentialsProvider(k[0], k[1], "")
-		})
-	}
-	clients["anonymous"] = srv.AWSClient(t, func(o *s3.Options) { o.Credentials = aws.AnonymousCredentials{} })
-	return srv, clients
+	return startUsers(t, aclBootstrap, aclKeys)
 }
 
 // anonGet is an unsigned GET, as a browser or curl without keys sends it.
