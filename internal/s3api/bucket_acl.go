@@ -50,17 +50,17 @@ func storedACL(acc *service.Access, grants []acl.Grant, ownerID string) string {
 }
 
 // writeACL is the ACL an object write's x-amz-acl or x-amz-grant-*
-// headers give the new object, as stored ("" without them), checked
+// headers (hdr) give the new object, as stored ("" without them), checked
 // against the bucket's settings.
-func (h *Handler) writeACL(r *request) (string, error) {
-	if !acl.HasHeaders(r.Header) {
+func (h *Handler) writeACL(r *request, hdr http.Header) (string, error) {
+	if !acl.HasHeaders(hdr) {
 		return "", nil
 	}
 	own, err := h.aclOwner(r, r.route.Bucket)
 	if err != nil {
 		return "", err
 	}
-	grants, _, err := acl.FromHeaders(r.Header, own.ID)
+	grants, _, err := acl.FromHeaders(hdr, own.ID)
 	if err != nil {
 		return "", err
 	}

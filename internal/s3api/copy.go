@@ -98,7 +98,7 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		}
 	}
 	// The copy gets the ACL of the request's headers, not the source's.
-	if in.Dst.ACL, err = h.writeACL(r); err != nil {
+	if in.Dst.ACL, err = h.writeACL(r, r.Header); err != nil {
 		return err
 	}
 	if in.Dst.Lock, err = lockRequest(r.Header); err != nil {

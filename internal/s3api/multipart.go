@@ -29,7 +29,7 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error
 	if err != nil {
 		return err
 	}
-	enc, err := h.writeACL(r)
+	enc, err := h.writeACL(r, r.Header)
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,7 @@ import warnings
 import zlib
 
 import boto3
+import boto3_acl
 import boto3_iam
 import boto3_lifecycle
 import boto3_post
@@ -744,6 +745,7 @@ def suite(endpoint, tmp):
     boto3_tagging.checks(s3, bucket, t, eq, client_error_code)
     boto3_post.checks(s3, bucket, t, eq, client_error_code)
     boto3_iam.checks(common, label, t, eq, client_error_code)
+    boto3_acl.checks(common, label, t, eq, client_error_code)
     versioning_suite(s3, label, t, eq, client_error_code)
     boto3_objectlock.objectlock_suite(s3, label, t, eq, client_error_code)
 
