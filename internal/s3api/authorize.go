@@ -99,8 +99,9 @@ func (h *Handler) authorize(r *request) error {
 			return err
 		}
 	}
-	// An existing object's ACL counts for the operations on it.
-	obj := objectACL{bucket: rt.Bucket, key: rt.Key, version: r.URL.Query().Get("versionId")}
+	// An existing object's ACL counts for the operations on it (its
+	// version is the request's, read only if the ACL is).
+	obj := objectACL{bucket: rt.Bucket, key: rt.Key, requested: true}
 	if rt.Key == "" || newObjectOps.has(rt.Op) {
 		obj = objectACL{}
 	}
@@ -131,9 +132,11 @@ func (h *Handler) authorize(r *request) error {
 }
 
 // objectACL is an existing object whose ACL may allow a request, read
-// once when a decision needs it (key "": none).
+// once when a decision needs it (key "": none). requested: the version is
+// the request's versionId, not version.
 type objectACL struct {
 	bucket, key, version string
+	requested            bool
 	loaded               bool
 	p                    *policy.Compiled
 }
@@ -166,7 +169,11 @@ func (h *Handler) decide(r *request, action, resource string, acc *service.Acces
 // the object does not exist (the operation answers for that) or grants
 // nothing that counts.
 func (h *Handler) loadObjectACL(r *request, obj *objectACL) (*policy.Compiled, error) {
-	o, err := h.svc.HeadObject(r.Context(), obj.bucket, obj.key, obj.version, false)
+	version := obj.version
+	if obj.requested {
+		version = r.URL.Query().Get("versionId")
+	}
+	o, err := h.svc.HeadObject(r.Context(), obj.bucket, obj.key, version, false)
 	if err != nil {
 		if _, known := toAPIError(err); known {
 			return nil, nil
