@@ -227,7 +227,9 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 // changes; and, on writes of a new object, setting its retention
 // (s3:PutObjectRetention), legal hold (s3:PutObjectLegalHold) or tags
 // (s3:PutObjectTagging) through x-amz-object-lock-* and x-amz-tagging,
-// or its ACL (s3:PutObjectAcl) through x-amz-acl and x-amz-grant-*.
+// or its ACL (s3:PutObjectAcl) through x-amz-acl and x-amz-grant-*; and,
+// on CreateBucket, setting its ACL (s3:PutBucketAcl) or its Object
+// Ownership (s3:PutBucketOwnershipControls).
 // PostObject's form fields are not headers: a form's lock and tagging
 // fields are not checked here yet.
 func headerActions(op Op, hdr http.Header) []string {
@@ -236,6 +238,13 @@ func headerActions(op Op, hdr http.Header) []string {
 	case OpDeleteObject, OpDeleteObjects, OpPutObjectRetention:
 		if bypassGovernance(hdr) {
 			acts = append(acts, "s3:BypassGovernanceRetention")
+		}
+	case OpCreateBucket: // its API reference, "Permissions"
+		if acl.HasHeaders(hdr) {
+			acts = append(acts, "s3:PutBucketAcl")
+		}
+		if hdr.Get("X-Amz-Object-Ownership") != "" {
+			acts = append(acts, "s3:PutBucketOwnershipControls")
 		}
 	case OpPutObject, OpCopyObject, OpCreateMultipartUpload:
 		if hdr.Get("X-Amz-Object-Lock-Mode") != "" || hdr.Get("X-Amz-Object-Lock-Retain-Until-Date") != "" {

@@ -22,6 +22,8 @@ const aclBootstrap = `{"users": [
  {"name": "reader", "accessKeys": [{"accessKeyId": "AKIAREADER0000000000", "secretAccessKey": "reader-secret-000000000000000000000000000"}]},
  {"name": "writer", "accessKeys": [{"accessKeyId": "AKIAWRITER0000000000", "secretAccessKey": "writer-secret-000000000000000000000000000"}],
   "policies": {"w": {"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:PutObject","Resource":"arn:aws:s3:::*/*"}]}}},
+ {"name": "creator", "accessKeys": [{"accessKeyId": "AKIACREATOR000000000", "secretAccessKey": "creator-secret-00000000000000000000000000"}],
+  "policies": {"c": {"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:CreateBucket","Resource":"*"}]}}},
  {"name": "aclwriter", "accessKeys": [{"accessKeyId": "AKIAACLWRITER0000000", "secretAccessKey": "aclwriter-secret-00000000000000000000000"}],
   "policies": {"w": {"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:PutObject","s3:PutObjectAcl"],"Resource":"arn:aws:s3:::*/*"}]}}}
 ]}`
@@ -30,6 +32,7 @@ var aclKeys = map[string][2]string{
 	"reader":    {"AKIAREADER0000000000", "reader-secret-000000000000000000000000000"},
 	"writer":    {"AKIAWRITER0000000000", "writer-secret-000000000000000000000000000"},
 	"aclwriter": {"AKIAACLWRITER0000000", "aclwriter-secret-00000000000000000000000"},
+	"creator":   {"AKIACREATOR000000000", "creator-secret-00000000000000000000000000"},
 }
 
 func startACL(t *testing.T) (*testutil.Server, map[string]*s3.Client) {
@@ -376,4 +379,18 @@ func TestACLOwnershipChanges(t *testing.T) {
 
 	_, err = root.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("badown"), ObjectOwnership: "Nobody"})
 	itest.WantErr(t, err, 400, "InvalidArgument")
+
+	// CreateBucket with an ownership or an ACL needs the actions that set
+	// them (s3:PutBucketOwnershipControls, s3:PutBucketAcl) besides.
+	creator := cl["creator"]
+	_, err = creator.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("c-own"), ObjectOwnership: types.ObjectOwnershipObjectWriter})
+	itest.WantErr(t, err, 403, "AccessDenied")
+	_, err = creator.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("c-acl"), ACL: types.BucketCannedACLPrivate})
+	itest.WantErr(t, err, 403, "AccessDenied")
+	for _, bkt := range []string{"c-own", "c-acl"} {
+		if _, err := root.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(bkt)}); err == nil {
+			t.Errorf("a refused CreateBucket created %s", bkt)
+		}
+	}
+	itest.CreateBucket(t, creator, "c-plain")
 }
