@@ -146,8 +146,12 @@ type objectACL struct {
 // and the bucket's object ACLs count, the object's ACL.
 func (h *Handler) decide(r *request, action, resource string, acc *service.Access, obj *objectACL) error {
 	anon := r.who.Type == policy.Anonymous
-	d := r.check.Decide(action, resource, acc.Policy(anon), acc.ACL())
-	if d == policy.ImplicitDeny && obj.key != "" && acc.ObjectACLs() {
+	bacl, objACLs := acc.ACL(), acc.ObjectACLs()
+	if acc.Restricts(anon) {
+		bacl, objACLs = nil, false
+	}
+	d := r.check.Decide(action, resource, acc.Policy(anon), bacl)
+	if d == policy.ImplicitDeny && obj.key != "" && objACLs {
 		if !obj.loaded {
 			p, err := h.loadObjectACL(r, obj)
 			if err != nil {

@@ -73,6 +73,14 @@ func (a *Access) Policy(anonymous bool) *policy.Compiled {
 	return a.policy
 }
 
+// Restricts reports whether RestrictPublicBuckets shuts the bucket to a
+// request from outside the account (an anonymous one, in JOG) because its
+// policy is public: only the policy's Deny statements apply to it then,
+// and no ACL.
+func (a *Access) Restricts(anonymous bool) bool {
+	return anonymous && a != nil && a.restricted != nil
+}
+
 // ACL is the allows of the bucket's ACL, nil when it grants nothing that
 // counts.
 func (a *Access) ACL() *policy.Compiled {
@@ -85,7 +93,7 @@ func (a *Access) ACL() *policy.Compiled {
 // MayAllowAnonymous reports whether anything of the bucket could allow an
 // anonymous request: a policy or ACL, or object ACLs.
 func (a *Access) MayAllowAnonymous() bool {
-	return a.Policy(true) != nil || a.ACL() != nil || a.ObjectACLs()
+	return !a.Restricts(true) && (a.Policy(true) != nil || a.ACL() != nil || a.ObjectACLs())
 }
 
 // BucketAccess returns bucket's Access, meta.ErrBucketNotFound without

@@ -122,15 +122,20 @@ func TestPublicAccessBlock(t *testing.T) {
 	})
 
 	t.Run("RestrictPublicBuckets", func(t *testing.T) {
-		itest.CreateBucket(t, root, "pab-rpb")
+		createOwnershipBucket(t, root, "pab-rpb", types.ObjectOwnershipObjectWriter)
 		b := aws.String("pab-rpb")
 		itest.Put(t, root, "pab-rpb", "k", []byte("v"))
+		// The bucket is shut to the public while its policy is public:
+		// its ACLs do not let anonymous requests in either.
+		itest.Put(t, root, "pab-rpb", "acl", []byte("a"), func(in *s3.PutObjectInput) { in.ACL = types.ObjectCannedACLPublicRead })
 		if _, err := root.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: b, Policy: aws.String(strings.ReplaceAll(publicGetPolicy, "%s", "pab-rpb"))}); err != nil {
 			t.Fatal(err)
 		}
 		wantAnon(t, srv, "/pab-rpb/k", 200, []byte("v"))
+		wantAnon(t, srv, "/pab-rpb/acl", 200, []byte("a"))
 		putBlock(t, root, "pab-rpb", types.PublicAccessBlockConfiguration{RestrictPublicBuckets: aws.Bool(true)})
 		wantAnon(t, srv, "/pab-rpb/k", 403, nil)
+		wantAnon(t, srv, "/pab-rpb/acl", 403, nil)
 		// Principals of the account keep the access the policy gives them.
 		itest.WantObject(t, cl["reader"], "pab-rpb", "k", []byte("v"))
 		if _, err := root.DeletePublicAccessBlock(ctx, &s3.DeletePublicAccessBlockInput{Bucket: b}); err != nil {
