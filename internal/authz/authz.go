@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -114,15 +115,25 @@ type Request struct {
 	ExistingTags func() (map[string]string, error)
 }
 
-// Check is a request prepared for decisions: its condition keys built
-// once. It is not safe for concurrent use.
+// Check is a request prepared for decisions. Its condition keys are
+// built when a decision first needs them: only the keys the policies that
+// apply read (policy.Compiled.Keys), each once. It is not safe for
+// concurrent use.
 type Check struct {
 	pr   policy.Request
-	who  Principal
+	in   *Request
+	a    *Authorizer
 	set  policy.Set
 	deny string // the action denied last, for the log
 	tags func() (map[string]string, error)
 	err  error // reading the existing object's tags failed
+	// filled are the policies whose keys are in pr.Context already.
+	filled []*policy.Compiled
+	// version: SetVersion decided s3:VersionId; the query's is not read.
+	version bool
+	query   url.Values // the request's query, parsed once
+	// vals backs the single values of keys: one allocation, not one a key.
+	vals []string
 }
 
 // BucketARN and ObjectARN are the resources of S3 operations.
@@ -135,41 +146,159 @@ func ObjectARN(bucket, key string) string { return "arn:aws:s3:::" + bucket + "/
 // s3:ListAllMyBuckets): identity policies grant it with "Resource": "*".
 const ServiceARN = "*"
 
-// Prepare builds a request's condition keys.
+// Prepare readies a request for decisions. The condition keys are built
+// later, as decisions need them.
 func (a *Authorizer) Prepare(r *Request) *Check {
-	c := &Check{who: r.Principal, tags: r.ExistingTags}
-	pr := &c.pr
-	pr.Type = r.Principal.Type
-	pr.Account = a.account
-	now := a.opts.Now()
-	pr.Time = now
-	ctx := make(policy.Context, 24)
-	pr.Context = ctx
-	cb := ctxBuilder{ctx: ctx, vals: make([]string, 0, 16)}
+	c := &Check{in: r, a: a, tags: r.ExistingTags}
+	c.pr.Type = r.Principal.Type
+	c.pr.Account = a.account
+	c.pr.Time = a.opts.Now()
 	switch r.Principal.Type {
 	case policy.Root:
-		pr.ARN = a.rootARN
-		cb.set("aws:principaltype", "Account")
-		cb.set("aws:userid", a.account)
-		cb.set("aws:principalarn", a.rootARN)
-		cb.set("aws:principalaccount", a.account)
+		c.pr.ARN = a.rootARN
 	case policy.User:
-		u := r.Principal.User
-		pr.ARN = u.ARN
-		cb.set("aws:principaltype", "User")
-		cb.set("aws:username", u.UserName)
-		cb.set("aws:userid", u.UserID)
-		cb.set("aws:principalarn", u.ARN)
-		cb.set("aws:principalaccount", a.account)
-		c.set.Identity = u.Policies
-	default:
-		cb.set("aws:principaltype", "Anonymous")
+		c.pr.ARN = r.Principal.User.ARN
+		c.set.Identity = r.Principal.User.Policies
 	}
-	cb.set("aws:currenttime", now.UTC().Format(time.RFC3339))
-	cb.set("aws:epochtime", strconv.FormatInt(now.Unix(), 10))
-	h := r.HTTP
-	secure := h.TLS != nil
-	ip := remoteIP(h.RemoteAddr)
+	return c
+}
+
+// fill puts into the request's context the keys p reads, once per policy.
+func (c *Check) fill(p *policy.Compiled) {
+	if p == nil || len(p.Keys()) == 0 || slices.Contains(c.filled, p) {
+		return
+	}
+	c.filled = append(c.filled, p)
+	if c.pr.Context == nil {
+		c.pr.Context = make(policy.Context, len(p.Keys()))
+	}
+	for _, k := range p.Keys() {
+		if _, ok := c.pr.Context[k]; !ok {
+			c.key(k)
+		}
+	}
+}
+
+// key sets the condition key k (lower case) from the request, if it has
+// a value.
+func (c *Check) key(k string) {
+	ctx, r, h := c.pr.Context, c.in, c.in.HTTP
+	set := func(v string) {
+		if c.vals == nil {
+			c.vals = make([]string, 0, 8)
+		}
+		c.vals = append(c.vals, v)
+		n := len(c.vals)
+		ctx[k] = c.vals[n-1 : n : n]
+	}
+	switch k {
+	case "aws:principaltype", "aws:username", "aws:userid", "aws:principalarn", "aws:principalaccount":
+		if v, ok := c.principalKey(k); ok {
+			set(v)
+		}
+	case "aws:currenttime":
+		set(c.pr.Time.UTC().Format(time.RFC3339))
+	case "aws:epochtime":
+		set(strconv.FormatInt(c.pr.Time.Unix(), 10))
+	case "aws:sourceip":
+		if ip, _ := c.a.source(h); ip != "" {
+			set(ip)
+		}
+	case "aws:securetransport":
+		_, secure := c.a.source(h)
+		set(strconv.FormatBool(secure))
+	case "aws:referer":
+		setHeader(ctx, k, h.Header, "Referer")
+	case "aws:useragent":
+		setHeader(ctx, k, h.Header, "User-Agent")
+	case "s3:signatureversion":
+		if r.SignatureVersion != "" {
+			set(r.SignatureVersion)
+		}
+	case "s3:authtype":
+		if r.SignatureVersion != "" {
+			set(r.AuthType)
+		}
+	case "s3:x-amz-content-sha256":
+		setHeader(ctx, k, h.Header, "X-Amz-Content-Sha256")
+	case "s3:x-amz-acl":
+		setHeader(ctx, k, h.Header, "X-Amz-Acl")
+	case "s3:object-lock-mode":
+		setHeader(ctx, k, h.Header, "X-Amz-Object-Lock-Mode")
+	case "s3:object-lock-retain-until-date":
+		setHeader(ctx, k, h.Header, "X-Amz-Object-Lock-Retain-Until-Date")
+	case "s3:object-lock-legal-hold":
+		setHeader(ctx, k, h.Header, "X-Amz-Object-Lock-Legal-Hold")
+	case "s3:versionid":
+		if v, ok := c.params()["versionId"]; ok && !c.version {
+			ctx[k] = v
+		}
+	case "s3:prefix", "s3:delimiter", "s3:max-keys":
+		if v, ok := c.params()[k[len("s3:"):]]; ok && r.List {
+			ctx[k] = v
+		}
+	case requestTagKeys:
+		c.requestTags()
+	default:
+		switch {
+		case strings.HasPrefix(k, requestTagPrefix):
+			c.requestTags()
+		case strings.HasPrefix(k, existingTagPrefix):
+			if c.tags != nil {
+				c.loadTags()
+			}
+		}
+	}
+}
+
+// params is the request's query, parsed once.
+func (c *Check) params() url.Values {
+	if c.query == nil {
+		c.query = c.in.HTTP.URL.Query()
+	}
+	return c.query
+}
+
+// principalKey is the value of a key that describes the principal.
+func (c *Check) principalKey(k string) (string, bool) {
+	a := c.a
+	switch c.in.Principal.Type {
+	case policy.Root:
+		switch k {
+		case "aws:principaltype":
+			return "Account", true
+		case "aws:userid", "aws:principalaccount":
+			return a.account, true
+		case "aws:principalarn":
+			return a.rootARN, true
+		}
+	case policy.User:
+		u := c.in.Principal.User
+		switch k {
+		case "aws:principaltype":
+			return "User", true
+		case "aws:username":
+			return u.UserName, true
+		case "aws:userid":
+			return u.UserID, true
+		case "aws:principalarn":
+			return u.ARN, true
+		case "aws:principalaccount":
+			return a.account, true
+		}
+	default:
+		if k == "aws:principaltype" {
+			return "Anonymous", true
+		}
+	}
+	return "", false
+}
+
+// source is the request's source address and whether it came over TLS:
+// the proxy's word for both under Options.TrustForwardedFor.
+func (a *Authorizer) source(h *http.Request) (ip string, secure bool) {
+	secure = h.TLS != nil
+	ip = remoteIP(h.RemoteAddr)
 	if a.opts.TrustForwardedFor {
 		if fwd := lastForwarded(h.Header.Values("X-Forwarded-For")); fwd != "" {
 			ip = fwd
@@ -178,51 +307,24 @@ func (a *Authorizer) Prepare(r *Request) *Check {
 			secure = strings.EqualFold(p, "https")
 		}
 	}
-	if ip != "" {
-		cb.set("aws:sourceip", ip)
-	}
-	cb.set("aws:securetransport", strconv.FormatBool(secure))
-	setHeader(ctx, "aws:referer", h.Header, "Referer")
-	setHeader(ctx, "aws:useragent", h.Header, "User-Agent")
-	if r.SignatureVersion != "" {
-		cb.set("s3:signatureversion", r.SignatureVersion)
-		cb.set("s3:authtype", r.AuthType)
-	}
-	setHeader(ctx, "s3:x-amz-content-sha256", h.Header, "X-Amz-Content-Sha256")
-	setHeader(ctx, "s3:x-amz-acl", h.Header, "X-Amz-Acl")
-	setHeader(ctx, "s3:object-lock-mode", h.Header, "X-Amz-Object-Lock-Mode")
-	setHeader(ctx, "s3:object-lock-retain-until-date", h.Header, "X-Amz-Object-Lock-Retain-Until-Date")
-	setHeader(ctx, "s3:object-lock-legal-hold", h.Header, "X-Amz-Object-Lock-Legal-Hold")
-	if t := h.Header.Get("X-Amz-Tagging"); t != "" {
-		setTags(ctx, t)
-	}
-	if h.URL.RawQuery != "" {
-		q := h.URL.Query()
-		if v, ok := q["versionId"]; ok {
-			ctx.Set("s3:VersionId", v...)
-		}
-		if r.List {
-			for _, k := range [...]string{"prefix", "delimiter", "max-keys"} {
-				if v, ok := q[k]; ok {
-					ctx.Set("s3:"+k, v...)
-				}
-			}
-		}
-	}
-	return c
+	return ip, secure
 }
 
-// ctxBuilder sets single-valued condition keys (lower case) with one
-// backing array for all their values: one allocation, not one a key.
-type ctxBuilder struct {
-	ctx  policy.Context
-	vals []string
-}
+const (
+	requestTagPrefix = "s3:requestobjecttag/"
+	requestTagKeys   = "s3:requestobjecttagkeys"
+)
 
-func (b *ctxBuilder) set(lowerKey, v string) {
-	b.vals = append(b.vals, v)
-	n := len(b.vals)
-	b.ctx[lowerKey] = b.vals[n-1 : n : n]
+// requestTags sets the keys of the x-amz-tagging header, once: each one
+// set marks them done (s3:RequestObjectTagKeys is set, if only empty).
+func (c *Check) requestTags() {
+	if _, done := c.pr.Context[requestTagKeys]; done {
+		return
+	}
+	c.pr.Context[requestTagKeys] = nil
+	if t := c.in.HTTP.Header.Get("X-Amz-Tagging"); t != "" {
+		setTags(c.pr.Context, t)
+	}
 }
 
 // setTags sets s3:RequestObjectTag/<key> for each tag of an x-amz-tagging
@@ -276,6 +378,10 @@ func lastForwarded(values []string) string {
 // SetVersion sets s3:VersionId for the decisions that follow (a
 // DeleteObjects entry's version); "" removes it.
 func (c *Check) SetVersion(v string) {
+	c.version = true
+	if c.pr.Context == nil {
+		c.pr.Context = make(policy.Context, 1)
+	}
 	if v == "" {
 		delete(c.pr.Context, "s3:versionid")
 		return
@@ -289,7 +395,7 @@ func (c *Check) SetVersion(v string) {
 // resource policy would, after the bucket policy and the identity
 // policies denied nothing. The root is allowed without evaluation.
 func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled, acls ...*policy.Compiled) policy.Decision {
-	if c.who.IsRoot() {
+	if c.in.Principal.IsRoot() {
 		return policy.Allowed
 	}
 	d := c.decide(action, resource, bucketPolicy)
@@ -310,9 +416,10 @@ func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled, a
 func (c *Check) decide(action, resource string, bucketPolicy *policy.Compiled) policy.Decision {
 	c.pr.Action, c.pr.Resource = action, resource
 	c.set.Resource = bucketPolicy
-	if c.tags != nil && c.mentions(existingTagPrefix) {
-		c.loadTags()
+	for _, p := range c.set.Identity {
+		c.fill(p)
 	}
+	c.fill(bucketPolicy)
 	if c.err != nil {
 		return policy.ImplicitDeny
 	}
@@ -320,20 +427,6 @@ func (c *Check) decide(action, resource string, bucketPolicy *policy.Compiled) p
 }
 
 const existingTagPrefix = "s3:existingobjecttag/"
-
-// mentions reports whether a policy of the request names a key with the
-// prefix.
-func (c *Check) mentions(lowerPrefix string) bool {
-	if c.set.Resource != nil && c.set.Resource.MentionsKeyPrefix(lowerPrefix) {
-		return true
-	}
-	for _, p := range c.set.Identity {
-		if p.MentionsKeyPrefix(lowerPrefix) {
-			return true
-		}
-	}
-	return false
-}
 
 // loadTags reads the existing object's tags into s3:ExistingObjectTag/<k>,
 // once.

@@ -325,6 +325,16 @@ func (c *Client) CreateBucket(ctx context.Context, bucket string) error {
 	return err
 }
 
+// HeadBucket checks that a bucket exists and may be used.
+func (c *Client) HeadBucket(ctx context.Context, bucket string) error {
+	resp, _, err := c.do(ctx, request{method: http.MethodHead, bucket: bucket})
+	if err != nil {
+		return err
+	}
+	_, err = c.drain(resp.Body, nil)
+	return err
+}
+
 // DeleteBucket deletes an empty bucket.
 func (c *Client) DeleteBucket(ctx context.Context, bucket string) error {
 	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -46,11 +47,24 @@ func Open(ctx context.Context, cfg Config, maxConcurrency int, opts Options) (*B
 		b.bucket = fmt.Sprintf("jog-bench-%08x", rand.Uint32())
 		b.created = true
 	}
-	if err := client.CreateBucket(ctx, b.bucket); err != nil {
+	if err := b.ensureBucket(ctx); err != nil {
 		client.Close()
 		return nil, fmt.Errorf("create bucket %s: %w", b.bucket, err)
 	}
 	return b, nil
+}
+
+// ensureBucket creates the bucket, unless it was named and exists: a
+// principal allowed to use a bucket need not be allowed to create one.
+func (b *Bench) ensureBucket(ctx context.Context) error {
+	if !b.created {
+		err := b.client.HeadBucket(ctx, b.bucket)
+		var e *S3Error
+		if err == nil || !errors.As(err, &e) || e.Status != http.StatusNotFound {
+			return err
+		}
+	}
+	return b.client.CreateBucket(ctx, b.bucket)
 }
 
 // Bucket is the bucket the runs use.

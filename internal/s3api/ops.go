@@ -263,6 +263,10 @@ var versioned = [numOps]versionDesc{
 // String returns the operation's name as S3 spells it ("GetObject").
 func (o Op) String() string { return operations[o].name }
 
+// Routed returns the operations the router serves, in Op order: every
+// one has IAM actions (TestOperationTable).
+func Routed() []Op { return routed.ops() }
+
 // Actions returns the IAM actions ("s3:GetObject") S3 requires for the
 // operation on its route's bucket or object: every one must be allowed.
 // OpUnknown, OpUnsupported and OpPreflight have none: the first two are

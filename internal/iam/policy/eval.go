@@ -165,7 +165,29 @@ const (
 type Compiled struct {
 	kind  Kind
 	stmts []statement
-	keys  []string // the condition keys its statements name, lower case, once each
+	keys  []string // the condition keys its statements read (conditions, variables), lower case, once each
+}
+
+// Keys returns the condition keys the policy reads, lower case, each
+// once: its conditions' keys and the variables in its resources and
+// condition values. A caller may fill Request.Context with these alone.
+func (c *Compiled) Keys() []string { return c.keys }
+
+func (c *Compiled) addKey(k string) {
+	if !slices.Contains(c.keys, k) {
+		c.keys = append(c.keys, k)
+	}
+}
+
+// addVars adds the keys of the policy variables in pats.
+func (c *Compiled) addVars(pats []pattern) {
+	for i := range pats {
+		for _, t := range pats[i].toks {
+			if t.kind == tVar {
+				c.addKey(t.key)
+			}
+		}
+	}
 }
 
 // MentionsKeyPrefix reports whether a condition of the policy names a key
@@ -226,14 +248,17 @@ func Compile(p *Policy) (*Compiled, error) {
 		for _, r := range resources {
 			cs.resources = append(cs.resources, compilePattern(r, true, vars))
 		}
+		c.addVars(cs.resources)
 		for _, cd := range st.Conditions {
 			k, err := compileCondition(cd, vars)
 			if err != nil {
 				return nil, err
 			}
 			cs.conds = append(cs.conds, k)
-			if !slices.Contains(c.keys, k.key) {
-				c.keys = append(c.keys, k.key)
+			c.addKey(k.key)
+			c.addVars(k.pats)
+			for _, a := range k.arns {
+				c.addVars(a.parts[:])
 			}
 		}
 		c.stmts = append(c.stmts, cs)

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -258,4 +259,24 @@ func TestTrustPolicy(t *testing.T) {
 		{"account delegation with an identity allow", user("bob", "sts:AssumeRole", roleARN, "aws:MultiFactorAuthPresent", "true"), Allowed},
 		{"identity allow without the trust policy's", user("bob", "sts:AssumeRole", roleARN), ImplicitDeny},
 	})
+}
+
+// TestKeys: Keys names every key an evaluation may read, so that a caller
+// filling the context lazily fills these: condition keys and the variables
+// of resources, string values and ARN values, each once, in lower case.
+func TestKeys(t *testing.T) {
+	c, err := ParseCompiled([]byte(`{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::b/${aws:username}/*",
+		 "Condition":{"StringLike":{"s3:prefix":"${aws:userid}/*"},"ArnLike":{"aws:SourceArn":"arn:aws:s3:::${s3:x-amz-acl}"},
+		 "IpAddress":{"aws:SourceIp":"10.0.0.0/8"}}},
+		{"Effect":"Deny","Action":"s3:*","Resource":"arn:aws:s3:::${aws:username}","Condition":{"Bool":{"aws:SecureTransport":"false"}}}]}`), Identity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := append([]string(nil), c.Keys()...)
+	slices.Sort(got)
+	want := []string{"aws:securetransport", "aws:sourcearn", "aws:sourceip", "aws:userid", "aws:username", "s3:prefix", "s3:x-amz-acl"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Keys() = %v, want %v", got, want)
+	}
 }
