@@ -437,13 +437,32 @@ func (c *Check) SetVersion(v string) {
 }
 
 // Decide decides action on resource under the bucket's policy (nil when
-// it has none or the request names no bucket). The root is allowed
-// without evaluation.
-func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled) policy.Decision {
+// it has none or the request names no bucket) and the allows of ACLs
+// (internal/acl.Compile; nil ones are skipped): an ACL allows as another
+// resource policy would, after the bucket policy and the identity
+// policies denied nothing. The root is allowed without evaluation.
+func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled, acls ...*policy.Compiled) policy.Decision {
 	if c.in.Principal.IsRoot() {
 		return policy.Allowed
 	}
-	return c.evaluate(action, resource, bucketPolicy)
+	d := c.evaluate(action, resource, bucketPolicy)
+	for _, a := range acls {
+		if d != policy.ImplicitDeny {
+			break
+		}
+		if a != nil {
+			d = c.evaluate(action, resource, a)
+		}
+	}
+	return c.decided(action, d)
+}
+
+// decided records a decision other than Allowed on action for the log.
+func (c *Check) decided(action string, d policy.Decision) policy.Decision {
+	if d != policy.Allowed {
+		c.deny = action
+	}
+	return d
 }
 
 // evaluate decides action on resource under the request's policies and
@@ -458,14 +477,9 @@ func (c *Check) evaluate(action, resource string, rp *policy.Compiled) policy.De
 	c.fill(c.set.Session)
 	c.fill(rp)
 	if c.err != nil {
-		c.deny = action
 		return policy.ImplicitDeny
 	}
-	d := policy.Evaluate(&c.pr, &c.set)
-	if d != policy.Allowed {
-		c.deny = action
-	}
-	return d
+	return policy.Evaluate(&c.pr, &c.set)
 }
 
 // DecideWith decides as Decide, but with s3:ExistingObjectTag/<key> the
@@ -474,14 +488,14 @@ func (c *Check) evaluate(action, resource string, rp *policy.Compiled) policy.De
 // at most once, only when a policy that applies names such a key; the
 // request's own existing-object tags do not apply to this decision and
 // are kept (or left to be read) for the next.
-func (c *Check) DecideWith(action, resource string, bucketPolicy *policy.Compiled, tags func() (map[string]string, error)) policy.Decision {
+func (c *Check) DecideWith(tags func() (map[string]string, error), action, resource string, bucketPolicy *policy.Compiled, acls ...*policy.Compiled) policy.Decision {
 	if c.in.Principal.IsRoot() {
 		return policy.Allowed
 	}
 	own, ownLoad := c.takeExistingTags(), c.tags
 	c.tags = tags
 	c.unfillExistingTags()
-	d := c.Decide(action, resource, bucketPolicy)
+	d := c.Decide(action, resource, bucketPolicy, acls...)
 	c.takeExistingTags()
 	c.unfillExistingTags()
 	for k, v := range own {
@@ -495,7 +509,7 @@ func (c *Check) DecideWith(action, resource string, bucketPolicy *policy.Compile
 // policy. Unlike Decide it asks the root too: JOG's root assumes only the
 // roles whose trust policy allows it (one that trusts the account).
 func (c *Check) DecideAssumeRole(roleARN string, trust *policy.Compiled) policy.Decision {
-	return c.evaluate("sts:AssumeRole", roleARN, trust)
+	return c.decided("sts:AssumeRole", c.evaluate("sts:AssumeRole", roleARN, trust))
 }
 
 // takeExistingTags removes the s3:ExistingObjectTag/<key> keys from the

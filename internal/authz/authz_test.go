@@ -304,7 +304,7 @@ func TestDecideWith(t *testing.T) {
 	src := func(tags map[string]string) func() (map[string]string, error) {
 		return func() (map[string]string, error) { return tags, nil }
 	}
-	if got := c.DecideWith("s3:GetObject", ObjectARN("src", "a"), nil, src(nil)); got != policy.ImplicitDeny {
+	if got := c.DecideWith(src(nil), "s3:GetObject", ObjectARN("src", "a"), nil); got != policy.ImplicitDeny {
 		t.Errorf("untagged source: %v", got)
 	}
 	if ownReads != 0 {
@@ -313,16 +313,16 @@ func TestDecideWith(t *testing.T) {
 	if got := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); got != policy.Allowed {
 		t.Errorf("the request's own object after the source's: %v", got)
 	}
-	if got := c.DecideWith("s3:GetObject", ObjectARN("src", "a"), nil, src(map[string]string{"class": "secret"})); got != policy.ImplicitDeny {
+	if got := c.DecideWith(src(map[string]string{"class": "secret"}), "s3:GetObject", ObjectARN("src", "a"), nil); got != policy.ImplicitDeny {
 		t.Errorf("a source tagged otherwise, after the own tags were loaded: %v", got)
 	}
-	if got := c.DecideWith("s3:GetObject", ObjectARN("src", "b"), nil, src(map[string]string{"class": "public"})); got != policy.Allowed {
+	if got := c.DecideWith(src(map[string]string{"class": "public"}), "s3:GetObject", ObjectARN("src", "b"), nil); got != policy.Allowed {
 		t.Errorf("a public source: %v", got)
 	}
 	if got := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); got != policy.Allowed || ownReads != 1 {
 		t.Errorf("the own tags after the sources: %v, read %d times", got, ownReads)
 	}
-	if got := New(acct, Options{}).Prepare(&Request{Principal: Root, HTTP: in.HTTP}).DecideWith("s3:GetObject", "x", nil, nil); got != policy.Allowed {
+	if got := New(acct, Options{}).Prepare(&Request{Principal: Root, HTTP: in.HTTP}).DecideWith(nil, "s3:GetObject", "x", nil); got != policy.Allowed {
 		t.Errorf("root: %v", got)
 	}
 }
@@ -407,5 +407,38 @@ func TestSessions(t *testing.T) {
 	}
 	if d := c.DecideAssumeRole(roleARN, trustsAccount); d != policy.ImplicitDeny {
 		t.Errorf("ann, the trust policy naming the account, no identity policy for it: %v", d)
+	}
+}
+
+// TestDecideACLs: an ACL's allow counts after the bucket policy and the
+// identity policies denied nothing; an explicit Deny in either wins.
+func TestDecideACLs(t *testing.T) {
+	a := New(acct, Options{})
+	const obj = "arn:aws:s3:::b/k"
+	aclAllow := compile(t, policy.Resource, bucketStmt("Allow", `"*"`, "s3:GetObject", obj, ""))
+	denyBucket := compile(t, policy.Resource, bucketStmt("Deny", `"*"`, "s3:GetObject", obj, ""))
+	cases := []struct {
+		name string
+		who  Principal
+		bp   *policy.Compiled
+		acls []*policy.Compiled
+		want policy.Decision
+	}{
+		{"anonymous, no ACL", Anonymous, nil, nil, policy.ImplicitDeny},
+		{"anonymous, nil ACL", Anonymous, nil, []*policy.Compiled{nil}, policy.ImplicitDeny},
+		{"anonymous, ACL allows", Anonymous, nil, []*policy.Compiled{nil, aclAllow}, policy.Allowed},
+		{"bucket policy denies", Anonymous, denyBucket, []*policy.Compiled{aclAllow}, policy.ExplicitDeny},
+		{"user without policies, ACL allows", user(t, "u"), nil, []*policy.Compiled{aclAllow}, policy.Allowed},
+		{"identity policy denies", user(t, "d", stmt("Deny", "s3:GetObject", "*", "")), nil, []*policy.Compiled{aclAllow}, policy.ExplicitDeny},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest("GET", "/b/k", nil)
+		ck := a.Prepare(&Request{Principal: c.who, HTTP: r})
+		if got := ck.Decide("s3:GetObject", obj, c.bp, c.acls...); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		if got := ck.Denied(); (got != "") != (c.want != policy.Allowed) {
+			t.Errorf("%s: Denied() = %q", c.name, got)
+		}
 	}
 }

@@ -54,6 +54,9 @@ type Upload struct {
 	// Tags are the tags CreateMultipartUpload was given (x-amz-tagging
 	// form, "" for none), the completed object's.
 	Tags string
+	// ACL is the ACL CreateMultipartUpload was given (acl.Encode, "" for
+	// the private one), the completed object's.
+	ACL string
 	// Lock is the retention and legal hold CreateMultipartUpload was
 	// given (x-amz-object-lock-*), nil for none; the caller validated it.
 	// The completed version gets it (Object.Lock).

@@ -43,6 +43,9 @@ type ObjectStore interface {
 	// else of it, and returns that version's ID: ErrObjectNotFound when
 	// there is none, a *DeleteMarkerError when it is a delete marker.
 	PutObjectTags(ctx context.Context, bucket, key, versionID, tags string) (string, error)
+	// PutObjectACL replaces the ACL (meta.Object.ACL) of a version as
+	// PutObjectTags replaces its tags.
+	PutObjectACL(ctx context.Context, bucket, key, versionID, acl string) (string, error)
 	// GetObjectLock returns the lock of the latest (versionID "") or the
 	// given version, and that version's ID; a zero ObjectLock when it has
 	// none. ErrObjectNotFound / *DeleteMarkerError as GetObject.

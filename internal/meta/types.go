@@ -60,6 +60,10 @@ type Object struct {
 	// ("k1=v1&k2=v2", URL-encoded; "" for none). ObjectStore.PutObjectTags
 	// replaces it.
 	Tags string
+	// ACL is the version's access control list as internal/acl stores it
+	// (acl.Encode; "" for the private ACL). ObjectStore.PutObjectACL
+	// replaces it.
+	ACL string
 
 	// DeleteMarker marks a version that records a delete: it has no data.
 	// PutObject with DeleteMarker set writes one (ADR 0012).

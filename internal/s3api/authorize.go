@@ -5,12 +5,13 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sts"
-	"github.com/jogstore/jog/internal/tagging"
 )
 
 // principal is who signed with access key id (session: the verifier's
@@ -40,14 +41,14 @@ func (h *Handler) authorize(r *request) error {
 	actions := rt.Actions()
 	switch {
 	case rt.Op == OpDeleteObjects:
-		// Only a bucket policy can allow anything to an anonymous request:
-		// without one its keys need not be read to refuse them all.
+		// Only a bucket policy or ACL can allow anything to an anonymous
+		// request: without one its keys need not be read to refuse them all.
 		if r.who.Type == policy.Anonymous {
-			bp, err := h.bucketPolicy(r, rt.Bucket)
+			acc, err := h.bucketAccess(r, rt.Bucket)
 			if err != nil {
 				return err
 			}
-			if bp == nil {
+			if !acc.MayAllowAnonymous() {
 				return h.denied(r, authz.BucketARN(rt.Bucket))
 			}
 		}
@@ -61,25 +62,28 @@ func (h *Handler) authorize(r *request) error {
 		return err
 	}
 	resource := authz.ServiceARN
-	var bp *policy.Compiled
+	var acc *service.Access
 	if rt.Bucket != "" {
 		resource = authz.BucketARN(rt.Bucket)
 		if rt.Key != "" {
 			resource = authz.ObjectARN(rt.Bucket, rt.Key)
 		}
 		var err error
-		if bp, err = h.bucketPolicy(r, rt.Bucket); err != nil {
+		if acc, err = h.bucketAccess(r, rt.Bucket); err != nil {
 			return err
 		}
 	}
+	// The existing object the request names: its ACL counts for the
+	// operations on it, its tags are s3:ExistingObjectTag.
+	obj := r.object()
 	for _, a := range actions {
-		if r.check.Decide(a, resource, bp) != policy.Allowed {
-			return h.denied(r, resource)
+		if err := h.decide(r, a, resource, acc, obj); err != nil {
+			return err
 		}
 	}
 	for _, a := range headerActions(rt.Op, r.authzHeader()) {
-		if r.check.Decide(a, resource, bp) != policy.Allowed {
-			return h.denied(r, resource)
+		if err := h.decide(r, a, resource, acc, obj); err != nil {
+			return err
 		}
 	}
 	if src := rt.SourceAction(); src != "" {
@@ -87,17 +91,42 @@ func (h *Handler) authorize(r *request) error {
 		if err != nil {
 			return err
 		}
-		sbp, err := h.bucketPolicy(r, b)
+		sacc, err := h.bucketAccess(r, b)
 		if err != nil {
 			return err
 		}
 		// The source's own version ID is not the request's s3:VersionId;
 		// its tags are s3:ExistingObjectTag for the source's action.
 		resource = authz.ObjectARN(b, k)
-		srcTags := func() (map[string]string, error) { return h.objectTags(r, b, k, v) }
-		if r.check.DecideWith(src, resource, sbp, srcTags) != policy.Allowed {
-			return h.denied(r, resource)
+		return h.decide(r, src, resource, sacc, &object{bucket: b, key: k, version: v, other: true})
+	}
+	return nil
+}
+
+// decide allows action on resource or answers AccessDenied: the identity
+// policies, the bucket's policy and ACL and, when those do not allow it
+// and the bucket's object ACLs count, the object's ACL. obj is the
+// existing object the decision is about (its tags, its ACL), nil for
+// none.
+func (h *Handler) decide(r *request, action, resource string, acc *service.Access, obj *object) error {
+	anon := r.who.Type == policy.Anonymous
+	bacl, objACLs := acc.ACL(), acc.ObjectACLs()
+	if acc.Restricts(anon) {
+		bacl, objACLs = nil, false
+	}
+	bp := acc.Policy(anon)
+	d := obj.decide(h, r, action, resource, bp, bacl)
+	if d == policy.ImplicitDeny && objACLs && obj != nil && !obj.bucketOnly {
+		oacl, err := obj.acl(h, r)
+		if err != nil {
+			return err
 		}
+		if oacl != nil {
+			d = obj.decide(h, r, action, resource, bp, oacl)
+		}
+	}
+	if d != policy.Allowed {
+		return h.denied(r, resource)
 	}
 	return nil
 }
@@ -108,7 +137,7 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 	if r.who.IsRoot() {
 		return nil
 	}
-	bp, err := h.bucketPolicy(r, r.route.Bucket)
+	acc, err := h.bucketAccess(r, r.route.Bucket)
 	if err != nil {
 		return err
 	}
@@ -118,14 +147,17 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 	}
 	r.check.SetVersion(version)
 	resource := authz.ObjectARN(r.route.Bucket, key)
+	// The key's tags are s3:ExistingObjectTag, as for DeleteObject;
+	// deleting is granted by the bucket's ACL (WRITE), never an object's.
+	obj := &object{bucket: r.route.Bucket, key: key, version: version, other: true, bucketOnly: true}
 	for _, a := range actions {
-		if r.check.Decide(a, resource, bp) != policy.Allowed {
-			return h.denied(r, resource)
+		if err := h.decide(r, a, resource, acc, obj); err != nil {
+			return err
 		}
 	}
 	for _, a := range headerActions(OpDeleteObjects, r.Header) {
-		if r.check.Decide(a, resource, bp) != policy.Allowed {
-			return h.denied(r, resource)
+		if err := h.decide(r, a, resource, acc, obj); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -136,14 +168,24 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 // retention (s3:BypassGovernanceRetention) on deletes and retention
 // changes; and, on writes of a new object, setting its retention
 // (s3:PutObjectRetention), legal hold (s3:PutObjectLegalHold) or tags
-// (s3:PutObjectTagging) through x-amz-object-lock-* and x-amz-tagging.
-// A PostObject's form fields count as its headers (request.authzHTTP).
+// (s3:PutObjectTagging) through x-amz-object-lock-* and x-amz-tagging,
+// or its ACL (s3:PutObjectAcl) through x-amz-acl and x-amz-grant-*; and,
+// on CreateBucket, setting its ACL (s3:PutBucketAcl) or its Object
+// Ownership (s3:PutBucketOwnershipControls). A PostObject's form fields
+// count as its headers (request.authzHTTP).
 func headerActions(op Op, hdr http.Header) []string {
 	var acts []string
 	switch op {
 	case OpDeleteObject, OpDeleteObjects, OpPutObjectRetention:
 		if bypassGovernance(hdr) {
 			acts = append(acts, "s3:BypassGovernanceRetention")
+		}
+	case OpCreateBucket: // its API reference, "Permissions"
+		if acl.HasHeaders(hdr) {
+			acts = append(acts, "s3:PutBucketAcl")
+		}
+		if hdr.Get("X-Amz-Object-Ownership") != "" {
+			acts = append(acts, "s3:PutBucketOwnershipControls")
 		}
 	case OpPutObject, OpCopyObject, OpCreateMultipartUpload, OpPostObject:
 		if hdr.Get("X-Amz-Object-Lock-Mode") != "" || hdr.Get("X-Amz-Object-Lock-Retain-Until-Date") != "" {
@@ -154,6 +196,9 @@ func headerActions(op Op, hdr http.Header) []string {
 		}
 		if hdr.Get("X-Amz-Tagging") != "" {
 			acts = append(acts, "s3:PutObjectTagging")
+		}
+		if acl.HasHeaders(hdr) {
+			acts = append(acts, "s3:PutObjectAcl")
 		}
 	}
 	return acts
@@ -176,14 +221,14 @@ func init() {
 	authorizeForm = (*Handler).authorize
 }
 
-// bucketPolicy is a bucket's compiled policy, nil when it has none or
-// does not exist (the operation then answers NoSuchBucket to whoever may
-// ask).
-func (h *Handler) bucketPolicy(r *request, bucket string) (*policy.Compiled, error) {
+// bucketAccess is a bucket's policy, ACL and access settings, nil when
+// it does not exist (the operation then answers NoSuchBucket to whoever
+// may ask).
+func (h *Handler) bucketAccess(r *request, bucket string) (*service.Access, error) {
 	if h.svc == nil { // the edge alone, in its unit tests: no bucket has a policy
 		return nil, nil
 	}
-	bp, err := h.svc.BucketPolicy(r.Context(), bucket)
+	bp, err := h.svc.BucketAccess(r.Context(), bucket)
 	if errors.Is(err, meta.ErrBucketNotFound) {
 		return nil, nil
 	}
@@ -196,8 +241,8 @@ func (h *Handler) prepare(r *request) error {
 		return nil
 	}
 	in := &authz.Request{Principal: r.who, HTTP: r.authzHTTP(), List: listOps.has(r.route.Op)}
-	if r.route.Key != "" && !newObjectOps.has(r.route.Op) {
-		in.ExistingTags = func() (map[string]string, error) { return h.existingTags(r) }
+	if obj := r.object(); obj != nil {
+		in.ExistingTags = func() (map[string]string, error) { return obj.tags(h, r) }
 	}
 	switch {
 	case r.auth == nil || r.who.Type == policy.Anonymous:
@@ -242,30 +287,6 @@ func (r *request) authzHeader() http.Header {
 		h[k] = v
 	}
 	return h
-}
-
-// newObjectOps write a new object (or part): they have no existing
-// object, so no s3:ExistingObjectTag.
-var newObjectOps = opsOf(OpPutObject, OpCopyObject, OpPostObject, OpCreateMultipartUpload, OpUploadPart,
-	OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)
-
-// existingTags reads the tags of the object version the request names,
-// none when there is none.
-func (h *Handler) existingTags(r *request) (map[string]string, error) {
-	return h.objectTags(r, r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"))
-}
-
-// objectTags reads the tags of an object version, none when there is
-// none.
-func (h *Handler) objectTags(r *request, bucket, key, version string) (map[string]string, error) {
-	o, err := h.svc.HeadObject(r.Context(), bucket, key, version, false)
-	if err != nil {
-		if _, known := toAPIError(err); known {
-			return nil, nil // no such object, a delete marker, a bad version ID: no tags
-		}
-		return nil, err
-	}
-	return tagging.ParseStored(o.Tags).Map(), nil
 }
 
 // listOps are the operations whose prefix, delimiter and max-keys are the

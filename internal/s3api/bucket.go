@@ -95,11 +95,18 @@ func (h *Handler) createBucket(w http.ResponseWriter, r *request) error {
 				"The %s location constraint is incompatible for the region specific endpoint this request was sent to (%s).", loc, h.cfg.Region)
 		}
 	}
+	setting, enc, err := createBucketAccess(r)
+	if err != nil {
+		return err
+	}
 	create := h.svc.CreateBucket
 	if strings.EqualFold(r.Header.Get("X-Amz-Bucket-Object-Lock-Enabled"), "true") {
 		create = h.svc.CreateObjectLockBucket
 	}
 	if err := create(r.Context(), r.route.Bucket, h.cfg.Region, r.auth.AccessKey); err != nil {
+		return err
+	}
+	if err := h.setCreatedBucketAccess(r, setting, enc); err != nil {
 		return err
 	}
 	w.Header().Set("Location", "/"+r.route.Bucket)

@@ -17,8 +17,19 @@ func (h *Handler) putBucketPolicy(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := authz.ParseBucketPolicy(body, r.route.Bucket); err != nil {
+	p, err := authz.ParseBucketPolicy(body, r.route.Bucket)
+	if err != nil {
 		return err
+	}
+	if authz.IsPublic(p) {
+		// BlockPublicPolicy refuses a public policy and keeps the old one.
+		acc, err := h.svc.BucketAccess(r.Context(), r.route.Bucket)
+		if err != nil {
+			return err
+		}
+		if acc.Block != nil && acc.Block.BlockPublicPolicy {
+			return errAccessDenied
+		}
 	}
 	if err := h.svc.PutBucketPolicy(r.Context(), r.route.Bucket, body); err != nil {
 		return err

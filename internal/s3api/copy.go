@@ -97,6 +97,10 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 			return err
 		}
 	}
+	// The copy gets the ACL of the request's headers, not the source's.
+	if in.Dst.ACL, err = h.writeACL(r, r.Header); err != nil {
+		return err
+	}
 	if in.Dst.Lock, err = lockRequest(r.Header); err != nil {
 		return err
 	}

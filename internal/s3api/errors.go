@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
@@ -75,6 +76,8 @@ var errorTable = []struct {
 	// The message is the parser's reason ("Policy has invalid resource").
 	{policy.ErrMalformed, APIError{"MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'", http.StatusBadRequest}},
 	{tagging.ErrNoTagSet, APIError{"NoSuchTagSet", "The TagSet does not exist", http.StatusNotFound}},
+	{service.ErrNoOwnershipControls, APIError{"OwnershipControlsNotFoundError", "The bucket ownership controls were not found", http.StatusNotFound}},
+	{service.ErrNoPublicAccessBlock, APIError{"NoSuchPublicAccessBlockConfiguration", "The public access block configuration was not found", http.StatusNotFound}},
 	{lifecycle.ErrNoConfig, APIError{"NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist", http.StatusNotFound}},
 	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}},
 	{meta.ErrVersionMarker, *errInvalidVersionID},
@@ -155,6 +158,10 @@ func toAPIError(err error) (*APIError, bool) {
 			}
 			return &out, true
 		}
+	}
+	var aclErr *acl.Error
+	if errors.As(err, &aclErr) {
+		return &APIError{Code: aclErr.Code, Message: aclErr.Message, Status: http.StatusBadRequest}, true
 	}
 	var size *policy.SizeError
 	if errors.As(err, &size) {

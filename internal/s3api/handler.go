@@ -73,6 +73,9 @@ type request struct {
 	// form is a PostObject's form fields as the equivalent PUT's headers:
 	// what authorization reads for the request's headers (authzHTTP).
 	form http.Header
+	// own is the existing object the request names, as authorization
+	// reads it (request.object).
+	own *object
 }
 
 // handlerFunc serves one operation: a Handler method, as a method

@@ -29,7 +29,11 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error
 	if err != nil {
 		return err
 	}
-	u := meta.Upload{
+	enc, err := h.writeACL(r, r.Header)
+	if err != nil {
+		return err
+	}
+	u := meta.Upload{ACL: enc,
 		Bucket: r.route.Bucket, Key: r.route.Key, Owner: r.auth.AccessKey, Tags: tags,
 		StorageClass: class, Headers: headers, UserMeta: userMeta,
 		ChecksumType: strings.ToUpper(r.Header.Get("X-Amz-Checksum-Type")),

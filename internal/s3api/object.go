@@ -27,7 +27,7 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if in.Body, in.Size, in.Checksums, err = uploadBody(r); err != nil {
 		return err
 	}
-	if _, err := h.storeObject(w, r, in); err != nil {
+	if _, err := h.storeObject(w, r, r.Header, in); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusOK)
@@ -58,10 +58,15 @@ func newObjectInput(hdr http.Header) (service.PutInput, error) {
 }
 
 // storeObject stores in (its body and checksums set) as the route's object
-// for the authenticated caller and sets the headers of a stored object on
+// for the authenticated caller, with the ACL of hdr (the request's headers,
+// or a form's fields as headers) and sets the headers of a stored object on
 // the response: ETag, checksum, expiration, version.
-func (h *Handler) storeObject(w http.ResponseWriter, r *request, in service.PutInput) (meta.Object, error) {
+func (h *Handler) storeObject(w http.ResponseWriter, r *request, hdr http.Header, in service.PutInput) (meta.Object, error) {
 	in.Bucket, in.Key, in.Owner = r.route.Bucket, r.route.Key, r.auth.AccessKey
+	var err error
+	if in.ACL, err = h.writeACL(r, hdr); err != nil {
+		return meta.Object{}, err
+	}
 	in.Integrity = in.ContentMD5 != nil || len(in.Checksums.Verify) > 0
 	o, err := h.svc.PutObject(r.Context(), in)
 	if err != nil {

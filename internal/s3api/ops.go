@@ -62,6 +62,16 @@ const (
 	OpGetBucketPolicy
 	OpDeleteBucketPolicy
 	OpGetBucketPolicyStatus
+	OpPutBucketAcl
+	OpGetBucketAcl
+	OpPutObjectAcl
+	OpGetObjectAcl
+	OpPutBucketOwnershipControls
+	OpGetBucketOwnershipControls
+	OpDeleteBucketOwnershipControls
+	OpPutPublicAccessBlock
+	OpGetPublicAccessBlock
+	OpDeletePublicAccessBlock
 	// OpPostObject is a browser-based upload: a multipart/form-data POST
 	// to the bucket, authenticated by its signed policy, not by headers.
 	OpPostObject
@@ -198,6 +208,18 @@ var operations = [numOps]opDesc{
 	OpGetBucketPolicy:            {"GetBucketPolicy", []string{"s3:GetBucketPolicy"}, "", KindAdmin, (*Handler).getBucketPolicy},
 	OpDeleteBucketPolicy:         {"DeleteBucketPolicy", []string{"s3:DeleteBucketPolicy"}, "", KindAdmin, (*Handler).deleteBucketPolicy},
 	OpGetBucketPolicyStatus:      {"GetBucketPolicyStatus", []string{"s3:GetBucketPolicyStatus"}, "", KindAdmin, (*Handler).getBucketPolicyStatus},
+	// ACLs, Object Ownership, public access (internal/acl).
+	OpPutBucketAcl:                  {"PutBucketAcl", []string{"s3:PutBucketAcl"}, "", KindAdmin, (*Handler).putBucketACL},
+	OpGetBucketAcl:                  {"GetBucketAcl", []string{"s3:GetBucketAcl"}, "", KindAdmin, (*Handler).getBucketACL},
+	OpPutObjectAcl:                  {"PutObjectAcl", []string{"s3:PutObjectAcl"}, "", KindWrite, (*Handler).putObjectACL},
+	OpGetObjectAcl:                  {"GetObjectAcl", []string{"s3:GetObjectAcl"}, "", KindRead, (*Handler).getObjectACL},
+	OpPutBucketOwnershipControls:    {"PutBucketOwnershipControls", []string{"s3:PutBucketOwnershipControls"}, "", KindAdmin, (*Handler).putOwnershipControls},
+	OpGetBucketOwnershipControls:    {"GetBucketOwnershipControls", []string{"s3:GetBucketOwnershipControls"}, "", KindAdmin, (*Handler).getOwnershipControls},
+	OpDeleteBucketOwnershipControls: {"DeleteBucketOwnershipControls", []string{"s3:PutBucketOwnershipControls"}, "", KindAdmin, (*Handler).deleteOwnershipControls},
+	OpPutPublicAccessBlock:          {"PutPublicAccessBlock", []string{"s3:PutBucketPublicAccessBlock"}, "", KindAdmin, (*Handler).putPublicAccessBlock},
+	OpGetPublicAccessBlock:          {"GetPublicAccessBlock", []string{"s3:GetBucketPublicAccessBlock"}, "", KindAdmin, (*Handler).getPublicAccessBlock},
+	// DeletePublicAccessBlock has no action of its own.
+	OpDeletePublicAccessBlock: {"DeletePublicAccessBlock", []string{"s3:PutBucketPublicAccessBlock"}, "", KindAdmin, (*Handler).deletePublicAccessBlock},
 	// PostObject is PutObject from an HTML form (API reference, "POST
 	// Object": the same permission as PUT).
 	OpPostObject: {"PostObject", []string{actPutObject}, "", KindWrite, (*Handler).postObject},
@@ -219,9 +241,7 @@ type versionDesc struct {
 // reference as the operations table (TestOpVersionActionsMatchAWS restates
 // them). An operation without a row here needs its usual actions whatever
 // the version: the retention and legal-hold actions cover every version,
-// and ListObjectVersions always needs s3:ListBucketVersions. The ACL
-// operations (s3:GetObjectVersionAcl, s3:PutObjectVersionAcl) get their
-// rows when they are routed.
+// and ListObjectVersions always needs s3:ListBucketVersions.
 var versioned = [numOps]versionDesc{
 	OpGetObject:    {actions: []string{actGetObjectVersion}},
 	OpHeadObject:   {actions: []string{actGetObjectVersion}},
@@ -233,6 +253,8 @@ var versioned = [numOps]versionDesc{
 	OpPutObjectTagging:    {actions: []string{"s3:PutObjectVersionTagging"}},
 	OpGetObjectTagging:    {actions: []string{"s3:GetObjectVersionTagging"}},
 	OpDeleteObjectTagging: {actions: []string{"s3:DeleteObjectVersionTagging"}},
+	OpPutObjectAcl:        {actions: []string{"s3:PutObjectVersionAcl"}},
+	OpGetObjectAcl:        {actions: []string{"s3:GetObjectVersionAcl"}},
 	// The destination is a new version whatever the source: s3:PutObject.
 	OpCopyObject:     {source: actGetObjectVersion},
 	OpUploadPartCopy: {source: actGetObjectVersion},

@@ -66,7 +66,7 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	in.Body, in.Size = rng.Reader(f.File), -1
-	o, err := h.storeObject(w, r, in)
+	o, err := h.storeObject(w, r, hdr, in)
 	if err != nil {
 		return err
 	}

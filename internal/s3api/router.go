@@ -25,16 +25,16 @@ type Route struct {
 // bucketSubresources are query parameters that select a bucket-level S3 API
 // JOG does not implement yet.
 var bucketSubresources = []string{
-	"accelerate", "acl", "analytics", "encryption", "intelligent-tiering",
+	"accelerate", "analytics", "encryption", "intelligent-tiering",
 	"inventory", "logging", "metrics", "notification",
-	"ownershipControls", "publicAccessBlock", "replication",
+	"replication",
 	"requestPayment", "website",
 	"metadataConfiguration", "metadataTable",
 }
 
 // objectSubresources select object-level APIs not implemented yet.
 var objectSubresources = []string{
-	"acl", "restore", "select", "torrent",
+	"restore", "select", "torrent",
 }
 
 // ParseRoute turns method, host, path and query into a Route. domain, when
@@ -122,6 +122,15 @@ func bucketOp(method string, q map[string][]string) Op {
 		}
 		return OpUnknown
 	}
+	if has(q, "acl") {
+		return putGet(method, OpPutBucketAcl, OpGetBucketAcl)
+	}
+	if has(q, "ownershipControls") {
+		return configOp(method, OpPutBucketOwnershipControls, OpGetBucketOwnershipControls, OpDeleteBucketOwnershipControls)
+	}
+	if has(q, "publicAccessBlock") {
+		return configOp(method, OpPutPublicAccessBlock, OpGetPublicAccessBlock, OpDeletePublicAccessBlock)
+	}
 	if has(q, "object-lock") {
 		return putGet(method, OpPutObjectLockConfiguration, OpGetObjectLockConfiguration)
 	}
@@ -171,6 +180,9 @@ func objectOp(r *http.Request, q map[string][]string) Op {
 	}
 	if has(q, "legal-hold") {
 		return putGet(r.Method, OpPutObjectLegalHold, OpGetObjectLegalHold)
+	}
+	if has(q, "acl") {
+		return putGet(r.Method, OpPutObjectAcl, OpGetObjectAcl)
 	}
 	if firstPresent(q, objectSubresources) != "" {
 		return OpUnsupported

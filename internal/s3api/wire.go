@@ -49,7 +49,8 @@ var (
 	// configBodies are the operations whose body Content-MD5 or a
 	// checksum may cover.
 	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
-		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging, OpPutBucketPolicy)
+		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging, OpPutBucketPolicy,
+		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
 	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
@@ -94,10 +95,8 @@ type wireRule struct {
 var (
 	errNoSSE        = notImplemented("Server-side encryption is not implemented: the object would be stored unencrypted.")
 	errNoSSEC       = notImplemented("Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
-	errNoACL        = notImplemented("Access control lists are not implemented: only the private canned ACL can be honoured.")
 	errNoLock       = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
 	errNoRemoveSelf = notImplemented("x-amz-confirm-remove-self-bucket-access is not implemented: the root credentials keep every access whatever a bucket policy says.")
-	errNoOwnership  = notImplemented("Only the BucketOwnerEnforced object ownership is implemented.")
 	errNoNamespace  = notImplemented("Only the global bucket namespace is implemented.")
 	errNoWebsite    = notImplemented("Website redirects are not implemented.")
 	errNoAppend     = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
@@ -119,12 +118,11 @@ func anyOf(values ...string) func(Op, string) bool {
 	}
 }
 
-// privateACL accepts the canned ACLs that grant no one but the owner: the
-// only ACL every JOG object has. bucket-owner-full-control adds the bucket
-// owner, who has full control of every object in JOG already.
-func privateACL(op Op, v string) bool {
-	return v == "private" || (op != OpCreateBucket && v == "bucket-owner-full-control")
-}
+// aclWrites take x-amz-acl and x-amz-grant-*: the object writes, CreateBucket
+// and Put*Acl.
+var aclWrites = objectWrites | opsOf(OpCreateBucket, OpPutBucketAcl, OpPutObjectAcl)
+
+const grantNote = "id=\"…\" and uri=\"…\" (AllUsers, AuthenticatedUsers, LogDelivery) grantees; emailAddress=\"…\" is 400 UnresolvableGrantByEmailAddress (no e-mail directory); refused as x-amz-acl where ACLs are disabled"
 
 var wireTable = []wireRule{
 	// Authentication, framing and the body: every operation.
@@ -176,15 +174,17 @@ var wireTable = []wireRule{
 	{name: "x-amz-website-redirect-location", refused: objectWrites, err: errNoWebsite, sample: "/other"},
 	{name: "x-amz-write-offset-bytes", refused: opsOf(OpPutObject), err: errNoAppend, sample: "0"},
 
-	// Access control: the private canned ACL only.
-	{name: "x-amz-acl", refused: objectWrites | opsOf(OpCreateBucket), accept: privateACL, err: errNoACL, sample: "public-read"},
-	{name: "x-amz-grant-full-control", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
-	{name: "x-amz-grant-read", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `uri="http://acs.amazonaws.com/groups/global/AllUsers"`},
-	{name: "x-amz-grant-read-acp", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
-	{name: "x-amz-grant-write", refused: opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
-	{name: "x-amz-grant-write-acp", refused: objectWrites | opsOf(OpCreateBucket), err: errNoACL, sample: `id="abc"`},
+	// Access control (internal/acl).
+	{name: "x-amz-acl", handled: aclWrites,
+		note: "a canned ACL; where ACLs are disabled (BucketOwnerEnforced) only the owner's own (private, bucket-owner-read, bucket-owner-full-control), else 400 AccessControlListNotSupported"},
+	{name: "x-amz-grant-full-control", handled: aclWrites, note: grantNote},
+	{name: "x-amz-grant-read", handled: aclWrites, note: grantNote},
+	{name: "x-amz-grant-read-acp", handled: aclWrites, note: grantNote},
+	{name: "x-amz-grant-write", handled: aclWrites, note: grantNote},
+	{name: "x-amz-grant-write-acp", handled: aclWrites, note: grantNote},
 	{name: "x-amz-confirm-remove-self-bucket-access", refused: opsOf(OpPutBucketPolicy), accept: anyOf("false"), err: errNoRemoveSelf, sample: "true"},
-	{name: "x-amz-object-ownership", refused: opsOf(OpCreateBucket), accept: anyOf("BucketOwnerEnforced"), err: errNoOwnership, sample: "ObjectWriter"},
+	{name: "x-amz-object-ownership", handled: opsOf(OpCreateBucket),
+		note: "BucketOwnerEnforced (the default), BucketOwnerPreferred or ObjectWriter"},
 
 	// Buckets.
 	{name: "x-amz-bucket-object-lock-enabled", handled: opsOf(OpCreateBucket), note: "true creates the bucket with object lock and versioning Enabled for good"},

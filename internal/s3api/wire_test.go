@@ -63,6 +63,16 @@ var opTargets = map[Op]struct {
 	OpGetBucketPolicy:                 {"GET", "/b?policy", ""},
 	OpDeleteBucketPolicy:              {"DELETE", "/b?policy", ""},
 	OpGetBucketPolicyStatus:           {"GET", "/b?policyStatus", ""},
+	OpPutBucketAcl:                    {"PUT", "/b?acl", ""},
+	OpGetBucketAcl:                    {"GET", "/b?acl", ""},
+	OpPutObjectAcl:                    {"PUT", "/b/k?acl", ""},
+	OpGetObjectAcl:                    {"GET", "/b/k?acl", ""},
+	OpPutBucketOwnershipControls:      {"PUT", "/b?ownershipControls", ""},
+	OpGetBucketOwnershipControls:      {"GET", "/b?ownershipControls", ""},
+	OpDeleteBucketOwnershipControls:   {"DELETE", "/b?ownershipControls", ""},
+	OpPutPublicAccessBlock:            {"PUT", "/b?publicAccessBlock", ""},
+	OpGetPublicAccessBlock:            {"GET", "/b?publicAccessBlock", ""},
+	OpDeletePublicAccessBlock:         {"DELETE", "/b?publicAccessBlock", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {
@@ -133,14 +143,13 @@ func TestWireAccepts(t *testing.T) {
 	}{
 		{OpPutObject, "x-amz-acl", "private", false},
 		{OpPutObject, "x-amz-acl", "bucket-owner-full-control", false},
-		{OpPutObject, "x-amz-acl", "public-read", true},
+		{OpPutObject, "x-amz-acl", "public-read", false}, // the handler answers, per bucket
 		{OpCreateBucket, "x-amz-acl", "private", false},
-		{OpCreateBucket, "x-amz-acl", "bucket-owner-full-control", true},
-		{OpCreateBucket, "x-amz-acl", "public-read-write", true},
+		{OpPutBucketAcl, "x-amz-grant-read", `uri="http://acs.amazonaws.com/groups/global/AllUsers"`, false},
 		{OpCreateBucket, "x-amz-bucket-object-lock-enabled", "false", false},
 		{OpCreateBucket, "x-amz-bucket-object-lock-enabled", "True", false},
 		{OpCreateBucket, "x-amz-object-ownership", "BucketOwnerEnforced", false},
-		{OpCreateBucket, "x-amz-object-ownership", "BucketOwnerPreferred", true},
+		{OpCreateBucket, "x-amz-object-ownership", "BucketOwnerPreferred", false},
 		{OpCreateBucket, "x-amz-bucket-namespace", "global", false},
 		{OpPutObject, "x-amz-object-lock-legal-hold", "OFF", false},
 		{OpPutObject, "x-amz-object-lock-legal-hold", "ON", false}, // the handler answers, per bucket

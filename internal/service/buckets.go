@@ -51,7 +51,7 @@ func (s *Service) dropBucketCaches(name string) {
 	s.corsRules.drop(name)
 	s.lifecycleRules.drop(name)
 	s.lockDefaultsCache.drop(name)
-	s.bucketPolicies.drop(name)
+	s.bucketAccess.drop(name)
 }
 
 // DeleteBucket removes an empty bucket, aborting its uploads in progress.

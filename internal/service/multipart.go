@@ -274,7 +274,7 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 	o := meta.Object{
 		Bucket: u.Bucket, Key: u.Key, UploadID: u.UploadID,
 		LastModified: meta.Now(), StorageClass: u.StorageClass, Owner: u.Owner,
-		Headers: u.Headers, UserMeta: u.UserMeta, Tags: u.Tags, Parts: chosen, PartsCount: len(chosen),
+		Headers: u.Headers, UserMeta: u.UserMeta, Tags: u.Tags, ACL: u.ACL, Parts: chosen, PartsCount: len(chosen),
 	}
 	// The lock CreateMultipartUpload was given, checked then (a retention
 	// that has ended since locks nothing more), else the bucket's default

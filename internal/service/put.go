@@ -34,6 +34,7 @@ type PutInput struct {
 	Headers    meta.ContentHeaders
 	UserMeta   map[string]string
 	Tags       string // x-amz-tagging form, "" for none
+	ACL        string // acl.Encode's form, "" for the private ACL
 	Cond       meta.Condition
 	Owner      string
 	// StorageClass is stored and listed; every class is served alike.
@@ -96,7 +97,7 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		Bucket: in.Bucket, Key: in.Key,
 		BlobID: wb.id, Inline: wb.inline, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
 		LastModified: meta.Now(), StorageClass: in.StorageClass, Owner: in.Owner,
-		Headers: in.Headers, UserMeta: in.UserMeta, Tags: in.Tags,
+		Headers: in.Headers, UserMeta: in.UserMeta, Tags: in.Tags, ACL: in.ACL,
 		Checksum: meta.Checksum{Algorithm: string(wb.alg), Value: checksum.Encode(wb.sum), Type: "FULL_OBJECT"},
 		Lock:     lock,
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/cors"
-	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 )
@@ -29,9 +28,11 @@ type Service struct {
 	// lockDefaultsCache caches the default retention of buckets with
 	// object lock (lockDefaults), read on every write to them.
 	lockDefaultsCache *configCache[LockConfig]
-	// bucketPolicies caches each bucket's compiled policy (BucketPolicy),
-	// read by the authorizer on every request but the root's.
-	bucketPolicies *configCache[*policy.Compiled]
+	// bucketAccess caches what decides requests on each bucket beyond
+	// identity policies (BucketAccess: its policy, ACL, Object Ownership
+	// and PublicAccessBlock), read by the authorizer on every request but
+	// the root's.
+	bucketAccess *configCache[*Access]
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -62,7 +63,7 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 		corsRules:         newConfigCache[*cors.Rules](CORSCacheTTL, corsCacheMax),
 		lifecycleRules:    newConfigCache[*lifecycle.Rules](CORSCacheTTL, corsCacheMax),
 		lockDefaultsCache: newConfigCache[LockConfig](CORSCacheTTL, corsCacheMax),
-		bucketPolicies:    newConfigCache[*policy.Compiled](CORSCacheTTL, corsCacheMax),
+		bucketAccess:      newConfigCache[*Access](CORSCacheTTL, corsCacheMax),
 		lifecycleDay:      opts.LifecycleDay}
 	if s.lifecycleDay <= 0 {
 		s.lifecycleDay = lifecycle.Day

@@ -173,7 +173,7 @@ check_fails "s3 cp of a missing key" "404" s3 cp --no-progress s3://cli-bucket/m
 # What JOG cannot carry out is refused, and nothing is stored.
 check_fails "s3 cp --sse AES256 is refused (no encryption at rest yet)" "NotImplemented" \
   s3 cp --no-progress --sse AES256 "$work/small.txt" s3://cli-bucket/encrypted.txt
-check_fails "s3 cp --acl public-read is refused (ACLs: private only)" "NotImplemented" \
+check_fails "s3 cp --acl public-read is refused (ACLs disabled: BucketOwnerEnforced)" "AccessControlListNotSupported" \
   s3 cp --no-progress --acl public-read "$work/small.txt" s3://cli-bucket/public.txt
 check_fails "nothing was stored by the refused copies" "404" s3api head-object --bucket cli-bucket --key encrypted.txt
 check "s3 cp --acl private is accepted" s3 cp --no-progress --acl private "$work/small.txt" s3://cli-bucket/private.txt

@@ -31,6 +31,7 @@ import warnings
 import zlib
 
 import boto3
+import boto3_acl
 import boto3_iam
 import boto3_policy
 import boto3_lifecycle
@@ -748,6 +749,7 @@ def suite(endpoint, tmp):
     boto3_iam.checks(common, label, t, eq, client_error_code)
     boto3_policy.checks(s3, common, bucket, label, t, eq, client_error_code)
     boto3_sts.checks(common, label, t, eq, client_error_code)
+    boto3_acl.checks(common, label, t, eq, client_error_code)
     versioning_suite(s3, label, t, eq, client_error_code)
     boto3_objectlock.objectlock_suite(s3, label, t, eq, client_error_code)
 

@@ -26,7 +26,7 @@ def checks(s3, bucket, t, eq, client_error_code, seeded, MiB):
     def refusals():
         for kw, code in [({"ServerSideEncryption": "AES256"}, "NotImplemented"),
                          ({"SSECustomerAlgorithm": "AES256", "SSECustomerKey": "k" * 32}, "NotImplemented"),
-                         ({"ACL": "public-read"}, "NotImplemented"),
+                         ({"ACL": "public-read"}, "AccessControlListNotSupported"),
                          ({"ObjectLockLegalHoldStatus": "ON"}, "InvalidRequest")]:
             eq(client_error_code(s3.put_object, Bucket=bucket, Key="refused", Body=b"secret", **kw), code, str(kw))
         eq(client_error_code(s3.head_object, Bucket=bucket, Key="refused"), "404", "nothing stored")

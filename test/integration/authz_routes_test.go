@@ -96,7 +96,19 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 		"GetBucketPolicy":                 {method: "GET", path: "/rtb?policy"},
 		"DeleteBucketPolicy":              {method: "DELETE", path: "/rtb?policy"},
 		"GetBucketPolicyStatus":           {method: "GET", path: "/rtb?policyStatus"},
-		"PostObject":                      {method: "POST", path: "/rtb", form: true},
+		"PutBucketAcl":                    {method: "PUT", path: "/rtb?acl", hdr: map[string]string{"X-Amz-Acl": "private"}},
+		"GetBucketAcl":                    {method: "GET", path: "/rtb?acl"},
+		"PutObjectAcl":                    {method: "PUT", path: "/rtb/obj?acl", hdr: map[string]string{"X-Amz-Acl": "private"}},
+		"GetObjectAcl":                    {method: "GET", path: "/rtb/obj?acl"},
+		"PutBucketOwnershipControls": {method: "PUT", path: "/rtb?ownershipControls",
+			body: `<OwnershipControls><Rule><ObjectOwnership>BucketOwnerEnforced</ObjectOwnership></Rule></OwnershipControls>`},
+		"GetBucketOwnershipControls":    {method: "GET", path: "/rtb?ownershipControls"},
+		"DeleteBucketOwnershipControls": {method: "DELETE", path: "/rtb?ownershipControls"},
+		"PutPublicAccessBlock": {method: "PUT", path: "/rtb?publicAccessBlock",
+			body: `<PublicAccessBlockConfiguration><BlockPublicAcls>true</BlockPublicAcls></PublicAccessBlockConfiguration>`},
+		"GetPublicAccessBlock":    {method: "GET", path: "/rtb?publicAccessBlock"},
+		"DeletePublicAccessBlock": {method: "DELETE", path: "/rtb?publicAccessBlock"},
+		"PostObject":              {method: "POST", path: "/rtb", form: true},
 	}
 }
 
@@ -172,7 +184,7 @@ func TestAuthzEveryRoute(t *testing.T) {
 		var b strings.Builder
 		for _, p := range []string{"/", "/rtb?versions", "/rtb-del?versions", "/rtb?cors", "/rtb?lifecycle", "/rtb?versioning",
 			"/rtb?tagging", "/rtb?policy", "/rtb?object-lock", "/rtb/obj?tagging", "/rtb/obj?retention", "/rtb/obj?legal-hold",
-			"/rtb?uploads", "/rtb/mp?uploadId=" + strings.TrimPrefix(reqs["ListParts"].path, "/rtb/mp?uploadId=")} {
+			"/rtb?acl", "/rtb/obj?acl", "/rtb?ownershipControls", "/rtb?publicAccessBlock", "/rtb?uploads", "/rtb/mp?uploadId=" + strings.TrimPrefix(reqs["ListParts"].path, "/rtb/mp?uploadId=")} {
 			resp, body := send("root", routeRequest{method: "GET", path: p})
 			b.WriteString(p + " " + resp.Status + " " + ids.ReplaceAllString(string(body), "") + "\n")
 		}

@@ -48,13 +48,21 @@ var authzKeys = map[string][2]string{
 
 func startAuthz(t *testing.T) (*testutil.Server, map[string]*s3.Client) {
 	t.Helper()
+	return startUsers(t, authzBootstrap, authzKeys)
+}
+
+// startUsers starts a server with the users of an --iam-bootstrap
+// document and returns a client for each (keys: name → access key,
+// secret), the root's ("root") and an anonymous one ("anonymous").
+func startUsers(t *testing.T, bootstrap string, keys map[string][2]string) (*testutil.Server, map[string]*s3.Client) {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "iam.json")
-	if err := os.WriteFile(file, []byte(authzBootstrap), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(bootstrap), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync())
 	clients := map[string]*s3.Client{"root": srv.AWSClient(t)}
-	for name, k := range authzKeys {
+	for name, k := range keys {
 		clients[name] = srv.AWSClient(t, func(o *s3.Options) {
 			o.Credentials = credentials.NewStaticCredentialsProvider(k[0], k[1], "")
 		})

@@ -53,8 +53,8 @@ func TestLifecycleWorkerExpiresVersions(t *testing.T) {
 	}
 	want := []string{"k@" + ks[3] + "*", "k@" + ks[2], "kept@" + keptDM + "(DM)*", "kept@" + kept}
 	lcWait(t, "k's older noncurrent versions and the lone marker to go", func() bool {
-		got := versionsOf(t, srv, c, "lcv", 1000)
-		return slices.Equal(got[:len(got)-2], want)
+		got := rawVersions(t, srv, "lcv", 1000)
+		return len(got) >= 2 && slices.Equal(got[:len(got)-2], want)
 	})
 	got := versionsOf(t, srv, c, "lcv", 1000)
 	if x := got[len(got)-2:]; len(x) != 2 || !strings.HasPrefix(x[1], "other/x@"+aws.ToString(other.VersionId)) {
@@ -97,7 +97,7 @@ func TestLifecycleWorkerVersionTags(t *testing.T) {
 	}
 	want := []string{"t@" + t2 + "*", "t@" + t0, "u@" + u1 + "*"}
 	lcWait(t, "the tagged noncurrent versions to go", func() bool {
-		got := versionsOf(t, srv, c, "lcvt", 1000)
+		got := rawVersions(t, srv, "lcvt", 1000)
 		return !slices.Contains(got, "t@"+t1) && !slices.Contains(got, "u@"+u0)
 	})
 	if got := versionsOf(t, srv, c, "lcvt", 1000); !slices.Equal(got, want) {

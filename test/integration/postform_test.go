@@ -239,7 +239,7 @@ func TestPostObjectForms(t *testing.T) {
 		{"unsigned", []itest.FormField{{Name: "key", Value: "user/x"}}, []byte("x"), 403, "AccessDenied", "Access Denied"},
 		{"public-read acl", with(itest.SignedForm(t, future, append(base, map[string]string{"acl": "public-read"})...),
 			itest.FormField{Name: "key", Value: "user/x"}, itest.FormField{Name: "acl", Value: "public-read"}),
-			[]byte("x"), 501, "NotImplemented", ""},
+			[]byte("x"), 400, "AccessControlListNotSupported", "The bucket does not allow ACLs"},
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {

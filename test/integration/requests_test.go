@@ -308,12 +308,15 @@ func TestAWSNotImplemented(t *testing.T) {
 			_, err := c.GetBucketEncryption(ctx, &s3.GetBucketEncryptionInput{Bucket: b})
 			return err
 		},
-		"GetBucketAcl": func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: b}); return err },
-		"GetPublicAccessBlock": func() error {
-			_, err := c.GetPublicAccessBlock(ctx, &s3.GetPublicAccessBlockInput{Bucket: b})
+		"GetBucketLogging": func() error { _, err := c.GetBucketLogging(ctx, &s3.GetBucketLoggingInput{Bucket: b}); return err },
+		"GetBucketNotificationConfiguration": func() error {
+			_, err := c.GetBucketNotificationConfiguration(ctx, &s3.GetBucketNotificationConfigurationInput{Bucket: b})
 			return err
 		},
-		"GetObjectAcl": func() error { _, err := c.GetObjectAcl(ctx, &s3.GetObjectAclInput{Bucket: b, Key: k}); return err },
+		"GetObjectTorrent": func() error {
+			_, err := c.GetObjectTorrent(ctx, &s3.GetObjectTorrentInput{Bucket: b, Key: k})
+			return err
+		},
 	} {
 		err := call()
 		if code, status := itest.ErrInfo(err); code != "NotImplemented" || status != http.StatusNotImplemented {

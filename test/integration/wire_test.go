@@ -142,9 +142,19 @@ func TestWireRefusals(t *testing.T) {
 		"GetObjectLegalHold":              {"GET", "/wire/k?legal-hold", nil},
 		"PutBucketPolicy": {"PUT", "/wire?policy", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*",` +
 			`"Action":"s3:GetObject","Resource":"arn:aws:s3:::wire/*"}]}`)},
-		"GetBucketPolicy":       {"GET", "/wire?policy", nil},
-		"DeleteBucketPolicy":    {"DELETE", "/wire?policy", nil},
-		"GetBucketPolicyStatus": {"GET", "/wire?policyStatus", nil},
+		"GetBucketPolicy":               {"GET", "/wire?policy", nil},
+		"DeleteBucketPolicy":            {"DELETE", "/wire?policy", nil},
+		"GetBucketPolicyStatus":         {"GET", "/wire?policyStatus", nil},
+		"PutBucketAcl":                  {"PUT", "/wire?acl", nil},
+		"GetBucketAcl":                  {"GET", "/wire?acl", nil},
+		"PutObjectAcl":                  {"PUT", "/wire/k?acl", nil},
+		"GetObjectAcl":                  {"GET", "/wire/k?acl", nil},
+		"PutBucketOwnershipControls":    {"PUT", "/wire?ownershipControls", []byte(`<OwnershipControls><Rule><ObjectOwnership>ObjectWriter</ObjectOwnership></Rule></OwnershipControls>`)},
+		"GetBucketOwnershipControls":    {"GET", "/wire?ownershipControls", nil},
+		"DeleteBucketOwnershipControls": {"DELETE", "/wire?ownershipControls", nil},
+		"PutPublicAccessBlock":          {"PUT", "/wire?publicAccessBlock", []byte(`<PublicAccessBlockConfiguration><BlockPublicAcls>true</BlockPublicAcls></PublicAccessBlockConfiguration>`)},
+		"GetPublicAccessBlock":          {"GET", "/wire?publicAccessBlock", nil},
+		"DeletePublicAccessBlock":       {"DELETE", "/wire?publicAccessBlock", nil},
 	}
 	refusals := s3api.Refusals()
 	if len(refusals) < 50 {
@@ -254,12 +264,12 @@ func TestWireRefusalsSDK(t *testing.T) {
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
 				ACL: types.ObjectCannedACLPublicRead})
 			return err
-		}, 501, "NotImplemented"},
+		}, 400, "AccessControlListNotSupported"},
 		{"grant-read", func() error {
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
 				GrantRead: aws.String(`uri="http://acs.amazonaws.com/groups/global/AllUsers"`)})
 			return err
-		}, 501, "NotImplemented"},
+		}, 400, "AccessControlListNotSupported"},
 		// A bucket created without object lock answers as S3.
 		{"object lock", func() error {
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
@@ -279,7 +289,7 @@ func TestWireRefusalsSDK(t *testing.T) {
 		{"public bucket", func() error {
 			_, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("public"), ACL: types.BucketCannedACLPublicRead})
 			return err
-		}, 501, "NotImplemented"},
+		}, 400, "InvalidBucketAclWithObjectOwnership"},
 	}
 	for _, tc := range cases {
 		itest.WantErr(t, tc.call(), tc.status, tc.code)

@@ -30,22 +30,22 @@ func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO uploads
-			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			u.UploadID, id, u.Key, u.Initiated.UnixMilli(), u.Owner, u.StorageClass, cols.headers, cols.userMeta,
-			u.ChecksumAlgorithm, u.ChecksumType, nullString(u.Tags), lock)
+			u.ChecksumAlgorithm, u.ChecksumType, nullString(u.Tags), lock, nullString(u.ACL))
 		return err
 	})
 }
 
-const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock"
+const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl"
 
 func scanUpload(sc interface{ Scan(...any) error }, bucket string) (meta.Upload, error) {
 	u := meta.Upload{Bucket: bucket}
 	var initiated int64
-	var headers, userMeta, tags, lock sql.NullString
+	var headers, userMeta, tags, lock, acl sql.NullString
 	if err := sc.Scan(&u.UploadID, &u.Key, &initiated, &u.Owner, &u.StorageClass, &headers, &userMeta,
-		&u.ChecksumAlgorithm, &u.ChecksumType, &tags, &lock); err != nil {
+		&u.ChecksumAlgorithm, &u.ChecksumType, &tags, &lock, &acl); err != nil {
 		return u, err
 	}
 	if lock.Valid {
@@ -54,7 +54,7 @@ func scanUpload(sc interface{ Scan(...any) error }, bucket string) (meta.Upload,
 			return u, err
 		}
 	}
-	u.Tags = tags.String
+	u.Tags, u.ACL = tags.String, acl.String
 	u.Initiated = time.UnixMilli(initiated).UTC()
 	if headers.Valid && headers.String != "" {
 		if err := json.Unmarshal([]byte(headers.String), &u.Headers); err != nil {
