@@ -131,6 +131,29 @@ func (h *Handler) decide(r *request, action, resource string, acc *service.Acces
 	return nil
 }
 
+// anonymousRefusal is what S3 refuses an anonymous request even where a
+// policy or ACL allows it: the bucket policy's own operations, which only
+// the bucket owner's account may call (405 MethodNotAllowed, as S3 answers
+// a caller outside the account), and GET or HEAD with response-*
+// overrides, which S3 honours only for signed requests (400).
+func anonymousRefusal(r *request) error {
+	switch r.route.Op {
+	case OpGetBucketPolicy, OpPutBucketPolicy, OpDeleteBucketPolicy:
+		return errMethodNotAllowed
+	case OpGetObject, OpHeadObject:
+		if r.URL.RawQuery == "" {
+			return nil
+		}
+		q := r.URL.Query()
+		for p := range responseOverrides {
+			if q.Has(p) {
+				return apiErr(http.StatusBadRequest, "InvalidRequest", "Request specific response headers cannot be used for anonymous GET requests.")
+			}
+		}
+	}
+	return nil
+}
+
 // authorizeKey decides one key of a DeleteObjects request: nil or
 // errAccessDenied.
 func (h *Handler) authorizeKey(r *request, key, version string) error {

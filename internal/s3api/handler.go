@@ -16,6 +16,7 @@ import (
 
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -172,6 +173,11 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		}
 		if err := h.authorize(req); err != nil {
 			return err
+		}
+		if req.who.Type == policy.Anonymous {
+			if err := anonymousRefusal(req); err != nil {
+				return err
+			}
 		}
 	}
 	q := req.URL.Query()

@@ -473,3 +473,58 @@ func TestAuthzHeaderActions(t *testing.T) {
 		t.Fatalf("bob's bypass once allowed s3:BypassGovernanceRetention: %v", err)
 	}
 }
+
+// TestAuthzAnonymousLimits: what S3 refuses an anonymous request even when
+// a bucket policy allows it: the bucket policy's own operations (405, as
+// to any caller outside the account: the policy stays as it was) and
+// response-* overrides on GET and HEAD (400 InvalidRequest); the same
+// requests signed by a user the policy allows pass.
+func TestAuthzAnonymousLimits(t *testing.T) {
+	srv, cl := startAuthz(t)
+	ctx := context.Background()
+	root := cl["root"]
+	itest.CreateBucket(t, root, "open")
+	itest.Put(t, root, "open", "o", []byte("public"))
+	doc := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*",
+		"Action":["s3:GetObject","s3:GetBucketPolicy","s3:PutBucketPolicy","s3:DeleteBucketPolicy"],
+		"Resource":["arn:aws:s3:::open","arn:aws:s3:::open/*"]}]}`
+	putPolicy(t, root, "open", doc)
+
+	anon := func(method, path string, body io.Reader) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, srv.URL+path, body)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, rq := range []struct{ method, body string }{{"GET", ""}, {"PUT", `{"Version":"2012-10-17","Statement":[]}`}, {"DELETE", ""}} {
+		if code, body := anon(rq.method, "/open?policy", strings.NewReader(rq.body)); code != http.StatusMethodNotAllowed || !strings.Contains(body, "MethodNotAllowed") {
+			t.Errorf("anonymous %s ?policy: %d %s, want 405 MethodNotAllowed", rq.method, code, itest.Short([]byte(body)))
+		}
+	}
+	if got, err := root.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: aws.String("open")}); err != nil || aws.ToString(got.Policy) != doc {
+		t.Errorf("the policy after anonymous writes: %v", err)
+	}
+	if _, err := cl["bob"].GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: aws.String("open")}); err != nil {
+		t.Errorf("bob, in the account, allowed by the policy: %v", err)
+	}
+
+	if code, body := anon("GET", "/open/o", nil); code != http.StatusOK || body != "public" {
+		t.Errorf("anonymous GET: %d %q", code, body)
+	}
+	for _, m := range []string{"GET", "HEAD"} {
+		code, body := anon(m, "/open/o?response-content-type=text%2Fhtml", nil)
+		if code != http.StatusBadRequest || m == "GET" && !strings.Contains(body, "InvalidRequest") {
+			t.Errorf("anonymous %s with response-content-type: %d %s, want 400 InvalidRequest", m, code, itest.Short([]byte(body)))
+		}
+	}
+	out, err := cl["bob"].GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("open"), Key: aws.String("o"), ResponseContentType: aws.String("text/plain")})
+	if err != nil || aws.ToString(out.ContentType) != "text/plain" {
+		t.Fatalf("bob's GET with response-content-type: %v", err)
+	}
+	out.Body.Close()
+}
