@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/testutil"
@@ -114,7 +115,9 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 
 // TestAuthzEveryRoute: every operation the router serves is refused with
 // 403 AccessDenied, changing nothing, to an anonymous request, to a user
-// without policies and to a user allowed everything but the route's own
+// without policies, to a session of a role without policies, to a session
+// whose session policy allows no S3 action (its role allows s3:*), and to
+// a user allowed everything but the route's own
 // actions (each of them denied in turn, the copy source's too); a user
 // allowed exactly the route's actions gets past authorization. A route
 // added without a request here fails the test.
@@ -142,14 +145,63 @@ func TestAuthzEveryRoute(t *testing.T) {
 	}
 	reqs := routeRequests(upload("mp"), upload("mp2"))
 
+	// Role sessions: one of a role without policies, one of a role allowed
+	// s3:* whose session policy allows no S3 action. The root assumes
+	// both (their trust policies trust the account).
+	stsRoot := stsClient(t, srv, testutil.AccessKey, testutil.SecretKey, "")
+	id, err := stsRoot.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions := map[string][3]string{}
+	for _, r := range []struct{ name, policy, session string }{
+		{"role-none", "", ""},
+		{"role-narrow", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":"*"}]}`,
+			`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"sts:GetCallerIdentity","Resource":"*"}]}`},
+	} {
+		out, err := admin.CreateRole(ctx, &iam.CreateRoleInput{RoleName: aws.String(r.name), AssumeRolePolicyDocument: aws.String(
+			`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::` + aws.ToString(id.Account) + `:root"},"Action":"sts:AssumeRole"}]}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.policy != "" {
+			if _, err := admin.PutRolePolicy(ctx, &iam.PutRolePolicyInput{RoleName: aws.String(r.name), PolicyName: aws.String("s3"), PolicyDocument: aws.String(r.policy)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in := &sts.AssumeRoleInput{RoleArn: out.Role.Arn, RoleSessionName: aws.String("routes")}
+		if r.session != "" {
+			in.Policy = aws.String(r.session)
+		}
+		as, err := stsRoot.AssumeRole(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := as.Credentials
+		sessions[r.name] = [3]string{aws.ToString(c.AccessKeyId), aws.ToString(c.SecretAccessKey), aws.ToString(c.SessionToken)}
+	}
+	keysOf := func(who string) (string, string, string) {
+		if k, ok := sessions[who]; ok {
+			return k[0], k[1], k[2]
+		}
+		k := routeKeys[who]
+		return k[0], k[1], ""
+	}
+
 	send := func(who string, rq routeRequest) (*http.Response, []byte) {
 		t.Helper()
 		if rq.form {
 			var fields []itest.FormField
 			if who != "anonymous" {
-				k := routeKeys[who]
-				fields = itest.SignedFormAs(t, k[0], k[1], time.Now().Add(time.Hour),
-					map[string]string{"bucket": "rtb"}, []any{"starts-with", "$key", ""})
+				id, secret, token := keysOf(who)
+				conds := []any{map[string]string{"bucket": "rtb"}, []any{"starts-with", "$key", ""}}
+				if token != "" {
+					conds = append(conds, map[string]string{"x-amz-security-token": token})
+				}
+				fields = itest.SignedFormAs(t, id, secret, time.Now().Add(time.Hour), conds...)
+				if token != "" {
+					fields = append(fields, itest.FormField{Name: "x-amz-security-token", Value: token})
+				}
 			}
 			return itest.PostForm(t, srv.URL+rq.path, append(fields, itest.FormField{Name: "key", Value: "posted"}), "f.txt", []byte("posted bytes"))
 		}
@@ -170,8 +222,8 @@ func TestAuthzEveryRoute(t *testing.T) {
 		case "root":
 			itest.Sign(t, req, body, itest.SignOpts{})
 		default:
-			k := routeKeys[who]
-			itest.Sign(t, req, body, itest.SignOpts{AccessKey: k[0], SecretKey: k[1]})
+			id, secret, token := keysOf(who)
+			itest.Sign(t, req, body, itest.SignOpts{AccessKey: id, SecretKey: secret, SessionToken: token})
 		}
 		return itest.Do(t, req)
 	}
@@ -231,8 +283,9 @@ func TestAuthzEveryRoute(t *testing.T) {
 			t.Errorf("%s: routed, but this test has no request for it", op)
 			continue
 		}
-		refused(op, "anonymous", rq)
-		refused(op, "nobody", rq)
+		for _, who := range []string{"anonymous", "nobody", "role-none", "role-narrow"} {
+			refused(op, who, rq)
+		}
 		actions := o.Actions()
 		for _, a := range actions {
 			setPolicy("denier", allow("s3:*"), deny(a))

@@ -45,6 +45,7 @@ func URLRequest(t testing.TB, method, u string, body []byte) *http.Request {
 // credentials and region, now, over the SHA-256 of the body.
 type SignOpts struct {
 	AccessKey, SecretKey, Region string
+	SessionToken                 string // temporary credentials' token, sent as x-amz-security-token
 	PayloadHash                  string // "" means the SHA-256 of body
 	At                           time.Time
 }
@@ -70,7 +71,7 @@ func Sign(t testing.TB, req *http.Request, body []byte, o SignOpts) {
 		o.At = time.Now()
 	}
 	req.Header.Set("X-Amz-Content-Sha256", o.PayloadHash)
-	creds := aws.Credentials{AccessKeyID: o.AccessKey, SecretAccessKey: o.SecretKey}
+	creds := aws.Credentials{AccessKeyID: o.AccessKey, SecretAccessKey: o.SecretKey, SessionToken: o.SessionToken}
 	if err := v4.NewSigner().SignHTTP(context.Background(), creds, req, o.PayloadHash, "s3", o.Region, o.At); err != nil {
 		t.Fatal(err)
 	}
