@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam"
@@ -169,7 +170,13 @@ const ServiceARN = "*"
 // Prepare readies a request for decisions. The condition keys are built
 // later, as decisions need them.
 func (a *Authorizer) Prepare(r *Request) *Check {
-	c := &Check{in: r, a: a, tags: r.ExistingTags}
+	c := checks.Get().(*Check)
+	ctx, vals, filled := c.pr.Context, c.vals[:0], c.filled[:0]
+	*c = Check{in: r, a: a, tags: r.ExistingTags, vals: vals, filled: filled}
+	if ctx != nil {
+		clear(ctx)
+		c.pr.Context = ctx
+	}
 	c.pr.Type = r.Principal.Type
 	c.pr.Account = a.account
 	c.pr.Time = a.opts.Now()
@@ -189,6 +196,23 @@ func (a *Authorizer) Prepare(r *Request) *Check {
 		c.set.Session = s.Policy
 	}
 	return c
+}
+
+// checks are Checks released for reuse, with their context map, so that
+// a request's authorization allocates next to nothing.
+var checks = sync.Pool{New: func() any { return new(Check) }}
+
+// Release gives c back for another request's Prepare: the caller must not
+// use it, nor anything its decisions returned, after. A Check never
+// released is simply collected.
+func (c *Check) Release() {
+	if c == nil {
+		return
+	}
+	c.in, c.a, c.tags, c.query, c.err = nil, nil, nil, nil, nil
+	c.set = policy.Set{}
+	clear(c.filled)
+	checks.Put(c)
 }
 
 // fill puts into the request's context the keys p reads, once per policy.

@@ -61,7 +61,10 @@ func BenchmarkAuthorizeGet(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if a.Prepare(in).Decide("s3:GetObject", res, bp) != policy.Allowed {
+		c := a.Prepare(in)
+		d := c.Decide("s3:GetObject", res, bp)
+		c.Release()
+		if d != policy.Allowed {
 			b.Fatal("denied")
 		}
 	}

@@ -50,6 +50,9 @@ type cachedKey struct {
 	secret string
 	user   string
 	active bool
+	// principal is the key's user, once Principal has loaded it: a
+	// request then finds both in one look-up.
+	principal *Principal
 }
 
 func (c *cache) reset() {
@@ -70,13 +73,13 @@ func (s *Service) invalidate() {
 // change counter was read more than PollInterval ago (or never), it is
 // read again, and a new value drops the cache.
 func (s *Service) fresh(ctx context.Context) (uint64, error) {
-	s.mu.Lock()
 	now := s.opts.Now()
+	s.mu.RLock()
 	if !s.cache.checked.IsZero() && now.Sub(s.cache.checked) < s.opts.PollInterval {
-		defer s.mu.Unlock()
+		defer s.mu.RUnlock()
 		return s.cache.epoch, nil
 	}
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	gen, err := s.store.IAMGeneration(ctx)
 	if err != nil {
 		return 0, err
@@ -99,9 +102,9 @@ func (s *Service) key(ctx context.Context, id string) (k cachedKey, found bool, 
 	if err != nil {
 		return cachedKey{}, false, 0, err
 	}
-	s.mu.Lock()
+	s.mu.RLock()
 	k, found = s.cache.keys[id]
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	if found {
 		return k, true, epoch, nil
 	}
@@ -160,7 +163,20 @@ func (s *Service) Principal(ctx context.Context, accessKeyID string) (*Principal
 	if !found || !k.active {
 		return nil, ErrNoSuchKey
 	}
-	return s.principal(ctx, meta.EntityUser, k.user, epoch)
+	if k.principal != nil {
+		return k.principal, nil
+	}
+	p, err := s.principal(ctx, meta.EntityUser, k.user, epoch)
+	if err != nil {
+		return nil, err
+	}
+	s.remember(epoch, func(c *cache) {
+		if ck, ok := c.keys[accessKeyID]; ok {
+			ck.principal = p
+			c.keys[accessKeyID] = ck
+		}
+	})
+	return p, nil
 }
 
 // EntityPrincipal returns a user or role (kind) and its compiled identity
@@ -178,9 +194,9 @@ func (s *Service) EntityPrincipal(ctx context.Context, kind meta.EntityKind, nam
 // principal returns the cached principal of an entity, loading it.
 func (s *Service) principal(ctx context.Context, kind meta.EntityKind, name string, epoch uint64) (*Principal, error) {
 	key := entityKey(kind, name)
-	s.mu.Lock()
+	s.mu.RLock()
 	p := s.cache.principals[key]
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	if p != nil {
 		return p, nil
 	}

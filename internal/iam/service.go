@@ -69,7 +69,7 @@ type Service struct {
 	opts    Options
 	account string
 
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	cache cache
 }
 

@@ -28,9 +28,9 @@ func (s *Service) SessionPolicy(ctx context.Context, inline string, arns []strin
 		return nil, err
 	}
 	key := inline + "\x00" + strings.Join(arns, "\x00")
-	s.mu.Lock()
+	s.mu.RLock()
 	c := s.cache.sessions[key]
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	if c != nil {
 		return c, nil
 	}

@@ -25,10 +25,9 @@ type object struct {
 	// the bucket's ACL only).
 	bucketOnly bool
 
-	read  bool
-	found bool
-	meta  meta.Object
-	err   error
+	read bool
+	meta *meta.Object // nil: none (or not read yet)
+	err  error
 }
 
 // newObjectOps write a new object (or part): they have no existing
@@ -42,10 +41,10 @@ func (r *request) object() *object {
 	if r.route.Key == "" || newObjectOps.has(r.route.Op) {
 		return nil
 	}
-	if r.own == nil {
-		r.own = &object{bucket: r.route.Bucket, key: r.route.Key, requested: true}
+	if r.own.key == "" {
+		r.own = object{bucket: r.route.Bucket, key: r.route.Key, requested: true}
 	}
-	return r.own
+	return &r.own
 }
 
 // head reads the object once: nil when there is none (no such object, a
@@ -59,15 +58,12 @@ func (o *object) head(h *Handler, r *request) (*meta.Object, error) {
 		m, err := h.svc.HeadObject(r.Context(), o.bucket, o.key, o.version, false)
 		switch _, known := toAPIError(err); {
 		case err == nil:
-			o.meta, o.found = m, true
+			o.meta = &m
 		case !known:
 			o.err = err
 		}
 	}
-	if o.err != nil || !o.found {
-		return nil, o.err
-	}
-	return &o.meta, nil
+	return o.meta, o.err
 }
 
 // tags are the object's tags, none when there is no object.

@@ -76,7 +76,7 @@ type request struct {
 	form http.Header
 	// own is the existing object the request names, as authorization
 	// reads it (request.object).
-	own *object
+	own object
 }
 
 // handlerFunc serves one operation: a Handler method, as a method
@@ -138,9 +138,14 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 
 // serveThenRelease serves an admitted request and releases its admission
 // even when a handler panics (net/http recovers the panic; a slot kept
-// forever would shrink the server's capacity for good).
+// forever would shrink the server's capacity for good), and its
+// authorization's Check for the next request.
 func (h *Handler) serveThenRelease(w http.ResponseWriter, req *request, release func()) error {
-	defer release()
+	defer func() {
+		release()
+		req.check.Release()
+		req.check = nil
+	}()
 	return h.serve(w, req)
 }
 

@@ -13,7 +13,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/jogstore/jog/internal/testutil"
@@ -27,9 +29,7 @@ const authzBootstrap = `{
    {"Effect":"Allow","Action":"s3:ListBucket","Resource":"arn:aws:s3:::data"}]}}}],
  "users": [
   {"name": "alice", "accessKeys": [{"accessKeyId": "AKIAALICE00000000000", "secretAccessKey": "alice-secret-0000000000000000000000000000"}],
-   "policies": {"data": {"Version":"2012-10-17","Statement":[
-     {"Effect":"Allow","Action":"s3:*","Resource":["arn:aws:s3:::data","arn:aws:s3:::data/*"]},
-     {"Effect":"Allow","Action":["s3:ListAllMyBuckets","s3:CreateBucket"],"Resource":"*"}]}}},
+   "policies": {"data": ` + authzAlicePolicy + `}},
   {"name": "bob", "accessKeys": [{"accessKeyId": "AKIABOB0000000000000", "secretAccessKey": "bob-secret-00000000000000000000000000000"}]},
   {"name": "carol", "groups": ["readers"], "accessKeys": [{"accessKeyId": "AKIACAROL00000000000", "secretAccessKey": "carol-secret-0000000000000000000000000000"}]},
   {"name": "dave", "accessKeys": [{"accessKeyId": "AKIADAVE000000000000", "secretAccessKey": "dave-secret-00000000000000000000000000000"}],
@@ -38,6 +38,44 @@ const authzBootstrap = `{
      {"Effect":"Deny","Action":["s3:GetObject","s3:PutObject","s3:DeleteObject"],"Resource":"arn:aws:s3:::data/*"},
      {"Effect":"Deny","Action":"s3:CreateBucket","Resource":"*"}]}}}
  ]}`
+
+// authzAlicePolicy is alice's policy, and the matrix role's.
+const authzAlicePolicy = `{"Version":"2012-10-17","Statement":[
+     {"Effect":"Allow","Action":"s3:*","Resource":["arn:aws:s3:::data","arn:aws:s3:::data/*"]},
+     {"Effect":"Allow","Action":["s3:ListAllMyBuckets","s3:CreateBucket"],"Resource":"*"}]}`
+
+// roleSession is an S3 client of a session of role name, which the root
+// assumes (with sessionPolicy, if not ""); the role is created first,
+// with the inline policy rolePolicy, unless rolePolicy is "".
+func roleSession(t *testing.T, srv *testutil.Server, name, rolePolicy, sessionPolicy string) *s3.Client {
+	t.Helper()
+	ctx := context.Background()
+	stsRoot := stsClient(t, srv, testutil.AccessKey, testutil.SecretKey, "")
+	id, err := stsRoot.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := "arn:aws:iam::" + aws.ToString(id.Account) + ":role/" + name
+	if rolePolicy != "" {
+		admin := iamClient(t, srv, testutil.AccessKey, testutil.SecretKey)
+		if _, err := admin.CreateRole(ctx, &iam.CreateRoleInput{RoleName: aws.String(name), AssumeRolePolicyDocument: aws.String(
+			`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::` + aws.ToString(id.Account) + `:root"},"Action":"sts:AssumeRole"}]}`)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := admin.PutRolePolicy(ctx, &iam.PutRolePolicyInput{RoleName: aws.String(name), PolicyName: aws.String("p"), PolicyDocument: aws.String(rolePolicy)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := &sts.AssumeRoleInput{RoleArn: aws.String(arn), RoleSessionName: aws.String("matrix")}
+	if sessionPolicy != "" {
+		in.Policy = aws.String(sessionPolicy)
+	}
+	out, err := stsRoot.AssumeRole(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sessionS3(t, srv, out.Credentials)
+}
 
 var authzKeys = map[string][2]string{
 	"alice": {"AKIAALICE00000000000", "alice-secret-0000000000000000000000000000"},
@@ -74,9 +112,14 @@ func startUsers(t *testing.T, bootstrap string, keys map[string][2]string) (*tes
 // TestAuthzMatrix: principals × operations, each cell allowed or denied
 // as the policies say, and a denied request changes nothing.
 func TestAuthzMatrix(t *testing.T) {
-	_, cl := startAuthz(t)
+	srv, cl := startAuthz(t)
 	ctx := context.Background()
 	root := cl["root"]
+	// An assumed role with alice's rights, and a session of it narrowed
+	// by a session policy to reading data.
+	cl["role"] = roleSession(t, srv, "matrix", authzAlicePolicy, "")
+	cl["narrowed"] = roleSession(t, srv, "matrix", "", `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":["s3:GetObject","s3:ListBucket"],"Resource":["arn:aws:s3:::data","arn:aws:s3:::data/*"]}]}`)
 	for _, b := range []string{"data", "private", "pol"} {
 		itest.CreateBucket(t, root, b)
 	}
@@ -147,19 +190,19 @@ func TestAuthzMatrix(t *testing.T) {
 	}
 	// allowed[op] lists the principals allowed; every other is denied.
 	allowed := map[string]string{
-		"ListBuckets":           "root alice dave",
-		"CreateBucket":          "root alice",
-		"PutObject":             "root alice",
-		"GetObject":             "root alice carol",
-		"HeadObject":            "root alice carol",
-		"DeleteObject":          "root alice",
-		"ListObjectsV2":         "root alice carol dave",
-		"CopyObject":            "root alice",
+		"ListBuckets":           "root alice dave role",
+		"CreateBucket":          "root alice role",
+		"PutObject":             "root alice role",
+		"GetObject":             "root alice carol role narrowed",
+		"HeadObject":            "root alice carol role narrowed",
+		"DeleteObject":          "root alice role",
+		"ListObjectsV2":         "root alice carol dave role narrowed",
+		"CopyObject":            "root alice role",
 		"CopyObjectFromPrivate": "root",
 		"PutBucketPolicy":       "root dave",
 	}
 	for _, o := range ops {
-		for _, who := range []string{"root", "alice", "bob", "carol", "dave", "anonymous"} {
+		for _, who := range []string{"root", "alice", "bob", "carol", "dave", "role", "narrowed", "anonymous"} {
 			want := strings.Contains(" "+allowed[o.name]+" ", " "+who+" ")
 			err := o.do(cl[who], who)
 			switch {
@@ -187,7 +230,7 @@ func TestAuthzMatrix(t *testing.T) {
 	for _, o := range out.Contents {
 		keys = append(keys, *o.Key)
 	}
-	want := "copy-alice copy-root del-bob del-carol del-dave del-anonymous obj pcopy-root put-alice put-root"
+	want := "copy-alice copy-role copy-root del-bob del-carol del-dave del-narrowed del-anonymous obj pcopy-root put-alice put-role put-root"
 	if got := strings.Join(keys, " "); got != sortedWords(want) {
 		t.Errorf("data holds %q, want %q", got, sortedWords(want))
 	}
