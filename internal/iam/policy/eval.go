@@ -3,6 +3,8 @@ package policy
 import (
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -174,6 +176,35 @@ type Compiled struct {
 	kind  Kind
 	stmts []statement
 	keys  []string // the condition keys its statements read (conditions, variables), lower case, once each
+	// byAction maps an action to the statements whose Action (or
+	// NotAction) lets it through, []int32 indices in order: an action has
+	// no variables, so the match depends on the action alone, and a
+	// request evaluates only the statements about it.
+	byAction sync.Map
+	actions  atomic.Int32 // entries in byAction, at most maxActions
+}
+
+// maxActions bounds byAction: a caller asking about ever new action names
+// gets the statements matched each time instead of a growing map.
+const maxActions = 4096
+
+// candidates are the indices of the statements whose Action or NotAction
+// lets action through.
+func (c *Compiled) candidates(action string) []int32 {
+	if v, ok := c.byAction.Load(action); ok {
+		return v.([]int32)
+	}
+	idx := make([]int32, 0, len(c.stmts))
+	for i := range c.stmts {
+		st := &c.stmts[i]
+		if matchAny(st.actions, action, true, nil) != st.notAction {
+			idx = append(idx, int32(i))
+		}
+	}
+	if c.actions.Add(1) <= maxActions {
+		c.byAction.Store(action, idx)
+	}
+	return idx
 }
 
 // Keys returns the condition keys the policy reads, lower case, each
@@ -359,12 +390,9 @@ func (ps *principalSet) match(r *Request) principalMatch {
 // well the best applicable Allow statement names the requester (an
 // identity policy's Allow names it directly).
 func (c *Compiled) eval(r *Request) (deny bool, allow principalMatch) {
-	for i := range c.stmts {
+	// The action first: it rules out most statements, once per action.
+	for _, i := range c.candidates(r.Action) {
 		st := &c.stmts[i]
-		// The action first: it rules out most statements cheaply.
-		if matchAny(st.actions, r.Action, true, r) == st.notAction {
-			continue
-		}
 		who := matchDirect
 		if st.principal != nil {
 			who = st.principal.match(r)

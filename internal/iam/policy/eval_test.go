@@ -303,3 +303,41 @@ func TestJoinSessionPolicies(t *testing.T) {
 		{"one denies what the other allows", role("s3:GetObject", "arn:aws:s3:::data/secret/x"), ExplicitDeny},
 	})
 }
+
+// TestActionIndex: the statements an action lets through are remembered
+// per action (Compiled.candidates): decisions stay right when actions
+// alternate, with wildcards, NotAction and case, and past the index's
+// bound (where statements are matched each time).
+func TestActionIndex(t *testing.T) {
+	c := compileT(t, Identity, `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":"s3:Get*","Resource":"*"},
+		{"Effect":"Allow","Action":["s3:PutObject","s3:DeleteObject"],"Resource":"arn:aws:s3:::b/*"},
+		{"Effect":"Deny","NotAction":["s3:Get*","s3:List*"],"Resource":"arn:aws:s3:::ro/*"}]}`)
+	set := &Set{Identity: []*Compiled{c}}
+	user := func(action, resource string) *Request {
+		return &Request{Type: User, Account: acct, ARN: "arn:aws:iam::" + acct + ":user/u", Action: action, Resource: resource}
+	}
+	cases := []evalCase{
+		{"get anywhere", user("s3:GetObject", "arn:aws:s3:::ro/k"), Allowed},
+		{"put in b", user("s3:PutObject", "arn:aws:s3:::b/k"), Allowed},
+		{"put in ro: NotAction denies", user("s3:PutObject", "arn:aws:s3:::ro/k"), ExplicitDeny},
+		{"list in ro: not denied, not allowed", user("s3:ListBucket", "arn:aws:s3:::ro/k"), ImplicitDeny},
+		{"action case ignored", user("S3:getobject", "arn:aws:s3:::x/k"), Allowed},
+		{"delete elsewhere", user("s3:DeleteObject", "arn:aws:s3:::x/k"), ImplicitDeny},
+	}
+	for range 3 {
+		runEval(t, set, cases)
+	}
+	c.actions.Store(maxActions) // the index is full: new actions are matched each time
+	runEval(t, set, []evalCase{{"an action first seen when full", user("s3:DeleteObject", "arn:aws:s3:::ro/k"), ExplicitDeny}})
+	if _, ok := c.byAction.Load("s3:DeleteObject"); !ok {
+		t.Error("an action seen before the bound was forgotten")
+	}
+	if _, ok := c.byAction.Load("s3:GetObjectTagging"); ok {
+		t.Error("not asked yet, but indexed")
+	}
+	runEval(t, set, []evalCase{{"past the bound", user("s3:GetObjectTagging", "arn:aws:s3:::ro/k"), Allowed}})
+	if _, ok := c.byAction.Load("s3:GetObjectTagging"); ok {
+		t.Error("an action first seen past the bound was stored")
+	}
+}
