@@ -365,6 +365,13 @@ func (c *Check) principalKey(k string) (string, bool) {
 	return "", false
 }
 
+// SourceIP is the request's aws:SourceIp: the peer's address, or the
+// proxy's word for it under Options.TrustForwardedFor. Logs name it.
+func (a *Authorizer) SourceIP(h *http.Request) string {
+	ip, _ := a.source(h)
+	return ip
+}
+
 // source is the request's source address and whether it came over TLS:
 // the proxy's word for both under Options.TrustForwardedFor.
 func (a *Authorizer) source(h *http.Request) (ip string, secure bool) {

@@ -442,3 +442,17 @@ func TestDecideACLs(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceIP: what denial logs name as the source: the peer, or the
+// proxy's last X-Forwarded-For address when trusted.
+func TestSourceIP(t *testing.T) {
+	r := httptest.NewRequest(http.MethodGet, "/b/k", nil)
+	r.RemoteAddr = "192.0.2.7:4711"
+	r.Header.Set("X-Forwarded-For", "203.0.113.9, 198.51.100.4")
+	if got := New(acct, Options{}).SourceIP(r); got != "192.0.2.7" {
+		t.Errorf("untrusted proxy: %q", got)
+	}
+	if got := New(acct, Options{TrustForwardedFor: true}).SourceIP(r); got != "198.51.100.4" {
+		t.Errorf("trusted proxy: %q", got)
+	}
+}

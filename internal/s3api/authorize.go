@@ -329,6 +329,6 @@ func (h *Handler) denied(r *request, resource string) error {
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "access denied",
 		slog.String("id", r.id), slog.String("principal", r.who.Name()),
 		slog.String("action", action),
-		slog.String("resource", resource), slog.String("source_ip", r.RemoteAddr))
+		slog.String("resource", resource), slog.String("source_ip", h.authz.SourceIP(r.Request)))
 	return errAccessDenied
 }
