@@ -14,6 +14,10 @@ const (
 	KeysSeq = "seq"
 	// KeysWarp is MinIO warp's shape: <prefix><8 chars>/<16 chars>.rnd.
 	KeysWarp = "warp"
+	// KeysWarpFresh is warp's names under a fresh random directory for every
+	// object: <prefix><8 chars>/<16 chars>.rnd, as if warp drew its prefix per
+	// object (it draws it per worker); the worst case for a directory index.
+	KeysWarpFresh = "warp-fresh"
 	// KeysDeep is a backup tool's: <prefix>host-<w>/2026/11/24/vol-<k>/chunk-<n>,
 	// six levels, each vol-<k> directory shared by 256 chunks.
 	KeysDeep = "deep"
@@ -22,7 +26,7 @@ const (
 )
 
 // KeyShapes are the --keys values.
-var KeyShapes = []string{KeysSeq, KeysWarp, KeysDeep, KeysFlat}
+var KeyShapes = []string{KeysSeq, KeysWarp, KeysWarpFresh, KeysDeep, KeysFlat}
 
 // warpAlphabet is the character set of warp's random names and prefixes:
 // minio/warp pkg/generator/generator.go, asciiLetters, 64 characters
@@ -42,12 +46,16 @@ const deepChunksPerVolume = 256
 
 // shapedKey names object n of writer w under base (which ends in "/"),
 // drawing random characters from next. Names are unique per (w, n) for
-// seq and deep and random (64^16 or 62^20 values) for warp and flat.
+// seq and deep and random (64^16 or 62^20 values) for the others.
 func shapedKey(shape, base string, w int, n int64, next func() uint64) string {
 	switch shape {
-	case KeysWarp:
+	case KeysWarp, KeysWarpFresh:
 		var b [8 + 1 + 16 + 4]byte
-		randChars(b[:8], warpAlphabet, mix64(uint64(w)^warpDirSalt))
+		dir := mix64(uint64(w) ^ warpDirSalt)
+		if shape == KeysWarpFresh {
+			dir = next()
+		}
+		randChars(b[:8], warpAlphabet, dir)
 		b[8] = '/'
 		randChars(b[9:17], warpAlphabet, next())
 		randChars(b[17:25], warpAlphabet, next())

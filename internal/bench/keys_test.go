@@ -15,6 +15,7 @@ func TestKeyShapes(t *testing.T) {
 	}{
 		{KeysSeq, regexp.MustCompile(`^run/w3/[0-9]+$`)},
 		{KeysWarp, regexp.MustCompile(`^run/` + warpChars + `{8}/` + warpChars + `{16}\.rnd$`)},
+		{KeysWarpFresh, regexp.MustCompile(`^run/` + warpChars + `{8}/` + warpChars + `{16}\.rnd$`)},
 		{KeysDeep, regexp.MustCompile(`^run/host-3/2026/11/24/vol-[0-9]+/chunk-[0-9]+$`)},
 		{KeysFlat, regexp.MustCompile(`^run/[a-zA-Z0-9]{20}$`)},
 	}
@@ -56,6 +57,10 @@ func TestKeyShapes(t *testing.T) {
 				}
 				if len(chars) < 60 {
 					t.Errorf("names use %d characters, want (nearly) all 64 of warp's", len(chars))
+				}
+			case KeysWarpFresh:
+				if len(dirs) != n {
+					t.Errorf("%d directories for %d objects, want one each", len(dirs), n)
 				}
 			case KeysDeep:
 				if want := n/deepChunksPerVolume + 1; len(dirs) != want {
