@@ -39,6 +39,19 @@
 #   big-get    one 1 GiB object downloaded in 16 MiB ranges, 8 in flight,
 #              $BIG_OPS downloads (the object was written just before, so the
 #              first download may come partly from the page cache).
+# The same cells in other clients' traffic shapes (`jog bench --keys --signing`),
+# so that jog bench's own shape (sequential keys in one directory per worker,
+# UNSIGNED-PAYLOAD bodies) cannot flatter a server:
+#   warp-put, warp-mixed
+#              PUT 1 KiB and 1 MiB ($CELL each), and the mixed cell ($DURATION),
+#              at concurrency 16, as MinIO warp sends them over http: warp's
+#              key names (--keys warp: <8 random chars>/<16 random chars>.rnd)
+#              and minio-go's aws-chunked bodies with a signature per 64 KiB
+#              chunk (--signing streaming);
+#   sdk-put, sdk-mixed
+#              the same cells with warp's key names and the AWS SDKs' default
+#              bodies since 2025: aws-chunked, unsigned, a trailing CRC-32
+#              (--signing trailer).
 # Not in the default set (SETS="list-walk list-prefixes" PEERS=jog ...): they
 # prepare $WALK_OBJECTS (1,000,000) objects, which takes peers a long time:
 #   list-walk      one client walking 1,000-key pages, $CELL;
@@ -78,7 +91,13 @@ JOG_FSYNC=${JOG_FSYNC:-always}
 if [ -n "${QUICK:-}" ]; then
   ROUNDS=1 DURATION=5s CELL=2s CONCURRENCY=16 SIZES=1KiB,1MiB LIST_OBJECTS=2000 WALK_OBJECTS=20000 BIG_OPS=1
 fi
-SETS=${SETS:-mixed sweep-put sweep-get large-put large-get list multipart big-put big-get}
+SETS=${SETS:-mixed sweep-put sweep-get large-put large-get list multipart big-put big-get warp-put warp-mixed sdk-put sdk-mixed}
+
+# The traffic shapes of the warp-* and sdk-* sets: --keys and --signing.
+declare -A SHAPE=(
+  [warp]="--keys=warp --signing=streaming"
+  [sdk]="--keys=warp --signing=trailer"
+)
 
 declare -A MODULE=(
   [versitygw]=github.com/versity/versitygw/cmd/versitygw@v1.8.0
@@ -195,7 +214,8 @@ rawdisk() {
 
 # shellcheck disable=SC2054 # get=70,put=30 is one argument, not an array list
 run_set() {
-  local name=$1 set=$2 out=$3 args
+  local name=$1 set=$2 out=$3 args shape=()
+  case $set in warp-* | sdk-*) read -r -a shape <<<"${SHAPE[${set%%-*}]}" ;; esac
   case $set in
     mixed) args=(mixed --size 1MiB --concurrency 16 --duration "$DURATION" --objects 1000 --mix get=70,put=30) ;;
     sweep-put | sweep-get)
@@ -209,6 +229,10 @@ run_set() {
     # The data dir is removed after the server stops: no per-key cleanup.
     list-walk) args=(list --size 0 --objects "$WALK_OBJECTS" --concurrency 1 --duration "$CELL" --no-cleanup) ;;
     list-prefixes) args=(list --size 0 --objects "$WALK_OBJECTS" --list-prefixes 10000 --concurrency 1 --duration "$CELL" --no-cleanup) ;;
+    warp-put | sdk-put)
+      args=(sweep --workload put --concurrency 16 --sizes 1KiB,1MiB --duration "$CELL" "${shape[@]}") ;;
+    warp-mixed | sdk-mixed)
+      args=(mixed --size 1MiB --concurrency 16 --duration "$DURATION" --objects 1000 --mix get=70,put=30 "${shape[@]}") ;;
   esac
   bench "${args[@]}" --label "$name" --server-pid "$SERVER_PID" --quiet --out "$out.json" >"$out.txt"
 }
@@ -257,7 +281,12 @@ done
 rawdisk >>"$OUT/rawdisk.txt"
 
 log "writing $OUT/SUMMARY.md and $OUT/report-*/"
-files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null || true; }
+# files SET: the result files of SET, every server and round (by server name:
+# a glob on the set alone would take jog-warp-mixed-r1.json for set mixed).
+files() {
+  local p
+  for p in jog jog-base "${!MODULE[@]}"; do ls "$OUT/$p-$1-r"*.json 2>/dev/null || true; done
+}
 {
   echo "# jog bench peer comparison, $DATE"
   echo
@@ -294,6 +323,10 @@ files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null || true; }
       big-get) echo "## 1 GiB download in 16 MiB ranges, 8 in flight, $BIG_OPS downloads" ;;
       list-walk) echo "## ListObjectsV2 walk, one client, 1,000-key pages over $WALK_OBJECTS objects, $CELL" ;;
       list-prefixes) echo "## ListObjectsV2 with delimiter, one client, 1,000-prefix pages over 10,000 prefixes ($WALK_OBJECTS objects), $CELL" ;;
+      warp-put) echo "## PUT 1 KiB and 1 MiB, concurrency 16, $CELL per cell, as warp sends them (${SHAPE[warp]})" ;;
+      warp-mixed) echo "## Mixed GET 70 / PUT 30, 1 MiB, concurrency 16, $DURATION, as warp sends it (${SHAPE[warp]})" ;;
+      sdk-put) echo "## PUT 1 KiB and 1 MiB, concurrency 16, $CELL per cell, warp's keys with the AWS SDKs' bodies (${SHAPE[sdk]})" ;;
+      sdk-mixed) echo "## Mixed GET 70 / PUT 30, 1 MiB, concurrency 16, $DURATION, warp's keys with the AWS SDKs' bodies (${SHAPE[sdk]})" ;;
     esac
     echo
     # shellcheck disable=SC2046
@@ -302,8 +335,9 @@ files() { ls "$OUT"/*-"$1"-r*.json 2>/dev/null || true; }
 } >"$OUT/SUMMARY.md" 2>/dev/null || true
 baseline=()
 [ -n "${INSTALLED[jog]:-}" ] && baseline=(--baseline jog)
-for set in mixed sweep-put sweep-get other all; do
+for set in mixed sweep-put sweep-get other shapes all; do
   case $set in
+    shapes) in=$(files warp-put; files warp-mixed; files sdk-put; files sdk-mixed) ;;
     sweep-put) in=$(files sweep-put; files large-put) ;;
     sweep-get) in=$(files sweep-get; files large-get) ;;
     other) in=$(files list; files multipart; files big-put; files big-get; files list-walk; files list-prefixes) ;;

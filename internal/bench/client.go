@@ -20,8 +20,9 @@ import (
 
 // Client is a lean S3 client for load generation: one shared transport
 // whose idle pool holds at least one connection per worker, SigV4 header
-// signing with UNSIGNED-PAYLOAD (no payload hashing), request bodies from the
-// shared Payload, response bodies read into pooled buffers.
+// signing, request bodies from the shared Payload (sent as the signing mode
+// says: UNSIGNED-PAYLOAD by default, see signing.go), response bodies read
+// into pooled buffers.
 type Client struct {
 	endpoint  *url.URL
 	accessKey string
@@ -30,6 +31,7 @@ type Client struct {
 	pathStyle bool
 	hc        *http.Client
 	payload   *Payload
+	signing   string    // how PUT and UploadPart bodies are signed (SigningModes)
 	bufs      sync.Pool // *[]byte, 256 KiB
 }
 
@@ -47,6 +49,7 @@ func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
 		region:    cfg.Region,
 		pathStyle: cfg.PathStyle,
 		payload:   payload,
+		signing:   cfg.Signing,
 	}
 	c.bufs.New = func() any { b := make([]byte, 256<<10); return &b }
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
@@ -178,7 +181,11 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, time.Durati
 		req.Header.Set(k, v)
 	}
 	start := time.Now()
-	sigv4.SignRequest(req, c.accessKey, c.secretKey, c.region, start, sigv4.UnsignedPayload)
+	if src, ok := r.body.(*PayloadReader); ok {
+		c.signBody(req, src, r.size, start) // an object's or a part's bytes
+	} else {
+		sigv4.SignRequest(req, c.accessKey, c.secretKey, c.region, start, sigv4.UnsignedPayload)
+	}
 	resp, err := c.hc.Do(req)
 	ttfb := time.Since(start)
 	if err != nil {

@@ -162,7 +162,13 @@ func msCell(ms float64) string {
 	return fmt.Sprintf("%.3f", ms)
 }
 
+// workloadName names a result's workload, with its traffic shape when that
+// is not jog bench's default one: "put (keys warp, signing streaming)".
 func workloadName(r *Result) string {
+	return baseWorkloadName(r) + TrafficShape(r.Config)
+}
+
+func baseWorkloadName(r *Result) string {
 	if r.Workload == "mixed" {
 		return "mixed " + r.Config.Mix.String()
 	}
@@ -173,6 +179,23 @@ func workloadName(r *Result) string {
 		return fmt.Sprintf("get in %s ranges ×%d", FormatSize(r.Config.RangeSize), r.Config.PartConcurrency)
 	}
 	return r.Workload
+}
+
+// TrafficShape is " (keys K, signing S)" for the parts of c's traffic shape
+// that are not the defaults, "" when both are (results written before the
+// shapes existed have neither).
+func TrafficShape(c Config) string {
+	var parts []string
+	if c.Keys != "" && c.Keys != KeysSeq {
+		parts = append(parts, "keys "+c.Keys)
+	}
+	if c.Signing != "" && c.Signing != SigningUnsigned {
+		parts = append(parts, "signing "+c.Signing)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

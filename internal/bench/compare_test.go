@@ -166,3 +166,23 @@ func TestWriteRatios(t *testing.T) {
 		t.Errorf("ratios with CPU:\n%s", b.String())
 	}
 }
+
+// TestCellNameTrafficShape keeps runs in other traffic shapes out of
+// jog bench's own cells: a shape other than the default names its cell.
+func TestCellNameTrafficShape(t *testing.T) {
+	r := cellResult("jog", 1<<10, 16, 100, 1)
+	plain := CellName(r)
+	r.Config.Keys, r.Config.Signing = KeysSeq, SigningUnsigned
+	if got := CellName(r); got != plain {
+		t.Errorf("default shape: cell %q, want %q", got, plain)
+	}
+	r.Config.Keys, r.Config.Signing = KeysWarp, SigningStreaming
+	if got, want := CellName(r), "put (keys warp, signing streaming) 1KiB c16"; got != want {
+		t.Errorf("cell %q, want %q", got, want)
+	}
+	s := cellResult("jog", 1<<10, 16, 100, 1)
+	s.Config.Signing = SigningTrailer
+	if got := Medians([]*Result{r, s}); len(got) != 2 {
+		t.Errorf("runs in two shapes collapsed into %d cells", len(got))
+	}
+}

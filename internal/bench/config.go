@@ -44,6 +44,12 @@ type Config struct {
 	Objects     int           `json:"objects"`               // prepared objects (get, stat, delete, list, mixed)
 	Mix         Mix           `json:"mix,omitempty"`         // mixed: operation distribution
 
+	// Keys is the key shape of the objects the run writes (KeyShapes), and
+	// Signing how PUT and UploadPart bodies are signed (SigningModes): the
+	// traffic shapes of other tools and clients.
+	Keys    string `json:"keys"`
+	Signing string `json:"signing"`
+
 	// Rate, when set, schedules requests at a target rate (req/s) instead
 	// of as fast as the workers go; RateTo > Rate ramps the target linearly
 	// over Duration. QueueThreshold is how late a request may start before
@@ -93,6 +99,8 @@ func DefaultConfig() Config {
 		Duration:        30 * time.Second,
 		Objects:         1000,
 		Mix:             Mix{{"get", 70}, {"put", 30}},
+		Keys:            KeysSeq,
+		Signing:         SigningUnsigned,
 		QueueThreshold:  100 * time.Millisecond,
 		PartSize:        5 << 20,
 		PartConcurrency: 4,
@@ -138,6 +146,12 @@ func (c *Config) Validate() error {
 		return errors.New("--range-size is for the get workload, with a part concurrency of at least 1")
 	case c.ListPrefixes < 0:
 		return errors.New("list prefixes must not be negative")
+	case !slices.Contains(KeyShapes, c.Keys):
+		return fmt.Errorf("unknown key shape %q (want one of %s)", c.Keys, strings.Join(KeyShapes, ", "))
+	case !slices.Contains(SigningModes, c.Signing):
+		return fmt.Errorf("unknown signing mode %q (want one of %s)", c.Signing, strings.Join(SigningModes, ", "))
+	case c.ListPrefixes > 0 && c.Keys != KeysSeq:
+		return errors.New("--list-prefixes lays out the prepared objects itself: use it with --keys seq")
 	case c.Versions < 0 || c.DeleteMarkers < 0:
 		return errors.New("versions and delete markers must not be negative")
 	case (c.Versions > 1 || c.DeleteMarkers > 0 || c.PrepareOnly || c.Prepared) && !slices.Contains(listWorkloads, c.Workload):

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -18,6 +19,7 @@ func WriteReport(w io.Writer, r *Result) {
 	if r.Workload == "mixed" {
 		fmt.Fprintf(w, "  mix %s", c.Mix)
 	}
+	fmt.Fprintf(w, "  keys %s  signing %s", cmp.Or(c.Keys, KeysSeq), cmp.Or(c.Signing, SigningUnsigned))
 	fmt.Fprintf(w, "\n  endpoint %s, client %s/%s, %d cores, used %.2f cores\n", r.Endpoint, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.Cores, r.ClientCPU)
 	if line := cpuLine(r); line != "" {
 		fmt.Fprintf(w, "  %s\n", line)

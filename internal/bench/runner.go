@@ -91,7 +91,7 @@ func (b *Bench) status(format string, args ...any) {
 // measures). The connection settings of cfg are those given to Open; cfg
 // may change the workload, size, concurrency, duration and the rest.
 func (b *Bench) Run(ctx context.Context, cfg Config) (*Result, error) {
-	cfg.Endpoint, cfg.Bucket = b.cfg.Endpoint, b.bucket
+	cfg.Endpoint, cfg.Bucket, cfg.Signing = b.cfg.Endpoint, b.bucket, b.cfg.Signing // the client signs as Open was told
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

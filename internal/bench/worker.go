@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net"
-	"strconv"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -74,10 +73,11 @@ func newWorker(ctx context.Context, id int, env *Env, seed uint64) *Worker {
 	}
 }
 
-// NewKey returns a fresh key under the run's prefix.
+// NewKey returns a fresh key under the run's prefix, in the run's key shape
+// (--keys).
 func (w *Worker) NewKey() string {
 	w.seq++
-	return w.Env.Prefix + "w" + strconv.Itoa(w.ID) + "/" + strconv.FormatInt(w.seq, 10)
+	return shapedKey(w.Env.Cfg.Keys, w.Env.Prefix, w.ID, w.seq, w.Rand.Uint64)
 }
 
 // Record adds one operation that began at start. A failure caused by the

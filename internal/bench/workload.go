@@ -58,13 +58,22 @@ type Env struct {
 	Status func(format string, args ...any)
 }
 
-// key builds the name of a prepared object: <prefix>obj/<i>, or with
-// --list-prefixes N, <prefix>obj/<i mod N>/<i>.
+// key builds the name of a prepared object: <prefix>obj/<i>, with
+// --list-prefixes N <prefix>obj/<i mod N>/<i>, and in another key shape
+// (--keys) a name of that shape under <prefix>obj/, as if written by worker
+// i mod 16 (a fixed count, so a --prepared run finds what --prepare-only
+// wrote at any concurrency). The name is a function of i: preparing and measuring
+// derive it alike.
 func (e *Env) key(i int) string {
 	if n := e.Cfg.ListPrefixes; n > 0 {
 		return e.Prefix + "obj/" + strconv.Itoa(i%n) + "/" + strconv.Itoa(i)
 	}
-	return e.Prefix + "obj/" + strconv.Itoa(i)
+	if e.Cfg.Keys == KeysSeq || e.Cfg.Keys == "" {
+		return e.Prefix + "obj/" + strconv.Itoa(i)
+	}
+	r := mix64(uint64(i))
+	next := func() uint64 { r = mix64(r); return r }
+	return shapedKey(e.Cfg.Keys, e.Prefix+"obj/", i%16, int64(i), next)
 }
 
 // keyPool is the set of objects that exist, shared by the workers of a run.

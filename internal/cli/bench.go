@@ -24,6 +24,11 @@ const benchUsage = `Usage:
   jog bench selftest [--duration 10s]           the client's own ceiling, against a discarding endpoint
 
 jog bench <workload> -h lists the flags. Works against any S3 endpoint.
+Other clients' traffic: --keys seq|warp|warp-fresh|deep|flat names objects as
+jog bench, MinIO warp, backup tools or one flat namespace do; --signing
+unsigned|streaming|trailer|signed sends PUT bodies as UNSIGNED-PAYLOAD,
+minio-go over http (signed aws-chunked), the AWS SDKs (aws-chunked with a
+CRC-32 trailer) or s3cmd/boto3 over http (SHA-256 of the body) do.
 `
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -90,6 +95,8 @@ func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	fs.Var(&valueFunc{c.Mix.String(), func(s string) (err error) { c.Mix, err = bench.ParseMix(s); return }}, "mix", "mixed: operation weights, of get, put, stat, delete, list")
 	fs.Var(&valueFunc{"", func(s string) error { return parseRate(s, c) }}, "rate", "target request rate in req/s (\"500\"), or a linear ramp over the duration (\"100:2000\")")
 	fs.DurationVar(&c.QueueThreshold, "queue-threshold", c.QueueThreshold, "rate mode: a request starting this late has queued")
+	fs.StringVar(&c.Keys, "keys", c.Keys, "key shape of the objects written: seq (<prefix>w<worker>/<n>), warp (MinIO warp's <8 random chars>/<16 random chars>.rnd, one random directory per worker), warp-fresh (the same names under a fresh random directory per object), deep (backup paths host-<w>/2026/11/24/vol-<k>/chunk-<n>), flat (random names, no /)")
+	fs.StringVar(&c.Signing, "signing", c.Signing, "how PUT and UploadPart bodies are signed: unsigned (UNSIGNED-PAYLOAD), streaming (aws-chunked, each 64 KiB chunk signed: minio-go and warp over http), trailer (aws-chunked, unsigned, trailing x-amz-checksum-crc32: the AWS SDKs' default), signed (the body's SHA-256 hashed before sending: s3cmd, boto3 over http)")
 	fs.BoolVar(&c.Verify, "verify", false, "check every downloaded byte and MD5 ETags")
 	fs.Var(&valueFunc{"5MiB", func(s string) (err error) { c.PartSize, err = bench.ParseSize(s); return }}, "part-size", "multipart: part size")
 	fs.IntVar(&c.PartConcurrency, "part-concurrency", c.PartConcurrency, "multipart: parts uploaded in parallel per object; get with --range-size: ranges downloaded in parallel")

@@ -38,6 +38,22 @@ func TestBenchCommand(t *testing.T) {
 	if code != 0 || strings.Count(stdout, "| jog | mixed get=2,put=1 | 1KiB-4KiB | 2 |") != 1 || !strings.Contains(stdout, "| 2 (±0%) |") {
 		t.Errorf("compare: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// Another client's traffic shape: recorded in the result file and
+	// named in the comparison, apart from the default shape's cells.
+	shaped := filepath.Join(dir, "shaped.json")
+	stdout, stderr, code = run("bench", "sweep", "--workload", "put", "--endpoint", s.URL, "--access-key", s.Config.AccessKey,
+		"--secret-key", s.Config.SecretKey, "--ops", "6", "--sizes", "1KiB,70KiB", "--concurrency", "2",
+		"--keys", "warp", "--signing", "streaming", "--label", "jog", "--out", shaped)
+	if code != 0 || !strings.Contains(stdout, "keys warp  signing streaming") {
+		t.Fatalf("shaped sweep: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if b, err := os.ReadFile(shaped); err != nil || !bytes.Contains(b, []byte(`"keys": "warp"`)) || !bytes.Contains(b, []byte(`"signing": "streaming"`)) {
+		t.Errorf("result file lacks the shape (%v):\n%.600s", err, b)
+	}
+	stdout, stderr, code = run("bench", "compare", out, shaped)
+	if code != 0 || !strings.Contains(stdout, "| jog | put (keys warp, signing streaming) | 70KiB | 2 |") {
+		t.Errorf("compare with shapes: exit %d\n%s%s", code, stdout, stderr)
+	}
 	// A versioned bucket prepared once, then listed by a measuring run
 	// that leaves it as it was.
 	common := []string{"--endpoint", s.URL, "--access-key", s.Config.AccessKey, "--secret-key", s.Config.SecretKey,
@@ -68,6 +84,9 @@ func TestBenchCommandErrors(t *testing.T) {
 		{"bench", "put", "--access-key", "", "--secret-key", ""},
 		{"bench", "sweep", "--concurrency", "0"},
 		{"bench", "compare"},
+		{"bench", "put", "--access-key", "a", "--secret-key", "b", "--keys", "random"},
+		{"bench", "put", "--access-key", "a", "--secret-key", "b", "--signing", "v2"},
+		{"bench", "list", "--access-key", "a", "--secret-key", "b", "--keys", "warp", "--list-prefixes", "4"},
 		{"bench", "report"},
 		{"bench", "get", "--access-key", "a", "--secret-key", "b", "--versions", "3"},
 		{"bench", "list-versions", "--access-key", "a", "--secret-key", "b", "--prepared"},

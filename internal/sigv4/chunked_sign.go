@@ -35,13 +35,7 @@ type ChunkedUpload struct {
 // sends the body with Transfer-Encoding: chunked. r is left alone when u is
 // invalid.
 func SignChunkedRequest(r *http.Request, accessKey, secret, region string, t time.Time, body io.Reader, u ChunkedUpload) error {
-	date := t.UTC().Format(scopeDateFormat)
-	res := &Result{
-		PayloadHash: u.Mode,
-		SigningKey:  SigningKey(secret, date, region, "s3"),
-		Date:        t.UTC(),
-		Scope:       credential{date: date, region: region, service: "s3", terminator: scopeTerminator}.scope(),
-	}
+	res := &Result{PayloadHash: u.Mode} // the signer is set once r is signed
 	chunkSize := u.ChunkSize
 	if chunkSize == 0 {
 		chunkSize = DefaultChunkSize
@@ -61,10 +55,33 @@ func SignChunkedRequest(r *http.Request, accessKey, secret, region string, t tim
 		r.Header.Set("X-Amz-Trailer", strings.ToLower(strings.Join(u.TrailerNames, ",")))
 	}
 	SignRequest(r, accessKey, secret, region, t, u.Mode)
-	auth := r.Header.Get("Authorization")
-	enc.signer.prev = auth[strings.LastIndex(auth, "Signature=")+len("Signature="):] // the seed
+	enc.signer = NewChunkSigner(r, secret, region, t).s
 	r.Body = io.NopCloser(enc)
 	r.ContentLength = -1
 	r.GetBody = nil
 	return nil
+}
+
+// ChunkSigner chains the chunk signatures of a STREAMING-AWS4-HMAC-SHA256-PAYLOAD
+// body, for a client that frames the body itself (jog bench).
+type ChunkSigner struct{ s chunkSigner }
+
+// NewChunkSigner starts the chain of r, which SignRequest signed at t for
+// region: the seed is r's own signature.
+func NewChunkSigner(r *http.Request, secret, region string, t time.Time) *ChunkSigner {
+	date := t.UTC().Format(scopeDateFormat)
+	auth := r.Header.Get("Authorization")
+	return &ChunkSigner{chunkSigner{
+		key:   SigningKey(secret, date, region, "s3"),
+		date:  t.UTC().Format(AmzDateFormat),
+		scope: credential{date: date, region: region, service: "s3", terminator: scopeTerminator}.scope(),
+		prev:  auth[strings.LastIndex(auth, "Signature=")+len("Signature="):],
+	}}
+}
+
+// Next returns the signature of the next chunk, whose data hashes (SHA-256)
+// to sum; the final, empty chunk is signed too.
+func (s *ChunkSigner) Next(sum []byte) string {
+	s.s.prev = s.s.chunk(sum)
+	return s.s.prev
 }

@@ -39,7 +39,7 @@ func Throughput(rs []*bench.Result, perObject bool) (svg string, ok bool) {
 	var series []Series
 	index := map[string]int{}
 	for _, r := range rs {
-		name := fmt.Sprintf("%s %s %v", r.Name(), r.Workload, r.Config.Size)
+		name := fmt.Sprintf("%s %s %v%s", r.Name(), r.Workload, r.Config.Size, bench.TrafficShape(r.Config))
 		i, seen := index[name]
 		if !seen {
 			i = len(series)
