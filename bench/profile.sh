@@ -7,6 +7,8 @@
 #
 #   bench/profile.sh                          # every workload below
 #   WORKLOADS="mixed put-1MiB" bench/profile.sh
+#   BENCH_ARGS="--keys warp --signing streaming" WORKLOADS=put-1KiB bench/profile.sh
+#                                             # another client's traffic shape
 #
 # Workloads: mixed (GET 70 / PUT 30, 1 MiB), put-<size> and get-<size> for
 # 1KiB 64KiB 1MiB 16MiB, list (1,000-key pages over 10,000 objects),
@@ -95,7 +97,7 @@ for wl in $WORKLOADS; do
     sleep 0.2
   done
   "$bin/jog" bench "${args[@]}" --endpoint "http://127.0.0.1:$PORT" --access-key "$AK" --secret-key "$SK" \
-    --concurrency "$CONCURRENCY" --duration "$CELL" --server-pid "$pid" --label jog --quiet \
+    --concurrency "$CONCURRENCY" --duration "$CELL" --server-pid "$pid" --label jog --quiet ${BENCH_ARGS:-} \
     --out "$OUT/$wl.json" >"$OUT/$wl.txt" &
   bench=$!
   sleep "$PREP"
