@@ -75,13 +75,14 @@ func BenchmarkHandlerObject(b *testing.B) {
 }
 
 // benchAuthzSetup gives s's handler IAM users over s's store and sets up
-// bench/authz.sh's policies on bucket: a user with three attached managed
+// bench/authz.sh's policies on bucket (the IAM cache polls the store as
+// the server's does): a user with three attached managed
 // policies (p1–p3) and the bucket's 20-statement policy. It returns the
 // user's access key and secret.
 func benchAuthzSetup(tb testing.TB, s *fuzzServer, bucket string) (string, string) {
 	tb.Helper()
 	ctx := context.Background()
-	users, err := iam.New(ctx, s.meta, keyringtest.New(tb, 7), iam.Options{})
+	users, err := iam.New(ctx, s.meta, keyringtest.New(tb, 7), iam.Options{PollInterval: time.Second}) // as internal/server
 	if err != nil {
 		tb.Fatal(err)
 	}
