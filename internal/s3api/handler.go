@@ -120,7 +120,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	req.route = ParseRoute(r, h.cfg.Domain)
 	var err error
 	if h.admit == nil {
-		err = h.serve(w, req)
+		err = h.serveThenRelease(w, req, nil)
 	} else if release, refused := h.admit.Admit(r.Context(), req.route); refused != nil {
 		err = refused
 	} else {
@@ -137,12 +137,15 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 }
 
 // serveThenRelease serves an admitted request and releases its admission
-// even when a handler panics (net/http recovers the panic; a slot kept
-// forever would shrink the server's capacity for good), and its
-// authorization's Check for the next request.
+// (release; nil when every request is admitted) even when a handler
+// panics (net/http recovers the panic; a slot kept forever would shrink
+// the server's capacity for good), and its authorization's Check for the
+// next request.
 func (h *Handler) serveThenRelease(w http.ResponseWriter, req *request, release func()) error {
 	defer func() {
-		release()
+		if release != nil {
+			release()
+		}
 		req.check.Release()
 		req.check = nil
 	}()
