@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam"
@@ -96,6 +97,26 @@ type Authorizer struct {
 	account string
 	rootARN string
 	opts    Options
+	// now is aws:CurrentTime's value for the last second asked: requests
+	// within one second share the text (RFC 3339 has no fraction).
+	now atomic.Pointer[stamp]
+}
+
+type stamp struct {
+	unix int64
+	text string
+}
+
+// currentTime is t in RFC 3339 (UTC), aws:CurrentTime's form, formatted
+// once a second.
+func (a *Authorizer) currentTime(t time.Time) string {
+	u := t.Unix()
+	if s := a.now.Load(); s != nil && s.unix == u {
+		return s.text
+	}
+	s := &stamp{unix: u, text: t.UTC().Format(time.RFC3339)}
+	a.now.Store(s)
+	return s.text
 }
 
 // New returns an Authorizer for the account (its 12-digit ID).
@@ -257,7 +278,7 @@ func (c *Check) key(k string) {
 			set("false")
 		}
 	case "aws:currenttime":
-		set(c.pr.Time.UTC().Format(time.RFC3339))
+		set(c.a.currentTime(c.pr.Time))
 	case "aws:epochtime":
 		set(strconv.FormatInt(c.pr.Time.Unix(), 10))
 	case "aws:sourceip":

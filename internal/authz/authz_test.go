@@ -456,3 +456,36 @@ func TestSourceIP(t *testing.T) {
 		t.Errorf("trusted proxy: %q", got)
 	}
 }
+
+// TestCurrentTimeEachRequest: aws:CurrentTime is formatted once a second
+// and Checks are pooled, yet each request decides on its own time, to
+// the second, even when the clock goes back.
+func TestCurrentTimeEachRequest(t *testing.T) {
+	base := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	var now time.Time
+	a := New(acct, Options{Now: func() time.Time { return now }})
+	who := user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"DateLessThan":{"aws:CurrentTime":"2027-01-01T00:00:01Z"}}`))
+	r := httptest.NewRequest("GET", "/b/k", nil)
+	for i, tc := range []struct {
+		at   time.Duration
+		want policy.Decision
+	}{
+		{900 * time.Millisecond, policy.Allowed},
+		{999 * time.Millisecond, policy.Allowed},
+		{1000 * time.Millisecond, policy.ImplicitDeny},
+		{1200 * time.Millisecond, policy.ImplicitDeny},
+		{500 * time.Millisecond, policy.Allowed},
+		{-time.Hour, policy.Allowed},
+		{time.Hour, policy.ImplicitDeny},
+	} {
+		now = base.Add(tc.at).In(time.FixedZone("X", 3600))
+		if got, want := a.currentTime(now), now.UTC().Format(time.RFC3339); got != want {
+			t.Errorf("%d: currentTime %q, want %q", i, got, want)
+		}
+		c := a.Prepare(&Request{Principal: who, HTTP: r})
+		if d := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); d != tc.want {
+			t.Errorf("%d: at %v: %v, want %v", i, tc.at, d, tc.want)
+		}
+		c.Release()
+	}
+}

@@ -71,6 +71,9 @@ type request struct {
 	// check is the request's condition keys, built when a principal other
 	// than the root is authorized.
 	check *authz.Check
+	// authzIn is what check reads of the request (prepare): a part of
+	// the request, not an allocation of its own.
+	authzIn authz.Request
 	// form is a PostObject's form fields as the equivalent PUT's headers:
 	// what authorization reads for the request's headers (authzHTTP).
 	form http.Header
