@@ -154,8 +154,21 @@ type Request struct {
 	// names (none when it does not exist): s3:ExistingObjectTag/<key>. It
 	// is called at most once, and only when a policy that applies names
 	// such a key.
-	ExistingTags func() (map[string]string, error)
+	ExistingTags Tags
 }
+
+// Tags reads an object's tags for s3:ExistingObjectTag/<key>. An
+// interface, not a func: the caller's request can be one, where a
+// closure would be an allocation on every request.
+type Tags interface {
+	ExistingTags() (map[string]string, error)
+}
+
+// TagsFunc is a func as Tags.
+type TagsFunc func() (map[string]string, error)
+
+// ExistingTags implements Tags.
+func (f TagsFunc) ExistingTags() (map[string]string, error) { return f() }
 
 // Check is a request prepared for decisions. Its condition keys are
 // built when a decision first needs them: only the keys the policies that
@@ -167,7 +180,7 @@ type Check struct {
 	a    *Authorizer
 	set  policy.Set
 	deny string // the action denied last, for the log
-	tags func() (map[string]string, error)
+	tags Tags
 	err  error // reading the existing object's tags failed
 	// filled are the policies whose keys are in pr.Context already.
 	filled []*policy.Compiled
@@ -540,7 +553,7 @@ func (c *Check) evaluate(action, resource string, rp *policy.Compiled) policy.De
 // at most once, only when a policy that applies names such a key; the
 // request's own existing-object tags do not apply to this decision and
 // are kept (or left to be read) for the next.
-func (c *Check) DecideWith(tags func() (map[string]string, error), action, resource string, bucketPolicy *policy.Compiled, acls ...*policy.Compiled) policy.Decision {
+func (c *Check) DecideWith(tags Tags, action, resource string, bucketPolicy *policy.Compiled, acls ...*policy.Compiled) policy.Decision {
 	if c.in.Principal.IsRoot() {
 		return policy.Allowed
 	}
@@ -595,7 +608,7 @@ const existingTagPrefix = "s3:existingobjecttag/"
 func (c *Check) loadTags() {
 	load := c.tags
 	c.tags = nil
-	tags, err := load()
+	tags, err := load.ExistingTags()
 	if err != nil {
 		c.err = err
 		return

@@ -276,7 +276,7 @@ func TestExistingObjectTag(t *testing.T) {
 	} {
 		reads := 0
 		in := &Request{Principal: tc.who, HTTP: httptest.NewRequest("GET", "/b/k", nil),
-			ExistingTags: func() (map[string]string, error) { reads++; return tc.tags, tc.err }}
+			ExistingTags: TagsFunc(func() (map[string]string, error) { reads++; return tc.tags, tc.err })}
 		c := New(acct, Options{}).Prepare(in)
 		for range 2 {
 			if got := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); got != tc.want {
@@ -299,10 +299,10 @@ func TestDecideWith(t *testing.T) {
 	who := user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"StringEquals":{"s3:ExistingObjectTag/class":"public"}}`))
 	ownReads := 0
 	in := &Request{Principal: who, HTTP: httptest.NewRequest("GET", "/b/k", nil),
-		ExistingTags: func() (map[string]string, error) { ownReads++; return map[string]string{"class": "public"}, nil }}
+		ExistingTags: TagsFunc(func() (map[string]string, error) { ownReads++; return map[string]string{"class": "public"}, nil })}
 	c := New(acct, Options{}).Prepare(in)
-	src := func(tags map[string]string) func() (map[string]string, error) {
-		return func() (map[string]string, error) { return tags, nil }
+	src := func(tags map[string]string) Tags {
+		return TagsFunc(func() (map[string]string, error) { return tags, nil })
 	}
 	if got := c.DecideWith(src(nil), "s3:GetObject", ObjectARN("src", "a"), nil); got != policy.ImplicitDeny {
 		t.Errorf("untagged source: %v", got)

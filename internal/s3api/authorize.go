@@ -266,8 +266,8 @@ func (h *Handler) prepare(r *request) error {
 	}
 	in := &r.authzIn
 	*in = authz.Request{Principal: r.who, HTTP: r.authzHTTP(), List: listOps.has(r.route.Op)}
-	if obj := r.object(); obj != nil {
-		in.ExistingTags = func() (map[string]string, error) { return obj.tags(h, r) }
+	if r.object() != nil {
+		r.h, in.ExistingTags = h, r
 	}
 	switch {
 	case r.auth == nil || r.who.Type == policy.Anonymous:

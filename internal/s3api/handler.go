@@ -74,6 +74,8 @@ type request struct {
 	// authzIn is what check reads of the request (prepare): a part of
 	// the request, not an allocation of its own.
 	authzIn authz.Request
+	// h is the handler, for authzIn.ExistingTags (the request itself).
+	h *Handler
 	// form is a PostObject's form fields as the equivalent PUT's headers:
 	// what authorization reads for the request's headers (authzHTTP).
 	form http.Header
