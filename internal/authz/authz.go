@@ -249,16 +249,21 @@ func (c *Check) Release() {
 	checks.Put(c)
 }
 
-// fill puts into the request's context the keys p reads, once per policy.
+// fill puts into the request's context the keys p reads for the
+// action decided (c.pr.Action): those of its statements about the action
+// alone. A policy whose keys are all in is not looked at again.
 func (c *Check) fill(p *policy.Compiled) {
 	if p == nil || len(p.Keys()) == 0 || slices.Contains(c.filled, p) {
 		return
 	}
-	c.filled = append(c.filled, p)
+	keys := p.KeysFor(c.pr.Action)
+	if len(keys) == len(p.Keys()) {
+		c.filled = append(c.filled, p)
+	}
 	if c.pr.Context == nil {
 		c.pr.Context = make(policy.Context, len(p.Keys()))
 	}
-	for _, k := range p.Keys() {
+	for _, k := range keys {
 		if _, ok := c.pr.Context[k]; !ok {
 			c.key(k)
 		}

@@ -489,3 +489,37 @@ func TestCurrentTimeEachRequest(t *testing.T) {
 		c.Release()
 	}
 }
+
+// TestKeysPerAction: a Check fills the keys of the statements about the
+// action decided; a later decision on another action, of the same
+// request, fills those its statements read; and a pooled Check reused
+// for another request reads that request's values, not the last one's.
+func TestKeysPerAction(t *testing.T) {
+	who := user(t, "bob", `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"},
+		{"Effect":"Allow","Action":"s3:PutObjectTagging","Resource":"*","Condition":{"IpAddress":{"aws:SourceIp":"10.0.0.0/8"}}},
+		{"Effect":"Deny","Action":"s3:DeleteObject","Resource":"*","Condition":{"StringLike":{"aws:UserAgent":"*bot*"}}},
+		{"Effect":"Allow","Action":"s3:DeleteObject","Resource":"*"}]}`)
+	a := New(acct, Options{})
+	for _, tc := range []struct {
+		addr, agent string
+		want        [3]policy.Decision // GetObject, PutObjectTagging, DeleteObject
+	}{
+		{"10.1.2.3:1", "sdk", [3]policy.Decision{policy.Allowed, policy.Allowed, policy.Allowed}},
+		{"192.0.2.1:1", "a bot", [3]policy.Decision{policy.Allowed, policy.ImplicitDeny, policy.ExplicitDeny}},
+		{"10.9.9.9:1", "", [3]policy.Decision{policy.Allowed, policy.Allowed, policy.Allowed}},
+	} {
+		r := httptest.NewRequest("PUT", "/b/k", nil)
+		r.RemoteAddr = tc.addr
+		if tc.agent != "" {
+			r.Header.Set("User-Agent", tc.agent)
+		}
+		c := a.Prepare(&Request{Principal: who, HTTP: r})
+		for i, action := range []string{"s3:GetObject", "s3:PutObjectTagging", "s3:DeleteObject"} {
+			if d := c.Decide(action, ObjectARN("b", "k"), nil); d != tc.want[i] {
+				t.Errorf("%s %q: %s: %v, want %v", tc.addr, tc.agent, action, d, tc.want[i])
+			}
+		}
+		c.Release()
+	}
+}
