@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam"
@@ -96,6 +97,26 @@ type Authorizer struct {
 	account string
 	rootARN string
 	opts    Options
+	// now is aws:CurrentTime's value for the last second asked: requests
+	// within one second share the text (RFC 3339 has no fraction).
+	now atomic.Pointer[stamp]
+}
+
+type stamp struct {
+	unix int64
+	text string
+}
+
+// currentTime is t in RFC 3339 (UTC), aws:CurrentTime's form, formatted
+// once a second.
+func (a *Authorizer) currentTime(t time.Time) string {
+	u := t.Unix()
+	if s := a.now.Load(); s != nil && s.unix == u {
+		return s.text
+	}
+	s := &stamp{unix: u, text: t.UTC().Format(time.RFC3339)}
+	a.now.Store(s)
+	return s.text
 }
 
 // New returns an Authorizer for the account (its 12-digit ID).
@@ -133,8 +154,21 @@ type Request struct {
 	// names (none when it does not exist): s3:ExistingObjectTag/<key>. It
 	// is called at most once, and only when a policy that applies names
 	// such a key.
-	ExistingTags func() (map[string]string, error)
+	ExistingTags Tags
 }
+
+// Tags reads an object's tags for s3:ExistingObjectTag/<key>. An
+// interface, not a func: the caller's request can be one, where a
+// closure would be an allocation on every request.
+type Tags interface {
+	ExistingTags() (map[string]string, error)
+}
+
+// TagsFunc is a func as Tags.
+type TagsFunc func() (map[string]string, error)
+
+// ExistingTags implements Tags.
+func (f TagsFunc) ExistingTags() (map[string]string, error) { return f() }
 
 // Check is a request prepared for decisions. Its condition keys are
 // built when a decision first needs them: only the keys the policies that
@@ -146,7 +180,7 @@ type Check struct {
 	a    *Authorizer
 	set  policy.Set
 	deny string // the action denied last, for the log
-	tags func() (map[string]string, error)
+	tags Tags
 	err  error // reading the existing object's tags failed
 	// filled are the policies whose keys are in pr.Context already.
 	filled []*policy.Compiled
@@ -215,16 +249,21 @@ func (c *Check) Release() {
 	checks.Put(c)
 }
 
-// fill puts into the request's context the keys p reads, once per policy.
+// fill puts into the request's context the keys p reads for the
+// action decided (c.pr.Action): those of its statements about the action
+// alone. A policy whose keys are all in is not looked at again.
 func (c *Check) fill(p *policy.Compiled) {
 	if p == nil || len(p.Keys()) == 0 || slices.Contains(c.filled, p) {
 		return
 	}
-	c.filled = append(c.filled, p)
+	keys := p.KeysFor(c.pr.Action)
+	if len(keys) == len(p.Keys()) {
+		c.filled = append(c.filled, p)
+	}
 	if c.pr.Context == nil {
 		c.pr.Context = make(policy.Context, len(p.Keys()))
 	}
-	for _, k := range p.Keys() {
+	for _, k := range keys {
 		if _, ok := c.pr.Context[k]; !ok {
 			c.key(k)
 		}
@@ -257,7 +296,7 @@ func (c *Check) key(k string) {
 			set("false")
 		}
 	case "aws:currenttime":
-		set(c.pr.Time.UTC().Format(time.RFC3339))
+		set(c.a.currentTime(c.pr.Time))
 	case "aws:epochtime":
 		set(strconv.FormatInt(c.pr.Time.Unix(), 10))
 	case "aws:sourceip":
@@ -519,7 +558,7 @@ func (c *Check) evaluate(action, resource string, rp *policy.Compiled) policy.De
 // at most once, only when a policy that applies names such a key; the
 // request's own existing-object tags do not apply to this decision and
 // are kept (or left to be read) for the next.
-func (c *Check) DecideWith(tags func() (map[string]string, error), action, resource string, bucketPolicy *policy.Compiled, acls ...*policy.Compiled) policy.Decision {
+func (c *Check) DecideWith(tags Tags, action, resource string, bucketPolicy *policy.Compiled, acls ...*policy.Compiled) policy.Decision {
 	if c.in.Principal.IsRoot() {
 		return policy.Allowed
 	}
@@ -574,7 +613,7 @@ const existingTagPrefix = "s3:existingobjecttag/"
 func (c *Check) loadTags() {
 	load := c.tags
 	c.tags = nil
-	tags, err := load()
+	tags, err := load.ExistingTags()
 	if err != nil {
 		c.err = err
 		return

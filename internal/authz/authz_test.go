@@ -276,7 +276,7 @@ func TestExistingObjectTag(t *testing.T) {
 	} {
 		reads := 0
 		in := &Request{Principal: tc.who, HTTP: httptest.NewRequest("GET", "/b/k", nil),
-			ExistingTags: func() (map[string]string, error) { reads++; return tc.tags, tc.err }}
+			ExistingTags: TagsFunc(func() (map[string]string, error) { reads++; return tc.tags, tc.err })}
 		c := New(acct, Options{}).Prepare(in)
 		for range 2 {
 			if got := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); got != tc.want {
@@ -299,10 +299,10 @@ func TestDecideWith(t *testing.T) {
 	who := user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"StringEquals":{"s3:ExistingObjectTag/class":"public"}}`))
 	ownReads := 0
 	in := &Request{Principal: who, HTTP: httptest.NewRequest("GET", "/b/k", nil),
-		ExistingTags: func() (map[string]string, error) { ownReads++; return map[string]string{"class": "public"}, nil }}
+		ExistingTags: TagsFunc(func() (map[string]string, error) { ownReads++; return map[string]string{"class": "public"}, nil })}
 	c := New(acct, Options{}).Prepare(in)
-	src := func(tags map[string]string) func() (map[string]string, error) {
-		return func() (map[string]string, error) { return tags, nil }
+	src := func(tags map[string]string) Tags {
+		return TagsFunc(func() (map[string]string, error) { return tags, nil })
 	}
 	if got := c.DecideWith(src(nil), "s3:GetObject", ObjectARN("src", "a"), nil); got != policy.ImplicitDeny {
 		t.Errorf("untagged source: %v", got)
@@ -454,5 +454,72 @@ func TestSourceIP(t *testing.T) {
 	}
 	if got := New(acct, Options{TrustForwardedFor: true}).SourceIP(r); got != "198.51.100.4" {
 		t.Errorf("trusted proxy: %q", got)
+	}
+}
+
+// TestCurrentTimeEachRequest: aws:CurrentTime is formatted once a second
+// and Checks are pooled, yet each request decides on its own time, to
+// the second, even when the clock goes back.
+func TestCurrentTimeEachRequest(t *testing.T) {
+	base := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	var now time.Time
+	a := New(acct, Options{Now: func() time.Time { return now }})
+	who := user(t, "bob", stmt("Allow", "s3:GetObject", "*", `{"DateLessThan":{"aws:CurrentTime":"2027-01-01T00:00:01Z"}}`))
+	r := httptest.NewRequest("GET", "/b/k", nil)
+	for i, tc := range []struct {
+		at   time.Duration
+		want policy.Decision
+	}{
+		{900 * time.Millisecond, policy.Allowed},
+		{999 * time.Millisecond, policy.Allowed},
+		{1000 * time.Millisecond, policy.ImplicitDeny},
+		{1200 * time.Millisecond, policy.ImplicitDeny},
+		{500 * time.Millisecond, policy.Allowed},
+		{-time.Hour, policy.Allowed},
+		{time.Hour, policy.ImplicitDeny},
+	} {
+		now = base.Add(tc.at).In(time.FixedZone("X", 3600))
+		if got, want := a.currentTime(now), now.UTC().Format(time.RFC3339); got != want {
+			t.Errorf("%d: currentTime %q, want %q", i, got, want)
+		}
+		c := a.Prepare(&Request{Principal: who, HTTP: r})
+		if d := c.Decide("s3:GetObject", ObjectARN("b", "k"), nil); d != tc.want {
+			t.Errorf("%d: at %v: %v, want %v", i, tc.at, d, tc.want)
+		}
+		c.Release()
+	}
+}
+
+// TestKeysPerAction: a Check fills the keys of the statements about the
+// action decided; a later decision on another action, of the same
+// request, fills those its statements read; and a pooled Check reused
+// for another request reads that request's values, not the last one's.
+func TestKeysPerAction(t *testing.T) {
+	who := user(t, "bob", `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"},
+		{"Effect":"Allow","Action":"s3:PutObjectTagging","Resource":"*","Condition":{"IpAddress":{"aws:SourceIp":"10.0.0.0/8"}}},
+		{"Effect":"Deny","Action":"s3:DeleteObject","Resource":"*","Condition":{"StringLike":{"aws:UserAgent":"*bot*"}}},
+		{"Effect":"Allow","Action":"s3:DeleteObject","Resource":"*"}]}`)
+	a := New(acct, Options{})
+	for _, tc := range []struct {
+		addr, agent string
+		want        [3]policy.Decision // GetObject, PutObjectTagging, DeleteObject
+	}{
+		{"10.1.2.3:1", "sdk", [3]policy.Decision{policy.Allowed, policy.Allowed, policy.Allowed}},
+		{"192.0.2.1:1", "a bot", [3]policy.Decision{policy.Allowed, policy.ImplicitDeny, policy.ExplicitDeny}},
+		{"10.9.9.9:1", "", [3]policy.Decision{policy.Allowed, policy.Allowed, policy.Allowed}},
+	} {
+		r := httptest.NewRequest("PUT", "/b/k", nil)
+		r.RemoteAddr = tc.addr
+		if tc.agent != "" {
+			r.Header.Set("User-Agent", tc.agent)
+		}
+		c := a.Prepare(&Request{Principal: who, HTTP: r})
+		for i, action := range []string{"s3:GetObject", "s3:PutObjectTagging", "s3:DeleteObject"} {
+			if d := c.Decide(action, ObjectARN("b", "k"), nil); d != tc.want[i] {
+				t.Errorf("%s %q: %s: %v, want %v", tc.addr, tc.agent, action, d, tc.want[i])
+			}
+		}
+		c.Release()
 	}
 }

@@ -64,9 +64,10 @@ func (h *Handler) authorize(r *request) error {
 	resource := authz.ServiceARN
 	var acc *service.Access
 	if rt.Bucket != "" {
-		resource = authz.BucketARN(rt.Bucket)
 		if rt.Key != "" {
 			resource = authz.ObjectARN(rt.Bucket, rt.Key)
+		} else {
+			resource = authz.BucketARN(rt.Bucket)
 		}
 		var err error
 		if acc, err = h.bucketAccess(r, rt.Bucket); err != nil {
@@ -263,9 +264,10 @@ func (h *Handler) prepare(r *request) error {
 	if r.check != nil {
 		return nil
 	}
-	in := &authz.Request{Principal: r.who, HTTP: r.authzHTTP(), List: listOps.has(r.route.Op)}
-	if obj := r.object(); obj != nil {
-		in.ExistingTags = func() (map[string]string, error) { return obj.tags(h, r) }
+	in := &r.authzIn
+	*in = authz.Request{Principal: r.who, HTTP: r.authzHTTP(), List: listOps.has(r.route.Op)}
+	if r.object() != nil {
+		r.h, in.ExistingTags = h, r
 	}
 	switch {
 	case r.auth == nil || r.who.Type == policy.Anonymous:

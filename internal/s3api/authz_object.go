@@ -89,6 +89,10 @@ func (o *object) acl(h *Handler, r *request) (*policy.Compiled, error) {
 	return acl.Compile(grants, authz.ObjectARN(o.bucket, o.key), authz.BucketARN(o.bucket), true), nil
 }
 
+// ExistingTags implements authz.Tags: the tags of the object the request
+// names, for the decisions about it (prepare).
+func (r *request) ExistingTags() (map[string]string, error) { return r.own.tags(r.h, r) }
+
 // decide decides action on resource under the bucket policy bp and an
 // ACL (nil: none) with the object's tags as s3:ExistingObjectTag: the
 // request's own object's through the Check (authz.Request.ExistingTags),
@@ -97,5 +101,5 @@ func (o *object) decide(h *Handler, r *request, action, resource string, bp, acl
 	if o == nil || !o.other {
 		return r.check.Decide(action, resource, bp, acl)
 	}
-	return r.check.DecideWith(func() (map[string]string, error) { return o.tags(h, r) }, action, resource, bp, acl)
+	return r.check.DecideWith(authz.TagsFunc(func() (map[string]string, error) { return o.tags(h, r) }), action, resource, bp, acl)
 }

@@ -71,6 +71,11 @@ type request struct {
 	// check is the request's condition keys, built when a principal other
 	// than the root is authorized.
 	check *authz.Check
+	// authzIn is what check reads of the request (prepare): a part of
+	// the request, not an allocation of its own.
+	authzIn authz.Request
+	// h is the handler, for authzIn.ExistingTags (the request itself).
+	h *Handler
 	// form is a PostObject's form fields as the equivalent PUT's headers:
 	// what authorization reads for the request's headers (authzHTTP).
 	form http.Header
@@ -120,7 +125,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	req.route = ParseRoute(r, h.cfg.Domain)
 	var err error
 	if h.admit == nil {
-		err = h.serve(w, req)
+		err = h.serveThenRelease(w, req, nil)
 	} else if release, refused := h.admit.Admit(r.Context(), req.route); refused != nil {
 		err = refused
 	} else {
@@ -137,12 +142,15 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 }
 
 // serveThenRelease serves an admitted request and releases its admission
-// even when a handler panics (net/http recovers the panic; a slot kept
-// forever would shrink the server's capacity for good), and its
-// authorization's Check for the next request.
+// (release; nil when every request is admitted) even when a handler
+// panics (net/http recovers the panic; a slot kept forever would shrink
+// the server's capacity for good), and its authorization's Check for the
+// next request.
 func (h *Handler) serveThenRelease(w http.ResponseWriter, req *request, release func()) error {
 	defer func() {
-		release()
+		if release != nil {
+			release()
+		}
 		req.check.Release()
 		req.check = nil
 	}()

@@ -177,9 +177,9 @@ type Compiled struct {
 	stmts []statement
 	keys  []string // the condition keys its statements read (conditions, variables), lower case, once each
 	// byAction maps an action to the statements whose Action (or
-	// NotAction) lets it through, []int32 indices in order: an action has
-	// no variables, so the match depends on the action alone, and a
-	// request evaluates only the statements about it.
+	// NotAction) lets it through (*forAction): an action has no
+	// variables, so the match depends on the action alone, and a request
+	// evaluates only the statements about it.
 	byAction sync.Map
 	actions  atomic.Int32 // entries in byAction, at most maxActions
 }
@@ -190,21 +190,34 @@ const maxActions = 4096
 
 // candidates are the indices of the statements whose Action or NotAction
 // lets action through.
-func (c *Compiled) candidates(action string) []int32 {
+func (c *Compiled) candidates(action string) []int32 { return c.forAction(action).idx }
+
+// forAction is what a policy evaluates for one action: the statements
+// whose Action or NotAction lets it through, indices in order, and the
+// condition keys those statements read.
+type forAction struct {
+	idx  []int32
+	keys []string
+}
+
+func (c *Compiled) forAction(action string) *forAction {
 	if v, ok := c.byAction.Load(action); ok {
-		return v.([]int32)
+		return v.(*forAction)
 	}
-	idx := make([]int32, 0, len(c.stmts))
+	fa := &forAction{idx: make([]int32, 0, len(c.stmts))}
 	for i := range c.stmts {
 		st := &c.stmts[i]
 		if matchAny(st.actions, action, true, nil) != st.notAction {
-			idx = append(idx, int32(i))
+			fa.idx = append(fa.idx, int32(i))
+			for _, k := range st.keys {
+				fa.keys = addKey(fa.keys, k)
+			}
 		}
 	}
 	if c.actions.Add(1) <= maxActions {
-		c.byAction.Store(action, idx)
+		c.byAction.Store(action, fa)
 	}
-	return idx
+	return fa
 }
 
 // Keys returns the condition keys the policy reads, lower case, each
@@ -212,21 +225,29 @@ func (c *Compiled) candidates(action string) []int32 {
 // condition values. A caller may fill Request.Context with these alone.
 func (c *Compiled) Keys() []string { return c.keys }
 
-func (c *Compiled) addKey(k string) {
-	if !slices.Contains(c.keys, k) {
-		c.keys = append(c.keys, k)
+// KeysFor returns the condition keys that the statements about action
+// read (Keys of the statements that action's evaluation looks at, in
+// Keys' order): a caller may fill Request.Context with these alone for a
+// request for action.
+func (c *Compiled) KeysFor(action string) []string { return c.forAction(action).keys }
+
+func addKey(keys []string, k string) []string {
+	if !slices.Contains(keys, k) {
+		keys = append(keys, k)
 	}
+	return keys
 }
 
-// addVars adds the keys of the policy variables in pats.
-func (c *Compiled) addVars(pats []pattern) {
+// addVars adds to keys those of the policy variables in pats.
+func addVars(keys []string, pats []pattern) []string {
 	for i := range pats {
 		for _, t := range pats[i].toks {
 			if t.kind == tVar {
-				c.addKey(t.key)
+				keys = addKey(keys, t.key)
 			}
 		}
 	}
+	return keys
 }
 
 // MentionsKeyPrefix reports whether a condition of the policy names a key
@@ -250,6 +271,7 @@ type statement struct {
 	resources    []pattern // empty in trust policies: every resource
 	notResource  bool
 	conds        []cond
+	keys         []string // the condition keys it reads (conditions, variables), lower case, once each
 }
 
 type principalSet struct {
@@ -287,18 +309,21 @@ func Compile(p *Policy) (*Compiled, error) {
 		for _, r := range resources {
 			cs.resources = append(cs.resources, compilePattern(r, true, vars))
 		}
-		c.addVars(cs.resources)
+		cs.keys = addVars(cs.keys, cs.resources)
 		for _, cd := range st.Conditions {
 			k, err := compileCondition(cd, vars)
 			if err != nil {
 				return nil, err
 			}
 			cs.conds = append(cs.conds, k)
-			c.addKey(k.key)
-			c.addVars(k.pats)
+			cs.keys = addKey(cs.keys, k.key)
+			cs.keys = addVars(cs.keys, k.pats)
 			for _, a := range k.arns {
-				c.addVars(a.parts[:])
+				cs.keys = addVars(cs.keys, a.parts[:])
 			}
+		}
+		for _, k := range cs.keys {
+			c.keys = addKey(c.keys, k)
 		}
 		c.stmts = append(c.stmts, cs)
 	}

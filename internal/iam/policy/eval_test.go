@@ -281,6 +281,40 @@ func TestKeys(t *testing.T) {
 	}
 }
 
+// TestKeysFor: the keys of the statements about an action alone, with
+// wildcards, NotAction and a Join's statements; past the action index's
+// bound too.
+func TestKeysFor(t *testing.T) {
+	c := compileT(t, Identity, `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::b/${aws:username}/*","Condition":{"IpAddress":{"aws:SourceIp":"10.0.0.0/8"}}},
+		{"Effect":"Allow","Action":"s3:Put*","Resource":"*","Condition":{"StringEquals":{"s3:x-amz-acl":"private"}}},
+		{"Effect":"Deny","NotAction":"s3:GetObject","Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"false"}}},
+		{"Effect":"Deny","Action":"s3:*","Resource":"*","Condition":{"StringLike":{"aws:UserAgent":"*bot*"}}}]}`)
+	other := compileT(t, Identity, `{"Version":"2012-10-17","Statement":
+		{"Effect":"Allow","Action":"s3:GetObject","Resource":"*","Condition":{"StringEquals":{"aws:Referer":"x"}}}}`)
+	for range 2 { // the second time from the index
+		for _, tc := range []struct {
+			c      *Compiled
+			action string
+			want   []string
+		}{
+			{c, "s3:GetObject", []string{"aws:username", "aws:sourceip", "aws:useragent"}},
+			{c, "s3:PutObject", []string{"s3:x-amz-acl", "aws:securetransport", "aws:useragent"}},
+			{c, "s3:ListBucket", []string{"aws:securetransport", "aws:useragent"}},
+			{other, "s3:PutObject", nil},
+			{Join(c, other), "s3:GetObject", []string{"aws:username", "aws:sourceip", "aws:useragent", "aws:referer"}},
+		} {
+			if got := tc.c.KeysFor(tc.action); !slices.Equal(got, tc.want) {
+				t.Errorf("KeysFor(%s) = %v, want %v", tc.action, got, tc.want)
+			}
+		}
+	}
+	c.actions.Store(maxActions)
+	if got, want := c.KeysFor("s3:DeleteObject"), []string{"aws:securetransport", "aws:useragent"}; !slices.Equal(got, want) {
+		t.Errorf("past the bound: %v, want %v", got, want)
+	}
+}
+
 // Several session policies (AssumeRole's Policy and PolicyArns) narrow a
 // session together: what any allows, unless one denies.
 func TestJoinSessionPolicies(t *testing.T) {
