@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"runtime"
+	"strconv"
 
 	"github.com/jogstore/jog/internal/meta"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -74,6 +75,9 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// walCheckpointPages is the writer's wal_autocheckpoint (ADR 0015).
+const walCheckpointPages = 10000
+
 func dsn(path string, readOnly bool, opts Options) string {
 	q := url.Values{}
 	sync := "synchronous(FULL)" // a commit is on disk before it returns
@@ -90,6 +94,10 @@ func dsn(path string, readOnly bool, opts Options) string {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Set("_txlock", "immediate")
+		// The writer checkpoints after walCheckpointPages WAL pages rather
+		// than SQLite's 1,000 (ADR 0015): a checkpoint runs inside the
+		// commit that crosses the threshold, stalling its batch.
+		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(walCheckpointPages)+")")
 	}
 	return "file:" + path + "?" + q.Encode()
 }

@@ -71,6 +71,10 @@ func TestPragmas(t *testing.T) {
 			}
 		}
 	}
+	var ckpt int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&ckpt); err != nil || ckpt != walCheckpointPages {
+		t.Errorf("writer wal_autocheckpoint = %d, %v; want %d (ADR 0015)", ckpt, err, walCheckpointPages)
+	}
 	var qo string
 	if err := s.r.QueryRowContext(ctx, "PRAGMA query_only").Scan(&qo); err != nil || qo != "1" {
 		t.Errorf("reader query_only = %q, %v; want 1", qo, err)
