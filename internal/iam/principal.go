@@ -163,6 +163,31 @@ func (s *Service) Principal(ctx context.Context, accessKeyID string) (*Principal
 	if !found || !k.active {
 		return nil, ErrNoSuchKey
 	}
+	return s.keyPrincipal(ctx, accessKeyID, k, epoch)
+}
+
+// KeyHolder returns the secret of an active access key and the user
+// behind it, in one look-up: it makes the Service a
+// sigv4.HolderCredentials, so that a request's signature check finds
+// whose request it is too. A user that does not load (a store error, a
+// stored policy that no longer compiles) is returned nil; Principal,
+// asked then, reports the error.
+func (s *Service) KeyHolder(accessKeyID string) (string, *Principal, bool) {
+	ctx := context.Background()
+	k, found, epoch, err := s.key(ctx, accessKeyID)
+	if err != nil || !found || !k.active {
+		return "", nil, false
+	}
+	p, err := s.keyPrincipal(ctx, accessKeyID, k, epoch)
+	if err != nil {
+		p = nil
+	}
+	return k.secret, p, true
+}
+
+// keyPrincipal returns the user of key k (access key id), as the cache
+// at epoch holds it or loaded.
+func (s *Service) keyPrincipal(ctx context.Context, accessKeyID string, k cachedKey, epoch uint64) (*Principal, error) {
 	if k.principal != nil {
 		return k.principal, nil
 	}

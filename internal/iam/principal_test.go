@@ -168,8 +168,16 @@ func TestPrincipal(t *testing.T) {
 			t.Errorf("%s %s = %v, want %v", c.action, c.resource, got, c.want)
 		}
 	}
+	// KeyHolder finds the same secret and user in one look-up.
+	secret, held, found := s.KeyHolder(k.ID)
+	if want, _ := s.SecretKey(k.ID); !found || secret != want || held != p {
+		t.Errorf("KeyHolder = %q, %p, %v; want SecretKey's %q and Principal's %p", secret, held, found, want, p)
+	}
 	_, err := s.Principal(ctx, "AKIANOSUCHKEY0000000")
 	wantErr(t, "Principal of no key", err, ErrNoSuchKey)
+	if _, held, found := s.KeyHolder("AKIANOSUCHKEY0000000"); found || held != nil {
+		t.Errorf("KeyHolder of no key = %p, %v", held, found)
+	}
 }
 
 // TestPrincipalInvalidation: a change is seen at once through the Service
@@ -190,7 +198,11 @@ func TestPrincipalInvalidation(t *testing.T) {
 
 	count := func(s *Service) int {
 		t.Helper()
-		return len(must(s.Principal(ctx, k.ID)).Policies)
+		n := len(must(s.Principal(ctx, k.ID)).Policies)
+		if _, p, found := s.KeyHolder(k.ID); !found || p == nil || len(p.Policies) != n {
+			t.Errorf("KeyHolder disagrees with Principal's %d policies: %+v, %v", n, p, found)
+		}
+		return n
 	}
 	if count(a) != 1 || count(b) != 1 {
 		t.Fatal("alice should have one policy")
@@ -215,9 +227,15 @@ func TestPrincipalInvalidation(t *testing.T) {
 	if _, found := a.SecretKey(k.ID); found {
 		t.Error("the writer still accepts the disabled key")
 	}
+	if _, _, found := a.KeyHolder(k.ID); found {
+		t.Error("the writer's KeyHolder still finds the disabled key")
+	}
 	advance(time.Minute)
 	if _, found := b.SecretKey(k.ID); found {
 		t.Error("the other gateway accepts the disabled key after its poll interval")
+	}
+	if _, _, found := b.KeyHolder(k.ID); found {
+		t.Error("the other gateway's KeyHolder finds the disabled key after its poll interval")
 	}
 
 	// Group membership changes what applies, too.

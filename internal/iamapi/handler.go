@@ -64,7 +64,7 @@ type Config struct {
 type Keys interface {
 	sigv4.SessionCredentials
 	// Principal is who signed with access key id (session: the
-	// verifier's sigv4.Result.Session for temporary credentials).
+	// verifier's sigv4.Result.Holder).
 	Principal(ctx context.Context, id string, session any) (authz.Principal, error)
 }
 
@@ -90,7 +90,7 @@ type request struct {
 	action    string
 	params    url.Values
 	accessKey string
-	session   any            // the verifier's Result.Session: temporary credentials
+	session   any            // the verifier's Result.Holder: who holds the key
 	caller    *iam.Principal // the IAM user calling; nil for the root and roles
 }
 
@@ -114,7 +114,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, req *request) er
 	if err != nil {
 		return err
 	}
-	req.accessKey, req.session = res.AccessKey, res.Session
+	req.accessKey, req.session = res.AccessKey, res.Holder
 	req.params, err = queryapi.Params(r, body)
 	if err != nil {
 		return err

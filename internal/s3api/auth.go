@@ -35,7 +35,7 @@ func (h *Handler) authenticate(req *request) error {
 	if err != nil {
 		return err
 	}
-	if req.who, err = h.principal(req.Request, res.AccessKey, res.Session); err != nil {
+	if req.who, err = h.principal(req.Request, res.AccessKey, res.Holder); err != nil {
 		return err
 	}
 	req.auth = res
@@ -53,7 +53,7 @@ func (h *Handler) verify(r *http.Request) (*sigv4.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &sigv4.Result{AccessKey: res.AccessKey, Presigned: res.Presigned, PayloadHash: sigv4.UnsignedPayload, Session: res.Session}, nil
+		return &sigv4.Result{AccessKey: res.AccessKey, Presigned: res.Presigned, PayloadHash: sigv4.UnsignedPayload, Holder: res.Holder}, nil
 	}
 	res, err := h.verifier.Verify(r)
 	if err != nil {

@@ -33,7 +33,7 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if r.auth, err = h.authenticateForm(f); err != nil {
 		return err
 	}
-	if r.who, err = h.principal(r.Request, r.auth.AccessKey, r.auth.Session); err != nil {
+	if r.who, err = h.principal(r.Request, r.auth.AccessKey, r.auth.Holder); err != nil {
 		return err
 	}
 	// The form's fields are authorized as a PUT's headers (x-amz-acl,
@@ -97,7 +97,7 @@ func (h *Handler) authenticateForm(f *postpolicy.Form) (*sigv4.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &sigv4.Result{AccessKey: res.AccessKey, PayloadHash: sigv4.UnsignedPayload, Session: res.Session}, nil
+		return &sigv4.Result{AccessKey: res.AccessKey, PayloadHash: sigv4.UnsignedPayload, Holder: res.Holder}, nil
 	}
 	if f.Get("x-amz-algorithm") != sigv4.Algorithm {
 		return nil, sigv4.ErrUnsupportedAlgorithm

@@ -100,5 +100,5 @@ func (v *Verifier) verifyHeader(r *http.Request, header string, params []sigv4.Q
 	if err := v.check(r, params, secret, signature, date, canonicalAmzHeaders(r.Header, nil)); err != nil {
 		return nil, err
 	}
-	return &Result{AccessKey: accessKey, Session: session}, nil
+	return &Result{AccessKey: accessKey, Holder: session}, nil
 }

@@ -20,7 +20,7 @@ func (v *Verifier) VerifyPOSTWithToken(accessKey, policy, sig, token string) (*R
 	if !signatureMatches(secret, policy, sig) {
 		return nil, sigv4.ErrSignatureDoesNotMatch
 	}
-	return &Result{AccessKey: accessKey, Session: session}, nil
+	return &Result{AccessKey: accessKey, Holder: session}, nil
 }
 
 // SignPOST is VerifyPOST's counterpart, for tests and tools.

@@ -104,5 +104,5 @@ func (v *Verifier) verifyPresigned(r *http.Request, params []sigv4.QueryParam) (
 	if err := v.check(r, params, secret, a.signature, a.expires, amz); err != nil {
 		return nil, err
 	}
-	return &Result{AccessKey: a.accessKey, Presigned: true, Session: session}, nil
+	return &Result{AccessKey: a.accessKey, Presigned: true, Holder: session}, nil
 }

@@ -39,9 +39,9 @@ type Verifier struct {
 type Result struct {
 	AccessKey string
 	Presigned bool
-	// Session is what sigv4.SessionCredentials.SessionKey returned for the
-	// request's session token; nil for a long-term key.
-	Session any
+	// Holder is who the credentials say holds the access key, as in
+	// sigv4.Result.
+	Holder any
 }
 
 // Query parameters of SigV2 query-string authentication.
@@ -112,22 +112,9 @@ func (v *Verifier) maxSkew() time.Duration {
 }
 
 // secret resolves an access key, with the session token the request
-// carries ("" when none) as sigv4's Verifier does: a token is resolved by
-// Credentials that are a sigv4.SessionCredentials.
+// carries ("" when none), as sigv4's Verifier does.
 func (v *Verifier) secret(accessKey, token string) (string, any, error) {
-	if token != "" {
-		sc, ok := v.Credentials.(sigv4.SessionCredentials)
-		if !ok {
-			return "", nil, fmt.Errorf("%w: this server issues no session tokens", sigv4.ErrInvalidToken)
-		}
-		return sc.SessionKey(accessKey, token)
-	}
-	if v.Credentials != nil {
-		if s, ok := v.Credentials.SecretKey(accessKey); ok {
-			return s, nil, nil
-		}
-	}
-	return "", nil, fmt.Errorf("%w: %q", sigv4.ErrInvalidAccessKeyID, accessKey)
+	return sigv4.Resolve(v.Credentials, accessKey, token)
 }
 
 // check computes the string to sign for each candidate canonical resource and

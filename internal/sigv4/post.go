@@ -41,7 +41,7 @@ func (v *Verifier) VerifyPOSTWithToken(credential, amzDate, policy, signature, t
 		return nil, ErrSignatureDoesNotMatch
 	}
 	return &Result{AccessKey: c.accessKey, PayloadHash: UnsignedPayload, Signature: signature,
-		Date: t.UTC(), Scope: c.scope(), Session: session}, nil
+		Date: t.UTC(), Scope: c.scope(), Holder: session}, nil
 }
 
 // SignPOST is VerifyPOST's counterpart, for tests and tools: the signature

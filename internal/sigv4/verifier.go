@@ -22,10 +22,19 @@ type SessionCredentials interface {
 	Credentials
 	// SessionKey returns the secret of accessKey as the token states it
 	// and the session the token describes, which the Verifier hands back
-	// in Result.Session. Errors wrap ErrInvalidToken (a token that does
+	// in Result.Holder. Errors wrap ErrInvalidToken (a token that does
 	// not open, or is not accessKey's), ErrExpiredToken or
 	// ErrInvalidAccessKeyID.
 	SessionKey(accessKey, token string) (secret string, session any, err error)
+}
+
+// HolderCredentials are Credentials that also say who holds a long-term
+// key, found in the same look-up as its secret: the Verifier hands it
+// back in Result.Holder, so that its caller need not look the key up a
+// second time to learn whose request it is.
+type HolderCredentials interface {
+	Credentials
+	KeyHolder(accessKey string) (secret string, holder any, ok bool)
 }
 
 // SecurityTokenHeader is the header, and query parameter of a presigned
@@ -75,10 +84,11 @@ type Result struct {
 	Date time.Time
 	// Scope is the credential scope, e.g. "20130524/us-east-1/s3/aws4_request".
 	Scope string
-	// Session is what SessionCredentials.SessionKey returned for the
-	// request's session token; nil for a request signed with a long-term
-	// key.
-	Session any
+	// Holder is who the credentials say holds the access key: what
+	// SessionCredentials.SessionKey returned for the request's session
+	// token, or HolderCredentials.KeyHolder for a long-term key; nil when
+	// the credentials do not say.
+	Holder any
 }
 
 // Verify authenticates r without reading its body. It returns ErrMissingAuth
@@ -138,20 +148,31 @@ func (v *Verifier) maxSkew() time.Duration {
 	return v.MaxSkew
 }
 
-// secret resolves an access key, with the session token the request
-// carries ("" when none): ErrInvalidAccessKeyID for an unknown key (a
-// temporary one sent without its token too), SessionKey's errors for a
-// token.
 func (v *Verifier) secret(accessKey, token string) (string, any, error) {
+	return Resolve(v.Credentials, accessKey, token)
+}
+
+// Resolve returns the secret of an access key and who holds it (nil when
+// c does not say), with the session token the request carries ("" when
+// none): ErrInvalidAccessKeyID for an unknown key (a temporary one sent
+// without its token too), SessionKey's errors for a token. A nil c knows
+// no key. It serves every signature version's verifier.
+func Resolve(c Credentials, accessKey, token string) (string, any, error) {
 	if token != "" {
-		sc, ok := v.Credentials.(SessionCredentials)
+		sc, ok := c.(SessionCredentials)
 		if !ok {
 			return "", nil, fmt.Errorf("%w: this server issues no session tokens", ErrInvalidToken)
 		}
 		return sc.SessionKey(accessKey, token)
 	}
-	if v.Credentials != nil {
-		if s, ok := v.Credentials.SecretKey(accessKey); ok {
+	switch c := c.(type) {
+	case nil:
+	case HolderCredentials:
+		if s, holder, ok := c.KeyHolder(accessKey); ok {
+			return s, holder, nil
+		}
+	default:
+		if s, ok := c.SecretKey(accessKey); ok {
 			return s, nil, nil
 		}
 	}
@@ -184,6 +205,6 @@ func (v *Verifier) check(c credential, secret string, session any, t time.Time, 
 		SigningKey:  append([]byte(nil), key...),
 		Date:        t.UTC(),
 		Scope:       scope,
-		Session:     session,
+		Holder:      session,
 	}, nil
 }

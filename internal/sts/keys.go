@@ -22,7 +22,33 @@ type Keys struct {
 	STS  *Service     // nil: no temporary credentials
 }
 
-var _ sigv4.SessionCredentials = Keys{}
+var (
+	_ sigv4.SessionCredentials = Keys{}
+	_ sigv4.HolderCredentials  = Keys{}
+)
+
+// rootHolder is the holder KeyHolder names for the root's keys.
+type rootHolder struct{}
+
+// KeyHolder returns the secret of a long-term key and who holds it: the
+// root, or the IAM user as an *iam.Principal (nil when it did not load;
+// Principal then looks again and reports why).
+func (k Keys) KeyHolder(id string) (string, any, bool) {
+	if k.Root != nil {
+		if s, ok := k.Root.SecretKey(id); ok {
+			return s, rootHolder{}, true
+		}
+	}
+	if k.IAM != nil {
+		if s, p, ok := k.IAM.KeyHolder(id); ok {
+			if p == nil {
+				return s, nil, true
+			}
+			return s, p, true
+		}
+	}
+	return "", nil, false
+}
 
 // SecretKey returns the secret of a long-term key.
 func (k Keys) SecretKey(id string) (string, bool) {
@@ -51,14 +77,24 @@ func (k Keys) SessionKey(id, token string) (string, any, error) {
 }
 
 // Principal is who signed with access key id: the root for its keys, the
-// IAM user a key belongs to, or, for temporary credentials (session, as
-// the verifier returned it in sigv4.Result.Session), the role session or
-// the user or root session. A key gone since its signature was checked is
-// sigv4.ErrInvalidAccessKeyID; a session whose role or user is gone,
-// ErrRevoked.
-func (k Keys) Principal(ctx context.Context, id string, session any) (authz.Principal, error) {
-	if s, ok := session.(*Session); ok && s != nil {
-		return k.sessionPrincipal(ctx, s)
+// IAM user a key belongs to, or, for temporary credentials, the role
+// session or the user or root session. holder is what the verifier
+// returned in sigv4.Result.Holder: the session, or who KeyHolder found
+// holds a long-term key, which spares a second look-up. A key gone since
+// its signature was checked is sigv4.ErrInvalidAccessKeyID; a session
+// whose role or user is gone, ErrRevoked.
+func (k Keys) Principal(ctx context.Context, id string, holder any) (authz.Principal, error) {
+	switch h := holder.(type) {
+	case *Session:
+		if h != nil {
+			return k.sessionPrincipal(ctx, h)
+		}
+	case rootHolder:
+		return authz.Root, nil
+	case *iam.Principal:
+		if h != nil {
+			return authz.Principal{Type: policy.User, User: h}, nil
+		}
 	}
 	if k.Root != nil {
 		if _, ok := k.Root.SecretKey(id); ok {

@@ -102,7 +102,7 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	if err != nil {
 		return err
 	}
-	if req.caller, err = h.cfg.Keys.Principal(req.ctx, res.AccessKey, res.Session); err != nil {
+	if req.caller, err = h.cfg.Keys.Principal(req.ctx, res.AccessKey, res.Holder); err != nil {
 		return err
 	}
 	if req.params, err = queryapi.Params(req.Request, body); err != nil {
