@@ -1,0 +1,354 @@
+package sched
+
+import (
+	"math"
+	"slices"
+)
+
+// core is the scheduler of one direction as a pure function of time: every
+// method takes the current time in seconds since the Direction's epoch and
+// nothing here reads a clock, sleeps or locks. Direction serialises calls
+// with its mutex; the simulation tests drive a core directly in virtual time.
+type core struct {
+	capacity float64 // bytes/s; ≤ 0 grants without pacing
+	burst    float64 // bytes an idle client or device may bank
+	beShare  float64 // fraction of capacity the best-effort class is guaranteed
+	beWeight float64 // weight of each best-effort client
+
+	free float64 // when the device may next grant (the pacing clock)
+	v    float64 // virtual time of the weight phase: start tag of the last weight grant
+	gv   float64 // virtual time among best-effort clients in the guard phase
+
+	beRTag       float64 // reservation tag of the best-effort class (starvation guard)
+	beBacklogged int     // best-effort clients with queued requests
+
+	clients      map[clientKey]*client
+	backlog      []*client // clients with queued requests, in activation order
+	reservations int       // registered reservations
+	idleSweep    int       // deactivations since the last sweep of idle best-effort clients
+}
+
+// clientKey names a client: a reservation by its ID, or a best-effort
+// principal ("" is the single best-effort class).
+type clientKey struct {
+	reserved bool
+	name     string
+}
+
+// client is what mClock calls a client: one reservation (all the streams
+// presenting it) or one best-effort principal.
+type client struct {
+	key    clientKey
+	rate   float64 // reserved bytes/s (0 for best effort)
+	limit  float64 // bytes/s cap, 0 = none
+	weight float64
+
+	rTag float64 // seconds: when the next reserved chunk is due
+	lTag float64 // seconds: before this the client is over its limit
+	pTag float64 // virtual time: its place in the weight phase
+	gTag float64 // virtual time: its place among best effort in the guard phase
+
+	q []*request
+}
+
+// request is one chunk waiting for a grant. One request is reused for every
+// chunk of a Wait call.
+type request struct {
+	n         int64
+	res       string // reservation the flow presented ("" none)
+	principal string // best-effort principal the flow falls back to
+	cl        *client
+	granted   bool
+	ready     chan struct{} // buffered 1; Direction signals a grant here
+}
+
+type phase int
+
+const (
+	phaseReserved phase = iota // mClock's constraint-based phase
+	phaseGuard                 // the best-effort minimum share
+	phaseWeight                // mClock's weight-based phase
+)
+
+func newCore(capacity, burst, beShare, beWeight float64) *core {
+	return &core{
+		capacity: capacity,
+		burst:    burst,
+		beShare:  beShare,
+		beWeight: beWeight,
+		clients:  make(map[clientKey]*client),
+	}
+}
+
+// beRate is the best-effort class's guaranteed rate in bytes/s.
+func (c *core) beRate() float64 { return c.beShare * c.capacity }
+
+// reserve registers or updates a reservation. An update keeps the tags, so
+// changing a rate does not hand out credit.
+func (c *core) reserve(id string, s Spec) {
+	k := clientKey{reserved: true, name: id}
+	cl := c.clients[k]
+	if cl == nil {
+		cl = &client{key: k}
+		c.clients[k] = cl
+		c.reservations++
+	}
+	cl.rate, cl.limit, cl.weight = s.Rate, s.Limit, s.Weight
+}
+
+// release ends a reservation: its queued requests move, in order, to the
+// best-effort clients of their principals. It returns the requests granted
+// because no reservation is left (the direction becomes unscheduled).
+func (c *core) release(now float64, id string, granted []*request) []*request {
+	k := clientKey{reserved: true, name: id}
+	cl := c.clients[k]
+	if cl == nil {
+		return granted
+	}
+	delete(c.clients, k)
+	c.reservations--
+	q := cl.q
+	if len(q) > 0 {
+		cl.q = nil
+		c.deactivate(cl)
+	}
+	if c.reservations == 0 {
+		for _, r := range q {
+			r.granted = true
+			granted = append(granted, r)
+		}
+		return c.flush(granted)
+	}
+	for _, r := range q {
+		r.res = "" // the reservation is gone for the rest of the Wait too
+		c.enqueue(now, r)
+	}
+	return granted
+}
+
+// flush grants every queued request; used when no reservation is left.
+func (c *core) flush(granted []*request) []*request {
+	for _, cl := range c.backlog {
+		for _, r := range cl.q {
+			r.granted = true
+			granted = append(granted, r)
+		}
+		cl.q = nil
+	}
+	c.backlog = c.backlog[:0]
+	c.beBacklogged = 0
+	for k, cl := range c.clients {
+		if !k.reserved {
+			delete(c.clients, k)
+		} else {
+			cl.q = nil
+		}
+	}
+	return granted
+}
+
+// clientFor resolves the client a request is charged to: its reservation
+// while registered, otherwise its principal's best-effort client.
+func (c *core) clientFor(r *request) *client {
+	if r.res != "" {
+		if cl := c.clients[clientKey{reserved: true, name: r.res}]; cl != nil {
+			return cl
+		}
+	}
+	k := clientKey{name: r.principal}
+	cl := c.clients[k]
+	if cl == nil {
+		cl = &client{key: k, weight: c.beWeight}
+		c.clients[k] = cl
+	}
+	return cl
+}
+
+// enqueue queues a request at its client's tail.
+func (c *core) enqueue(now float64, r *request) {
+	cl := c.clientFor(r)
+	r.cl, r.granted = cl, false
+	if len(cl.q) == 0 {
+		c.activate(now, cl)
+	}
+	cl.q = append(cl.q, r)
+}
+
+// activate is called when a client's queue becomes non-empty. Its tags
+// catch up with the present minus at most one burst: an idle client does
+// not bank credit beyond c.burst bytes (mClock's idle-client rule).
+func (c *core) activate(now float64, cl *client) {
+	if cl.rate > 0 {
+		cl.rTag = math.Max(cl.rTag, now-c.burst/cl.rate)
+	}
+	if cl.limit > 0 {
+		cl.lTag = math.Max(cl.lTag, now-c.burst/cl.limit)
+	}
+	// Start-time fair queueing: a returning client starts at the current
+	// virtual time, neither ahead of nor behind those already competing.
+	cl.pTag = math.Max(cl.pTag, c.v)
+	if !cl.key.reserved {
+		cl.gTag = math.Max(cl.gTag, c.gv)
+		if c.beBacklogged == 0 && c.beRate() > 0 {
+			c.beRTag = math.Max(c.beRTag, now-c.burst/c.beRate())
+		}
+		c.beBacklogged++
+	}
+	c.backlog = append(c.backlog, cl)
+}
+
+// deactivate is called when a client's queue becomes empty.
+func (c *core) deactivate(cl *client) {
+	if i := slices.Index(c.backlog, cl); i >= 0 {
+		c.backlog = slices.Delete(c.backlog, i, i+1)
+	}
+	if cl.key.reserved {
+		return
+	}
+	c.beBacklogged--
+	// A best-effort client whose tag is not ahead of the virtual time has
+	// nothing to remember; forget it so principals do not accumulate.
+	if cl.pTag <= c.v && cl.gTag <= c.gv {
+		delete(c.clients, cl.key)
+	}
+	if c.idleSweep++; c.idleSweep >= 1024 {
+		c.idleSweep = 0
+		for k, o := range c.clients {
+			if !k.reserved && len(o.q) == 0 && o.pTag <= c.v && o.gTag <= c.gv {
+				delete(c.clients, k)
+			}
+		}
+	}
+}
+
+// cancel removes a request that has not been granted.
+func (c *core) cancel(r *request) {
+	cl := r.cl
+	if cl == nil || r.granted {
+		return
+	}
+	i := slices.Index(cl.q, r)
+	if i < 0 {
+		return
+	}
+	cl.q = slices.Delete(cl.q, i, i+1)
+	if len(cl.q) == 0 {
+		c.deactivate(cl)
+	}
+	r.cl = nil
+}
+
+// pick chooses the client whose head request is granted next, mClock style:
+// first any reservation (or the best-effort guard) whose reservation tag is
+// due, smallest tag first; otherwise, among clients under their limit, the
+// smallest proportional tag. nil means every backlogged client is over its
+// limit.
+func (c *core) pick(now float64) (*client, phase) {
+	var best *client
+	bestTag := math.Inf(1)
+	for _, cl := range c.backlog {
+		if cl.rate > 0 && cl.rTag <= now && cl.rTag < bestTag && underLimit(cl, now) {
+			best, bestTag = cl, cl.rTag
+		}
+	}
+	if c.beBacklogged > 0 && c.beRate() > 0 && c.beRTag <= now && c.beRTag < bestTag {
+		return c.minGTag(), phaseGuard
+	}
+	if best != nil {
+		return best, phaseReserved
+	}
+	return c.minPTag(now), phaseWeight
+}
+
+func underLimit(cl *client, now float64) bool { return cl.limit <= 0 || cl.lTag <= now }
+
+// minPTag returns the backlogged client under its limit with the smallest
+// proportional tag; ties go to the client that became backlogged first.
+func (c *core) minPTag(now float64) *client {
+	var best *client
+	for _, cl := range c.backlog {
+		if !underLimit(cl, now) {
+			continue
+		}
+		if best == nil || cl.pTag < best.pTag {
+			best = cl
+		}
+	}
+	return best
+}
+
+// minGTag returns the backlogged best-effort client with the smallest guard
+// tag: the guard's share is split among principals by weight too.
+func (c *core) minGTag() *client {
+	var best *client
+	for _, cl := range c.backlog {
+		if !cl.key.reserved && (best == nil || cl.gTag < best.gTag) {
+			best = cl
+		}
+	}
+	return best
+}
+
+// grant hands cl's head request its chunk and charges the tags.
+func (c *core) grant(now float64, cl *client, ph phase) *request {
+	r := cl.q[0]
+	cl.q[0] = nil
+	cl.q = cl.q[1:]
+	n := float64(r.n)
+	switch ph {
+	case phaseReserved:
+		// Only the reservation tag: service in this phase is what the
+		// client is owed, not a share of the spare.
+		cl.rTag += n / cl.rate
+	case phaseGuard:
+		// Like a reservation, the guard is not charged to the weight
+		// phase; its own tag keeps principals fair within it.
+		c.beRTag += n / c.beRate()
+		c.gv = cl.gTag
+		cl.gTag += n / cl.weight
+	case phaseWeight:
+		// The reservation tag is not charged (mClock's adjustment): the
+		// spare comes on top of the reservation.
+		c.v = cl.pTag
+		cl.pTag += n / cl.weight
+	}
+	if cl.limit > 0 {
+		cl.lTag += n / cl.limit
+	}
+	if c.capacity > 0 {
+		// The device banks at most one burst of idle time, enough to absorb
+		// a late timer without letting an idle period be spent at once.
+		c.free = math.Max(c.free, now-c.burst/c.capacity) + n/c.capacity
+	}
+	r.granted = true
+	if len(cl.q) == 0 {
+		c.deactivate(cl)
+	}
+	return r
+}
+
+// dispatch grants every request that may go at now, appending them to
+// granted, and returns the time of the next possible grant (+Inf when
+// nothing is queued).
+func (c *core) dispatch(now float64, granted []*request) ([]*request, float64) {
+	for len(c.backlog) > 0 {
+		if c.capacity > 0 && c.free > now {
+			return granted, c.free
+		}
+		cl, ph := c.pick(now)
+		if cl == nil {
+			return granted, c.nextUnderLimit()
+		}
+		granted = append(granted, c.grant(now, cl, ph))
+	}
+	return granted, math.Inf(1)
+}
+
+// nextUnderLimit is when the first limited client may go again.
+func (c *core) nextUnderLimit() float64 {
+	next := math.Inf(1)
+	for _, cl := range c.backlog {
+		next = math.Min(next, cl.lTag)
+	}
+	return next
+}
