@@ -292,8 +292,11 @@ func (c *core) minGTag() *client {
 // grant hands cl's head request its chunk and charges the tags.
 func (c *core) grant(now float64, cl *client, ph phase) *request {
 	r := cl.q[0]
-	cl.q[0] = nil
-	cl.q = cl.q[1:]
+	// Shift rather than reslice, so the queue's array is reused: queues
+	// are as short as a client's concurrent streams.
+	copy(cl.q, cl.q[1:])
+	cl.q[len(cl.q)-1] = nil
+	cl.q = cl.q[:len(cl.q)-1]
 	n := float64(r.n)
 	switch ph {
 	case phaseReserved:

@@ -19,8 +19,7 @@ const (
 // Config configures one Direction.
 type Config struct {
 	// Capacity is what the direction can move, in bytes/s. ≤ 0 means
-	// unknown: requests are ordered by tags but not paced, so a
-	// reservation is only as good as the device's own fairness.
+	// unknown: grants are not paced and only limits hold anyone back.
 	Capacity float64
 	// Chunk is the largest grant, in bytes (default DefaultChunk). A Wait
 	// for more is granted chunk by chunk, so a large transfer never holds
@@ -210,7 +209,16 @@ func (f Flow) Wait(ctx context.Context, n int) error {
 }
 
 func (d *Direction) wait(ctx context.Context, f Flow, n int64) error {
-	r := &request{res: f.res, principal: f.principal, ready: make(chan struct{}, 1)}
+	r := requests.Get().(*request)
+	r.res, r.principal = f.res, f.principal
+	defer func() {
+		select { // a grant that raced with a cancel
+		case <-r.ready:
+		default:
+		}
+		*r = request{ready: r.ready}
+		requests.Put(r)
+	}()
 	for n > 0 {
 		k := min(n, d.chunk)
 		if err := d.waitChunk(ctx, r, k); err != nil {
@@ -220,6 +228,10 @@ func (d *Direction) wait(ctx context.Context, f Flow, n int64) error {
 	}
 	return nil
 }
+
+// requests recycles the waiting requests and their channels. A request goes
+// back only when it is neither queued nor signalled.
+var requests = sync.Pool{New: func() any { return &request{ready: make(chan struct{}, 1)} }}
 
 func (d *Direction) waitChunk(ctx context.Context, r *request, n int64) error {
 	if err := ctx.Err(); err != nil {

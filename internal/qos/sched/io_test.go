@@ -107,6 +107,17 @@ func BenchmarkReaderUnscheduled(b *testing.B) {
 	}
 }
 
+func BenchmarkReaderPlain(b *testing.B) {
+	var r io.Reader = zeros{}
+	p := make([]byte, 32<<10)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Read(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { return len(p), nil }
