@@ -311,3 +311,27 @@ func BenchmarkWaitScheduled(b *testing.B) {
 		}
 	}
 }
+
+func TestSchedulerDirections(t *testing.T) {
+	s := New(Config{}, Capacities{Read: 300 * mb, Write: 150 * mb, Requests: 1000})
+	if s.Requests == nil || s.Requests.Chunk() != 1 || s.Read.Chunk() != DefaultChunk {
+		t.Fatalf("directions: requests %v, read chunk %d", s.Requests, s.Read.Chunk())
+	}
+	if New(Config{}, Capacities{Read: 1}).Requests != nil {
+		t.Error("a request direction without a request capacity")
+	}
+	for _, d := range []*Direction{s.Read, s.Requests} {
+		if err := d.Reserve("r", Spec{Rate: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !s.Read.Flow("", "").Scheduled() || s.Write.Flow("r", "").Scheduled() {
+		t.Fatal("a reservation applies to the directions it reserves, only")
+	}
+	s.Release("r")
+	for _, d := range []*Direction{s.Read, s.Write, s.Requests} {
+		if d.Flow("r", "").Scheduled() {
+			t.Error("released reservation still scheduled")
+		}
+	}
+}
