@@ -24,7 +24,6 @@ type simStream struct {
 	req     *request
 	readyAt float64 // when it asks for its next chunk
 	queued  bool
-	stopped bool
 }
 
 type sim struct {
@@ -101,7 +100,7 @@ func (s *sim) run(until float64) {
 	for {
 		t := s.next
 		for _, st := range s.streams {
-			if !st.queued && !st.stopped && st.readyAt < t {
+			if !st.queued && st.readyAt < t {
 				t = st.readyAt
 			}
 		}
@@ -111,7 +110,7 @@ func (s *sim) run(until float64) {
 		}
 		s.now = t
 		for _, st := range s.streams {
-			if !st.queued && !st.stopped && st.readyAt <= t {
+			if !st.queued && st.readyAt <= t {
 				st.req.n = s.chunk
 				s.c.enqueue(t, st.req)
 				st.queued = true
