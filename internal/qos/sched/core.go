@@ -62,6 +62,10 @@ type request struct {
 	ready     chan struct{} // buffered 1; Direction signals a grant here
 }
 
+// timerSlack is the idle time, in seconds, the device may bank at least: a
+// timer firing late by up to this much costs no capacity.
+const timerSlack = 0.002
+
 type phase int
 
 const (
@@ -319,9 +323,11 @@ func (c *core) grant(now float64, cl *client, ph phase) *request {
 		cl.lTag += n / cl.limit
 	}
 	if c.capacity > 0 {
-		// The device banks at most one burst of idle time, enough to absorb
-		// a late timer without letting an idle period be spent at once.
-		c.free = math.Max(c.free, now-c.burst/c.capacity) + n/c.capacity
+		// The device banks at most one burst, or timerSlack, of idle time:
+		// enough to absorb a late timer without letting an idle period be
+		// spent at once.
+		slack := math.Max(c.burst/c.capacity, timerSlack)
+		c.free = math.Max(c.free, now-slack) + n/c.capacity
 	}
 	r.granted = true
 	if len(cl.q) == 0 {
