@@ -130,7 +130,8 @@ func (c *core) release(now float64, id string, granted []*request) []*request {
 	return granted
 }
 
-// flush grants every queued request; used when no reservation is left.
+// flush grants every queued request and forgets the best-effort clients;
+// used when no reservation is left.
 func (c *core) flush(granted []*request) []*request {
 	for _, cl := range c.backlog {
 		for _, r := range cl.q {
@@ -141,13 +142,7 @@ func (c *core) flush(granted []*request) []*request {
 	}
 	c.backlog = c.backlog[:0]
 	c.beBacklogged = 0
-	for k, cl := range c.clients {
-		if !k.reserved {
-			delete(c.clients, k)
-		} else {
-			cl.q = nil
-		}
-	}
+	clear(c.clients) // only best-effort clients are left
 	return granted
 }
 

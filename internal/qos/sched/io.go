@@ -5,6 +5,11 @@ import (
 	"io"
 )
 
+// unscheduledSlice is how much Writer.ReadFrom hands the underlying writer
+// at a time while nothing is reserved (the most sendfile moves per call
+// anyway): a reservation that starts during a copy applies within a slice.
+const unscheduledSlice = 4 << 20
+
 // Reader returns r with every Read charged to f: a Read asks r for at most
 // one chunk and waits for the bytes it got before returning them, so the
 // bytes reach the consumer (the blob store on PUT) at the scheduled rate.
@@ -68,3 +73,57 @@ func (w *writer) Write(p []byte) (int, error) {
 	}
 	return written, nil
 }
+
+// ReadFrom keeps io.Copy and io.CopyN from a file on the sendfile path: the
+// copy is handed to the underlying writer's ReadFrom in slices, each an
+// *io.LimitedReader directly over the source — one granted chunk at a time
+// while scheduled, unscheduledSlice otherwise. A source of unknown length
+// (not an *io.LimitedReader) is copied through Write while scheduled, so
+// that no more than what moved is charged.
+func (w *writer) ReadFrom(src io.Reader) (int64, error) {
+	rf, ok := w.w.(io.ReaderFrom)
+	if !ok {
+		return io.Copy(writeOnly{w}, src)
+	}
+	outer, sized := src.(*io.LimitedReader)
+	lr := &io.LimitedReader{R: src}
+	if sized {
+		lr.R = outer.R // one level, as sendfile expects
+	}
+	var total int64
+	for {
+		limit := int64(unscheduledSlice)
+		scheduled := w.f.Scheduled()
+		switch {
+		case scheduled && !sized:
+			n, err := io.Copy(writeOnly{w}, src)
+			return total + n, err
+		case scheduled:
+			limit = int64(w.f.d.Chunk())
+		}
+		if sized {
+			if limit = min(limit, outer.N); limit <= 0 {
+				return total, nil
+			}
+		}
+		if scheduled {
+			if err := w.f.Wait(w.ctx, int(limit)); err != nil {
+				return total, err
+			}
+		}
+		lr.N = limit
+		n, err := rf.ReadFrom(lr)
+		total += n
+		if sized {
+			outer.N -= n
+		}
+		if err != nil || n < limit {
+			return total, err
+		}
+	}
+}
+
+// writeOnly hides ReadFrom so that io.Copy does not loop back into it.
+type writeOnly struct{ w io.Writer }
+
+func (w writeOnly) Write(p []byte) (int, error) { return w.w.Write(p) }

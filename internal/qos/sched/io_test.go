@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"io"
+	"slices"
 	"testing"
 )
 
@@ -121,3 +122,87 @@ func BenchmarkReaderPlain(b *testing.B) {
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { return len(p), nil }
+
+// fromRecorder is a writer with ReadFrom, like an HTTP/1 response writer,
+// that records what each ReadFrom call was handed.
+type fromRecorder struct {
+	bytes.Buffer
+	limits []int64
+	direct bool // every call got an *io.LimitedReader straight over the source
+	src    io.Reader
+	writes int
+}
+
+func (f *fromRecorder) ReadFrom(r io.Reader) (int64, error) {
+	lr, ok := r.(*io.LimitedReader)
+	f.direct = f.direct && ok && lr.R == f.src
+	if ok {
+		f.limits = append(f.limits, lr.N)
+	}
+	return f.Buffer.ReadFrom(r)
+}
+
+func (f *fromRecorder) Write(p []byte) (int, error) { f.writes++; return f.Buffer.Write(p) }
+
+func TestWriterReadFromKeepsSendfilePath(t *testing.T) {
+	data := make([]byte, 9<<20+7)
+	rand.Read(data)
+	for _, tc := range []struct {
+		name      string
+		scheduled bool
+		maxLimit  int64
+	}{
+		{"unscheduled", false, unscheduledSlice},
+		{"scheduled", true, testChunk},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewDirection(Config{Capacity: 1e12, Chunk: testChunk})
+			if tc.scheduled {
+				if err := d.Reserve("r", Spec{Rate: 1e9}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src := bytes.NewReader(data)
+			rec := &fromRecorder{direct: true, src: src}
+			// As the GET path does: io.CopyN from the blob.
+			n, err := io.CopyN(Writer(context.Background(), rec, d.Flow("r", "p")), src, int64(len(data)-5))
+			if err != nil || n != int64(len(data)-5) || !bytes.Equal(rec.Bytes(), data[:len(data)-5]) {
+				t.Fatalf("CopyN = %d, %v; bytes equal %v", n, err, bytes.Equal(rec.Bytes(), data[:n]))
+			}
+			if !rec.direct || rec.writes != 0 {
+				t.Errorf("ReadFrom got a wrapped source (direct %v) or fell back to %d Writes", rec.direct, rec.writes)
+			}
+			if m := slices.Max(rec.limits); m != tc.maxLimit {
+				t.Errorf("largest slice %d, want %d", m, tc.maxLimit)
+			}
+		})
+	}
+}
+
+func TestWriterReadFromUnknownLength(t *testing.T) {
+	d := NewDirection(Config{Capacity: 1e12, Chunk: testChunk})
+	if err := d.Reserve("r", Spec{Rate: 1e9}); err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, 1<<20+3)
+	rand.Read(data)
+	// A writer without ReadFrom (sizedWriter hides it): chunk by chunk.
+	rec := &fromRecorder{direct: true}
+	var sz sizes
+	w := Writer(context.Background(), sizedWriter{rec, &sz}, d.Flow("r", "p"))
+	if _, err := io.Copy(w, struct{ io.Reader }{bytes.NewReader(data)}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(rec.Bytes(), data) || sz.max > testChunk {
+		t.Errorf("bytes equal %v, largest write %d", bytes.Equal(rec.Bytes(), data), sz.max)
+	}
+	// A writer with ReadFrom, but a source of unknown length: through Write.
+	rec = &fromRecorder{direct: true}
+	w = Writer(context.Background(), rec, d.Flow("r", "p"))
+	if _, err := io.Copy(w, struct{ io.Reader }{bytes.NewReader(data)}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(rec.Bytes(), data) || rec.writes == 0 {
+		t.Errorf("unknown length while scheduled: bytes equal %v, %d writes", bytes.Equal(rec.Bytes(), data), rec.writes)
+	}
+}
