@@ -1,7 +1,6 @@
 package cp
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/xml"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jogstore/jog/internal/s3client"
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
@@ -90,18 +90,7 @@ func NewClient(cfg ClientConfig) (*Client, error) {
 func (c *Client) Close() { c.hc.CloseIdleConnections() }
 
 // S3Error is an error answer from the server.
-type S3Error struct {
-	Status  int
-	Code    string // S3 error code, or "HTTP<status>" when the body had none
-	Message string
-}
-
-func (e *S3Error) Error() string {
-	if e.Message != "" {
-		return fmt.Sprintf("%s (HTTP %d): %s", e.Code, e.Status, e.Message)
-	}
-	return fmt.Sprintf("%s (HTTP %d)", e.Code, e.Status)
-}
+type S3Error = s3client.Error
 
 // IsNotFound reports whether err is a 404 answer.
 func IsNotFound(err error) bool {
@@ -174,25 +163,9 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 	}
 	if resp.StatusCode >= 300 {
 		defer resp.Body.Close()
-		return nil, readS3Error(resp)
+		return nil, s3client.ReadError(resp)
 	}
 	return resp, nil
-}
-
-func readS3Error(resp *http.Response) error {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<10))
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	e := &S3Error{Status: resp.StatusCode, Code: "HTTP" + strconv.Itoa(resp.StatusCode)}
-	var x struct {
-		Code    string `xml:"Code"`
-		Message string `xml:"Message"`
-	}
-	if xml.Unmarshal(body, &x) == nil && x.Code != "" {
-		e.Code, e.Message = x.Code, x.Message
-	} else if resp.StatusCode == http.StatusNotFound {
-		e.Code = "NotFound" // HEAD has no body
-	}
-	return e
 }
 
 // doXML sends r and decodes a 200 answer's XML body into v (nil: discard
@@ -207,13 +180,8 @@ func (c *Client) doXML(ctx context.Context, r request, v any) (http.Header, erro
 	if err != nil {
 		return nil, err
 	}
-	if bytes.HasPrefix(bytes.TrimSpace(skipXMLDecl(body)), []byte("<Error>")) {
-		var x struct {
-			Code    string `xml:"Code"`
-			Message string `xml:"Message"`
-		}
-		_ = xml.Unmarshal(body, &x)
-		return nil, &S3Error{Status: resp.StatusCode, Code: x.Code, Message: x.Message}
+	if err := s3client.ErrorIn(resp.StatusCode, body); err != nil {
+		return nil, err
 	}
 	if v != nil {
 		if err := xml.Unmarshal(body, v); err != nil {
@@ -221,16 +189,6 @@ func (c *Client) doXML(ctx context.Context, r request, v any) (http.Header, erro
 		}
 	}
 	return resp.Header, nil
-}
-
-func skipXMLDecl(b []byte) []byte {
-	b = bytes.TrimSpace(b)
-	if bytes.HasPrefix(b, []byte("<?xml")) {
-		if i := bytes.Index(b, []byte("?>")); i >= 0 {
-			return b[i+2:]
-		}
-	}
-	return b
 }
 
 // ObjectInfo is what HEAD says about an object.

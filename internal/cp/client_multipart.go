@@ -2,7 +2,6 @@ package cp
 
 import (
 	"context"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jogstore/jog/internal/s3client"
 )
 
 // CreateUpload starts a multipart upload with FULL_OBJECT CRC64NVME
@@ -69,7 +70,7 @@ func (c *Client) Complete(ctx context.Context, bucket, key, uploadID string, par
 	b.WriteString(`<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">`)
 	for _, p := range parts {
 		fmt.Fprintf(&b, "<Part><PartNumber>%d</PartNumber><ETag>%s</ETag><ChecksumCRC64NVME>%s</ChecksumCRC64NVME></Part>",
-			p.Number, xmlEscape(p.ETag), xmlEscape(p.CRC))
+			p.Number, s3client.XMLEscape(p.ETag), s3client.XMLEscape(p.CRC))
 	}
 	b.WriteString(`</CompleteMultipartUpload>`)
 	body := b.String()
@@ -169,10 +170,4 @@ func (c *Client) List(ctx context.Context, bucket, prefix string) ([]Object, err
 		}
 		q.Set("continuation-token", x.NextContinuationToken)
 	}
-}
-
-func xmlEscape(s string) string {
-	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s))
-	return b.String()
 }
