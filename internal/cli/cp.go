@@ -24,6 +24,8 @@ MD5 ETag, written to a temporary file renamed only when it matches).
   jog cp s3://BUCKET/KEY FILE|DIR
   jog cp -r DIR s3://BUCKET/PREFIX     a directory tree, file by file
   jog cp -r s3://BUCKET/PREFIX DIR
+  jog cp [-r] s3://BUCKET/KEY s3://BUCKET2/KEY2   a copy in the server (CopyObject,
+                                       UploadPartCopy above one part)
 
 An interrupted multipart upload is kept; the same command with --resume
 finishes it, re-sending only the parts that are missing or differ.

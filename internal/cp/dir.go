@@ -12,15 +12,18 @@ import (
 	"sync"
 )
 
-// Copy copies src to dst, one local and one in S3. Without recursive, src
+// Copy copies src to dst, one local and one in S3, or both in S3 (a copy
+// in the server, ServerCopy). Without recursive, src
 // is one file or object; a dst key ending in "/" (or empty) or an existing
 // local directory takes src's base name. With recursive, src is a
 // directory tree or a key prefix, copied file by file under dst, up to
 // Streams files at once sharing the Streams request slots.
 func (cp *Copier) Copy(ctx context.Context, src, dst Location, recursive bool) error {
 	switch {
-	case src.IsS3() == dst.IsS3():
-		return fmt.Errorf("copy between a local path and s3://bucket/key: got %s and %s", src, dst)
+	case !src.IsS3() && !dst.IsS3():
+		return fmt.Errorf("one side must be s3://bucket/key: got %s and %s", src, dst)
+	case src.IsS3() && dst.IsS3():
+		return cp.copyS3(ctx, src, dst, recursive)
 	case recursive && dst.IsS3():
 		return cp.uploadTree(ctx, src.Path, dst.Bucket, dst.Key)
 	case recursive:
@@ -42,12 +45,45 @@ func (cp *Copier) Copy(ctx context.Context, src, dst Location, recursive bool) e
 	if st, err := os.Stat(out); (err == nil && st.IsDir()) || strings.HasSuffix(out, string(os.PathSeparator)) {
 		out = filepath.Join(out, path.Base(src.Key))
 	}
+	cp.countObject(ctx, src)
+	return cp.Download(ctx, src.Bucket, src.Key, out)
+}
+
+// countObject adds the size of the object at l to the progress total.
+func (cp *Copier) countObject(ctx context.Context, l Location) {
 	if cp.opts.Progress != nil {
-		if info, err := cp.c.Head(ctx, src.Bucket, src.Key, 0); err == nil {
+		if info, err := cp.c.Head(ctx, l.Bucket, l.Key, 0); err == nil {
 			cp.opts.Progress.AddTotal(info.Size)
 		}
 	}
-	return cp.Download(ctx, src.Bucket, src.Key, out)
+}
+
+// copyS3 copies an object, or with recursive every object under a prefix,
+// to another place in the same server.
+func (cp *Copier) copyS3(ctx context.Context, src, dst Location, recursive bool) error {
+	if !recursive {
+		if src.Key == "" || strings.HasSuffix(src.Key, "/") {
+			return fmt.Errorf("%s names no object (use -r to copy a prefix)", src)
+		}
+		if dst.Key == "" || strings.HasSuffix(dst.Key, "/") {
+			dst.Key += path.Base(src.Key)
+		}
+		cp.countObject(ctx, src)
+		return cp.ServerCopy(ctx, src, dst)
+	}
+	src.Key, dst.Key = dirPrefix(src.Key), dirPrefix(dst.Key)
+	objs, err := cp.c.List(ctx, src.Bucket, src.Key)
+	if err != nil {
+		return fmt.Errorf("list %s: %w", src, err)
+	}
+	for _, o := range objs {
+		cp.opts.Progress.AddTotal(o.Size)
+	}
+	return cp.each(ctx, len(objs), func(ctx context.Context, i int) error {
+		from, to := src, dst
+		from.Key, to.Key = objs[i].Key, dst.Key+strings.TrimPrefix(objs[i].Key, src.Key)
+		return cp.ServerCopy(ctx, from, to)
+	})
 }
 
 // dirPrefix is prefix as a "directory" of keys: "" or ending in "/".

@@ -170,6 +170,7 @@ func TestCpRecursive(t *testing.T) {
 		"sub/b.bin":      itest.RandBytes(2, 100<<10),
 		"sub/deep/c.bin": itest.RandBytes(3, 2*cpPart+1),
 		"sub/empty":      nil,
+		"sub/a key+b%":   []byte("odd name"),
 	}
 	for name, b := range files {
 		writeFile(t, filepath.Join(src, filepath.FromSlash(name)), b)
@@ -243,28 +244,35 @@ func (r *recorder) reset() (requests, parts []string) {
 	return
 }
 
+// startRecorded starts a server with bucket cpb behind a recorder and
+// writes a local file of size random bytes.
+func startRecorded(t *testing.T, size int) (c *s3.Client, rec *recorder, src string, data []byte) {
+	srv, c := itest.StartBucket(t, "cpb")
+	rec = newRecorder(t, srv.URL)
+	data = itest.RandBytes(uint64(size), size)
+	src = filepath.Join(t.TempDir(), "f")
+	writeFile(t, src, data)
+	return c, rec, src, data
+}
+
 // TestCpResume interrupts an upload, resumes it, and resumes another over
 // a part that no longer matches the file: only missing or stale parts are
 // sent again, and the object is the file.
 func TestCpResume(t *testing.T) {
-	srv, c := itest.StartBucket(t, "cpb")
-	rec := newRecorder(t, srv.URL)
-	data := itest.RandBytes(11, 5*cpPart+77)
-	src := filepath.Join(t.TempDir(), "big")
-	writeFile(t, src, data)
+	c, rec, src, data := startRecorded(t, 5*cpPart+77)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	rec.cancelAt, rec.cancel = 2, cancel
-	if code, errs := jogCp(ctx, t, rec.URL, "--streams", "1", src, "s3://cpb/big"); code == 0 || !strings.Contains(errs, "--resume") {
+	if code, errs := jogCp(ctx, t, rec.URL, "--streams", "1", src, "s3://cpb/f"); code == 0 || !strings.Contains(errs, "--resume") {
 		t.Fatalf("interrupted jog cp: exit %d, stderr %q; want a failure that names --resume", code, errs)
 	}
-	itest.WantNoObject(t, c, "cpb", "big")
+	itest.WantNoObject(t, c, "cpb", "f")
 	rec.cancel = nil
 	_, sent := rec.reset()
-	mustCp(t, rec.URL, "--resume", src, "s3://cpb/big")
+	mustCp(t, rec.URL, "--resume", src, "s3://cpb/f")
 	_, resent := rec.reset()
-	wantObject(t, c, "cpb", "big", data)
-	wantFullCRC(t, c, "cpb", "big", data)
+	wantObject(t, c, "cpb", "f", data)
+	wantFullCRC(t, c, "cpb", "f", data)
 	if slices.Contains(resent, "1") || !slices.Contains(sent, "1") {
 		t.Fatalf("parts sent before the interruption %v, after %v: want part 1 sent once", sent, resent)
 	}
@@ -303,11 +311,7 @@ func TestCpResume(t *testing.T) {
 // TestCpReservation: --reservation reaches the server, signed, on every
 // GET, PUT and UploadPart.
 func TestCpReservation(t *testing.T) {
-	srv, c := itest.StartBucket(t, "cpb")
-	rec := newRecorder(t, srv.URL)
-	data := itest.RandBytes(5, 2*cpPart+3)
-	src := filepath.Join(t.TempDir(), "f")
-	writeFile(t, src, data)
+	c, rec, src, data := startRecorded(t, 2*cpPart+3)
 	mustCp(t, rec.URL, "--reservation", "r-123", src, "s3://cpb/f")
 	mustCp(t, rec.URL, "--reservation", "r-123", "s3://cpb/f", src+".down")
 	wantObject(t, c, "cpb", "f", data)
@@ -347,4 +351,26 @@ func TestCpCorruptDownload(t *testing.T) {
 			t.Fatalf("files left after a failed download: %v", left)
 		}
 	}
+}
+
+// TestCpServerCopy copies in the server: one CopyObject below a part, a
+// parallel UploadPartCopy above, a prefix with -r; the copies' CRC64NVME
+// is the source's.
+func TestCpServerCopy(t *testing.T) {
+	srv, c := itest.StartBucket(t, "cpb")
+	itest.CreateBucket(t, c, "other")
+	small, big := itest.RandBytes(1, 1000), itest.RandBytes(2, 2*cpPart+5)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "src", "small"), small)
+	writeFile(t, filepath.Join(dir, "src", "sub", "big"), big)
+	mustCp(t, srv.URL, "-r", filepath.Join(dir, "src"), "s3://cpb/src")
+	mustCp(t, srv.URL, "s3://cpb/src/small", "s3://other/copies/")
+	mustCp(t, srv.URL, "s3://cpb/src/sub/big", "s3://other/big")
+	wantObject(t, c, "other", "copies/small", small)
+	wantFullCRC(t, c, "other", "copies/small", small)
+	wantObject(t, c, "other", "big", big)
+	wantFullCRC(t, c, "other", "big", big)
+	mustCp(t, srv.URL, "-r", "s3://cpb/src", "s3://other/tree/")
+	wantObject(t, c, "other", "tree/small", small)
+	wantObject(t, c, "other", "tree/sub/big", big)
 }
