@@ -30,7 +30,7 @@ MD5 ETag, written to a temporary file renamed only when it matches).
 An interrupted multipart upload is kept; the same command with --resume
 finishes it, re-sending only the parts that are missing or differ.
 
-Flags (before SRC and DST):
+Flags:
 `
 
 func runCp(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -64,17 +64,25 @@ func runCp(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&recursive, "r", false, "copy a directory tree or a key prefix")
 	fs.BoolVar(&recursive, "recursive", false, "same as -r")
 	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	// Flags may come before, between or after SRC and DST.
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, args = append(pos, fs.Arg(0)), fs.Args()[1:]
 	}
-	if fs.NArg() != 2 {
+	if len(pos) != 2 {
 		fs.Usage()
 		return 2
 	}
-	src, err := cp.ParseLocation(fs.Arg(0))
+	src, err := cp.ParseLocation(pos[0])
 	if err == nil {
 		var dst cp.Location
-		if dst, err = cp.ParseLocation(fs.Arg(1)); err == nil {
+		if dst, err = cp.ParseLocation(pos[1]); err == nil {
 			return cpRun(ctx, cfg, opts, src, dst, recursive, quiet, stderr)
 		}
 	}

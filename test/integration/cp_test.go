@@ -175,7 +175,7 @@ func TestCpRecursive(t *testing.T) {
 	for name, b := range files {
 		writeFile(t, filepath.Join(src, filepath.FromSlash(name)), b)
 	}
-	mustCp(t, srv.URL, "-r", src, "s3://cpb/tree")
+	mustCp(t, srv.URL, src, "s3://cpb/tree", "-r")
 	for name, b := range files {
 		wantObject(t, c, "cpb", "tree/"+name, b)
 	}
