@@ -59,18 +59,21 @@ func (cp *Copier) Download(ctx context.Context, bucket, key, dst string) error {
 		return err
 	}
 	sums := make([][]byte, len(jobs))
-	sizes := make([]int64, len(jobs))
+	offs, sizes := make([]int64, len(jobs)), make([]int64, len(jobs))
 	err = parallel(ctx, len(jobs), cp.opts.Streams, func(ctx context.Context, i int) error {
 		if err := cp.acquire(ctx); err != nil {
 			return err
 		}
 		defer cp.release()
 		var err error
-		sums[i], sizes[i], err = cp.fetch(ctx, bucket, key, info, e, jobs[i], tmp)
+		sums[i], offs[i], sizes[i], err = cp.fetch(ctx, bucket, key, info, e, jobs[i], tmp)
 		return err
 	})
 	if err != nil {
 		return err
+	}
+	if err := tiled(offs, sizes, info.Size); err != nil {
+		return fmt.Errorf("GET %s: %w", key, err)
 	}
 	if err := cp.verify(key, e, sums, sizes, tmp, info.Size); err != nil {
 		return err
@@ -112,45 +115,61 @@ func downloadJobs(e expectation, size, partSize int64) []rangeJob {
 }
 
 // fetch runs one GET into f at its offset, hashing the bytes with e's
-// algorithm, and returns their digest and count. A part's own checksum,
+// algorithm, and returns their digest, offset and count. A part's own checksum,
 // when the server sends it, is checked here.
-func (cp *Copier) fetch(ctx context.Context, bucket, key string, info ObjectInfo, e expectation, j rangeJob, f *os.File) ([]byte, int64, error) {
+func (cp *Copier) fetch(ctx context.Context, bucket, key string, info ObjectInfo, e expectation, j rangeJob, f *os.File) (sum []byte, off, n int64, err error) {
 	resp, err := cp.c.GetRange(ctx, bucket, key, info.ETag, j.off, j.size, j.part)
 	if err != nil {
-		return nil, 0, fmt.Errorf("GET %s: %w", key, err)
+		return nil, 0, 0, fmt.Errorf("GET %s: %w", key, err)
 	}
 	defer resp.Body.Close()
 	off, want, err := span(j, resp, info.Size)
 	if err != nil {
-		return nil, 0, fmt.Errorf("GET %s: %w", key, err)
+		return nil, 0, 0, fmt.Errorf("GET %s: %w", key, err)
 	}
 	var h hash.Hash
 	if e.alg != "" {
 		h = newHash(e.alg)
 	}
-	n, err := cp.copyAt(f, off, resp.Body, h)
+	n, err = cp.copyAt(f, off, resp.Body, h)
 	if err != nil {
-		return nil, 0, fmt.Errorf("GET %s: %w", key, err)
+		return nil, 0, 0, fmt.Errorf("GET %s: %w", key, err)
 	}
 	if n != want {
-		return nil, 0, fmt.Errorf("GET %s: got %d bytes at %d, want %d: %w", key, n, off, want, io.ErrUnexpectedEOF)
+		return nil, 0, 0, fmt.Errorf("GET %s: got %d bytes at %d, want %d: %w", key, n, off, want, io.ErrUnexpectedEOF)
 	}
 	if h == nil {
-		return nil, n, nil
+		return nil, off, n, nil
 	}
-	sum := h.Sum(nil)
+	sum = h.Sum(nil)
 	if j.part > 0 && e.parts > 1 && e.alg != md5ETag {
 		if v := objectInfo(resp.Header); v.Checksum != "" {
 			p := expectation{alg: e.alg}
 			if p.want, err = checksumOf(e.alg, v.Checksum); err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
 			if err := p.check(fmt.Sprintf("%s part %d", key, j.part), sum); err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
 		}
 	}
-	return sum, n, nil
+	return sum, off, n, nil
+}
+
+// tiled checks that the ranges (offs, sizes, in order) cover [0, size)
+// exactly: parts placed by the server's Content-Range leave no hole.
+func tiled(offs, sizes []int64, size int64) error {
+	var at int64
+	for i := range offs {
+		if offs[i] != at {
+			return fmt.Errorf("range %d starts at %d, want %d", i+1, offs[i], at)
+		}
+		at += sizes[i]
+	}
+	if at != size {
+		return fmt.Errorf("ranges end at %d of %d bytes", at, size)
+	}
+	return nil
 }
 
 // checksumOf decodes an S3 checksum value (any "-N" suffix dropped).

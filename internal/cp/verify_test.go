@@ -173,3 +173,19 @@ func TestContentRange(t *testing.T) {
 		}
 	}
 }
+
+func TestTiled(t *testing.T) {
+	if err := tiled([]int64{0, 5, 10}, []int64{5, 5, 2}, 12); err != nil {
+		t.Errorf("contiguous ranges: %v", err)
+	}
+	for _, tc := range []struct{ offs, sizes []int64 }{
+		{[]int64{0, 6}, []int64{5, 6}}, // a hole
+		{[]int64{0, 4}, []int64{5, 8}}, // an overlap
+		{[]int64{0, 5}, []int64{5, 5}}, // short of the end
+		{[]int64{1, 6}, []int64{5, 6}}, // not from 0
+	} {
+		if err := tiled(tc.offs, tc.sizes, 12); err == nil {
+			t.Errorf("tiled(%v, %v, 12): no error", tc.offs, tc.sizes)
+		}
+	}
+}
