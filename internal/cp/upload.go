@@ -130,8 +130,10 @@ func (cp *Copier) findUpload(ctx context.Context, bucket, key string, size, part
 	if err != nil {
 		return "", nil, 0, fmt.Errorf("ListMultipartUploads %s: %w", key, err)
 	}
+	// Only an upload made as jog cp makes them (CRC64NVME, FULL_OBJECT) can
+	// take its parts and its completion.
 	ups = slices.DeleteFunc(ups, func(u Upload) bool {
-		return u.ChecksumAlgorithm != "" && u.ChecksumAlgorithm != string(uploadAlgorithm)
+		return u.ChecksumAlgorithm != string(uploadAlgorithm) || (u.ChecksumType != "" && u.ChecksumType != "FULL_OBJECT")
 	})
 	if len(ups) == 0 {
 		return "", nil, partSize, nil
