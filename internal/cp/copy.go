@@ -90,12 +90,8 @@ func (cp *Copier) multipartCopy(ctx context.Context, src, dst Location, info Obj
 	}
 	secs := sections(info.Size, partSize)
 	parts := make([]Part, len(secs))
-	err = parallel(ctx, len(secs), cp.opts.Streams, func(ctx context.Context, i int) error {
+	err = cp.requests(ctx, len(secs), func(ctx context.Context, i int) error {
 		s := secs[i]
-		if err := cp.acquire(ctx); err != nil {
-			return err
-		}
-		defer cp.release()
 		rng := "bytes=" + strconv.FormatInt(s.Off, 10) + "-" + strconv.FormatInt(s.Off+s.Size-1, 10)
 		res, err := cp.c.copyObject(ctx, src.Bucket, src.Key, info.ETag, dst.Bucket, dst.Key, s.Number, uploadID, rng)
 		if err != nil {

@@ -69,6 +69,18 @@ func (cp *Copier) acquire(ctx context.Context) error {
 
 func (cp *Copier) release() { <-cp.slots }
 
+// requests runs request(i) for i in [0, n) in parallel, each holding one
+// of the Copier's request slots, and returns the first error.
+func (cp *Copier) requests(ctx context.Context, n int, request func(ctx context.Context, i int) error) error {
+	return parallel(ctx, n, cp.opts.Streams, func(ctx context.Context, i int) error {
+		if err := cp.acquire(ctx); err != nil {
+			return err
+		}
+		defer cp.release()
+		return request(ctx, i)
+	})
+}
+
 // parallel runs job(i) for i in [0, n) on up to workers goroutines and
 // returns the first error; after an error no new job starts.
 func parallel(ctx context.Context, n, workers int, job func(ctx context.Context, i int) error) error {

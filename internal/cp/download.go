@@ -60,11 +60,7 @@ func (cp *Copier) Download(ctx context.Context, bucket, key, dst string) error {
 	}
 	sums := make([][]byte, len(jobs))
 	offs, sizes := make([]int64, len(jobs)), make([]int64, len(jobs))
-	err = parallel(ctx, len(jobs), cp.opts.Streams, func(ctx context.Context, i int) error {
-		if err := cp.acquire(ctx); err != nil {
-			return err
-		}
-		defer cp.release()
+	err = cp.requests(ctx, len(jobs), func(ctx context.Context, i int) error {
 		var err error
 		sums[i], offs[i], sizes[i], err = cp.fetch(ctx, bucket, key, info, e, jobs[i], tmp)
 		return err

@@ -76,12 +76,8 @@ func (cp *Copier) multipart(ctx context.Context, f *os.File, st os.FileInfo, buc
 	}
 	secs := sections(size, partSize)
 	parts := make([]Part, len(secs))
-	err = parallel(ctx, len(secs), cp.opts.Streams, func(ctx context.Context, i int) error {
+	err = cp.requests(ctx, len(secs), func(ctx context.Context, i int) error {
 		s := secs[i]
-		if err := cp.acquire(ctx); err != nil {
-			return err
-		}
-		defer cp.release()
 		crc, err := cp.crc(f, s.Off, s.Size)
 		if err != nil {
 			return err
