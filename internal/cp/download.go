@@ -55,7 +55,7 @@ func (cp *Copier) Download(ctx context.Context, bucket, key, dst string) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := tmp.Truncate(info.Size); err != nil {
+	if err := preallocate(tmp, info.Size); err != nil {
 		return err
 	}
 	sums := make([][]byte, len(jobs))
