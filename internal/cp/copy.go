@@ -62,11 +62,11 @@ func (cp *Copier) ServerCopy(ctx context.Context, src, dst Location) error {
 	}
 	var got string
 	if info.Size <= partSize {
-		if err := cp.acquire(ctx); err != nil {
+		var res copyResult
+		err := cp.requests(ctx, 1, func(ctx context.Context, _ int) (err error) {
+			res, err = cp.c.copyObject(ctx, src.Bucket, src.Key, info.ETag, dst.Bucket, dst.Key, 0, "", "")
 			return err
-		}
-		res, err := cp.c.copyObject(ctx, src.Bucket, src.Key, info.ETag, dst.Bucket, dst.Key, 0, "", "")
-		cp.release()
+		})
 		if err != nil {
 			return fmt.Errorf("CopyObject %s → %s: %w", src, dst, err)
 		}

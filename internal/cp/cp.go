@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Options tune a Copier.
@@ -38,6 +39,8 @@ type Copier struct {
 	// by every file of a recursive copy.
 	slots chan struct{}
 	bufs  sync.Pool // *[]byte of bufSize
+	// sleep waits between tries of a request (tests make it instant).
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 // bufSize is the read size of a download and of hashing a file: large
@@ -52,7 +55,7 @@ func New(c *Client, opts Options) *Copier {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	cp := &Copier{c: c, opts: opts, slots: make(chan struct{}, opts.Streams)}
+	cp := &Copier{c: c, opts: opts, slots: make(chan struct{}, opts.Streams), sleep: sleepCtx}
 	cp.bufs.New = func() any { b := make([]byte, bufSize); return &b }
 	return cp
 }
@@ -70,14 +73,15 @@ func (cp *Copier) acquire(ctx context.Context) error {
 func (cp *Copier) release() { <-cp.slots }
 
 // requests runs request(i) for i in [0, n) in parallel, each holding one
-// of the Copier's request slots, and returns the first error.
+// of the Copier's request slots and retried when it fails transiently, and
+// returns the first error.
 func (cp *Copier) requests(ctx context.Context, n int, request func(ctx context.Context, i int) error) error {
 	return parallel(ctx, n, cp.opts.Streams, func(ctx context.Context, i int) error {
 		if err := cp.acquire(ctx); err != nil {
 			return err
 		}
 		defer cp.release()
-		return request(ctx, i)
+		return cp.retry(ctx, func() error { return request(ctx, i) })
 	})
 }
 

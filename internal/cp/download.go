@@ -128,11 +128,12 @@ func (cp *Copier) fetch(ctx context.Context, bucket, key string, info ObjectInfo
 		h = newHash(e.alg)
 	}
 	n, err = cp.copyAt(f, off, resp.Body, h)
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("GET %s: %w", key, err)
+	if err == nil && n != want {
+		err = fmt.Errorf("got %d bytes at %d, want %d: %w", n, off, want, io.ErrUnexpectedEOF)
 	}
-	if n != want {
-		return nil, 0, 0, fmt.Errorf("GET %s: got %d bytes at %d, want %d: %w", key, n, off, want, io.ErrUnexpectedEOF)
+	if err != nil {
+		cp.opts.Progress.add(-n) // the range is fetched again, or the download fails
+		return nil, 0, 0, fmt.Errorf("GET %s: %w", key, err)
 	}
 	if h == nil {
 		return nil, off, n, nil

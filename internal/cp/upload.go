@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 
@@ -39,16 +40,16 @@ func (cp *Copier) Upload(ctx context.Context, src, bucket, key string) error {
 
 // put uploads a file of up to one part in one PUT.
 func (cp *Copier) put(ctx context.Context, f *os.File, st os.FileInfo, bucket, key string) error {
-	if err := cp.acquire(ctx); err != nil {
-		return err
-	}
-	defer cp.release()
 	size := st.Size()
-	crc, err := cp.crc(f, 0, size)
-	if err != nil {
+	var crc string
+	var hdr http.Header
+	err := cp.requests(ctx, 1, func(ctx context.Context, _ int) (err error) {
+		if crc, err = cp.crc(f, 0, size); err != nil {
+			return err
+		}
+		hdr, err = cp.c.Put(ctx, bucket, key, opener(f.Name(), 0, size), size, crc)
 		return err
-	}
-	hdr, err := cp.c.Put(ctx, bucket, key, opener(f.Name(), 0, size), size, crc)
+	})
 	if err != nil {
 		return fmt.Errorf("PUT %s: %w", key, err)
 	}

@@ -190,7 +190,7 @@ func TestCpRecursive(t *testing.T) {
 
 // recorder is a proxy in front of the server that records every request's
 // method, query and reservation header, can cancel a context on the n-th
-// UploadPart, and can corrupt GET bodies.
+// UploadPart, corrupt GET bodies, and shed load.
 type recorder struct {
 	*httptest.Server
 	mu       sync.Mutex
@@ -199,6 +199,7 @@ type recorder struct {
 	cancelAt int
 	cancel   context.CancelFunc
 	corrupt  bool
+	shed     int // answer this many more UploadParts and ranged GETs 503 SlowDown
 }
 
 func newRecorder(t *testing.T, target string) *recorder {
@@ -229,7 +230,16 @@ func newRecorder(t *testing.T, target string) *recorder {
 				r.cancel()
 			}
 		}
+		shed := r.shed > 0 && (req.URL.Query().Has("partNumber") || req.Header.Get("Range") != "")
+		if shed {
+			r.shed--
+		}
 		r.mu.Unlock()
+		if shed {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`)
+			return
+		}
 		p.ServeHTTP(w, req)
 	}))
 	t.Cleanup(r.Close)
@@ -373,4 +383,26 @@ func TestCpServerCopy(t *testing.T) {
 	mustCp(t, srv.URL, "-r", "s3://cpb/src", "s3://other/tree/")
 	wantObject(t, c, "other", "tree/small", small)
 	wantObject(t, c, "other", "tree/sub/big", big)
+}
+
+// TestCpRetry: parts and ranges the server refuses with 503 SlowDown (as a
+// loaded or QoS-limited server does) are sent again; the copy succeeds.
+func TestCpRetry(t *testing.T) {
+	c, rec, src, data := startRecorded(t, 3*cpPart+1)
+	rec.shed = 2
+	mustCp(t, rec.URL, src, "s3://cpb/f")
+	wantObject(t, c, "cpb", "f", data)
+	rec.mu.Lock()
+	if rec.shed != 0 {
+		t.Fatalf("upload: %d requests left to shed: the test shed none", rec.shed)
+	}
+	rec.shed = 2
+	rec.mu.Unlock()
+	mustCp(t, rec.URL, "s3://cpb/f", src+".down")
+	wantFile(t, src+".down", data)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.shed != 0 {
+		t.Fatalf("download: %d requests left to shed: the test shed none", rec.shed)
+	}
 }
