@@ -92,20 +92,14 @@ func (c *Client) Close() { c.hc.CloseIdleConnections() }
 // S3Error is an error answer from the server.
 type S3Error = s3client.Error
 
-// IsNotFound reports whether err is a 404 answer.
-func IsNotFound(err error) bool {
-	e, ok := err.(*S3Error)
-	return ok && e.Status == http.StatusNotFound
-}
-
 // request is one S3 call.
 type request struct {
 	method, bucket, key string
 	query               url.Values
 	header              http.Header
 	// body opens the request body; it is called again for a transport
-	// retry. An *os.File positioned at its section goes out with
-	// sendfile. nil: no body.
+	// retry. A *sectionBody goes out with sendfile (fileConn). nil: no
+	// body.
 	body func() (io.ReadCloser, error)
 	size int64
 	data bool // a data request: carries the reservation
