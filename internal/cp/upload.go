@@ -20,6 +20,9 @@ func (cp *Copier) Upload(ctx context.Context, src, bucket, key string) error {
 	if err != nil {
 		return err
 	}
+	if st.IsDir() {
+		return fmt.Errorf("%s is a directory (use -r to copy a tree)", src)
+	}
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file", src)
 	}
