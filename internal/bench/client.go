@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"net"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jogstore/jog/internal/s3client"
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
@@ -113,18 +113,7 @@ func (c *bodyConn) ReadFrom(r io.Reader) (int64, error) {
 func (c *Client) Close() { c.hc.CloseIdleConnections() }
 
 // S3Error is an error response from the server.
-type S3Error struct {
-	Status  int
-	Code    string // S3 error code, or "HTTP<status>" when the body had none
-	Message string
-}
-
-func (e *S3Error) Error() string {
-	if e.Message != "" {
-		return fmt.Sprintf("%s (HTTP %d): %s", e.Code, e.Status, e.Message)
-	}
-	return fmt.Sprintf("%s (HTTP %d)", e.Code, e.Status)
-}
+type S3Error = s3client.Error
 
 // request is one S3 call.
 type request struct {
@@ -193,25 +182,9 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, time.Durati
 	}
 	if resp.StatusCode >= 300 {
 		defer resp.Body.Close()
-		return nil, ttfb, readS3Error(resp)
+		return nil, ttfb, s3client.ReadError(resp)
 	}
 	return resp, ttfb, nil
-}
-
-func readS3Error(resp *http.Response) error {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<10))
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	e := &S3Error{Status: resp.StatusCode, Code: "HTTP" + strconv.Itoa(resp.StatusCode)}
-	var x struct {
-		Code    string `xml:"Code"`
-		Message string `xml:"Message"`
-	}
-	if xml.Unmarshal(body, &x) == nil && x.Code != "" {
-		e.Code, e.Message = x.Code, x.Message
-	} else if resp.StatusCode == http.StatusNotFound {
-		e.Code = "NotFound" // HEAD has no body
-	}
-	return e
 }
 
 // drain reads the body to the end into a pooled buffer, feeding w when not

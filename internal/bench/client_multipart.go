@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/jogstore/jog/internal/s3client"
 )
 
 // CreateMultipartUpload starts an upload and returns its ID.
@@ -61,7 +63,7 @@ func (c *Client) CompleteMultipartUpload(ctx context.Context, bucket, key, uploa
 	var b strings.Builder
 	b.WriteString(`<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">`)
 	for i, e := range etags {
-		fmt.Fprintf(&b, "<Part><PartNumber>%d</PartNumber><ETag>%s</ETag></Part>", i+1, xmlEscape(e))
+		fmt.Fprintf(&b, "<Part><PartNumber>%d</PartNumber><ETag>%s</ETag></Part>", i+1, s3client.XMLEscape(e))
 	}
 	b.WriteString(`</CompleteMultipartUpload>`)
 	body := b.String()
@@ -78,15 +80,7 @@ func (c *Client) CompleteMultipartUpload(ctx context.Context, bucket, key, uploa
 	if _, err := c.drain(resp.Body, &buf); err != nil {
 		return err
 	}
-	if bytes.Contains(buf.Bytes(), []byte("<Error>")) {
-		var x struct {
-			Code    string `xml:"Code"`
-			Message string `xml:"Message"`
-		}
-		_ = xml.Unmarshal(buf.Bytes(), &x)
-		return &S3Error{Status: resp.StatusCode, Code: x.Code, Message: x.Message}
-	}
-	return nil
+	return s3client.ErrorIn(resp.StatusCode, buf.Bytes())
 }
 
 // AbortMultipartUpload aborts an upload.
@@ -97,10 +91,4 @@ func (c *Client) AbortMultipartUpload(ctx context.Context, bucket, key, uploadID
 	}
 	_, err = c.drain(resp.Body, nil)
 	return err
-}
-
-func xmlEscape(s string) string {
-	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s))
-	return b.String()
 }

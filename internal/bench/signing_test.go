@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jogstore/jog/internal/s3client"
 	"github.com/jogstore/jog/internal/testutil"
 )
 
@@ -105,7 +106,7 @@ func TestSigningTampered(t *testing.T) {
 				t.Fatalf("untampered PUT: status %d", resp.StatusCode)
 			}
 			resp = send(true)
-			err = readS3Error(resp)
+			err = s3client.ReadError(resp)
 			resp.Body.Close()
 			if e, ok := err.(*S3Error); !ok || e.Code != c.code {
 				t.Fatalf("tampered PUT: status %d, %v; want %s", resp.StatusCode, err, c.code)

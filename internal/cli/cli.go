@@ -26,6 +26,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runBench(ctx, args[1:], stdout, stderr)
 	case "admin":
 		return runAdmin(ctx, args[1:], stdout, stderr)
+	case "cp":
+		return runCp(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "jog", Version)
 		return 0
@@ -47,6 +49,7 @@ Usage:
   jog fsck [flags]     check (and --repair) a data dir (jog fsck -h for details)
   jog bench ...        measure any S3 endpoint (jog bench -h)
   jog admin ...        users, keys, groups, policies, roles (jog admin -h)
+  jog cp SRC DST       copy files to and from any S3 endpoint (jog cp -h)
   jog version          print the version
 `)
 }
