@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,14 +54,19 @@ func TestPragmas(t *testing.T) {
 	defer s.Close()
 	ctx := t.Context()
 	for _, c := range []struct {
-		name string
-		db   querier
-	}{{"writer", s.w}, {"reader", s.r}} {
+		name       string
+		db         querier
+		mmap, size string
+	}{
+		{"writer", s.w, "0", strconv.Itoa(-writerCacheKiB)}, // ADR 0017
+		{"reader", s.r, "1073741824", "-2000"},              // ADR 0005; SQLite's default cache
+	} {
 		for pragma, want := range map[string]string{
 			"foreign_keys": "1",
 			"journal_mode": "wal",
 			"synchronous":  "2", // FULL
-			"mmap_size":    "1073741824",
+			"mmap_size":    c.mmap,
+			"cache_size":   c.size,
 		} {
 			var got string
 			if err := c.db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
