@@ -125,6 +125,9 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error)
 		if _, err := tx.ExecContext(ctx, "DELETE FROM bucket_configs WHERE bucket_id = ?", id); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM reservations WHERE bucket_id = ?", id); err != nil {
+			return err
+		}
 		// Empty too: a version's lock row goes with the version.
 		if _, err := tx.ExecContext(ctx, "DELETE FROM object_locks WHERE bucket_id = ?", id); err != nil {
 			return err
