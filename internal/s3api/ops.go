@@ -82,8 +82,8 @@ const (
 	numOps // not an operation: the size of the table
 )
 
-// opSet (wire.go) holds operations as bits of a uint64.
-const _ = uint(64 - numOps)
+// opSet (wire.go) holds operations as bits of two uint64s.
+const _ = uint(128 - numOps)
 
 // Kind is what an operation does, in the terms admission, reservations and
 // metrics count in. It follows S3's request-rate classes (GET/HEAD against
