@@ -72,6 +72,12 @@ const (
 	OpPutPublicAccessBlock
 	OpGetPublicAccessBlock
 	OpDeletePublicAccessBlock
+	// Throughput reservations (JOG extension, internal/qos, docs/QOS.md):
+	// bucket subresources ?reservations and ?reservation=ID.
+	OpCreateReservation
+	OpListReservations
+	OpGetReservation
+	OpDeleteReservation
 	// OpPostObject is a browser-based upload: a multipart/form-data POST
 	// to the bucket, authenticated by its signed policy, not by headers.
 	OpPostObject
@@ -220,6 +226,11 @@ var operations = [numOps]opDesc{
 	OpGetPublicAccessBlock:          {"GetPublicAccessBlock", []string{"s3:GetBucketPublicAccessBlock"}, "", KindAdmin, (*Handler).getPublicAccessBlock},
 	// DeletePublicAccessBlock has no action of its own.
 	OpDeletePublicAccessBlock: {"DeletePublicAccessBlock", []string{"s3:PutBucketPublicAccessBlock"}, "", KindAdmin, (*Handler).deletePublicAccessBlock},
+	// Reservations: JOG's own actions (docs/SECURITY.md), on the bucket.
+	OpCreateReservation: {"CreateReservation", []string{"jog:CreateReservation"}, "", KindAdmin, (*Handler).createReservation},
+	OpListReservations:  {"ListReservations", []string{"jog:ListReservations"}, "", KindAdmin, (*Handler).listReservations},
+	OpGetReservation:    {"GetReservation", []string{"jog:GetReservation"}, "", KindAdmin, (*Handler).getReservation},
+	OpDeleteReservation: {"DeleteReservation", []string{"jog:DeleteReservation"}, "", KindAdmin, (*Handler).deleteReservation},
 	// PostObject is PutObject from an HTML form (API reference, "POST
 	// Object": the same permission as PUT).
 	OpPostObject: {"PostObject", []string{actPutObject}, "", KindWrite, (*Handler).postObject},

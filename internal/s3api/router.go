@@ -134,6 +134,24 @@ func bucketOp(method string, q map[string][]string) Op {
 	if has(q, "object-lock") {
 		return putGet(method, OpPutObjectLockConfiguration, OpGetObjectLockConfiguration)
 	}
+	if has(q, "reservations") {
+		switch method {
+		case http.MethodPost:
+			return OpCreateReservation
+		case http.MethodGet:
+			return OpListReservations
+		}
+		return OpUnknown
+	}
+	if has(q, "reservation") {
+		switch method {
+		case http.MethodGet:
+			return OpGetReservation
+		case http.MethodDelete:
+			return OpDeleteReservation
+		}
+		return OpUnknown
+	}
 	if has(q, "versioning") {
 		switch method {
 		case http.MethodPut:

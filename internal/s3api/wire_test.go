@@ -73,6 +73,10 @@ var opTargets = map[Op]struct {
 	OpPutPublicAccessBlock:            {"PUT", "/b?publicAccessBlock", ""},
 	OpGetPublicAccessBlock:            {"GET", "/b?publicAccessBlock", ""},
 	OpDeletePublicAccessBlock:         {"DELETE", "/b?publicAccessBlock", ""},
+	OpCreateReservation:               {"POST", "/b?reservations", ""},
+	OpListReservations:                {"GET", "/b?reservations", ""},
+	OpGetReservation:                  {"GET", "/b?reservation=r1", ""},
+	OpDeleteReservation:               {"DELETE", "/b?reservation=r1", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {
@@ -221,6 +225,9 @@ func TestWireTableCoversS3(t *testing.T) {
 	checked := 0
 	for _, op := range routed.ops() {
 		params, ok := model.Operations[op.String()]
+		if !ok && extensions.has(op) {
+			continue // JOG's own: not in S3's model
+		}
 		if !ok && op == OpPostObject {
 			// No SDK operation: browsers send it, its fields are those
 			// of PutObject's headers (formHeaders), checked there.

@@ -21,6 +21,8 @@ import (
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iamapi"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sts"
@@ -99,6 +101,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
+		Reservations: qos.New(stores.Meta, meta.Capacity{Read: int64(cfg.QoSReadCapacity), Write: int64(cfg.QoSWriteCapacity)}, nil),
 	})
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
