@@ -182,6 +182,9 @@ func toAPIError(err error) (*APIError, bool) {
 	if errors.As(err, &capErr) {
 		return apiErr(http.StatusConflict, "InsufficientCapacity", "The reservation does not fit: %s.", capErr.Error()), true
 	}
+	if errors.Is(err, meta.ErrQuotaExceeded) {
+		return apiErr(http.StatusForbidden, "QuotaExceeded", "The write would exceed the bucket's quota (%s); nothing was stored.", err.Error()), true
+	}
 	if errors.Is(err, meta.ErrNoSuchReservation) {
 		return apiErr(http.StatusNotFound, "NoSuchReservation", "The specified reservation does not exist (%s).", err.Error()), true
 	}

@@ -78,6 +78,10 @@ const (
 	OpListReservations
 	OpGetReservation
 	OpDeleteReservation
+	// Bucket quotas (JOG extension, docs/QOS.md): ?quota.
+	OpPutBucketQuota
+	OpGetBucketQuota
+	OpDeleteBucketQuota
 	// OpPostObject is a browser-based upload: a multipart/form-data POST
 	// to the bucket, authenticated by its signed policy, not by headers.
 	OpPostObject
@@ -231,6 +235,9 @@ var operations = [numOps]opDesc{
 	OpListReservations:  {"ListReservations", []string{"jog:ListReservations"}, "", KindAdmin, (*Handler).listReservations},
 	OpGetReservation:    {"GetReservation", []string{"jog:GetReservation"}, "", KindAdmin, (*Handler).getReservation},
 	OpDeleteReservation: {"DeleteReservation", []string{"jog:DeleteReservation"}, "", KindAdmin, (*Handler).deleteReservation},
+	OpPutBucketQuota:    {"PutBucketQuota", []string{"jog:PutBucketQuota"}, "", KindAdmin, (*Handler).putBucketQuota},
+	OpGetBucketQuota:    {"GetBucketQuota", []string{"jog:GetBucketQuota"}, "", KindAdmin, (*Handler).getBucketQuota},
+	OpDeleteBucketQuota: {"DeleteBucketQuota", []string{"jog:DeleteBucketQuota"}, "", KindAdmin, (*Handler).deleteBucketQuota},
 	// PostObject is PutObject from an HTML form (API reference, "POST
 	// Object": the same permission as PUT).
 	OpPostObject: {"PostObject", []string{actPutObject}, "", KindWrite, (*Handler).postObject},

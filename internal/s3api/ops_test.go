@@ -150,6 +150,9 @@ var jogActions = map[string]string{
 	"ListReservations":  "jog:ListReservations",
 	"GetReservation":    "jog:GetReservation",
 	"DeleteReservation": "jog:DeleteReservation",
+	"PutBucketQuota":    "jog:PutBucketQuota",
+	"GetBucketQuota":    "jog:GetBucketQuota",
+	"DeleteBucketQuota": "jog:DeleteBucketQuota",
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {

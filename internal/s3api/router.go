@@ -134,6 +134,9 @@ func bucketOp(method string, q map[string][]string) Op {
 	if has(q, "object-lock") {
 		return putGet(method, OpPutObjectLockConfiguration, OpGetObjectLockConfiguration)
 	}
+	if has(q, "quota") {
+		return configOp(method, OpPutBucketQuota, OpGetBucketQuota, OpDeleteBucketQuota)
+	}
 	if has(q, "reservations") {
 		switch method {
 		case http.MethodPost:

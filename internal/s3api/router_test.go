@@ -35,7 +35,10 @@ func TestParseRoute(t *testing.T) {
 		{"PUT", "/examplebucket?versioning", "", nil, "", Route{Op: OpPutBucketVersioning, Bucket: "examplebucket"}},
 		{"DELETE", "/examplebucket?versioning", "", nil, "", Route{Op: OpUnknown, Bucket: "examplebucket"}},
 		{"GET", "/examplebucket?versions&prefix=a", "", nil, "", Route{Op: OpListObjectVersions, Bucket: "examplebucket"}},
-		// Reservations (JOG extension).
+		// Quotas and reservations (JOG extensions).
+		{"PUT", "/examplebucket?quota", "", nil, "", Route{Op: OpPutBucketQuota, Bucket: "examplebucket"}},
+		{"GET", "/examplebucket?quota", "", nil, "", Route{Op: OpGetBucketQuota, Bucket: "examplebucket"}},
+		{"DELETE", "/examplebucket?quota", "", nil, "", Route{Op: OpDeleteBucketQuota, Bucket: "examplebucket"}},
 		{"POST", "/examplebucket?reservations", "", nil, "", Route{Op: OpCreateReservation, Bucket: "examplebucket"}},
 		{"GET", "/examplebucket?reservations", "", nil, "", Route{Op: OpListReservations, Bucket: "examplebucket"}},
 		{"PUT", "/examplebucket?reservations", "", nil, "", Route{Op: OpUnknown, Bucket: "examplebucket"}},

@@ -66,7 +66,7 @@ var (
 	// checksum may cover.
 	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
 		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging, OpPutBucketPolicy,
-		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock, OpCreateReservation)
+		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock, OpCreateReservation, OpPutBucketQuota)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
 	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
@@ -75,7 +75,8 @@ var (
 	reads         = opsOf(OpGetObject, OpHeadObject)
 	// extensions are JOG's own operations, not S3's (docs/QOS.md): JOG's
 	// IAM actions (jog:…), outside the S3 model the wire table follows.
-	extensions = opsOf(OpCreateReservation, OpListReservations, OpGetReservation, OpDeleteReservation)
+	extensions = opsOf(OpCreateReservation, OpListReservations, OpGetReservation, OpDeleteReservation,
+		OpPutBucketQuota, OpGetBucketQuota, OpDeleteBucketQuota)
 	// routed is every S3 operation JOG serves (a CORS preflight is the
 	// browser's, answered before authentication and this table); onBucket
 	// those naming a bucket.

@@ -77,6 +77,9 @@ var opTargets = map[Op]struct {
 	OpListReservations:                {"GET", "/b?reservations", ""},
 	OpGetReservation:                  {"GET", "/b?reservation=r1", ""},
 	OpDeleteReservation:               {"DELETE", "/b?reservation=r1", ""},
+	OpPutBucketQuota:                  {"PUT", "/b?quota", ""},
+	OpGetBucketQuota:                  {"GET", "/b?quota", ""},
+	OpDeleteBucketQuota:               {"DELETE", "/b?quota", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {
