@@ -3,6 +3,7 @@ package s3api
 import (
 	"encoding/xml"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam/policy"
@@ -165,7 +166,7 @@ func (h *Handler) presentReservation(r *request) error {
 		return nil
 	}
 	id := r.Header.Get(ReservationHeader)
-	if id == "" {
+	if id == "" && strings.Contains(r.URL.RawQuery, ReservationHeader) { // parse the query only then
 		id = r.URL.Query().Get(ReservationHeader)
 	}
 	if id != "" {
