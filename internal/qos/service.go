@@ -124,14 +124,12 @@ func (s *Reservations) Active(ctx context.Context, bucket, id string) (meta.Rese
 			return meta.Reservation{}, err
 		}
 		c = cached{r: r, found: err == nil, at: now}
-		s.mu.Lock()
-		if s.gen == gen {
+		s.storeIf(gen, func() {
 			if len(s.byID) >= maxCached { // IDs a client made up must not grow it for ever
 				clear(s.byID)
 			}
 			s.byID[id] = c
-		}
-		s.mu.Unlock()
+		})
 	}
 	switch {
 	case !c.found:
@@ -172,11 +170,7 @@ func (s *Reservations) Bound(ctx context.Context, bucket, principal string) (met
 				c.rs = append(c.rs, r)
 			}
 		}
-		s.mu.Lock()
-		if s.gen == gen {
-			s.bound[bucket] = c
-		}
-		s.mu.Unlock()
+		s.storeIf(gen, func() { s.bound[bucket] = c })
 	}
 	var best meta.Reservation
 	found := false
@@ -193,6 +187,16 @@ func (s *Reservations) generation() uint64 {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.gen
+}
+
+// storeIf runs put, which caches a lookup, under the lock unless this
+// gateway wrote since gen: a lookup that raced with a write is not kept.
+func (s *Reservations) storeIf(gen uint64, put func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen == gen {
+		put()
+	}
 }
 
 // invalidate drops every cached lookup: after this gateway's own writes,

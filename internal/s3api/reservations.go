@@ -65,6 +65,13 @@ func (h *Handler) toReservationXML(r meta.Reservation) reservationXML {
 	}
 }
 
+// writeReservation answers one reservation.
+func (h *Handler) writeReservation(w http.ResponseWriter, res meta.Reservation) error {
+	out := h.toReservationXML(res)
+	out.Xmlns = s3Namespace
+	return writeXML(w, http.StatusOK, out)
+}
+
 // parseWindowTime reads a Start or End: RFC 3339, to the second.
 func parseWindowTime(name, v string) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339, v)
@@ -102,9 +109,7 @@ func (h *Handler) createReservation(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	out := h.toReservationXML(res)
-	out.Xmlns = s3Namespace
-	return writeXML(w, http.StatusOK, out)
+	return h.writeReservation(w, res)
 }
 
 func (h *Handler) listReservations(w http.ResponseWriter, r *request) error {
@@ -132,9 +137,7 @@ func (h *Handler) getReservation(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	out := h.toReservationXML(res)
-	out.Xmlns = s3Namespace
-	return writeXML(w, http.StatusOK, out)
+	return h.writeReservation(w, res)
 }
 
 func (h *Handler) deleteReservation(w http.ResponseWriter, r *request) error {

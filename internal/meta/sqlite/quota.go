@@ -25,16 +25,7 @@ func (s *Store) SetBucketQuota(ctx context.Context, bucket string, quota int64) 
 	s.buckets.drop(bucket)
 	defer s.buckets.drop(bucket)
 	return s.write(ctx, func(tx querier) error {
-		res, err := tx.ExecContext(ctx, "UPDATE buckets SET quota_bytes = ? WHERE name = ?", quota, bucket)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return meta.ErrBucketNotFound
-		}
-		return nil
+		return execOne(ctx, tx, meta.ErrBucketNotFound, "UPDATE buckets SET quota_bytes = ? WHERE name = ?", quota, bucket)
 	})
 }
 

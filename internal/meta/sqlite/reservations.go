@@ -77,17 +77,23 @@ func (s *Store) DeleteReservation(ctx context.Context, bucket, id string) error 
 		if err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, "DELETE FROM reservations WHERE bucket_id = ? AND id = ?", bid, id)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return meta.ErrNoSuchReservation
-		}
-		return nil
+		return execOne(ctx, tx, meta.ErrNoSuchReservation, "DELETE FROM reservations WHERE bucket_id = ? AND id = ?", bid, id)
 	})
+}
+
+// execOne runs a statement that must change a row: notFound when it
+// changed none.
+func execOne(ctx context.Context, tx querier, notFound error, q string, args ...any) error {
+	res, err := tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return notFound
+	}
+	return nil
 }
 
 func scanReservations(rows *sql.Rows) ([]meta.Reservation, error) {
