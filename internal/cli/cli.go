@@ -26,6 +26,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runBench(ctx, args[1:], stdout, stderr)
 	case "admin":
 		return runAdmin(ctx, args[1:], stdout, stderr)
+	case "calibrate":
+		return runCalibrate(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "jog", Version)
 		return 0
@@ -46,7 +48,8 @@ Usage:
   jog server [flags]   serve the S3 API (jog server -h lists the flags)
   jog fsck [flags]     check (and --repair) a data dir (jog fsck -h for details)
   jog bench ...        measure any S3 endpoint (jog bench -h)
-  jog admin ...        users, keys, groups, policies, roles (jog admin -h)
+  jog admin ...        users, keys, groups, policies, roles, reservations (jog admin -h)
+  jog calibrate        measure the data dir's throughput for reservations (jog calibrate -h)
   jog version          print the version
 `)
 }

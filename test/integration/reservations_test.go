@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/jogstore/jog/internal/cli"
+	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
@@ -189,9 +190,12 @@ func accountOf(t *testing.T, srv *testutil.Server) string {
 }
 
 // TestReservationsNotConfigured: without a capacity, creation is refused
-// with an error that says how to configure one.
+// with an error that says how to configure one; after jog calibrate
+// saved one in the data dir, the server admits against it (a flag still
+// wins for its direction).
 func TestReservationsNotConfigured(t *testing.T) {
-	srv := testutil.StartServer(t, testutil.WithoutFsync())
+	dir := t.TempDir()
+	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithDataDir(dir))
 	itest.CreateBucket(t, itest.AWSClient(t, srv), "bkt")
 	now := time.Now()
 	resp, body := rsvCall(t, srv, "", "POST", "/bkt?reservations", rsvBody(1, 0, now, now.Add(time.Hour), ""), nil)
@@ -199,6 +203,23 @@ func TestReservationsNotConfigured(t *testing.T) {
 	if !bytes.Contains(body, []byte("--qos-read-capacity")) || !bytes.Contains(body, []byte("jog calibrate")) {
 		t.Errorf("the refusal does not say how to configure capacity: %s", body)
 	}
+	srv.Stop()
+
+	var out, errOut bytes.Buffer
+	if code := cli.Run(context.Background(), []string{"calibrate", "--data-dir", dir, "--size", "2MiB"}, &out, &errOut); code != 0 {
+		t.Fatalf("jog calibrate: exit %d: %s %s", code, out.String(), errOut.String())
+	}
+	cal, ok, err := qos.LoadCalibration(dir)
+	if err != nil || !ok {
+		t.Fatalf("no calibration saved: %v", err)
+	}
+	srv = testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithDataDir(dir), testutil.WithQoSCapacity(0, 12345))
+	resp, body = rsvCall(t, srv, "", "GET", "/bkt?reservations", nil, nil)
+	want := fmt.Sprintf("<Capacity><ReadBytesPerSecond>%d</ReadBytesPerSecond><WriteBytesPerSecond>12345</WriteBytesPerSecond></Capacity>", cal.ReadBytesPerSecond)
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(want)) {
+		t.Errorf("capacity after jog calibrate: %s %s, want %s", resp.Status, body, want)
+	}
+	createRsv(t, srv, "bkt", rsvBody(1, 0, now, now.Add(time.Hour), ""))
 }
 
 // TestReservationPresented: GET, ranged GET, PUT, UploadPart and
