@@ -243,6 +243,13 @@ func (a *admin) call(ctx context.Context, action string, form url.Values) ([]byt
 	}
 	sum := sha256.Sum256([]byte(body))
 	sigv4.SignServiceRequest(req, service, a.access, a.secret, a.region, time.Now(), hex.EncodeToString(sum[:]))
+	return a.send(req)
+}
+
+// send sends a signed request and returns the answer's body, or the
+// error document's code and message as an error when the status is not
+// 2xx.
+func (a *admin) send(req *http.Request) ([]byte, error) {
 	resp, err := a.client.Do(req)
 	if err != nil {
 		return nil, err
@@ -252,7 +259,7 @@ func (a *admin) call(ctx context.Context, action string, form url.Values) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode/100 != 2 {
 		rows, _ := rowsOf(out, "Error", "Code", "Message")
 		if len(rows) == 1 {
 			return nil, fmt.Errorf("%s: %s (HTTP %d)", rows[0][0], rows[0][1], resp.StatusCode)

@@ -6,13 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/xml"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -170,21 +168,5 @@ func (a *admin) s3Call(ctx context.Context, method, bucket, query string, body [
 	}
 	sum := sha256.Sum256(body)
 	sigv4.SignRequest(req, a.access, a.secret, a.region, time.Now(), hex.EncodeToString(sum[:]))
-	resp, err := a.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode/100 != 2 {
-		rows, _ := rowsOf(out, "Error", "Code", "Message")
-		if len(rows) == 1 {
-			return nil, fmt.Errorf("%s: %s (HTTP %d)", rows[0][0], rows[0][1], resp.StatusCode)
-		}
-		return nil, errors.New("HTTP " + resp.Status + " " + strconv.Quote(string(out)))
-	}
-	return out, nil
+	return a.send(req)
 }
