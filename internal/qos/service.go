@@ -189,6 +189,11 @@ func (s *Reservations) generation() uint64 {
 	return s.gen
 }
 
+// BucketDeleted tells the service a bucket was deleted (with its
+// reservations, by the store): lookups cached for it are dropped, so a
+// bucket created again under the name starts with none.
+func (s *Reservations) BucketDeleted(string) { s.invalidate() }
+
 // storeIf runs put, which caches a lookup, under the lock unless this
 // gateway wrote since gen: a lookup that raced with a write is not kept.
 func (s *Reservations) storeIf(gen uint64, put func()) {

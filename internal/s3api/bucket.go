@@ -130,6 +130,9 @@ func (h *Handler) deleteBucket(w http.ResponseWriter, r *request) error {
 	if err := h.svc.DeleteBucket(r.Context(), r.route.Bucket); err != nil {
 		return err
 	}
+	if h.cfg.Reservations != nil {
+		h.cfg.Reservations.BucketDeleted(r.route.Bucket)
+	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

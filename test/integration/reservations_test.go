@@ -169,13 +169,22 @@ func TestReservationsAPI(t *testing.T) {
 	if out, code := admin("reservation", "rm", "rsv", id); code != 1 || !strings.Contains(out, "NoSuchReservation") {
 		t.Errorf("reservation rm again: exit %d: %s", code, out)
 	}
-	createRsv(t, srv, "rsv2", rsvBody(300e6, 150e6, now, now.Add(time.Hour), ""))
-	// Deleting the bucket deletes its reservations.
-	for _, r := range []string{"rsv2"} {
-		if _, err := root.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String(r)}); err != nil {
-			t.Fatal(err)
-		}
+	gone := createRsv(t, srv, "rsv2", rsvBody(300e6, 150e6, now, now.Add(time.Hour), "")).ID
+	resp, body = rsvCall(t, srv, "", "PUT", "/rsv2/k", []byte("data"), map[string]string{"x-jog-reservation-id": gone})
+	if resp.StatusCode != 200 {
+		t.Fatalf("PUT presenting %s: %s %s", gone, resp.Status, body)
 	}
+	// Deleting the bucket deletes its reservations, at once: a bucket
+	// created again under the name has none.
+	if _, err := root.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("rsv2"), Key: aws.String("k")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := root.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String("rsv2")}); err != nil {
+		t.Fatal(err)
+	}
+	itest.CreateBucket(t, root, "rsv2")
+	resp, body = rsvCall(t, srv, "", "PUT", "/rsv2/k", []byte("data"), map[string]string{"x-jog-reservation-id": gone})
+	itest.WantRawErr(t, resp, body, http.StatusNotFound, "NoSuchReservation")
 	createRsv(t, srv, "rsv", rsvBody(300e6, 150e6, now, now.Add(time.Hour), ""))
 }
 
