@@ -1,7 +1,11 @@
 package sqlite
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
+	"log/slog"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -54,5 +58,50 @@ func TestCheckUsage(t *testing.T) {
 	}
 	if used, err := s.BucketUsage(ctx, "u2"); err != nil || used != 3210 {
 		t.Errorf("usage after the repair: %d, %v", used, err)
+	}
+}
+
+// TestMigrateUsage opens a database of schema version 14 (before quotas)
+// holding live and noncurrent versions, and checks that migration 0015
+// fills each bucket's usage with their sum, and that the triggers keep it
+// from then on.
+func TestMigrateUsage(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "meta.db")
+	db, err := sql.Open("sqlite", dsn(path, false, Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateTo(ctx, db, 14, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"INSERT INTO buckets (id, name, region, owner, created_at) VALUES (1, 'm1', '', '', 0), (2, 'm2', '', '', 0), (3, 'm3', '', '', 0)",
+		"UPDATE buckets SET versioning = 'Enabled', has_versions = 1 WHERE id = 2",
+		`INSERT INTO objects (bucket_id, key, version_id, is_latest, size, etag, mtime) VALUES
+			(1, 'a', 'null', 1, 100, 'e', 0), (1, 'b', 'null', 1, 23, 'e', 0), (2, 'a', 'v2', 1, 7, 'e', 0)`,
+		`INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner) VALUES
+			(2, 'a', 1, 'v1', 0, 0, 1000, 'e', 0, ''), (2, 'b', 2, 'm1', 1, 1, 0, '', 0, '')`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for b, want := range map[string]int64{"m1": 123, "m2": 1007, "m3": 0} {
+		if got, err := s.BucketUsage(ctx, b); err != nil || got != want {
+			t.Errorf("BucketUsage(%s) after the migration = %d, %v; want %d", b, got, err, want)
+		}
+	}
+	if _, err := s.DeleteObject(ctx, "m2", "a", "v1", meta.Condition{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.BucketUsage(ctx, "m2"); got != 7 {
+		t.Errorf("after deleting the noncurrent version: %d, want 7", got)
 	}
 }
