@@ -280,7 +280,7 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 			return nil, err
 		}
 	}
-	if err := checkQuota(ctx, tx, b.id, o.Size); err != nil {
+	if err := checkQuota(ctx, tx, b, o.Size); err != nil {
 		return nil, err
 	}
 	// The replaced version's blob may be the one just inserted again (a

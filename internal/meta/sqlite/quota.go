@@ -40,18 +40,19 @@ func (s *Store) BucketUsage(ctx context.Context, bucket string) (int64, error) {
 }
 
 // checkQuota refuses, inside tx and after a write of size bytes to
-// bucket id, a usage above the bucket's quota. A write of no bytes (a
-// delete marker, an empty object) is never refused.
-func checkQuota(ctx context.Context, tx querier, id, size int64) error {
-	if size <= 0 {
+// bucket b, a usage above the bucket's quota. A write of no bytes (a
+// delete marker, an empty object) is never refused; a bucket without a
+// quota costs no query (b was read in this transaction).
+func checkQuota(ctx context.Context, tx querier, b bucketRef, size int64) error {
+	if size <= 0 || b.quota == 0 {
 		return nil
 	}
-	var quota, used int64
-	if err := tx.QueryRowContext(ctx, "SELECT quota_bytes, used_bytes FROM buckets WHERE id = ?", id).Scan(&quota, &used); err != nil {
+	var used int64
+	if err := tx.QueryRowContext(ctx, "SELECT used_bytes FROM buckets WHERE id = ?", b.id).Scan(&used); err != nil {
 		return err
 	}
-	if quota > 0 && used > quota {
-		return fmt.Errorf("%w: the bucket would hold %d bytes, its quota is %d", meta.ErrQuotaExceeded, used, quota)
+	if used > b.quota {
+		return fmt.Errorf("%w: the bucket would hold %d bytes, its quota is %d", meta.ErrQuotaExceeded, used, b.quota)
 	}
 	return nil
 }
@@ -65,8 +66,10 @@ func checkPartQuota(ctx context.Context, tx querier, bucket, upload string, size
 		return nil
 	}
 	var quota, used, parts int64
+	// The parts are summed only for a bucket with a quota (CASE is lazy).
 	err := tx.QueryRowContext(ctx, `SELECT b.quota_bytes, b.used_bytes,
-		(SELECT COALESCE(SUM(size), 0) FROM parts WHERE upload_id = ?) FROM buckets b WHERE b.name = ?`, upload, bucket).
+		CASE WHEN b.quota_bytes > 0 THEN (SELECT COALESCE(SUM(size), 0) FROM parts WHERE upload_id = ?) ELSE 0 END
+		FROM buckets b WHERE b.name = ?`, upload, bucket).
 		Scan(&quota, &used, &parts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return meta.ErrBucketNotFound
