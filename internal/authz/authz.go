@@ -79,6 +79,19 @@ func (p Principal) Name() string {
 	return "anonymous"
 }
 
+// ARN returns the ARN of principal p in a's account: the root's
+// (arn:aws:iam::ACCOUNT:root), a user's, a role session's; "" for an
+// anonymous request.
+func (a *Authorizer) ARN(p Principal) string {
+	if p.Type == policy.Root {
+		return a.rootARN
+	}
+	if p.Type == policy.Anonymous {
+		return ""
+	}
+	return p.Name()
+}
+
 // Options tune an Authorizer.
 type Options struct {
 	// TrustForwardedFor makes aws:SourceIp the last address of the

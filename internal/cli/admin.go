@@ -24,7 +24,8 @@ const adminUsage = `Usage: jog admin [flags] <command> ...
 
 Administer a JOG server's users, keys, groups, policies and roles through
 its IAM API (what "aws iam" calls), signed with the root credentials; ask
-its STS API for temporary credentials (what "aws sts" calls).
+its STS API for temporary credentials (what "aws sts" calls); reserve a
+bucket's throughput (see "jog admin reservation").
 
   user create NAME | list | delete NAME
   key create USER | list USER | disable USER KEYID | enable USER KEYID | delete USER KEYID
@@ -35,6 +36,7 @@ its STS API for temporary credentials (what "aws sts" calls).
   role create NAME TRUSTFILE | list | delete NAME
   sts assume-role ROLEARN SESSIONNAME | session-token | identity
                          (credentials as key ID, secret, session token, expiration)
+  reservation create [flags] BUCKET | ls BUCKET | show BUCKET ID | rm BUCKET ID
 
 Flags (before the command):
 `
@@ -64,6 +66,9 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	rest := fs.Args()
+	if len(rest) >= 1 && rest[0] == "reservation" {
+		return runReservation(ctx, a, rest[1:], stderr)
+	}
 	if len(rest) < 2 {
 		fs.Usage()
 		return 2
@@ -238,6 +243,13 @@ func (a *admin) call(ctx context.Context, action string, form url.Values) ([]byt
 	}
 	sum := sha256.Sum256([]byte(body))
 	sigv4.SignServiceRequest(req, service, a.access, a.secret, a.region, time.Now(), hex.EncodeToString(sum[:]))
+	return a.send(req)
+}
+
+// send sends a signed request and returns the answer's body, or the
+// error document's code and message as an error when the status is not
+// 2xx.
+func (a *admin) send(req *http.Request) ([]byte, error) {
 	resp, err := a.client.Do(req)
 	if err != nil {
 		return nil, err
@@ -247,7 +259,7 @@ func (a *admin) call(ctx context.Context, action string, form url.Values) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode/100 != 2 {
 		rows, _ := rowsOf(out, "Error", "Code", "Message")
 		if len(rows) == 1 {
 			return nil, fmt.Errorf("%s: %s (HTTP %d)", rows[0][0], rows[0][1], resp.StatusCode)

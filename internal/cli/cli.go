@@ -28,6 +28,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runAdmin(ctx, args[1:], stdout, stderr)
 	case "cp":
 		return runCp(ctx, args[1:], stdout, stderr)
+	case "calibrate":
+		return runCalibrate(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "jog", Version)
 		return 0
@@ -48,8 +50,9 @@ Usage:
   jog server [flags]   serve the S3 API (jog server -h lists the flags)
   jog fsck [flags]     check (and --repair) a data dir (jog fsck -h for details)
   jog bench ...        measure any S3 endpoint (jog bench -h)
-  jog admin ...        users, keys, groups, policies, roles (jog admin -h)
+  jog admin ...        users, keys, groups, policies, roles, reservations (jog admin -h)
   jog cp SRC DST       copy files to and from any S3 endpoint (jog cp -h)
+  jog calibrate        measure the data dir's throughput for reservations (jog calibrate -h)
   jog version          print the version
 `)
 }

@@ -39,12 +39,13 @@ Checks that every object, every part of a multipart object and every part of
 an upload in progress has its blob file with the recorded size (--deep: and
 content), and lists blob files no metadata refers to (orphans) and files
 left in tmp/. It also checks the directory index that serves listings by
-"/" against the objects. A read-only check may run while the server runs;
+"/" against the objects, and each bucket's recorded usage (what quotas are
+checked against) against the sum over its versions. A read-only check may run while the server runs;
 --repair needs the server stopped.
 
-Repair removes orphans and temp files and rebuilds the directory index of
-a bucket where it disagrees with the objects. Objects whose data is missing, of the
-wrong size or corrupt are only reported (their metadata stays, GETs of them
+Repair removes orphans and temp files, rebuilds the directory index of
+a bucket where it disagrees with the objects and recomputes a wrong usage.
+Objects whose data is missing, of the wrong size or corrupt are only reported (their metadata stays, GETs of them
 fail) unless --repair-drop-lost deletes them.
 
 Exit status: 0 clean, 1 problems found (or left after repair), 2 usage or I/O error.

@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/units"
 )
 
 // Config is the server configuration.
@@ -64,6 +66,12 @@ type Config struct {
 	// scheme (aws:SecureTransport) from X-Forwarded-For and
 	// X-Forwarded-Proto: only behind a proxy that sets them.
 	TrustForwardedFor bool
+	// QoSReadCapacity and QoSWriteCapacity are what the server can carry,
+	// in bytes per second, for reads and writes: the most throughput
+	// reservations active at one instant may sum to (docs/QOS.md). 0: not
+	// configured, and reservations are refused.
+	QoSReadCapacity  Rate
+	QoSWriteCapacity Rate
 
 	envErrs []error // JOG_* values BindFlags could not parse
 }
@@ -123,6 +131,12 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&c.TrustForwardedFor, "trust-forwarded-for", c.TrustForwardedFor,
 		"take aws:SourceIp and aws:SecureTransport from X-Forwarded-For / X-Forwarded-Proto: only behind a proxy that sets them (env "+envName("trust-forwarded-for")+")")
 	names = append(names, "trust-forwarded-for")
+	rate := func(p *Rate, name, usage string) {
+		fs.Var(p, name, usage+" (env "+envName(name)+")")
+		names = append(names, name)
+	}
+	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the most read reservations may sum to at once (0 = reservations refused)")
+	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the most write reservations may sum to at once (0 = reservations refused)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	c.IAMKey = getenv(keyring.EnvVar)
 	for _, name := range names {
@@ -138,6 +152,23 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		}
 		f.DefValue = v // -h shows the default in effect
 	}
+}
+
+// Rate is a flag of bytes per second: a number with an optional unit and
+// "/s" (units.ParseRate: "300MB/s", "300MiB").
+type Rate int64
+
+// String implements flag.Value.
+func (r *Rate) String() string { return strconv.FormatInt(int64(*r), 10) }
+
+// Set implements flag.Value.
+func (r *Rate) Set(s string) error {
+	n, err := units.ParseRate(s)
+	if err != nil {
+		return err
+	}
+	*r = Rate(n)
+	return nil
 }
 
 // envName is the environment variable of flag name: JOG_DATA_DIR for

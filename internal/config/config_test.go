@@ -112,3 +112,18 @@ func TestIAMKey(t *testing.T) {
 		}
 	})
 }
+
+// TestQoSCapacity: the capacities take units and "/s", from flags or
+// JOG_QOS_*; an unparsable one is an error.
+func TestQoSCapacity(t *testing.T) {
+	c, err := parse(t, map[string]string{"JOG_QOS_WRITE_CAPACITY": "150MB/s"}, "--qos-read-capacity", "300MiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.QoSReadCapacity != 300<<20 || c.QoSWriteCapacity != 150e6 {
+		t.Errorf("capacities %d, %d; want %d, %d", c.QoSReadCapacity, c.QoSWriteCapacity, 300<<20, 150_000_000)
+	}
+	if _, err := parse(t, map[string]string{"JOG_QOS_READ_CAPACITY": "fast"}); err == nil || !strings.Contains(err.Error(), "JOG_QOS_READ_CAPACITY") {
+		t.Errorf("an unparsable JOG_QOS_READ_CAPACITY gave %v", err)
+	}
+}

@@ -17,6 +17,10 @@ const (
 	// LockFile is the file a running server holds an exclusive lock on
 	// (Lock).
 	LockFile = "jog.lock"
+	// QoSFile keeps the throughput `jog calibrate` measured (qos.Calibration,
+	// JSON): the capacity reservations are admitted against where
+	// --qos-read-capacity / --qos-write-capacity are not given.
+	QoSFile = "qos.json"
 	// TempDir holds the blobs being written, and what interrupted writes
 	// left (the disk blob store creates it, beside blobs/ and packs/).
 	TempDir = "tmp"

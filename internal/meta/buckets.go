@@ -29,6 +29,17 @@ type BucketStore interface {
 	// its versioning is Enabled.
 	EnableObjectLock(ctx context.Context, bucket string) error
 
+	// SetBucketQuota sets bucket's quota (Bucket.Quota) in bytes; 0
+	// removes it. A quota below the bucket's usage refuses every write
+	// that would add bytes until deletes bring the usage under it.
+	SetBucketQuota(ctx context.Context, bucket string, quota int64) error
+	// BucketUsage returns the bytes bucket's stored versions sum to
+	// (noncurrent versions included; parts of uploads in progress not),
+	// exact: every write that changes it changes it in its transaction.
+	// A write that would raise it above a quota is refused with
+	// ErrQuotaExceeded, checked in the same transaction.
+	BucketUsage(ctx context.Context, bucket string) (int64, error)
+
 	// PutBucketConfig stores doc as bucket's configuration named name
 	// (e.g. "cors"), replacing any earlier one. The store keeps documents
 	// opaque: their format is the caller's.

@@ -33,6 +33,11 @@ var (
 	// deletes may still succeed and free room. Backends mark their own
 	// error with MarkNoSpace.
 	ErrNoSpace = errors.New("metadata store: no space left")
+	// ErrQuotaExceeded reports a write refused because it would make its
+	// bucket's usage exceed the bucket's quota (BucketStore.BucketUsage);
+	// a part refused because the upload's parts alone would. Nothing
+	// changed.
+	ErrQuotaExceeded = errors.New("bucket quota exceeded")
 	// ErrVersionMarker reports a ListObjectVersions VersionIDMarker that
 	// names no version of its KeyMarker: the listing has no position to
 	// resume from.

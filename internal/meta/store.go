@@ -12,6 +12,7 @@ import "time"
 //	UploadStore       multipart uploads and their parts (multipart.go)
 //	MaintenanceStore  whole-store walks for recovery and fsck (maintenance.go)
 //	IAMStore          users, keys, groups, roles, policies (iam.go)
+//	ReservationStore  throughput reservations and their admission (reservations.go)
 //
 // A feature adds its methods to the group it belongs to, and its cases to
 // that group's entry point of the conformance suite (metatest): a bucket
@@ -46,6 +47,7 @@ type Store interface {
 	UploadStore
 	MaintenanceStore
 	IAMStore
+	ReservationStore
 
 	// Close releases the store. No method may be called after it.
 	Close() error

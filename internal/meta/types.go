@@ -18,6 +18,9 @@ type Bucket struct {
 	// ObjectLock: the bucket was created with object lock; its versioning
 	// is Enabled for good.
 	ObjectLock bool
+	// Quota is the most, in bytes, the bucket's stored versions may sum
+	// to (BucketStore.SetBucketQuota); 0 means no quota.
+	Quota int64
 }
 
 // Bucket versioning states (meta.Bucket.Versioning).

@@ -211,6 +211,9 @@ func headerActions(op Op, hdr http.Header) []string {
 		if hdr.Get("X-Amz-Object-Ownership") != "" {
 			acts = append(acts, "s3:PutBucketOwnershipControls")
 		}
+		if hdr.Get(QuotaHeader) != "" { // JOG's: a quota set at creation
+			acts = append(acts, "jog:PutBucketQuota")
+		}
 	case OpPutObject, OpCopyObject, OpCreateMultipartUpload, OpPostObject:
 		if hdr.Get("X-Amz-Object-Lock-Mode") != "" || hdr.Get("X-Amz-Object-Lock-Retain-Until-Date") != "" {
 			acts = append(acts, "s3:PutObjectRetention")

@@ -99,11 +99,13 @@ func (h *Handler) createBucket(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	create := h.svc.CreateBucket
-	if strings.EqualFold(r.Header.Get("X-Amz-Bucket-Object-Lock-Enabled"), "true") {
-		create = h.svc.CreateObjectLockBucket
+	quota, err := quotaHeader(r.Header)
+	if err != nil {
+		return err
 	}
-	if err := create(r.Context(), r.route.Bucket, h.cfg.Region, r.auth.AccessKey); err != nil {
+	b := meta.Bucket{Name: r.route.Bucket, Region: h.cfg.Region, Owner: r.auth.AccessKey, Quota: quota,
+		ObjectLock: strings.EqualFold(r.Header.Get("X-Amz-Bucket-Object-Lock-Enabled"), "true")}
+	if err := h.svc.CreateBucketWith(r.Context(), b); err != nil {
 		return err
 	}
 	if err := h.setCreatedBucketAccess(r, setting, enc); err != nil {
@@ -127,6 +129,9 @@ func (h *Handler) headBucket(w http.ResponseWriter, r *request) error {
 func (h *Handler) deleteBucket(w http.ResponseWriter, r *request) error {
 	if err := h.svc.DeleteBucket(r.Context(), r.route.Bucket); err != nil {
 		return err
+	}
+	if h.cfg.Reservations != nil {
+		h.cfg.Reservations.BucketDeleted(r.route.Bucket)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

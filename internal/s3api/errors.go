@@ -15,6 +15,7 @@ import (
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/postpolicy"
+	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/tagging"
@@ -142,6 +143,15 @@ var formErrors = map[postpolicy.Kind]APIError{
 	postpolicy.TooSmall:        {Code: "EntityTooSmall", Status: http.StatusBadRequest},
 }
 
+// qosErrors are the S3-style codes of internal/qos's refusals (JOG
+// extensions, docs/COMPATIBILITY.md); the message is the error's own.
+var qosErrors = map[qos.Kind]APIError{
+	qos.Invalid:     {Code: "InvalidArgument", Status: http.StatusBadRequest},
+	qos.NoCapacity:  {Code: "CapacityNotConfigured", Status: http.StatusConflict},
+	qos.NotActive:   {Code: "ReservationNotActive", Status: http.StatusForbidden},
+	qos.WrongBucket: {Code: "ReservationBucketMismatch", Status: http.StatusBadRequest},
+}
+
 // toAPIError maps any error to the wire error to send. Unknown errors become
 // InternalError (the caller logs them with the request ID). Detail wrapped
 // around an auth or validation sentinel becomes the message.
@@ -162,6 +172,21 @@ func toAPIError(err error) (*APIError, bool) {
 	var aclErr *acl.Error
 	if errors.As(err, &aclErr) {
 		return &APIError{Code: aclErr.Code, Message: aclErr.Message, Status: http.StatusBadRequest}, true
+	}
+	var qe *qos.Error
+	if errors.As(err, &qe) {
+		c := qosErrors[qe.Kind]
+		return apiErr(c.Status, c.Code, "%s", qe.Msg), true
+	}
+	var capErr *meta.CapacityError
+	if errors.As(err, &capErr) {
+		return apiErr(http.StatusConflict, "InsufficientCapacity", "The reservation does not fit: %s.", capErr.Error()), true
+	}
+	if errors.Is(err, meta.ErrQuotaExceeded) {
+		return apiErr(http.StatusForbidden, "QuotaExceeded", "The write would exceed the bucket's quota (%s); nothing was stored.", err.Error()), true
+	}
+	if errors.Is(err, meta.ErrNoSuchReservation) {
+		return apiErr(http.StatusNotFound, "NoSuchReservation", "The specified reservation does not exist (%s).", err.Error()), true
 	}
 	var size *policy.SizeError
 	if errors.As(err, &size) {

@@ -17,6 +17,8 @@ import (
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/policy"
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -46,6 +48,11 @@ type Config struct {
 	// X-Forwarded-For and X-Forwarded-Proto (authz.Options): only behind a
 	// proxy that sets them.
 	TrustForwardedFor bool
+	// Reservations, when set, serves the reservation routes and
+	// validates the reservations requests present (x-jog-reservation-id,
+	// or bound to their principal). Nil: those routes answer 501 and the
+	// header is ignored.
+	Reservations *qos.Reservations
 }
 
 // Handler serves the S3 API over a service.Service.
@@ -82,6 +89,10 @@ type request struct {
 	// own is the existing object the request names, as authorization
 	// reads it (request.object).
 	own object
+	// reservation is the active reservation the request draws on
+	// (presentReservation): nil when it presents none. The data path's
+	// scheduler reads it.
+	reservation *meta.Reservation
 }
 
 // handlerFunc serves one operation: a Handler method, as a method
@@ -215,6 +226,12 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	}
 	if err := h.checkExpectedOwners(req); err != nil {
 		return err
+	}
+	if err := h.presentReservation(req); err != nil {
+		return err
+	}
+	if req.reservation != nil { // the client learns which reservation it drew on
+		w.Header().Set(ReservationHeader, req.reservation.ID)
 	}
 	return operations[req.route.Op].serve(h, w, req)
 }

@@ -72,6 +72,16 @@ const (
 	OpPutPublicAccessBlock
 	OpGetPublicAccessBlock
 	OpDeletePublicAccessBlock
+	// Throughput reservations (JOG extension, internal/qos, docs/QOS.md):
+	// bucket subresources ?reservations and ?reservation=ID.
+	OpCreateReservation
+	OpListReservations
+	OpGetReservation
+	OpDeleteReservation
+	// Bucket quotas (JOG extension, docs/QOS.md): ?quota.
+	OpPutBucketQuota
+	OpGetBucketQuota
+	OpDeleteBucketQuota
 	// OpPostObject is a browser-based upload: a multipart/form-data POST
 	// to the bucket, authenticated by its signed policy, not by headers.
 	OpPostObject
@@ -82,8 +92,8 @@ const (
 	numOps // not an operation: the size of the table
 )
 
-// opSet (wire.go) holds operations as bits of a uint64.
-const _ = uint(64 - numOps)
+// opSet (wire.go) holds operations as bits of two uint64s.
+const _ = uint(128 - numOps)
 
 // Kind is what an operation does, in the terms admission, reservations and
 // metrics count in. It follows S3's request-rate classes (GET/HEAD against
@@ -220,6 +230,14 @@ var operations = [numOps]opDesc{
 	OpGetPublicAccessBlock:          {"GetPublicAccessBlock", []string{"s3:GetBucketPublicAccessBlock"}, "", KindAdmin, (*Handler).getPublicAccessBlock},
 	// DeletePublicAccessBlock has no action of its own.
 	OpDeletePublicAccessBlock: {"DeletePublicAccessBlock", []string{"s3:PutBucketPublicAccessBlock"}, "", KindAdmin, (*Handler).deletePublicAccessBlock},
+	// Reservations: JOG's own actions (docs/SECURITY.md), on the bucket.
+	OpCreateReservation: {"CreateReservation", []string{"jog:CreateReservation"}, "", KindAdmin, (*Handler).createReservation},
+	OpListReservations:  {"ListReservations", []string{"jog:ListReservations"}, "", KindAdmin, (*Handler).listReservations},
+	OpGetReservation:    {"GetReservation", []string{"jog:GetReservation"}, "", KindAdmin, (*Handler).getReservation},
+	OpDeleteReservation: {"DeleteReservation", []string{"jog:DeleteReservation"}, "", KindAdmin, (*Handler).deleteReservation},
+	OpPutBucketQuota:    {"PutBucketQuota", []string{"jog:PutBucketQuota"}, "", KindAdmin, (*Handler).putBucketQuota},
+	OpGetBucketQuota:    {"GetBucketQuota", []string{"jog:GetBucketQuota"}, "", KindAdmin, (*Handler).getBucketQuota},
+	OpDeleteBucketQuota: {"DeleteBucketQuota", []string{"jog:DeleteBucketQuota"}, "", KindAdmin, (*Handler).deleteBucketQuota},
 	// PostObject is PutObject from an HTML form (API reference, "POST
 	// Object": the same permission as PUT).
 	OpPostObject: {"PostObject", []string{actPutObject}, "", KindWrite, (*Handler).postObject},

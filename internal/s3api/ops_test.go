@@ -42,8 +42,12 @@ func TestOperationTable(t *testing.T) {
 		if len(d.actions) == 0 {
 			t.Errorf("%s: no IAM action", o)
 		}
+		vendor := "s3:"
+		if extensions.has(o) {
+			vendor = "jog:"
+		}
 		for _, a := range append(slices.Clone(d.actions), d.source) {
-			if a != "" && (!strings.HasPrefix(a, "s3:") || strings.ContainsAny(a, " *")) {
+			if a != "" && (!strings.HasPrefix(a, vendor) || strings.ContainsAny(a, " *")) {
 				t.Errorf("%s: IAM action %q", o, a)
 			}
 		}
@@ -139,9 +143,27 @@ var awsActions = map[string]struct {
 	"PostObject": {[]string{"s3:PutObject"}, ""},
 }
 
+// jogActions are the actions of JOG's own operations (extensions): one
+// jog: action each, on the bucket (docs/SECURITY.md).
+var jogActions = map[string]string{
+	"CreateReservation": "jog:CreateReservation",
+	"ListReservations":  "jog:ListReservations",
+	"GetReservation":    "jog:GetReservation",
+	"DeleteReservation": "jog:DeleteReservation",
+	"PutBucketQuota":    "jog:PutBucketQuota",
+	"GetBucketQuota":    "jog:GetBucketQuota",
+	"DeleteBucketQuota": "jog:DeleteBucketQuota",
+}
+
 func TestOpActionsMatchAWS(t *testing.T) {
 	seen := 0
 	for _, o := range routed.ops() {
+		if extensions.has(o) {
+			if got := o.Actions(); !slices.Equal(got, []string{jogActions[o.String()]}) || o.SourceAction() != "" {
+				t.Errorf("%s: actions %v, want [%s]", o, got, jogActions[o.String()])
+			}
+			continue
+		}
 		want, ok := awsActions[o.String()]
 		if !ok {
 			t.Errorf("%s: not in AWS's mapping as restated here; add it from the docs", o)
@@ -196,7 +218,7 @@ var awsVersionActions = map[string]struct {
 // mapping, and that a parsed request resolves to those actions when it
 // names a version and to the usual ones when it does not.
 func TestOpVersionActionsMatchAWS(t *testing.T) {
-	for _, o := range routed.ops() {
+	for _, o := range routed.without(extensions.ops()...).ops() {
 		want := awsVersionActions[o.String()]
 		if got := o.VersionActions(); !slices.Equal(got, want.actions) {
 			t.Errorf("%s: version actions %v, AWS documents %v", o, got, want.actions)

@@ -94,11 +94,17 @@ func configOp(method string, put, get, del Op) Op {
 
 // putGet is the operation of a subresource that has only PUT and GET.
 func putGet(method string, put, get Op) Op {
+	return byMethod(method, http.MethodPut, put, http.MethodGet, get)
+}
+
+// byMethod is the operation of a subresource with two methods: a for
+// method ma, b for mb, OpUnknown for any other.
+func byMethod(method, ma string, a Op, mb string, b Op) Op {
 	switch method {
-	case http.MethodPut:
-		return put
-	case http.MethodGet:
-		return get
+	case ma:
+		return a
+	case mb:
+		return b
 	}
 	return OpUnknown
 }
@@ -133,6 +139,15 @@ func bucketOp(method string, q map[string][]string) Op {
 	}
 	if has(q, "object-lock") {
 		return putGet(method, OpPutObjectLockConfiguration, OpGetObjectLockConfiguration)
+	}
+	if has(q, "quota") {
+		return configOp(method, OpPutBucketQuota, OpGetBucketQuota, OpDeleteBucketQuota)
+	}
+	if has(q, "reservations") {
+		return byMethod(method, http.MethodPost, OpCreateReservation, http.MethodGet, OpListReservations)
+	}
+	if has(q, "reservation") {
+		return byMethod(method, http.MethodGet, OpGetReservation, http.MethodDelete, OpDeleteReservation)
 	}
 	if has(q, "versioning") {
 		switch method {

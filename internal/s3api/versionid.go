@@ -8,7 +8,7 @@ import (
 
 // versionOps are the operations that read a versionId query parameter:
 // serve checks it once, with versionParam, before any of them runs.
-var versionOps = reads | opsOf(OpDeleteObject, OpGetObjectAttributes, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging, OpPutObjectAcl, OpGetObjectAcl,
+var versionOps = reads.with(OpDeleteObject, OpGetObjectAttributes, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging, OpPutObjectAcl, OpGetObjectAcl,
 	OpPutObjectRetention, OpGetObjectRetention, OpPutObjectLegalHold, OpGetObjectLegalHold)
 
 // versionParam reads the versionId query parameter: "" when absent, else a

@@ -16,18 +16,34 @@ import (
 // test/integration's TestWireRefusals sends every refusal to a real
 // server. docs/COMPATIBILITY.md lists the refusals.
 
-// opSet is a set of operations.
-type opSet uint64
+// opSet is a set of operations: a bit per Op.
+type opSet [2]uint64
 
-func opsOf(list ...Op) opSet {
-	var s opSet
+func opsOf(list ...Op) opSet { return opSet{}.with(list...) }
+
+// with returns s and list.
+func (s opSet) with(list ...Op) opSet {
 	for _, o := range list {
-		s |= 1 << o
+		s[o/64] |= 1 << (o % 64)
 	}
 	return s
 }
 
-func (s opSet) has(o Op) bool { return s&(1<<o) != 0 }
+// without returns s but list.
+func (s opSet) without(list ...Op) opSet {
+	for _, o := range list {
+		s[o/64] &^= 1 << (o % 64)
+	}
+	return s
+}
+
+// union returns the operations of s and of t.
+func (s opSet) union(t opSet) opSet { return opSet{s[0] | t[0], s[1] | t[1]} }
+
+// intersect returns the operations both in s and in t.
+func (s opSet) intersect(t opSet) opSet { return opSet{s[0] & t[0], s[1] & t[1]} }
+
+func (s opSet) has(o Op) bool { return s[o/64]&(1<<(o%64)) != 0 }
 
 // Ops lists the set's operations in Op order.
 func (s opSet) ops() []Op {
@@ -50,24 +66,28 @@ var (
 	// checksum may cover.
 	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
 		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging, OpPutBucketPolicy,
-		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock)
+		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock, OpCreateReservation, OpPutBucketQuota)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
 	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
 	bodyChecksums = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpCompleteMultipartUpload)
 	copies        = opsOf(OpCopyObject, OpUploadPartCopy)
 	reads         = opsOf(OpGetObject, OpHeadObject)
+	// extensions are JOG's own operations, not S3's (docs/QOS.md): JOG's
+	// IAM actions (jog:…), outside the S3 model the wire table follows.
+	extensions = opsOf(OpCreateReservation, OpListReservations, OpGetReservation, OpDeleteReservation,
+		OpPutBucketQuota, OpGetBucketQuota, OpDeleteBucketQuota)
 	// routed is every S3 operation JOG serves (a CORS preflight is the
 	// browser's, answered before authentication and this table); onBucket
 	// those naming a bucket.
-	routed   = allRouted() &^ opsOf(OpPreflight)
-	onBucket = routed &^ opsOf(OpListBuckets)
+	routed   = allRouted().without(OpPreflight)
+	onBucket = routed.without(OpListBuckets)
 )
 
 func allRouted() opSet {
 	var s opSet
 	for o := OpListBuckets; o < numOps; o++ {
-		s |= 1 << o
+		s = s.with(o)
 	}
 	return s
 }
@@ -120,7 +140,7 @@ func anyOf(values ...string) func(Op, string) bool {
 
 // aclWrites take x-amz-acl and x-amz-grant-*: the object writes, CreateBucket
 // and Put*Acl.
-var aclWrites = objectWrites | opsOf(OpCreateBucket, OpPutBucketAcl, OpPutObjectAcl)
+var aclWrites = objectWrites.with(OpCreateBucket, OpPutBucketAcl, OpPutObjectAcl)
 
 const grantNote = "id=\"…\" and uri=\"…\" (AllUsers, AuthenticatedUsers, LogDelivery) grantees; emailAddress=\"…\" is 400 UnresolvableGrantByEmailAddress (no e-mail directory); refused as x-amz-acl where ACLs are disabled"
 
@@ -222,8 +242,8 @@ var wireTable = []wireRule{
 		note: "no bucket has MFA delete enabled, so it is not required (MfaDelete Enabled is refused with 501 NotImplemented)"},
 
 	// Conditions.
-	{name: "if-match", handled: reads | opsOf(OpPutObject, OpCopyObject, OpCompleteMultipartUpload, OpDeleteObject)},
-	{name: "if-none-match", handled: reads | opsOf(OpPutObject, OpCopyObject, OpCompleteMultipartUpload)},
+	{name: "if-match", handled: reads.with(OpPutObject, OpCopyObject, OpCompleteMultipartUpload, OpDeleteObject)},
+	{name: "if-none-match", handled: reads.with(OpPutObject, OpCopyObject, OpCompleteMultipartUpload)},
 	{name: "if-modified-since", handled: reads},
 	{name: "if-unmodified-since", handled: reads},
 	{name: "x-amz-if-match-size", handled: opsOf(OpDeleteObject)},
@@ -250,7 +270,7 @@ var wireTable = []wireRule{
 
 	// Query parameters.
 	{name: "versionId", query: true, handled: versionOps},
-	{name: "partNumber", query: true, handled: reads | opsOf(OpUploadPart, OpUploadPartCopy)},
+	{name: "partNumber", query: true, handled: reads.with(OpUploadPart, OpUploadPartCopy)},
 	{name: "uploadId", query: true, handled: opsOf(OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)},
 	{name: "response-cache-control", query: true, handled: reads},
 	{name: "response-content-disposition", query: true, handled: reads},
@@ -285,7 +305,7 @@ func indexRefusals() (headers, query map[string]*wireRule) {
 	for i := range wireTable {
 		r := &wireTable[i]
 		switch {
-		case r.refused == 0:
+		case r.refused == (opSet{}):
 		case r.query:
 			query[r.name] = r
 		default:

@@ -78,6 +78,12 @@ func WithLifecycle(day, interval time.Duration) Option {
 // WithIAMBootstrap starts the server with --iam-bootstrap file.
 func WithIAMBootstrap(file string) Option { return func(c *config.Config) { c.IAMBootstrap = file } }
 
+// WithQoSCapacity sets the capacity throughput reservations are admitted
+// against, bytes/s per direction (--qos-read-capacity, --qos-write-capacity).
+func WithQoSCapacity(read, write int64) Option {
+	return func(c *config.Config) { c.QoSReadCapacity, c.QoSWriteCapacity = config.Rate(read), config.Rate(write) }
+}
+
 // WithDataDir reuses an existing data dir (to test restarts).
 func WithDataDir(dir string) Option { return func(c *config.Config) { c.DataDir = dir } }
 

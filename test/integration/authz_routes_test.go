@@ -110,6 +110,13 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 		"GetPublicAccessBlock":    {method: "GET", path: "/rtb?publicAccessBlock"},
 		"DeletePublicAccessBlock": {method: "DELETE", path: "/rtb?publicAccessBlock"},
 		"PostObject":              {method: "POST", path: "/rtb", form: true},
+		"CreateReservation":       {method: "POST", path: "/rtb?reservations", body: string(rsvBody(1, 1, time.Now(), time.Now().Add(time.Hour), ""))},
+		"ListReservations":        {method: "GET", path: "/rtb?reservations"},
+		"PutBucketQuota":          {method: "PUT", path: "/rtb?quota", body: `<BucketQuota><QuotaBytes>1000000</QuotaBytes></BucketQuota>`},
+		"GetBucketQuota":          {method: "GET", path: "/rtb?quota"},
+		"DeleteBucketQuota":       {method: "DELETE", path: "/rtb?quota"},
+		"GetReservation":          {method: "GET", path: "/rtb?reservation=none"},
+		"DeleteReservation":       {method: "DELETE", path: "/rtb?reservation=none"},
 	}
 }
 
@@ -126,7 +133,7 @@ func TestAuthzEveryRoute(t *testing.T) {
 	if err := os.WriteFile(file, []byte(routesBootstrap), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync())
+	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
 	ctx := context.Background()
 	root := srv.AWSClient(t)
 	admin := iamClient(t, srv, testutil.AccessKey, testutil.SecretKey)
@@ -236,7 +243,7 @@ func TestAuthzEveryRoute(t *testing.T) {
 		var b strings.Builder
 		for _, p := range []string{"/", "/rtb?versions", "/rtb-del?versions", "/rtb?cors", "/rtb?lifecycle", "/rtb?versioning",
 			"/rtb?tagging", "/rtb?policy", "/rtb?object-lock", "/rtb/obj?tagging", "/rtb/obj?retention", "/rtb/obj?legal-hold",
-			"/rtb?acl", "/rtb/obj?acl", "/rtb?ownershipControls", "/rtb?publicAccessBlock", "/rtb?uploads", "/rtb/mp?uploadId=" + strings.TrimPrefix(reqs["ListParts"].path, "/rtb/mp?uploadId=")} {
+			"/rtb?acl", "/rtb/obj?acl", "/rtb?ownershipControls", "/rtb?publicAccessBlock", "/rtb?uploads", "/rtb?reservations", "/rtb?quota", "/rtb/mp?uploadId=" + strings.TrimPrefix(reqs["ListParts"].path, "/rtb/mp?uploadId=")} {
 			resp, body := send("root", routeRequest{method: "GET", path: p})
 			b.WriteString(p + " " + resp.Status + " " + ids.ReplaceAllString(string(body), "") + "\n")
 		}

@@ -25,8 +25,8 @@ func (s *Store) CreateBucket(ctx context.Context, b meta.Bucket) error {
 			versioning = meta.VersioningEnabled
 		}
 		_, err = tx.ExecContext(ctx,
-			"INSERT INTO buckets (name, region, owner, created_at, versioning, object_lock) VALUES (?, ?, ?, ?, ?, ?)",
-			b.Name, b.Region, b.Owner, b.CreatedAt.UnixMilli(), versioning, b.ObjectLock)
+			"INSERT INTO buckets (name, region, owner, created_at, versioning, object_lock, quota_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			b.Name, b.Region, b.Owner, b.CreatedAt.UnixMilli(), versioning, b.ObjectLock, max(b.Quota, 0))
 		return err
 	})
 }
@@ -40,8 +40,8 @@ func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error)
 	b := meta.Bucket{Name: name}
 	var created int64
 	err := s.rd.QueryRowContext(ctx,
-		"SELECT region, owner, created_at, versioning, object_lock FROM buckets WHERE name = ?", name).
-		Scan(&b.Region, &b.Owner, &created, &b.Versioning, &b.ObjectLock)
+		"SELECT region, owner, created_at, versioning, object_lock, quota_bytes FROM buckets WHERE name = ?", name).
+		Scan(&b.Region, &b.Owner, &created, &b.Versioning, &b.ObjectLock, &b.Quota)
 	if errors.Is(err, sql.ErrNoRows) {
 		return meta.Bucket{}, meta.ErrBucketNotFound
 	}
@@ -55,10 +55,10 @@ func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error)
 
 // ListBuckets implements meta.Store: one range scan of the name index.
 func (s *Store) ListBuckets(ctx context.Context, opts meta.ListBucketsOptions) ([]meta.Bucket, error) {
-	q := "SELECT name, region, owner, created_at, versioning, object_lock FROM buckets WHERE name >= ?"
+	q := "SELECT name, region, owner, created_at, versioning, object_lock, quota_bytes FROM buckets WHERE name >= ?"
 	args := []any{opts.Prefix}
 	if opts.After >= opts.Prefix {
-		q = "SELECT name, region, owner, created_at, versioning, object_lock FROM buckets WHERE name > ?"
+		q = "SELECT name, region, owner, created_at, versioning, object_lock, quota_bytes FROM buckets WHERE name > ?"
 		args = []any{opts.After}
 	}
 	if end := meta.PrefixEnd(opts.Prefix); end != "" {
@@ -79,7 +79,7 @@ func (s *Store) ListBuckets(ctx context.Context, opts meta.ListBucketsOptions) (
 	for rows.Next() {
 		var b meta.Bucket
 		var created int64
-		if err := rows.Scan(&b.Name, &b.Region, &b.Owner, &created, &b.Versioning, &b.ObjectLock); err != nil {
+		if err := rows.Scan(&b.Name, &b.Region, &b.Owner, &created, &b.Versioning, &b.ObjectLock, &b.Quota); err != nil {
 			return nil, err
 		}
 		b.CreatedAt = time.UnixMilli(created).UTC()
@@ -123,6 +123,9 @@ func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error)
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM bucket_configs WHERE bucket_id = ?", id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM reservations WHERE bucket_id = ?", id); err != nil {
 			return err
 		}
 		// Empty too: a version's lock row goes with the version.

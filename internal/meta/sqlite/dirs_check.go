@@ -29,6 +29,19 @@ func (s *Store) CheckIndexes(ctx context.Context, repair bool, report func(meta.
 				return fmt.Errorf("rebuild the directory index of %s: %w", name, err)
 			}
 		}
+		recorded, actual, err := s.checkUsage(ctx, id)
+		if err != nil {
+			return fmt.Errorf("check the usage of %s: %w", name, err)
+		}
+		if recorded != actual {
+			found = append(found, meta.IndexProblem{Bucket: name, Name: "usage",
+				Detail: fmt.Sprintf("recorded usage %d bytes, its versions sum to %d", recorded, actual)})
+			if repair {
+				if err := s.write(ctx, func(tx querier) error { return repairUsage(ctx, tx, id) }); err != nil {
+					return fmt.Errorf("repair the usage of %s: %w", name, err)
+				}
+			}
+		}
 		for _, p := range found {
 			p.Repaired = repair
 			report(p)

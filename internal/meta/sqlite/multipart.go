@@ -108,6 +108,9 @@ func (s *Store) PutPart(ctx context.Context, bucket, key, uploadID string, p met
 		if err != nil {
 			return err
 		}
+		if err := checkPartQuota(ctx, tx, bucket, uploadID, p.Size); err != nil {
+			return err
+		}
 		freed, err = unreferenced(ctx, tx, old)
 		return err
 	})

@@ -280,6 +280,9 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 			return nil, err
 		}
 	}
+	if err := checkQuota(ctx, tx, b, o.Size); err != nil {
+		return nil, err
+	}
 	// The replaced version's blob may be the one just inserted again (a
 	// caller re-putting the same blob); only now can that be seen.
 	return unreferenced(ctx, tx, freed)

@@ -23,14 +23,15 @@ type bucketRef struct {
 	id         int64
 	versioning string // buckets.versioning: "", Enabled or Suspended
 	versions   bool
-	locked     bool // created with object lock: object_locks may hold rows of it
+	locked     bool  // created with object lock: object_locks may hold rows of it
+	quota      int64 // buckets.quota_bytes: 0 when the bucket has none
 }
 
 // bucketRow resolves a bucket name inside a transaction or pool.
 func bucketRow(ctx context.Context, q querier, name string) (bucketRef, error) {
 	var b bucketRef
-	err := q.QueryRowContext(ctx, "SELECT id, versioning, has_versions, object_lock FROM buckets WHERE name = ?", name).
-		Scan(&b.id, &b.versioning, &b.versions, &b.locked)
+	err := q.QueryRowContext(ctx, "SELECT id, versioning, has_versions, object_lock, quota_bytes FROM buckets WHERE name = ?", name).
+		Scan(&b.id, &b.versioning, &b.versions, &b.locked, &b.quota)
 	if errors.Is(err, sql.ErrNoRows) {
 		return b, meta.ErrBucketNotFound
 	}

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/units"
+)
+
+const reservationUsage = `Usage: jog admin [flags] reservation <command>
+
+Throughput reservations of a bucket (docs/QOS.md), through the S3
+endpoint's ?reservations API:
+
+  reservation create [--read RATE] [--write RATE] [--rps N] [--start TIME]
+                     [--end TIME | --duration D] [--principal ARN] BUCKET
+  reservation ls BUCKET
+  reservation show BUCKET ID
+  reservation rm BUCKET ID
+
+RATE is bytes per second with an optional unit: 100MB/s, 64MiB. TIME is
+RFC 3339 (2026-01-02T15:04:05Z); --start defaults to now, the window to
+one hour. Each reservation prints as: ID, state, read B/s, write B/s,
+requests/s, start, end, bound principal.
+`
+
+// reservationFields are the fields of a reservation jog admin prints.
+var reservationFields = []string{"Id", "State", "ReadBytesPerSecond", "WriteBytesPerSecond", "RequestsPerSecond", "Start", "End", "Principal"}
+
+// runReservation runs "jog admin reservation ..." with a's endpoint and
+// credentials.
+func runReservation(ctx context.Context, a *admin, args []string, stderr io.Writer) int {
+	usage := func() int { fmt.Fprint(stderr, reservationUsage); return 2 }
+	if len(args) == 0 {
+		return usage()
+	}
+	var err error
+	switch cmd, rest := args[0], args[1:]; {
+	case cmd == "create":
+		return a.createReservation(ctx, rest, stderr)
+	case cmd == "ls" && len(rest) == 1:
+		err = a.printReservations(ctx, http.MethodGet, rest[0], "reservations", nil)
+	case cmd == "show" && len(rest) == 2:
+		err = a.printReservations(ctx, http.MethodGet, rest[0], "reservation="+url.QueryEscape(rest[1]), nil)
+	case cmd == "rm" && len(rest) == 2:
+		_, err = a.s3Call(ctx, http.MethodDelete, rest[0], "reservation="+url.QueryEscape(rest[1]), nil)
+	default:
+		fmt.Fprintf(stderr, "jog admin: unknown command or wrong arguments: reservation %s\n\n", strings.Join(args, " "))
+		return usage()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "jog admin:", err)
+		return 1
+	}
+	return 0
+}
+
+func (a *admin) createReservation(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jog admin reservation create", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, reservationUsage); fs.PrintDefaults() }
+	var read, write int64
+	rate := func(p *int64) func(string) error {
+		return func(s string) (err error) { *p, err = units.ParseRate(s); return err }
+	}
+	fs.Func("read", "read throughput to reserve, e.g. 100MB/s", rate(&read))
+	fs.Func("write", "write throughput to reserve, e.g. 50MB/s", rate(&write))
+	rps := fs.Int64("rps", 0, "requests per second to reserve (0: none)")
+	start := fs.String("start", "", "start of the window, RFC 3339 (default now)")
+	end := fs.String("end", "", "end of the window, RFC 3339 (default start + --duration)")
+	dur := fs.Duration("duration", time.Hour, "length of the window when --end is not given")
+	principal := fs.String("principal", "", "ARN of a principal whose requests use the reservation without naming it")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	from := time.Now().UTC().Truncate(time.Second)
+	to, err := windowEnd(*start, *end, *dur, &from)
+	if err != nil {
+		fmt.Fprintln(stderr, "jog admin:", err)
+		return 2
+	}
+	doc := struct {
+		XMLName   xml.Name `xml:"Reservation"`
+		Read      int64    `xml:"ReadBytesPerSecond"`
+		Write     int64    `xml:"WriteBytesPerSecond"`
+		RPS       int64    `xml:"RequestsPerSecond,omitempty"`
+		Start     string   `xml:"Start"`
+		End       string   `xml:"End"`
+		Principal string   `xml:"Principal,omitempty"`
+	}{Read: read, Write: write, RPS: *rps, Start: from.Format(time.RFC3339), End: to.Format(time.RFC3339), Principal: *principal}
+	body, err := xml.Marshal(doc)
+	if err == nil {
+		err = a.printReservations(ctx, http.MethodPost, fs.Arg(0), "reservations", body)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "jog admin:", err)
+		return 1
+	}
+	return 0
+}
+
+// windowEnd parses --start into *from (when given) and returns the end:
+// --end, or *from + dur.
+func windowEnd(start, end string, dur time.Duration, from *time.Time) (time.Time, error) {
+	if start != "" {
+		t, err := time.Parse(time.RFC3339, start)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("--start: %v", err)
+		}
+		*from = t.UTC()
+	}
+	if end == "" {
+		return from.Add(dur), nil
+	}
+	t, err := time.Parse(time.RFC3339, end)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--end: %v", err)
+	}
+	return t.UTC(), nil
+}
+
+// printReservations sends a reservation request and prints each
+// reservation of the answer, one a line.
+func (a *admin) printReservations(ctx context.Context, method, bucket, query string, body []byte) error {
+	out, err := a.s3Call(ctx, method, bucket, query, body)
+	if err != nil {
+		return err
+	}
+	rows, err := rowsOf(out, "Reservation", reservationFields...)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		fmt.Fprintln(a.out, strings.Join(r, "\t"))
+	}
+	return nil
+}
+
+// s3Call sends one signed request to bucket's S3 subresource query and
+// returns the answer's body, or the S3 error as an error.
+func (a *admin) s3Call(ctx context.Context, method, bucket, query string, body []byte) ([]byte, error) {
+	u := strings.TrimSuffix(a.endpoint, "/") + "/" + url.PathEscape(bucket) + "?" + query
+	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/xml")
+		req.ContentLength = int64(len(body))
+	}
+	if a.token != "" {
+		req.Header.Set(sigv4.SecurityTokenHeader, a.token)
+	}
+	sum := sha256.Sum256(body)
+	sigv4.SignRequest(req, a.access, a.secret, a.region, time.Now(), hex.EncodeToString(sum[:]))
+	return a.send(req)
+}

@@ -1,0 +1,112 @@
+package qos
+
+import (
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jogstore/jog/internal/meta"
+)
+
+// State is where a reservation's window stands at an instant.
+type State string
+
+// The states of a reservation.
+const (
+	Pending State = "pending" // its window has not begun
+	Active  State = "active"  // now is in [Start, End)
+	Expired State = "expired" // its window has ended
+)
+
+// StateAt returns r's state at now. Windows are half-open: a reservation
+// is active from Start to the second before End, so it stops applying
+// at its end time to the second.
+func StateAt(r meta.Reservation, now time.Time) State {
+	switch {
+	case now.Before(r.Start):
+		return Pending
+	case now.Before(r.End):
+		return Active
+	}
+	return Expired
+}
+
+// MaxWindow bounds a reservation's length: capacity is promised for a
+// window people plan, not for ever.
+const MaxWindow = 366 * 24 * time.Hour
+
+// Validate checks a reservation a client asks for, at now: rates not
+// negative and not both zero, a window of whole seconds that ends after
+// it starts, in the future, at most MaxWindow long, and ARNs where
+// principals are named. Its errors are *Error of kind Invalid.
+func Validate(r meta.Reservation, now time.Time) error {
+	switch {
+	case r.ReadBPS < 0 || r.WriteBPS < 0 || r.RequestsPerSecond < 0:
+		return invalid("rates must not be negative")
+	case r.ReadBPS == 0 && r.WriteBPS == 0:
+		return invalid("a reservation must reserve read or write throughput (ReadBytesPerSecond, WriteBytesPerSecond)")
+	case r.Start.IsZero() || r.End.IsZero():
+		return invalid("a reservation needs a Start and an End")
+	case !r.End.After(r.Start):
+		return invalid("End must be after Start")
+	case !r.End.After(now):
+		return invalid("the window has already ended")
+	case r.End.Sub(r.Start) > MaxWindow:
+		return invalid("a window may last at most %d days", int(MaxWindow/(24*time.Hour)))
+	case !r.Start.Equal(r.Start.Truncate(time.Second)) || !r.End.Equal(r.End.Truncate(time.Second)):
+		return invalid("Start and End are whole seconds")
+	case r.Principal != "" && !strings.HasPrefix(r.Principal, "arn:"):
+		return invalid("Principal must be an ARN (arn:aws:iam::ACCOUNT:user/NAME)")
+	}
+	return nil
+}
+
+// NewID returns a random reservation ID: 20 bytes in lower-case base32
+// without padding (32 characters), safe in a URL and a header.
+func NewID() string {
+	var b [20]byte
+	rand.Read(b[:])
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
+}
+
+// Kind is what went wrong, for the S3 edge to name (s3api's error map).
+type Kind int
+
+// The kinds of Error.
+const (
+	// Invalid: the reservation asked for is not valid (400).
+	Invalid Kind = iota
+	// NoCapacity: the server has no capacity configured, so nothing can
+	// be admitted.
+	NoCapacity
+	// NotActive: a presented reservation is pending or expired.
+	NotActive
+	// WrongBucket: a presented reservation is another bucket's.
+	WrongBucket
+)
+
+// Error is a reservation refused by this package's rules.
+type Error struct {
+	Kind Kind
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func invalid(format string, args ...any) error {
+	return &Error{Kind: Invalid, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrNoCapacity is Create's refusal when the server has no capacity for
+// the reservation's directions configured.
+var ErrNoCapacity = &Error{Kind: NoCapacity, Msg: "the server has no throughput capacity configured for reservations: " +
+	"set --qos-read-capacity and --qos-write-capacity (bytes/s, e.g. 300MB/s) or run jog calibrate"}
+
+// IsKind reports whether err is an *Error of kind k.
+func IsKind(err error, k Kind) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == k
+}
