@@ -65,7 +65,7 @@ sampler=$!
 # shellcheck disable=SC2086 # BENCH_ARGS is a list of flags
 "$bin/jog" bench "$WORKLOAD" --endpoint "http://127.0.0.1:$PORT" --access-key "$AK" --secret-key "$SK" \
   --size "$SIZE" --concurrency "$CONCURRENCY" --duration "$DURATION" --mix "$MIX" --quiet $BENCH_ARGS \
-  --label "$SERVER" --server-pid "$pid" --out "$OUT/bench.json" >"$OUT/bench.txt"
+  --label "$SERVER" --server-pid "$pid" --no-cleanup --out "$OUT/bench.json" >"$OUT/bench.txt"
 kill $sampler 2>/dev/null || true
 
 awk -F, -v server="$SERVER" -v dur="$DURATION" -v wl="$WORKLOAD $MIX $BENCH_ARGS" -v c="$CONCURRENCY" -v size="$SIZE" '
