@@ -19,6 +19,7 @@ var reservationCases = []testCase{
 	{"Reservations/Admission", testReservationsAdmission},
 	{"Reservations/ConcurrentAdmission", testReservationsConcurrentAdmission},
 	{"Reservations/BucketDelete", testReservationsBucketDelete},
+	{"Reservations/Between", testReservationsBetween},
 }
 
 // rsv is a reservation of bucket from hour a to hour b after t0 (whole
@@ -184,5 +185,41 @@ func testReservationsBucketDelete(t *testing.T, s meta.Store) {
 	mkBucket(t, s, "b")
 	if err := s.CreateReservation(ctx, rsv("r2", "b", 100, 100, 0, 1), c); err != nil {
 		t.Errorf("the deleted bucket's reservation still holds capacity: %v", err)
+	}
+}
+
+// testReservationsBetween: every bucket's reservations overlapping a
+// half-open span, by start then ID; one ending at the span's start or
+// starting at its end is outside it.
+func testReservationsBetween(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "a")
+	mkBucket(t, s, "b")
+	c := meta.Capacity{Read: 1000, Write: 1000}
+	for _, r := range []meta.Reservation{
+		rsv("early", "a", 1, 0, 0, 1), // ends when the span starts
+		rsv("z", "b", 1, 0, 0, 3),
+		rsv("y", "a", 0, 1, 2, 3),
+		rsv("late", "b", 1, 0, 3, 4), // starts when the span ends
+		rsv("x", "b", 1, 1, 2, 5),
+	} {
+		if err := s.CreateReservation(ctx, r, c); err != nil {
+			t.Fatalf("CreateReservation(%s): %v", r.ID, err)
+		}
+	}
+	base := t0.Truncate(time.Second)
+	got, err := s.ReservationsBetween(ctx, base.Add(time.Hour), base.Add(3*time.Hour))
+	if err != nil {
+		t.Fatalf("ReservationsBetween: %v", err)
+	}
+	if ids := reservationIDs(got); !slices.Equal(ids, []string{"z", "x", "y"}) {
+		t.Errorf("ReservationsBetween(1h, 3h) = %q, want [z x y]", ids)
+	}
+	if len(got) == 3 && (got[1].Bucket != "b" || got[1].ReadBPS != 1 || !got[1].End.Equal(base.Add(5*time.Hour))) {
+		t.Errorf("ReservationsBetween: x = %+v", got[1])
+	}
+	got, err = s.ReservationsBetween(ctx, base.Add(10*time.Hour), base.Add(11*time.Hour))
+	if err != nil || len(got) != 0 {
+		t.Errorf("ReservationsBetween(10h, 11h) = %v, %v; want none", got, err)
 	}
 }
