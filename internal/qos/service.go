@@ -33,6 +33,8 @@ type Reservations struct {
 	byID  map[string]cached      // Active's lookups, found or not
 	bound map[string]cachedBound // Bound's lookups, by bucket
 	gen   uint64                 // bumped by every own write
+
+	onChange func() // OnChange
 }
 
 type cached struct {
@@ -56,6 +58,11 @@ func New(store meta.ReservationStore, capacity meta.Capacity, now func() time.Ti
 	return &Reservations{store: store, capacity: capacity, now: now,
 		byID: map[string]cached{}, bound: map[string]cachedBound{}}
 }
+
+// OnChange sets f to be called after every creation, cancellation and
+// bucket deletion on this gateway (the Activator's Changed). Set it
+// before the service is used.
+func (s *Reservations) OnChange(f func()) { s.onChange = f }
 
 // Capacity returns the capacity reservations are admitted against.
 func (s *Reservations) Capacity() meta.Capacity { return s.capacity }
@@ -212,4 +219,7 @@ func (s *Reservations) invalidate() {
 	clear(s.byID)
 	clear(s.bound)
 	s.mu.Unlock()
+	if s.onChange != nil {
+		s.onChange()
+	}
 }

@@ -1,0 +1,82 @@
+package s3api
+
+import (
+	"io"
+
+	"github.com/jogstore/jog/internal/qos/sched"
+)
+
+// The data path's scheduler (docs/QOS.md) is applied here and only here:
+// uploadBody wraps PutObject's and UploadPart's bodies (scheduledUpload),
+// getObject the writer the body is copied to (scheduledDownload), and
+// uploadPartCopy the copied bytes (scheduledCopy). A request's flow is the
+// reservation it presents (request.reservation), or best effort under its
+// principal.
+//
+// With no reservation active a direction is unscheduled: a transfer that
+// fits in unwrappedMax costs one atomic load (Flow.Scheduled) and is not
+// wrapped at all; a longer one is wrapped, so a reservation that starts
+// while it runs applies to it, and the wrapper costs one atomic load per
+// Read or per sendfile slice (sched.Writer keeps io.CopyN from a blob file
+// on the connection's ReadFrom).
+
+// unwrappedMax is the longest transfer left unwrapped while its direction
+// is unscheduled: a reservation starting meanwhile waits at most this
+// much per request.
+const unwrappedMax = 4 << 20
+
+// flow is r's flow in d, nil when the server schedules nothing.
+func (r *request) flow(d *sched.Direction) sched.Flow {
+	if d == nil {
+		return sched.Flow{}
+	}
+	id := ""
+	if r.reservation != nil {
+		id = r.reservation.ID
+	}
+	return d.Flow(id, r.who.Name())
+}
+
+// unwrapped reports whether a transfer of size bytes (-1: unknown) on f
+// need not be wrapped.
+func unwrapped(f sched.Flow, size int64) bool {
+	return !f.Scheduled() && size >= 0 && size <= unwrappedMax
+}
+
+// scheduledUpload returns the body of an upload of size bytes paced as
+// r's write flow.
+func (h *Handler) scheduledUpload(r *request, body io.Reader, size int64) io.Reader {
+	if h.cfg.Scheduler == nil {
+		return body
+	}
+	f := r.flow(h.cfg.Scheduler.Write)
+	if unwrapped(f, size) {
+		return body
+	}
+	return sched.Reader(r.Context(), body, f)
+}
+
+// scheduledDownload returns w paced as r's read flow for n bytes.
+func (h *Handler) scheduledDownload(r *request, w io.Writer, n int64) io.Writer {
+	if h.cfg.Scheduler == nil {
+		return w
+	}
+	f := r.flow(h.cfg.Scheduler.Read)
+	if unwrapped(f, n) {
+		return w
+	}
+	return sched.Writer(r.Context(), w, f)
+}
+
+// scheduledCopy returns what UploadPartCopy wraps the copied bytes in:
+// they are read from the blob store and written to it, so they are paced
+// as r's read flow and then as its write flow.
+func (h *Handler) scheduledCopy(r *request) func(io.Reader) io.Reader {
+	if h.cfg.Scheduler == nil {
+		return nil
+	}
+	read, write := r.flow(h.cfg.Scheduler.Read), r.flow(h.cfg.Scheduler.Write)
+	return func(src io.Reader) io.Reader {
+		return sched.Reader(r.Context(), sched.Reader(r.Context(), src, read), write)
+	}
+}
