@@ -68,7 +68,8 @@ func (s *Reservations) OnChange(f func()) { s.onChange = f }
 func (s *Reservations) Capacity() meta.Capacity { return s.capacity }
 
 // Create validates r (Validate), gives it an ID and its creation time, and
-// stores it if the capacity holds it over its whole window: *Error of kind
+// stores it if the reservable part of the capacity (Reservable: 95%) holds
+// it over its whole window: *Error of kind
 // Invalid or NoCapacity, *meta.CapacityError, meta.ErrBucketNotFound.
 func (s *Reservations) Create(ctx context.Context, r meta.Reservation) (meta.Reservation, error) {
 	now := s.now().UTC()
@@ -80,7 +81,7 @@ func (s *Reservations) Create(ctx context.Context, r meta.Reservation) (meta.Res
 		return meta.Reservation{}, ErrNoCapacity
 	}
 	r.ID, r.CreatedAt = NewID(), now.Truncate(time.Second)
-	err := s.store.CreateReservation(ctx, r, s.capacity)
+	err := s.store.CreateReservation(ctx, r, Reservable(s.capacity))
 	s.invalidate()
 	if err != nil {
 		return meta.Reservation{}, err

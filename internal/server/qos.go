@@ -12,7 +12,7 @@ import (
 
 // qos builds throughput reservations (docs/QOS.md): the data path's
 // scheduler paced at the server's capacity, the reservation service
-// admitting up to qos.Reservable of it (the rest is best effort's
+// (which admits up to qos.Reservable of it: the rest is best effort's
 // guaranteed share), and the activator that registers reservations in the
 // scheduler from their start to their end, running until Close.
 // Request-rate reservations are kept but not enforced: no request capacity
@@ -24,7 +24,7 @@ func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, 
 		return nil, nil, err
 	}
 	scheduler := sched.New(sched.Config{}, sched.Capacities{Read: float64(capacity.Read), Write: float64(capacity.Write)})
-	reservations := qos.New(store, qos.Reservable(capacity), nil)
+	reservations := qos.New(store, capacity, nil)
 	activator := qos.NewActivator(store, scheduler, nil, s.log)
 	reservations.OnChange(activator.Changed)
 	if _, err := activator.Sync(ctx); err != nil { // active before the first request

@@ -39,8 +39,8 @@ type Server struct {
 	// stopLifecycle stops the lifecycle worker and waits for it.
 	stopLifecycle func()
 	// stopQoS stops the reservations' activator and waits for it.
-	stopQoS func()
-	Credentials   config.Credentials
+	stopQoS     func()
+	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
 }
