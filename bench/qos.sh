@@ -31,26 +31,17 @@ WRITE_CAPACITY=${WRITE_CAPACITY:-150MB/s}
 RESERVE_READ=${RESERVE_READ:-250000000}   # bytes/s, split 5:4:3:2:1
 RESERVE_WRITE=${RESERVE_WRITE:-125000000} # bytes/s, split 5:4:3:2:1
 FSYNC=${FSYNC:-always}
-PORT=${PORT:-19300}
+ADDR=${ADDR:-127.0.0.1:19300}
 OUT=${OUT:-bench/results/qos-$(date -u +%Y-%m-%d)}
-AK=jogbenchaccess0001
-SK=jogbenchsecret00000000000000000001
-EP=http://127.0.0.1:$PORT
+EP=http://$ADDR
 
 mkdir -p "$OUT"
+. bench/jogserver.sh
+start_jog --fsync "$FSYNC" --qos-read-capacity "$READ_CAPACITY" --qos-write-capacity "$WRITE_CAPACITY" --log-level warn
+jog=$bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/jog-qos.XXXXXX")
-go build -o "$work/jog" ./cmd/jog
-jog=$work/jog
-"$jog" server --addr "127.0.0.1:$PORT" --data-dir "$work/data" --access-key "$AK" --secret-key "$SK" \
-  --fsync "$FSYNC" --qos-read-capacity "$READ_CAPACITY" --qos-write-capacity "$WRITE_CAPACITY" \
-  --log-level warn >"$work/server.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 50); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-  sleep 0.2
-done
-export AWS_ACCESS_KEY_ID=$AK AWS_SECRET_ACCESS_KEY=$SK
+trap 'kill $pid; wait $pid 2>/dev/null; rm -rf "$data" "$log" "${bin%/jog}" "$work"' EXIT
+AK=$AWS_ACCESS_KEY_ID SK=$AWS_SECRET_ACCESS_KEY
 curl -fsS -X PUT --aws-sigv4 "aws:amz:us-east-1:s3" --user "$AK:$SK" \
   -H "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" "$EP/qos" >/dev/null
 

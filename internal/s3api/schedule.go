@@ -25,11 +25,8 @@ import (
 // much per request.
 const unwrappedMax = 4 << 20
 
-// flow is r's flow in d, nil when the server schedules nothing.
+// flow is r's flow in d.
 func (r *request) flow(d *sched.Direction) sched.Flow {
-	if d == nil {
-		return sched.Flow{}
-	}
 	id := ""
 	if r.reservation != nil {
 		id = r.reservation.ID
@@ -37,35 +34,36 @@ func (r *request) flow(d *sched.Direction) sched.Flow {
 	return d.Flow(id, r.who.Name())
 }
 
-// unwrapped reports whether a transfer of size bytes (-1: unknown) on f
-// need not be wrapped.
-func unwrapped(f sched.Flow, size int64) bool {
-	return !f.Scheduled() && size >= 0 && size <= unwrappedMax
+// schedule returns r's flow in the direction of h's scheduler that dir
+// picks, and whether a transfer of size bytes (-1: unknown) on it must be
+// wrapped: false without a scheduler, and for a known size up to
+// unwrappedMax while nothing is reserved.
+func (h *Handler) schedule(r *request, dir func(*sched.Scheduler) *sched.Direction, size int64) (sched.Flow, bool) {
+	if h.cfg.Scheduler == nil {
+		return sched.Flow{}, false
+	}
+	f := r.flow(dir(h.cfg.Scheduler))
+	return f, f.Scheduled() || size < 0 || size > unwrappedMax
 }
+
+func readsOf(s *sched.Scheduler) *sched.Direction  { return s.Read }
+func writesOf(s *sched.Scheduler) *sched.Direction { return s.Write }
 
 // scheduledUpload returns the body of an upload of size bytes paced as
 // r's write flow.
 func (h *Handler) scheduledUpload(r *request, body io.Reader, size int64) io.Reader {
-	if h.cfg.Scheduler == nil {
-		return body
+	if f, wrap := h.schedule(r, writesOf, size); wrap {
+		return sched.Reader(r.Context(), body, f)
 	}
-	f := r.flow(h.cfg.Scheduler.Write)
-	if unwrapped(f, size) {
-		return body
-	}
-	return sched.Reader(r.Context(), body, f)
+	return body
 }
 
 // scheduledDownload returns w paced as r's read flow for n bytes.
 func (h *Handler) scheduledDownload(r *request, w io.Writer, n int64) io.Writer {
-	if h.cfg.Scheduler == nil {
-		return w
+	if f, wrap := h.schedule(r, readsOf, n); wrap {
+		return sched.Writer(r.Context(), w, f)
 	}
-	f := r.flow(h.cfg.Scheduler.Read)
-	if unwrapped(f, n) {
-		return w
-	}
-	return sched.Writer(r.Context(), w, f)
+	return w
 }
 
 // scheduledCopy returns what UploadPartCopy wraps the copied bytes in:
@@ -75,7 +73,8 @@ func (h *Handler) scheduledCopy(r *request) func(io.Reader) io.Reader {
 	if h.cfg.Scheduler == nil {
 		return nil
 	}
-	read, write := r.flow(h.cfg.Scheduler.Read), r.flow(h.cfg.Scheduler.Write)
+	read, _ := h.schedule(r, readsOf, -1)
+	write, _ := h.schedule(r, writesOf, -1)
 	return func(src io.Reader) io.Reader {
 		return sched.Reader(r.Context(), sched.Reader(r.Context(), src, read), write)
 	}

@@ -40,10 +40,29 @@ type qosClient struct {
 	http *http.Client
 }
 
-func newQoSClient(srv *testutil.Server) *qosClient {
+// startQoS starts a server with the tests' capacity and the buckets qos
+// and more, and returns a client of it.
+func startQoS(t *testing.T, more ...string) (*testutil.Server, *qosClient) {
+	t.Helper()
+	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithQoSCapacity(qosRead, qosWrite))
+	root := itest.AWSClient(t, srv)
+	for _, b := range append([]string{"qos"}, more...) {
+		itest.CreateBucket(t, root, b)
+	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 64
-	return &qosClient{srv: srv, http: &http.Client{Transport: tr}}
+	return srv, &qosClient{srv: srv, http: &http.Client{Transport: tr}}
+}
+
+// putRandom stores n random bytes at path and returns them.
+func (c *qosClient) putRandom(t *testing.T, path string, n int) []byte {
+	t.Helper()
+	b := make([]byte, n)
+	rand.Read(b)
+	if err := c.do(t.Context(), "PUT", path, b, itest.SHA256Hex(b), "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // do sends method path with body (hash its SHA-256 hex) presenting
@@ -146,16 +165,9 @@ func qosReserve(t *testing.T, srv *testutil.Server, bucket string, read, write f
 // at least 90% of its rate, for downloads and for uploads, and best
 // effort gets something.
 func TestQoSReservationsShares(t *testing.T) {
-	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithQoSCapacity(qosRead, qosWrite))
-	root := itest.AWSClient(t, srv)
-	itest.CreateBucket(t, root, "qos")
-	c := newQoSClient(srv)
-	piece := make([]byte, qosPiece)
-	rand.Read(piece)
+	srv, c := startQoS(t)
+	piece := c.putRandom(t, "/qos/src", qosPiece)
 	pieceHash := itest.SHA256Hex(piece)
-	if err := c.do(t.Context(), "PUT", "/qos/src", piece, pieceHash, "", nil, nil); err != nil {
-		t.Fatal(err)
-	}
 	var loads []*qosLoad
 	for k := 5; k >= 1; k-- {
 		read, write := float64(k)*0.8*qosRead/15, float64(k)*0.8*qosWrite/15
@@ -203,15 +215,8 @@ func checkShares(t *testing.T, what string, loads []*qosLoad, rates []float64, s
 // capacity, whether it presents a reservation (of a tenth of it) or is best
 // effort while that reservation is idle.
 func TestQoSReservationsWorkConserving(t *testing.T) {
-	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithQoSCapacity(qosRead, qosWrite))
-	root := itest.AWSClient(t, srv)
-	itest.CreateBucket(t, root, "qos")
-	c := newQoSClient(srv)
-	obj := make([]byte, 1<<20)
-	rand.Read(obj)
-	if err := c.do(t.Context(), "PUT", "/qos/src", obj, itest.SHA256Hex(obj), "", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	srv, c := startQoS(t)
+	obj := c.putRandom(t, "/qos/src", 1<<20)
 	id := qosReserve(t, srv, "qos", qosRead/10, qosWrite/10, time.Hour)
 	emptyHash := itest.SHA256Hex(nil)
 	for _, l := range []*qosLoad{{name: "reserved", reservation: id}, {name: "best effort"}} {
@@ -249,16 +254,8 @@ func (c countingReader) Read(p []byte) (int, error) {
 // reservation keeps the direction scheduled) they share evenly; a request
 // presenting the ended reservation is refused.
 func TestQoSReservationsEnd(t *testing.T) {
-	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithQoSCapacity(qosRead, qosWrite))
-	root := itest.AWSClient(t, srv)
-	itest.CreateBucket(t, root, "qos")
-	itest.CreateBucket(t, root, "idle")
-	c := newQoSClient(srv)
-	big := make([]byte, 64<<20)
-	rand.Read(big)
-	if err := c.do(t.Context(), "PUT", "/qos/big", big, itest.SHA256Hex(big), "", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	srv, c := startQoS(t, "idle")
+	c.putRandom(t, "/qos/big", 64<<20)
 	qosReserve(t, srv, "idle", 1e6, 1e6, time.Hour)
 	// The reservation ends 3 to 4 seconds from now, at a whole second.
 	now := time.Now().UTC()

@@ -39,11 +39,7 @@ func testReservationsRoundTrip(t *testing.T, s meta.Store) {
 	want := rsv("r1", "b", 100, 0, 1, 2)
 	want.RequestsPerSecond = 50
 	want.Principal = "arn:aws:iam::000000000000:user/alice"
-	for _, r := range []meta.Reservation{rsv("r2", "b", 0, 5, 0, 3), want, rsv("r3", "other", 1, 1, 0, 1)} {
-		if err := s.CreateReservation(ctx, r, capacity); err != nil {
-			t.Fatalf("CreateReservation(%s): %v", r.ID, err)
-		}
-	}
+	createReservations(t, s, capacity, rsv("r2", "b", 0, 5, 0, 3), want, rsv("r3", "other", 1, 1, 0, 1))
 	got, err := s.GetReservation(ctx, "r1")
 	if err != nil {
 		t.Fatalf("GetReservation: %v", err)
@@ -80,6 +76,17 @@ func testReservationsRoundTrip(t *testing.T, s meta.Store) {
 	wantErr(t, "GetReservation after delete", err, meta.ErrNoSuchReservation)
 }
 
+// createReservations creates rs in s against c, failing the test on any
+// error.
+func createReservations(t *testing.T, s meta.Store, c meta.Capacity, rs ...meta.Reservation) {
+	t.Helper()
+	for _, r := range rs {
+		if err := s.CreateReservation(t.Context(), r, c); err != nil {
+			t.Fatalf("CreateReservation(%s): %v", r.ID, err)
+		}
+	}
+}
+
 func reservationIDs(rs []meta.Reservation) []string {
 	var ids []string
 	for _, r := range rs {
@@ -96,14 +103,10 @@ func testReservationsAdmission(t *testing.T, s meta.Store) {
 	mkBucket(t, s, "a")
 	mkBucket(t, s, "b")
 	c := meta.Capacity{Read: 300, Write: 150}
-	for _, r := range []meta.Reservation{
+	createReservations(t, s, c,
 		rsv("x", "a", 100, 50, 0, 2), // hours 0–2
 		rsv("y", "b", 100, 50, 1, 3), // hours 1–3: 200/100 in hour 1–2
-	} {
-		if err := s.CreateReservation(ctx, r, c); err != nil {
-			t.Fatalf("CreateReservation(%s): %v", r.ID, err)
-		}
-	}
+	)
 	// Exactly what is left in hour 1–2 fits.
 	if err := s.CreateReservation(ctx, rsv("fit", "a", 100, 50, 0, 4), c); err != nil {
 		t.Fatalf("an exact fit was refused: %v", err)
@@ -195,18 +198,13 @@ func testReservationsBetween(t *testing.T, s meta.Store) {
 	ctx := t.Context()
 	mkBucket(t, s, "a")
 	mkBucket(t, s, "b")
-	c := meta.Capacity{Read: 1000, Write: 1000}
-	for _, r := range []meta.Reservation{
+	createReservations(t, s, meta.Capacity{Read: 1000, Write: 1000},
 		rsv("early", "a", 1, 0, 0, 1), // ends when the span starts
 		rsv("z", "b", 1, 0, 0, 3),
 		rsv("y", "a", 0, 1, 2, 3),
 		rsv("late", "b", 1, 0, 3, 4), // starts when the span ends
 		rsv("x", "b", 1, 1, 2, 5),
-	} {
-		if err := s.CreateReservation(ctx, r, c); err != nil {
-			t.Fatalf("CreateReservation(%s): %v", r.ID, err)
-		}
-	}
+	)
 	base := t0.Truncate(time.Second)
 	got, err := s.ReservationsBetween(ctx, base.Add(time.Hour), base.Add(3*time.Hour))
 	if err != nil {
