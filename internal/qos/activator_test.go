@@ -1,6 +1,7 @@
 package qos
 
 import (
+	"context"
 	"log/slog"
 	"slices"
 	"testing"
@@ -75,4 +76,41 @@ func TestActivator(t *testing.T) {
 		t.Error("Delete did not call Changed")
 	}
 	step(4*time.Second, []string{}, false, false, 0)
+}
+
+// TestActivatorRun: the running activator registers a reservation once it
+// is created and releases it once it is cancelled (Changed wakes it; the
+// poll would too, within a second), and Run returns when its context ends.
+func TestActivatorRun(t *testing.T) {
+	clk := &clock{t: t0}
+	svc, st := open(t, meta.Capacity{Read: 1000, Write: 1000}, clk)
+	s := sched.New(sched.Config{}, sched.Capacities{Read: 1000, Write: 1000})
+	a := NewActivator(st, s, clk.now, slog.New(slog.DiscardHandler))
+	svc.OnChange(a.Changed)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Run(ctx)
+	}()
+	until := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("never %s", what)
+			}
+		}
+	}
+	r, err := svc.Create(t.Context(), window("a", 100, 0, 0, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flow := s.Read.Flow(r.ID, "")
+	until("registered", flow.Scheduled)
+	if err := svc.Delete(t.Context(), "a", r.ID); err != nil {
+		t.Fatal(err)
+	}
+	until("released", func() bool { return !flow.Scheduled() })
+	cancel()
+	<-done
 }
