@@ -23,6 +23,10 @@ func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if capacity.Read > 0 || capacity.Write > 0 {
+		s.log.Info("reservations scheduled", "read_capacity", capacity.Read, "write_capacity", capacity.Write,
+			"reservable", qos.Reservable(capacity))
+	}
 	scheduler := sched.New(sched.Config{}, sched.Capacities{Read: float64(capacity.Read), Write: float64(capacity.Write)})
 	reservations := qos.New(store, capacity, nil)
 	activator := qos.NewActivator(store, scheduler, nil, s.log)
