@@ -18,15 +18,24 @@ func TestReservable(t *testing.T) {
 	}
 }
 
+// openActivator returns a reservation service over a fresh store with
+// buckets a and b, a scheduler and an activator keeping it in step, all
+// at 1000 B/s and on clk.
+func openActivator(t *testing.T, clk *clock) (*Reservations, *sched.Scheduler, *Activator) {
+	t.Helper()
+	svc, st := open(t, meta.Capacity{Read: 1000, Write: 1000}, clk)
+	s := sched.New(sched.Config{}, sched.Capacities{Read: 1000, Write: 1000})
+	a := NewActivator(st, s, clk.now, slog.New(slog.DiscardHandler))
+	svc.OnChange(a.Changed)
+	return svc, s, a
+}
+
 // TestActivator: reservations are registered in the scheduler in the
 // directions they reserve from their start to their end, to the second,
 // and released when cancelled; Sync names the next boundary.
 func TestActivator(t *testing.T) {
 	clk := &clock{t: t0}
-	svc, st := open(t, meta.Capacity{Read: 1000, Write: 1000}, clk)
-	s := sched.New(sched.Config{}, sched.Capacities{Read: 1000, Write: 1000})
-	a := NewActivator(st, s, clk.now, slog.New(slog.DiscardHandler))
-	svc.OnChange(a.Changed)
+	svc, s, a := openActivator(t, clk)
 	readOnly, err := svc.Create(t.Context(), window("a", 100, 0, time.Second, 3*time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -83,10 +92,7 @@ func TestActivator(t *testing.T) {
 // poll would too, within a second), and Run returns when its context ends.
 func TestActivatorRun(t *testing.T) {
 	clk := &clock{t: t0}
-	svc, st := open(t, meta.Capacity{Read: 1000, Write: 1000}, clk)
-	s := sched.New(sched.Config{}, sched.Capacities{Read: 1000, Write: 1000})
-	a := NewActivator(st, s, clk.now, slog.New(slog.DiscardHandler))
-	svc.OnChange(a.Changed)
+	svc, s, a := openActivator(t, clk)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() {
