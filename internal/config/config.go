@@ -135,8 +135,8 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		fs.Var(p, name, usage+" (env "+envName(name)+")")
 		names = append(names, name)
 	}
-	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the most read reservations may sum to at once (0 = reservations refused)")
-	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the most write reservations may sum to at once (0 = reservations refused)")
+	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)")
+	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	c.IAMKey = getenv(keyring.EnvVar)
 	for _, name := range names {

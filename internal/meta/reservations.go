@@ -71,6 +71,11 @@ type ReservationStore interface {
 	// ListReservations returns bucket's reservations, expired ones
 	// included, by start time then ID (ErrBucketNotFound).
 	ListReservations(ctx context.Context, bucket string) ([]Reservation, error)
+	// ReservationsBetween returns every bucket's reservations whose
+	// window overlaps [from, to) (windows are half-open), by start time
+	// then ID: what the data path's scheduler must register over that
+	// span (qos.Activator).
+	ReservationsBetween(ctx context.Context, from, to time.Time) ([]Reservation, error)
 	// DeleteReservation cancels bucket's reservation id
 	// (ErrNoSuchReservation when bucket has none with that ID).
 	DeleteReservation(ctx context.Context, bucket, id string) error

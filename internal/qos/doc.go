@@ -8,5 +8,7 @@
 //
 // The store (meta.ReservationStore) keeps reservations and admits them
 // atomically; this package decides everything else. The data-path
-// scheduler that enforces the rates is internal/qos/sched.
+// scheduler that enforces the rates is internal/qos/sched; the Activator
+// registers reservations in it from their start to their end, and
+// admission leaves its best-effort guard unreserved (Reservable).
 package qos

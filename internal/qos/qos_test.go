@@ -82,7 +82,8 @@ func TestStateAt(t *testing.T) {
 // names the least left over the window per direction and stores nothing.
 func TestAdmission(t *testing.T) {
 	clk := &clock{t: t0}
-	s, _ := open(t, meta.Capacity{Read: 300, Write: 150}, clk)
+	// 400 and 200 of capacity: 380 and 190 are reservable (Reservable).
+	s, _ := open(t, meta.Capacity{Read: 400, Write: 200}, clk)
 	ctx := t.Context()
 	for _, r := range []meta.Reservation{
 		window("a", 50, 10, 0, 2*time.Hour),
@@ -94,15 +95,15 @@ func TestAdmission(t *testing.T) {
 		}
 	}
 	// Peak over [0, 4h): 90 read (hour 1–2), 50 write (2.5h–3h).
-	_, err := s.Create(ctx, window("b", 211, 0, 0, 4*time.Hour))
+	_, err := s.Create(ctx, window("b", 291, 0, 0, 4*time.Hour))
 	var ce *meta.CapacityError
-	if !errors.As(err, &ce) || ce.Free != (meta.Capacity{Read: 210, Write: 100}) {
-		t.Fatalf("over capacity: %v, want a CapacityError with 210 read and 100 write free", err)
+	if !errors.As(err, &ce) || ce.Free != (meta.Capacity{Read: 290, Write: 140}) {
+		t.Fatalf("over capacity: %v, want a CapacityError with 290 read and 140 write free", err)
 	}
-	if !strings.Contains(err.Error(), "210 B/s of reads and 100 B/s of writes") {
+	if !strings.Contains(err.Error(), "290 B/s of reads and 140 B/s of writes") {
 		t.Errorf("the refusal %q does not say what is left", err)
 	}
-	r, err := s.Create(ctx, window("b", 210, 100, 0, 4*time.Hour))
+	r, err := s.Create(ctx, window("b", 290, 140, 0, 4*time.Hour))
 	if err != nil {
 		t.Fatalf("an exact fit was refused: %v", err)
 	}
@@ -110,7 +111,7 @@ func TestAdmission(t *testing.T) {
 		t.Errorf("created %+v: want a 32-character ID and CreatedAt %v", r, t0)
 	}
 	// Outside the full window, all capacity is there again.
-	if _, err := s.Create(ctx, window("a", 300, 150, 4*time.Hour, 5*time.Hour)); err != nil {
+	if _, err := s.Create(ctx, window("a", 380, 190, 4*time.Hour, 5*time.Hour)); err != nil {
 		t.Errorf("a window after the others was refused: %v", err)
 	}
 	list, _ := s.List(ctx, "b")
@@ -125,12 +126,13 @@ func TestNoCapacity(t *testing.T) {
 		!strings.Contains(err.Error(), "--qos-write-capacity") || !strings.Contains(err.Error(), "jog calibrate") {
 		t.Errorf("a write reservation without write capacity: %v", err)
 	}
-	if _, err := s.Create(t.Context(), window("a", 100, 0, 0, time.Hour)); err != nil {
+	if _, err := s.Create(t.Context(), window("a", 95, 0, 0, time.Hour)); err != nil { // 95% is reservable
 		t.Errorf("a read reservation with read capacity: %v", err)
 	}
 }
 
-// TestConcurrentAdmission: 32 creations race for room for 8; 8 pass.
+// TestConcurrentAdmission: 32 creations race for room for 8 (760 of
+// 800 reservable); 8 pass.
 func TestConcurrentAdmission(t *testing.T) {
 	s, _ := open(t, meta.Capacity{Read: 800, Write: 800}, &clock{t: t0})
 	var wg sync.WaitGroup
@@ -140,7 +142,7 @@ func TestConcurrentAdmission(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := s.Create(t.Context(), window([]string{"a", "b"}[i%2], 100, 100, 0, time.Hour))
+			_, err := s.Create(t.Context(), window([]string{"a", "b"}[i%2], 95, 95, 0, time.Hour))
 			var ce *meta.CapacityError
 			switch {
 			case err == nil:

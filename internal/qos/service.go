@@ -33,6 +33,8 @@ type Reservations struct {
 	byID  map[string]cached      // Active's lookups, found or not
 	bound map[string]cachedBound // Bound's lookups, by bucket
 	gen   uint64                 // bumped by every own write
+
+	onChange func() // OnChange
 }
 
 type cached struct {
@@ -57,11 +59,17 @@ func New(store meta.ReservationStore, capacity meta.Capacity, now func() time.Ti
 		byID: map[string]cached{}, bound: map[string]cachedBound{}}
 }
 
+// OnChange sets f to be called after every creation, cancellation and
+// bucket deletion on this gateway (the Activator's Changed). Set it
+// before the service is used.
+func (s *Reservations) OnChange(f func()) { s.onChange = f }
+
 // Capacity returns the capacity reservations are admitted against.
 func (s *Reservations) Capacity() meta.Capacity { return s.capacity }
 
 // Create validates r (Validate), gives it an ID and its creation time, and
-// stores it if the capacity holds it over its whole window: *Error of kind
+// stores it if the reservable part of the capacity (Reservable: 95%) holds
+// it over its whole window: *Error of kind
 // Invalid or NoCapacity, *meta.CapacityError, meta.ErrBucketNotFound.
 func (s *Reservations) Create(ctx context.Context, r meta.Reservation) (meta.Reservation, error) {
 	now := s.now().UTC()
@@ -73,7 +81,7 @@ func (s *Reservations) Create(ctx context.Context, r meta.Reservation) (meta.Res
 		return meta.Reservation{}, ErrNoCapacity
 	}
 	r.ID, r.CreatedAt = NewID(), now.Truncate(time.Second)
-	err := s.store.CreateReservation(ctx, r, s.capacity)
+	err := s.store.CreateReservation(ctx, r, Reservable(s.capacity))
 	s.invalidate()
 	if err != nil {
 		return meta.Reservation{}, err
@@ -212,4 +220,7 @@ func (s *Reservations) invalidate() {
 	clear(s.byID)
 	clear(s.bound)
 	s.mu.Unlock()
+	if s.onChange != nil {
+		s.onChange()
+	}
 }

@@ -16,7 +16,7 @@ import (
 // streams), takes a Transfer-Encoding: chunked body of unknown length
 // (size -1), and collects the flexible checksums the client sent, in headers
 // or trailers, for the service to verify when the body ends.
-func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
+func (h *Handler) uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 	var ck service.ChecksumRequest
 	body, size := io.Reader(r.Body), r.ContentLength
 	var trailer func(string) string
@@ -42,7 +42,7 @@ func uploadBody(r *request) (io.Reader, int64, service.ChecksumRequest, error) {
 			"x-amz-trailer is only valid with an aws-chunked (STREAMING-*) payload")
 	}
 	ck, err := checksumRequest(r.Header, trailerNames, trailer)
-	return body, size, ck, err
+	return h.scheduledUpload(r, body, size), size, ck, err
 }
 
 // checksumRequest collects the flexible checksums a write names: values in

@@ -19,6 +19,7 @@ import (
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/qos"
+	"github.com/jogstore/jog/internal/qos/sched"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv2"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -53,6 +54,10 @@ type Config struct {
 	// or bound to their principal). Nil: those routes answer 501 and the
 	// header is ignored.
 	Reservations *qos.Reservations
+	// Scheduler, when set, paces the bodies of GET, PUT, UploadPart and
+	// UploadPartCopy (schedule.go): reservations get their rates, best
+	// effort shares the rest. Nil: bodies are not scheduled.
+	Scheduler *sched.Scheduler
 }
 
 // Handler serves the S3 API over a service.Service.

@@ -80,7 +80,7 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	body, size, ck, err := uploadBody(r)
+	body, size, ck, err := h.uploadBody(r)
 	if err != nil {
 		return err
 	}
@@ -123,6 +123,7 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 		srcOpened = true
 		return checkConditions(r.Header, copyConditions, src, errPrecondition)
 	}
+	in.Throttle = h.scheduledCopy(r)
 	p, src, err := h.svc.UploadPartCopy(r.Context(), in)
 	if err != nil {
 		return copySourceError(err, in.SrcVersion, srcOpened)

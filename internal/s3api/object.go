@@ -24,7 +24,7 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if in.Cond, err = writeCondition(r.Header); err != nil {
 		return err
 	}
-	if in.Body, in.Size, in.Checksums, err = uploadBody(r); err != nil {
+	if in.Body, in.Size, in.Checksums, err = h.uploadBody(r); err != nil {
 		return err
 	}
 	if _, err := h.storeObject(w, r, r.Header, in); err != nil {
@@ -193,7 +193,7 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	if body == nil || length == 0 {
 		return nil
 	}
-	if _, err := body.CopyRange(w, rng.start, length); err != nil {
+	if _, err := body.CopyRange(h.scheduledDownload(r, w, length), rng.start, length); err != nil {
 		return errAfterHeader{err}
 	}
 	return nil

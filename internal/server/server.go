@@ -21,8 +21,6 @@ import (
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iamapi"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
-	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sts"
@@ -40,7 +38,9 @@ type Server struct {
 	stopSweep func()        // cancels the sweep and waits for it
 	// stopLifecycle stops the lifecycle worker and waits for it.
 	stopLifecycle func()
-	Credentials   config.Credentials
+	// stopQoS stops the reservations' activator and waits for it.
+	stopQoS     func()
+	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
 }
@@ -95,7 +95,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if err != nil {
 		return nil, err
 	}
-	capacity, err := qosCapacity(cfg, log)
+	reservations, scheduler, err := s.qos(ctx, stores.Meta)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
-		Reservations: qos.New(stores.Meta, capacity, nil),
+		Reservations: reservations, Scheduler: scheduler,
 	})
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
@@ -114,28 +114,6 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
 	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}))
 	return s, nil
-}
-
-// qosCapacity is what reservations are admitted against: the
-// --qos-*-capacity flags, and for a direction they leave at 0 what
-// `jog calibrate` saved in the data dir.
-func qosCapacity(cfg config.Config, log *slog.Logger) (meta.Capacity, error) {
-	c := meta.Capacity{Read: int64(cfg.QoSReadCapacity), Write: int64(cfg.QoSWriteCapacity)}
-	if c.Read > 0 && c.Write > 0 {
-		return c, nil
-	}
-	cal, ok, err := qos.LoadCalibration(cfg.DataDir)
-	if err != nil || !ok {
-		return c, err
-	}
-	if c.Read == 0 {
-		c.Read = cal.ReadBytesPerSecond
-	}
-	if c.Write == 0 {
-		c.Write = cal.WriteBytesPerSecond
-	}
-	log.Info("reservation capacity from jog calibrate", "read", c.Read, "write", c.Write, "measured", cal.Measured)
-	return c, nil
 }
 
 // openIAM loads the server key and opens the IAM service over the
@@ -254,11 +232,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return errors.Join(serveErr, s.closeStores())
 }
 
-// closeStores stops the orphan sweep and the lifecycle worker, closes the
-// stores and unlocks the data dir.
+// closeStores stops the orphan sweep, the lifecycle worker and the
+// reservations' activator, closes the stores and unlocks the data dir.
 func (s *Server) closeStores() error {
 	s.stopSweep()
 	s.stopLifecycle()
+	s.stopQoS()
 	return s.stores.Close()
 }
 

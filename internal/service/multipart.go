@@ -165,6 +165,9 @@ type PartCopyInput struct {
 	HasRange    bool
 	First, Last int64
 	CheckSource func(meta.Object) error
+	// Throttle, when set, wraps the copied bytes on their way to the part
+	// (the data path's scheduler, s3api).
+	Throttle func(io.Reader) io.Reader
 }
 
 // ErrInvalidCopyRange reports a copy-source range outside the source.
@@ -204,7 +207,11 @@ func (s *Service) UploadPartCopy(ctx context.Context, in PartCopyInput) (meta.Pa
 		_, err := r.CopyRange(pw, off, n)
 		pw.CloseWithError(err)
 	}()
-	wb, err := s.writeBlob(ctx, pr, n, MaxPartSize, nil, ChecksumRequest{Algorithm: partAlgorithm(u)})
+	body := io.Reader(pr)
+	if in.Throttle != nil {
+		body = in.Throttle(pr)
+	}
+	wb, err := s.writeBlob(ctx, body, n, MaxPartSize, nil, ChecksumRequest{Algorithm: partAlgorithm(u)})
 	pr.CloseWithError(io.ErrClosedPipe)
 	if err != nil {
 		return meta.Part{}, meta.Object{}, err

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -318,12 +319,19 @@ func TestCpResume(t *testing.T) {
 	}
 }
 
-// TestCpReservation: --reservation reaches the server, signed, on every
+// TestCpReservation: --reservation (a real one: the server refuses an
+// unknown ID) reaches the server, signed, on every
 // GET, PUT and UploadPart.
 func TestCpReservation(t *testing.T) {
-	c, rec, src, data := startRecorded(t, 2*cpPart+3)
-	mustCp(t, rec.URL, "--reservation", "r-123", src, "s3://cpb/f")
-	mustCp(t, rec.URL, "--reservation", "r-123", "s3://cpb/f", src+".down")
+	srv, c := itest.StartBucket(t, "cpb", testutil.WithQoSCapacity(300e6, 150e6))
+	rec := newRecorder(t, srv.URL)
+	data := itest.RandBytes(3, 2*cpPart+3)
+	src := filepath.Join(t.TempDir(), "f")
+	writeFile(t, src, data)
+	now := time.Now().UTC().Truncate(time.Second)
+	id := createRsv(t, srv, "cpb", rsvBody(100e6, 50e6, now, now.Add(time.Hour), "")).ID
+	mustCp(t, rec.URL, "--reservation", id, src, "s3://cpb/f")
+	mustCp(t, rec.URL, "--reservation", id, "s3://cpb/f", src+".down")
 	wantObject(t, c, "cpb", "f", data)
 	wantFile(t, src+".down", data)
 	reqs, _ := rec.reset()
@@ -333,8 +341,8 @@ func TestCpReservation(t *testing.T) {
 		query, res, _ := strings.Cut(rest, " ")
 		if method == http.MethodGet && query == "" || method == http.MethodPut {
 			data2++
-			if res != "r-123" {
-				t.Errorf("%s ?%s: reservation %q, want r-123", method, query, res)
+			if res != id {
+				t.Errorf("%s ?%s: reservation %q, want %s", method, query, res, id)
 			}
 		}
 	}

@@ -100,19 +100,21 @@ func TestReservationsAPI(t *testing.T) {
 		t.Fatalf("reservation create printed %q", out)
 	}
 	id := f[0]
-	// Admission: 100 MB/s of reads and 100 MB/s of writes are left over
-	// the next two hours; a reservation of more is refused, naming them.
-	resp, body := rsvCall(t, srv, "", "POST", "/rsv2?reservations", rsvBody(100e6+1, 0, now, now.Add(time.Hour), ""), nil)
+	// Admission: of the 95% of the capacity reservable (5% is best
+	// effort's guard), 85 MB/s of reads and 92.5 MB/s of writes are left
+	// over the next two hours; a reservation of more is refused, naming
+	// them.
+	resp, body := rsvCall(t, srv, "", "POST", "/rsv2?reservations", rsvBody(85e6+1, 0, now, now.Add(time.Hour), ""), nil)
 	itest.WantRawErr(t, resp, body, http.StatusConflict, "InsufficientCapacity")
-	if !bytes.Contains(body, []byte("100000000 B/s of reads and 100000000 B/s of writes")) {
+	if !bytes.Contains(body, []byte("85000000 B/s of reads and 92500000 B/s of writes")) {
 		t.Errorf("the refusal does not say what is left: %s", body)
 	}
-	out, code = admin("reservation", "create", "--read", "100MB/s", "--write", "101MB/s", "rsv2")
-	if code != 1 || !strings.Contains(out, "InsufficientCapacity") || !strings.Contains(out, "100000000 B/s of writes") {
+	out, code = admin("reservation", "create", "--read", "85MB/s", "--write", "93MB/s", "rsv2")
+	if code != 1 || !strings.Contains(out, "InsufficientCapacity") || !strings.Contains(out, "92500000 B/s of writes") {
 		t.Errorf("jog admin over capacity: exit %d: %s", code, out)
 	}
 	// Later, after the first ends, everything is free again.
-	later := createRsv(t, srv, "rsv2", rsvBody(300e6, 150e6, now.Add(3*time.Hour), now.Add(4*time.Hour), ""))
+	later := createRsv(t, srv, "rsv2", rsvBody(285e6, 142.5e6, now.Add(3*time.Hour), now.Add(4*time.Hour), ""))
 	if later.State != "pending" || later.Owner != "arn:aws:iam::"+accountOf(t, srv)+":root" {
 		t.Errorf("created %+v: want pending, owned by the root's ARN", later)
 	}
@@ -155,7 +157,7 @@ func TestReservationsAPI(t *testing.T) {
 	if out, code := admin("reservation", "show", "rsv", id); code != 0 || !strings.HasPrefix(out, id+"\tactive\t200000000\t50000000\t") {
 		t.Errorf("reservation show after a restart: exit %d: %q", code, out)
 	}
-	resp, body = rsvCall(t, srv, "", "POST", "/rsv2?reservations", rsvBody(101e6, 0, now, now.Add(time.Hour), ""), nil)
+	resp, body = rsvCall(t, srv, "", "POST", "/rsv2?reservations", rsvBody(86e6, 0, now, now.Add(time.Hour), ""), nil)
 	itest.WantRawErr(t, resp, body, http.StatusConflict, "InsufficientCapacity")
 	resp, body = rsvCall(t, srv, "", "PUT", "/rsv/k", []byte("data"), map[string]string{"x-jog-reservation-id": id})
 	if resp.StatusCode != 200 || resp.Header.Get("X-Jog-Reservation-Id") != id {
@@ -169,7 +171,7 @@ func TestReservationsAPI(t *testing.T) {
 	if out, code := admin("reservation", "rm", "rsv", id); code != 1 || !strings.Contains(out, "NoSuchReservation") {
 		t.Errorf("reservation rm again: exit %d: %s", code, out)
 	}
-	gone := createRsv(t, srv, "rsv2", rsvBody(300e6, 150e6, now, now.Add(time.Hour), "")).ID
+	gone := createRsv(t, srv, "rsv2", rsvBody(285e6, 142.5e6, now, now.Add(time.Hour), "")).ID
 	resp, body = rsvCall(t, srv, "", "PUT", "/rsv2/k", []byte("data"), map[string]string{"x-jog-reservation-id": gone})
 	if resp.StatusCode != 200 {
 		t.Fatalf("PUT presenting %s: %s %s", gone, resp.Status, body)
@@ -185,7 +187,7 @@ func TestReservationsAPI(t *testing.T) {
 	itest.CreateBucket(t, root, "rsv2")
 	resp, body = rsvCall(t, srv, "", "PUT", "/rsv2/k", []byte("data"), map[string]string{"x-jog-reservation-id": gone})
 	itest.WantRawErr(t, resp, body, http.StatusNotFound, "NoSuchReservation")
-	createRsv(t, srv, "rsv", rsvBody(300e6, 150e6, now, now.Add(time.Hour), ""))
+	createRsv(t, srv, "rsv", rsvBody(285e6, 142.5e6, now, now.Add(time.Hour), ""))
 }
 
 // accountOf is the server's IAM account ID.

@@ -19,6 +19,7 @@ var reservationCases = []testCase{
 	{"Reservations/Admission", testReservationsAdmission},
 	{"Reservations/ConcurrentAdmission", testReservationsConcurrentAdmission},
 	{"Reservations/BucketDelete", testReservationsBucketDelete},
+	{"Reservations/Between", testReservationsBetween},
 }
 
 // rsv is a reservation of bucket from hour a to hour b after t0 (whole
@@ -38,11 +39,7 @@ func testReservationsRoundTrip(t *testing.T, s meta.Store) {
 	want := rsv("r1", "b", 100, 0, 1, 2)
 	want.RequestsPerSecond = 50
 	want.Principal = "arn:aws:iam::000000000000:user/alice"
-	for _, r := range []meta.Reservation{rsv("r2", "b", 0, 5, 0, 3), want, rsv("r3", "other", 1, 1, 0, 1)} {
-		if err := s.CreateReservation(ctx, r, capacity); err != nil {
-			t.Fatalf("CreateReservation(%s): %v", r.ID, err)
-		}
-	}
+	createReservations(t, s, capacity, rsv("r2", "b", 0, 5, 0, 3), want, rsv("r3", "other", 1, 1, 0, 1))
 	got, err := s.GetReservation(ctx, "r1")
 	if err != nil {
 		t.Fatalf("GetReservation: %v", err)
@@ -79,6 +76,17 @@ func testReservationsRoundTrip(t *testing.T, s meta.Store) {
 	wantErr(t, "GetReservation after delete", err, meta.ErrNoSuchReservation)
 }
 
+// createReservations creates rs in s against c, failing the test on any
+// error.
+func createReservations(t *testing.T, s meta.Store, c meta.Capacity, rs ...meta.Reservation) {
+	t.Helper()
+	for _, r := range rs {
+		if err := s.CreateReservation(t.Context(), r, c); err != nil {
+			t.Fatalf("CreateReservation(%s): %v", r.ID, err)
+		}
+	}
+}
+
 func reservationIDs(rs []meta.Reservation) []string {
 	var ids []string
 	for _, r := range rs {
@@ -95,14 +103,10 @@ func testReservationsAdmission(t *testing.T, s meta.Store) {
 	mkBucket(t, s, "a")
 	mkBucket(t, s, "b")
 	c := meta.Capacity{Read: 300, Write: 150}
-	for _, r := range []meta.Reservation{
+	createReservations(t, s, c,
 		rsv("x", "a", 100, 50, 0, 2), // hours 0–2
 		rsv("y", "b", 100, 50, 1, 3), // hours 1–3: 200/100 in hour 1–2
-	} {
-		if err := s.CreateReservation(ctx, r, c); err != nil {
-			t.Fatalf("CreateReservation(%s): %v", r.ID, err)
-		}
-	}
+	)
 	// Exactly what is left in hour 1–2 fits.
 	if err := s.CreateReservation(ctx, rsv("fit", "a", 100, 50, 0, 4), c); err != nil {
 		t.Fatalf("an exact fit was refused: %v", err)
@@ -184,5 +188,36 @@ func testReservationsBucketDelete(t *testing.T, s meta.Store) {
 	mkBucket(t, s, "b")
 	if err := s.CreateReservation(ctx, rsv("r2", "b", 100, 100, 0, 1), c); err != nil {
 		t.Errorf("the deleted bucket's reservation still holds capacity: %v", err)
+	}
+}
+
+// testReservationsBetween: every bucket's reservations overlapping a
+// half-open span, by start then ID; one ending at the span's start or
+// starting at its end is outside it.
+func testReservationsBetween(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "a")
+	mkBucket(t, s, "b")
+	createReservations(t, s, meta.Capacity{Read: 1000, Write: 1000},
+		rsv("early", "a", 1, 0, 0, 1), // ends when the span starts
+		rsv("z", "b", 1, 0, 0, 3),
+		rsv("y", "a", 0, 1, 2, 3),
+		rsv("late", "b", 1, 0, 3, 4), // starts when the span ends
+		rsv("x", "b", 1, 1, 2, 5),
+	)
+	base := t0.Truncate(time.Second)
+	got, err := s.ReservationsBetween(ctx, base.Add(time.Hour), base.Add(3*time.Hour))
+	if err != nil {
+		t.Fatalf("ReservationsBetween: %v", err)
+	}
+	if ids := reservationIDs(got); !slices.Equal(ids, []string{"z", "x", "y"}) {
+		t.Errorf("ReservationsBetween(1h, 3h) = %q, want [z x y]", ids)
+	}
+	if len(got) == 3 && (got[1].Bucket != "b" || got[1].ReadBPS != 1 || !got[1].End.Equal(base.Add(5*time.Hour))) {
+		t.Errorf("ReservationsBetween: x = %+v", got[1])
+	}
+	got, err = s.ReservationsBetween(ctx, base.Add(10*time.Hour), base.Add(11*time.Hour))
+	if err != nil || len(got) != 0 {
+		t.Errorf("ReservationsBetween(10h, 11h) = %v, %v; want none", got, err)
 	}
 }

@@ -70,6 +70,16 @@ func (s *Store) ListReservations(ctx context.Context, bucket string) ([]meta.Res
 	return scanReservations(rows)
 }
 
+// ReservationsBetween implements meta.Store.
+func (s *Store) ReservationsBetween(ctx context.Context, from, to time.Time) ([]meta.Reservation, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+reservationCols+` FROM reservations r JOIN buckets b ON b.id = r.bucket_id
+		WHERE r.end_at > ? AND r.start_at < ? ORDER BY r.start_at, r.id`, from.Unix(), to.Unix())
+	if err != nil {
+		return nil, err
+	}
+	return scanReservations(rows)
+}
+
 // DeleteReservation implements meta.Store.
 func (s *Store) DeleteReservation(ctx context.Context, bucket, id string) error {
 	return s.write(ctx, func(tx querier) error {

@@ -22,7 +22,7 @@
 //
 // With no reservation registered a direction is unscheduled: Flow.Wait and
 // the Reader and Writer wrappers cost one atomic load, no lock and no
-// allocation. docs/QOS-scheduler.md describes the model and the tests.
+// allocation. docs/QOS.md (Enforcement) describes the model and the tests.
 //
 // The package stands alone: the reservations control plane registers and
 // releases reservations (Direction.Reserve, Release, SetCapacity), and the

@@ -1,0 +1,122 @@
+package qos
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/qos/sched"
+)
+
+func TestReservable(t *testing.T) {
+	got := Reservable(meta.Capacity{Read: 300_000_000, Write: 150_000_000})
+	if want := (meta.Capacity{Read: 285_000_000, Write: 142_500_000}); got != want {
+		t.Errorf("Reservable = %+v, want %+v (5%% left to best effort)", got, want)
+	}
+}
+
+// openActivator returns a reservation service over a fresh store with
+// buckets a and b, a scheduler and an activator keeping it in step, all
+// at 1000 B/s and on clk.
+func openActivator(t *testing.T, clk *clock) (*Reservations, *sched.Scheduler, *Activator) {
+	t.Helper()
+	svc, st := open(t, meta.Capacity{Read: 1000, Write: 1000}, clk)
+	s := sched.New(sched.Config{}, sched.Capacities{Read: 1000, Write: 1000})
+	a := NewActivator(st, s, clk.now, slog.New(slog.DiscardHandler))
+	svc.OnChange(a.Changed)
+	return svc, s, a
+}
+
+// TestActivator: reservations are registered in the scheduler in the
+// directions they reserve from their start to their end, to the second,
+// and released when cancelled; Sync names the next boundary.
+func TestActivator(t *testing.T) {
+	clk := &clock{t: t0}
+	svc, s, a := openActivator(t, clk)
+	readOnly, err := svc.Create(t.Context(), window("a", 100, 0, time.Second, 3*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeOnly, err := svc.Create(t.Context(), window("b", 0, 100, 0, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, write := s.Read.Flow("", ""), s.Write.Flow("", "")
+	step := func(at time.Duration, wantIDs []string, wantRead, wantWrite bool, wantNext time.Duration) {
+		t.Helper()
+		clk.set(t0.Add(at))
+		next, err := a.Sync(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := a.Active()
+		slices.Sort(ids)
+		slices.Sort(wantIDs)
+		if !slices.Equal(ids, wantIDs) {
+			t.Errorf("at %v: active %q, want %q", at, ids, wantIDs)
+		}
+		if read.Scheduled() != wantRead || write.Scheduled() != wantWrite {
+			t.Errorf("at %v: read scheduled %v, write %v; want %v, %v", at, read.Scheduled(), write.Scheduled(), wantRead, wantWrite)
+		}
+		if want := t0.Add(wantNext); wantNext == 0 && !next.IsZero() || wantNext != 0 && !next.Equal(want) {
+			t.Errorf("at %v: next boundary %v, want %v", at, next, want)
+		}
+	}
+	step(0, []string{writeOnly.ID}, false, true, time.Second)
+	step(999*time.Millisecond, []string{writeOnly.ID}, false, true, time.Second)
+	step(time.Second, []string{readOnly.ID, writeOnly.ID}, true, true, 3*time.Second)
+	step(3*time.Second-time.Millisecond, []string{readOnly.ID, writeOnly.ID}, true, true, 3*time.Second)
+	step(3*time.Second, []string{writeOnly.ID}, false, true, time.Hour)
+
+	select { // creations kicked the activator
+	case <-a.kick:
+	default:
+		t.Error("Create did not call Changed")
+	}
+	if err := svc.Delete(t.Context(), "b", writeOnly.ID); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-a.kick:
+	default:
+		t.Error("Delete did not call Changed")
+	}
+	step(4*time.Second, []string{}, false, false, 0)
+}
+
+// TestActivatorRun: the running activator registers a reservation once it
+// is created and releases it once it is cancelled (Changed wakes it; the
+// poll would too, within a second), and Run returns when its context ends.
+func TestActivatorRun(t *testing.T) {
+	clk := &clock{t: t0}
+	svc, s, a := openActivator(t, clk)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Run(ctx)
+	}()
+	until := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("never %s", what)
+			}
+		}
+	}
+	r, err := svc.Create(t.Context(), window("a", 100, 0, 0, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flow := s.Read.Flow(r.ID, "")
+	until("registered", flow.Scheduled)
+	if err := svc.Delete(t.Context(), "a", r.ID); err != nil {
+		t.Fatal(err)
+	}
+	until("released", func() bool { return !flow.Scheduled() })
+	cancel()
+	<-done
+}

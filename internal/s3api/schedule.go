@@ -1,0 +1,81 @@
+package s3api
+
+import (
+	"io"
+
+	"github.com/jogstore/jog/internal/qos/sched"
+)
+
+// The data path's scheduler (docs/QOS.md) is applied here and only here:
+// uploadBody wraps PutObject's and UploadPart's bodies (scheduledUpload),
+// getObject the writer the body is copied to (scheduledDownload), and
+// uploadPartCopy the copied bytes (scheduledCopy). A request's flow is the
+// reservation it presents (request.reservation), or best effort under its
+// principal.
+//
+// With no reservation active a direction is unscheduled: a transfer that
+// fits in unwrappedMax costs one atomic load (Flow.Scheduled) and is not
+// wrapped at all; a longer one is wrapped, so a reservation that starts
+// while it runs applies to it, and the wrapper costs one atomic load per
+// Read or per sendfile slice (sched.Writer keeps io.CopyN from a blob file
+// on the connection's ReadFrom).
+
+// unwrappedMax is the longest transfer left unwrapped while its direction
+// is unscheduled: a reservation starting meanwhile waits at most this
+// much per request.
+const unwrappedMax = 4 << 20
+
+// flow is r's flow in d.
+func (r *request) flow(d *sched.Direction) sched.Flow {
+	id := ""
+	if r.reservation != nil {
+		id = r.reservation.ID
+	}
+	return d.Flow(id, r.who.Name())
+}
+
+// schedule returns r's flow in the direction of h's scheduler that dir
+// picks, and whether a transfer of size bytes (-1: unknown) on it must be
+// wrapped: false without a scheduler, and for a known size up to
+// unwrappedMax while nothing is reserved.
+func (h *Handler) schedule(r *request, dir func(*sched.Scheduler) *sched.Direction, size int64) (sched.Flow, bool) {
+	if h.cfg.Scheduler == nil {
+		return sched.Flow{}, false
+	}
+	f := r.flow(dir(h.cfg.Scheduler))
+	return f, f.Scheduled() || size < 0 || size > unwrappedMax
+}
+
+func readsOf(s *sched.Scheduler) *sched.Direction  { return s.Read }
+func writesOf(s *sched.Scheduler) *sched.Direction { return s.Write }
+
+// scheduledUpload returns the body of an upload of size bytes paced as
+// r's write flow.
+func (h *Handler) scheduledUpload(r *request, body io.Reader, size int64) io.Reader {
+	if f, wrap := h.schedule(r, writesOf, size); wrap {
+		return sched.Reader(r.Context(), body, f)
+	}
+	return body
+}
+
+// scheduledDownload returns w paced as r's read flow for n bytes.
+func (h *Handler) scheduledDownload(r *request, w io.Writer, n int64) io.Writer {
+	if f, wrap := h.schedule(r, readsOf, n); wrap {
+		return sched.Writer(r.Context(), w, f)
+	}
+	return w
+}
+
+// scheduledCopy returns what UploadPartCopy wraps the copied bytes in:
+// they are read from the blob store and written to it, so they are paced
+// as r's read flow and then as its write flow.
+func (h *Handler) scheduledCopy(r *request) func(io.Reader) io.Reader {
+	if h.cfg.Scheduler == nil {
+		return nil
+	}
+	read, _ := h.schedule(r, readsOf, -1)
+	write, _ := h.schedule(r, writesOf, -1)
+	return func(src io.Reader) io.Reader {
+		return sched.Reader(r.Context(), sched.Reader(r.Context(), src, read), write)
+	}
+}

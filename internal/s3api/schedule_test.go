@@ -1,0 +1,109 @@
+package s3api
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/qos/sched"
+)
+
+// sendfileRecorder is a connection's writer: it records what each ReadFrom
+// was handed.
+type sendfileRecorder struct {
+	bytes.Buffer
+	froms []string
+}
+
+func (w *sendfileRecorder) ReadFrom(src io.Reader) (int64, error) {
+	desc := fmt.Sprintf("%T", src)
+	if lr, ok := src.(*io.LimitedReader); ok {
+		desc = fmt.Sprintf("%T(%T, %d)", lr, lr.R, lr.N)
+	}
+	w.froms = append(w.froms, desc)
+	return io.Copy(&w.Buffer, src)
+}
+
+// TestScheduledDownloadKeepsSendfile: the GET body still reaches the
+// connection's ReadFrom as an *io.LimitedReader straight over the blob's
+// *os.File (sendfile): unwrapped when nothing is reserved and the body is
+// small, in 4 MiB slices when it is large, in granted chunks while a
+// reservation is active.
+func TestScheduledDownloadKeepsSendfile(t *testing.T) {
+	data := make([]byte, 9<<20)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	path := filepath.Join(t.TempDir(), "blob")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := sched.New(sched.Config{}, sched.Capacities{Read: 1e12, Write: 1e12})
+	h := &Handler{cfg: Config{Scheduler: s}}
+	get := func(reservation *meta.Reservation, n int64) []string {
+		t.Helper()
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r := &request{Request: httptest.NewRequest("GET", "/b/k", nil), reservation: reservation}
+		conn := &sendfileRecorder{}
+		w := h.scheduledDownload(r, conn, n)
+		if (n <= unwrappedMax && reservation == nil) != (w == io.Writer(conn)) {
+			t.Errorf("%d bytes, reservation %v: wrapped = %v", n, reservation != nil, w != io.Writer(conn))
+		}
+		if got, err := io.CopyN(w, f, n); err != nil || got != n || !bytes.Equal(conn.Bytes(), data[:n]) {
+			t.Fatalf("CopyN = %d, %v; the bytes match: %v", got, err, bytes.Equal(conn.Bytes(), data[:n]))
+		}
+		return conn.froms
+	}
+	want := func(got []string, n int, each string) {
+		t.Helper()
+		if len(got) < n {
+			t.Fatalf("ReadFrom calls %q, want at least %d", got, n)
+		}
+		for _, g := range got {
+			if len(g) < len(each) || g[:len(each)] != each {
+				t.Fatalf("ReadFrom calls %q, want each %s…", got, each)
+			}
+		}
+	}
+	want(get(nil, 1<<20), 1, "*io.LimitedReader(*os.File, 1048576)")
+	want(get(nil, 9<<20), 3, "*io.LimitedReader(*os.File, ")
+	if err := s.Read.Reserve("r1", sched.Spec{Rate: 1e9}); err != nil {
+		t.Fatal(err)
+	}
+	froms := get(&meta.Reservation{ID: "r1"}, 1<<20)
+	want(froms, 8, fmt.Sprintf("*io.LimitedReader(*os.File, %d)", sched.DefaultChunk))
+	s.Release("r1")
+}
+
+// TestScheduledUploadFastPath: with nothing reserved a known-length body up
+// to unwrappedMax is the body itself; a longer one, or any body while a
+// reservation is active, is wrapped.
+func TestScheduledUploadFastPath(t *testing.T) {
+	s := sched.New(sched.Config{}, sched.Capacities{Read: 1e12, Write: 1e12})
+	h := &Handler{cfg: Config{Scheduler: s}}
+	r := &request{Request: httptest.NewRequest("PUT", "/b/k", nil)}
+	body := bytes.NewReader(nil)
+	for _, c := range []struct {
+		size    int64
+		reserve bool
+		wrapped bool
+	}{{1 << 10, false, false}, {unwrappedMax, false, false}, {unwrappedMax + 1, false, true}, {-1, false, true}, {1 << 10, true, true}} {
+		if c.reserve {
+			if err := s.Write.Reserve("r1", sched.Spec{Rate: 1e9}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := h.scheduledUpload(r, body, c.size) != io.Reader(body); got != c.wrapped {
+			t.Errorf("size %d, reserved %v: wrapped %v, want %v", c.size, c.reserve, got, c.wrapped)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/qos"
+	"github.com/jogstore/jog/internal/qos/sched"
+)
+
+// qos builds throughput reservations (docs/QOS.md): the data path's
+// scheduler paced at the server's capacity, the reservation service
+// (which admits up to qos.Reservable of it: the rest is best effort's
+// guaranteed share), and the activator that registers reservations in the
+// scheduler from their start to their end, running until Close.
+// Request-rate reservations are kept but not enforced: no request capacity
+// is configured, so the scheduler has no request direction.
+func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, *sched.Scheduler, error) {
+	s.stopQoS = func() {}
+	capacity, err := qosCapacity(s.cfg, s.log)
+	if err != nil {
+		return nil, nil, err
+	}
+	if capacity.Read > 0 || capacity.Write > 0 {
+		s.log.Info("reservations scheduled", "read_capacity", capacity.Read, "write_capacity", capacity.Write,
+			"reservable", qos.Reservable(capacity))
+	}
+	scheduler := sched.New(sched.Config{}, sched.Capacities{Read: float64(capacity.Read), Write: float64(capacity.Write)})
+	reservations := qos.New(store, capacity, nil)
+	activator := qos.NewActivator(store, scheduler, nil, s.log)
+	reservations.OnChange(activator.Changed)
+	if _, err := activator.Sync(ctx); err != nil { // active before the first request
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	s.stopQoS = func() { cancel(); <-done }
+	go func() {
+		defer close(done)
+		activator.Run(ctx)
+	}()
+	return reservations, scheduler, nil
+}
+
+// qosCapacity is what the server can carry per direction: the
+// --qos-*-capacity flags, and for a direction they leave at 0 what
+// `jog calibrate` saved in the data dir.
+func qosCapacity(cfg config.Config, log *slog.Logger) (meta.Capacity, error) {
+	c := meta.Capacity{Read: int64(cfg.QoSReadCapacity), Write: int64(cfg.QoSWriteCapacity)}
+	if c.Read > 0 && c.Write > 0 {
+		return c, nil
+	}
+	cal, ok, err := qos.LoadCalibration(cfg.DataDir)
+	if err != nil || !ok {
+		return c, err
+	}
+	if c.Read == 0 {
+		c.Read = cal.ReadBytesPerSecond
+	}
+	if c.Write == 0 {
+		c.Write = cal.WriteBytesPerSecond
+	}
+	log.Info("reservation capacity from jog calibrate", "read", c.Read, "write", c.Write, "measured", cal.Measured)
+	return c, nil
+}
