@@ -32,7 +32,7 @@ RESERVE_READ=${RESERVE_READ:-250000000}   # bytes/s, split 5:4:3:2:1
 RESERVE_WRITE=${RESERVE_WRITE:-125000000} # bytes/s, split 5:4:3:2:1
 FSYNC=${FSYNC:-always}
 ADDR=${ADDR:-127.0.0.1:19300}
-OUT=${OUT:-bench/results/qos-$(date -u +%Y-%m-%d)}
+OUT=${OUT:-bench/results/$(date -u +%F)-qos}
 EP=http://$ADDR
 
 mkdir -p "$OUT"

@@ -68,7 +68,9 @@ sampler=$!
   --label "$SERVER" --server-pid "$pid" --no-cleanup --out "$OUT/bench.json" >"$OUT/bench.txt"
 kill $sampler 2>/dev/null || true
 
-awk -F, -v server="$SERVER" -v dur="$DURATION" -v wl="$WORKLOAD $MIX $BENCH_ARGS" -v c="$CONCURRENCY" -v size="$SIZE" '
+shape="$WORKLOAD $BENCH_ARGS"
+[ "$WORKLOAD" = mixed ] && shape="$WORKLOAD $MIX $BENCH_ARGS"
+awk -F, -v server="$SERVER" -v dur="$DURATION" -v wl="$shape" -v c="$CONCURRENCY" -v size="$SIZE" '
   NR == 1 { next }
   { t[NR] = $1; r[NR] = $2; if ($2 > peak) { peak = $2; pa = $3; pf = $4 }; last = $1; n = NR }
   END {
