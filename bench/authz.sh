@@ -8,6 +8,7 @@
 #
 #   bench/authz.sh                         # 3 pairs, 10 s per run
 #   PAIRS=5 DURATION=20s bench/authz.sh
+#   PROFILE=1 PAIRS=1 DURATION=30s bench/authz.sh   # and CPU profiles of both
 #
 # Results: $OUT (bench/results/<date>-authz/) holds one JSON file per run,
 # <principal>-get-1KiB-p<pair>.json; `jog bench compare --baseline jog-root
@@ -21,7 +22,10 @@ OUT=${OUT:-bench/results/$(date -u +%F)-authz}
 ADDR=127.0.0.1:${PORT:-9418}
 mkdir -p "$OUT"
 . bench/jogserver.sh
-start_jog --lifecycle-interval 0
+# PROFILE=1: a CPU profile of the server during each principal's run of
+# the first pair, $OUT/<principal>.pprof (the server's --debug-addr).
+DEBUG=127.0.0.1:$((${PORT:-9418} + 1))
+start_jog --lifecycle-interval 0 --debug-addr "$DEBUG"
 b=authz-bench
 aws_s3 create-bucket --bucket "$b"
 admin() { "$bin" admin -endpoint "http://$ADDR" "$@"; }
@@ -80,6 +84,10 @@ echo "bucket policy: $n statements; user policies: 3 attached"
 run() { # principal pair
 	local key=$AWS_ACCESS_KEY_ID secret=$AWS_SECRET_ACCESS_KEY
 	if [ "$1" = user ]; then key=$ukey secret=$usecret; fi
+	if [ -n "${PROFILE:-}" ] && [ "$2" = 1 ]; then
+		secs=${DURATION%s}
+		(sleep 3 && curl -s -o "$OUT/$1.pprof" "http://$DEBUG/debug/pprof/profile?seconds=$((secs - 5))") &
+	fi
 	"$bin" bench get --endpoint "http://$ADDR" --access-key "$key" --secret-key "$secret" \
 		--bucket "$b" --prefix "bench/$1-$2/" --size "$SIZE" --concurrency 16 --duration "$DURATION" \
 		--label "jog-$1" --server-pid "$pid" --quiet --out "$OUT/$1-get-$SIZE-p$2.json" >/dev/null

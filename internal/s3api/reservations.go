@@ -3,6 +3,7 @@ package s3api
 import (
 	"encoding/xml"
 	"net/http"
+	"net/textproto"
 	"strings"
 	"time"
 
@@ -159,6 +160,9 @@ var reservationOps = opsOf(OpGetObject, OpPutObject, OpUploadPart, OpUploadPartC
 // parameter) that presents a reservation by ID.
 const ReservationHeader = "x-jog-reservation-id"
 
+// reservationHeaderKey is ReservationHeader as net/http keys it.
+var reservationHeaderKey = textproto.CanonicalMIMEHeaderKey(ReservationHeader)
+
 // presentReservation validates the reservation a request presents — by
 // header, by query parameter, or bound to its principal — and keeps it on
 // the request (request.reservation) for the data path's scheduler. A
@@ -168,7 +172,10 @@ func (h *Handler) presentReservation(r *request) error {
 	if h.cfg.Reservations == nil || !reservationOps.has(r.route.Op) {
 		return nil
 	}
-	id := r.Header.Get(ReservationHeader)
+	var id string
+	if v := r.Header[reservationHeaderKey]; len(v) > 0 { // no canonicalising on every request
+		id = v[0]
+	}
 	if id == "" && strings.Contains(r.URL.RawQuery, ReservationHeader) { // parse the query only then
 		id = r.URL.Query().Get(ReservationHeader)
 	}
