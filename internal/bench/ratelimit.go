@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jogstore/jog/internal/s3client"
 )
 
 // Clock is the time source of a Schedule; tests use a fake one.
@@ -19,16 +21,7 @@ type realClock struct{}
 
 func (realClock) Now() time.Time { return time.Now() }
 
-func (realClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func (realClock) Sleep(ctx context.Context, d time.Duration) error { return s3client.Sleep(ctx, d) }
 
 // Schedule paces requests at a target rate, open-loop: request i has a fixed
 // start time on the schedule, whatever happened to the requests before it.

@@ -13,13 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/s3client"
 	"github.com/jogstore/jog/internal/sigv4"
 )
-
-// ReservationHeader carries a throughput reservation's ID on data requests
-// (issue 23); it is signed like every other header.
-const ReservationHeader = "X-Jog-Reservation-Id"
 
 // ClientConfig says where and as whom a Client talks.
 type ClientConfig struct {
@@ -32,7 +29,7 @@ type ClientConfig struct {
 	// path-style (host/bucket/key), which JOG, MinIO and AWS all take.
 	VirtualHost bool
 	InsecureTLS bool
-	// Reservation, when set, is sent as ReservationHeader on every GET,
+	// Reservation, when set, is sent as qos.Header on every GET,
 	// PUT and UploadPart.
 	Reservation string
 	// Conns is the number of requests that may be in flight at once; the
@@ -145,7 +142,7 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 		}
 	}
 	if r.data && c.cfg.Reservation != "" {
-		req.Header.Set(ReservationHeader, c.cfg.Reservation)
+		req.Header.Set(qos.Header, c.cfg.Reservation) // signed like every other header
 	}
 	if c.cfg.SessionToken != "" {
 		req.Header.Set(sigv4.SecurityTokenHeader, c.cfg.SessionToken)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/jogstore/jog/internal/s3client"
 )
 
 // Options tune a Copier.
@@ -55,7 +57,7 @@ func New(c *Client, opts Options) *Copier {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	cp := &Copier{c: c, opts: opts, slots: make(chan struct{}, opts.Streams), sleep: sleepCtx}
+	cp := &Copier{c: c, opts: opts, slots: make(chan struct{}, opts.Streams), sleep: s3client.Sleep}
 	cp.bufs.New = func() any { b := make([]byte, bufSize); return &b }
 	return cp
 }

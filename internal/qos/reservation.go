@@ -11,6 +11,11 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
+// Header is the request header, and the query parameter of a presigned
+// URL, that presents a reservation by its ID (docs/QOS.md); the server
+// echoes it on the response. Clients and server share this one name.
+const Header = "x-jog-reservation-id"
+
 // State is where a reservation's window stands at an instant.
 type State string
 

@@ -236,7 +236,7 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		return err
 	}
 	if req.reservation != nil { // the client learns which reservation it drew on
-		w.Header().Set(ReservationHeader, req.reservation.ID)
+		w.Header().Set(qos.Header, req.reservation.ID)
 	}
 	return operations[req.route.Op].serve(h, w, req)
 }

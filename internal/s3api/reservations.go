@@ -9,6 +9,7 @@ import (
 
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/qos"
 )
 
 // Throughput reservations (JOG extension; docs/QOS.md): bucket
@@ -156,12 +157,8 @@ func (h *Handler) deleteReservation(w http.ResponseWriter, r *request) error {
 // object data moves (docs/QOS.md).
 var reservationOps = opsOf(OpGetObject, OpPutObject, OpUploadPart, OpUploadPartCopy)
 
-// ReservationHeader is the request header (and presigned-URL query
-// parameter) that presents a reservation by ID.
-const ReservationHeader = "x-jog-reservation-id"
-
-// reservationHeaderKey is ReservationHeader as net/http keys it.
-var reservationHeaderKey = textproto.CanonicalMIMEHeaderKey(ReservationHeader)
+// reservationHeaderKey is qos.Header as net/http keys it.
+var reservationHeaderKey = textproto.CanonicalMIMEHeaderKey(qos.Header)
 
 // presentReservation validates the reservation a request presents — by
 // header, by query parameter, or bound to its principal — and keeps it on
@@ -176,8 +173,8 @@ func (h *Handler) presentReservation(r *request) error {
 	if v := r.Header[reservationHeaderKey]; len(v) > 0 { // no canonicalising on every request
 		id = v[0]
 	}
-	if id == "" && strings.Contains(r.URL.RawQuery, ReservationHeader) { // parse the query only then
-		id = r.URL.Query().Get(ReservationHeader)
+	if id == "" && strings.Contains(r.URL.RawQuery, qos.Header) { // parse the query only then
+		id = r.URL.Query().Get(qos.Header)
 	}
 	if id != "" {
 		res, err := h.cfg.Reservations.Active(r.Context(), r.route.Bucket, id)
