@@ -29,7 +29,9 @@ func (c *Client) copyObject(ctx context.Context, srcBucket, srcKey, ifMatch, buc
 	if ifMatch != "" {
 		h.Set("X-Amz-Copy-Source-If-Match", `"`+ifMatch+`"`)
 	}
-	r := request{method: http.MethodPut, bucket: bucket, key: key, header: h, data: true}
+	// Only UploadPartCopy draws on a reservation; the server refuses one
+	// presented to CopyObject.
+	r := request{method: http.MethodPut, bucket: bucket, key: key, header: h, data: part > 0}
 	if part > 0 {
 		r.query = url.Values{"partNumber": {strconv.Itoa(part)}, "uploadId": {uploadID}}
 		h.Set("X-Amz-Copy-Source-Range", rng)

@@ -166,15 +166,19 @@ var reservationHeaderKey = textproto.CanonicalMIMEHeaderKey(qos.Header)
 // request that names one that is unknown, another bucket's, pending or
 // expired is refused before anything is read or stored.
 func (h *Handler) presentReservation(r *request) error {
-	if h.cfg.Reservations == nil || !reservationOps.has(r.route.Op) {
-		return nil
-	}
 	var id string
 	if v := r.Header[reservationHeaderKey]; len(v) > 0 { // no canonicalising on every request
 		id = v[0]
 	}
 	if id == "" && strings.Contains(r.URL.RawQuery, qos.Header) { // parse the query only then
 		id = r.URL.Query().Get(qos.Header)
+	}
+	if !reservationOps.has(r.route.Op) || h.cfg.Reservations == nil {
+		if id != "" { // presented where no bytes would be paced by it: not carried out
+			return apiErr(http.StatusBadRequest, "InvalidArgument",
+				"%s applies to GetObject, PutObject, UploadPart and UploadPartCopy, not %s.", qos.Header, r.route.Op)
+		}
+		return nil
 	}
 	if id != "" {
 		res, err := h.cfg.Reservations.Active(r.Context(), r.route.Bucket, id)

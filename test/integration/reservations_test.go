@@ -312,11 +312,16 @@ func TestReservationPresented(t *testing.T) {
 			t.Errorf("%s presenting an active reservation: %s %s (reservation header %q)", c.name, resp.Status, body, resp.Header.Get("X-Jog-Reservation-Id"))
 		}
 	}
-	// Other operations ignore the header.
-	resp, body := rsvCall(t, srv, "", "HEAD", "/pbk/obj", nil, map[string]string{"x-jog-reservation-id": "nosuch"})
-	if resp.StatusCode != 200 {
-		t.Errorf("HEAD with an unknown reservation: %s %s", resp.Status, body)
+	// Other operations refuse the header: it would not be carried out.
+	resp, body := rsvCall(t, srv, "", "HEAD", "/pbk/obj", nil, map[string]string{"x-jog-reservation-id": active})
+	if resp.StatusCode != 400 {
+		t.Errorf("HEAD presenting a reservation: %s %s, want 400", resp.Status, body)
 	}
+	resp, body = rsvCall(t, srv, "", "PUT", "/pbk/copied", nil, map[string]string{"x-jog-reservation-id": active, "x-amz-copy-source": "/pbk/obj"})
+	if resp.StatusCode != 400 || itest.BodyCode(body) != "InvalidArgument" {
+		t.Errorf("CopyObject presenting a reservation: %s %s, want 400 InvalidArgument", resp.Status, body)
+	}
+	itest.WantNoObject(t, root, "pbk", "copied")
 
 	// A presigned GET carries it as a query parameter, signed.
 	presign := func(id string) string {
