@@ -1,5 +1,5 @@
 # Sourced by the bench scripts that measure one local JOG server
-# (versioning.sh, lifecycle.sh); run from the repository's root.
+# (versioning.sh, lifecycle.sh, qos.sh, cp.sh); run from the repository's root.
 #
 # start_jog [server flags...] builds jog into $bin and starts `jog server`
 # on $ADDR with the bench keys (exported for the AWS CLI), a fresh data
@@ -20,3 +20,20 @@ start_jog() {
 
 # aws_s3 runs an AWS CLI s3api command against the server, quietly.
 aws_s3() { aws --endpoint-url "http://$ADDR" s3api "$@" >/dev/null; }
+
+# json_array FILE RECORD... writes the records (JSON objects, one per
+# argument) to FILE as a JSON array, one record per line.
+json_array() {
+	local out=$1 i n
+	shift
+	n=$#
+	{
+		echo "["
+		i=0
+		for r in "$@"; do
+			i=$((i + 1))
+			if [ "$i" -lt "$n" ]; then echo "  $r,"; else echo "  $r"; fi
+		done
+		echo "]"
+	} >"$out"
+}

@@ -120,15 +120,7 @@ phase() {
 phase upload
 phase download
 
-{
-  echo "["
-  for i in "${!records[@]}"; do
-    sep=,
-    [ "$i" -eq $((${#records[@]} - 1)) ] && sep=
-    echo "  ${records[$i]}$sep"
-  done
-  echo "]"
-} >"$OUT/qos.json"
+json_array "$OUT/qos.json" "${records[@]}"
 printf "%-9s %-6s %14s %14s %7s\n" direction client "reserved MB/s" "achieved MB/s" "%"
 sed -n 's/.*"direction":"\([a-z]*\)","client":"\([a-z0-9]*\)","reserved_bps":\([0-9]*\),"achieved_bps":\([0-9]*\).*/\1 \2 \3 \4/p' "$OUT/qos.json" |
   awk '{ pct = $3 > 0 ? sprintf("%.1f", 100 * $4 / $3) : "-"; printf "%-9s %-6s %14.1f %14.1f %7s\n", $1, $2, $3 / 1e6, $4 / 1e6, pct }'

@@ -20,6 +20,7 @@ const benchUsage = `Usage:
   jog bench <workload> [flags]   measure one workload: put, get, stat, delete, list, list-versions, multipart, mixed
   jog bench sweep [flags]        a grid of --concurrency × --sizes, one result per cell
   jog bench report [--out dir] [--baseline jog] result.json...   SVG charts and an HTML page
+  jog bench report --qos [--out dir] qos.json   reserved against achieved per client (bench/qos.sh)
   jog bench compare [--baseline jog] a.json b.json...   a markdown comparison table (or ratios against one server)
   jog bench selftest [--duration 10s]           the client's own ceiling, against a discarding endpoint
 
@@ -232,12 +233,16 @@ func runBenchReport(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "bench-report", "directory for the SVG charts and index.html")
 	title := fs.String("title", "jog bench report", "page title")
 	baseline := fs.String("baseline", "", "add ratios.svg: this server's obj/s against the best other server's, per workload cell")
+	qos := fs.Bool("qos", false, "the file is a qos.json from bench/qos.sh: draw qos-<direction>.svg, reserved against achieved per client")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "jog bench report: give one or more result files")
 		return 2
+	}
+	if *qos {
+		return runQoSReport(fs.Args(), *out, *title, stdout, stderr)
 	}
 	results, err := bench.ReadFiles(fs.Args()...)
 	if err != nil {
@@ -252,6 +257,27 @@ func runBenchReport(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, f := range files {
 		fmt.Fprintln(stdout, f)
+	}
+	return 0
+}
+
+func runQoSReport(files []string, out, title string, stdout, stderr io.Writer) int {
+	var recs []render.QoSRecord
+	for _, f := range files {
+		rs, err := render.ReadQoS(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "jog bench report: %v\n", err)
+			return 1
+		}
+		recs = append(recs, rs...)
+	}
+	paths, err := render.WriteQoS(out, title, recs)
+	if err != nil {
+		fmt.Fprintf(stderr, "jog bench report: %v\n", err)
+		return 1
+	}
+	for _, p := range paths {
+		fmt.Fprintln(stdout, p)
 	}
 	return 0
 }

@@ -123,6 +123,7 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 	if _, err := h.svc.GetBucket(r.Context(), r.route.Bucket); err != nil {
 		return err
 	}
+	in.Throttle = h.scheduledCopy(r)
 	o, srcVersionID, err := h.svc.CopyObject(r.Context(), in)
 	if err != nil {
 		return copySourceError(err, srcVersion, srcOpened)

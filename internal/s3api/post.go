@@ -65,7 +65,7 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if in.Checksums, err = checksumRequest(hdr, nil, nil); err != nil {
 		return err
 	}
-	in.Body, in.Size = rng.Reader(f.File), -1
+	in.Body, in.Size = h.scheduledUpload(r, rng.Reader(f.File), -1), -1
 	o, err := h.storeObject(w, r, hdr, in)
 	if err != nil {
 		return err

@@ -4,12 +4,14 @@ import (
 	"io"
 
 	"github.com/jogstore/jog/internal/qos/sched"
+	"github.com/jogstore/jog/internal/service"
 )
 
 // The data path's scheduler (docs/QOS.md) is applied here and only here:
-// uploadBody wraps PutObject's and UploadPart's bodies (scheduledUpload),
-// getObject the writer the body is copied to (scheduledDownload), and
-// uploadPartCopy the copied bytes (scheduledCopy). A request's flow is the
+// uploadBody wraps PutObject's and UploadPart's bodies and postObject the
+// form's file (scheduledUpload), getObject the writer the body is copied
+// to (scheduledDownload), and copyObject and uploadPartCopy the copied
+// bytes (scheduledCopy). A request's flow is the
 // reservation it presents (request.reservation), or best effort under its
 // principal.
 //
@@ -66,16 +68,21 @@ func (h *Handler) scheduledDownload(r *request, w io.Writer, n int64) io.Writer 
 	return w
 }
 
-// scheduledCopy returns what UploadPartCopy wraps the copied bytes in:
-// they are read from the blob store and written to it, so they are paced
-// as r's read flow and then as its write flow.
-func (h *Handler) scheduledCopy(r *request) func(io.Reader) io.Reader {
+// scheduledCopy returns what CopyObject and UploadPartCopy wrap the n
+// copied bytes in: they are read from the blob store and written to it, so
+// they are paced as r's read flow and then as its write flow (each only
+// when schedule says so).
+func (h *Handler) scheduledCopy(r *request) service.Throttle {
 	if h.cfg.Scheduler == nil {
 		return nil
 	}
-	read, _ := h.schedule(r, readsOf, -1)
-	write, _ := h.schedule(r, writesOf, -1)
-	return func(src io.Reader) io.Reader {
-		return sched.Reader(r.Context(), sched.Reader(r.Context(), src, read), write)
+	return func(src io.Reader, n int64) io.Reader {
+		if f, wrap := h.schedule(r, readsOf, n); wrap {
+			src = sched.Reader(r.Context(), src, f)
+		}
+		if f, wrap := h.schedule(r, writesOf, n); wrap {
+			src = sched.Reader(r.Context(), src, f)
+		}
+		return src
 	}
 }

@@ -2,12 +2,14 @@ package s3api
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/qos/sched"
@@ -104,6 +106,44 @@ func TestScheduledUploadFastPath(t *testing.T) {
 		}
 		if got := h.scheduledUpload(r, body, c.size) != io.Reader(body); got != c.wrapped {
 			t.Errorf("size %d, reserved %v: wrapped %v, want %v", c.size, c.reserve, got, c.wrapped)
+		}
+	}
+}
+
+// TestScheduledCopyDrawsOnBothDirections: a server-side copy reads from the
+// blob store and writes to it, so it is held back by a reservation's read
+// direction and by its write direction. With one direction paced at 1 B/s
+// a copy of 1 MiB gets its first chunk (the burst) and then waits until
+// the request is cancelled; with neither slow it completes.
+func TestScheduledCopyDrawsOnBothDirections(t *testing.T) {
+	const n = 1 << 20
+	for _, slow := range []string{"", "read", "write"} {
+		caps := sched.Capacities{Read: 1e12, Write: 1e12}
+		s := sched.New(sched.Config{}, caps)
+		for _, d := range []*sched.Direction{s.Read, s.Write} {
+			if err := d.Reserve("r1", sched.Spec{Rate: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		switch slow {
+		case "read":
+			s.Read.SetCapacity(1)
+		case "write":
+			s.Write.SetCapacity(1)
+		}
+		h := &Handler{cfg: Config{Scheduler: s}}
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		r := &request{Request: httptest.NewRequest("PUT", "/b/k", nil).WithContext(ctx)}
+		copied, err := io.Copy(io.Discard, h.scheduledCopy(r)(bytes.NewReader(make([]byte, n)), n))
+		cancel()
+		if slow == "" {
+			if err != nil || copied != n {
+				t.Errorf("nothing slow: copied %d, %v; want all %d", copied, err, n)
+			}
+			continue
+		}
+		if err == nil || copied >= n {
+			t.Errorf("%s paced at 1 B/s: copied %d of %d, err %v; want the copy held back", slow, copied, n, err)
 		}
 	}
 }

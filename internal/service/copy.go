@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"io"
 
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
@@ -19,7 +20,14 @@ type CopyInput struct {
 	// CheckSource, when set, is called with the source's metadata before any
 	// byte is copied (copy-source conditionals); its error aborts the copy.
 	CheckSource func(meta.Object) error
+	// Throttle, when set, wraps the copied bytes on their way to the new
+	// blob.
+	Throttle Throttle
 }
+
+// Throttle wraps the n bytes a server-side copy reads from the blob store
+// on their way back to it (the data path's scheduler, s3api).
+type Throttle func(src io.Reader, n int64) io.Reader
 
 // CopyObject copies an object's bytes into a new blob under the destination
 // key. The source is read through the same consistent open as GET. It
@@ -37,6 +45,9 @@ func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, st
 	}
 	dst := in.Dst
 	dst.Body, dst.Size, dst.ContentMD5, dst.Integrity = r, src.Size, nil, true
+	if in.Throttle != nil {
+		dst.Body = in.Throttle(r, src.Size)
+	}
 	if !in.ReplaceMetadata {
 		dst.Headers, dst.UserMeta = src.Headers, src.UserMeta
 	}

@@ -165,9 +165,9 @@ type PartCopyInput struct {
 	HasRange    bool
 	First, Last int64
 	CheckSource func(meta.Object) error
-	// Throttle, when set, wraps the copied bytes on their way to the part
-	// (the data path's scheduler, s3api).
-	Throttle func(io.Reader) io.Reader
+	// Throttle, when set, wraps the n copied bytes on their way to the
+	// part (the data path's scheduler, s3api).
+	Throttle Throttle
 }
 
 // ErrInvalidCopyRange reports a copy-source range outside the source.
@@ -209,7 +209,7 @@ func (s *Service) UploadPartCopy(ctx context.Context, in PartCopyInput) (meta.Pa
 	}()
 	body := io.Reader(pr)
 	if in.Throttle != nil {
-		body = in.Throttle(pr)
+		body = in.Throttle(pr, n)
 	}
 	wb, err := s.writeBlob(ctx, body, n, MaxPartSize, nil, ChecksumRequest{Algorithm: partAlgorithm(u)})
 	pr.CloseWithError(io.ErrClosedPipe)

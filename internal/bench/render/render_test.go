@@ -192,3 +192,21 @@ func TestHTMLShowsCPUPerOp(t *testing.T) {
 		t.Error("the summary does not give the result's CPU per op")
 	}
 }
+
+func TestQoSChartsPerDirection(t *testing.T) {
+	rs := []QoSRecord{
+		{Direction: "upload", Client: "r1", ReservedBps: 41.7e6, AchievedBps: 44.3e6},
+		{Direction: "upload", Client: "be1", AchievedBps: 25e6},
+		{Direction: "download", Client: "r1", ReservedBps: 83.3e6, AchievedBps: 86.8e6},
+	}
+	figs := QoS("qos", rs)
+	if len(figs) != 2 || figs[0].File != "qos-upload.svg" || figs[1].File != "qos-download.svg" {
+		t.Fatalf("figures %+v", figs)
+	}
+	for _, f := range figs {
+		wellFormed(t, f.File, f.SVG)
+	}
+	if !strings.Contains(figs[0].SVG, "be1") || strings.Contains(figs[1].SVG, "be1") {
+		t.Error("each direction's chart has its own clients")
+	}
+}

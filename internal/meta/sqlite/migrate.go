@@ -5,11 +5,10 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"path"
-	"sort"
 	"time"
+
+	"github.com/jogstore/jog/internal/meta"
 )
 
 //go:embed migrations/*.sql
@@ -33,53 +32,39 @@ func migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
 // build older databases with it. Upgrading an existing database is logged:
 // a migration with a Go step can take a while on a large one.
 func migrateTo(ctx context.Context, db *sql.DB, last int, log *slog.Logger) error {
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
-	if last >= 0 && last < len(names) {
-		names = names[:last]
-	}
 	var current int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
-	if current > len(names) {
-		return fmt.Errorf("database schema version %d is newer than this jog (%d)", current, len(names))
+	pending, err := meta.PendingMigrations(migrationFS, "migrations/*.sql", current, last, log)
+	if err != nil {
+		return err
 	}
-	if current > 0 && current < len(names) {
-		log.Info("upgrading the metadata schema", "from", current, "to", len(names))
-	}
-	for i := current; i < len(names); i++ {
+	for _, m := range pending {
 		started := time.Now()
-		body, err := migrationFS.ReadFile(names[i])
-		if err != nil {
-			return err
-		}
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", names[i], err)
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
-		if fill := fills[i+1]; fill != nil {
+		if fill := fills[m.Number]; fill != nil {
 			if err := fill(ctx, tx); err != nil {
 				tx.Rollback()
-				return fmt.Errorf("migration %s: %w", names[i], err)
+				return fmt.Errorf("migration %s: %w", m.Name, err)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Number)); err != nil {
 			tx.Rollback()
 			return err
 		}
 		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migration %s: %w", names[i], err)
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
 		if current > 0 {
-			log.Info("metadata schema migrated", "migration", path.Base(names[i]), "took", time.Since(started).Round(time.Millisecond))
+			log.Info("metadata schema migrated", "migration", m.Name, "took", time.Since(started).Round(time.Millisecond))
 		}
 	}
 	return nil
