@@ -7,7 +7,11 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/jogstore/jog/internal/testutil/pgtest"
 )
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // envInt reads a positive integer from the environment, else def.
 func envInt(t *testing.T, name string, def int) int {
@@ -50,6 +54,23 @@ func TestCrashConsistency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash harness: kill -9 cycles of a real server")
 	}
+	crashConsistency(t, "", 8)
+}
+
+// TestCrashConsistencyPostgres is the reduced run against the PostgreSQL
+// metadata store (issue 24): the same workload and checks, the metadata in
+// a throwaway PostgreSQL cluster, the blobs in the data dir; 4 cycles
+// unless JOG_CRASH_CYCLES says otherwise.
+func TestCrashConsistencyPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash harness: kill -9 cycles of a real server")
+	}
+	crashConsistency(t, pgtest.Shared(t).NewDatabase(t), 4)
+}
+
+// crashConsistency runs the harness with meta as --meta ("" for the
+// embedded SQLite store) and cycles kill/restart cycles by default.
+func crashConsistency(t *testing.T, meta string, cycles int) {
 	tmp := t.TempDir()
 	if os.Getenv("JOG_CRASH_KEEP") != "" {
 		var err error
@@ -67,13 +88,14 @@ func TestCrashConsistency(t *testing.T) {
 	cfg := Config{
 		Bin:       bin,
 		DataDir:   filepath.Join(tmp, "data"),
-		Cycles:    envInt(t, "JOG_CRASH_CYCLES", 8),
+		Cycles:    envInt(t, "JOG_CRASH_CYCLES", cycles),
 		Workers:   envInt(t, "JOG_CRASH_WORKERS", 8),
 		Keys:      envInt(t, "JOG_CRASH_KEYS", 48),
 		MinRun:    envDuration(t, "JOG_CRASH_MIN_RUN", 500*time.Millisecond),
 		MaxRun:    envDuration(t, "JOG_CRASH_MAX_RUN", 4*time.Second),
 		Seed:      seed,
 		FsckEvery: envInt(t, "JOG_CRASH_FSCK_EVERY", 2),
+		Meta:      meta,
 		Log:       testLog{t},
 	}
 	start := time.Now()

@@ -54,7 +54,10 @@ type Config struct {
 	// database, so SQLite's crash recovery then happens in fsck, not the
 	// server: every other cycle is a good mix.
 	FsckEvery int
-	Log       io.Writer // progress lines; nil for none
+	// Meta, when set, is the server's and fsck's --meta (a postgres://
+	// URL): the metadata lives there, the blobs in DataDir.
+	Meta string
+	Log  io.Writer // progress lines; nil for none
 }
 
 // Result counts what a run did and found. Lost, Corrupt, Violations and

@@ -72,6 +72,15 @@ func newClient(url string, hc s3.HTTPClient) *s3.Client {
 	})
 }
 
+// metaArgs is args with --meta added when the harness runs against an
+// external metadata store.
+func (h *harness) metaArgs(args ...string) []string {
+	if h.cfg.Meta != "" {
+		args = append(args, "--meta", h.cfg.Meta)
+	}
+	return args
+}
+
 func (h *harness) logPath() string { return filepath.Join(filepath.Dir(h.cfg.DataDir), "server.log") }
 
 // spawn starts `jog server` on the data dir.
@@ -81,8 +90,8 @@ func (h *harness) spawn() error {
 		return err
 	}
 	defer logf.Close()
-	cmd := exec.Command(h.cfg.Bin, "server", "--addr", h.addr, "--data-dir", h.cfg.DataDir,
-		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "info", "--fsync", "always")
+	cmd := exec.Command(h.cfg.Bin, h.metaArgs("server", "--addr", h.addr, "--data-dir", h.cfg.DataDir,
+		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "info", "--fsync", "always")...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return err
@@ -204,7 +213,7 @@ type fsckReport struct {
 
 func (h *harness) fsck(ctx context.Context) (int, string, fsckReport, error) {
 	var rep fsckReport
-	cmd := exec.CommandContext(ctx, h.cfg.Bin, "fsck", "--data-dir", h.cfg.DataDir, "--deep", "--json")
+	cmd := exec.CommandContext(ctx, h.cfg.Bin, h.metaArgs("fsck", "--data-dir", h.cfg.DataDir, "--deep", "--json")...)
 	out, err := cmd.Output()
 	code := 0
 	var ee *exec.ExitError

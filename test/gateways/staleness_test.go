@@ -1,0 +1,137 @@
+package gateways
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/testutil/pgtest"
+)
+
+// iamPollInterval is how often a gateway reads the IAM change counter
+// (internal/server: iam.Options.PollInterval).
+const iamPollInterval = time.Second
+
+// slack is what the staleness bounds allow on top of a cache's stated
+// lifetime: the polling here, a busy machine.
+const slack = 3 * time.Second
+
+// startGateways builds jog and starts n gateways over one new database and
+// one data directory.
+func startGateways(t *testing.T, n int) []*gateway {
+	t.Helper()
+	cluster := pgtest.Shared(t)
+	tmp := t.TempDir()
+	bin := buildJog(t, tmp)
+	meta := cluster.NewDatabase(t)
+	gws := make([]*gateway, n)
+	for i := range gws {
+		g, err := newGateway(i, bin, filepath.Join(tmp, "data"), meta, tmp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.start(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(g.stop)
+		gws[i] = g
+	}
+	return gws
+}
+
+// eventually polls cond every 50 ms until it holds and returns how long
+// that took; it fails the test if it does not hold within bound.
+func eventually(t *testing.T, what string, bound time.Duration, cond func() bool) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if time.Since(start) > bound {
+			t.Fatalf("%s: not seen after %v (bound %v)", what, time.Since(start).Round(time.Millisecond), bound)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	d := time.Since(start)
+	t.Logf("%s: seen after %v", what, d.Round(time.Millisecond))
+	return d
+}
+
+// anonymousGet is the status of an unsigned GET of url.
+func anonymousGet(t *testing.T, url string) int {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestStaleness: a change made through one gateway is obeyed by another
+// within the bound its cache states — a bucket policy granting and then no
+// longer granting anonymous reads (service.CORSCacheTTL), an access key
+// deleted (the IAM change counter, read every second).
+func TestStaleness(t *testing.T) {
+	if testing.Short() {
+		t.Skip("gateways over PostgreSQL")
+	}
+	gws := startGateways(t, 2)
+	ctx := t.Context()
+	a, b := newClient(gws[0].url()), newClient(gws[1].url())
+	if _, err := a.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("k"), Body: strings.NewReader("v")}); err != nil {
+		t.Fatal(err)
+	}
+	objURL := gws[1].url() + "/" + bucket + "/k"
+	if code := anonymousGet(t, objURL); code != http.StatusForbidden {
+		t.Fatalf("anonymous GET before any policy: %d, want 403", code)
+	}
+
+	// A bucket policy through gateway 0, obeyed by gateway 1.
+	policy := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::%s/*"}]}`, bucket)
+	if _, err := a.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: aws.String(bucket), Policy: aws.String(policy)}); err != nil {
+		t.Fatal(err)
+	}
+	bound := service.CORSCacheTTL + slack
+	eventually(t, "a bucket policy granting anonymous reads", bound, func() bool { return anonymousGet(t, objURL) == http.StatusOK })
+	if _, err := a.DeleteBucketPolicy(ctx, &s3.DeleteBucketPolicyInput{Bucket: aws.String(bucket)}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the bucket policy deleted", bound, func() bool { return anonymousGet(t, objURL) == http.StatusForbidden })
+
+	// An access key deleted through gateway 0 stops working on gateway 1.
+	root := iam.New(iam.Options{Region: region, Credentials: credentials.NewStaticCredentialsProvider(accessKey, secretKey, ""),
+		BaseEndpoint: aws.String(gws[0].url())})
+	if _, err := root.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String("alice")}); err != nil {
+		t.Fatal(err)
+	}
+	doc := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::%s/*"}]}`, bucket)
+	if _, err := root.PutUserPolicy(ctx, &iam.PutUserPolicyInput{UserName: aws.String("alice"), PolicyName: aws.String("read"), PolicyDocument: aws.String(doc)}); err != nil {
+		t.Fatal(err)
+	}
+	k, err := root.CreateAccessKey(ctx, &iam.CreateAccessKeyInput{UserName: aws.String("alice")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := s3.New(s3.Options{Region: region, BaseEndpoint: aws.String(gws[1].url()), UsePathStyle: true, Retryer: aws.NopRetryer{},
+		Credentials: credentials.NewStaticCredentialsProvider(aws.ToString(k.AccessKey.AccessKeyId), aws.ToString(k.AccessKey.SecretAccessKey), "")})
+	get := func() error {
+		_, err := alice.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("k")})
+		return err
+	}
+	eventually(t, "a new user's key", iamPollInterval+slack, func() bool { return get() == nil })
+	if _, err := root.DeleteAccessKey(ctx, &iam.DeleteAccessKeyInput{UserName: aws.String("alice"), AccessKeyId: k.AccessKey.AccessKeyId}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the key deleted", iamPollInterval+slack, func() bool { return get() != nil })
+}
