@@ -8,6 +8,11 @@
 #   BASE=<git rev> PEERS="jog jog-base" bench/compare.sh
 #                                    # this build against an earlier one (the
 #                                    # build before a change), same run
+#   PEERS="jog jog-pg" bench/compare.sh
+#                                    # this build on SQLite against the same
+#                                    # build over PostgreSQL (--meta postgres://,
+#                                    # a throwaway cluster from bench/pg.sh,
+#                                    # durable commits; a fresh database per run)
 #
 # Peers are installed with `go install` into a cache dir ($JOG_BENCH_CACHE,
 # default ~/.cache/jog-bench): versitygw v1.8.0, rclone v1.75.1 (`rclone serve
@@ -123,6 +128,7 @@ build_base() {
 # install NAME: go install the peer into $BIN unless it is there already.
 install() {
   [ "$1" = jog-base ] && { build_base; return; }
+  [ "$1" = jog-pg ] && return 0 # jog itself, over PostgreSQL
   local name=$1 mod=${MODULE[$1]}
   if [ -x "$BIN/$name" ] && [ "$(cat "$BIN/$name.module" 2>/dev/null)" = "$mod" ]; then
     return 0
@@ -139,7 +145,9 @@ stop_server() {
     SERVER_PID=
   fi
 }
-trap stop_server EXIT
+. bench/pg.sh
+trap 'stop_server; pg_stop' EXIT
+case " $PEERS " in *" jog-pg "*) pg_start ;; esac
 
 # start NAME DIR: start a server on 127.0.0.1:$PORT over DIR, wait until it
 # accepts connections.
@@ -149,10 +157,13 @@ start() {
     log "port $PORT is already in use"
     return 1
   fi
+  local meta=
+  [ "$name" = jog-pg ] && meta=$(pg_url "jb$(date +%s%N)")
   # exec: $! is then the server itself, which stop_server can kill.
   (
     case $name in
       jog | jog-base) exec "$BIN/$name" server --addr "$addr" --data-dir "$dir" --access-key "$AK" --secret-key "$SK" --fsync "$JOG_FSYNC" ;;
+      jog-pg) exec "$BIN/jog" server --addr "$addr" --data-dir "$dir" --meta "$meta" --access-key "$AK" --secret-key "$SK" --fsync "$JOG_FSYNC" ;;
       versitygw) exec "$BIN/versitygw" --quiet --access "$AK" --secret "$SK" --port "$addr" posix "$dir" ;;
       rclone) exec "$BIN/rclone" serve s3 --quiet --addr "$addr" --auth-key "$AK,$SK" "$dir" ;;
       minio) MINIO_ROOT_USER=$AK MINIO_ROOT_PASSWORD=$SK exec "$BIN/minio" server --quiet \
@@ -178,6 +189,8 @@ describe() {
   local name=$1 version
   if [ "$name" = jog ]; then
     echo "- jog $(git rev-parse --short HEAD), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
+  elif [ "$name" = jog-pg ]; then
+    echo "- jog-pg $(git rev-parse --short HEAD) over PostgreSQL $("$PGBIN/postgres" --version | awk '{ print $3 }') (fsync and synchronous_commit on; its CPU is in the machine's figure, not the server's), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
   elif [ "$name" = jog-base ]; then
     echo "- jog-base $(git rev-parse --short "$BASE"), --fsync $JOG_FSYNC; load ${LOAD[$name]}"
   else
@@ -285,7 +298,7 @@ log "writing $OUT/SUMMARY.md and $OUT/report-*/"
 # a glob on the set alone would take jog-warp-mixed-r1.json for set mixed).
 files() {
   local p
-  for p in jog jog-base "${!MODULE[@]}"; do ls "$OUT/$p-$1-r"*.json 2>/dev/null || true; done
+  for p in jog jog-base jog-pg "${!MODULE[@]}"; do ls "$OUT/$p-$1-r"*.json 2>/dev/null || true; done
 }
 {
   echo "# jog bench peer comparison, $DATE"

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jogstore/jog/internal/s3client"
@@ -24,7 +25,8 @@ import (
 // says: UNSIGNED-PAYLOAD by default, see signing.go), response bodies read
 // into pooled buffers.
 type Client struct {
-	endpoint  *url.URL
+	endpoints []*url.URL    // requests take turns (several gateways of one namespace)
+	next      atomic.Uint64 // the turn
 	accessKey string
 	secretKey string
 	region    string
@@ -38,12 +40,12 @@ type Client struct {
 // NewClient builds a client for cfg's endpoint. conns is the number of
 // requests that may be in flight at once; the idle pool keeps that many.
 func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
-	u, err := url.Parse(cfg.Endpoint)
+	us, err := cfg.Endpoints()
 	if err != nil {
 		return nil, err
 	}
 	c := &Client{
-		endpoint:  u,
+		endpoints: us,
 		accessKey: cfg.AccessKey,
 		secretKey: cfg.SecretKey,
 		region:    cfg.Region,
@@ -57,8 +59,12 @@ func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			// Virtual-hosted style: connect to the endpoint's own address
 			// for <bucket>.<endpoint host>, so no wildcard DNS is needed.
-			if _, rest, ok := strings.Cut(addr, "."); ok && !c.pathStyle && rest == endpointAddr(u) {
-				addr = rest
+			if _, rest, ok := strings.Cut(addr, "."); ok && !c.pathStyle {
+				for _, u := range us {
+					if rest == endpointAddr(u) {
+						addr = rest
+					}
+				}
 			}
 			conn, err := dialer.DialContext(ctx, network, addr)
 			if err != nil {
@@ -66,7 +72,7 @@ func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
 			}
 			return &bodyConn{Conn: conn, bufs: &c.bufs}, nil
 		},
-		MaxIdleConns:          conns + 16,
+		MaxIdleConns:          len(us) * (conns + 16),
 		MaxIdleConnsPerHost:   conns + 16, // the default of 2 exhausts ports under load
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
@@ -125,8 +131,12 @@ type request struct {
 }
 
 func (c *Client) url(bucket, key, query string) *url.URL {
-	u := &url.URL{Scheme: c.endpoint.Scheme, Host: c.endpoint.Host, RawQuery: query}
-	base := strings.TrimSuffix(c.endpoint.Path, "/")
+	ep := c.endpoints[0]
+	if len(c.endpoints) > 1 {
+		ep = c.endpoints[c.next.Add(1)%uint64(len(c.endpoints))]
+	}
+	u := &url.URL{Scheme: ep.Scheme, Host: ep.Host, RawQuery: query}
+	base := strings.TrimSuffix(ep.Path, "/")
 	switch {
 	case bucket == "":
 		u.Path = base + "/"
@@ -136,7 +146,7 @@ func (c *Client) url(bucket, key, query string) *url.URL {
 			u.Path = base + "/" + bucket
 		}
 	default:
-		u.Host = bucket + "." + c.endpoint.Host
+		u.Host = bucket + "." + ep.Host
 		u.Path = base + "/" + key
 	}
 	return u

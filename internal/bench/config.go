@@ -80,9 +80,10 @@ type Config struct {
 	Prepared    bool `json:"prepared,omitempty"`
 
 	Label string `json:"label,omitempty"` // the server's name in reports
-	// ServerPID, when the server runs on this machine, is read for the
-	// server's CPU use while measuring (Linux).
-	ServerPID int `json:"-"`
+	// ServerPIDs, when the server runs on this machine, are read for the
+	// server's CPU use while measuring (Linux): one server, or several
+	// gateways whose CPU is summed.
+	ServerPIDs []int `json:"-"`
 }
 
 // DefaultConfig is a 30 s, 16-worker run of 1 MiB objects against a local
@@ -108,16 +109,31 @@ func DefaultConfig() Config {
 	}
 }
 
+// Endpoints parses c.Endpoint: one URL, or several separated by commas
+// (gateways of one namespace that the requests are spread over).
+func (c *Config) Endpoints() ([]*url.URL, error) {
+	var us []*url.URL
+	for _, e := range strings.Split(c.Endpoint, ",") {
+		u, err := url.Parse(strings.TrimSpace(e))
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("endpoint: %w", err)
+		case u.Scheme != "http" && u.Scheme != "https":
+			return nil, fmt.Errorf("endpoint %q: scheme must be http or https", e)
+		case u.Host == "":
+			return nil, fmt.Errorf("endpoint %q: no host", e)
+		}
+		us = append(us, u)
+	}
+	return us, nil
+}
+
 // Validate reports the first problem with c.
 func (c *Config) Validate() error {
-	u, err := url.Parse(c.Endpoint)
+	_, err := c.Endpoints()
 	switch {
 	case err != nil:
-		return fmt.Errorf("endpoint: %w", err)
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("endpoint %q: scheme must be http or https", c.Endpoint)
-	case u.Host == "":
-		return fmt.Errorf("endpoint %q: no host", c.Endpoint)
+		return err
 	case c.AccessKey == "" || c.SecretKey == "":
 		return errors.New("access key and secret key are required")
 	case c.Region == "":

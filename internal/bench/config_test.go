@@ -95,3 +95,37 @@ func TestConfigValidate(t *testing.T) {
 		t.Errorf("put needs no prepared objects: %v", err)
 	}
 }
+
+func TestEndpointsList(t *testing.T) {
+	c := DefaultConfig()
+	c.AccessKey, c.SecretKey = "a", "b"
+	c.Endpoint = "http://127.0.0.1:9000, http://127.0.0.1:9001,https://h:9443"
+	us, err := c.Endpoints()
+	if err != nil || len(us) != 3 || us[1].Host != "127.0.0.1:9001" || us[2].Scheme != "https" {
+		t.Fatalf("Endpoints = %v, %v", us, err)
+	}
+	for _, bad := range []string{"http://a,", "http://a,ftp://b", "http://a,http://"} {
+		c.Endpoint = bad
+		if err := c.Validate(); err == nil {
+			t.Errorf("Validate accepted endpoint %q", bad)
+		}
+	}
+}
+
+// TestClientSpreadsOverEndpoints: requests take turns over the endpoints.
+func TestClientSpreadsOverEndpoints(t *testing.T) {
+	c := DefaultConfig()
+	c.AccessKey, c.SecretKey = "a", "b"
+	c.Endpoint = "http://127.0.0.1:9000,http://127.0.0.1:9001"
+	cl, err := NewClient(c, NewPayload(1), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for range 10 {
+		seen[cl.url("b", "k", "").Host]++
+	}
+	if seen["127.0.0.1:9000"] != 5 || seen["127.0.0.1:9001"] != 5 {
+		t.Errorf("hosts %v, want 5 each", seen)
+	}
+}

@@ -4,19 +4,33 @@ import "time"
 
 // cpuMeter takes the CPU readings a run reports beside its throughput: the
 // bench process's own, the server's when its PID is known (a server on
-// this machine), and the whole machine's. A reading that fails (not Linux,
-// the server gone) is left out of the result rather than guessed.
+// this machine; several gateways' summed), and the whole machine's. A
+// reading that fails (not Linux, a server gone) is left out of the result
+// rather than guessed.
 type cpuMeter struct {
-	pid                  int
+	pids                 []int
 	client, server, busy time.Duration
 	serverOK, busyOK     bool
 }
 
-func startCPU(serverPID int) *cpuMeter {
-	m := &cpuMeter{pid: serverPID, client: processCPU()}
+// serversCPU is the CPU time the processes pids have used, summed.
+func serversCPU(pids []int) (time.Duration, error) {
+	var sum time.Duration
+	for _, pid := range pids {
+		t, err := pidCPU(pid)
+		if err != nil {
+			return 0, err
+		}
+		sum += t
+	}
+	return sum, nil
+}
+
+func startCPU(serverPIDs []int) *cpuMeter {
+	m := &cpuMeter{pids: serverPIDs, client: processCPU()}
 	var err error
-	if serverPID > 0 {
-		m.server, err = pidCPU(serverPID)
+	if len(serverPIDs) > 0 {
+		m.server, err = serversCPU(serverPIDs)
 		m.serverOK = err == nil
 	}
 	m.busy, err = machineBusy()
@@ -31,7 +45,7 @@ func (m *cpuMeter) stop(r *Result) {
 	}
 	r.ClientCPU = (processCPU() - m.client).Seconds() / r.Seconds
 	if m.serverOK {
-		if t, err := pidCPU(m.pid); err == nil {
+		if t, err := serversCPU(m.pids); err == nil {
 			r.ServerCPU = (t - m.server).Seconds() / r.Seconds
 		}
 	}

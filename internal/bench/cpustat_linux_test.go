@@ -45,7 +45,7 @@ func TestParseStat(t *testing.T) {
 // counted in CPU time, not wall time, so a busy machine only makes it take
 // longer.
 func TestCPUMeterReadsProc(t *testing.T) {
-	m := startCPU(os.Getpid())
+	m := startCPU([]int{os.Getpid()})
 	if !m.serverOK || !m.busyOK {
 		t.Fatalf("readings at start: server %v, machine %v", m.serverOK, m.busyOK)
 	}
@@ -78,8 +78,8 @@ func TestCPUMeterReadsProc(t *testing.T) {
 
 // A server that is gone by the end leaves its reading out.
 func TestCPUMeterServerGone(t *testing.T) {
-	m := startCPU(os.Getpid())
-	m.pid = 1 << 30 // no such process
+	m := startCPU([]int{os.Getpid()})
+	m.pids = []int{os.Getpid(), 1 << 30} // one of them no such process
 	r := &Result{Seconds: 1, Total: OpResult{ObjPerSec: 1}}
 	m.stop(r)
 	if r.ServerCPU != 0 {

@@ -146,7 +146,7 @@ func (b *Bench) measure(ctx context.Context, env *Env, wl Workload) *Result {
 		sched = NewSchedule(realClock{}, cfg.Rate, cfg.RateTo, cfg.Duration, cfg.QueueThreshold)
 	}
 	b.status("running %s: %v objects, concurrency %d, %s", cfg.Workload, cfg.Size, cfg.Concurrency, runLength(cfg))
-	start, cpu := time.Now(), startCPU(cfg.ServerPID)
+	start, cpu := time.Now(), startCPU(cfg.ServerPIDs)
 	if cfg.Ops == 0 {
 		t := time.AfterFunc(cfg.Duration, stop)
 		defer t.Stop()

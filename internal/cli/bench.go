@@ -81,7 +81,7 @@ func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	if r := firstEnv("AWS_REGION", "JOG_REGION"); r != "" {
 		c.Region = r
 	}
-	fs.StringVar(&c.Endpoint, "endpoint", c.Endpoint, "S3 endpoint URL")
+	fs.StringVar(&c.Endpoint, "endpoint", c.Endpoint, "S3 endpoint URL; several, comma-separated, spread the requests over them in turn (gateways of one namespace)")
 	fs.StringVar(&c.AccessKey, "access-key", c.AccessKey, "access key (default $AWS_ACCESS_KEY_ID or $JOG_ACCESS_KEY)")
 	fs.StringVar(&c.SecretKey, "secret-key", c.SecretKey, "secret key (default $AWS_SECRET_ACCESS_KEY or $JOG_SECRET_KEY)")
 	fs.StringVar(&c.Region, "region", c.Region, "signing region")
@@ -109,7 +109,17 @@ func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	fs.BoolVar(&c.PrepareOnly, "prepare-only", false, "list, list-versions: prepare the objects under --prefix in --bucket and stop, keeping them for --prepared runs")
 	fs.BoolVar(&c.Prepared, "prepared", false, "list, list-versions: measure the objects a --prepare-only run left under --prefix in --bucket; prepare and remove nothing")
 	fs.StringVar(&c.Label, "label", "", "the server's name in reports (e.g. jog, minio)")
-	fs.IntVar(&c.ServerPID, "server-pid", 0, "PID of a server on this machine: report its CPU use per operation beside the client's and the machine's (Linux)")
+	fs.Func("server-pid", "PID of a server on this machine (several, comma-separated, for gateways: summed): report its CPU use per operation beside the client's and the machine's (Linux)", func(v string) error {
+		c.ServerPIDs = nil
+		for _, f := range strings.Split(v, ",") {
+			pid, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || pid <= 0 {
+				return fmt.Errorf("%q is not a process ID", f)
+			}
+			c.ServerPIDs = append(c.ServerPIDs, pid)
+		}
+		return nil
+	})
 	fs.StringVar(&f.out, "out", "", "write the JSON result file here")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	if sweep {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -43,7 +44,16 @@ type Activator struct {
 
 	mu     sync.Mutex
 	active map[string]meta.Reservation // registered in the scheduler
+
+	// bound is set while a reservation bound to a principal is active:
+	// without one, no request needs Reservations.Bound's lookup.
+	bound atomic.Bool
 }
+
+// AnyBound reports whether a reservation bound to a principal is active
+// (as of the last Sync: a bound reservation made through another gateway
+// applies here within PollInterval, as its scheduling does).
+func (a *Activator) AnyBound() bool { return a.bound.Load() }
 
 // NewActivator returns an Activator over store for s; now is the clock
 // (time.Now when nil).
@@ -106,6 +116,7 @@ func (a *Activator) Sync(ctx context.Context) (time.Time, error) {
 		}
 	}
 	current := make(map[string]bool, len(rs))
+	bound := false
 	for _, r := range rs {
 		soonest(r.Start)
 		soonest(r.End)
@@ -113,6 +124,7 @@ func (a *Activator) Sync(ctx context.Context) (time.Time, error) {
 			continue
 		}
 		current[r.ID] = true
+		bound = bound || r.Principal != ""
 		if _, ok := a.active[r.ID]; ok {
 			continue
 		}
@@ -123,6 +135,7 @@ func (a *Activator) Sync(ctx context.Context) (time.Time, error) {
 		a.active[r.ID] = r
 		a.log.Debug("reservation active", "reservation", r.ID, "bucket", r.Bucket, "read", r.ReadBPS, "write", r.WriteBPS)
 	}
+	a.bound.Store(bound)
 	for id := range a.active {
 		if !current[id] {
 			a.sched.Release(id)

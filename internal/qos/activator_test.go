@@ -120,3 +120,45 @@ func TestActivatorRun(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestBoundHint: while no reservation bound to a principal is active,
+// Bound answers "none" from the activator's flag without a lookup (here:
+// one made straight in the store is not seen); once Sync has registered
+// one it is found, and after its window the flag is down again.
+func TestBoundHint(t *testing.T) {
+	clk := &clock{t: t0}
+	svc, _, a := openActivator(t, clk)
+	svc.BoundHint(a.AnyBound)
+	ctx := t.Context()
+	const alice = "arn:aws:iam::1:user/alice"
+	if _, err := svc.Create(ctx, window("a", 10, 0, 0, time.Hour)); err != nil { // bound to nobody
+		t.Fatal(err)
+	}
+	if _, err := a.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a.AnyBound() {
+		t.Fatal("AnyBound with only an unbound reservation active")
+	}
+	r := window("a", 20, 0, 0, time.Minute)
+	r.Principal, r.ID, r.CreatedAt = alice, "bound1", t0
+	if err := svc.store.CreateReservation(ctx, r, meta.Capacity{Read: 1000, Write: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := svc.Bound(ctx, "a", alice); ok || err != nil {
+		t.Errorf("before Sync: Bound = %v, %v; want none (the flag is down)", ok, err)
+	}
+	if _, err := a.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := svc.Bound(ctx, "a", alice); !ok || err != nil || got.ID != "bound1" {
+		t.Errorf("after Sync: Bound = %+v, %v, %v; want bound1", got, ok, err)
+	}
+	clk.set(t0.Add(time.Minute))
+	if _, err := a.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a.AnyBound() {
+		t.Error("AnyBound after the bound reservation's window")
+	}
+}

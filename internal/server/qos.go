@@ -31,6 +31,7 @@ func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, 
 	reservations := qos.New(store, capacity, nil)
 	activator := qos.NewActivator(store, scheduler, nil, s.log)
 	reservations.OnChange(activator.Changed)
+	reservations.BoundHint(activator.AnyBound)
 	if _, err := activator.Sync(ctx); err != nil { // active before the first request
 		return nil, nil, err
 	}
