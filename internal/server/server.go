@@ -46,7 +46,8 @@ type Server struct {
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
-// (one server per data dir: backend.Open), removes the temp files of
+// (one server per data dir with SQLite, shared by gateways with an
+// external metadata store: backend.Open), removes the temp files of
 // interrupted writes, starts the background orphan sweep and prepares the
 // handler. It does not listen yet.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
@@ -83,13 +84,17 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	}
 	svc := service.NewWith(stores.Meta, stores.Blobs, log, service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay})
 	// Temp files of writes a crash interrupted: one directory, so before
-	// the server answers.
-	n, err := stores.Blobs.CleanTemp(ctx, started)
+	// the server answers. Where gateways share the data dir, only those of
+	// ended gateways, and old enough that no live write owns them
+	// (service.RecoveryBefore); the sweep's bound is the same.
+	before := service.RecoveryBefore(started, stores.Shared)
+	n, err := stores.Blobs.CleanTemp(ctx, before)
 	if err != nil {
 		return nil, fmt.Errorf("recovery: %w", err)
 	}
-	log.Info("temp files of interrupted writes removed", "removed", n)
-	s.sweep(svc, started)
+	log.Info("temp files of interrupted writes removed", "removed", n, "gateway", stores.Blobs.Gateway(),
+		"shared", stores.Shared, "before", before.Format(time.RFC3339))
+	s.sweep(svc, before)
 	s.lifecycle(ctx, svc)
 	users, serverKey, err := openIAM(ctx, cfg, stores)
 	if err != nil {
@@ -143,14 +148,16 @@ func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*i
 	return users, keys, nil
 }
 
-// sweep removes orphan blobs in the background (Service.SweepOrphans): a
-// walk over every blob must not hold up the first request. Closing the
-// server stops it; what it had not reached waits for the next start.
+// sweep removes orphan blobs older than before in the background
+// (Service.SweepOrphans): a walk over every blob must not hold up the
+// first request. Closing the server stops it; what it had not reached
+// waits for the next start.
 func (s *Server) sweep(svc *service.Service, before time.Time) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	s.stopSweep = func() { cancel(); <-done }
 	s.swept = done
+	started := time.Now()
 	go func() {
 		defer close(done)
 		rep, err := svc.SweepOrphans(ctx, before)
@@ -162,7 +169,7 @@ func (s *Server) sweep(svc *service.Service, before time.Time) {
 				"blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
 		default:
 			s.log.Info("orphan sweep done", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved,
-				"took", time.Since(before).Round(time.Millisecond))
+				"took", time.Since(started).Round(time.Millisecond))
 		}
 	}()
 }
