@@ -23,6 +23,9 @@ type Blobs interface {
 	// Gateway is the ID the store's writes carry (temp files, packs), for
 	// logs: random at every open.
 	Gateway() string
+	// EmptyTrash removes for good what a shared store's deletes moved
+	// aside before the given time (disk's trash.go), and returns how many.
+	EmptyTrash(ctx context.Context, before time.Time) (int, error)
 
 	// For jog fsck:
 

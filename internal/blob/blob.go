@@ -39,7 +39,10 @@ type Store interface {
 	// Open returns a reader of a committed blob. A missing blob is reported
 	// with an error satisfying errors.Is(err, fs.ErrNotExist).
 	Open(ctx context.Context, id string) (io.ReadSeekCloser, error)
-	// Delete removes a blob; a missing blob is not an error.
+	// Delete removes a blob; a missing blob is not an error. A store that
+	// several processes share may keep the bytes for readers elsewhere
+	// that opened the blob before, for up to Grace (disk: the trash), but
+	// Walk no longer reports it.
 	Delete(ctx context.Context, id string) error
 	// Walk calls fn for every committed blob.
 	Walk(ctx context.Context, fn func(Info) error) error

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/backend"
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
@@ -94,6 +95,11 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	}
 	log.Info("temp files of interrupted writes removed", "removed", n, "gateway", stores.Blobs.Gateway(),
 		"shared", stores.Shared, "before", before.Format(time.RFC3339))
+	if n, err := stores.Blobs.EmptyTrash(ctx, before); err != nil {
+		log.Warn("emptying the trash failed", "err", err)
+	} else if n > 0 {
+		log.Info("trash emptied", "removed", n)
+	}
 	s.sweep(svc, before)
 	s.lifecycle(ctx, svc)
 	users, serverKey, err := openIAM(ctx, cfg, stores)
@@ -151,27 +157,57 @@ func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*i
 // sweep removes orphan blobs older than before in the background
 // (Service.SweepOrphans): a walk over every blob must not hold up the
 // first request. Closing the server stops it; what it had not reached
-// waits for the next start.
+// waits for the next start. Where gateways share the data dir it then
+// empties the trash of deletes (backend.Blobs.EmptyTrash) every
+// trashInterval, of what was deleted blob.Grace ago.
 func (s *Server) sweep(svc *service.Service, before time.Time) {
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
+	done, swept := make(chan struct{}), make(chan struct{})
 	s.stopSweep = func() { cancel(); <-done }
-	s.swept = done
+	s.swept = swept
 	started := time.Now()
 	go func() {
 		defer close(done)
-		rep, err := svc.SweepOrphans(ctx, before)
-		switch {
-		case ctx.Err() != nil:
-			s.log.Info("orphan sweep stopped by shutdown", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
-		case err != nil:
-			s.log.Error("orphan sweep failed: orphans stay until the next start", "err", err,
-				"blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
-		default:
-			s.log.Info("orphan sweep done", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved,
-				"took", time.Since(started).Round(time.Millisecond))
+		s.sweepOnce(ctx, svc, before, started)
+		close(swept)
+		if !s.stores.Shared {
+			return
+		}
+		t := time.NewTicker(trashInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				n, err := s.stores.Blobs.EmptyTrash(ctx, time.Now().Add(-blob.Grace))
+				if err != nil && ctx.Err() == nil {
+					s.log.Warn("emptying the trash failed", "err", err)
+				} else if n > 0 {
+					s.log.Info("trash emptied", "removed", n)
+				}
+			}
 		}
 	}()
+}
+
+// trashInterval is how often a gateway sharing the data dir empties the
+// trash.
+const trashInterval = 10 * time.Minute
+
+// sweepOnce runs the orphan sweep and logs what it did.
+func (s *Server) sweepOnce(ctx context.Context, svc *service.Service, before, started time.Time) {
+	rep, err := svc.SweepOrphans(ctx, before)
+	switch {
+	case ctx.Err() != nil:
+		s.log.Info("orphan sweep stopped by shutdown", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
+	case err != nil:
+		s.log.Error("orphan sweep failed: orphans stay until the next start", "err", err,
+			"blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
+	default:
+		s.log.Info("orphan sweep done", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved,
+			"took", time.Since(started).Round(time.Millisecond))
+	}
 }
 
 // lifecycle starts the lifecycle worker (internal/lifecycle/worker) unless

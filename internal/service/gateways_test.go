@@ -157,6 +157,9 @@ func TestSweepSparesInFlightCommit(t *testing.T) {
 			t.Errorf("packed %v: sweep with a bound past Y's commit: %+v, %v; want Y removed", packed, rep, err)
 		}
 		mustRead(t, a, idX, x)
+		if _, err := a.EmptyTrash(ctx, time.Now().Add(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
 		if r, err := a.Open(ctx, idY); err == nil {
 			r.Close()
 			t.Errorf("packed %v: Y, unreferenced, survived the unbounded sweep", packed)

@@ -5,8 +5,8 @@
 //	<root>/packs/<id>          small blobs of known size, as records (pack.go)
 //
 // Several processes (gateways) may share root: each writes only files
-// named for it, and removes another's only once that one has ended
-// (gateway.go).
+// named for it, removes another's only once that one has ended
+// (gateway.go), and defers what it deletes (trash.go).
 //
 // Commit order: write the temp file, fsync it, rename it into blobs/, fsync
 // the directory that received it. Only then may metadata refer to the ID.
@@ -35,9 +35,11 @@ import (
 type Store struct {
 	root string
 	// gateway is this store's random ID (gateway.go); unlock, for a store
-	// opened with OpenShared, releases its lock file.
+	// opened with OpenShared, releases its lock file. Such a store moves
+	// what it deletes to the trash (trash.go).
 	gateway string
 	unlock  func() error
+	shared  bool
 	// NoSync skips fsync; only for tests and benchmarks that say so.
 	NoSync bool
 	// Reserve is the free space, in bytes, blob writes leave on the file
@@ -91,7 +93,7 @@ func open(root string, shared bool) (*Store, error) {
 			return nil, err
 		}
 	}
-	s := &Store{root: root, gateway: newGatewayID(), PackMax: DefaultPackMax, PackFileMax: packFileMax}
+	s := &Store{root: root, gateway: newGatewayID(), shared: shared, PackMax: DefaultPackMax, PackFileMax: packFileMax}
 	if shared {
 		if err := s.announce(); err != nil {
 			return nil, err
@@ -290,13 +292,19 @@ func (s *Store) Open(ctx context.Context, id string) (io.ReadSeekCloser, error) 
 	return os.Open(s.path(id))
 }
 
-// Delete implements blob.Store.
+// Delete implements blob.Store. A shared store moves the blob to the trash
+// (trash.go), where readers of other gateways still find it until
+// EmptyTrash.
 func (s *Store) Delete(ctx context.Context, id string) error {
-	if p, ok := parsePackedID(id); ok {
-		return noSpace(s.deletePacked(p)) // punching a hole may need a block
-	}
-	if !validID(id) {
+	p, packed := parsePackedID(id)
+	if !packed && !validID(id) {
 		return nil
+	}
+	if s.shared {
+		return noSpace(s.trash(id, packed))
+	}
+	if packed {
+		return noSpace(s.deletePacked(p)) // punching a hole may need a block
 	}
 	err := os.Remove(s.path(id))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -306,11 +314,19 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 }
 
 // Walk implements blob.Store: the records of pack files (except packs
-// another process still appends to), then the blob files.
+// another process still appends to, and records in the trash), then the
+// blob files.
 func (s *Store) Walk(ctx context.Context, fn func(blob.Info) error) error {
-	err := s.walkPacks(func(id string, size int64, created time.Time) error {
+	trashed, err := s.trashedRecords()
+	if err != nil {
+		return err
+	}
+	err = s.walkPacks(func(id string, size int64, created time.Time) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if trashed[id] {
+			return nil
 		}
 		return fn(blob.Info{ID: id, Size: size, ModTime: created})
 	})
