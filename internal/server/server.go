@@ -157,43 +157,63 @@ func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*i
 // sweep removes orphan blobs older than before in the background
 // (Service.SweepOrphans): a walk over every blob must not hold up the
 // first request. Closing the server stops it; what it had not reached
-// waits for the next start. Where gateways share the data dir it then
-// empties the trash of deletes (backend.Blobs.EmptyTrash) every
-// trashInterval, of what was deleted blob.Grace ago.
+// waits for the next start. Where gateways share the data dir it goes on
+// (maintain).
 func (s *Server) sweep(svc *service.Service, before time.Time) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done, swept := make(chan struct{}), make(chan struct{})
 	s.stopSweep = func() { cancel(); <-done }
 	s.swept = swept
-	started := time.Now()
 	go func() {
 		defer close(done)
-		s.sweepOnce(ctx, svc, before, started)
+		s.sweepOnce(ctx, svc, before, time.Now())
 		close(swept)
-		if !s.stores.Shared {
-			return
-		}
-		t := time.NewTicker(trashInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				n, err := s.stores.Blobs.EmptyTrash(ctx, time.Now().Add(-blob.Grace))
-				if err != nil && ctx.Err() == nil {
-					s.log.Warn("emptying the trash failed", "err", err)
-				} else if n > 0 {
-					s.log.Info("trash emptied", "removed", n)
-				}
-			}
+		if s.stores.Shared {
+			s.maintain(ctx, svc)
 		}
 	}()
 }
 
-// trashInterval is how often a gateway sharing the data dir empties the
-// trash.
-const trashInterval = 10 * time.Minute
+// Where gateways share the data dir, other gateways' crashes leave temp
+// files and orphans while this one runs, and its deletes wait in the
+// trash: every trashInterval it empties the trash of what was deleted
+// blob.Grace ago, and every resweepInterval it runs recovery and the
+// orphan sweep again with the shared bound (service.RecoveryBefore).
+const (
+	trashInterval   = 10 * time.Minute
+	resweepInterval = 6 * time.Hour
+)
+
+// maintain empties the trash and repeats recovery until ctx ends.
+func (s *Server) maintain(ctx context.Context, svc *service.Service) {
+	t := time.NewTicker(trashInterval)
+	defer t.Stop()
+	lastSweep := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := s.stores.Blobs.EmptyTrash(ctx, time.Now().Add(-blob.Grace))
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("emptying the trash failed", "err", err)
+		} else if n > 0 {
+			s.log.Info("trash emptied", "removed", n)
+		}
+		if time.Since(lastSweep) < resweepInterval {
+			continue
+		}
+		lastSweep = time.Now()
+		before := service.RecoveryBefore(lastSweep, true)
+		if n, err := s.stores.Blobs.CleanTemp(ctx, before); err != nil && ctx.Err() == nil {
+			s.log.Warn("removing temp files of ended gateways failed", "err", err)
+		} else if n > 0 {
+			s.log.Info("temp files of ended gateways removed", "removed", n)
+		}
+		s.sweepOnce(ctx, svc, before, lastSweep)
+	}
+}
 
 // sweepOnce runs the orphan sweep and logs what it did.
 func (s *Server) sweepOnce(ctx context.Context, svc *service.Service, before, started time.Time) {
