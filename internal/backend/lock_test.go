@@ -86,6 +86,15 @@ func TestSharedLock(t *testing.T) {
 		}
 		t.Errorf("Exclusive open beside gateways: %v, want ErrLocked", err)
 	}
+	// A read-only check (jog fsck) opens beside them and knows others write.
+	ro, err := OpenWith(ctx, cfg, nil, Options{Existing: true, Unlocked: true})
+	if err != nil {
+		t.Fatalf("Unlocked open beside gateways: %v", err)
+	}
+	if !ro.Shared {
+		t.Error("an Unlocked open of a shared data dir does not report it shared")
+	}
+	ro.Close()
 	a.Close()
 	b.Close()
 	ex, err := OpenWith(ctx, cfg, nil, Options{Existing: true, Exclusive: true})
