@@ -289,7 +289,13 @@ func (s *Store) Open(ctx context.Context, id string) (io.ReadSeekCloser, error) 
 	if !validID(id) {
 		return nil, fmt.Errorf("blob %q: %w", id, fs.ErrNotExist)
 	}
-	return os.Open(s.path(id))
+	f, err := os.Open(s.path(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		if t, terr := s.openTrashed(id); terr == nil {
+			return t, nil
+		}
+	}
+	return f, err
 }
 
 // Delete implements blob.Store. A shared store moves the blob to the trash

@@ -26,7 +26,9 @@ import (
 // their minute is over before its bound (blob.Grace before now, in the
 // server): a read begun before the delete has had that long to finish.
 // Walk leaves out marked records, so the orphan sweep does not see them
-// again.
+// again. Open still finds a blob file in the trash: a GET of a multipart
+// object on another gateway opens its parts one after another, and a part
+// deleted meanwhile must still be there for it.
 
 // trashBucket is the trash directory of deletes at t.
 func (s *Store) trashBucket(t time.Time) string {
@@ -52,6 +54,20 @@ func (s *Store) trash(id string, packed bool) error {
 		return nil
 	}
 	return err
+}
+
+// openTrashed opens blob file id in the trash, newest delete first.
+func (s *Store) openTrashed(id string) (*os.File, error) {
+	buckets, err := os.ReadDir(filepath.Join(s.root, "trash"))
+	if err != nil {
+		return nil, err
+	}
+	for i := len(buckets) - 1; i >= 0; i-- {
+		if f, err := os.Open(filepath.Join(s.root, "trash", buckets[i].Name(), id)); err == nil {
+			return f, nil
+		}
+	}
+	return nil, fs.ErrNotExist
 }
 
 // trashedRecords returns the packed blobs in the trash.

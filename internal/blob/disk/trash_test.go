@@ -54,6 +54,12 @@ func TestTrash(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A multipart GET opens its next part after the delete: still there.
+	for id, data := range ids {
+		if got, err := readBlob(t, a, id); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s opened after the delete: %d bytes (%v)", id, len(got), err)
+		}
+	}
 	for id, r := range readers {
 		rest, err := io.ReadAll(r)
 		r.Close()
