@@ -21,12 +21,24 @@ type Options struct {
 	// Unlocked opens without taking the data dir's lock, for a read-only
 	// check beside a running server that holds it.
 	Unlocked bool
+	// Exclusive takes the data dir's lock exclusively even where gateways
+	// share it (an external metadata store), for a tool that needs the
+	// directory alone (jog fsck --repair): it fails with an error wrapping
+	// datadir.ErrLocked while any gateway runs, and gateways refuse to
+	// start while it holds the lock.
+	Exclusive bool
 }
 
 // Stores are a data dir's open stores. Close them once.
 type Stores struct {
 	Meta  meta.Store
 	Blobs Blobs
+	// Shared is true when other gateways may write to the data dir while
+	// these stores are open: the metadata store is outside the data dir
+	// (SharedDataDir) and this open does not hold it alone. Recovery and
+	// the orphan sweep then leave alone what a live write may own
+	// (service.RecoveryBefore).
+	Shared bool
 
 	ready  func(context.Context) error
 	unlock func() error
@@ -34,7 +46,8 @@ type Stores struct {
 
 // Open opens cfg's data dir for a server: it creates the dir if needed,
 // takes its lock (failing with an error wrapping datadir.ErrLocked while
-// another process holds it) and opens the stores cfg names. log receives
+// another process holds it: exclusive with SQLite, shared among gateways
+// with an external metadata store) and opens the stores cfg names. log receives
 // what the stores report on opening (a schema upgrade, settings in
 // effect); nil discards it.
 func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stores, error) {
@@ -57,21 +70,31 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, opts Opt
 	} else if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
+	shared := SharedDataDir(cfg) && !opts.Exclusive
 	unlock := func() error { return nil }
 	if !opts.Unlocked {
+		lock := datadir.Lock
+		if shared {
+			lock = datadir.LockShared
+		}
 		var err error
-		if unlock, err = datadir.Lock(cfg.DataDir); err != nil {
+		if unlock, err = lock(cfg.DataDir); err != nil {
 			return nil, err
 		}
 	}
-	s, err := open(ctx, cfg, log, mb)
+	s, err := open(ctx, cfg, log, mb, shared)
 	if err != nil {
 		unlock()
 		return nil, err
 	}
-	s.unlock = unlock
+	s.unlock, s.Shared = unlock, shared
 	return s, nil
 }
+
+// SharedDataDir reports whether cfg's data dir may be shared by several
+// gateways: whether its metadata store lives outside it (any --meta but
+// the embedded SQLite, which one process at a time opens).
+func SharedDataDir(cfg config.Config) bool { return cfg.Meta != "sqlite" }
 
 // existing checks that dir is a data dir holding mb's store.
 func existing(dir string, mb metaBackend) error {
@@ -86,7 +109,7 @@ func existing(dir string, mb metaBackend) error {
 }
 
 // open opens the stores once the data dir is there (and locked).
-func open(ctx context.Context, cfg config.Config, log *slog.Logger, mb metaBackend) (*Stores, error) {
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, mb metaBackend, shared bool) (*Stores, error) {
 	noSync := cfg.Fsync == "never"
 	if noSync {
 		log.Warn("fsync disabled: acknowledged writes may be lost on power failure")
@@ -95,7 +118,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, mb metaBacke
 	if err != nil {
 		return nil, fmt.Errorf("open metadata: %w", err)
 	}
-	blobs, err := openBlobs(cfg, log)
+	blobs, err := openBlobs(cfg, log, shared)
 	if err != nil {
 		m.Close()
 		return nil, fmt.Errorf("open blob store: %w", err)

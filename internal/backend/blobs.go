@@ -20,6 +20,12 @@ type Blobs interface {
 	// SyncTime is the time spent so far in fsync of blob data; the server
 	// sizes GOMAXPROCS by how it grows (ADR 0008).
 	SyncTime() time.Duration
+	// Gateway is the ID the store's writes carry (temp files, packs), for
+	// logs: random at every open.
+	Gateway() string
+	// EmptyTrash removes for good what a shared store's deletes moved
+	// aside before the given time (disk's trash.go), and returns how many.
+	EmptyTrash(ctx context.Context, before time.Time) (int, error)
 
 	// For jog fsck:
 
@@ -38,12 +44,17 @@ type Blobs interface {
 var _ Blobs = (*disk.Store)(nil)
 
 // openBlobs opens the data dir's blob store with cfg's --fsync and
-// --pack-max.
-func openBlobs(cfg config.Config, log *slog.Logger) (Blobs, error) {
-	b, err := disk.Open(cfg.DataDir)
+// --pack-max: as one of several gateways when shared.
+func openBlobs(cfg config.Config, log *slog.Logger, shared bool) (Blobs, error) {
+	open := disk.Open
+	if shared {
+		open = disk.OpenShared
+	}
+	b, err := open(cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
+	log.Debug("blob store open", "gateway", b.Gateway(), "shared", shared)
 	b.NoSync = cfg.Fsync == "never"
 	b.PackMax = int64(cfg.PackMax)
 	if b.Packing && b.PackMax > 0 {

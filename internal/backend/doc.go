@@ -2,7 +2,8 @@
 // configuration: the metadata store named by --meta (config.MetaBackends:
 // SQLite in <data-dir>/jog.db today) and the blob store (disk, in the data
 // dir). It takes the data dir's lock (internal/datadir) for as long as the
-// stores are open, applies the settings each store understands (--fsync,
+// stores are open — exclusive with SQLite, shared among the gateways of an
+// external metadata store — applies the settings each store understands (--fsync,
 // --pack-max) and hands them back behind interfaces: the server, jog fsck
 // and later tools open stores here and import no backend package.
 //

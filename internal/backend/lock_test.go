@@ -3,10 +3,14 @@
 package backend
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"testing"
 
+	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
+	"github.com/jogstore/jog/internal/meta"
 )
 
 // TestLock: the stores hold the data dir's lock until closed, so a second
@@ -52,4 +56,88 @@ func TestLock(t *testing.T) {
 		t.Fatalf("Open after Close: %v", err)
 	}
 	s.Close()
+}
+
+// TestSharedLock: with a metadata store outside the data dir, gateways
+// share the data dir's lock: several open at once, each with its own blob
+// gateway; a tool that needs the directory alone (Exclusive) is refused
+// while any runs, and gateways are refused while it holds the lock.
+func TestSharedLock(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Meta = externalMeta(t)
+	ctx := t.Context()
+	a, err := Open(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(ctx, cfg, nil)
+	if err != nil {
+		t.Fatalf("second gateway: %v", err)
+	}
+	if !a.Shared || !b.Shared {
+		t.Errorf("gateways' stores Shared = %v, %v; want true", a.Shared, b.Shared)
+	}
+	if a.Blobs.Gateway() == b.Blobs.Gateway() {
+		t.Errorf("two gateways share the blob gateway ID %s", a.Blobs.Gateway())
+	}
+	if ex, err := OpenWith(ctx, cfg, nil, Options{Existing: true, Exclusive: true}); !errors.Is(err, datadir.ErrLocked) {
+		if err == nil {
+			ex.Close()
+		}
+		t.Errorf("Exclusive open beside gateways: %v, want ErrLocked", err)
+	}
+	// A read-only check (jog fsck) opens beside them and knows others write.
+	ro, err := OpenWith(ctx, cfg, nil, Options{Existing: true, Unlocked: true})
+	if err != nil {
+		t.Fatalf("Unlocked open beside gateways: %v", err)
+	}
+	if !ro.Shared {
+		t.Error("an Unlocked open of a shared data dir does not report it shared")
+	}
+	ro.Close()
+	a.Close()
+	b.Close()
+	ex, err := OpenWith(ctx, cfg, nil, Options{Existing: true, Exclusive: true})
+	if err != nil {
+		t.Fatalf("Exclusive open once the gateways left: %v", err)
+	}
+	if ex.Shared {
+		t.Error("an Exclusive open reports a shared data dir")
+	}
+	if g, err := Open(ctx, cfg, nil); !errors.Is(err, datadir.ErrLocked) {
+		if err == nil {
+			g.Close()
+		}
+		t.Errorf("gateway beside an Exclusive holder: %v, want ErrLocked", err)
+	}
+	ex.Close()
+	// SQLite keeps the exclusive lock.
+	cfg.Meta = "sqlite"
+	s, err := Open(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Shared {
+		t.Error("SQLite stores report a shared data dir")
+	}
+	if locked, err := datadir.Locked(cfg.DataDir); !locked || err != nil {
+		t.Errorf("Locked beside a SQLite server = %v, %v", locked, err)
+	}
+}
+
+// externalMeta registers, for the test, a metadata backend that keeps its
+// store outside the data dir (as PostgreSQL does) and returns its name.
+func externalMeta(t *testing.T) string {
+	const name = "external-test"
+	dbDir := t.TempDir()
+	metaBackends[name] = metaBackend{
+		check: func(string) error { return nil },
+		open: func(ctx context.Context, cfg config.Config, log *slog.Logger) (meta.Store, func(context.Context) error, error) {
+			cfg.DataDir = dbDir
+			return openSQLite(ctx, cfg, log)
+		},
+	}
+	t.Cleanup(func() { delete(metaBackends, name) })
+	return name
 }

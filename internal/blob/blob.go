@@ -39,14 +39,37 @@ type Store interface {
 	// Open returns a reader of a committed blob. A missing blob is reported
 	// with an error satisfying errors.Is(err, fs.ErrNotExist).
 	Open(ctx context.Context, id string) (io.ReadSeekCloser, error)
-	// Delete removes a blob; a missing blob is not an error.
+	// Delete removes a blob; a missing blob is not an error. A store that
+	// several processes share may keep the bytes for readers elsewhere
+	// that opened the blob before, for up to Grace (disk: the trash), but
+	// Walk no longer reports it.
 	Delete(ctx context.Context, id string) error
 	// Walk calls fn for every committed blob.
 	Walk(ctx context.Context, fn func(Info) error) error
-	// CleanTemp removes leftovers of writes that never committed and were
-	// started before the given time.
+	// CleanTemp removes leftovers of writes that never committed, last
+	// written before the given time, that no live writer owns: neither
+	// this store's writes in progress nor, where several processes share
+	// the store, another live process's.
 	CleanTemp(ctx context.Context, before time.Time) (removed int, err error)
 }
+
+// Grace bounds, where several processes (gateways) share a store, how long
+// what a write leaves may still belong to a live write of another process:
+//
+//   - a committed blob younger than Grace (Info.ModTime, which a store sets
+//     no earlier than the start of the blob's commit) may be waiting for
+//     the metadata commit that refers to it: a write commits its metadata
+//     right after its blob, so it takes that long only if its metadata
+//     store keeps it waiting for an hour;
+//   - a leftover of a write in progress last written more than Grace ago
+//     is the write of a process that has stopped (or a client that sent
+//     nothing for an hour).
+//
+// Recovery and the orphan sweep of a shared store therefore remove only
+// what is older than Grace (service.RecoveryBefore). Clocks of the
+// processes (and of a shared filesystem's server, which sets file times)
+// must agree within a small part of it.
+const Grace = time.Hour
 
 // Writer receives a new blob's bytes.
 type Writer interface {

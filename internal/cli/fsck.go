@@ -28,20 +28,25 @@ func runFsck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		dataDir = v
 	}
 	fl.StringVar(&dataDir, "data-dir", dataDir, "the data dir to check (env JOG_DATA_DIR)")
+	metaName := config.Default().Meta
+	if v := config.Getenv("JOG_META"); v != "" {
+		metaName = v
+	}
+	fl.StringVar(&metaName, "meta", metaName, "the metadata store, as jog server's --meta: with any but sqlite the data dir is shared by gateways, and a read-only check runs beside them (env JOG_META)")
 	deep := fl.Bool("deep", false, "read every blob and verify its MD5 (ETag) and stored checksum")
 	repair := fl.Bool("repair", false, "remove orphan blobs and temp files, rebuild a wrong directory index (refused while a server runs)")
 	dropLost := fl.Bool("repair-drop-lost", false, "implies --repair; also delete objects and abort uploads whose data is missing or corrupt")
 	asJSON := fl.Bool("json", false, "write one JSON document (problems, summary) instead of text")
 	fl.Usage = func() {
-		fmt.Fprint(fl.Output(), `Usage: jog fsck [--data-dir DIR] [--deep] [--repair | --repair-drop-lost] [--json]
+		fmt.Fprint(fl.Output(), `Usage: jog fsck [--data-dir DIR] [--meta STORE] [--deep] [--repair | --repair-drop-lost] [--json]
 
 Checks that every object, every part of a multipart object and every part of
 an upload in progress has its blob file with the recorded size (--deep: and
 content), and lists blob files no metadata refers to (orphans) and files
 left in tmp/. It also checks the directory index that serves listings by
 "/" against the objects, and each bucket's recorded usage (what quotas are
-checked against) against the sum over its versions. A read-only check may run while the server runs;
---repair needs the server stopped.
+checked against) against the sum over its versions. A read-only check may run while the server runs
+(or, with an external --meta, while gateways share the data dir); --repair needs every server stopped.
 
 Repair removes orphans and temp files, rebuilds the directory index of
 a bucket where it disagrees with the objects and recomputes a wrong usage.
@@ -65,7 +70,7 @@ Flags:
 		fl.Usage()
 		return fsckError
 	}
-	opts := fsck.Options{DataDir: dataDir, Deep: *deep, Repair: *repair || *dropLost, DropLost: *dropLost}
+	opts := fsck.Options{DataDir: dataDir, Meta: metaName, Deep: *deep, Repair: *repair || *dropLost, DropLost: *dropLost}
 
 	var out fsckOutput = &textOutput{w: stdout}
 	if *asJSON {

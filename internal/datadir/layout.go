@@ -14,15 +14,17 @@ const (
 	// in the metadata store (internal/iam/keyring; mode 0600), unless
 	// JOG_IAM_KEY gives it.
 	IAMKeyFile = "iam.key"
-	// LockFile is the file a running server holds an exclusive lock on
-	// (Lock).
+	// LockFile is the file a running server holds a lock on: exclusive
+	// (Lock), or shared among gateways (LockShared).
 	LockFile = "jog.lock"
 	// QoSFile keeps the throughput `jog calibrate` measured (qos.Calibration,
 	// JSON): the capacity reservations are admitted against where
 	// --qos-read-capacity / --qos-write-capacity are not given.
 	QoSFile = "qos.json"
 	// TempDir holds the blobs being written, and what interrupted writes
-	// left (the disk blob store creates it, beside blobs/ and packs/).
+	// left (the disk blob store creates it, beside blobs/ and packs/):
+	// each gateway's files carry its ID, and its lock file says whether
+	// it is alive (internal/blob/disk).
 	TempDir = "tmp"
 )
 

@@ -6,6 +6,6 @@ package datadir
 // server and jog fsck --repair) on one data dir is then the operator's
 // mistake to avoid.
 
-func lockFile(string) (func() error, error) { return func() error { return nil }, nil }
+func lockFile(string, bool) (func() error, error) { return func() error { return nil }, nil }
 
 func probeLock(string) (bool, error) { return false, nil }

@@ -4,6 +4,7 @@ package datadir
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 )
 
@@ -36,4 +37,67 @@ func TestLock(t *testing.T) {
 		t.Fatalf("Lock after release: %v", err)
 	}
 	again()
+}
+
+// TestLockShared: gateways share the lock with each other, never with an
+// exclusive holder, and Locked sees a shared holder too.
+func TestLockShared(t *testing.T) {
+	dir := t.TempDir()
+	a, err := LockShared(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LockShared(dir)
+	if err != nil {
+		t.Fatalf("second LockShared: %v", err)
+	}
+	if _, err := Lock(dir); !errors.Is(err, ErrLocked) {
+		t.Errorf("Lock beside gateways: %v, want ErrLocked", err)
+	}
+	if locked, err := Locked(dir); !locked || err != nil {
+		t.Errorf("Locked while shared = %v, %v", locked, err)
+	}
+	a()
+	if _, err := Lock(dir); !errors.Is(err, ErrLocked) {
+		t.Errorf("Lock beside one gateway: %v, want ErrLocked", err)
+	}
+	b()
+	if locked, err := Locked(dir); locked || err != nil {
+		t.Errorf("Locked after the gateways left = %v, %v", locked, err)
+	}
+	ex, err := Lock(dir)
+	if err != nil {
+		t.Fatalf("Lock after the gateways left: %v", err)
+	}
+	if _, err := LockShared(dir); !errors.Is(err, ErrLocked) {
+		t.Errorf("LockShared beside an exclusive holder: %v, want ErrLocked", err)
+	}
+	ex()
+	c, err := LockShared(dir)
+	if err != nil {
+		t.Fatalf("LockShared after the exclusive holder left: %v", err)
+	}
+	c()
+}
+
+// TestLockPath: a lock on any file, as blob stores mark live gateways.
+func TestLockPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.lock")
+	if locked, err := PathLocked(path); locked || err != nil {
+		t.Fatalf("PathLocked of no file = %v, %v", locked, err)
+	}
+	release, err := LockPath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockPath(path); !errors.Is(err, ErrLocked) {
+		t.Errorf("second LockPath: %v, want ErrLocked", err)
+	}
+	if locked, err := PathLocked(path); !locked || err != nil {
+		t.Errorf("PathLocked while held = %v, %v", locked, err)
+	}
+	release()
+	if locked, err := PathLocked(path); locked || err != nil {
+		t.Errorf("PathLocked after release = %v, %v", locked, err)
+	}
 }

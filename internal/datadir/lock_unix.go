@@ -10,12 +10,16 @@ import (
 	"syscall"
 )
 
-func lockFile(path string) (func() error, error) {
+func lockFile(path string, exclusive bool) (func() error, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
 	if err != nil {
 		return nil, err
 	}
-	if err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
+	}
+	if err := flock(f, how|syscall.LOCK_NB); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -26,8 +30,11 @@ func lockFile(path string) (func() error, error) {
 	}, nil
 }
 
+// probeLock tries the lock exclusively, which any holder (shared or
+// exclusive) prevents; the file is opened for writing because NFS lends
+// exclusive locks only to writers.
 func probeLock(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil // no server ever ran here
 	}
@@ -35,7 +42,7 @@ func probeLock(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	err = flock(f, syscall.LOCK_SH|syscall.LOCK_NB)
+	err = flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, ErrLocked) {
 		return true, nil
 	}

@@ -18,6 +18,13 @@
 // reported, and a missing blob is reported only if the metadata that named
 // it is still current when re-read. Repair needs the data dir's lock
 // (datadir.Lock), so it never runs beside a server.
+//
+// A data dir shared by gateways (an external metadata store, Meta) is
+// always checked in live mode, since a gateway on another machine may be
+// writing whether or not its lock shows here, and blobs younger than
+// blob.Grace are then left out of the orphan check (a gateway's metadata
+// commit may still be on its way). Repair takes the lock exclusively, so
+// it fails while any gateway runs, and gateways refuse to start meanwhile.
 package fsck
 
 import (
@@ -28,6 +35,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/backend"
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta"
@@ -36,6 +44,9 @@ import (
 // Options say what to check and what to repair.
 type Options struct {
 	DataDir string
+	// Meta names the metadata store as the server's --meta does; ""
+	// means the default (SQLite in the data dir).
+	Meta string
 	// Deep reads every blob and compares its MD5 with the ETag (per part
 	// for multipart data) and its flexible checksum with the stored one.
 	// Without it only presence and size are checked.
@@ -189,7 +200,8 @@ func (s Summary) Remaining() int {
 }
 
 // liveGrace: in live mode, blobs younger than this before the start of the
-// check may belong to writes whose metadata is about to commit.
+// check may belong to writes whose metadata is about to commit; where
+// gateways share the data dir, blob.Grace.
 const liveGrace = time.Minute
 
 // pageSize is how many metadata rows are read per query.
@@ -206,7 +218,10 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	}
 	cfg := config.Default()
 	cfg.DataDir = opts.DataDir
-	stores, err := backend.OpenWith(ctx, cfg, nil, backend.Options{Existing: true, Unlocked: !opts.Repair})
+	if opts.Meta != "" {
+		cfg.Meta = opts.Meta
+	}
+	stores, err := backend.OpenWith(ctx, cfg, nil, backend.Options{Existing: true, Unlocked: !opts.Repair, Exclusive: opts.Repair})
 	if err != nil {
 		return sum, err
 	}
@@ -216,7 +231,10 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 			return sum, err
 		}
 	}
-	c := &checker{opts: opts, meta: stores.Meta, blobs: stores.Blobs, sum: &sum, start: time.Now(), buf: make([]byte, 1<<20)}
+	c := &checker{opts: opts, meta: stores.Meta, blobs: stores.Blobs, sum: &sum, start: time.Now(), buf: make([]byte, 1<<20), grace: liveGrace}
+	if stores.Shared {
+		sum.Live, c.grace = true, blob.Grace
+	}
 	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.indexes, c.versions, c.orphans, c.temp} {
 		if !opts.Repair && !sum.Live {
 			// A server started meanwhile: from now on, count as live.
@@ -238,6 +256,9 @@ type checker struct {
 	sum   *Summary
 	start time.Time
 	buf   []byte
+	// grace: in live mode, blobs younger than this before start are not
+	// checked for references.
+	grace time.Duration
 }
 
 func (c *checker) report(p Problem) {

@@ -52,7 +52,7 @@ func (c *checker) orphans(ctx context.Context) error {
 	}
 	err := c.blobs.Walk(ctx, func(info blob.Info) error {
 		c.sum.Blobs++
-		if c.sum.Live && info.ModTime.After(c.start.Add(-liveGrace)) {
+		if c.sum.Live && info.ModTime.After(c.start.Add(-c.grace)) {
 			return nil // may be a write whose metadata commits any moment
 		}
 		batch = append(batch, info)

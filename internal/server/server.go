@@ -16,6 +16,7 @@ import (
 
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/backend"
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
@@ -46,7 +47,8 @@ type Server struct {
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
-// (one server per data dir: backend.Open), removes the temp files of
+// (one server per data dir with SQLite, shared by gateways with an
+// external metadata store: backend.Open), removes the temp files of
 // interrupted writes, starts the background orphan sweep and prepares the
 // handler. It does not listen yet.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
@@ -83,13 +85,22 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	}
 	svc := service.NewWith(stores.Meta, stores.Blobs, log, service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay})
 	// Temp files of writes a crash interrupted: one directory, so before
-	// the server answers.
-	n, err := stores.Blobs.CleanTemp(ctx, started)
+	// the server answers. Where gateways share the data dir, only those of
+	// ended gateways, and old enough that no live write owns them
+	// (service.RecoveryBefore); the sweep's bound is the same.
+	before := service.RecoveryBefore(started, stores.Shared)
+	n, err := stores.Blobs.CleanTemp(ctx, before)
 	if err != nil {
 		return nil, fmt.Errorf("recovery: %w", err)
 	}
-	log.Info("temp files of interrupted writes removed", "removed", n)
-	s.sweep(svc, started)
+	log.Info("temp files of interrupted writes removed", "removed", n, "gateway", stores.Blobs.Gateway(),
+		"shared", stores.Shared, "before", before.Format(time.RFC3339))
+	if n, err := stores.Blobs.EmptyTrash(ctx, before); err != nil {
+		log.Warn("emptying the trash failed", "err", err)
+	} else if n > 0 {
+		log.Info("trash emptied", "removed", n)
+	}
+	s.sweep(svc, before)
 	s.lifecycle(ctx, svc)
 	users, serverKey, err := openIAM(ctx, cfg, stores)
 	if err != nil {
@@ -143,28 +154,80 @@ func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*i
 	return users, keys, nil
 }
 
-// sweep removes orphan blobs in the background (Service.SweepOrphans): a
-// walk over every blob must not hold up the first request. Closing the
-// server stops it; what it had not reached waits for the next start.
+// sweep removes orphan blobs older than before in the background
+// (Service.SweepOrphans): a walk over every blob must not hold up the
+// first request. Closing the server stops it; what it had not reached
+// waits for the next start. Where gateways share the data dir it goes on
+// (maintain).
 func (s *Server) sweep(svc *service.Service, before time.Time) {
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
+	done, swept := make(chan struct{}), make(chan struct{})
 	s.stopSweep = func() { cancel(); <-done }
-	s.swept = done
+	s.swept = swept
 	go func() {
 		defer close(done)
-		rep, err := svc.SweepOrphans(ctx, before)
-		switch {
-		case ctx.Err() != nil:
-			s.log.Info("orphan sweep stopped by shutdown", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
-		case err != nil:
-			s.log.Error("orphan sweep failed: orphans stay until the next start", "err", err,
-				"blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
-		default:
-			s.log.Info("orphan sweep done", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved,
-				"took", time.Since(before).Round(time.Millisecond))
+		s.sweepOnce(ctx, svc, before, time.Now())
+		close(swept)
+		if s.stores.Shared {
+			s.maintain(ctx, svc)
 		}
 	}()
+}
+
+// Where gateways share the data dir, other gateways' crashes leave temp
+// files and orphans while this one runs, and its deletes wait in the
+// trash: every trashInterval it empties the trash of what was deleted
+// blob.Grace ago, and every resweepInterval it runs recovery and the
+// orphan sweep again with the shared bound (service.RecoveryBefore).
+const (
+	trashInterval   = 10 * time.Minute
+	resweepInterval = 6 * time.Hour
+)
+
+// maintain empties the trash and repeats recovery until ctx ends.
+func (s *Server) maintain(ctx context.Context, svc *service.Service) {
+	t := time.NewTicker(trashInterval)
+	defer t.Stop()
+	lastSweep := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := s.stores.Blobs.EmptyTrash(ctx, time.Now().Add(-blob.Grace))
+		if err != nil && ctx.Err() == nil {
+			s.log.Warn("emptying the trash failed", "err", err)
+		} else if n > 0 {
+			s.log.Info("trash emptied", "removed", n)
+		}
+		if time.Since(lastSweep) < resweepInterval {
+			continue
+		}
+		lastSweep = time.Now()
+		before := service.RecoveryBefore(lastSweep, true)
+		if n, err := s.stores.Blobs.CleanTemp(ctx, before); err != nil && ctx.Err() == nil {
+			s.log.Warn("removing temp files of ended gateways failed", "err", err)
+		} else if n > 0 {
+			s.log.Info("temp files of ended gateways removed", "removed", n)
+		}
+		s.sweepOnce(ctx, svc, before, lastSweep)
+	}
+}
+
+// sweepOnce runs the orphan sweep and logs what it did.
+func (s *Server) sweepOnce(ctx context.Context, svc *service.Service, before, started time.Time) {
+	rep, err := svc.SweepOrphans(ctx, before)
+	switch {
+	case ctx.Err() != nil:
+		s.log.Info("orphan sweep stopped by shutdown", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
+	case err != nil:
+		s.log.Error("orphan sweep failed: orphans stay until the next start", "err", err,
+			"blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
+	default:
+		s.log.Info("orphan sweep done", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved,
+			"took", time.Since(started).Round(time.Millisecond))
+	}
 }
 
 // lifecycle starts the lifecycle worker (internal/lifecycle/worker) unless

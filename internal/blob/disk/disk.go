@@ -1,8 +1,12 @@
 // Package disk stores blobs as files on a local (or shared) filesystem:
 //
 //	<root>/blobs/ab/cd/abcd…   committed blobs, named by a random 128-bit ID
-//	<root>/tmp/<id>            blobs being written
+//	<root>/tmp/<gateway>-<id>  blobs being written (gateway.go)
 //	<root>/packs/<id>          small blobs of known size, as records (pack.go)
+//
+// Several processes (gateways) may share root: each writes only files
+// named for it, removes another's only once that one has ended
+// (gateway.go), and defers what it deletes (trash.go).
 //
 // Commit order: write the temp file, fsync it, rename it into blobs/, fsync
 // the directory that received it. Only then may metadata refer to the ID.
@@ -30,6 +34,12 @@ import (
 // Store is a blob.Store on a directory tree.
 type Store struct {
 	root string
+	// gateway is this store's random ID (gateway.go); unlock, for a store
+	// opened with OpenShared, releases its lock file. Such a store moves
+	// what it deletes to the trash (trash.go).
+	gateway string
+	unlock  func() error
+	shared  bool
 	// NoSync skips fsync; only for tests and benchmarks that say so.
 	NoSync bool
 	// Reserve is the free space, in bytes, blob writes leave on the file
@@ -43,15 +53,16 @@ type Store struct {
 	// PackMax to DefaultPackMax.
 	Packing bool
 	PackMax int64
+	// PackFileMax is the size at which a pack stops taking new records;
+	// Open sets it to 256 MiB.
+	PackFileMax int64
 
 	packMu  sync.Mutex
 	active  []*pack         // the packs taking new records (nil entries: none yet)
 	turn    int             // which of active takes the next record
 	stripes int             // len(active); 0 means defaultPackStripes
 	own     map[string]bool // packs this store appends to (active or with writers)
-	// packFileLimit, when set, replaces packFileMax (tests).
-	packFileLimit int64
-	clock         syncClock // time in fsync calls of blob data
+	clock   syncClock       // time in fsync calls of blob data
 }
 
 // MaxReserve caps the default Reserve.
@@ -62,14 +73,33 @@ var (
 	_ blob.SpaceChecker = (*Store)(nil)
 )
 
-// Open prepares root (creating blobs/ and tmp/) and returns the store.
+// Open prepares root (creating blobs/, tmp/ and packs/) and returns the
+// store, for a process that has root to itself: one gateway, which needs
+// no lock file (gateway.go).
 func Open(root string) (*Store, error) {
+	return open(root, false)
+}
+
+// OpenShared is Open for one of several gateways sharing root: the store
+// holds its gateway's lock file until Close, so that the others' CleanTemp
+// leaves its writes in progress alone.
+func OpenShared(root string) (*Store, error) {
+	return open(root, true)
+}
+
+func open(root string, shared bool) (*Store, error) {
 	for _, d := range []string{"blobs", "tmp", "packs"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o750); err != nil {
 			return nil, err
 		}
 	}
-	s := &Store{root: root, Packing: probePacks(filepath.Join(root, "tmp")), PackMax: DefaultPackMax}
+	s := &Store{root: root, gateway: newGatewayID(), shared: shared, PackMax: DefaultPackMax, PackFileMax: packFileMax}
+	if shared {
+		if err := s.announce(); err != nil {
+			return nil, err
+		}
+	}
+	s.Packing = probePacks(filepath.Join(root, "tmp"), s.gateway+"-probe-*")
 	if _, total, ok := fsSpace(root); ok {
 		s.Reserve = min(MaxReserve, total/100)
 	}
@@ -127,7 +157,7 @@ func (s *Store) Create(ctx context.Context, size int64) (blob.Writer, error) {
 		return w, nil
 	}
 	id := newID()
-	f, err := os.OpenFile(filepath.Join(s.root, "tmp", id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+	f, err := os.OpenFile(s.tempPath(id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
 	if err != nil {
 		return nil, noSpace(err)
 	}
@@ -259,16 +289,28 @@ func (s *Store) Open(ctx context.Context, id string) (io.ReadSeekCloser, error) 
 	if !validID(id) {
 		return nil, fmt.Errorf("blob %q: %w", id, fs.ErrNotExist)
 	}
-	return os.Open(s.path(id))
+	f, err := os.Open(s.path(id))
+	if errors.Is(err, fs.ErrNotExist) {
+		if t, terr := s.openTrashed(id); terr == nil {
+			return t, nil
+		}
+	}
+	return f, err
 }
 
-// Delete implements blob.Store.
+// Delete implements blob.Store. A shared store moves the blob to the trash
+// (trash.go), where readers of other gateways still find it until
+// EmptyTrash.
 func (s *Store) Delete(ctx context.Context, id string) error {
-	if p, ok := parsePackedID(id); ok {
-		return noSpace(s.deletePacked(p)) // punching a hole may need a block
-	}
-	if !validID(id) {
+	p, packed := parsePackedID(id)
+	if !packed && !validID(id) {
 		return nil
+	}
+	if s.shared {
+		return noSpace(s.trash(id, packed))
+	}
+	if packed {
+		return noSpace(s.deletePacked(p)) // punching a hole may need a block
 	}
 	err := os.Remove(s.path(id))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -278,11 +320,19 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 }
 
 // Walk implements blob.Store: the records of pack files (except packs
-// another process still appends to), then the blob files.
+// another process still appends to, and records in the trash), then the
+// blob files.
 func (s *Store) Walk(ctx context.Context, fn func(blob.Info) error) error {
-	err := s.walkPacks(func(id string, size int64, created time.Time) error {
+	trashed, err := s.trashedRecords()
+	if err != nil {
+		return err
+	}
+	err = s.walkPacks(func(id string, size int64, created time.Time) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if trashed[id] {
+			return nil
 		}
 		return fn(blob.Info{ID: id, Size: size, ModTime: created})
 	})
@@ -310,26 +360,6 @@ func (s *Store) Walk(ctx context.Context, fn func(blob.Info) error) error {
 	})
 }
 
-// CleanTemp implements blob.Store.
-func (s *Store) CleanTemp(ctx context.Context, before time.Time) (int, error) {
-	dir := filepath.Join(s.root, "tmp")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || !info.ModTime().Before(before) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err == nil {
-			n++
-		}
-	}
-	return n, nil
-}
-
 // Exists reports whether blob id is there: its file, or its record.
 func (s *Store) Exists(ctx context.Context, id string) bool {
 	r, err := s.Open(ctx, id)
@@ -352,31 +382,6 @@ func (s *Store) Path(id string) string {
 	return s.path(id)
 }
 
-// WalkTemp calls fn for every file in tmp/: writes in progress, or what an
-// interrupted write left. Info.ID is the file's name there.
-func (s *Store) WalkTemp(ctx context.Context, fn func(blob.Info) error) error {
-	entries, err := os.ReadDir(filepath.Join(s.root, "tmp"))
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		info, err := e.Info()
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if err := fn(blob.Info{ID: e.Name(), Size: info.Size(), ModTime: info.ModTime()}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // RemoveTemp removes the file name from tmp/ (a name WalkTemp reported).
 func (s *Store) RemoveTemp(name string) error {
 	if name == "" || name != filepath.Base(name) || name == "." || name == ".." {
@@ -387,4 +392,17 @@ func (s *Store) RemoveTemp(name string) error {
 		return nil
 	}
 	return err
+}
+
+// fileControl calls fn with f's descriptor.
+func fileControl(f *os.File, fn func(fd int) error) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var ferr error
+	if err := rc.Control(func(fd uintptr) { ferr = fn(int(fd)) }); err != nil {
+		return err
+	}
+	return ferr
 }

@@ -25,18 +25,26 @@ import (
 //	<root>/packs/<pack id>   records at 4 KiB-aligned offsets
 //
 // A record is a header (packHeaderSize bytes: magic, CRC-32C of the rest,
-// the pack's ID, the data length, the creation time) followed by the data,
-// padded to the next 4 KiB boundary. A packed blob's ID names its place:
-// "<pack id>.<offset hex>.<length hex>". Writers reserve a range at the
-// pack's tail and write it with pwrite, in parallel; commits share one
-// fdatasync of the pack (group sync). Deleting a blob punches a hole over
-// its range, which frees its blocks at once; a pack left with no data is
-// removed. Records are never moved, so no compaction is needed.
+// the pack's ID, the data length, a time) followed by the data, padded to
+// the next 4 KiB boundary. The header is written when the record is
+// reserved, with that time, and again at its commit with the commit's: the
+// time a walk reports, which the orphan sweep's grace counts from (a slow
+// client must not make a just-committed record look old). A packed blob's
+// ID names its place: "<pack id>.<offset hex>.<length hex>". Writers
+// reserve a range at the pack's tail and write it with pwrite, in
+// parallel; commits share one fdatasync of the pack (group sync). Deleting
+// a blob punches a hole over its range, which frees its blocks at once; a
+// pack left with no data is removed. Records are never moved, so no
+// compaction is needed.
 //
 // A process appends only to packs it created, each held with a shared
 // flock until its last writer finishes; walks (recovery, fsck) and the
 // removal of an empty pack take the lock exclusively, so they never touch a
-// pack that may still receive records.
+// pack that may still receive records. A pack's ID starts with the ID of
+// the gateway that created it (gateway.go), so that the packs of several
+// gateways sharing a data dir are told apart by name; its other 64 bits are
+// random, and the file is created with O_EXCL, so no two gateways ever
+// append to one pack.
 const (
 	packAlign      = 4096
 	packHeaderSize = 48
@@ -48,10 +56,10 @@ const (
 	largeRecord = 256 << 10
 )
 
-// packLimit is packFileMax, or a test's smaller limit.
+// packLimit is PackFileMax, or packFileMax where it is not set.
 func (s *Store) packLimit() int64 {
-	if s.packFileLimit > 0 {
-		return s.packFileLimit
+	if s.PackFileMax > 0 {
+		return s.PackFileMax
 	}
 	return packFileMax
 }
@@ -144,10 +152,12 @@ func (s *Store) packStripes() int {
 	return defaultPackStripes
 }
 
-// newPack creates an empty pack file, durable in packs/, and locks it.
+// newPack creates an empty pack file, durable in packs/, and locks it. Its
+// ID is the gateway's and 64 random bits.
 func (s *Store) newPack() (*pack, error) {
 	p := &pack{}
-	rand.Read(p.raw[:])
+	hexDecode(p.raw[:gatewayIDLen/2], s.gateway)
+	rand.Read(p.raw[gatewayIDLen/2:])
 	p.id = hex.EncodeToString(p.raw[:])
 	f, err := os.OpenFile(s.packPath(p.id), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o640)
 	if err != nil {
@@ -198,8 +208,9 @@ func (s *Store) retire(p *pack) {
 
 // Close stops appending to the active packs; their locks go once their
 // last writers finish, and walks (recovery, fsck) of other processes may
-// then check them. The store still reads, deletes and writes (in new
-// packs).
+// then check them. A shared store's gateway ends (its lock file goes), so
+// other gateways may then remove what its writes left in tmp/. The store
+// still reads and deletes; it should write no more.
 func (s *Store) Close() error {
 	s.packMu.Lock()
 	defer s.packMu.Unlock()
@@ -209,7 +220,7 @@ func (s *Store) Close() error {
 		}
 	}
 	s.active = nil
-	return nil
+	return s.leave()
 }
 
 // finish ends a writer's use of p.
@@ -309,6 +320,11 @@ func (w *packWriter) Commit() (string, error) {
 		err := fmt.Errorf("blob: %d bytes written, %d declared", w.n, w.size)
 		w.Abort()
 		return "", err
+	}
+	hdr := w.p.header(w.size, time.Now()) // the commit's time (see the top)
+	if _, err := w.p.f.WriteAt(hdr[:], w.off); err != nil {
+		w.Abort()
+		return "", noSpace(fmt.Errorf("write pack %s: %w", w.p.id, err))
 	}
 	if !w.s.NoSync {
 		if err := w.p.sync.sync(w.p.f, &w.s.clock); err != nil {
@@ -492,7 +508,12 @@ func (s *Store) walkPacks(fn func(id string, size int64, created time.Time) erro
 // in flight have headers and recent times). Blocks of data without a record header (a record whose
 // header a crash lost) are skipped.
 func (s *Store) walkPack(name string, fn func(id string, size int64, created time.Time) error) error {
-	f, err := os.Open(s.packPath(name))
+	// Opened for writing: over NFS, flock is a byte-range lock, which is
+	// exclusive only for a writer.
+	f, err := os.OpenFile(s.packPath(name), os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrPermission) { // a check by another user
+		f, err = os.Open(s.packPath(name))
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

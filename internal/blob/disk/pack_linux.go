@@ -8,9 +8,10 @@ import (
 )
 
 // probePacks reports whether the file system under dir can punch holes and
-// find data past them, which packs need to free space.
-func probePacks(dir string) bool {
-	f, err := os.CreateTemp(dir, ".pack-probe-")
+// find data past them, which packs need to free space. It writes a file
+// named by pattern (os.CreateTemp) and removes it.
+func probePacks(dir, pattern string) bool {
+	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return false
 	}
@@ -65,16 +66,4 @@ func lockShared(f *os.File) error {
 // tryLockExclusive locks f if no process appends to it.
 func tryLockExclusive(f *os.File) bool {
 	return fileControl(f, func(fd int) error { return unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) }) == nil
-}
-
-func fileControl(f *os.File, fn func(fd int) error) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var ferr error
-	if err := rc.Control(func(fd uintptr) { ferr = fn(int(fd)) }); err != nil {
-		return err
-	}
-	return ferr
 }

@@ -9,7 +9,7 @@ import (
 
 var errNoPacks = errors.New("packs need Linux hole punching")
 
-func probePacks(string) bool { return false }
+func probePacks(string, string) bool { return false }
 
 func punchHole(*os.File, int64, int64) error { return errNoPacks }
 

@@ -177,7 +177,7 @@ func sortedIDs(ids ...string) []string { slices.Sort(ids); return ids }
 // to is removed once its last record goes, the active one never.
 func TestPackDelete(t *testing.T) {
 	s := packStore(t)
-	s.packFileLimit = 3 * packAlign // three one-block records per pack
+	s.PackFileMax = 3 * packAlign // three one-block records per pack
 	s.stripes = 1
 	var ids []string
 	for i := range 7 {
@@ -287,7 +287,7 @@ func TestPackWalk(t *testing.T) {
 // packs; every record reads back.
 func TestPackConcurrentCommits(t *testing.T) {
 	s := packStore(t)
-	s.packFileLimit = 1 << 20
+	s.PackFileMax = 1 << 20
 	const writers, each = 8, 40
 	var mu sync.Mutex
 	ids := map[string]uint64{}
