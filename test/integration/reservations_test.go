@@ -106,7 +106,7 @@ func TestReservationsAPI(t *testing.T) {
 	// them.
 	resp, body := rsvCall(t, srv, "", "POST", "/rsv2?reservations", rsvBody(85e6+1, 0, now, now.Add(time.Hour), ""), nil)
 	itest.WantRawErr(t, resp, body, http.StatusConflict, "InsufficientCapacity")
-	if !bytes.Contains(body, []byte("85000000 B/s of reads and 92500000 B/s of writes")) {
+	if !bytes.Contains(body, []byte("85000000 B/s of reads, 92500000 B/s of writes and 0 requests/s")) {
 		t.Errorf("the refusal does not say what is left: %s", body)
 	}
 	out, code = admin("reservation", "create", "--read", "85MB/s", "--write", "93MB/s", "rsv2")
