@@ -214,6 +214,15 @@ func TestReservationsNotConfigured(t *testing.T) {
 	if !bytes.Contains(body, []byte("--qos-read-capacity")) || !bytes.Contains(body, []byte("jog calibrate")) {
 		t.Errorf("the refusal does not say how to configure capacity: %s", body)
 	}
+	// A request rate without --qos-request-capacity is refused, not
+	// stored and left unenforced.
+	rps := fmt.Appendf(nil, "<Reservation><RequestsPerSecond>10</RequestsPerSecond><Start>%s</Start><End>%s</End></Reservation>",
+		now.UTC().Format(time.RFC3339), now.Add(time.Hour).UTC().Format(time.RFC3339))
+	resp, body = rsvCall(t, srv, "", "POST", "/bkt?reservations", rps, nil)
+	itest.WantRawErr(t, resp, body, http.StatusConflict, "CapacityNotConfigured")
+	if !bytes.Contains(body, []byte("--qos-request-capacity")) {
+		t.Errorf("the refusal of a request rate does not name --qos-request-capacity: %s", body)
+	}
 	srv.Stop()
 
 	var out, errOut bytes.Buffer
