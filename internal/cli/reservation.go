@@ -23,13 +23,16 @@ const reservationUsage = `Usage: jog admin [flags] reservation <command>
 Throughput reservations of a bucket (docs/QOS.md), through the S3
 endpoint's ?reservations API:
 
-  reservation create [--read RATE] [--write RATE] [--rps N] [--start TIME]
+  reservation create [--read RATE] [--write RATE] [--requests N] [--start TIME]
                      [--end TIME | --duration D] [--principal ARN] BUCKET
   reservation ls BUCKET
   reservation show BUCKET ID
   reservation rm BUCKET ID
 
-RATE is bytes per second with an optional unit: 100MB/s, 64MiB. TIME is
+RATE is bytes per second with an optional unit: 100MB/s, 64MiB. --requests
+is requests per second (--rps is the same flag); the server needs
+--qos-request-capacity for it. A reservation needs at least one of the
+three rates. TIME is
 RFC 3339 (2026-01-02T15:04:05Z); --start defaults to now, the window to
 one hour. Each reservation prints as: ID, state, read B/s, write B/s,
 requests/s, start, end, bound principal.
@@ -76,7 +79,9 @@ func (a *admin) createReservation(ctx context.Context, args []string, stderr io.
 	}
 	fs.Func("read", "read throughput to reserve, e.g. 100MB/s", rate(&read))
 	fs.Func("write", "write throughput to reserve, e.g. 50MB/s", rate(&write))
-	rps := fs.Int64("rps", 0, "requests per second to reserve (0: none)")
+	var rps int64
+	fs.Int64Var(&rps, "requests", 0, "requests per second to reserve (0: none)")
+	fs.Int64Var(&rps, "rps", 0, "the same as --requests")
 	start := fs.String("start", "", "start of the window, RFC 3339 (default now)")
 	end := fs.String("end", "", "end of the window, RFC 3339 (default start + --duration)")
 	dur := fs.Duration("duration", time.Hour, "length of the window when --end is not given")
@@ -102,7 +107,7 @@ func (a *admin) createReservation(ctx context.Context, args []string, stderr io.
 		Start     string   `xml:"Start"`
 		End       string   `xml:"End"`
 		Principal string   `xml:"Principal,omitempty"`
-	}{Read: read, Write: write, RPS: *rps, Start: from.Format(time.RFC3339), End: to.Format(time.RFC3339), Principal: *principal}
+	}{Read: read, Write: write, RPS: rps, Start: from.Format(time.RFC3339), End: to.Format(time.RFC3339), Principal: *principal}
 	body, err := xml.Marshal(doc)
 	if err == nil {
 		err = a.printReservations(ctx, http.MethodPost, fs.Arg(0), "reservations", body)

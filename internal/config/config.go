@@ -72,6 +72,11 @@ type Config struct {
 	// configured, and reservations are refused.
 	QoSReadCapacity  Rate
 	QoSWriteCapacity Rate
+	// QoSRequestCapacity is the requests per second the server can serve:
+	// the most request-rate reservations active at one instant may sum to
+	// (95% of it), and the rate the scheduler paces requests at while one
+	// is active. 0: none, and request-rate reservations are refused.
+	QoSRequestCapacity RequestRate
 
 	envErrs []error // JOG_* values BindFlags could not parse
 }
@@ -131,12 +136,13 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&c.TrustForwardedFor, "trust-forwarded-for", c.TrustForwardedFor,
 		"take aws:SourceIp and aws:SecureTransport from X-Forwarded-For / X-Forwarded-Proto: only behind a proxy that sets them (env "+envName("trust-forwarded-for")+")")
 	names = append(names, "trust-forwarded-for")
-	rate := func(p *Rate, name, usage string) {
+	rate := func(p flag.Value, name, usage string) {
 		fs.Var(p, name, usage+" (env "+envName(name)+")")
 		names = append(names, name)
 	}
 	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)")
+	rate(&c.QoSRequestCapacity, "qos-request-capacity", "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	c.IAMKey = getenv(keyring.EnvVar)
 	for _, name := range names {
@@ -168,6 +174,27 @@ func (r *Rate) Set(s string) error {
 		return err
 	}
 	*r = Rate(n)
+	return nil
+}
+
+// RequestRate is a flag of requests per second: a whole number, not
+// negative, with an optional "/s" ("2000", "2000/s").
+type RequestRate int64
+
+// String implements flag.Value.
+func (r *RequestRate) String() string { return strconv.FormatInt(int64(*r), 10) }
+
+// Set implements flag.Value.
+func (r *RequestRate) Set(s string) error {
+	t := strings.TrimSpace(s)
+	if len(t) >= 2 && strings.EqualFold(t[len(t)-2:], "/s") {
+		t = t[:len(t)-2]
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 {
+		return fmt.Errorf("invalid request rate %q: want a whole number of requests per second, e.g. 2000", s)
+	}
+	*r = RequestRate(n)
 	return nil
 }
 
@@ -226,6 +253,9 @@ func (c Config) Validate() error {
 		if _, err := keyring.ParseKey(c.IAMKey); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", keyring.EnvVar, err))
 		}
+	}
+	if c.QoSReadCapacity < 0 || c.QoSWriteCapacity < 0 || c.QoSRequestCapacity < 0 {
+		errs = append(errs, errors.New("--qos-read-capacity, --qos-write-capacity and --qos-request-capacity must not be negative"))
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))

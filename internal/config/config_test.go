@@ -127,3 +127,31 @@ func TestQoSCapacity(t *testing.T) {
 		t.Errorf("an unparsable JOG_QOS_READ_CAPACITY gave %v", err)
 	}
 }
+
+// TestQoSRequestCapacity: --qos-request-capacity (JOG_QOS_REQUEST_CAPACITY)
+// takes a whole number of requests per second, "/s" optional; units,
+// fractions and negative numbers are refused, naming the setting.
+func TestQoSRequestCapacity(t *testing.T) {
+	c, err := parse(t, nil)
+	if err != nil || c.QoSRequestCapacity != 0 {
+		t.Errorf("default request capacity %d, %v; want 0", c.QoSRequestCapacity, err)
+	}
+	c, err = parse(t, map[string]string{"JOG_QOS_REQUEST_CAPACITY": "2000/s"})
+	if err != nil || c.QoSRequestCapacity != 2000 {
+		t.Errorf("JOG_QOS_REQUEST_CAPACITY=2000/s: %d, %v", c.QoSRequestCapacity, err)
+	}
+	c, err = parse(t, map[string]string{"JOG_QOS_REQUEST_CAPACITY": "2000"}, "--qos-request-capacity", "500")
+	if err != nil || c.QoSRequestCapacity != 500 {
+		t.Errorf("the flag over the environment: %d, %v; want 500", c.QoSRequestCapacity, err)
+	}
+	for _, bad := range []string{"-1", "2k", "1.5", "fast"} {
+		if _, err := parse(t, map[string]string{"JOG_QOS_REQUEST_CAPACITY": bad}); err == nil || !strings.Contains(err.Error(), "JOG_QOS_REQUEST_CAPACITY") {
+			t.Errorf("JOG_QOS_REQUEST_CAPACITY=%q gave %v", bad, err)
+		}
+	}
+	c = Default()
+	c.QoSRequestCapacity = -1
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "--qos-request-capacity") {
+		t.Errorf("a negative request capacity: %v", err)
+	}
+}

@@ -17,7 +17,8 @@ import (
 type Reservation struct {
 	ID     string // random, URL-safe
 	Bucket string
-	// ReadBPS and WriteBPS are bytes per second; one may be 0, not both.
+	// ReadBPS and WriteBPS are bytes per second; any of the three rates
+	// may be 0, not all.
 	ReadBPS  int64
 	WriteBPS int64
 	// RequestsPerSecond is 0 when the reservation reserves no request rate.
@@ -31,10 +32,13 @@ type Reservation struct {
 	CreatedAt time.Time
 }
 
-// Capacity is what the server can carry, in bytes per second per
-// direction: the most reservations active at one instant may sum to.
+// Capacity is what the server can carry per direction — bytes per second
+// of reads and of writes, requests per second — the most reservations
+// active at one instant may sum to. A direction of 0 has no capacity: no
+// reservation of it fits.
 type Capacity struct {
-	Read, Write int64
+	Read, Write int64 // bytes/s
+	Requests    int64 // requests/s
 }
 
 // ErrNoSuchReservation reports a reservation ID the store does not hold
@@ -51,8 +55,23 @@ type CapacityError struct {
 }
 
 func (e *CapacityError) Error() string {
-	return fmt.Sprintf("insufficient capacity: between %s and %s at most %d B/s of reads and %d B/s of writes are left to reserve",
-		e.Start.UTC().Format(time.RFC3339), e.End.UTC().Format(time.RFC3339), e.Free.Read, e.Free.Write)
+	return fmt.Sprintf("insufficient capacity: between %s and %s at most %d B/s of reads, %d B/s of writes and %d requests/s are left to reserve",
+		e.Start.UTC().Format(time.RFC3339), e.End.UTC().Format(time.RFC3339), e.Free.Read, e.Free.Write, e.Free.Requests)
+}
+
+// Admit decides whether r fits in c given overlapping, the reservations
+// whose windows overlap r's (as a store reads them in the transaction
+// that inserts r): nil, or a *CapacityError naming what is left per
+// direction (never negative) when r asks more than FreeCapacity leaves in
+// any direction — a request rate included, so a server without request
+// capacity refuses every request-rate reservation.
+func Admit(overlapping []Reservation, r Reservation, c Capacity) error {
+	free := FreeCapacity(overlapping, r.Start, r.End, c)
+	if r.ReadBPS > free.Read || r.WriteBPS > free.Write || r.RequestsPerSecond > free.Requests {
+		return &CapacityError{Free: Capacity{Read: max(free.Read, 0), Write: max(free.Write, 0), Requests: max(free.Requests, 0)},
+			Start: r.Start, End: r.End}
+	}
+	return nil
 }
 
 // ReservationStore keeps throughput reservations. Reservations belong to a
@@ -60,8 +79,8 @@ func (e *CapacityError) Error() string {
 type ReservationStore interface {
 	// CreateReservation stores r if it fits: in the same transaction it
 	// sums the reservations (of every bucket) overlapping r's window at
-	// each instant of it (FreeCapacity) and refuses r with a
-	// *CapacityError when r would exceed c in either direction, so two
+	// each instant of it (FreeCapacity, Admit) and refuses r with a
+	// *CapacityError when r would exceed c in any direction, so two
 	// concurrent creations cannot both pass. ErrBucketNotFound without
 	// r.Bucket.
 	CreateReservation(ctx context.Context, r Reservation, c Capacity) error
@@ -89,8 +108,8 @@ type ReservationStore interface {
 // below what was admitted.
 func FreeCapacity(rs []Reservation, start, end time.Time, c Capacity) Capacity {
 	type event struct {
-		at          time.Time
-		read, write int64
+		at   time.Time
+		rate Capacity // added at at (negative: removed)
 	}
 	var evs []event
 	for _, r := range rs {
@@ -101,19 +120,19 @@ func FreeCapacity(rs []Reservation, start, end time.Time, c Capacity) Capacity {
 		if s.Before(start) {
 			s = start
 		}
-		evs = append(evs, event{s, r.ReadBPS, r.WriteBPS}, event{r.End, -r.ReadBPS, -r.WriteBPS})
+		evs = append(evs, event{s, Capacity{r.ReadBPS, r.WriteBPS, r.RequestsPerSecond}},
+			event{r.End, Capacity{-r.ReadBPS, -r.WriteBPS, -r.RequestsPerSecond}})
 	}
 	slices.SortFunc(evs, func(a, b event) int { return a.at.Compare(b.at) })
-	var read, write, peakRead, peakWrite int64
+	var sum, peak Capacity
 	for i, e := range evs {
-		read += e.read
-		write += e.write
+		sum = Capacity{sum.Read + e.rate.Read, sum.Write + e.rate.Write, sum.Requests + e.rate.Requests}
 		// The sums hold from e.at to the next event; measure them once
 		// every event at this instant is counted.
 		if i+1 < len(evs) && evs[i+1].at.Equal(e.at) {
 			continue
 		}
-		peakRead, peakWrite = max(peakRead, read), max(peakWrite, write)
+		peak = Capacity{max(peak.Read, sum.Read), max(peak.Write, sum.Write), max(peak.Requests, sum.Requests)}
 	}
-	return Capacity{Read: c.Read - peakRead, Write: c.Write - peakWrite}
+	return Capacity{Read: c.Read - peak.Read, Write: c.Write - peak.Write, Requests: c.Requests - peak.Requests}
 }

@@ -13,13 +13,15 @@ import (
 
 // Reservable is what admission control may let reservations sum to: the
 // capacity less the scheduler's best-effort guard
-// (sched.DefaultBestEffortShare, 5%), so that every reservation gets at
-// least its rate while best effort keeps its guaranteed share. Admitting
-// more would make reservations and the guard all run a little below their
-// rates (docs/QOS.md).
+// (sched.DefaultBestEffortShare, 5%), in every direction (bytes and
+// requests alike), so that every reservation gets at least its rate while
+// best effort keeps its guaranteed share. Admitting more would make
+// reservations and the guard all run a little below their rates
+// (docs/QOS.md).
 func Reservable(c meta.Capacity) meta.Capacity {
 	f := 1 - sched.DefaultBestEffortShare
-	return meta.Capacity{Read: int64(float64(c.Read) * f), Write: int64(float64(c.Write) * f)}
+	part := func(v int64) int64 { return int64(float64(v) * f) }
+	return meta.Capacity{Read: part(c.Read), Write: part(c.Write), Requests: part(c.Requests)}
 }
 
 // PollInterval is how often the Activator reads the store even when
@@ -133,7 +135,8 @@ func (a *Activator) Sync(ctx context.Context) (time.Time, error) {
 			continue
 		}
 		a.active[r.ID] = r
-		a.log.Debug("reservation active", "reservation", r.ID, "bucket", r.Bucket, "read", r.ReadBPS, "write", r.WriteBPS)
+		a.log.Debug("reservation active", "reservation", r.ID, "bucket", r.Bucket, "read", r.ReadBPS, "write", r.WriteBPS,
+			"requests", r.RequestsPerSecond)
 	}
 	a.bound.Store(bound)
 	for id := range a.active {
@@ -147,8 +150,9 @@ func (a *Activator) Sync(ctx context.Context) (time.Time, error) {
 }
 
 // reserve registers r in the directions it reserves. A reservation has no
-// Limit (it may use any idle capacity) and weight 1. Request-rate
-// reservations are registered when the scheduler has a request direction.
+// Limit (it may use any idle capacity) and weight 1. Request rates are
+// registered in the request direction, which the scheduler has when the
+// server has a request capacity (admission refuses them otherwise).
 func (a *Activator) reserve(r meta.Reservation) error {
 	for _, d := range []struct {
 		dir  *sched.Direction

@@ -12,19 +12,19 @@ import (
 )
 
 func TestReservable(t *testing.T) {
-	got := Reservable(meta.Capacity{Read: 300_000_000, Write: 150_000_000})
-	if want := (meta.Capacity{Read: 285_000_000, Write: 142_500_000}); got != want {
+	got := Reservable(meta.Capacity{Read: 300_000_000, Write: 150_000_000, Requests: 2000})
+	if want := (meta.Capacity{Read: 285_000_000, Write: 142_500_000, Requests: 1900}); got != want {
 		t.Errorf("Reservable = %+v, want %+v (5%% left to best effort)", got, want)
 	}
 }
 
 // openActivator returns a reservation service over a fresh store with
 // buckets a and b, a scheduler and an activator keeping it in step, all
-// at 1000 B/s and on clk.
+// at 1000 B/s and 100 requests/s and on clk.
 func openActivator(t *testing.T, clk *clock) (*Reservations, *sched.Scheduler, *Activator) {
 	t.Helper()
-	svc, st := open(t, meta.Capacity{Read: 1000, Write: 1000}, clk)
-	s := sched.New(sched.Config{}, sched.Capacities{Read: 1000, Write: 1000})
+	svc, st := open(t, meta.Capacity{Read: 1000, Write: 1000, Requests: 100}, clk)
+	s := sched.New(sched.Config{}, sched.Capacities{Read: 1000, Write: 1000, Requests: 100})
 	a := NewActivator(st, s, clk.now, slog.New(slog.DiscardHandler))
 	svc.OnChange(a.Changed)
 	return svc, s, a
@@ -85,6 +85,43 @@ func TestActivator(t *testing.T) {
 		t.Error("Delete did not call Changed")
 	}
 	step(4*time.Second, []string{}, false, false, 0)
+}
+
+// TestActivatorRequests: a request-rate reservation is registered in the
+// request direction alone when it reserves no bytes, and in every
+// direction it reserves otherwise.
+func TestActivatorRequests(t *testing.T) {
+	clk := &clock{t: t0}
+	svc, s, a := openActivator(t, clk)
+	requestsOnly := window("a", 0, 0, 0, time.Hour)
+	requestsOnly.RequestsPerSecond = 50
+	r, err := svc.Create(t.Context(), requestsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	scheduled := func() [3]bool {
+		return [3]bool{s.Read.Flow("", "").Scheduled(), s.Write.Flow("", "").Scheduled(), s.Requests.Flow("", "").Scheduled()}
+	}
+	if got := scheduled(); got != [3]bool{false, false, true} {
+		t.Errorf("a reservation of 50 requests/s: read, write, requests scheduled %v; want only requests", got)
+	}
+	both := window("b", 100, 0, 0, time.Hour)
+	both.RequestsPerSecond = 45 // 95 of the 95 reservable
+	if _, err := svc.Create(t.Context(), both); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Delete(t.Context(), "a", r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := scheduled(); got != [3]bool{true, false, true} {
+		t.Errorf("a reservation of reads and requests: read, write, requests scheduled %v; want read and requests", got)
+	}
 }
 
 // TestActivatorRun: the running activator registers a reservation once it

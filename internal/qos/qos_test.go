@@ -100,7 +100,7 @@ func TestAdmission(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Free != (meta.Capacity{Read: 290, Write: 140}) {
 		t.Fatalf("over capacity: %v, want a CapacityError with 290 read and 140 write free", err)
 	}
-	if !strings.Contains(err.Error(), "290 B/s of reads and 140 B/s of writes") {
+	if !strings.Contains(err.Error(), "290 B/s of reads, 140 B/s of writes and 0 requests/s") {
 		t.Errorf("the refusal %q does not say what is left", err)
 	}
 	r, err := s.Create(ctx, window("b", 290, 140, 0, 4*time.Hour))
@@ -128,6 +128,34 @@ func TestNoCapacity(t *testing.T) {
 	}
 	if _, err := s.Create(t.Context(), window("a", 95, 0, 0, time.Hour)); err != nil { // 95% is reservable
 		t.Errorf("a read reservation with read capacity: %v", err)
+	}
+	// A request rate without a request capacity is refused, not stored
+	// and left unenforced.
+	withRPS := window("a", 1, 0, time.Hour, 2*time.Hour)
+	withRPS.RequestsPerSecond = 10
+	if _, err := s.Create(t.Context(), withRPS); !IsKind(err, NoCapacity) || !strings.Contains(err.Error(), "reservations of requests: set --qos-request-capacity") {
+		t.Errorf("a request rate without request capacity: %v", err)
+	}
+	if list, _ := s.List(t.Context(), "a"); len(list) != 1 {
+		t.Errorf("bucket a has %d reservations, want 1: a refusal stores nothing", len(list))
+	}
+}
+
+// TestRequestAdmission: request rates alone make a reservation, and are
+// admitted against 95% of the request capacity like bytes.
+func TestRequestAdmission(t *testing.T) {
+	s, _ := open(t, meta.Capacity{Read: 1000, Requests: 100}, &clock{t: t0})
+	r := window("a", 0, 0, 0, time.Hour)
+	r.RequestsPerSecond = 96
+	_, err := s.Create(t.Context(), r)
+	var ce *meta.CapacityError
+	if !errors.As(err, &ce) || ce.Free != (meta.Capacity{Read: 950, Write: 0, Requests: 95}) ||
+		!strings.Contains(err.Error(), "and 95 requests/s are left") {
+		t.Fatalf("96 requests/s of 100: %v, want a CapacityError leaving 95 requests/s", err)
+	}
+	r.RequestsPerSecond = 95
+	if _, err := s.Create(t.Context(), r); err != nil {
+		t.Errorf("95 requests/s of 100 (all that is reservable): %v", err)
 	}
 }
 

@@ -44,15 +44,15 @@ func StateAt(r meta.Reservation, now time.Time) State {
 const MaxWindow = 366 * 24 * time.Hour
 
 // Validate checks a reservation a client asks for, at now: rates not
-// negative and not both zero, a window of whole seconds that ends after
+// negative and not all zero, a window of whole seconds that ends after
 // it starts, in the future, at most MaxWindow long, and ARNs where
 // principals are named. Its errors are *Error of kind Invalid.
 func Validate(r meta.Reservation, now time.Time) error {
 	switch {
 	case r.ReadBPS < 0 || r.WriteBPS < 0 || r.RequestsPerSecond < 0:
 		return invalid("rates must not be negative")
-	case r.ReadBPS == 0 && r.WriteBPS == 0:
-		return invalid("a reservation must reserve read or write throughput (ReadBytesPerSecond, WriteBytesPerSecond)")
+	case r.ReadBPS == 0 && r.WriteBPS == 0 && r.RequestsPerSecond == 0:
+		return invalid("a reservation must reserve read or write throughput or a request rate (ReadBytesPerSecond, WriteBytesPerSecond, RequestsPerSecond)")
 	case r.Start.IsZero() || r.End.IsZero():
 		return invalid("a reservation needs a Start and an End")
 	case !r.End.After(r.Start):
@@ -105,10 +105,29 @@ func invalid(format string, args ...any) error {
 	return &Error{Kind: Invalid, Msg: fmt.Sprintf(format, args...)}
 }
 
-// ErrNoCapacity is Create's refusal when the server has no capacity for
-// the reservation's directions configured.
-var ErrNoCapacity = &Error{Kind: NoCapacity, Msg: "the server has no throughput capacity configured for reservations: " +
-	"set --qos-read-capacity and --qos-write-capacity (bytes/s, e.g. 300MB/s) or run jog calibrate"}
+// noCapacity is Create's refusal of r when the server has no capacity
+// configured for a direction r reserves (c's is 0), naming the settings
+// that give one; nil when every direction r asks for has a capacity.
+func noCapacity(r meta.Reservation, c meta.Capacity) error {
+	var dirs, fixes []string
+	for _, d := range []struct {
+		asked, capacity int64
+		dir, fix        string
+	}{
+		{r.ReadBPS, c.Read, "reads", "--qos-read-capacity (bytes/s, e.g. 300MB/s; or run jog calibrate)"},
+		{r.WriteBPS, c.Write, "writes", "--qos-write-capacity (bytes/s, e.g. 150MB/s; or run jog calibrate)"},
+		{r.RequestsPerSecond, c.Requests, "requests", "--qos-request-capacity (requests/s, e.g. 2000)"},
+	} {
+		if d.asked > 0 && d.capacity <= 0 {
+			dirs, fixes = append(dirs, d.dir), append(fixes, d.fix)
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	return &Error{Kind: NoCapacity, Msg: fmt.Sprintf("the server has no capacity configured for reservations of %s: set %s",
+		strings.Join(dirs, " and "), strings.Join(fixes, " and "))}
+}
 
 // IsKind reports whether err is an *Error of kind k.
 func IsKind(err error, k Kind) bool {

@@ -83,8 +83,8 @@ func (s *Reservations) Create(ctx context.Context, r meta.Reservation) (meta.Res
 	if err := Validate(r, now); err != nil {
 		return meta.Reservation{}, err
 	}
-	if (r.ReadBPS > 0 && s.capacity.Read <= 0) || (r.WriteBPS > 0 && s.capacity.Write <= 0) {
-		return meta.Reservation{}, ErrNoCapacity
+	if err := noCapacity(r, s.capacity); err != nil {
+		return meta.Reservation{}, err
 	}
 	r.ID, r.CreatedAt = NewID(), now.Truncate(time.Second)
 	err := s.store.CreateReservation(ctx, r, Reservable(s.capacity))

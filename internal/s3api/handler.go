@@ -55,8 +55,9 @@ type Config struct {
 	// header is ignored.
 	Reservations *qos.Reservations
 	// Scheduler, when set, paces the bodies of GET, PUT, UploadPart and
-	// UploadPartCopy (schedule.go): reservations get their rates, best
-	// effort shares the rest. Nil: bodies are not scheduled.
+	// UploadPartCopy, and with a request direction the requests
+	// themselves (schedule.go): reservations get their rates, best effort
+	// shares the rest. Nil: nothing is scheduled.
 	Scheduler *sched.Scheduler
 }
 
@@ -237,6 +238,11 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	}
 	if req.reservation != nil { // the client learns which reservation it drew on
 		w.Header().Set(qos.Header, req.reservation.ID)
+	}
+	if req.route.Op != OpPostObject { // charged once its form is authorised
+		if err := h.awaitRequest(req); err != nil {
+			return err
+		}
 	}
 	return operations[req.route.Op].serve(h, w, req)
 }

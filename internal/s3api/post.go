@@ -65,6 +65,9 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if in.Checksums, err = checksumRequest(hdr, nil, nil); err != nil {
 		return err
 	}
+	if err := h.awaitRequest(r); err != nil { // serve leaves PostObject's to here
+		return err
+	}
 	in.Body, in.Size = h.scheduledUpload(r, rng.Reader(f.File), -1), -1
 	o, err := h.storeObject(w, r, hdr, in)
 	if err != nil {

@@ -49,9 +49,12 @@ type listReservationsResult struct {
 	Reservations []reservationXML `xml:"Reservation"`
 }
 
+// capacityXML is the server's capacity; RequestsPerSecond only when a
+// request capacity is configured.
 type capacityXML struct {
 	ReadBytesPerSecond  int64 `xml:"ReadBytesPerSecond"`
 	WriteBytesPerSecond int64 `xml:"WriteBytesPerSecond"`
+	RequestsPerSecond   int64 `xml:"RequestsPerSecond,omitempty"`
 }
 
 // errNoReservations answers the reservation routes of a server built
@@ -124,7 +127,7 @@ func (h *Handler) listReservations(w http.ResponseWriter, r *request) error {
 	}
 	c := h.cfg.Reservations.Capacity()
 	out := listReservationsResult{Xmlns: s3Namespace, Bucket: r.route.Bucket,
-		Capacity: capacityXML{ReadBytesPerSecond: c.Read, WriteBytesPerSecond: c.Write}}
+		Capacity: capacityXML{ReadBytesPerSecond: c.Read, WriteBytesPerSecond: c.Write, RequestsPerSecond: c.Requests}}
 	for _, res := range rs {
 		out.Reservations = append(out.Reservations, h.toReservationXML(res))
 	}

@@ -15,6 +15,19 @@ import (
 // reservation it presents (request.reservation), or best effort under its
 // principal.
 //
+// The request direction (sched.Scheduler.Requests, present when the server
+// has a request capacity) is charged one request per S3 operation, once,
+// after authorisation and before any body moves (awaitRequest): GET, PUT,
+// UploadPart and UploadPartCopy on the reservation they draw on, every
+// other operation (HEAD, listings, deletes, bucket configuration, the
+// reservation routes themselves, CopyObject, multipart create and
+// complete, PostObject once its form is authorised) as best effort under
+// its principal, so that a flood of cheap requests cannot starve a
+// request-rate reservation. Requests refused before that point (CORS
+// preflights, failed authentication or authorisation, malformed requests,
+// an invalid reservation) are not charged: they end before they cost
+// more than their parsing.
+//
 // With no reservation active a direction is unscheduled: a transfer that
 // fits in unwrappedMax costs one atomic load (Flow.Scheduled) and is not
 // wrapped at all; a longer one is wrapped, so a reservation that starts
@@ -46,6 +59,19 @@ func (h *Handler) schedule(r *request, dir func(*sched.Scheduler) *sched.Directi
 	}
 	f := r.flow(dir(h.cfg.Scheduler))
 	return f, f.Scheduled() || size < 0 || size > unwrappedMax
+}
+
+// awaitRequest waits for r's one grant in the request direction: on its
+// reservation (request.reservation; best effort in this direction when
+// that reserves no request rate) or best effort under its principal. With
+// no request direction, or no request-rate reservation active in it, it
+// costs one atomic load (Flow.Wait's) and returns at once. An error is the
+// request's context ending while it waits.
+func (h *Handler) awaitRequest(r *request) error {
+	if h.cfg.Scheduler == nil || h.cfg.Scheduler.Requests == nil {
+		return nil
+	}
+	return r.flow(h.cfg.Scheduler.Requests).Wait(r.Context(), 1)
 }
 
 func readsOf(s *sched.Scheduler) *sched.Direction  { return s.Read }

@@ -3,11 +3,13 @@ package s3api
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,5 +147,114 @@ func TestScheduledCopyDrawsOnBothDirections(t *testing.T) {
 		if err == nil || copied >= n {
 			t.Errorf("%s paced at 1 B/s: copied %d of %d, err %v; want the copy held back", slow, copied, n, err)
 		}
+	}
+}
+
+// frozenClock is a sched.Clock whose time never moves: once a grant has
+// used the device's credit no further grant ever comes due, so a request
+// that waits for one waits until its context ends.
+type frozenClock struct{ t time.Time }
+
+func (c frozenClock) Now() time.Time                            { return c.t }
+func (frozenClock) AfterFunc(time.Duration, func()) sched.Timer { return stoppedTimer{} }
+
+type stoppedTimer struct{}
+
+func (stoppedTimer) Stop() bool { return true }
+
+// TestAwaitRequestFastPath: without a request direction, or with one where
+// no reservation is active, a request is not held (even with its context
+// already ended, which any wait would report) and allocates nothing.
+func TestAwaitRequestFastPath(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := &request{Request: httptest.NewRequest("HEAD", "/b/k", nil).WithContext(ctx)}
+	for name, s := range map[string]*sched.Scheduler{
+		"no scheduler":         nil,
+		"no request direction": sched.New(sched.Config{}, sched.Capacities{Read: 1e6, Write: 1e6}),
+		"nothing reserved":     sched.New(sched.Config{}, sched.Capacities{Requests: 1}),
+	} {
+		h := &Handler{cfg: Config{Scheduler: s}}
+		if err := h.awaitRequest(r); err != nil {
+			t.Errorf("%s: awaitRequest = %v, want nil at once", name, err)
+		}
+		if n := testing.AllocsPerRun(100, func() { h.awaitRequest(r) }); n != 0 {
+			t.Errorf("%s: awaitRequest allocates %v times", name, n)
+		}
+	}
+}
+
+// TestRequestsCharged drives the real handler with a request direction of
+// 1 request/s on a frozen clock while a request-rate reservation (that no
+// request presents) is active: the first request takes the one grant the
+// device has banked, so every further request that is charged waits until
+// its client gives up (400 RequestTimeout) — HEAD, listings, GET, PUT
+// (which stores nothing: the body does not move before the grant), bucket
+// configuration — while requests refused before the grant (a CORS
+// preflight, a bad signature, a reservation presented to an operation
+// that takes none) are answered as before. Once the reservation is
+// released nothing is held.
+func TestRequestsCharged(t *testing.T) {
+	s := newFuzzServer(t)
+	s.reset(t)
+	scheduler := sched.New(sched.Config{Clock: frozenClock{time.Unix(1_800_000_000, 0)}}, sched.Capacities{Requests: 1})
+	if err := scheduler.Requests.Reserve("idle", sched.Spec{Rate: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	s.h.cfg.Scheduler = scheduler
+	serve := func(method, target, headers string, body []byte, badSignature bool) *httptest.ResponseRecorder {
+		t.Helper()
+		r, ok := s.buildRequest(method, target, headers, body, payloadSHA256)
+		if !ok {
+			t.Fatalf("%s %s: not a request", method, target)
+		}
+		if badSignature {
+			r.Header.Set("Authorization", strings.Replace(r.Header.Get("Authorization"), "Signature=", "Signature=0", 1))
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		stop := time.AfterFunc(100*time.Millisecond, cancel) // the client gives up
+		defer stop.Stop()
+		rec := httptest.NewRecorder()
+		s.h.ServeHTTP(rec, r.WithContext(ctx))
+		return rec
+	}
+	if rec := serve("HEAD", "/fuzz/k", "", nil, false); rec.Code != 200 {
+		t.Fatalf("the first request (the banked grant): %d %s", rec.Code, rec.Body)
+	}
+	for _, c := range []struct {
+		method, target string
+		body           string
+	}{
+		{"HEAD", "/fuzz/k", ""},
+		{"GET", "/fuzz/k", ""},
+		{"GET", "/fuzz?list-type=2", ""},
+		{"GET", "/", ""},
+		{"GET", "/fuzz?location", ""},
+		{"PUT", "/fuzz/new", "new bytes"},
+		{"DELETE", "/fuzz/nokey", ""},
+	} {
+		if rec := serve(c.method, c.target, "", []byte(c.body), false); rec.Code != 400 || (c.method != "HEAD" && errCode(rec) != "RequestTimeout") { // a HEAD answer has no body
+			t.Errorf("%s %s while paced: %d %s; want it held until the client gave up (400 RequestTimeout)", c.method, c.target, rec.Code, errCode(rec))
+		}
+	}
+	if _, err := s.svc.HeadObject(context.Background(), fuzzBucket, "new", "", false); !errors.Is(err, meta.ErrObjectNotFound) {
+		t.Errorf("a PUT held before its grant stored its object: %v", err)
+	}
+	for _, c := range []struct {
+		method, target, headers string
+		badSignature            bool
+		status                  int
+	}{
+		{"OPTIONS", "/fuzz/k", "Origin: https://example.com\nAccess-Control-Request-Method: GET", false, 403},
+		{"GET", "/fuzz/k", "", true, 403},
+		{"GET", "/fuzz?list-type=2", "x-jog-reservation-id: idle", false, 400},
+	} {
+		if rec := serve(c.method, c.target, c.headers, nil, c.badSignature); rec.Code != c.status || errCode(rec) == "RequestTimeout" {
+			t.Errorf("%s %s (refused before the grant): %d %s, want %d", c.method, c.target, rec.Code, errCode(rec), c.status)
+		}
+	}
+	scheduler.Release("idle")
+	if rec := serve("GET", "/fuzz?list-type=2", "", nil, false); rec.Code != 200 {
+		t.Errorf("a listing with no reservation active: %d %s", rec.Code, rec.Body)
 	}
 }

@@ -14,20 +14,22 @@ import (
 // scheduler paced at the server's capacity, the reservation service
 // (which admits up to qos.Reservable of it: the rest is best effort's
 // guaranteed share), and the activator that registers reservations in the
-// scheduler from their start to their end, running until Close.
-// Request-rate reservations are kept but not enforced: no request capacity
-// is configured, so the scheduler has no request direction.
+// scheduler from their start to their end, running until Close. With a
+// request capacity (--qos-request-capacity) the scheduler has a request
+// direction and request rates are admitted and enforced; without one,
+// request-rate reservations are refused.
 func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, *sched.Scheduler, error) {
 	s.stopQoS = func() {}
 	capacity, err := qosCapacity(s.cfg, s.log)
 	if err != nil {
 		return nil, nil, err
 	}
-	if capacity.Read > 0 || capacity.Write > 0 {
+	if capacity != (meta.Capacity{}) {
 		s.log.Info("reservations scheduled", "read_capacity", capacity.Read, "write_capacity", capacity.Write,
-			"reservable", qos.Reservable(capacity))
+			"request_capacity", capacity.Requests, "reservable", qos.Reservable(capacity))
 	}
-	scheduler := sched.New(sched.Config{}, sched.Capacities{Read: float64(capacity.Read), Write: float64(capacity.Write)})
+	scheduler := sched.New(sched.Config{}, sched.Capacities{Read: float64(capacity.Read), Write: float64(capacity.Write),
+		Requests: float64(capacity.Requests)})
 	reservations := qos.New(store, capacity, nil)
 	activator := qos.NewActivator(store, scheduler, nil, s.log)
 	reservations.OnChange(activator.Changed)
@@ -46,10 +48,10 @@ func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, 
 }
 
 // qosCapacity is what the server can carry per direction: the
-// --qos-*-capacity flags, and for a direction they leave at 0 what
-// `jog calibrate` saved in the data dir.
+// --qos-*-capacity flags, and for a byte direction they leave at 0 what
+// `jog calibrate` saved in the data dir (it does not measure requests).
 func qosCapacity(cfg config.Config, log *slog.Logger) (meta.Capacity, error) {
-	c := meta.Capacity{Read: int64(cfg.QoSReadCapacity), Write: int64(cfg.QoSWriteCapacity)}
+	c := meta.Capacity{Read: int64(cfg.QoSReadCapacity), Write: int64(cfg.QoSWriteCapacity), Requests: int64(cfg.QoSRequestCapacity)}
 	if c.Read > 0 && c.Write > 0 {
 		return c, nil
 	}

@@ -84,6 +84,12 @@ func WithQoSCapacity(read, write int64) Option {
 	return func(c *config.Config) { c.QoSReadCapacity, c.QoSWriteCapacity = config.Rate(read), config.Rate(write) }
 }
 
+// WithQoSRequestCapacity sets the requests per second request-rate
+// reservations are admitted against and paced at (--qos-request-capacity).
+func WithQoSRequestCapacity(rps int64) Option {
+	return func(c *config.Config) { c.QoSRequestCapacity = config.RequestRate(rps) }
+}
+
 // WithDataDir reuses an existing data dir (to test restarts).
 func WithDataDir(dir string) Option { return func(c *config.Config) { c.DataDir = dir } }
 

@@ -44,7 +44,14 @@ type qosClient struct {
 // and more, and returns a client of it.
 func startQoS(t *testing.T, more ...string) (*testutil.Server, *qosClient) {
 	t.Helper()
-	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithQoSCapacity(qosRead, qosWrite))
+	return startQoSWith(t, testutil.WithQoSCapacity(qosRead, qosWrite), more...)
+}
+
+// startQoSWith is startQoS with capacity instead of the tests' byte
+// capacities.
+func startQoSWith(t *testing.T, capacity testutil.Option, more ...string) (*testutil.Server, *qosClient) {
+	t.Helper()
+	srv := testutil.StartServer(t, testutil.WithoutFsync(), capacity)
 	root := itest.AWSClient(t, srv)
 	for _, b := range append([]string{"qos"}, more...) {
 		itest.CreateBucket(t, root, b)

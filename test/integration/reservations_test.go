@@ -106,7 +106,7 @@ func TestReservationsAPI(t *testing.T) {
 	// them.
 	resp, body := rsvCall(t, srv, "", "POST", "/rsv2?reservations", rsvBody(85e6+1, 0, now, now.Add(time.Hour), ""), nil)
 	itest.WantRawErr(t, resp, body, http.StatusConflict, "InsufficientCapacity")
-	if !bytes.Contains(body, []byte("85000000 B/s of reads and 92500000 B/s of writes")) {
+	if !bytes.Contains(body, []byte("85000000 B/s of reads, 92500000 B/s of writes and 0 requests/s")) {
 		t.Errorf("the refusal does not say what is left: %s", body)
 	}
 	out, code = admin("reservation", "create", "--read", "85MB/s", "--write", "93MB/s", "rsv2")
@@ -213,6 +213,15 @@ func TestReservationsNotConfigured(t *testing.T) {
 	itest.WantRawErr(t, resp, body, http.StatusConflict, "CapacityNotConfigured")
 	if !bytes.Contains(body, []byte("--qos-read-capacity")) || !bytes.Contains(body, []byte("jog calibrate")) {
 		t.Errorf("the refusal does not say how to configure capacity: %s", body)
+	}
+	// A request rate without --qos-request-capacity is refused, not
+	// stored and left unenforced.
+	rps := fmt.Appendf(nil, "<Reservation><RequestsPerSecond>10</RequestsPerSecond><Start>%s</Start><End>%s</End></Reservation>",
+		now.UTC().Format(time.RFC3339), now.Add(time.Hour).UTC().Format(time.RFC3339))
+	resp, body = rsvCall(t, srv, "", "POST", "/bkt?reservations", rps, nil)
+	itest.WantRawErr(t, resp, body, http.StatusConflict, "CapacityNotConfigured")
+	if !bytes.Contains(body, []byte("--qos-request-capacity")) {
+		t.Errorf("the refusal of a request rate does not name --qos-request-capacity: %s", body)
 	}
 	srv.Stop()
 

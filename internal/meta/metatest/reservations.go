@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ func RunReservations(t *testing.T, open Opener) { run(t, open, reservationCases)
 var reservationCases = []testCase{
 	{"Reservations/RoundTrip", testReservationsRoundTrip},
 	{"Reservations/Admission", testReservationsAdmission},
+	{"Reservations/RequestRate", testReservationsRequestRate},
 	{"Reservations/ConcurrentAdmission", testReservationsConcurrentAdmission},
 	{"Reservations/BucketDelete", testReservationsBucketDelete},
 	{"Reservations/Between", testReservationsBetween},
@@ -35,7 +37,7 @@ func testReservationsRoundTrip(t *testing.T, s meta.Store) {
 	ctx := t.Context()
 	mkBucket(t, s, "b")
 	mkBucket(t, s, "other")
-	capacity := meta.Capacity{Read: 1000, Write: 1000}
+	capacity := meta.Capacity{Read: 1000, Write: 1000, Requests: 1000}
 	want := rsv("r1", "b", 100, 0, 1, 2)
 	want.RequestsPerSecond = 50
 	want.Principal = "arn:aws:iam::000000000000:user/alice"
@@ -138,6 +140,48 @@ func testReservationsAdmission(t *testing.T, s meta.Store) {
 	}
 	if err := s.CreateReservation(ctx, rsv("over", "b", 1, 0, 1, 2), c); err != nil {
 		t.Errorf("CreateReservation after a cancel: %v", err)
+	}
+}
+
+// testReservationsRequestRate: requests per second are admitted like
+// bytes, summed at each instant against the request capacity; without a
+// request capacity a request-rate reservation is refused (0 left) while
+// one of bytes alone still fits.
+func testReservationsRequestRate(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "a")
+	mkBucket(t, s, "b")
+	withRPS := func(r meta.Reservation, rps int64) meta.Reservation { r.RequestsPerSecond = rps; return r }
+	c := meta.Capacity{Read: 1000, Write: 1000, Requests: 100}
+	createReservations(t, s, c,
+		withRPS(rsv("x", "a", 10, 0, 0, 2), 60), // hours 0–2
+		withRPS(rsv("y", "b", 0, 10, 1, 3), 40), // hours 1–3: 100 requests/s in hour 1–2, an exact fit
+	)
+	var ce *meta.CapacityError
+	err := s.CreateReservation(ctx, withRPS(rsv("over", "a", 1, 0, 1, 4), 1), c)
+	if !errors.As(err, &ce) || ce.Free != (meta.Capacity{Read: 990, Write: 990, Requests: 0}) {
+		t.Fatalf("one request/s over the request capacity: %v, want a *meta.CapacityError with {990 990 0} free", err)
+	}
+	if want := "990 B/s of reads, 990 B/s of writes and 0 requests/s are left"; !strings.Contains(err.Error(), want) {
+		t.Errorf("the refusal %q does not say %q", err, want)
+	}
+	// Hours 2–3 hold y's 40 only.
+	err = s.CreateReservation(ctx, withRPS(rsv("late", "b", 1, 0, 2, 3), 61), c)
+	if !errors.As(err, &ce) || ce.Free.Requests != 60 {
+		t.Errorf("61 requests/s where 60 are left: %v, want Free.Requests 60", err)
+	}
+	createReservations(t, s, c, withRPS(rsv("fit", "b", 1, 0, 2, 3), 60))
+
+	// No request capacity: a request rate never fits, bytes alone do.
+	bytesOnly := meta.Capacity{Read: 1000, Write: 1000}
+	err = s.CreateReservation(ctx, withRPS(rsv("norps", "a", 1, 0, 5, 6), 1), bytesOnly)
+	if !errors.As(err, &ce) || ce.Free != (meta.Capacity{Read: 1000, Write: 1000, Requests: 0}) {
+		t.Errorf("a request rate without request capacity: %v, want a *meta.CapacityError with {1000 1000 0} free", err)
+	}
+	createReservations(t, s, bytesOnly, rsv("bytes", "a", 1000, 1000, 5, 6))
+	list, _ := s.ListReservations(ctx, "a")
+	if ids := reservationIDs(list); !slices.Equal(ids, []string{"x", "bytes"}) {
+		t.Errorf("ListReservations(a) = %q, want [x bytes]: refusals store nothing", ids)
 	}
 }
 
