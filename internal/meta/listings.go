@@ -29,8 +29,10 @@ type VersionScan func(ctx context.Context, key string, seq int64, end string, li
 type VersionSeq func(ctx context.Context, key, versionID string) (int64, error)
 
 // ListVersions builds a page of ListObjectVersions (see
-// ListVersionsOptions) from a backend's scan and marker lookup.
-func ListVersions(ctx context.Context, opts ListVersionsOptions, seqOf VersionSeq, scan VersionScan) (VersionsPage, error) {
+// ListVersionsOptions) from a backend's scan and marker lookup; rolledUp
+// says scan rolls up the versions under each common prefix of
+// opts.Prefix and opts.Delimiter to the first (KeyedList.RolledUp).
+func ListVersions(ctx context.Context, opts ListVersionsOptions, seqOf VersionSeq, scan VersionScan, rolledUp bool) (VersionsPage, error) {
 	var page VersionsPage
 	if opts.Limit <= 0 {
 		return page, nil
@@ -57,9 +59,10 @@ func ListVersions(ctx context.Context, opts ListVersionsOptions, seqOf VersionSe
 		Scan: func(ctx context.Context, p versionPos, end string, limit int) ([]VersionEntry, error) {
 			return scan(ctx, p.key, p.seq, end, limit)
 		},
-		Key:   func(e VersionEntry) string { return e.Key },
-		After: func(e VersionEntry) versionPos { return versionPos{e.Key, e.Seq} },
-		At:    func(key string) versionPos { return versionPos{key, LiveSeq + 1} },
+		Key:      func(e VersionEntry) string { return e.Key },
+		After:    func(e VersionEntry) versionPos { return versionPos{e.Key, e.Seq} },
+		At:       func(key string) versionPos { return versionPos{key, LiveSeq + 1} },
+		RolledUp: rolledUp && opts.Delimiter != "",
 	}, versionPos{key, seq})
 	if err != nil {
 		return VersionsPage{}, err

@@ -18,15 +18,28 @@ func (s *Store) ListObjects(ctx context.Context, bucket string, opts meta.ListOp
 	if err != nil {
 		return meta.ListPage{}, err
 	}
-	if opts.Delimiter != "" && representable(opts.Prefix) && representable(opts.Delimiter) {
-		if last, _ := utf8.DecodeLastRuneInString(opts.Delimiter); last < utf8.MaxRune {
-			return meta.ListGrouped(ctx, s.groupedScan(id, string(nextRune(last))), opts)
-		}
+	if succ, ok := skipSuccessor(opts.Prefix, opts.Delimiter); ok {
+		return meta.ListGrouped(ctx, s.groupedScan(id, succ), opts)
 	}
-	// A delimiter that no key holds groups nothing; one that ends in
-	// U+10FFFF (no successor for the skip) is grouped by meta.List, one
-	// statement per common prefix.
 	return meta.List(ctx, s.scan(id), opts)
+}
+
+// skipSuccessor returns the successor of the delimiter's last character,
+// which a skip scan (groupedQuery) appends to the part of a common prefix
+// before that character to seek past the prefix; ok is false when a
+// listing cannot skip so: without a delimiter, with a prefix or delimiter
+// that is no text (a delimiter no key holds groups nothing), or with a
+// delimiter that ends in U+10FFFF, which has no successor (meta.List
+// then groups, one statement per common prefix).
+func skipSuccessor(prefix, delimiter string) (string, bool) {
+	if delimiter == "" || !representable(prefix) || !representable(delimiter) {
+		return "", false
+	}
+	last, _ := utf8.DecodeLastRuneInString(delimiter)
+	if last == utf8.MaxRune {
+		return "", false
+	}
+	return string(nextRune(last)), true
 }
 
 const summaryColumns = "key, size, etag, mtime, storage_class, owner"
@@ -96,8 +109,16 @@ func (s *Store) groupedScan(id int64, succ string) meta.GroupedScanFunc {
 
 // groupedArgs are groupedQuery's parameters $1 to $7.
 func groupedArgs(id int64, lo string, limit int, prefix, delimiter, succ string) []any {
+	return append([]any{id, lo, limit}, skipArgs(prefix, delimiter, succ)...)
+}
+
+// skipArgs are the parameters of a skip scan's step (groupedQuery's $4 to
+// $7): the prefix's length in characters plus one, the delimiter, the
+// prefix's and the delimiter's lengths less two, the successor of the
+// delimiter's last character.
+func skipArgs(prefix, delimiter, succ string) []any {
 	p, d := utf8.RuneCountInString(prefix), utf8.RuneCountInString(delimiter)
-	return []any{id, lo, limit, p + 1, delimiter, p + d - 2, succ}
+	return []any{p + 1, delimiter, p + d - 2, succ}
 }
 
 // querier runs queries: the pool, a connection or a transaction.

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -239,4 +240,70 @@ func head(s []string) []string { return s[:min(len(s), 5)] }
 func samePage(a, b meta.ListPage) bool {
 	return slices.Equal(summaryKeys(a.Objects), summaryKeys(b.Objects)) && slices.Equal(a.CommonPrefixes, b.CommonPrefixes) &&
 		a.Truncated == b.Truncated && (!a.Truncated || a.NextAfter == b.NextAfter)
+}
+
+// TestListVersionsRolledUp: a delimited version listing by the skip scan
+// (groupedVersionsQuery) pages exactly as meta.ListVersions over the
+// plain merge (versionsQuery), one statement per common prefix, does:
+// keys live, with noncurrent versions, under a latest delete marker, at
+// every depth, from assorted markers.
+func TestListVersionsRolledUp(t *testing.T) {
+	s := openFresh(t)
+	defer s.Close()
+	ctx := t.Context()
+	id := rawBucket(t, s, "b")
+	keys := []string{"a", "a/1", "a/2", "a/b/c", "a/b/d", "ab", "b/", "b//x", "c", "é/x", "é", "z/z/z"}
+	for i, k := range keys {
+		if i%3 != 2 { // a live version
+			if _, err := s.pool.Exec(ctx, "INSERT INTO objects (bucket_id, key, version_id, size, etag, mtime) VALUES ($1, $2, 'live', 1, 'e', 0)", id, k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for v := 1; v <= i%4; v++ { // noncurrent versions; a latest marker over a key without a live one
+			if _, err := s.pool.Exec(ctx, `INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime)
+				VALUES ($1, $2, $3, $4, $5, $5, 0, '', 0)`, id, k, v, fmt.Sprintf("v%d", v), i%3 == 2 && v == i%4); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	plain := func(opts meta.ListVersionsOptions) (meta.VersionsPage, error) {
+		return meta.ListVersions(ctx, opts,
+			func(ctx context.Context, key, versionID string) (int64, error) {
+				return versionSeq(ctx, s.pool, id, key, versionID)
+			},
+			func(ctx context.Context, key string, seq int64, end string, limit int) ([]meta.VersionEntry, error) {
+				return s.versionRows(ctx, id, key, seq, end, limit, nil)
+			}, false)
+	}
+	walks := 0
+	for _, prefix := range []string{"", "a", "a/", "a/b/", "b", "é", "\xc3"} {
+		for _, delim := range []string{"/", "b", "//", "é", "/c"} {
+			for _, marker := range []meta.ListVersionsOptions{{}, {KeyMarker: "a/"}, {KeyMarker: "a/1"}, {KeyMarker: "a/b/c", VersionIDMarker: "v1"},
+				{KeyMarker: "b//x", VersionIDMarker: "live"}, {KeyMarker: "\xff"}} {
+				for _, limit := range []int{1, 2, 3, 100} {
+					opts := marker
+					opts.Prefix, opts.Delimiter, opts.Limit = prefix, delim, limit
+					for pages := 0; ; pages++ {
+						if pages > 30 {
+							t.Fatalf("%+q: the walk does not end", fmt.Sprintf("%+v", opts))
+						}
+						got, err := s.ListObjectVersions(ctx, "b", opts)
+						want, werr := plain(opts)
+						if err != nil || werr != nil {
+							t.Fatalf("%+q: %v; plain: %v", fmt.Sprintf("%+v", opts), err, werr)
+						}
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Fatalf("%+q:\n got %+v\nwant %+v", fmt.Sprintf("%+v", opts), got, want)
+						}
+						if !got.Truncated {
+							break
+						}
+						opts.KeyMarker, opts.VersionIDMarker = got.NextKeyMarker, got.NextVersionIDMarker
+					}
+					walks++
+				}
+			}
+		}
+	}
+	t.Logf("%d walks", walks)
 }

@@ -42,13 +42,64 @@ func (s *Store) ListObjectVersions(ctx context.Context, bucket string, opts meta
 	if err != nil {
 		return meta.VersionsPage{}, err
 	}
-	return meta.ListVersions(ctx, opts,
-		func(ctx context.Context, key, versionID string) (int64, error) {
-			return versionSeq(ctx, s.pool, id, key, versionID)
-		},
+	seqOf := func(ctx context.Context, key, versionID string) (int64, error) {
+		return versionSeq(ctx, s.pool, id, key, versionID)
+	}
+	if succ, ok := skipSuccessor(opts.Prefix, opts.Delimiter); ok {
+		return meta.ListVersions(ctx, opts, seqOf,
+			func(ctx context.Context, key string, seq int64, end string, limit int) ([]meta.VersionEntry, error) {
+				return s.versionRows(ctx, id, key, seq, end, limit, skipArgs(opts.Prefix, opts.Delimiter, succ))
+			}, true)
+	}
+	return meta.ListVersions(ctx, opts, seqOf,
 		func(ctx context.Context, key string, seq int64, end string, limit int) ([]meta.VersionEntry, error) {
-			return s.versionRows(ctx, id, key, seq, end, limit)
-		})
+			return s.versionRows(ctx, id, key, seq, end, limit, nil)
+		}, false)
+}
+
+// groupedVersionsQuery is versionsQuery rolled up as groupedQuery is: a
+// recursive walk of the keys of both tables from position ($2, $3) on,
+// one seek of each primary key per key or common prefix, that stops once
+// the keys it passed give $4 entries (a common prefix gives one, a key
+// its versions); then the versions of those keys, newest first, only the
+// newest of a key that rolls up. (OFFSET 0 keeps each next key a value:
+// inlined, its seeks would run again at each use.) $5 to $8 are groupedQuery's $4 to $7;
+// with bounded, $9 is an upper bound on the keys.
+func groupedVersionsQuery(bounded bool) string {
+	const live = "4611686018427387904::bigint"
+	end := ""
+	if bounded {
+		end = " AND key < $9"
+	}
+	const from = " AND (key > $2 OR seq < $3)" // the position, in object_versions
+	const fromLive = " AND (key > $2 OR $3 > " + live + ")"
+	grouped := func(k string) string { return "strpos(substr(" + k + ", $5), $6) > 0" }
+	// next is the first key of either table at or above bound b.
+	next := func(b, objects, versions string) string {
+		return "LEAST((SELECT key FROM objects WHERE bucket_id = $1 AND key >= " + b + objects + end + " ORDER BY key LIMIT 1)," +
+			" (SELECT key FROM object_versions WHERE bucket_id = $1 AND key >= " + b + versions + end + " ORDER BY key LIMIT 1))"
+	}
+	// entries is how many entries key k gives (at most $4).
+	entries := func(k string) string {
+		return "CASE WHEN " + grouped(k) + " THEN 1::bigint ELSE (SELECT count(*) FROM (" +
+			"SELECT 1 FROM objects WHERE bucket_id = $1 AND key = " + k + fromLive +
+			" UNION ALL SELECT 1 FROM object_versions WHERE bucket_id = $1 AND key = " + k + from + " LIMIT $4) z) END"
+	}
+	bound := "(CASE WHEN " + grouped("w.k") + " THEN left(w.k, $7 + strpos(substr(w.k, $5), $6)) || $8" +
+		" ELSE w.k || chr(1) END) COLLATE \"C\""
+	return "WITH RECURSIVE walk AS (" +
+		"SELECT f.k, 1 AS n, " + entries("f.k") + " AS c FROM (SELECT " + next("$2", fromLive, from) + " AS k OFFSET 0) f WHERE f.k IS NOT NULL" +
+		" UNION ALL" +
+		" SELECT x.k, w.n + 1, w.c + " + entries("x.k") + " FROM walk w CROSS JOIN LATERAL (SELECT " + next(bound, "", "") + " AS k OFFSET 0) x" +
+		" WHERE x.k IS NOT NULL AND w.c < $4)" +
+		" SELECT e.key, e.seq, e.version_id, e.is_latest, e.delete_marker, e.size, e.etag, e.mtime, e.storage_class, e.owner" +
+		" FROM walk w CROSS JOIN LATERAL (SELECT * FROM (" +
+		"(SELECT key, " + live + " AS seq, version_id, true AS is_latest, false AS delete_marker, size, etag, mtime, storage_class, owner" +
+		" FROM objects WHERE bucket_id = $1 AND key = w.k" + fromLive + ")" +
+		" UNION ALL (SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner" +
+		" FROM object_versions WHERE bucket_id = $1 AND key = w.k" + from + " ORDER BY seq DESC LIMIT $4)" +
+		") v ORDER BY seq DESC LIMIT (CASE WHEN " + grouped("w.k") + " THEN 1 ELSE $4 END)) e" +
+		" ORDER BY w.n, e.seq DESC LIMIT $4"
 }
 
 // versionSeq returns the position of version versionID of key:
@@ -67,8 +118,9 @@ func versionSeq(ctx context.Context, q querier, bucketID int64, key, versionID s
 	return seq, err
 }
 
-// versionRows is a meta.VersionScan of bucket bucketID.
-func (s *Store) versionRows(ctx context.Context, bucketID int64, key string, seq int64, end string, limit int) ([]meta.VersionEntry, error) {
+// versionRows is a meta.VersionScan of bucket bucketID; with skip (the
+// parameters $5 to $8 of groupedVersionsQuery), rolled up.
+func (s *Store) versionRows(ctx context.Context, bucketID int64, key string, seq int64, end string, limit int, skip []any) ([]meta.VersionEntry, error) {
 	if !representable(key) {
 		// No version has key: start at the first key above it.
 		var ok bool
@@ -81,11 +133,14 @@ func (s *Store) versionRows(ctx context.Context, bucketID int64, key string, seq
 	if bounded && key >= hi {
 		return nil, nil
 	}
-	args := []any{bucketID, key, seq, limit}
+	q, args := versionsQuery(bounded), []any{bucketID, key, seq, limit}
+	if skip != nil {
+		q, args = groupedVersionsQuery(bounded), append(args, skip...)
+	}
 	if bounded {
 		args = append(args, hi)
 	}
-	rows, err := s.pool.Query(ctx, versionsQuery(bounded), args...)
+	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func (s *Store) ListObjectVersions(ctx context.Context, bucket string, opts meta
 		},
 		func(ctx context.Context, key string, seq int64, end string, limit int) ([]meta.VersionEntry, error) {
 			return s.versionRows(ctx, b.id, key, seq, end, limit)
-		})
+		}, false)
 }
 
 // versionSeq returns the position of version versionID of key:
