@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -15,12 +14,6 @@ var (
 	_ meta.IndexChecker   = (*Store)(nil) // jog fsck finds them by type assertion
 	_ meta.VersionChecker = (*Store)(nil)
 )
-
-// scanColumns are what ScanObjects reads of a version, FROM a version
-// table o LEFT JOIN inline_data d: the key and the version ID (byte-wise,
-// as the scan orders them) first, then the flags, then the rest.
-const scanColumns = "o.key, o.version_id COLLATE \"C\", %s, o.blob_id, o.size, o.etag, o.mtime, o.storage_class, o.owner," +
-	" o.headers, o.user_meta, o.checksum, o.upload_id, o.parts_count, o.tags, o.acl, d.data"
 
 // ScanObjects implements meta.Store: one range scan of each of objects and
 // object_versions per page, merged by PostgreSQL.
@@ -41,59 +34,23 @@ func (s *Store) ScanObjects(ctx context.Context, bucket, afterKey, afterVersion 
 		return nil, nil
 	}
 	where := " WHERE o.bucket_id = $1 AND o.key >= $2 AND (o.key, o.version_id COLLATE \"C\") >= ($2, $3)"
-	rows, err := s.pool.Query(ctx, "SELECT "+fmt.Sprintf(scanColumns, "true, false")+
+	// The version ID again, byte-wise, to order by: objectColumns' is in
+	// the column's collation.
+	rows, err := s.pool.Query(ctx, "SELECT o.key, o.version_id COLLATE \"C\", true, false, "+objectColumns+
 		" FROM objects o LEFT JOIN inline_data d ON d.id = o.inline_id"+where+
-		" UNION ALL SELECT "+fmt.Sprintf(scanColumns, "o.is_latest, o.delete_marker")+
+		" UNION ALL SELECT o.key, o.version_id COLLATE \"C\", o.is_latest, o.delete_marker, "+objectColumns+
 		" FROM object_versions o LEFT JOIN inline_data d ON d.id = o.inline_id"+where+
 		" ORDER BY 1, 2 LIMIT $4", id, fromKey, fromVersion, limit)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (meta.Object, error) {
-		o := meta.Object{Bucket: bucket}
-		var blobID, headers, userMeta, checksum, uploadID, tags, acl *string
-		var mtime int64
-		err := row.Scan(&o.Key, &o.VersionID, &o.IsLatest, &o.DeleteMarker, &blobID, &o.Size, &o.ETag, &mtime,
-			&o.StorageClass, &o.Owner, &headers, &userMeta, &checksum, &uploadID, &o.PartsCount, &tags, &acl, &o.Inline)
-		if err != nil {
-			return o, err
-		}
-		o.BlobID, o.UploadID, o.Tags, o.ACL = deref(blobID), deref(uploadID), deref(tags), deref(acl)
-		o.LastModified = fromMillis(mtime)
-		for _, f := range []struct {
-			col *string
-			dst any
-		}{{headers, &o.Headers}, {userMeta, &o.UserMeta}, {checksum, &o.Checksum}} {
-			if f.col != nil && *f.col != "" {
-				if err := json.Unmarshal([]byte(*f.col), f.dst); err != nil {
-					return o, err
-				}
-			}
-		}
-		return o, nil
+		var key, version string
+		var latest, marker bool
+		o, err := scanObject(row, &key, &version, &latest, &marker)
+		o.Bucket, o.Key, o.IsLatest, o.DeleteMarker = bucket, key, latest, marker
+		return o, err
 	})
-}
-
-// unreferenced keeps those of blobs that no object version (live or in
-// object_versions) or part refers to (a blob may be shared), in order.
-func unreferenced(ctx context.Context, q querier, blobs []string) ([]string, error) {
-	var ids []string
-	for _, b := range blobs {
-		if b != "" {
-			ids = append(ids, b)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	rows, err := q.Query(ctx, `SELECT t.b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, i)
-		WHERE NOT EXISTS (SELECT 1 FROM objects WHERE blob_id = t.b)
-		AND NOT EXISTS (SELECT 1 FROM parts WHERE blob_id = t.b)
-		AND NOT EXISTS (SELECT 1 FROM object_versions WHERE blob_id = t.b) ORDER BY t.i`, ids)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // UnreferencedBlobs implements meta.Store.
@@ -106,7 +63,11 @@ func (s *Store) UnreferencedBlobs(ctx context.Context, ids []string) ([]string, 
 			out = append(out, id) // no row can name it
 		}
 	}
-	refs, err := unreferenced(ctx, s.pool, stored)
+	var refs []string
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
+		refs, err = unreferenced(ctx, tx, stored)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
