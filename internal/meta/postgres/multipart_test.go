@@ -115,3 +115,60 @@ func TestListUploadsMarkers(t *testing.T) {
 		}
 	}
 }
+
+// TestAbortUploadRace: an abort racing PutParts leaves no part behind:
+// each part is stored before the abort, which frees its blob, or refused
+// after it (ErrUploadNotFound), its blob then the caller's to delete.
+func TestAbortUploadRace(t *testing.T) {
+	s := openFresh(t)
+	defer s.Close()
+	ctx := t.Context()
+	rawBucket(t, s, "b")
+	for round := range 5 {
+		id := fmt.Sprintf("up%d", round)
+		if err := s.CreateUpload(ctx, meta.Upload{Bucket: "b", Key: "k", UploadID: id, Initiated: t0}); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var stored, freed []string
+		var wg sync.WaitGroup
+		for n := 1; n <= 12; n++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				blob := fmt.Sprintf("blob-%s-%d", id, n)
+				_, err := s.PutPart(ctx, "b", "k", id, meta.Part{Number: n, BlobID: blob, Size: 1, ETag: blob, LastModified: t0})
+				if err != nil && !errors.Is(err, meta.ErrUploadNotFound) {
+					t.Error(err)
+				}
+				if err == nil {
+					mu.Lock()
+					stored = append(stored, blob)
+					mu.Unlock()
+				}
+			}()
+			if n == 6 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					f, err := s.AbortUpload(ctx, "b", "k", id)
+					if err != nil {
+						t.Error(err)
+					}
+					mu.Lock()
+					freed = append(freed, f...)
+					mu.Unlock()
+				}()
+			}
+		}
+		wg.Wait()
+		slices.Sort(stored)
+		slices.Sort(freed)
+		if !slices.Equal(stored, freed) {
+			t.Errorf("round %d: parts stored %q, the abort freed %q", round, stored, freed)
+		}
+		if parts, err := s.ObjectParts(ctx, id); err != nil || len(parts) != 0 {
+			t.Errorf("round %d: parts left after the abort: %+v, %v", round, parts, err)
+		}
+	}
+}
