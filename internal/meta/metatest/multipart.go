@@ -243,6 +243,27 @@ func testListUploads(t *testing.T, s meta.Store) {
 	if fmt.Sprint(walked) != fmt.Sprint(ids) {
 		t.Errorf("paged walk = %v, want %v", walked, ids)
 	}
+	// Paged by one with a delimiter: a NextKeyMarker that is a common
+	// prefix skips the whole group.
+	walked = nil
+	opts = meta.ListUploadsOptions{Delimiter: "/", Limit: 1}
+	for i := 0; i < 10; i++ {
+		page, err := s.ListUploads(ctx, "b", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range page.Uploads {
+			walked = append(walked, u.UploadID)
+		}
+		walked = append(walked, page.CommonPrefixes...)
+		if !page.Truncated {
+			break
+		}
+		opts.KeyMarker, opts.UploadIDMarker = page.NextKeyMarker, page.NextUploadIDMarker
+	}
+	if want := []string{"a/", ids[2], ids[3], "c/", ids[5]}; fmt.Sprint(walked) != fmt.Sprint(want) {
+		t.Errorf("paged walk with delimiter = %v, want %v", walked, want)
+	}
 	// A key marker alone skips every upload of that key.
 	page, err = s.ListUploads(ctx, "b", meta.ListUploadsOptions{KeyMarker: "b", Limit: 100})
 	if err != nil || len(page.Uploads) != 2 || page.Uploads[0].Key != "c/x/y" {

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -169,6 +170,57 @@ func TestAbortUploadRace(t *testing.T) {
 		}
 		if parts, err := s.ObjectParts(ctx, id); err != nil || len(parts) != 0 {
 			t.Errorf("round %d: parts left after the abort: %+v, %v", round, parts, err)
+		}
+	}
+}
+
+// TestListUploadsRolledUp: a delimited upload listing by the skip scan
+// (groupedUploadsQuery) pages exactly as meta.ListUploads over the plain
+// scan, one statement per common prefix, does.
+func TestListUploadsRolledUp(t *testing.T) {
+	s := openFresh(t)
+	defer s.Close()
+	ctx := t.Context()
+	id := rawBucket(t, s, "b")
+	keys := []string{"a", "a/1", "a/2", "a/b/c", "a/b/d", "ab", "b/", "b//x", "c", "é/x", "é", "z/z/z"}
+	for i, k := range keys {
+		for n := 0; n <= i%3; n++ {
+			if err := s.CreateUpload(ctx, meta.Upload{Bucket: "b", Key: k, UploadID: fmt.Sprintf("u%02d-%d", i, n), Initiated: t0}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	plain := func(opts meta.ListUploadsOptions) (meta.UploadsPage, error) {
+		return meta.ListUploads(ctx, opts, func(ctx context.Context, p meta.UploadPos, end string, limit int) ([]meta.Upload, error) {
+			return s.uploadRows(ctx, id, "b", p, end, limit, nil)
+		}, false)
+	}
+	for _, prefix := range []string{"", "a", "a/", "b", "é", "\xc3"} {
+		for _, delim := range []string{"/", "b", "//", "é"} {
+			for _, marker := range []meta.ListUploadsOptions{{}, {KeyMarker: "a/"}, {KeyMarker: "a/1"}, {KeyMarker: "a/b/c", UploadIDMarker: "u03-0"},
+				{KeyMarker: "b//x", UploadIDMarker: "u07-9"}, {KeyMarker: "\xff"}} {
+				for _, limit := range []int{1, 2, 3, 100} {
+					opts := marker
+					opts.Prefix, opts.Delimiter, opts.Limit = prefix, delim, limit
+					for pages := 0; ; pages++ {
+						if pages > 30 {
+							t.Fatalf("%+q: the walk does not end", fmt.Sprintf("%+v", opts))
+						}
+						got, err := s.ListUploads(ctx, "b", opts)
+						want, werr := plain(opts)
+						if err != nil || werr != nil {
+							t.Fatalf("%+q: %v; plain: %v", fmt.Sprintf("%+v", opts), err, werr)
+						}
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Fatalf("%+q:\n got %+v\nwant %+v", fmt.Sprintf("%+v", opts), got, want)
+						}
+						if !got.Truncated {
+							break
+						}
+						opts.KeyMarker, opts.UploadIDMarker = got.NextKeyMarker, got.NextUploadIDMarker
+					}
+				}
+			}
 		}
 	}
 }
