@@ -198,3 +198,44 @@ func wantUsage(t *testing.T, s *Store, bucket string, want int64) {
 		t.Errorf("BucketUsage(%q) = %d, %v; want %d", bucket, got, err, want)
 	}
 }
+
+// TestGatewaysDeleteBucketRace: one gateway deletes a bucket while
+// another puts into it, round after round: either the delete wins and the
+// PUT finds no bucket, or the PUT wins and the delete finds it not empty;
+// never does a PUT land in a deleted bucket or fail otherwise.
+func TestGatewaysDeleteBucketRace(t *testing.T) {
+	gws := gateways(t, 2)
+	ctx := t.Context()
+	deleted := 0
+	for r := range 30 {
+		if err := gws[0].CreateBucket(ctx, meta.Bucket{Name: "b", Region: "us-east-1", CreatedAt: meta.Now()}); err != nil {
+			t.Fatalf("round %d: %v", r, err)
+		}
+		var putErr, delErr error
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			_, putErr = gws[1].PutObject(ctx, meta.Object{Bucket: "b", Key: "k", BlobID: "blob", Size: 1, ETag: "e", LastModified: meta.Now()}, meta.Condition{})
+		}()
+		go func() {
+			defer wg.Done()
+			_, delErr = gws[0].DeleteBucket(ctx, "b")
+		}()
+		wg.Wait()
+		switch {
+		case putErr == nil && errors.Is(delErr, meta.ErrBucketNotEmpty):
+			if _, err := gws[0].DeleteObject(ctx, "b", "k", "", meta.Condition{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := gws[0].DeleteBucket(ctx, "b"); err != nil {
+				t.Fatal(err)
+			}
+		case errors.Is(putErr, meta.ErrBucketNotFound) && delErr == nil:
+			deleted++
+		default:
+			t.Fatalf("round %d: PUT %v, DeleteBucket %v", r, putErr, delErr)
+		}
+	}
+	t.Logf("the delete won %d of 30 rounds", deleted)
+}
