@@ -239,3 +239,66 @@ func TestGatewaysDeleteBucketRace(t *testing.T) {
 	}
 	t.Logf("the delete won %d of 30 rounds", deleted)
 }
+
+// TestBucketChangesWaitForWrites: SetBucketVersioning, EnableObjectLock
+// and SetBucketQuota wait for a write to the bucket in flight (one that
+// holds the bucket's row FOR KEY SHARE, as lockForWrite takes it), so
+// the state that write read holds until it commits.
+func TestBucketChangesWaitForWrites(t *testing.T) {
+	gws := gateways(t, 2)
+	ctx := t.Context()
+	if err := gws[0].CreateBucket(ctx, meta.Bucket{Name: "b", Region: "us-east-1", CreatedAt: meta.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		change func() error
+	}{
+		{"SetBucketVersioning", func() error { return gws[1].SetBucketVersioning(ctx, "b", meta.VersioningEnabled) }},
+		{"EnableObjectLock", func() error { return gws[1].EnableObjectLock(ctx, "b") }},
+		{"SetBucketQuota", func() error { return gws[1].SetBucketQuota(ctx, "b", 1000) }},
+	} {
+		before, err := gws[0].GetBucket(ctx, "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx, err := gws[0].pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lockForWrite(ctx, tx, "b", "k"); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- c.change() }()
+		// Wait until the change waits for the bucket's row.
+		for {
+			var waiting bool
+			err := gws[0].pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+				WHERE wait_event_type = 'Lock' AND query LIKE '%FROM buckets WHERE name = $1 FOR UPDATE')`).Scan(&waiting)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if waiting {
+				break
+			}
+			select {
+			case err := <-done:
+				t.Fatalf("%s did not wait for the write in flight: %v", c.name, err)
+			default:
+			}
+		}
+		if now, err := gws[0].GetBucket(ctx, "b"); err != nil || now != before {
+			t.Errorf("%s changed the bucket while a write was in flight: %+v, %v", c.name, now, err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+	}
+	if b, err := gws[0].GetBucket(ctx, "b"); err != nil || b.Versioning != meta.VersioningEnabled || !b.ObjectLock || b.Quota != 1000 {
+		t.Errorf("GetBucket = %+v, %v", b, err)
+	}
+}
