@@ -75,3 +75,39 @@ func TestCompleteUpload(t *testing.T) {
 		t.Errorf("%d parts left, %v", parts, err)
 	}
 }
+
+// TestKeysNotText: a key or version ID PostgreSQL cannot hold as text (a
+// NUL byte, invalid UTF-8) names nothing on reads and deletes, and a
+// write of one is refused before it changes anything.
+func TestKeysNotText(t *testing.T) {
+	s := openFresh(t)
+	defer s.Close()
+	ctx := t.Context()
+	if err := s.CreateBucket(ctx, meta.Bucket{Name: "b", Region: "us-east-1", CreatedAt: meta.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutObject(ctx, meta.Object{Bucket: "b", Key: "k", BlobID: "blob", Size: 1, ETag: "e", LastModified: meta.Now()}, meta.Condition{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ key, version string }{{"a\x00b", ""}, {"\xff", ""}, {"k", "v\x00"}, {"k", "\xc3"}} {
+		if _, err := s.GetObject(ctx, "b", c.key, c.version); !errors.Is(err, meta.ErrObjectNotFound) {
+			t.Errorf("GetObject(%q, %q): %v", c.key, c.version, err)
+		}
+		if freed, err := s.DeleteObject(ctx, "b", c.key, c.version, meta.Condition{}); err != nil || len(freed) != 0 {
+			t.Errorf("DeleteObject(%q, %q) = %q, %v", c.key, c.version, freed, err)
+		}
+		if _, err := s.PutObjectTags(ctx, "b", c.key, c.version, "a=b"); !errors.Is(err, meta.ErrObjectNotFound) {
+			t.Errorf("PutObjectTags(%q, %q): %v", c.key, c.version, err)
+		}
+		o := meta.Object{Bucket: "b", Key: c.key, VersionID: c.version, BlobID: "other", Size: 1, ETag: "e", LastModified: meta.Now()}
+		if _, err := s.PutObject(ctx, o, meta.Condition{}); err == nil {
+			t.Errorf("PutObject(%q, %q) succeeded", c.key, c.version)
+		}
+	}
+	if _, err := s.GetObject(ctx, "nope", "a\x00", ""); !errors.Is(err, meta.ErrBucketNotFound) {
+		t.Errorf("GetObject in a missing bucket: %v", err)
+	}
+	if o, err := s.GetObject(ctx, "b", "k", ""); err != nil || o.BlobID != "blob" {
+		t.Errorf("GetObject(k) = %+v, %v", o, err)
+	}
+}

@@ -198,3 +198,107 @@ func wantUsage(t *testing.T, s *Store, bucket string, want int64) {
 		t.Errorf("BucketUsage(%q) = %d, %v; want %d", bucket, got, err, want)
 	}
 }
+
+// TestGatewaysDeleteBucketRace: one gateway deletes a bucket while
+// another puts into it, round after round: either the delete wins and the
+// PUT finds no bucket, or the PUT wins and the delete finds it not empty;
+// never does a PUT land in a deleted bucket or fail otherwise.
+func TestGatewaysDeleteBucketRace(t *testing.T) {
+	gws := gateways(t, 2)
+	ctx := t.Context()
+	deleted := 0
+	for r := range 30 {
+		if err := gws[0].CreateBucket(ctx, meta.Bucket{Name: "b", Region: "us-east-1", CreatedAt: meta.Now()}); err != nil {
+			t.Fatalf("round %d: %v", r, err)
+		}
+		var putErr, delErr error
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			_, putErr = gws[1].PutObject(ctx, meta.Object{Bucket: "b", Key: "k", BlobID: "blob", Size: 1, ETag: "e", LastModified: meta.Now()}, meta.Condition{})
+		}()
+		go func() {
+			defer wg.Done()
+			_, delErr = gws[0].DeleteBucket(ctx, "b")
+		}()
+		wg.Wait()
+		switch {
+		case putErr == nil && errors.Is(delErr, meta.ErrBucketNotEmpty):
+			if _, err := gws[0].DeleteObject(ctx, "b", "k", "", meta.Condition{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := gws[0].DeleteBucket(ctx, "b"); err != nil {
+				t.Fatal(err)
+			}
+		case errors.Is(putErr, meta.ErrBucketNotFound) && delErr == nil:
+			deleted++
+		default:
+			t.Fatalf("round %d: PUT %v, DeleteBucket %v", r, putErr, delErr)
+		}
+	}
+	t.Logf("the delete won %d of 30 rounds", deleted)
+}
+
+// TestBucketChangesWaitForWrites: SetBucketVersioning, EnableObjectLock
+// and SetBucketQuota wait for a write to the bucket in flight (one that
+// holds the bucket's row FOR KEY SHARE, as lockForWrite takes it), so
+// the state that write read holds until it commits.
+func TestBucketChangesWaitForWrites(t *testing.T) {
+	gws := gateways(t, 2)
+	ctx := t.Context()
+	if err := gws[0].CreateBucket(ctx, meta.Bucket{Name: "b", Region: "us-east-1", CreatedAt: meta.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		change func() error
+	}{
+		{"SetBucketVersioning", func() error { return gws[1].SetBucketVersioning(ctx, "b", meta.VersioningEnabled) }},
+		{"EnableObjectLock", func() error { return gws[1].EnableObjectLock(ctx, "b") }},
+		{"SetBucketQuota", func() error { return gws[1].SetBucketQuota(ctx, "b", 1000) }},
+	} {
+		before, err := gws[0].GetBucket(ctx, "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx, err := gws[0].pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lockForWrite(ctx, tx, "b", "k"); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- c.change() }()
+		// Wait until the change waits for the bucket's row.
+		for {
+			var waiting bool
+			err := gws[0].pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+				WHERE wait_event_type = 'Lock' AND query LIKE '%FROM buckets WHERE name = $1 FOR UPDATE')`).Scan(&waiting)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if waiting {
+				break
+			}
+			select {
+			case err := <-done:
+				t.Fatalf("%s did not wait for the write in flight: %v", c.name, err)
+			default:
+			}
+		}
+		if now, err := gws[0].GetBucket(ctx, "b"); err != nil || now != before {
+			t.Errorf("%s changed the bucket while a write was in flight: %+v, %v", c.name, now, err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+	}
+	if b, err := gws[0].GetBucket(ctx, "b"); err != nil || b.Versioning != meta.VersioningEnabled || !b.ObjectLock || b.Quota != 1000 {
+		t.Errorf("GetBucket = %+v, %v", b, err)
+	}
+}

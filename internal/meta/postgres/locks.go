@@ -18,7 +18,7 @@ import (
 // skips it without a query.
 
 // readLock returns the lock row of a version (zero when it has none).
-func readLock(ctx context.Context, q rowReader, bucketID int64, key, versionID string) (meta.ObjectLock, error) {
+func readLock(ctx context.Context, q querier, bucketID int64, key, versionID string) (meta.ObjectLock, error) {
 	var l meta.ObjectLock
 	var until int64
 	err := q.QueryRow(ctx, "SELECT mode, retain_until, legal_hold, legal_hold_set FROM object_locks WHERE bucket_id = $1 AND key = $2 AND version_id = $3",
@@ -77,7 +77,7 @@ func guardVersion(ctx context.Context, tx pgx.Tx, b bucketRef, key, versionID st
 
 // lockTarget resolves the version a call names: the latest (versionID
 // "") or the given one, which must exist and not be a delete marker.
-func lockTarget(ctx context.Context, q rowReader, b bucketRef, key, versionID string) (string, error) {
+func lockTarget(ctx context.Context, q querier, b bucketRef, key, versionID string) (string, error) {
 	o, err := readVersion(ctx, q, "$1", b.id, key, versionID)
 	return o.VersionID, err
 }

@@ -53,6 +53,28 @@ func (s *Store) ScanObjects(ctx context.Context, bucket, afterKey, afterVersion 
 	})
 }
 
+// unreferenced keeps those of blobs that no object version (live or in
+// object_versions) or part refers to (a blob may be shared), in order.
+func unreferenced(ctx context.Context, q querier, blobs []string) ([]string, error) {
+	var ids []string
+	for _, b := range blobs {
+		if b != "" {
+			ids = append(ids, b)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := q.Query(ctx, `SELECT t.b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, i)
+		WHERE NOT EXISTS (SELECT 1 FROM objects WHERE blob_id = t.b)
+		AND NOT EXISTS (SELECT 1 FROM parts WHERE blob_id = t.b)
+		AND NOT EXISTS (SELECT 1 FROM object_versions WHERE blob_id = t.b) ORDER BY t.i`, ids)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 // UnreferencedBlobs implements meta.Store.
 func (s *Store) UnreferencedBlobs(ctx context.Context, ids []string) ([]string, error) {
 	var out, stored []string
@@ -63,11 +85,7 @@ func (s *Store) UnreferencedBlobs(ctx context.Context, ids []string) ([]string, 
 			out = append(out, id) // no row can name it
 		}
 	}
-	var refs []string
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) (err error) {
-		refs, err = unreferenced(ctx, tx, stored)
-		return err
-	})
+	refs, err := unreferenced(ctx, s.pool, stored)
 	if err != nil {
 		return nil, err
 	}

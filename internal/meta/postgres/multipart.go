@@ -38,8 +38,8 @@ func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
 		_, err = tx.Exec(ctx, `INSERT INTO uploads
 			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-			u.UploadID, id, u.Key, millis(u.Initiated), u.Owner, u.StorageClass, docs.Headers, nullString(docs.UserMeta),
-			u.ChecksumAlgorithm, u.ChecksumType, nullString(u.Tags), lock, nullString(u.ACL))
+			u.UploadID, id, u.Key, millis(u.Initiated), u.Owner, u.StorageClass, docs.Headers, nullText(docs.UserMeta),
+			u.ChecksumAlgorithm, u.ChecksumType, nullText(u.Tags), lock, nullText(u.ACL))
 		return err
 	})
 }
@@ -122,7 +122,7 @@ func (s *Store) PutPart(ctx context.Context, bucket, key, uploadID string, p met
 // storePart inserts or replaces part p of an upload and returns the blob
 // of the part it replaced.
 func storePart(ctx context.Context, tx pgx.Tx, uploadID string, p meta.Part) ([]string, error) {
-	args := []any{uploadID, p.Number, nullString(p.BlobID), p.Size, p.ETag, millis(p.LastModified), p.ChecksumAlgorithm, p.Checksum}
+	args := []any{uploadID, p.Number, nullText(p.BlobID), p.Size, p.ETag, millis(p.LastModified), p.ChecksumAlgorithm, p.Checksum}
 	for {
 		var old *string
 		err := tx.QueryRow(ctx, "SELECT blob_id FROM parts WHERE upload_id = $1 AND part_number = $2 FOR UPDATE",
@@ -237,7 +237,7 @@ func (s *Store) AbortUpload(ctx context.Context, bucket, key, uploadID string) (
 		if tag.RowsAffected() == 0 {
 			return meta.ErrUploadNotFound
 		}
-		blobs, err := collectBlobs(ctx, tx, "DELETE FROM parts WHERE upload_id = $1 RETURNING blob_id", uploadID)
+		blobs, err := deleteParts(ctx, tx, uploadID)
 		if err != nil {
 			return err
 		}
@@ -248,6 +248,19 @@ func (s *Store) AbortUpload(ctx context.Context, bucket, key, uploadID string) (
 		return nil, err
 	}
 	return freed, nil
+}
+
+// deleteParts deletes every part of an upload and returns their blobs.
+func deleteParts(ctx context.Context, tx pgx.Tx, uploadID string) ([]string, error) {
+	return collectBlobs(ctx, tx, "DELETE FROM parts WHERE upload_id = $1 RETURNING blob_id", uploadID)
+}
+
+// nullText is s, or NULL when it is empty.
+func nullText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // deref is *p, or "" for NULL.

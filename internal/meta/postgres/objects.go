@@ -9,11 +9,6 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 )
 
-// rowReader is what reads one row: a transaction or the pool.
-type rowReader interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
 // objectColumns are read FROM a version table aliased o LEFT JOIN
 // inline_data d, in scanObject's order; NULLs read as empty.
 const objectColumns = "o.version_id, coalesce(o.blob_id, ''), o.size, o.etag, o.mtime, o.storage_class, o.owner, " +
@@ -39,8 +34,12 @@ func versionSQL(bucket string, byID bool) string {
 // readVersion reads key's latest version (versionID "") or the given one:
 // meta.ErrObjectNotFound when there is none, a *meta.DeleteMarkerError
 // when it is a delete marker. bucket is the SQL of the bucket's ID, $1
-// bucketArg.
-func readVersion(ctx context.Context, q rowReader, bucket string, bucketArg any, key, versionID string) (meta.Object, error) {
+// bucketArg. A key or version ID that is no text (representable) names
+// nothing.
+func readVersion(ctx context.Context, q querier, bucket string, bucketArg any, key, versionID string) (meta.Object, error) {
+	if !representable(key) || !representable(versionID) {
+		return meta.Object{}, meta.ErrObjectNotFound
+	}
 	args := []any{bucketArg, key}
 	if versionID != "" {
 		args = append(args, versionID)
@@ -107,9 +106,16 @@ type keyState struct {
 }
 
 // readKey reads key's live row, its latest delete marker and whether
-// object_versions holds versionID, in one statement.
+// object_versions holds versionID, in one statement. A key that is no
+// text has no versions; a version ID that is no text is none of them.
 func readKey(ctx context.Context, tx pgx.Tx, bucketID int64, key, versionID string) (keyState, error) {
 	var k keyState
+	if !representable(key) {
+		return k, nil
+	}
+	if !representable(versionID) {
+		versionID = ""
+	}
 	err := tx.QueryRow(ctx, `SELECT o.version_id IS NOT NULL, coalesce(o.version_id, ''), coalesce(o.etag, ''),
 			coalesce(o.size, 0), coalesce(o.mtime, 0),
 			coalesce((SELECT v.version_id FROM object_versions v WHERE v.bucket_id = $1 AND v.key = $2 AND v.is_latest), ''),
@@ -168,19 +174,18 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 		default:
 			return nil
 		}
+		latest := k.exists && vid == k.versionID
+		if !latest && !k.stored {
+			return nil // no such version
+		}
 		if err := guardVersion(ctx, tx, b, key, vid, cond.BypassGovernance); err != nil {
 			return err
 		}
-		latest := k.exists && vid == k.versionID
-		var blobs []string
-		switch {
-		case latest:
-			blobs, err = removeVersion(ctx, tx, "objects", b.id, key, vid)
-		case k.stored:
-			blobs, err = removeVersion(ctx, tx, "object_versions", b.id, key, vid)
-		default:
-			return nil
+		table := "object_versions"
+		if latest {
+			table = "objects"
 		}
+		blobs, err := removeVersion(ctx, tx, table, b.id, key, vid)
 		if err != nil {
 			return err
 		}
@@ -223,7 +228,7 @@ func removeVersion(ctx context.Context, tx pgx.Tx, table string, bucketID int64,
 		blobs = append(blobs, *blobID)
 	}
 	if uploadID != nil {
-		parts, err := collectBlobs(ctx, tx, "DELETE FROM parts WHERE upload_id = $1 RETURNING blob_id", *uploadID)
+		parts, err := deleteParts(ctx, tx, *uploadID)
 		if err != nil {
 			return nil, err
 		}
@@ -250,40 +255,4 @@ func collectBlobs(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]stri
 		}
 	}
 	return blobs, nil
-}
-
-// unreferenced keeps those of blobs that no object version (live or in
-// object_versions) or part refers to (a blob may be shared), in one
-// statement.
-func unreferenced(ctx context.Context, tx pgx.Tx, blobs []string) ([]string, error) {
-	blobs = nonEmpty(blobs)
-	if len(blobs) == 0 {
-		return nil, nil
-	}
-	rows, err := tx.Query(ctx, `SELECT b FROM unnest($1::text[]) AS u (b)
-		WHERE NOT EXISTS (SELECT 1 FROM objects WHERE blob_id = b)
-		AND NOT EXISTS (SELECT 1 FROM parts WHERE blob_id = b)
-		AND NOT EXISTS (SELECT 1 FROM object_versions WHERE blob_id = b)`, blobs)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
-}
-
-// nonEmpty drops the empty IDs of blobs.
-func nonEmpty(blobs []string) []string {
-	out := blobs[:0:0]
-	for _, b := range blobs {
-		if b != "" {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -54,6 +55,9 @@ func lockForWrite(ctx context.Context, tx pgx.Tx, bucket, key string) (bucketRef
 func install(ctx context.Context, tx pgx.Tx, b bucketRef, o meta.Object, cond meta.Condition) ([]string, error) {
 	if o.VersionID == "" {
 		o.VersionID = meta.NullVersion
+	}
+	if !representable(o.Key) || !representable(o.VersionID) {
+		return nil, fmt.Errorf("postgres: key %q, version %q: a key or version ID with a NUL byte or invalid UTF-8 cannot be stored", o.Key, o.VersionID)
 	}
 	docs, err := meta.EncodeObjectDocs(o)
 	if err != nil {
@@ -112,9 +116,9 @@ func install(ctx context.Context, tx pgx.Tx, b bucketRef, o meta.Object, cond me
 		INSERT INTO objects (bucket_id, key, version_id, blob_id, size, etag, mtime, storage_class, owner,
 			headers, user_meta, checksum, upload_id, parts_count, tags, acl, inline_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $17, (SELECT id FROM d))`,
-		b.id, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, millis(o.LastModified),
-		o.StorageClass, o.Owner, docs.Headers, nullString(docs.UserMeta), nullString(docs.Checksum), nullString(o.UploadID), o.PartsCount,
-		nullString(o.Tags), inline, nullString(o.ACL))
+		b.id, o.Key, o.VersionID, nullText(o.BlobID), o.Size, o.ETag, millis(o.LastModified),
+		o.StorageClass, o.Owner, docs.Headers, nullText(docs.UserMeta), nullText(docs.Checksum), nullText(o.UploadID), o.PartsCount,
+		nullText(o.Tags), inline, nullText(o.ACL))
 	if err != nil {
 		return nil, err
 	}
@@ -204,10 +208,10 @@ func (s *Store) putVersionColumn(ctx context.Context, bucket, key, versionID, co
 			return err
 		}
 		tag, err := tx.Exec(ctx, "UPDATE objects SET "+column+" = $4 WHERE bucket_id = $1 AND key = $2 AND version_id = $3",
-			b.id, key, vid, nullString(value))
+			b.id, key, vid, nullText(value))
 		if err == nil && tag.RowsAffected() == 0 {
 			_, err = tx.Exec(ctx, "UPDATE object_versions SET "+column+" = $4 WHERE bucket_id = $1 AND key = $2 AND version_id = $3",
-				b.id, key, vid, nullString(value))
+				b.id, key, vid, nullText(value))
 		}
 		updated = vid
 		return err
@@ -219,8 +223,9 @@ func (s *Store) putVersionColumn(ctx context.Context, bucket, key, versionID, co
 }
 
 // CompleteUpload implements meta.Store: the upload's row is locked (FOR
-// UPDATE, after the bucket and the key) so that no part of it changes
-// while it completes; the version is written as PutObject writes one.
+// UPDATE, after the bucket and the key; PutPart holds it FOR SHARE) so
+// that no part of it changes while it completes; the version is written
+// as PutObject writes one.
 func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -228,13 +233,7 @@ func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Con
 		if err != nil {
 			return err
 		}
-		var one int
-		err = tx.QueryRow(ctx, "SELECT 1 FROM uploads WHERE upload_id = $1 AND bucket_id = $2 AND key = $3 FOR UPDATE",
-			o.UploadID, b.id, o.Key).Scan(&one)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return meta.ErrUploadNotFound
-		}
-		if err != nil {
+		if _, err := getUpload(ctx, tx, b.id, o.Bucket, o.Key, o.UploadID, " FOR UPDATE"); err != nil {
 			return err
 		}
 		chosen := make([]int32, len(o.Parts))
