@@ -283,27 +283,38 @@ func TestListVersionsRolledUp(t *testing.T) {
 				for _, limit := range []int{1, 2, 3, 100} {
 					opts := marker
 					opts.Prefix, opts.Delimiter, opts.Limit = prefix, delim, limit
-					for pages := 0; ; pages++ {
-						if pages > 30 {
-							t.Fatalf("%+q: the walk does not end", fmt.Sprintf("%+v", opts))
-						}
-						got, err := s.ListObjectVersions(ctx, "b", opts)
-						want, werr := plain(opts)
-						if err != nil || werr != nil {
-							t.Fatalf("%+q: %v; plain: %v", fmt.Sprintf("%+v", opts), err, werr)
-						}
-						if fmt.Sprint(got) != fmt.Sprint(want) {
-							t.Fatalf("%+q:\n got %+v\nwant %+v", fmt.Sprintf("%+v", opts), got, want)
-						}
-						if !got.Truncated {
-							break
-						}
-						opts.KeyMarker, opts.VersionIDMarker = got.NextKeyMarker, got.NextVersionIDMarker
-					}
+					sameWalk(t, opts, func(o meta.ListVersionsOptions) (meta.VersionsPage, error) { return s.ListObjectVersions(ctx, "b", o) },
+						plain, func(o *meta.ListVersionsOptions, p meta.VersionsPage) bool {
+							o.KeyMarker, o.VersionIDMarker = p.NextKeyMarker, p.NextVersionIDMarker
+							return p.Truncated
+						})
 					walks++
 				}
 			}
 		}
 	}
 	t.Logf("%d walks", walks)
+}
+
+// sameWalk pages a listing from opts two ways, got and want, and fails at
+// the first page on which they differ; next sets opts to the page after
+// p and reports whether there is one.
+func sameWalk[O, P any](t *testing.T, opts O, got, want func(O) (P, error), next func(*O, P) bool) {
+	t.Helper()
+	for pages := 0; ; pages++ {
+		if pages > 30 {
+			t.Fatalf("%+q: the walk does not end", fmt.Sprintf("%+v", opts))
+		}
+		g, err := got(opts)
+		w, werr := want(opts)
+		if err != nil || werr != nil {
+			t.Fatalf("%+q: %v; the other way: %v", fmt.Sprintf("%+v", opts), err, werr)
+		}
+		if fmt.Sprint(g) != fmt.Sprint(w) {
+			t.Fatalf("%+q:\n got %+v\nwant %+v", fmt.Sprintf("%+v", opts), g, w)
+		}
+		if !next(&opts, g) {
+			return
+		}
+	}
 }

@@ -202,23 +202,11 @@ func TestListUploadsRolledUp(t *testing.T) {
 				for _, limit := range []int{1, 2, 3, 100} {
 					opts := marker
 					opts.Prefix, opts.Delimiter, opts.Limit = prefix, delim, limit
-					for pages := 0; ; pages++ {
-						if pages > 30 {
-							t.Fatalf("%+q: the walk does not end", fmt.Sprintf("%+v", opts))
-						}
-						got, err := s.ListUploads(ctx, "b", opts)
-						want, werr := plain(opts)
-						if err != nil || werr != nil {
-							t.Fatalf("%+q: %v; plain: %v", fmt.Sprintf("%+v", opts), err, werr)
-						}
-						if fmt.Sprint(got) != fmt.Sprint(want) {
-							t.Fatalf("%+q:\n got %+v\nwant %+v", fmt.Sprintf("%+v", opts), got, want)
-						}
-						if !got.Truncated {
-							break
-						}
-						opts.KeyMarker, opts.UploadIDMarker = got.NextKeyMarker, got.NextUploadIDMarker
-					}
+					sameWalk(t, opts, func(o meta.ListUploadsOptions) (meta.UploadsPage, error) { return s.ListUploads(ctx, "b", o) },
+						plain, func(o *meta.ListUploadsOptions, p meta.UploadsPage) bool {
+							o.KeyMarker, o.UploadIDMarker = p.NextKeyMarker, p.NextUploadIDMarker
+							return p.Truncated
+						})
 				}
 			}
 		}
