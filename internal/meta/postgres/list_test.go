@@ -167,8 +167,9 @@ func TestListGroupedPlan(t *testing.T) {
 	}
 }
 
-// TestListVersionsPlan: a page of versions reads about a page of rows of
-// each table, in key order from the primary key, whatever follows it.
+// TestListVersionsPlan: a page of versions (a listing's, ScanObjects')
+// reads about a page of rows of each table, in key order from an index,
+// whatever follows it.
 func TestListVersionsPlan(t *testing.T) {
 	s := openFresh(t)
 	defer s.Close()
@@ -183,15 +184,19 @@ func TestListVersionsPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	const limit = 1001
-	for _, bounded := range []bool{false, true} {
-		args := []any{id, "d100/f1", int64(3), limit}
-		if bounded {
-			args = append(args, "e")
-		}
-		for _, n := range explainScans(t, s, versionsQuery(bounded), args...) {
+	for _, c := range []struct {
+		what string
+		q    string
+		args []any
+	}{
+		{"versions", versionsQuery(false), []any{id, "d100/f1", int64(3), limit}},
+		{"versions below a bound", versionsQuery(true), []any{id, "d100/f1", int64(3), limit, "e"}},
+		{"ScanObjects", scanQuery, []any{id, "d100/f1", "v3", limit}},
+	} {
+		for _, n := range explainScans(t, s, c.q, c.args...) {
 			typ, _ := n["Node Type"].(string)
 			if !strings.HasPrefix(typ, "Index") || n["Actual Rows"].(float64) > 2*limit {
-				t.Errorf("bounded %v: %s of %v read %v rows for a page of %d", bounded, typ, n["Relation Name"], n["Actual Rows"], limit)
+				t.Errorf("%s: %s of %v read %v rows for a page of %d", c.what, typ, n["Relation Name"], n["Actual Rows"], limit)
 			}
 		}
 	}

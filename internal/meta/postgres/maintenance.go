@@ -15,8 +15,25 @@ var (
 	_ meta.VersionChecker = (*Store)(nil)
 )
 
-// ScanObjects implements meta.Store: one range scan of each of objects and
-// object_versions per page, merged by PostgreSQL.
+// scanQuery reads, in (key, version ID) byte-wise order, the versions of
+// bucket $1 from ($2, $3) on, $4 of them at most: the key and the version
+// ID again, byte-wise, to order by (objectColumns' is in the column's
+// collation), whether it is the latest and a delete marker, then
+// objectColumns. Each table gives its first $4 versions and the two short
+// lists are merged, as versionsQuery does: a sort of the union read every
+// version from the position on (a walk of 60,000 versions took 1.8 s
+// rather than 0.36).
+const scanQuery = "SELECT * FROM (" +
+	"(SELECT o.key, o.version_id COLLATE \"C\", true, false, " + objectColumns +
+	" FROM objects o LEFT JOIN inline_data d ON d.id = o.inline_id" + scanWhere + ")" +
+	" UNION ALL (SELECT o.key, o.version_id COLLATE \"C\", o.is_latest, o.delete_marker, " + objectColumns +
+	" FROM object_versions o LEFT JOIN inline_data d ON d.id = o.inline_id" + scanWhere + ")" +
+	") v ORDER BY 1, 2 LIMIT $4"
+
+const scanWhere = " WHERE o.bucket_id = $1 AND o.key >= $2 AND (o.key, o.version_id COLLATE \"C\") >= ($2, $3) ORDER BY 1, 2 LIMIT $4"
+
+// ScanObjects implements meta.Store: one limited range scan of each of
+// objects and object_versions per page, merged.
 func (s *Store) ScanObjects(ctx context.Context, bucket, afterKey, afterVersion string, limit int) ([]meta.Object, error) {
 	id, err := bucketID(ctx, s.pool, bucket)
 	if err != nil || limit <= 0 {
@@ -33,14 +50,7 @@ func (s *Store) ScanObjects(ctx context.Context, bucket, afterKey, afterVersion 
 	if !ok {
 		return nil, nil
 	}
-	where := " WHERE o.bucket_id = $1 AND o.key >= $2 AND (o.key, o.version_id COLLATE \"C\") >= ($2, $3)"
-	// The version ID again, byte-wise, to order by: objectColumns' is in
-	// the column's collation.
-	rows, err := s.pool.Query(ctx, "SELECT o.key, o.version_id COLLATE \"C\", true, false, "+objectColumns+
-		" FROM objects o LEFT JOIN inline_data d ON d.id = o.inline_id"+where+
-		" UNION ALL SELECT o.key, o.version_id COLLATE \"C\", o.is_latest, o.delete_marker, "+objectColumns+
-		" FROM object_versions o LEFT JOIN inline_data d ON d.id = o.inline_id"+where+
-		" ORDER BY 1, 2 LIMIT $4", id, fromKey, fromVersion, limit)
+	rows, err := s.pool.Query(ctx, scanQuery, id, fromKey, fromVersion, limit)
 	if err != nil {
 		return nil, err
 	}
