@@ -43,3 +43,11 @@ func opener(t *testing.T) meta.Store { return openFresh(t) }
 
 // The conformance suite, group by group as the groups are implemented.
 var _ = metatest.Run
+
+func TestConformanceBuckets(t *testing.T) { metatest.RunBuckets(t, opener) }
+
+func TestConformanceObjects(t *testing.T) { metatest.RunObjects(t, opener) }
+
+func TestConformanceUploads(t *testing.T) { metatest.RunUploads(t, opener) }
+
+func TestConformanceMaintenance(t *testing.T) { metatest.RunMaintenance(t, opener) }
