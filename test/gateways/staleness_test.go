@@ -85,7 +85,7 @@ func TestStaleness(t *testing.T) {
 	}
 	gws := startGateways(t, 2)
 	ctx := t.Context()
-	a, b := newClient(gws[0].url()), newClient(gws[1].url())
+	a := newClient(gws[0].url())
 	if _, err := a.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
 		t.Fatal(err)
 	}
