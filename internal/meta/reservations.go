@@ -81,6 +81,17 @@ type ReservationStore interface {
 	DeleteReservation(ctx context.Context, bucket, id string) error
 }
 
+// Admit is CreateReservation's check, once a store holds the reservations
+// overlapping r's window (others outside it count for nothing): nil when
+// r fits in c beside them, else a *CapacityError naming what is left.
+func Admit(overlapping []Reservation, r Reservation, c Capacity) error {
+	free := FreeCapacity(overlapping, r.Start, r.End, c)
+	if r.ReadBPS > free.Read || r.WriteBPS > free.Write {
+		return &CapacityError{Free: Capacity{Read: max(free.Read, 0), Write: max(free.Write, 0)}, Start: r.Start, End: r.End}
+	}
+	return nil
+}
+
 // FreeCapacity returns the least capacity c leaves, per direction, at any
 // instant of [start, end) once the reservations rs hold theirs: a sweep
 // over the points where rs start and end. Reservations outside the window

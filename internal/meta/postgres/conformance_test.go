@@ -43,3 +43,5 @@ func opener(t *testing.T) meta.Store { return openFresh(t) }
 
 // The conformance suite, group by group as the groups are implemented.
 var _ = metatest.Run
+
+func TestConformanceIAM(t *testing.T) { metatest.RunIAM(t, opener) }

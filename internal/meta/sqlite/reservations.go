@@ -29,9 +29,8 @@ func (s *Store) CreateReservation(ctx context.Context, r meta.Reservation, c met
 		if err != nil {
 			return err
 		}
-		free := meta.FreeCapacity(overlapping, r.Start, r.End, c)
-		if r.ReadBPS > free.Read || r.WriteBPS > free.Write {
-			return &meta.CapacityError{Free: meta.Capacity{Read: max(free.Read, 0), Write: max(free.Write, 0)}, Start: r.Start, End: r.End}
+		if err := meta.Admit(overlapping, r, c); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO reservations (id, bucket_id, read_bps, write_bps, rps, start_at, end_at, owner, principal, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, id, r.ReadBPS, r.WriteBPS, r.RequestsPerSecond,
