@@ -19,6 +19,12 @@ type KeyedList[T, P any] struct {
 	At                func(key string) P
 	// At is the position of key's first entry (where a listing from a
 	// prefix, or past a common prefix, starts).
+
+	// RolledUp says Scan rolls entries up as it reads: of the entries
+	// under one common prefix it returns only the first, and goes on past
+	// the prefix (a skip scan inside one query), where ListKeyed otherwise
+	// scans afresh from the end of each common prefix.
+	RolledUp bool
 }
 
 // KeyedPage is one page of a KeyedList. When Truncated, the next page
@@ -42,7 +48,7 @@ func ListKeyed[T, P any](ctx context.Context, l KeyedList[T, P], from P) (KeyedP
 	end := PrefixEnd(l.Prefix)
 	pos := from
 	count, size := 0, keyedBatch
-	if l.Delimiter != "" {
+	if l.Delimiter != "" && !l.RolledUp {
 		size = skipBatch
 	}
 	for {
@@ -63,14 +69,23 @@ func ListKeyed[T, P any](ctx context.Context, l KeyedList[T, P], from P) (KeyedP
 				page.CommonPrefixes = append(page.CommonPrefixes, cp)
 				page.LastPrefix = cp
 				next, skipped = PrefixEnd(cp), true
+				if next == "" {
+					return page, nil // nothing can follow the group
+				}
 				pos = l.At(next)
+				if l.RolledUp {
+					continue // the next row is past the group already
+				}
 				break
 			}
 			page.Entries = append(page.Entries, e)
 			page.LastPrefix = ""
 			pos = l.After(e)
 		}
-		if skipped && (next == "" || end != "" && next >= end) {
+		if l.RolledUp {
+			skipped = false // the batch was read to its end
+		}
+		if skipped && end != "" && next >= end {
 			return page, nil // nothing can follow the group
 		}
 		if !skipped && len(rows) < batch {

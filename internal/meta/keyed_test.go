@@ -40,7 +40,28 @@ func TestListKeyed(t *testing.T) {
 	}
 	index := func(e keyedEntry) int { return slices.Index(all, e) }
 	at := func(key string) int { return sort.Search(len(all), func(i int) bool { return all[i].key >= key }) }
-	for _, delim := range []string{"", "/"} {
+	// rolledUp is scan rolling the entries of a common prefix up to its
+	// first, as a skip scan does.
+	rolledUp := func(delim string) meta.KeyedScan[keyedEntry, int] {
+		return func(_ context.Context, pos int, end string, limit int) ([]keyedEntry, error) {
+			var out []keyedEntry
+			for i := pos; i < len(all) && len(out) < limit; i++ {
+				if end != "" && all[i].key >= end {
+					break
+				}
+				out = append(out, all[i])
+				if cp, ok := meta.CommonPrefixOf(all[i].key, "", delim); ok {
+					i = at(meta.PrefixEnd(cp)) - 1
+				}
+			}
+			return out, nil
+		}
+	}
+	for _, c := range []struct {
+		delim  string
+		rolled bool
+	}{{"", false}, {"/", false}, {"/", true}} {
+		delim := c.delim
 		var want []string
 		seen := map[string]bool{}
 		for _, e := range all {
@@ -56,18 +77,21 @@ func TestListKeyed(t *testing.T) {
 		for limit := 1; limit <= len(all)+1; limit++ {
 			l := meta.KeyedList[keyedEntry, int]{Delimiter: delim, Limit: limit, Scan: scan,
 				Key: func(e keyedEntry) string { return e.key }, After: func(e keyedEntry) int { return index(e) + 1 }, At: at}
+			if c.rolled {
+				l.Scan, l.RolledUp = rolledUp(delim), true
+			}
 			var got []string
 			from := 0
 			for pages := 0; ; pages++ {
 				if pages > len(all) {
-					t.Fatalf("delimiter %q limit %d: the walk does not end", delim, limit)
+					t.Fatalf("delimiter %q (rolled up %v) limit %d: the walk does not end", delim, c.rolled, limit)
 				}
 				p, err := meta.ListKeyed(context.Background(), l, from)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if n := len(p.Entries) + len(p.CommonPrefixes); n > limit || p.Truncated && n != limit {
-					t.Fatalf("delimiter %q limit %d: a page of %d items (truncated %v)", delim, limit, n, p.Truncated)
+					t.Fatalf("delimiter %q (rolled up %v) limit %d: a page of %d items (truncated %v)", delim, c.rolled, limit, n, p.Truncated)
 				}
 				// Entries and prefixes merge in key order.
 				var items []string
@@ -87,7 +111,7 @@ func TestListKeyed(t *testing.T) {
 				}
 			}
 			if !slices.Equal(got, want) {
-				t.Errorf("delimiter %q limit %d: walk %q\nwant %q", delim, limit, got, want)
+				t.Errorf("delimiter %q (rolled up %v) limit %d: walk %q\nwant %q", delim, c.rolled, limit, got, want)
 			}
 		}
 	}

@@ -70,3 +70,21 @@ func (l ObjectLock) AllowsRetention(next ObjectLock, now time.Time, bypassGovern
 		return bypassGovernance || extends && next.Mode == LockGovernance
 	}
 }
+
+// WithRetention returns l with next's retention (Mode, RetainUntil) in
+// place of its own, its legal hold kept: ErrObjectLocked when l's
+// retention forbids the change at now (AllowsRetention).
+func (l ObjectLock) WithRetention(next ObjectLock, now time.Time, bypassGovernance bool) (ObjectLock, error) {
+	if !l.AllowsRetention(next, now, bypassGovernance) {
+		return l, ErrObjectLocked
+	}
+	l.Mode, l.RetainUntil = next.Mode, next.RetainUntil
+	return l, nil
+}
+
+// WithLegalHold returns l with its legal hold placed (on) or released,
+// its retention kept.
+func (l ObjectLock) WithLegalHold(on bool) ObjectLock {
+	l.LegalHold, l.HoldSet = on, true
+	return l
+}

@@ -44,4 +44,10 @@ func opener(t *testing.T) meta.Store { return openFresh(t) }
 // The conformance suite, group by group as the groups are implemented.
 var _ = metatest.Run
 
+func TestConformanceBuckets(t *testing.T) { metatest.RunBuckets(t, opener) }
+
+func TestConformanceObjects(t *testing.T) { metatest.RunObjects(t, opener) }
+
 func TestConformanceIAM(t *testing.T) { metatest.RunIAM(t, opener) }
+
+func TestConformanceReservations(t *testing.T) { metatest.RunReservations(t, opener) }

@@ -13,8 +13,11 @@
 //
 //  1. The bucket's row: FOR KEY SHARE by every transaction that changes the
 //     bucket's objects, versions, uploads or parts (many at once), FOR
-//     UPDATE by DeleteBucket and SetBucketQuota, which therefore wait for
-//     those in flight and are waited for by those that follow (lockBucket).
+//     UPDATE by DeleteBucket, SetBucketQuota, SetBucketVersioning and
+//     EnableObjectLock, which therefore wait for those in flight and are
+//     waited for by those that follow (lockBucket): a write reads the
+//     bucket's versioning, object lock and quota under its shared lock,
+//     and they hold until it commits.
 //  2. The key: a transaction-scoped advisory lock on (bucket id, hash of
 //     the key) before reading the version a write replaces (lockKey). A
 //     condition (If-Match, If-None-Match) is checked and the write made

@@ -28,14 +28,6 @@ import (
 
 var _ meta.IAMStore = (*Store)(nil)
 
-// queryer is what a statement runs on: the pool for a read, a
-// transaction for a change.
-type queryer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
 // iamWrite runs fn in a transaction that first advances the IAM change
 // counter, holding its row lock until the commit.
 func (s *Store) iamWrite(ctx context.Context, fn func(tx pgx.Tx) error) error {
@@ -62,7 +54,7 @@ func (s *Store) IAMGeneration(ctx context.Context) (int64, error) {
 }
 
 // entityID resolves an entity's row ID.
-func entityID(ctx context.Context, q queryer, kind meta.EntityKind, name string) (int64, error) {
+func entityID(ctx context.Context, q querier, kind meta.EntityKind, name string) (int64, error) {
 	var id int64
 	err := q.QueryRow(ctx, "SELECT id FROM iam_entities WHERE kind = $1 AND lower(name) = lower($2)", int32(kind), name).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -72,7 +64,7 @@ func entityID(ctx context.Context, q queryer, kind meta.EntityKind, name string)
 }
 
 // found reports whether query (with args) returns a row.
-func found(ctx context.Context, q queryer, query string, args ...any) (bool, error) {
+func found(ctx context.Context, q querier, query string, args ...any) (bool, error) {
 	var ok bool
 	err := q.QueryRow(ctx, "SELECT EXISTS ("+query+")", args...).Scan(&ok)
 	return ok, err

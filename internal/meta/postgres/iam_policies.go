@@ -28,7 +28,7 @@ func scanPolicy(row pgx.Row) (meta.ManagedPolicy, error) {
 }
 
 // policyID resolves a managed policy's row ID by ARN.
-func policyID(ctx context.Context, q queryer, arn string) (int64, error) {
+func policyID(ctx context.Context, q querier, arn string) (int64, error) {
 	var id int64
 	err := q.QueryRow(ctx, "SELECT id FROM iam_policies WHERE arn = $1", arn).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {

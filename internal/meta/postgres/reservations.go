@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -51,14 +52,11 @@ func (s *Store) CreateReservation(ctx context.Context, r meta.Reservation, c met
 
 // GetReservation implements meta.Store.
 func (s *Store) GetReservation(ctx context.Context, id string) (meta.Reservation, error) {
-	rs, err := reservations(ctx, s.pool, " WHERE r.id = $1", id)
-	if err != nil {
-		return meta.Reservation{}, err
-	}
-	if len(rs) == 0 {
+	r, err := scanReservation(s.pool.QueryRow(ctx, "SELECT "+reservationColumns+" WHERE r.id = $1", id))
+	if errors.Is(err, pgx.ErrNoRows) {
 		return meta.Reservation{}, meta.ErrNoSuchReservation
 	}
-	return rs[0], nil
+	return r, err
 }
 
 // ListReservations implements meta.Store.
@@ -87,7 +85,7 @@ func (s *Store) DeleteReservation(ctx context.Context, bucket, id string) error 
 
 // reservations returns the reservations where (a WHERE clause, with an
 // ORDER BY if it matters) selects, with args.
-func reservations(ctx context.Context, q queryer, where string, args ...any) ([]meta.Reservation, error) {
+func reservations(ctx context.Context, q querier, where string, args ...any) ([]meta.Reservation, error) {
 	rows, err := q.Query(ctx, "SELECT "+reservationColumns+where, args...)
 	return collect(rows, err, scanReservation)
 }

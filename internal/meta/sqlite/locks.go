@@ -125,19 +125,14 @@ func (s *Store) GetObjectLock(ctx context.Context, bucket, key, versionID string
 // PutObjectRetention implements meta.Store.
 func (s *Store) PutObjectRetention(ctx context.Context, bucket, key, versionID string, next meta.ObjectLock, bypassGovernance bool) error {
 	return s.updateLock(ctx, bucket, key, versionID, func(l meta.ObjectLock) (meta.ObjectLock, error) {
-		if !l.AllowsRetention(next, time.Now(), bypassGovernance) {
-			return l, meta.ErrObjectLocked
-		}
-		l.Mode, l.RetainUntil = next.Mode, next.RetainUntil
-		return l, nil
+		return l.WithRetention(next, time.Now(), bypassGovernance)
 	})
 }
 
 // PutObjectLegalHold implements meta.Store.
 func (s *Store) PutObjectLegalHold(ctx context.Context, bucket, key, versionID string, on bool) error {
 	return s.updateLock(ctx, bucket, key, versionID, func(l meta.ObjectLock) (meta.ObjectLock, error) {
-		l.LegalHold, l.HoldSet = on, true
-		return l, nil
+		return l.WithLegalHold(on), nil
 	})
 }
 

@@ -242,60 +242,33 @@ func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Con
 	return freed, nil
 }
 
-// ListUploads implements meta.Store: uploads in (key, upload ID) order,
-// which is key then creation order since upload IDs increase with time.
+// ListUploads implements meta.Store: meta.ListUploads over uploads in
+// (key, upload ID) order.
 func (s *Store) ListUploads(ctx context.Context, bucket string, opts meta.ListUploadsOptions) (meta.UploadsPage, error) {
-	var page meta.UploadsPage
 	id, err := bucketID(ctx, s.rd, bucket)
-	if err != nil || opts.Limit <= 0 {
-		return page, err
-	}
-	// Position: after (key, uploadID); uploadID "" means after every upload of key
-	// when the key marker is given alone, else from the prefix.
-	from := uploadPos{key: opts.Prefix, inclusive: true}
-	if opts.KeyMarker != "" && opts.KeyMarker >= opts.Prefix {
-		from = uploadPos{key: opts.KeyMarker, upload: opts.UploadIDMarker}
-		if from.upload == "" {
-			from.upload = "\xff" // past every upload of the marker key
-		}
-	}
-	kp, err := meta.ListKeyed(ctx, meta.KeyedList[meta.Upload, uploadPos]{
-		Prefix: opts.Prefix, Delimiter: opts.Delimiter, Limit: opts.Limit,
-		Scan: func(ctx context.Context, p uploadPos, end string, limit int) ([]meta.Upload, error) {
-			return s.uploadRows(ctx, id, bucket, p, end, limit)
-		},
-		Key:   func(u meta.Upload) string { return u.Key },
-		After: func(u meta.Upload) uploadPos { return uploadPos{key: u.Key, upload: u.UploadID} },
-		At:    func(key string) uploadPos { return uploadPos{key: key, inclusive: true} },
-	}, from)
 	if err != nil {
-		return page, err
+		return meta.UploadsPage{}, err
 	}
-	page = meta.UploadsPage{Uploads: kp.Entries, CommonPrefixes: kp.CommonPrefixes, Truncated: kp.Truncated, NextKeyMarker: kp.LastPrefix}
-	if n := len(kp.Entries); kp.LastPrefix == "" && n > 0 {
-		page.NextKeyMarker, page.NextUploadIDMarker = kp.Entries[n-1].Key, kp.Entries[n-1].UploadID
-	}
-	return page, nil
-}
-
-// uploadPos is a position in an upload listing: from key on (inclusive),
-// or after (key, upload).
-type uploadPos struct {
-	key, upload string
-	inclusive   bool
+	return meta.ListUploads(ctx, opts, func(ctx context.Context, p meta.UploadPos, end string, limit int) ([]meta.Upload, error) {
+		return s.uploadRows(ctx, id, bucket, p, end, limit)
+	})
 }
 
 // uploadRows reads up to limit uploads in (key, upload ID) order from p,
 // below end ("" for no bound).
-func (s *Store) uploadRows(ctx context.Context, id int64, bucket string, p uploadPos, end string, limit int) ([]meta.Upload, error) {
+func (s *Store) uploadRows(ctx context.Context, id int64, bucket string, p meta.UploadPos, end string, limit int) ([]meta.Upload, error) {
 	q := "SELECT " + uploadColumns + " FROM uploads WHERE bucket_id = ? AND "
 	args := []any{id}
-	if p.inclusive {
+	switch {
+	case p.Inclusive:
 		q += "key >= ?"
-		args = append(args, p.key)
-	} else {
+		args = append(args, p.Key)
+	case p.UploadID == "":
+		q += "key > ?"
+		args = append(args, p.Key)
+	default:
 		q += "(key > ? OR (key = ? AND upload_id > ?))"
-		args = append(args, p.key, p.key, p.upload)
+		args = append(args, p.Key, p.Key, p.UploadID)
 	}
 	if end != "" {
 		q += " AND key < ?"

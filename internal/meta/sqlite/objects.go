@@ -3,9 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -83,15 +81,8 @@ func scanObject(row interface{ Scan(...any) error }) (meta.Object, error) {
 	}
 	o.BlobID, o.UploadID, o.Tags, o.ACL = blobID.String, uploadID.String, tags.String, acl.String
 	o.LastModified = time.UnixMilli(mtime).UTC()
-	for _, f := range []struct {
-		col sql.NullString
-		dst any
-	}{{headers, &o.Headers}, {userMeta, &o.UserMeta}, {checksum, &o.Checksum}} {
-		if f.col.Valid && f.col.String != "" {
-			if err := json.Unmarshal([]byte(f.col.String), f.dst); err != nil {
-				return meta.Object{}, err
-			}
-		}
+	if err := (meta.ObjectDocs{Headers: headers.String, UserMeta: userMeta.String, Checksum: checksum.String}).Decode(&o); err != nil {
+		return meta.Object{}, err
 	}
 	return o, nil
 }
@@ -117,43 +108,11 @@ func latest(ctx context.Context, tx querier, bucketID int64, key string) (curren
 	return c, err
 }
 
-func (c current) check(cond meta.Condition) error {
-	if cond.IfNoneMatchAny && c.exists {
-		return meta.ErrPreconditionFailed
-	}
-	if cond.IfMatchAny && !c.exists {
-		return meta.ErrPreconditionFailed
-	}
-	if cond.IfMatch != "" && (!c.exists || strings.Trim(cond.IfMatch, `"`) != c.etag) {
-		if !c.exists {
-			return meta.ErrObjectNotFound
-		}
-		return meta.ErrPreconditionFailed
-	}
-	if c.exists && (cond.IfMatchSize != nil && *cond.IfMatchSize != c.size ||
-		!cond.IfMatchLastModified.IsZero() && time.UnixMilli(c.mtime).Unix() != cond.IfMatchLastModified.Unix()) {
-		return meta.ErrPreconditionFailed
-	}
-	return nil
-}
-
-// checkKeyState applies the parts of cond that need more than the live
-// row cur: the bucket's versioning state and the ID of the key's latest
-// version (cur's, or marker's: the latest delete marker's, "" for none).
-func checkKeyState(b bucketRef, cur current, marker string, cond meta.Condition) error {
-	if cond.Versioning != nil && *cond.Versioning != b.versioning {
-		return meta.ErrVersioningChanged
-	}
-	if cond.IfLatestVersion != "" {
-		latestID := marker
-		if cur.exists {
-			latestID = cur.versionID
-		}
-		if latestID != cond.IfLatestVersion {
-			return meta.ErrPreconditionFailed
-		}
-	}
-	return nil
+// state is c, with the latest delete marker's version ID marker ("" for
+// none), as a Condition is checked against.
+func (c current) state(marker string) meta.Latest {
+	return meta.Latest{Live: c.exists, VersionID: c.versionID, ETag: c.etag, Size: c.size,
+		LastModified: time.UnixMilli(c.mtime), Marker: marker}
 }
 
 // PutObject implements meta.Store.
@@ -196,10 +155,7 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 			return nil, err
 		}
 	}
-	if err := cur.check(cond); err != nil {
-		return nil, err
-	}
-	if err := checkKeyState(b, cur, marker, cond); err != nil {
+	if err := cond.Check(cur.state(marker), b.versioning); err != nil {
 		return nil, err
 	}
 	if b.locked && (cur.exists && cur.versionID == o.VersionID || b.versions) {
@@ -291,27 +247,8 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 type encodedColumns struct{ headers, userMeta, checksum any }
 
 func encodeObject(o meta.Object) (encodedColumns, error) {
-	var c encodedColumns
-	h, err := json.Marshal(o.Headers)
-	if err != nil {
-		return c, err
-	}
-	c.headers = string(h)
-	if len(o.UserMeta) > 0 {
-		b, err := json.Marshal(o.UserMeta)
-		if err != nil {
-			return c, err
-		}
-		c.userMeta = string(b)
-	}
-	if o.Checksum != (meta.Checksum{}) {
-		b, err := json.Marshal(o.Checksum)
-		if err != nil {
-			return c, err
-		}
-		c.checksum = string(b)
-	}
-	return c, nil
+	d, err := meta.EncodeObjectDocs(o)
+	return encodedColumns{d.Headers, nullString(d.UserMeta), nullString(d.Checksum)}, err
 }
 
 // removeVersion deletes one version row of objects (with its inline data
@@ -388,10 +325,7 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 				return err
 			}
 		}
-		if err := cur.check(cond); err != nil {
-			return err
-		}
-		if err := checkKeyState(b, cur, marker, cond); err != nil {
+		if err := cond.Check(cur.state(marker), b.versioning); err != nil {
 			return err
 		}
 		if versionID == "" {
