@@ -56,15 +56,15 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Stores, er
 
 // OpenWith is Open with options.
 func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Stores, error) {
-	mb, ok := metaBackends[cfg.Meta]
+	mb, ok := metaBackends[config.MetaBackend(cfg.Meta)]
 	if !ok {
-		return nil, fmt.Errorf("--meta %q: unknown metadata backend", cfg.Meta)
+		return nil, fmt.Errorf("--meta %q: unknown metadata backend", config.RedactMeta(cfg.Meta))
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if opts.Existing {
-		if err := existing(cfg.DataDir, mb); err != nil {
+		if err := existing(ctx, cfg, mb); err != nil {
 			return nil, err
 		}
 	} else if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
@@ -94,18 +94,19 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, opts Opt
 // SharedDataDir reports whether cfg's data dir may be shared by several
 // gateways: whether its metadata store lives outside it (any --meta but
 // the embedded SQLite, which one process at a time opens).
-func SharedDataDir(cfg config.Config) bool { return cfg.Meta != "sqlite" }
+func SharedDataDir(cfg config.Config) bool { return config.MetaBackend(cfg.Meta) != "sqlite" }
 
-// existing checks that dir is a data dir holding mb's store.
-func existing(dir string, mb metaBackend) error {
-	st, err := os.Stat(dir)
+// existing checks that cfg's data dir is a directory and that the
+// metadata store cfg names exists (mb.check).
+func existing(ctx context.Context, cfg config.Config, mb metaBackend) error {
+	st, err := os.Stat(cfg.DataDir)
 	if err != nil {
 		return err
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("%s: %w (not a directory)", dir, datadir.ErrNotDataDir)
+		return fmt.Errorf("%s: %w (not a directory)", cfg.DataDir, datadir.ErrNotDataDir)
 	}
-	return mb.check(dir)
+	return mb.check(ctx, cfg)
 }
 
 // open opens the stores once the data dir is there (and locked).

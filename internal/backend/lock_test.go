@@ -126,18 +126,19 @@ func TestSharedLock(t *testing.T) {
 	}
 }
 
-// externalMeta registers, for the test, a metadata backend that keeps its
-// store outside the data dir (as PostgreSQL does) and returns its name.
+// externalMeta stands in, for the test, for the PostgreSQL backend: a
+// store outside the data dir (SQLite elsewhere), and returns a --meta
+// value that selects it.
 func externalMeta(t *testing.T) string {
-	const name = "external-test"
 	dbDir := t.TempDir()
-	metaBackends[name] = metaBackend{
-		check: func(string) error { return nil },
+	saved := metaBackends["postgres"]
+	metaBackends["postgres"] = metaBackend{
+		check: func(context.Context, config.Config) error { return nil },
 		open: func(ctx context.Context, cfg config.Config, log *slog.Logger) (meta.Store, func(context.Context) error, error) {
 			cfg.DataDir = dbDir
 			return openSQLite(ctx, cfg, log)
 		},
 	}
-	t.Cleanup(func() { delete(metaBackends, name) })
-	return name
+	t.Cleanup(func() { metaBackends["postgres"] = saved })
+	return "postgres://external-test/jog"
 }

@@ -17,9 +17,9 @@ import (
 
 // metaBackend opens one kind of metadata store.
 type metaBackend struct {
-	// check fails with an error wrapping datadir.ErrNotDataDir when the
-	// data dir dir holds no such store (Options.Existing).
-	check func(dir string) error
+	// check fails with an error wrapping datadir.ErrNotDataDir when cfg
+	// names no such store (Options.Existing), creating nothing.
+	check func(ctx context.Context, cfg config.Config) error
 	// open opens (creating if needed) the store cfg names, and returns
 	// how to ask whether it answers (Stores.Ready).
 	open func(ctx context.Context, cfg config.Config, log *slog.Logger) (meta.Store, func(context.Context) error, error)
@@ -28,12 +28,14 @@ type metaBackend struct {
 // metaBackends are the metadata backends by --meta name: the same names as
 // config.MetaBackends.
 var metaBackends = map[string]metaBackend{
-	"sqlite": {check: checkSQLite, open: openSQLite},
+	"sqlite":   {check: checkSQLite, open: openSQLite},
+	"postgres": {check: checkPostgres, open: openPostgres},
 }
 
-// checkSQLite requires <dir>/jog.db, so that checking a wrong directory
-// does not create a database there.
-func checkSQLite(dir string) error {
+// checkSQLite requires <data-dir>/jog.db, so that checking a wrong
+// directory does not create a database there.
+func checkSQLite(_ context.Context, cfg config.Config) error {
+	dir := cfg.DataDir
 	if _, err := os.Stat(filepath.Join(dir, datadir.DBFile)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s: %w (no %s)", dir, datadir.ErrNotDataDir, datadir.DBFile)

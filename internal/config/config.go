@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,8 +26,9 @@ type Config struct {
 	Domain    string
 	LogLevel  string
 	LogFormat string
-	// Meta names the metadata backend (one of MetaBackends). Blobs are
-	// always in the data dir.
+	// Meta names the metadata backend: "sqlite", or a PostgreSQL URL or
+	// key=value string (MetaBackend). Blobs are always in the data dir.
+	// It may hold a password: show it only through RedactMeta.
 	Meta string
 	// MaxRequests bounds the S3 requests served at once (503 SlowDown
 	// beyond); 0 means unbounded.
@@ -81,10 +81,6 @@ type Config struct {
 	envErrs []error // JOG_* values BindFlags could not parse
 }
 
-// MetaBackends are the values --meta accepts: the metadata backends
-// internal/backend can open.
-var MetaBackends = []string{"sqlite"}
-
 // MaxInline bounds --inline-max: each request in flight may hold this much
 // in memory, and SQLite rows past a few MiB are slow.
 const MaxInline = 1 << 20
@@ -117,7 +113,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	}
 	str(&c.Addr, "addr", "listen address")
 	str(&c.DataDir, "data-dir", "directory for metadata and object data")
-	str(&c.Meta, "meta", "metadata backend: "+strings.Join(MetaBackends, ", "))
+	str(&c.Meta, "meta", metaUsage)
 	str(&c.AccessKey, "access-key", "S3 access key ID (generated on first start when empty)")
 	str(&c.SecretKey, "secret-key", "S3 secret access key")
 	str(&c.Region, "region", "region reported to clients and required in signatures")
@@ -157,6 +153,9 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 			continue
 		}
 		f.DefValue = v // -h shows the default in effect
+		if name == "meta" {
+			f.DefValue = RedactMeta(v) // never a password
+		}
 	}
 }
 
@@ -213,8 +212,8 @@ func (c Config) Validate() error {
 	if c.DataDir == "" {
 		errs = append(errs, errors.New("--data-dir must not be empty"))
 	}
-	if !slices.Contains(MetaBackends, c.Meta) {
-		errs = append(errs, fmt.Errorf("--meta %q: unknown metadata backend, want %s", c.Meta, strings.Join(MetaBackends, " or ")))
+	if err := checkMeta(c.Meta); err != nil {
+		errs = append(errs, err)
 	}
 	if (c.AccessKey == "") != (c.SecretKey == "") {
 		errs = append(errs, errors.New("--access-key and --secret-key must be given together"))

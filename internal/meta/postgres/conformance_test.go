@@ -51,3 +51,7 @@ func TestConformanceObjects(t *testing.T) { metatest.RunObjects(t, opener) }
 func TestConformanceUploads(t *testing.T) { metatest.RunUploads(t, opener) }
 
 func TestConformanceMaintenance(t *testing.T) { metatest.RunMaintenance(t, opener) }
+
+func TestConformanceIAM(t *testing.T) { metatest.RunIAM(t, opener) }
+
+func TestConformanceReservations(t *testing.T) { metatest.RunReservations(t, opener) }

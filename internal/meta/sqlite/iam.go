@@ -51,16 +51,12 @@ func (s *Store) IAMGeneration(ctx context.Context) (int64, error) {
 	return g, err
 }
 
-func noEntity(kind meta.EntityKind, name string) error {
-	return meta.IAMErrorf(meta.ErrNoSuchEntity, "The %s with name %s cannot be found.", kind, name)
-}
-
 // entityID resolves an entity's row ID.
 func entityID(ctx context.Context, q querier, kind meta.EntityKind, name string) (int64, error) {
 	var id int64
 	err := q.QueryRowContext(ctx, "SELECT id FROM iam_entities WHERE kind = ? AND name = ?", kind, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, noEntity(kind, name)
+		return 0, meta.NoSuchEntity(kind, name)
 	}
 	return id, err
 }
@@ -116,7 +112,7 @@ func (s *Store) CreateEntity(ctx context.Context, e meta.IAMEntity) error {
 			return err
 		}
 		if found {
-			return meta.IAMErrorf(meta.ErrEntityAlreadyExists, "%s with name %s already exists.", titleKind(e.Kind), e.Name)
+			return meta.IAMErrorf(meta.ErrEntityAlreadyExists, "%s with name %s already exists.", e.Kind.Title(), e.Name)
 		}
 		var boundary any // NULL: none
 		if e.Boundary != "" {
@@ -133,24 +129,12 @@ func (s *Store) CreateEntity(ctx context.Context, e meta.IAMEntity) error {
 	})
 }
 
-func titleKind(k meta.EntityKind) string {
-	switch k {
-	case meta.EntityUser:
-		return "User"
-	case meta.EntityGroup:
-		return "Group"
-	case meta.EntityRole:
-		return "Role"
-	}
-	return k.String()
-}
-
 // GetEntity implements meta.Store.
 func (s *Store) GetEntity(ctx context.Context, kind meta.EntityKind, name string) (meta.IAMEntity, error) {
 	e, err := scanEntity(s.rd.QueryRowContext(ctx,
 		"SELECT "+entityColumns+" FROM iam_entities e WHERE e.kind = ? AND e.name = ?", kind, name))
 	if errors.Is(err, sql.ErrNoRows) {
-		return meta.IAMEntity{}, noEntity(kind, name)
+		return meta.IAMEntity{}, meta.NoSuchEntity(kind, name)
 	}
 	return e, err
 }
@@ -246,15 +230,11 @@ func scanKey(sc interface{ Scan(...any) error }) (meta.AccessKey, error) {
 	return k, err
 }
 
-func noKey(id string) error {
-	return meta.IAMErrorf(meta.ErrNoSuchEntity, "The Access Key with id %s cannot be found.", id)
-}
-
 // GetAccessKey implements meta.Store.
 func (s *Store) GetAccessKey(ctx context.Context, id string) (meta.AccessKey, error) {
 	k, err := scanKey(s.rd.QueryRowContext(ctx, "SELECT "+keyColumns+" WHERE k.id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return meta.AccessKey{}, noKey(id)
+		return meta.AccessKey{}, meta.NoSuchAccessKey(id)
 	}
 	return k, err
 }
@@ -278,7 +258,7 @@ func userKey(ctx context.Context, tx querier, user, id string) error {
 	}
 	found, err := exists(ctx, tx, "SELECT 1 FROM iam_access_keys WHERE id = ? AND user_id = ?", id, uid)
 	if err == nil && !found {
-		err = noKey(id)
+		err = meta.NoSuchAccessKey(id)
 	}
 	return err
 }
@@ -299,7 +279,7 @@ func (s *Store) SetAccessKeyStatus(ctx context.Context, user, id, status string)
 func (s *Store) SetAccessKeyLastUsed(ctx context.Context, id string, at time.Time) error {
 	return s.write(ctx, func(tx querier) error {
 		res, err := tx.ExecContext(ctx, "UPDATE iam_access_keys SET last_used_at = ? WHERE id = ?", millis(at), id)
-		return affected(res, err, noKey(id))
+		return affected(res, err, meta.NoSuchAccessKey(id))
 	})
 }
 

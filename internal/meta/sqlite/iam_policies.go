@@ -28,16 +28,12 @@ func scanPolicies(rows *sql.Rows, err error) ([]meta.ManagedPolicy, error) {
 	return scanAll(rows, err, scanPolicy)
 }
 
-func noPolicy(arn string) error {
-	return meta.IAMErrorf(meta.ErrNoSuchEntity, "Policy %s does not exist or is not attachable.", arn)
-}
-
 // policyID resolves a managed policy's row ID by ARN.
 func policyID(ctx context.Context, q querier, arn string) (int64, error) {
 	var id int64
 	err := q.QueryRowContext(ctx, "SELECT id FROM iam_policies WHERE arn = ?", arn).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, noPolicy(arn)
+		return 0, meta.NoSuchPolicy(arn)
 	}
 	return id, err
 }
@@ -65,7 +61,7 @@ func (s *Store) CreatePolicy(ctx context.Context, p meta.ManagedPolicy) error {
 func (s *Store) GetPolicy(ctx context.Context, arn string) (meta.ManagedPolicy, error) {
 	p, err := scanPolicy(s.rd.QueryRowContext(ctx, "SELECT "+policyColumns+" FROM iam_policies p WHERE p.arn = ?", arn))
 	if errors.Is(err, sql.ErrNoRows) {
-		return meta.ManagedPolicy{}, noPolicy(arn)
+		return meta.ManagedPolicy{}, meta.NoSuchPolicy(arn)
 	}
 	return p, err
 }
@@ -115,10 +111,6 @@ func (s *Store) SetBoundary(ctx context.Context, kind meta.EntityKind, entity, a
 	})
 }
 
-func noInline(kind meta.EntityKind, name string) error {
-	return meta.IAMErrorf(meta.ErrNoSuchEntity, "The %s policy with name %s cannot be found.", kind, name)
-}
-
 // PutInlinePolicy implements meta.Store.
 func (s *Store) PutInlinePolicy(ctx context.Context, kind meta.EntityKind, entity, name string, doc []byte) error {
 	return s.iamWrite(ctx, func(tx querier) error {
@@ -141,7 +133,7 @@ func (s *Store) GetInlinePolicy(ctx context.Context, kind meta.EntityKind, entit
 	}
 	p, err := scanInline(s.rd.QueryRowContext(ctx, "SELECT name, document FROM iam_inline_policies WHERE entity_id = ? AND name = ?", id, name))
 	if errors.Is(err, sql.ErrNoRows) {
-		return meta.InlinePolicy{}, noInline(kind, name)
+		return meta.InlinePolicy{}, meta.NoSuchInlinePolicy(kind, name)
 	}
 	return p, err
 }
@@ -170,7 +162,7 @@ func (s *Store) DeleteInlinePolicy(ctx context.Context, kind meta.EntityKind, en
 			return err
 		}
 		res, err := tx.ExecContext(ctx, "DELETE FROM iam_inline_policies WHERE entity_id = ? AND name = ?", id, name)
-		return affected(res, err, noInline(kind, name))
+		return affected(res, err, meta.NoSuchInlinePolicy(kind, name))
 	})
 }
 
@@ -199,7 +191,7 @@ func (s *Store) AttachPolicy(ctx context.Context, kind meta.EntityKind, entity, 
 			return err
 		}
 		if n >= meta.MaxAttachedPolicies {
-			return meta.IAMErrorf(meta.ErrLimitExceeded, "Cannot exceed quota for PoliciesPer%s: %d", titleKind(kind), meta.MaxAttachedPolicies)
+			return meta.IAMErrorf(meta.ErrLimitExceeded, "Cannot exceed quota for PoliciesPer%s: %d", kind.Title(), meta.MaxAttachedPolicies)
 		}
 		_, err = tx.ExecContext(ctx, "INSERT INTO iam_attachments (entity_id, policy_id) VALUES (?, ?)", eid, pid)
 		return err
