@@ -302,3 +302,20 @@ func TestBucketChangesWaitForWrites(t *testing.T) {
 		t.Errorf("GetBucket = %+v, %v", b, err)
 	}
 }
+
+// TestKeyLockWrap: keyLockSQL (bucketLockID) maps a bucket ID to the lock's int4 as Go's
+// int32 conversion does, past 2³¹ and 2³² too.
+func TestKeyLockWrap(t *testing.T) {
+	s := openFresh(t)
+	defer s.Close()
+	for _, id := range []int64{1, 2, 1<<31 - 1, 1 << 31, 1<<32 - 1, 1 << 32, 1<<32 + 5, 1<<62 + 12345} {
+		var got int32
+		q := "SELECT " + bucketLockID + " FROM (VALUES ($1::bigint)) AS b (id)"
+		if err := s.pool.QueryRow(t.Context(), q, id).Scan(&got); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if got != int32(id) {
+			t.Errorf("bucket %d: lock %d, want %d", id, got, int32(id))
+		}
+	}
+}

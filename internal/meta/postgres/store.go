@@ -125,8 +125,11 @@ func lockBucket(ctx context.Context, tx pgx.Tx, name string, exclusive bool) (in
 // reads a key's current version to replace or remove it holds it, so
 // writes to one key are serial across gateways. It is a statement of its
 // own (statement-level snapshots: what follows it sees what the lock's
-// previous holder committed); lockForWrite pipelines it.
-const keyLockSQL = "SELECT pg_advisory_xact_lock(((id + 2147483648) % 4294967296 - 2147483648)::int4, $2) FROM buckets WHERE name = $1"
+// previous holder committed); startWrite pipelines it.
+const keyLockSQL = "SELECT pg_advisory_xact_lock(" + bucketLockID + ", $2) FROM buckets WHERE name = $1"
+
+// bucketLockID is the bucket's part of a key's lock: its id as int32(id).
+const bucketLockID = "((id + 2147483648) % 4294967296 - 2147483648)::int4"
 
 // keyHash is the key's part of its advisory lock.
 func keyHash(key string) int32 {
