@@ -97,9 +97,9 @@ type UploadPos struct {
 type UploadScan func(ctx context.Context, p UploadPos, end string, limit int) ([]Upload, error)
 
 // ListUploads builds a page of ListUploads (see ListUploadsOptions) from a
-// backend's scan. Upload IDs increase with time, so (key, upload ID) order
-// is key, then creation order.
-func ListUploads(ctx context.Context, opts ListUploadsOptions, scan UploadScan) (UploadsPage, error) {
+// backend's scan; rolledUp as for ListVersions. Upload IDs increase with
+// time, so (key, upload ID) order is key, then creation order.
+func ListUploads(ctx context.Context, opts ListUploadsOptions, scan UploadScan, rolledUp bool) (UploadsPage, error) {
 	var page UploadsPage
 	if opts.Limit <= 0 {
 		return page, nil
@@ -107,15 +107,22 @@ func ListUploads(ctx context.Context, opts ListUploadsOptions, scan UploadScan) 
 	from := UploadPos{Key: opts.Prefix, Inclusive: true}
 	if opts.KeyMarker != "" && opts.KeyMarker >= opts.Prefix {
 		// An upload ID marker of "" (the key marker alone) starts after
-		// every upload of the key.
+		// every upload of the key; a key marker that is a common prefix
+		// (a NextKeyMarker) after the whole group.
 		from = UploadPos{Key: opts.KeyMarker, UploadID: opts.UploadIDMarker}
+		if cp, ok := commonPrefix(opts.KeyMarker, opts.Prefix, opts.Delimiter); ok && cp == opts.KeyMarker {
+			if from = (UploadPos{Key: PrefixEnd(cp), Inclusive: true}); from.Key == "" {
+				return page, nil
+			}
+		}
 	}
 	kp, err := ListKeyed(ctx, KeyedList[Upload, UploadPos]{
 		Prefix: opts.Prefix, Delimiter: opts.Delimiter, Limit: opts.Limit,
-		Scan:  KeyedScan[Upload, UploadPos](scan),
-		Key:   func(u Upload) string { return u.Key },
-		After: func(u Upload) UploadPos { return UploadPos{Key: u.Key, UploadID: u.UploadID} },
-		At:    func(key string) UploadPos { return UploadPos{Key: key, Inclusive: true} },
+		Scan:     KeyedScan[Upload, UploadPos](scan),
+		Key:      func(u Upload) string { return u.Key },
+		After:    func(u Upload) UploadPos { return UploadPos{Key: u.Key, UploadID: u.UploadID} },
+		At:       func(key string) UploadPos { return UploadPos{Key: key, Inclusive: true} },
+		RolledUp: rolledUp && opts.Delimiter != "",
 	}, from)
 	if err != nil {
 		return page, err

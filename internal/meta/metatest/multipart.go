@@ -225,23 +225,14 @@ func testListUploads(t *testing.T, s meta.Store) {
 		t.Fatalf("ListUploads delimiter = %+v, %v", page, err)
 	}
 	// Walk with limit 1 using both markers.
-	var walked []string
-	opts := meta.ListUploadsOptions{Limit: 1}
-	for i := 0; i < 10; i++ {
-		page, err := s.ListUploads(ctx, "b", opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, u := range page.Uploads {
-			walked = append(walked, u.UploadID)
-		}
-		if !page.Truncated {
-			break
-		}
-		opts.KeyMarker, opts.UploadIDMarker = page.NextKeyMarker, page.NextUploadIDMarker
-	}
-	if fmt.Sprint(walked) != fmt.Sprint(ids) {
+	if walked := walkUploads(t, s, "b", meta.ListUploadsOptions{Limit: 1}); fmt.Sprint(walked) != fmt.Sprint(ids) {
 		t.Errorf("paged walk = %v, want %v", walked, ids)
+	}
+	// Paged by one with a delimiter: a NextKeyMarker that is a common
+	// prefix skips the whole group.
+	walked := walkUploads(t, s, "b", meta.ListUploadsOptions{Delimiter: "/", Limit: 1})
+	if want := []string{"a/", ids[2], ids[3], "c/", ids[5]}; fmt.Sprint(walked) != fmt.Sprint(want) {
+		t.Errorf("paged walk with delimiter = %v, want %v", walked, want)
 	}
 	// A key marker alone skips every upload of that key.
 	page, err = s.ListUploads(ctx, "b", meta.ListUploadsOptions{KeyMarker: "b", Limit: 100})
@@ -252,6 +243,29 @@ func testListUploads(t *testing.T, s meta.Store) {
 	if err != nil || len(page.Uploads) != 2 {
 		t.Errorf("ListUploads prefix a/ = %+v, %v", page, err)
 	}
+}
+
+// walkUploads pages through ListUploads from opts, following the next
+// markers, and returns the upload IDs and common prefixes of each page in
+// turn (ten pages at most).
+func walkUploads(t *testing.T, s meta.Store, bucket string, opts meta.ListUploadsOptions) []string {
+	t.Helper()
+	var walked []string
+	for range 10 {
+		page, err := s.ListUploads(t.Context(), bucket, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range page.Uploads {
+			walked = append(walked, u.UploadID)
+		}
+		walked = append(walked, page.CommonPrefixes...)
+		if !page.Truncated {
+			break
+		}
+		opts.KeyMarker, opts.UploadIDMarker = page.NextKeyMarker, page.NextUploadIDMarker
+	}
+	return walked
 }
 
 func testDeleteBucketAborts(t *testing.T, s meta.Store) {

@@ -47,3 +47,7 @@ var _ = metatest.Run
 func TestConformanceBuckets(t *testing.T) { metatest.RunBuckets(t, opener) }
 
 func TestConformanceObjects(t *testing.T) { metatest.RunObjects(t, opener) }
+
+func TestConformanceUploads(t *testing.T) { metatest.RunUploads(t, opener) }
+
+func TestConformanceMaintenance(t *testing.T) { metatest.RunMaintenance(t, opener) }

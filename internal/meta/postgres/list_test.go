@@ -167,8 +167,9 @@ func TestListGroupedPlan(t *testing.T) {
 	}
 }
 
-// TestListVersionsPlan: a page of versions reads about a page of rows of
-// each table, in key order from the primary key, whatever follows it.
+// TestListVersionsPlan: a page of versions (a listing's, ScanObjects')
+// reads about a page of rows of each table, in key order from an index,
+// whatever follows it.
 func TestListVersionsPlan(t *testing.T) {
 	s := openFresh(t)
 	defer s.Close()
@@ -183,15 +184,19 @@ func TestListVersionsPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	const limit = 1001
-	for _, bounded := range []bool{false, true} {
-		args := []any{id, "d100/f1", int64(3), limit}
-		if bounded {
-			args = append(args, "e")
-		}
-		for _, n := range explainScans(t, s, versionsQuery(bounded), args...) {
+	for _, c := range []struct {
+		what string
+		q    string
+		args []any
+	}{
+		{"versions", versionsQuery(false), []any{id, "d100/f1", int64(3), limit}},
+		{"versions below a bound", versionsQuery(true), []any{id, "d100/f1", int64(3), limit, "e"}},
+		{"ScanObjects", scanQuery, []any{id, "d100/f1", "v3", limit}},
+	} {
+		for _, n := range explainScans(t, s, c.q, c.args...) {
 			typ, _ := n["Node Type"].(string)
 			if !strings.HasPrefix(typ, "Index") || n["Actual Rows"].(float64) > 2*limit {
-				t.Errorf("bounded %v: %s of %v read %v rows for a page of %d", bounded, typ, n["Relation Name"], n["Actual Rows"], limit)
+				t.Errorf("%s: %s of %v read %v rows for a page of %d", c.what, typ, n["Relation Name"], n["Actual Rows"], limit)
 			}
 		}
 	}
@@ -283,27 +288,38 @@ func TestListVersionsRolledUp(t *testing.T) {
 				for _, limit := range []int{1, 2, 3, 100} {
 					opts := marker
 					opts.Prefix, opts.Delimiter, opts.Limit = prefix, delim, limit
-					for pages := 0; ; pages++ {
-						if pages > 30 {
-							t.Fatalf("%+q: the walk does not end", fmt.Sprintf("%+v", opts))
-						}
-						got, err := s.ListObjectVersions(ctx, "b", opts)
-						want, werr := plain(opts)
-						if err != nil || werr != nil {
-							t.Fatalf("%+q: %v; plain: %v", fmt.Sprintf("%+v", opts), err, werr)
-						}
-						if fmt.Sprint(got) != fmt.Sprint(want) {
-							t.Fatalf("%+q:\n got %+v\nwant %+v", fmt.Sprintf("%+v", opts), got, want)
-						}
-						if !got.Truncated {
-							break
-						}
-						opts.KeyMarker, opts.VersionIDMarker = got.NextKeyMarker, got.NextVersionIDMarker
-					}
+					sameWalk(t, opts, func(o meta.ListVersionsOptions) (meta.VersionsPage, error) { return s.ListObjectVersions(ctx, "b", o) },
+						plain, func(o *meta.ListVersionsOptions, p meta.VersionsPage) bool {
+							o.KeyMarker, o.VersionIDMarker = p.NextKeyMarker, p.NextVersionIDMarker
+							return p.Truncated
+						})
 					walks++
 				}
 			}
 		}
 	}
 	t.Logf("%d walks", walks)
+}
+
+// sameWalk pages a listing from opts two ways, got and want, and fails at
+// the first page on which they differ; next sets opts to the page after
+// p and reports whether there is one.
+func sameWalk[O, P any](t *testing.T, opts O, got, want func(O) (P, error), next func(*O, P) bool) {
+	t.Helper()
+	for pages := 0; ; pages++ {
+		if pages > 30 {
+			t.Fatalf("%+q: the walk does not end", fmt.Sprintf("%+v", opts))
+		}
+		g, err := got(opts)
+		w, werr := want(opts)
+		if err != nil || werr != nil {
+			t.Fatalf("%+q: %v; the other way: %v", fmt.Sprintf("%+v", opts), err, werr)
+		}
+		if fmt.Sprint(g) != fmt.Sprint(w) {
+			t.Fatalf("%+q:\n got %+v\nwant %+v", fmt.Sprintf("%+v", opts), g, w)
+		}
+		if !next(&opts, g) {
+			return
+		}
+	}
 }

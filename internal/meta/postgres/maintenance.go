@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -16,14 +15,25 @@ var (
 	_ meta.VersionChecker = (*Store)(nil)
 )
 
-// scanColumns are what ScanObjects reads of a version, FROM a version
-// table o LEFT JOIN inline_data d: the key and the version ID (byte-wise,
-// as the scan orders them) first, then the flags, then the rest.
-const scanColumns = "o.key, o.version_id COLLATE \"C\", %s, o.blob_id, o.size, o.etag, o.mtime, o.storage_class, o.owner," +
-	" o.headers, o.user_meta, o.checksum, o.upload_id, o.parts_count, o.tags, o.acl, d.data"
+// scanQuery reads, in (key, version ID) byte-wise order, the versions of
+// bucket $1 from ($2, $3) on, $4 of them at most: the key and the version
+// ID again, byte-wise, to order by (objectColumns' is in the column's
+// collation), whether it is the latest and a delete marker, then
+// objectColumns. Each table gives its first $4 versions and the two short
+// lists are merged, as versionsQuery does: a sort of the union read every
+// version from the position on (a walk of 60,000 versions took 1.8 s
+// rather than 0.36).
+const scanQuery = "SELECT * FROM (" +
+	"(SELECT o.key, o.version_id COLLATE \"C\", true, false, " + objectColumns +
+	" FROM objects o LEFT JOIN inline_data d ON d.id = o.inline_id" + scanWhere + ")" +
+	" UNION ALL (SELECT o.key, o.version_id COLLATE \"C\", o.is_latest, o.delete_marker, " + objectColumns +
+	" FROM object_versions o LEFT JOIN inline_data d ON d.id = o.inline_id" + scanWhere + ")" +
+	") v ORDER BY 1, 2 LIMIT $4"
 
-// ScanObjects implements meta.Store: one range scan of each of objects and
-// object_versions per page, merged by PostgreSQL.
+const scanWhere = " WHERE o.bucket_id = $1 AND o.key >= $2 AND (o.key, o.version_id COLLATE \"C\") >= ($2, $3) ORDER BY 1, 2 LIMIT $4"
+
+// ScanObjects implements meta.Store: one limited range scan of each of
+// objects and object_versions per page, merged.
 func (s *Store) ScanObjects(ctx context.Context, bucket, afterKey, afterVersion string, limit int) ([]meta.Object, error) {
 	id, err := bucketID(ctx, s.pool, bucket)
 	if err != nil || limit <= 0 {
@@ -40,37 +50,16 @@ func (s *Store) ScanObjects(ctx context.Context, bucket, afterKey, afterVersion 
 	if !ok {
 		return nil, nil
 	}
-	where := " WHERE o.bucket_id = $1 AND o.key >= $2 AND (o.key, o.version_id COLLATE \"C\") >= ($2, $3)"
-	rows, err := s.pool.Query(ctx, "SELECT "+fmt.Sprintf(scanColumns, "true, false")+
-		" FROM objects o LEFT JOIN inline_data d ON d.id = o.inline_id"+where+
-		" UNION ALL SELECT "+fmt.Sprintf(scanColumns, "o.is_latest, o.delete_marker")+
-		" FROM object_versions o LEFT JOIN inline_data d ON d.id = o.inline_id"+where+
-		" ORDER BY 1, 2 LIMIT $4", id, fromKey, fromVersion, limit)
+	rows, err := s.pool.Query(ctx, scanQuery, id, fromKey, fromVersion, limit)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (meta.Object, error) {
-		o := meta.Object{Bucket: bucket}
-		var blobID, headers, userMeta, checksum, uploadID, tags, acl *string
-		var mtime int64
-		err := row.Scan(&o.Key, &o.VersionID, &o.IsLatest, &o.DeleteMarker, &blobID, &o.Size, &o.ETag, &mtime,
-			&o.StorageClass, &o.Owner, &headers, &userMeta, &checksum, &uploadID, &o.PartsCount, &tags, &acl, &o.Inline)
-		if err != nil {
-			return o, err
-		}
-		o.BlobID, o.UploadID, o.Tags, o.ACL = deref(blobID), deref(uploadID), deref(tags), deref(acl)
-		o.LastModified = fromMillis(mtime)
-		for _, f := range []struct {
-			col *string
-			dst any
-		}{{headers, &o.Headers}, {userMeta, &o.UserMeta}, {checksum, &o.Checksum}} {
-			if f.col != nil && *f.col != "" {
-				if err := json.Unmarshal([]byte(*f.col), f.dst); err != nil {
-					return o, err
-				}
-			}
-		}
-		return o, nil
+		var key, version string
+		var latest, marker bool
+		o, err := scanObject(row, &key, &version, &latest, &marker)
+		o.Bucket, o.Key, o.IsLatest, o.DeleteMarker = bucket, key, latest, marker
+		return o, err
 	})
 }
 

@@ -18,24 +18,17 @@ import (
 
 // CreateUpload implements meta.Store.
 func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
-	headers, err := json.Marshal(u.Headers)
+	docs, err := meta.EncodeObjectDocs(meta.Object{Headers: u.Headers, UserMeta: u.UserMeta})
 	if err != nil {
 		return err
 	}
-	var userMeta, lock *string
-	if len(u.UserMeta) > 0 {
-		b, err := json.Marshal(u.UserMeta)
-		if err != nil {
-			return err
-		}
-		userMeta = ptr(string(b))
-	}
+	var lock any
 	if u.Lock != nil {
 		b, err := json.Marshal(u.Lock)
 		if err != nil {
 			return err
 		}
-		lock = ptr(string(b))
+		lock = string(b)
 	}
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		id, err := lockBucket(ctx, tx, u.Bucket, false)
@@ -45,7 +38,7 @@ func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
 		_, err = tx.Exec(ctx, `INSERT INTO uploads
 			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-			u.UploadID, id, u.Key, millis(u.Initiated), u.Owner, u.StorageClass, string(headers), userMeta,
+			u.UploadID, id, u.Key, millis(u.Initiated), u.Owner, u.StorageClass, docs.Headers, nullText(docs.UserMeta),
 			u.ChecksumAlgorithm, u.ChecksumType, nullText(u.Tags), lock, nullText(u.ACL))
 		return err
 	})
@@ -62,17 +55,15 @@ func scanUpload(row pgx.Row, bucket string) (meta.Upload, error) {
 		return u, err
 	}
 	u.Initiated, u.Tags, u.ACL = fromMillis(initiated), deref(tags), deref(acl)
+	var o meta.Object
+	if err := (meta.ObjectDocs{Headers: deref(headers), UserMeta: deref(userMeta)}).Decode(&o); err != nil {
+		return u, err
+	}
+	u.Headers, u.UserMeta = o.Headers, o.UserMeta
 	if lock != nil {
 		u.Lock = new(meta.ObjectLock)
-	}
-	for _, f := range []struct {
-		col *string
-		dst any
-	}{{headers, &u.Headers}, {userMeta, &u.UserMeta}, {lock, u.Lock}} {
-		if f.col != nil && *f.col != "" {
-			if err := json.Unmarshal([]byte(*f.col), f.dst); err != nil {
-				return u, err
-			}
+		if err := json.Unmarshal([]byte(*lock), u.Lock); err != nil {
+			return u, err
 		}
 	}
 	return u, nil
@@ -261,19 +252,7 @@ func (s *Store) AbortUpload(ctx context.Context, bucket, key, uploadID string) (
 
 // deleteParts deletes every part of an upload and returns their blobs.
 func deleteParts(ctx context.Context, tx pgx.Tx, uploadID string) ([]string, error) {
-	rows, err := tx.Query(ctx, "DELETE FROM parts WHERE upload_id = $1 RETURNING blob_id", uploadID)
-	if err != nil {
-		return nil, err
-	}
-	var blobs []string
-	var blob *string
-	_, err = pgx.ForEachRow(rows, []any{&blob}, func() error {
-		if blob != nil {
-			blobs = append(blobs, *blob)
-		}
-		return nil
-	})
-	return blobs, err
+	return collectBlobs(ctx, tx, "DELETE FROM parts WHERE upload_id = $1 RETURNING blob_id", uploadID)
 }
 
 // nullText is s, or NULL when it is empty.
@@ -283,8 +262,6 @@ func nullText(s string) *string {
 	}
 	return &s
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // deref is *p, or "" for NULL.
 func deref(p *string) string {

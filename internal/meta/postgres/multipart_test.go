@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -112,6 +113,102 @@ func TestListUploadsMarkers(t *testing.T) {
 	} {
 		if got := list(c.opts); !slices.Equal(got, c.want) {
 			t.Errorf("ListUploads(%+q) = %q, want %q", fmt.Sprintf("%+v", c.opts), got, c.want)
+		}
+	}
+}
+
+// TestAbortUploadRace: an abort racing PutParts leaves no part behind:
+// each part is stored before the abort, which frees its blob, or refused
+// after it (ErrUploadNotFound), its blob then the caller's to delete.
+func TestAbortUploadRace(t *testing.T) {
+	s := openFresh(t)
+	defer s.Close()
+	ctx := t.Context()
+	rawBucket(t, s, "b")
+	for round := range 5 {
+		id := fmt.Sprintf("up%d", round)
+		if err := s.CreateUpload(ctx, meta.Upload{Bucket: "b", Key: "k", UploadID: id, Initiated: t0}); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var stored, freed []string
+		var wg sync.WaitGroup
+		for n := 1; n <= 12; n++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				blob := fmt.Sprintf("blob-%s-%d", id, n)
+				_, err := s.PutPart(ctx, "b", "k", id, meta.Part{Number: n, BlobID: blob, Size: 1, ETag: blob, LastModified: t0})
+				if err != nil && !errors.Is(err, meta.ErrUploadNotFound) {
+					t.Error(err)
+				}
+				if err == nil {
+					mu.Lock()
+					stored = append(stored, blob)
+					mu.Unlock()
+				}
+			}()
+			if n == 6 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					f, err := s.AbortUpload(ctx, "b", "k", id)
+					if err != nil {
+						t.Error(err)
+					}
+					mu.Lock()
+					freed = append(freed, f...)
+					mu.Unlock()
+				}()
+			}
+		}
+		wg.Wait()
+		slices.Sort(stored)
+		slices.Sort(freed)
+		if !slices.Equal(stored, freed) {
+			t.Errorf("round %d: parts stored %q, the abort freed %q", round, stored, freed)
+		}
+		if parts, err := s.ObjectParts(ctx, id); err != nil || len(parts) != 0 {
+			t.Errorf("round %d: parts left after the abort: %+v, %v", round, parts, err)
+		}
+	}
+}
+
+// TestListUploadsRolledUp: a delimited upload listing by the skip scan
+// (groupedUploadsQuery) pages exactly as meta.ListUploads over the plain
+// scan, one statement per common prefix, does.
+func TestListUploadsRolledUp(t *testing.T) {
+	s := openFresh(t)
+	defer s.Close()
+	ctx := t.Context()
+	id := rawBucket(t, s, "b")
+	keys := []string{"a", "a/1", "a/2", "a/b/c", "a/b/d", "ab", "b/", "b//x", "c", "é/x", "é", "z/z/z"}
+	for i, k := range keys {
+		for n := 0; n <= i%3; n++ {
+			if err := s.CreateUpload(ctx, meta.Upload{Bucket: "b", Key: k, UploadID: fmt.Sprintf("u%02d-%d", i, n), Initiated: t0}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	plain := func(opts meta.ListUploadsOptions) (meta.UploadsPage, error) {
+		return meta.ListUploads(ctx, opts, func(ctx context.Context, p meta.UploadPos, end string, limit int) ([]meta.Upload, error) {
+			return s.uploadRows(ctx, id, "b", p, end, limit, nil)
+		}, false)
+	}
+	for _, prefix := range []string{"", "a", "a/", "b", "é", "\xc3"} {
+		for _, delim := range []string{"/", "b", "//", "é"} {
+			for _, marker := range []meta.ListUploadsOptions{{}, {KeyMarker: "a/"}, {KeyMarker: "a/1"}, {KeyMarker: "a/b/c", UploadIDMarker: "u03-0"},
+				{KeyMarker: "b//x", UploadIDMarker: "u07-9"}, {KeyMarker: "\xff"}} {
+				for _, limit := range []int{1, 2, 3, 100} {
+					opts := marker
+					opts.Prefix, opts.Delimiter, opts.Limit = prefix, delim, limit
+					sameWalk(t, opts, func(o meta.ListUploadsOptions) (meta.UploadsPage, error) { return s.ListUploads(ctx, "b", o) },
+						plain, func(o *meta.ListUploadsOptions, p meta.UploadsPage) bool {
+							o.KeyMarker, o.UploadIDMarker = p.NextKeyMarker, p.NextUploadIDMarker
+							return p.Truncated
+						})
+				}
+			}
 		}
 	}
 }

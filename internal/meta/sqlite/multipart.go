@@ -251,7 +251,7 @@ func (s *Store) ListUploads(ctx context.Context, bucket string, opts meta.ListUp
 	}
 	return meta.ListUploads(ctx, opts, func(ctx context.Context, p meta.UploadPos, end string, limit int) ([]meta.Upload, error) {
 		return s.uploadRows(ctx, id, bucket, p, end, limit)
-	})
+	}, false)
 }
 
 // uploadRows reads up to limit uploads in (key, upload ID) order from p,
