@@ -174,9 +174,9 @@ func TestQuotaSetLater(t *testing.T) {
 		t.Errorf("a PUT past the quota set again: %v", err)
 	}
 
-	// A bucket with a quota from the start: its first noncurrent version
-	// and first delete marker (which mark buckets.has_versions in the
-	// statement the triggers count) are counted once.
+	// A bucket with a quota from the start: a noncurrent version (moved
+	// from objects, which the triggers count as a removal and an
+	// insertion) and a delete marker are counted as they weigh.
 	if err := s.CreateBucket(ctx, meta.Bucket{Name: "v", Region: "us-east-1", CreatedAt: meta.Now(), Quota: 1000}); err != nil {
 		t.Fatal(err)
 	}

@@ -135,7 +135,7 @@ func install(ctx context.Context, tx pgx.Tx, b bucketRef, k keyState, o meta.Obj
 		}
 	}
 	if o.DeleteMarker {
-		if _, err := tx.Exec(ctx, markVersions+"INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner)"+
+		if _, err := tx.Exec(ctx, "INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner)"+
 			" VALUES ($1, $2, "+nextSeq+", $3, true, true, 0, '', $4, $5)",
 			b.id, o.Key, o.VersionID, millis(o.LastModified), o.Owner); err != nil {
 			return nil, err
@@ -172,12 +172,6 @@ func install(ctx context.Context, tx pgx.Tx, b bucketRef, k keyState, o meta.Obj
 	return unreferenced(ctx, tx, freed)
 }
 
-// markVersions, prefixed to a statement that inserts into
-// object_versions, records that the table holds a row of bucket $1
-// (buckets.has_versions, for readers that skip the table otherwise); it
-// updates, and so locks, the bucket's row only the first time.
-const markVersions = "WITH mark AS (UPDATE buckets SET has_versions = true WHERE id = $1 AND NOT has_versions) "
-
 // nextSeq is the seq of a version of key $2 created now: above every
 // other (the key's lock keeps two writers from choosing the same).
 const nextSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM object_versions WHERE bucket_id = $1 AND key = $2)"
@@ -188,7 +182,7 @@ const versionColumns = "version_id, blob_id, size, etag, mtime, storage_class, o
 // moveLive moves key's live row to object_versions as its newest
 // noncurrent version.
 func moveLive(ctx context.Context, tx pgx.Tx, bucketID int64, key string) error {
-	_, err := tx.Exec(ctx, markVersions+", live AS (DELETE FROM objects WHERE bucket_id = $1 AND key = $2 RETURNING *)"+
+	_, err := tx.Exec(ctx, "WITH live AS (DELETE FROM objects WHERE bucket_id = $1 AND key = $2 RETURNING *)"+
 		" INSERT INTO object_versions (bucket_id, key, seq, "+versionColumns+") SELECT bucket_id, key, "+nextSeq+", "+versionColumns+
 		" FROM live", bucketID, key)
 	return err
