@@ -19,7 +19,7 @@
 //     bucket's versioning, object lock and quota under its shared lock,
 //     and they hold until it commits.
 //  2. The key: a transaction-scoped advisory lock on (bucket id, hash of
-//     the key) before reading the version a write replaces (lockKey). A
+//     the key) before reading the version a write replaces (keyLockSQL). A
 //     condition (If-Match, If-None-Match) is checked and the write made
 //     under it, so two gateways' conditional writes to one key are
 //     serial; a hash collision only serialises two keys needlessly.

@@ -105,24 +105,20 @@ type keyState struct {
 	stored bool
 }
 
-// readKey reads key's live row, its latest delete marker and whether
-// object_versions holds versionID, in one statement. A key that is no
-// text has no versions; a version ID that is no text is none of them.
-func readKey(ctx context.Context, tx pgx.Tx, bucketID int64, key, versionID string) (keyState, error) {
-	var k keyState
-	if !representable(key) {
-		return k, nil
-	}
-	if !representable(versionID) {
-		versionID = ""
-	}
-	err := tx.QueryRow(ctx, `SELECT o.version_id IS NOT NULL, coalesce(o.version_id, ''), coalesce(o.etag, ''),
-			coalesce(o.size, 0), coalesce(o.mtime, 0),
-			coalesce((SELECT v.version_id FROM object_versions v WHERE v.bucket_id = $1 AND v.key = $2 AND v.is_latest), ''),
-			EXISTS (SELECT 1 FROM object_versions v WHERE v.bucket_id = $1 AND v.key = $2 AND v.version_id = $3)
-		FROM (VALUES (1)) AS one (x) LEFT JOIN objects o ON o.bucket_id = $1 AND o.key = $2`,
-		bucketID, key, versionID).Scan(&k.exists, &k.versionID, &k.etag, &k.size, &k.mtime, &k.marker, &k.stored)
-	return k, err
+// readKeySQL reads, for bucket $1 (by name), key $2's live row, its
+// latest delete marker and whether object_versions holds version $3, in
+// one statement, in keyState.scan's order. The bucket's ID is a scalar
+// subquery, not a join: each table is then searched by its key's full
+// equality, whatever the planner thinks of the tables' sizes.
+const readKeySQL = `SELECT o.version_id IS NOT NULL, coalesce(o.version_id, ''), coalesce(o.etag, ''),
+		coalesce(o.size, 0), coalesce(o.mtime, 0),
+		coalesce((SELECT v.version_id FROM object_versions v WHERE v.bucket_id = b.id AND v.key = $2 AND v.is_latest), ''),
+		EXISTS (SELECT 1 FROM object_versions v WHERE v.bucket_id = b.id AND v.key = $2 AND v.version_id = $3)
+	FROM (SELECT (SELECT id FROM buckets WHERE name = $1) AS id) AS b
+	LEFT JOIN objects o ON o.bucket_id = b.id AND o.key = $2`
+
+func (k *keyState) scan(row pgx.Row) error {
+	return row.Scan(&k.exists, &k.versionID, &k.etag, &k.size, &k.mtime, &k.marker, &k.stored)
 }
 
 // check applies cond to the key's latest version and its bucket b.
@@ -135,11 +131,11 @@ func (k keyState) check(b bucketRef, cond meta.Condition) error {
 func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		b, err := lockForWrite(ctx, tx, o.Bucket, o.Key)
+		b, k, err := lockAndRead(ctx, tx, o.Bucket, o.Key, versionOf(o))
 		if err != nil {
 			return err
 		}
-		freed, err = install(ctx, tx, b, o, cond)
+		freed, err = install(ctx, tx, b, k, o, cond)
 		return err
 	})
 	if err != nil {
@@ -153,11 +149,7 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 	var freed []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		freed = nil
-		b, err := lockForWrite(ctx, tx, bucket, key)
-		if err != nil {
-			return err
-		}
-		k, err := readKey(ctx, tx, b.id, key, versionID)
+		b, k, err := lockAndRead(ctx, tx, bucket, key, versionID)
 		if err != nil {
 			return err
 		}

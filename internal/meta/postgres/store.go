@@ -119,13 +119,17 @@ func lockBucket(ctx context.Context, tx pgx.Tx, name string, exclusive bool) (in
 	return id, err
 }
 
-// lockKey takes the transaction-scoped advisory lock of (bucketID, key):
-// every transaction that reads a key's current version to replace or
-// remove it holds it, so writes to one key are serial across gateways.
-func lockKey(ctx context.Context, tx pgx.Tx, bucketID int64, key string) error {
-	_, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, $2)", int32(bucketID), keyHash(key))
-	return err
-}
+// keyLockSQL takes the transaction-scoped advisory lock of a key: (the
+// bucket's id as an int4, wrapped as Go's int32 wraps it, keyHash of the
+// key), for the bucket named $1 and keyHash $2. Every transaction that
+// reads a key's current version to replace or remove it holds it, so
+// writes to one key are serial across gateways. It is a statement of its
+// own (statement-level snapshots: what follows it sees what the lock's
+// previous holder committed); startWrite pipelines it.
+const keyLockSQL = "SELECT pg_advisory_xact_lock(" + bucketLockID + ", $2) FROM buckets WHERE name = $1"
+
+// bucketLockID is the bucket's part of a key's lock: its id as int32(id).
+const bucketLockID = "((id + 2147483648) % 4294967296 - 2147483648)::int4"
 
 // keyHash is the key's part of its advisory lock.
 func keyHash(key string) int32 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/jogstore/jog/internal/meta"
 )
@@ -17,7 +18,7 @@ import (
 // order (seq, per key), a latest delete marker flagged is_latest.
 //
 // Every write of a key (PutObject, DeleteObject, CompleteUpload, the tag,
-// ACL and lock changes) starts with lockForWrite: the bucket's row FOR KEY
+// ACL and lock changes) starts with startWrite: the bucket's row FOR KEY
 // SHARE, then the key's advisory lock (doc.go). Only then does it read
 // the key's versions, so what it reads no other writer changes before it
 // commits.
@@ -32,19 +33,58 @@ type bucketRef struct {
 	quota      int64  // 0 when the bucket has none
 }
 
-// lockForWrite takes lockBucket's shared lock on bucket's row, reading
-// what a write needs of it in the same statement, then key's lock.
+// lockForWrite starts a write of key in bucket (a change of its tags,
+// ACL or lock): lockAndRead without the read.
 func lockForWrite(ctx context.Context, tx pgx.Tx, bucket, key string) (bucketRef, error) {
+	b, _, err := startWrite(ctx, tx, bucket, key, nil)
+	return b, err
+}
+
+// lockAndRead starts a write of key in bucket that replaces or removes
+// its version versionID or its latest: it locks as lockForWrite does,
+// then reads the key's state (keyState).
+func lockAndRead(ctx context.Context, tx pgx.Tx, bucket, key, versionID string) (bucketRef, keyState, error) {
+	return startWrite(ctx, tx, bucket, key, &versionID)
+}
+
+// startWrite takes, in one round trip (a pipeline: the statements run in
+// order, each in a snapshot of its own), lockBucket's shared lock on the
+// bucket's row, reading what a write needs of it in the same statement;
+// then the key's lock (keyLockSQL); then, with versionID, the key's state
+// (readKeySQL): read under the key's lock, it is what the previous writer
+// of the key committed, and no other writer changes it before this one
+// commits. A key or version ID that is no text (representable) has no
+// version to read.
+func startWrite(ctx context.Context, tx pgx.Tx, bucket, key string, versionID *string) (bucketRef, keyState, error) {
 	var b bucketRef
-	err := tx.QueryRow(ctx, "SELECT id, versioning, object_lock, quota_bytes FROM buckets WHERE name = $1 FOR KEY SHARE", bucket).
-		Scan(&b.id, &b.versioning, &b.locked, &b.quota)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return b, meta.ErrBucketNotFound
+	var k keyState
+	batch := &pgx.Batch{}
+	batch.Queue("SELECT id, versioning, object_lock, quota_bytes FROM buckets WHERE name = $1 FOR KEY SHARE", bucket).
+		QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&b.id, &b.versioning, &b.locked, &b.quota)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return meta.ErrBucketNotFound
+			}
+			return err
+		})
+	batch.Queue(keyLockSQL, bucket, keyHash(key)).Exec(func(pgconn.CommandTag) error { return nil })
+	if versionID != nil && representable(key) {
+		vid := *versionID
+		if !representable(vid) {
+			vid = "" // no stored version has it
+		}
+		batch.Queue(readKeySQL, bucket, key, vid).QueryRow(k.scan)
 	}
-	if err != nil {
-		return b, err
+	err := tx.SendBatch(ctx, batch).Close()
+	return b, k, err
+}
+
+// versionOf is the version ID a write of o makes.
+func versionOf(o meta.Object) string {
+	if o.VersionID == "" {
+		return meta.NullVersion
 	}
-	return b, lockKey(ctx, tx, b.id, key)
+	return o.VersionID
 }
 
 // install makes o the latest version of its key inside tx if cond holds
@@ -52,18 +92,12 @@ func lockForWrite(ctx context.Context, tx pgx.Tx, bucket, key string) (bucketRef
 // any) moves to object_versions as noncurrent, a latest delete marker
 // stops being latest, and o goes into objects or, as a delete marker,
 // into object_versions. It returns the blobs no longer referenced.
-func install(ctx context.Context, tx pgx.Tx, b bucketRef, o meta.Object, cond meta.Condition) ([]string, error) {
-	if o.VersionID == "" {
-		o.VersionID = meta.NullVersion
-	}
+func install(ctx context.Context, tx pgx.Tx, b bucketRef, k keyState, o meta.Object, cond meta.Condition) ([]string, error) {
+	o.VersionID = versionOf(o)
 	if !representable(o.Key) || !representable(o.VersionID) {
 		return nil, fmt.Errorf("postgres: key %q, version %q: a key or version ID with a NUL byte or invalid UTF-8 cannot be stored", o.Key, o.VersionID)
 	}
 	docs, err := meta.EncodeObjectDocs(o)
-	if err != nil {
-		return nil, err
-	}
-	k, err := readKey(ctx, tx, b.id, o.Key, o.VersionID)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +135,7 @@ func install(ctx context.Context, tx pgx.Tx, b bucketRef, o meta.Object, cond me
 		}
 	}
 	if o.DeleteMarker {
-		if _, err := tx.Exec(ctx, markVersions+"INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner)"+
+		if _, err := tx.Exec(ctx, "INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner)"+
 			" VALUES ($1, $2, "+nextSeq+", $3, true, true, 0, '', $4, $5)",
 			b.id, o.Key, o.VersionID, millis(o.LastModified), o.Owner); err != nil {
 			return nil, err
@@ -138,12 +172,6 @@ func install(ctx context.Context, tx pgx.Tx, b bucketRef, o meta.Object, cond me
 	return unreferenced(ctx, tx, freed)
 }
 
-// markVersions, prefixed to a statement that inserts into
-// object_versions, records that the table holds a row of bucket $1
-// (buckets.has_versions, for readers that skip the table otherwise); it
-// updates, and so locks, the bucket's row only the first time.
-const markVersions = "WITH mark AS (UPDATE buckets SET has_versions = true WHERE id = $1 AND NOT has_versions) "
-
 // nextSeq is the seq of a version of key $2 created now: above every
 // other (the key's lock keeps two writers from choosing the same).
 const nextSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM object_versions WHERE bucket_id = $1 AND key = $2)"
@@ -154,7 +182,7 @@ const versionColumns = "version_id, blob_id, size, etag, mtime, storage_class, o
 // moveLive moves key's live row to object_versions as its newest
 // noncurrent version.
 func moveLive(ctx context.Context, tx pgx.Tx, bucketID int64, key string) error {
-	_, err := tx.Exec(ctx, markVersions+", live AS (DELETE FROM objects WHERE bucket_id = $1 AND key = $2 RETURNING *)"+
+	_, err := tx.Exec(ctx, "WITH live AS (DELETE FROM objects WHERE bucket_id = $1 AND key = $2 RETURNING *)"+
 		" INSERT INTO object_versions (bucket_id, key, seq, "+versionColumns+") SELECT bucket_id, key, "+nextSeq+", "+versionColumns+
 		" FROM live", bucketID, key)
 	return err
@@ -229,7 +257,7 @@ func (s *Store) putVersionColumn(ctx context.Context, bucket, key, versionID, co
 func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		b, err := lockForWrite(ctx, tx, o.Bucket, o.Key)
+		b, k, err := lockAndRead(ctx, tx, o.Bucket, o.Key, versionOf(o))
 		if err != nil {
 			return err
 		}
@@ -256,7 +284,7 @@ func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Con
 			return err
 		}
 		o.PartsCount = len(o.Parts)
-		replaced, err := install(ctx, tx, b, o, cond)
+		replaced, err := install(ctx, tx, b, k, o, cond)
 		if err != nil {
 			return err
 		}

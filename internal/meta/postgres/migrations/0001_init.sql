@@ -4,7 +4,10 @@
 -- Unix milliseconds unless a column says otherwise; flags are booleans;
 -- documents and inline data are bytea. There is no directory index
 -- (SQLite's dirs table, ADR 0010): a delimiter listing skips from one
--- common prefix to the next with one index seek each.
+-- common prefix to the next with one index seek each. Nor is there
+-- SQLite's buckets.has_versions (a hint that object_versions holds rows of
+-- the bucket): a write reads its key's versions only under the key's lock,
+-- and keeping the hint would take the bucket's row lock.
 
 CREATE TABLE buckets (
     id           bigint  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -13,7 +16,6 @@ CREATE TABLE buckets (
     owner        text    NOT NULL,
     created_at   bigint  NOT NULL,
     versioning   text    NOT NULL DEFAULT '',    -- '', 'Enabled', 'Suspended'
-    has_versions boolean NOT NULL DEFAULT false, -- object_versions holds a row of the bucket
     object_lock  boolean NOT NULL DEFAULT false,
     quota_bytes  bigint  NOT NULL DEFAULT 0,     -- 0: no quota
     -- used_bytes is kept only while quota_bytes > 0 (the triggers below):
