@@ -25,7 +25,8 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 // database and one data directory; JOG_LINEARIZE_CLIENTS clients (6) run
 // gets, puts, deletes, If-None-Match and If-Match puts and multipart
 // uploads (parts through different gateways) on JOG_LINEARIZE_KEYS keys
-// (3) for JOG_LINEARIZE_DURATION (15s), while one gateway at a time is
+// (3; a new set every two seconds, so each key's history stays short
+// enough to check) for JOG_LINEARIZE_DURATION (15s), while one gateway at a time is
 // killed with SIGKILL and restarted. Every key's history must be
 // linearizable; a violation prints the key's history and writes
 // porcupine's visualisation.
@@ -120,7 +121,12 @@ func TestLinearizableAcrossGateways(t *testing.T) {
 		byKey[k] = append(byKey[k], op)
 	}
 	m := model()
-	for _, k := range keys {
+	var all []string
+	for k := range byKey {
+		all = append(all, k)
+	}
+	sort.Strings(all)
+	for _, k := range all {
 		ops := byKey[k]
 		sort.Slice(ops, func(i, j int) bool { return ops[i].Call < ops[j].Call })
 		res, info := porcupine.CheckOperationsVerbose(m, ops, time.Minute)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -42,10 +43,23 @@ type history struct {
 
 func (h *history) now() int64 { return int64(time.Since(h.start)) }
 
-func (h *history) add(client int, in input, call int64, out output) {
+// settle bounds when an unanswered operation can take effect, after its
+// error, unless the error was the client giving up (pending): the request
+// ended because its gateway died (its connection broke) or answered 5xx,
+// so the gateway no longer works on it, and a commit PostgreSQL had
+// already received when the gateway died completes within milliseconds.
+// Bounding these keeps the checker's search small; an operation the
+// client abandoned (a timeout, the end of the run) may still be in a live
+// gateway's hands, and may take effect at any later time.
+const settle = time.Second
+
+func (h *history) add(client int, in input, call int64, out output, pending bool) {
 	ret := h.now()
 	if out.Out == outUnknown {
-		ret = math.MaxInt64
+		ret += int64(settle)
+		if pending {
+			ret = math.MaxInt64
+		}
 	}
 	h.mu.Lock()
 	h.ops = append(h.ops, porcupine.Operation{ClientId: client, Input: in, Call: call, Output: out, Return: ret})
@@ -137,9 +151,16 @@ func (w *worker) nextValue() string {
 	return fmt.Sprintf("c%d-%d", w.id, w.n)
 }
 
+// epoch is how long a key set is used: every epoch the workers move on to
+// new keys, so that each key's history stays short enough for the checker
+// (operations without an answer can linearize anywhere after their call,
+// which makes a long history of one key expensive to check).
+const epoch = 2 * time.Second
+
 func (w *worker) run(ctx context.Context) {
 	for ctx.Err() == nil {
-		key := w.keys[w.rng.IntN(len(w.keys))]
+		e := time.Since(w.h.start) / epoch
+		key := fmt.Sprintf("e%d-%s", e, w.keys[w.rng.IntN(len(w.keys))])
 		switch r := w.rng.IntN(100); {
 		case r < 35:
 			w.get(ctx, key)
@@ -159,8 +180,16 @@ func (w *worker) run(ctx context.Context) {
 	}
 }
 
-func (w *worker) record(in input, call int64, out output) {
-	w.h.add(w.id, in, call, out)
+// record adds an operation that ended with err (nil: answered). An
+// operation that gave no answer because the client gave up (ctx ended, a
+// timeout) is pending: it may take effect at any later time.
+func (w *worker) record(ctx context.Context, in input, call int64, out output, err error) {
+	var ne net.Error
+	pending := err != nil && (ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()))
+	if pending {
+		out.Out = outUnknown
+	}
+	w.h.add(w.id, in, call, out, pending)
 	if out.Out != outUnknown {
 		w.counts[in.Kind]++
 	}
@@ -174,7 +203,7 @@ func (w *worker) get(ctx context.Context, key string) (string, string, bool) {
 	if err != nil {
 		var nsk *types.NoSuchKey
 		if errors.As(err, &nsk) {
-			w.record(in, call, output{Out: outMissing})
+			w.record(ctx, in, call, output{Out: outMissing}, nil)
 		}
 		return "", "", false // no answer: a read that may not have happened is left out
 	}
@@ -188,7 +217,7 @@ func (w *worker) get(ctx context.Context, key string) (string, string, bool) {
 		w.h.corrupt("get(%s) read %d bytes that are no value's object (starting %q)", key, len(b), b[:min(len(b), 40)])
 		return "", "", false
 	}
-	w.record(in, call, output{Out: outOK, Value: v})
+	w.record(ctx, in, call, output{Out: outOK, Value: v}, nil)
 	return v, aws.ToString(resp.ETag), true
 }
 
@@ -205,15 +234,11 @@ func (w *worker) put(ctx context.Context, key string, kind opKind, _ string) {
 	}
 	call := w.h.now()
 	_, err := w.gateway().PutObject(ctx, put)
-	if ctx.Err() != nil && err != nil {
-		w.record(in, call, output{Out: outUnknown})
-		return
-	}
 	out := classify(err)
 	if out == outFailed && kind == opPut {
 		out = outUnknown // a plain PUT has no condition to fail
 	}
-	w.record(in, call, output{Out: out})
+	w.record(ctx, in, call, output{Out: out}, err)
 }
 
 func (w *worker) putIfMatch(ctx context.Context, key, was, etag string) {
@@ -222,11 +247,7 @@ func (w *worker) putIfMatch(ctx context.Context, key, was, etag string) {
 	call := w.h.now()
 	_, err := w.gateway().PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key),
 		Body: bytes.NewReader(body(v, len(v)+1)), IfMatch: aws.String(etag)})
-	out := classify(err)
-	if ctx.Err() != nil && err != nil {
-		out = outUnknown
-	}
-	w.record(in, call, output{Out: out})
+	w.record(ctx, in, call, output{Out: classify(err)}, err)
 }
 
 func (w *worker) del(ctx context.Context, key string) {
@@ -234,10 +255,10 @@ func (w *worker) del(ctx context.Context, key string) {
 	call := w.h.now()
 	_, err := w.gateway().DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 	out := classify(err)
-	if out == outFailed || (ctx.Err() != nil && err != nil) {
-		out = outUnknown
+	if out == outFailed {
+		out = outUnknown // no condition to fail
 	}
-	w.record(in, call, output{Out: out})
+	w.record(ctx, in, call, output{Out: out}, err)
 }
 
 // multipart creates an upload through one gateway, uploads its two parts
@@ -266,10 +287,10 @@ func (w *worker) multipart(ctx context.Context, key string) {
 	_, err = w.gateway().CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket),
 		Key: aws.String(key), UploadId: up.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
 	out := classify(err)
-	if out == outFailed || (ctx.Err() != nil && err != nil) {
-		out = outUnknown
+	if out == outFailed {
+		out = outUnknown // no condition to fail
 	}
-	w.record(in, call, output{Out: out})
+	w.record(ctx, in, call, output{Out: out}, err)
 }
 
 // describe prints a key's operations in call order, one per line.

@@ -96,12 +96,6 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }
 
-// isUniqueViolation reports a unique constraint failure (23505).
-func isUniqueViolation(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "23505"
-}
-
 // lockBucket locks bucket name's row in tx and returns its ID:
 // exclusive (FOR UPDATE) for a change to the bucket itself, shared (FOR
 // KEY SHARE) for a change to its contents. ErrBucketNotFound if there is

@@ -55,7 +55,7 @@ CREATE TABLE object_versions (
     bucket_id     bigint  NOT NULL REFERENCES buckets(id),
     key           text    COLLATE "C" NOT NULL,
     seq           bigint  NOT NULL, -- creation order within the key: newest highest
-    version_id    text    NOT NULL,
+    version_id    text    COLLATE "C" NOT NULL,
     is_latest     boolean NOT NULL DEFAULT false,
     delete_marker boolean NOT NULL DEFAULT false,
     blob_id       text,
@@ -103,7 +103,7 @@ CREATE TABLE object_locks (
 );
 
 CREATE TABLE uploads (
-    upload_id     text   PRIMARY KEY, -- time-ordered: sorts in creation order
+    upload_id     text   COLLATE "C" PRIMARY KEY, -- time-ordered: sorts in creation order
     bucket_id     bigint NOT NULL REFERENCES buckets(id),
     key           text   COLLATE "C" NOT NULL,
     initiated     bigint NOT NULL,
