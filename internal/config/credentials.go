@@ -20,34 +20,47 @@ type Credentials struct {
 
 // LoadOrCreateCredentials returns the key pair stored in dataDir, creating a
 // random one (file mode 0600) when none exists. generated reports whether
-// this call created it.
+// this call created it. The file appears whole or not at all (written
+// beside it, then linked into place), so gateways starting together on a
+// shared data dir agree on one pair: the second reads the first's.
 func LoadOrCreateCredentials(dataDir string) (c Credentials, generated bool, err error) {
 	path := filepath.Join(dataDir, datadir.CredentialsFile)
 	b, err := os.ReadFile(path)
-	if err == nil {
-		if err := json.Unmarshal(b, &c); err != nil || c.AccessKey == "" || c.SecretKey == "" {
-			return c, false, fmt.Errorf("%s is not a valid credentials file", path)
+	if errors.Is(err, fs.ErrNotExist) {
+		c = Credentials{AccessKey: "JOG" + randomString(17, upperAlnum), SecretKey: randomString(40, secretAlphabet)}
+		switch err := createCredentials(path, c); {
+		case err == nil:
+			return c, true, nil
+		case !errors.Is(err, fs.ErrExist):
+			return c, false, err
 		}
-		return c, false, nil
+		b, err = os.ReadFile(path) // another process made it first
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return c, false, err
-	}
-	c = Credentials{AccessKey: "JOG" + randomString(17, upperAlnum), SecretKey: randomString(40, secretAlphabet)}
-	b, _ = json.MarshalIndent(c, "", "  ")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return c, false, err
 	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Close()
-		return c, false, err
+	c = Credentials{}
+	if err := json.Unmarshal(b, &c); err != nil || c.AccessKey == "" || c.SecretKey == "" {
+		return c, false, fmt.Errorf("%s is not a valid credentials file", path)
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return c, false, err
+	return c, false, nil
+}
+
+// createCredentials writes c to a temporary file beside path, syncs it and
+// links it to path: fs.ErrExist if path exists.
+func createCredentials(path string, c Credentials) error {
+	b, _ := json.MarshalIndent(c, "", "  ")
+	f, err := os.CreateTemp(filepath.Dir(path), ".credentials-*")
+	if err != nil {
+		return err
 	}
-	return c, true, f.Close()
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, werr := f.Write(append(b, '\n'))
+	if err := errors.Join(f.Chmod(0o600), werr, f.Sync(), f.Close()); err != nil {
+		return err
+	}
+	return os.Link(tmp, path)
 }
 
 const (
