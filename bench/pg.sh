@@ -23,7 +23,7 @@ pg_start() {
 	"${as[@]}" "$PGBIN/postgres" -D "$PGDIR/data" -p "$PGPORT" -c listen_addresses=127.0.0.1 \
 		-c unix_socket_directories="$PGDIR" -c max_connections=400 -c shared_buffers=256MB \
 		>"$PGDIR/postgres.log" 2>&1 &
-	PGWAIT=$!
+	disown # not a job of this shell: a plain `wait` in the caller must not wait for it
 	for _ in $(seq 100); do
 		if "$PGBIN/pg_isready" -q -h 127.0.0.1 -p "$PGPORT"; then
 			PGPID=$(head -1 "$PGDIR/data/postmaster.pid") # the postmaster, not runuser
@@ -43,7 +43,7 @@ pg_url() {
 pg_stop() {
 	[ -n "${PGPID:-}" ] || return 0
 	kill -INT "$PGPID" 2>/dev/null || true
-	wait "$PGWAIT" 2>/dev/null || true
+	for _ in $(seq 300); do kill -0 "$PGPID" 2>/dev/null || break; sleep 0.1; done
 	rm -rf "$PGDIR"
 	PGPID=
 }
