@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -91,9 +92,19 @@ func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 }
 
 // retryable reports a serialization failure (40001) or a deadlock (40P01).
+//
+// It also retries PostgreSQL's internal error "new multixact has more than
+// one updating member" (XX000): seen under concurrent writes to a bucket
+// with a quota, where each transaction holds the bucket's row FOR KEY SHARE
+// and then updates its usage (a lock upgrade PostgreSQL 15 can refuse
+// this way). The transaction was rolled back, so trying again is safe.
 func retryable(err error) bool {
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+	if !errors.As(err, &pe) {
+		return false
+	}
+	return pe.Code == "40001" || pe.Code == "40P01" ||
+		(pe.Code == "XX000" && strings.Contains(pe.Message, "multixact has more than one updating member"))
 }
 
 // lockBucket locks bucket name's row in tx and returns its ID:
