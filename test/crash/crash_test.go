@@ -4,27 +4,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
+	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/internal/testutil/pgtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
-
-// envInt reads a positive integer from the environment, else def.
-func envInt(t *testing.T, name string, def int) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		t.Fatalf("%s=%q: want a number", name, v)
-	}
-	return n
-}
 
 func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
 	v := os.Getenv(name)
@@ -84,17 +71,17 @@ func crashConsistency(t *testing.T, meta string, cycles int) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	seed := uint64(envInt(t, "JOG_CRASH_SEED", int(time.Now().UnixNano()&0x7fffffff)))
+	seed := uint64(testutil.EnvInt(t, "JOG_CRASH_SEED", int(time.Now().UnixNano()&0x7fffffff)))
 	cfg := Config{
 		Bin:       bin,
 		DataDir:   filepath.Join(tmp, "data"),
-		Cycles:    envInt(t, "JOG_CRASH_CYCLES", cycles),
-		Workers:   envInt(t, "JOG_CRASH_WORKERS", 8),
-		Keys:      envInt(t, "JOG_CRASH_KEYS", 48),
+		Cycles:    testutil.EnvInt(t, "JOG_CRASH_CYCLES", cycles),
+		Workers:   testutil.EnvInt(t, "JOG_CRASH_WORKERS", 8),
+		Keys:      testutil.EnvInt(t, "JOG_CRASH_KEYS", 48),
 		MinRun:    envDuration(t, "JOG_CRASH_MIN_RUN", 500*time.Millisecond),
 		MaxRun:    envDuration(t, "JOG_CRASH_MAX_RUN", 4*time.Second),
 		Seed:      seed,
-		FsckEvery: envInt(t, "JOG_CRASH_FSCK_EVERY", 2),
+		FsckEvery: testutil.EnvInt(t, "JOG_CRASH_FSCK_EVERY", 2),
 		Meta:      meta,
 		Log:       testLog{t},
 	}

@@ -88,12 +88,18 @@ func (g *gateway) start(ctx context.Context) error {
 	}
 }
 
-// kill sends SIGKILL and waits for the process to go.
-func (g *gateway) kill() {
+// take detaches the running process, if any, for kill or stop.
+func (g *gateway) take() (*exec.Cmd, chan error) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	cmd, exit := g.cmd, g.exit
 	g.cmd = nil
-	g.mu.Unlock()
+	return cmd, exit
+}
+
+// kill sends SIGKILL and waits for the process to go.
+func (g *gateway) kill() {
+	cmd, exit := g.take()
 	if cmd == nil {
 		return
 	}
@@ -104,10 +110,7 @@ func (g *gateway) kill() {
 
 // stop stops the gateway gracefully (SIGTERM), or kills it after 10 s.
 func (g *gateway) stop() {
-	g.mu.Lock()
-	cmd, exit := g.cmd, g.exit
-	g.cmd = nil
-	g.mu.Unlock()
+	cmd, exit := g.take()
 	if cmd == nil {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/internal/testutil/pgtest"
 )
 
@@ -44,8 +45,8 @@ func TestLinearizableAcrossGateways(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	seed := envInt(t, "JOG_LINEARIZE_SEED", int(time.Now().UnixNano()&0x7fffffff))
-	keys := make([]string, envInt(t, "JOG_LINEARIZE_KEYS", 3))
+	seed := testutil.EnvInt(t, "JOG_LINEARIZE_SEED", int(time.Now().UnixNano()&0x7fffffff))
+	keys := make([]string, testutil.EnvInt(t, "JOG_LINEARIZE_KEYS", 3))
 	for i := range keys {
 		keys[i] = "k" + strconv.Itoa(i)
 	}
@@ -60,7 +61,7 @@ func TestLinearizableAcrossGateways(t *testing.T) {
 	runCtx, cancel := context.WithTimeout(ctx, dur)
 	defer cancel()
 	var wg sync.WaitGroup
-	workers := make([]*worker, envInt(t, "JOG_LINEARIZE_CLIENTS", 6))
+	workers := make([]*worker, testutil.EnvInt(t, "JOG_LINEARIZE_CLIENTS", 6))
 	for i := range workers {
 		w := &worker{id: i, clients: clients, keys: keys, h: h, counts: map[opKind]int{},
 			rng: rand.New(rand.NewPCG(uint64(seed), uint64(i)))}
@@ -152,16 +153,4 @@ func buildJog(t *testing.T, dir string) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
-}
-
-func envInt(t *testing.T, name string, def int) int {
-	v := os.Getenv(name)
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		t.Fatalf("%s=%q: want a number", name, v)
-	}
-	return n
 }
