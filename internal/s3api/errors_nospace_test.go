@@ -47,12 +47,12 @@ func (failingBody) Close() error               { return nil }
 // EOF and ErrUnexpectedEOF reach readers unchanged.
 func TestClientBodyErrors(t *testing.T) {
 	reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
-	_, err := clientBody{failingBody{reset}}.Read(make([]byte, 1))
+	_, err := clientBody{ReadCloser: failingBody{reset}}.Read(make([]byte, 1))
 	if ae, known := toAPIError(err); !known || ae.Code != "IncompleteBody" || ae.Status != http.StatusBadRequest {
 		t.Errorf("connection reset while reading the body: %+v, %v", ae, known)
 	}
 	for _, e := range []error{io.EOF, io.ErrUnexpectedEOF} {
-		if _, err := (clientBody{failingBody{e}}).Read(make([]byte, 1)); err != e {
+		if _, err := (clientBody{ReadCloser: failingBody{e}}).Read(make([]byte, 1)); err != e {
 			t.Errorf("clientBody turned %v into %v", e, err)
 		}
 	}

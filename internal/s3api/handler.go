@@ -59,6 +59,9 @@ type Config struct {
 	// themselves (schedule.go): reservations get their rates, best effort
 	// shares the rest. Nil: nothing is scheduled.
 	Scheduler *sched.Scheduler
+	// Observer, when set, is handed every request's Record once it is
+	// answered (metrics, access logs). Nil: no Record is built.
+	Observer Observer
 }
 
 // Handler serves the S3 API over a service.Service.
@@ -99,6 +102,14 @@ type request struct {
 	// (presentReservation): nil when it presents none. The data path's
 	// scheduler reads it.
 	reservation *meta.Reservation
+	// orig is the request as it arrived, for the Record.
+	orig *http.Request
+	// body counts the request body bytes read (bytesIn) and tags the
+	// client's network errors (clientBody).
+	body    clientBody
+	bytesIn int64
+	// code is the S3 error code sent, "" on success.
+	code string
 }
 
 // handlerFunc serves one operation: a Handler method, as a method
@@ -133,12 +144,17 @@ func New(svc *service.Service, cfg Config) *Handler {
 func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	w := &statusWriter{ResponseWriter: rw}
-	req := &request{Request: r, id: newRequestID()}
+	req := &request{Request: r, orig: r, id: newRequestID()}
 	hdr := w.Header()
 	hdr.Set("x-amz-request-id", req.id)
 	hdr.Set("x-amz-id-2", hostID(req.id))
 	hdr.Set("Server", "JOG")
 
+	if h.cfg.Observer != nil {
+		// Deferred: a response that fails after its header (writeError)
+		// ends in a panic, and is observed too.
+		defer h.observe(w, req, start)
+	}
 	req.route = ParseRoute(r, h.cfg.Domain)
 	var err error
 	if h.admit == nil {
@@ -183,7 +199,8 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	// 256 KiB first, waiting on a client that waits for the answer.
 	req.Request = req.Request.WithContext(req.Context())
 	if req.Body != nil && req.Body != http.NoBody {
-		req.Body = clientBody{req.Body}
+		req.body = clientBody{ReadCloser: req.Body, n: &req.bytesIn}
+		req.Body = &req.body
 	}
 	// CORS comes before authentication, as in S3: a preflight carries no
 	// credentials, and a browser reads an actual request's error (a
@@ -255,10 +272,17 @@ var errClientRead = errors.New("reading the request body")
 // so a client that hangs up mid-upload gets (if it still listens) 400
 // IncompleteBody and the log no internal error. io.EOF and
 // io.ErrUnexpectedEOF pass through unchanged: readers compare them by ==.
-type clientBody struct{ io.ReadCloser }
+// It counts the bytes read in n, when set.
+type clientBody struct {
+	io.ReadCloser
+	n *int64
+}
 
 func (b clientBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
+	if b.n != nil {
+		*b.n += int64(n)
+	}
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		err = fmt.Errorf("%w: %w", errClientRead, err)
 	}
@@ -286,9 +310,11 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 	var late errAfterHeader
 	if errors.As(err, &late) || w.status != 0 {
 		h.log.Warn("request failed after response started", "id", req.id, "err", err)
+		req.code = "InternalError" // for the Record: the response is cut short
 		panic(http.ErrAbortHandler) // the client sees a truncated response, never a wrong one
 	}
 	ae, known := toAPIError(err)
+	req.code = ae.Code
 	if !known {
 		h.log.Error("internal error", "id", req.id, "op", req.route.Op.String(),
 			"bucket", req.route.Bucket, "key", req.route.Key, "err", err)
@@ -347,11 +373,13 @@ type statusWriter struct {
 	http.ResponseWriter
 	status  int
 	written int64
+	first   time.Time // when the header was sent
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
+		w.first = time.Now()
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
@@ -359,6 +387,7 @@ func (w *statusWriter) WriteHeader(code int) {
 func (w *statusWriter) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
+		w.first = time.Now()
 	}
 	n, err := w.ResponseWriter.Write(p)
 	w.written += int64(n)
@@ -368,6 +397,7 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 func (w *statusWriter) ReadFrom(src io.Reader) (int64, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
+		w.first = time.Now()
 	}
 	var n int64
 	var err error
