@@ -310,7 +310,7 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 	var late errAfterHeader
 	if errors.As(err, &late) || w.status != 0 {
 		h.log.Warn("request failed after response started", "id", req.id, "err", err)
-		req.code = "InternalError" // for the Record: the response is cut short
+		req.code = "InternalError"  // for the Record: the response is cut short
 		panic(http.ErrAbortHandler) // the client sees a truncated response, never a wrong one
 	}
 	ae, known := toAPIError(err)
