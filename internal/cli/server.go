@@ -47,6 +47,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	printBanner(stdout, ln.Addr(), srv, cfg)
+	reopenLogsOnSignal(ctx, srv.ReopenLogs, log)
 	tctx, stopTuning := context.WithCancel(ctx)
 	defer stopTuning()
 	go tuneProcs(tctx, srv.Blobs().SyncTime, procsWindow, log)

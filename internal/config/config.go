@@ -77,6 +77,17 @@ type Config struct {
 	// (95% of it), and the rate the scheduler paces requests at while one
 	// is active. 0: none, and request-rate reservations are refused.
 	QoSRequestCapacity RequestRate
+	// AccessLog is where the access log goes: "" (off), "stderr", or a
+	// file path (reopened on SIGUSR1). AccessLogFormat is json or text;
+	// AccessLogSample the fraction of successful requests written (errors,
+	// status 400 and above, always are).
+	AccessLog       string
+	AccessLogFormat string
+	AccessLogSample float64
+	// BucketLogInterval is how often the server access logs of buckets
+	// with logging enabled (PutBucketLogging) are delivered to their
+	// target buckets; they are also delivered at start-up.
+	BucketLogInterval time.Duration
 
 	envErrs []error // JOG_* values BindFlags could not parse
 }
@@ -91,7 +102,8 @@ const MaxPack = 16 << 20
 // Default returns the zero-setup configuration.
 func Default() Config {
 	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
-		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour}
+		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
+		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute}
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
@@ -139,6 +151,12 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSRequestCapacity, "qos-request-capacity", "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)")
+	str(&c.AccessLog, "access-log", "access log: off (default), stderr, or a file path (reopened on SIGUSR1)")
+	str(&c.AccessLogFormat, "access-log-format", "access log lines: json or text")
+	fs.Float64Var(&c.AccessLogSample, "access-log-sample", c.AccessLogSample,
+		"fraction of successful requests the access log writes, e.g. 0.01; errors (status >= 400) always are (env "+envName("access-log-sample")+")")
+	names = append(names, "access-log-sample")
+	dur(&c.BucketLogInterval, "bucket-log-interval", "how often server access logs (PutBucketLogging) are delivered to their target buckets")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	c.IAMKey = getenv(keyring.EnvVar)
 	for _, name := range names {
@@ -255,6 +273,15 @@ func (c Config) Validate() error {
 	}
 	if c.QoSReadCapacity < 0 || c.QoSWriteCapacity < 0 || c.QoSRequestCapacity < 0 {
 		errs = append(errs, errors.New("--qos-read-capacity, --qos-write-capacity and --qos-request-capacity must not be negative"))
+	}
+	if c.AccessLogFormat != "text" && c.AccessLogFormat != "json" {
+		errs = append(errs, fmt.Errorf("--access-log-format %q: want text or json", c.AccessLogFormat))
+	}
+	if !(c.AccessLogSample > 0 && c.AccessLogSample <= 1) {
+		errs = append(errs, fmt.Errorf("--access-log-sample %v: want a fraction above 0, at most 1", c.AccessLogSample))
+	}
+	if c.BucketLogInterval <= 0 {
+		errs = append(errs, errors.New("--bucket-log-interval must be positive"))
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))

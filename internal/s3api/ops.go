@@ -82,6 +82,9 @@ const (
 	OpPutBucketQuota
 	OpGetBucketQuota
 	OpDeleteBucketQuota
+	// Server access logging (internal/bucketlog): ?logging.
+	OpPutBucketLogging
+	OpGetBucketLogging
 	// OpPostObject is a browser-based upload: a multipart/form-data POST
 	// to the bucket, authenticated by its signed policy, not by headers.
 	OpPostObject
@@ -238,6 +241,8 @@ var operations = [numOps]opDesc{
 	OpPutBucketQuota:    {"PutBucketQuota", []string{"jog:PutBucketQuota"}, "", KindAdmin, (*Handler).putBucketQuota},
 	OpGetBucketQuota:    {"GetBucketQuota", []string{"jog:GetBucketQuota"}, "", KindAdmin, (*Handler).getBucketQuota},
 	OpDeleteBucketQuota: {"DeleteBucketQuota", []string{"jog:DeleteBucketQuota"}, "", KindAdmin, (*Handler).deleteBucketQuota},
+	OpPutBucketLogging:  {"PutBucketLogging", []string{"s3:PutBucketLogging"}, "", KindAdmin, (*Handler).putBucketLogging},
+	OpGetBucketLogging:  {"GetBucketLogging", []string{"s3:GetBucketLogging"}, "", KindAdmin, (*Handler).getBucketLogging},
 	// PostObject is PutObject from an HTML form (API reference, "POST
 	// Object": the same permission as PUT).
 	OpPostObject: {"PostObject", []string{actPutObject}, "", KindWrite, (*Handler).postObject},

@@ -139,6 +139,10 @@ var awsActions = map[string]struct {
 	"PutPublicAccessBlock":            {[]string{"s3:PutBucketPublicAccessBlock"}, ""},
 	"GetPublicAccessBlock":            {[]string{"s3:GetBucketPublicAccessBlock"}, ""},
 	"DeletePublicAccessBlock":         {[]string{"s3:PutBucketPublicAccessBlock"}, ""},
+	// PutBucketLogging, GetBucketLogging: "s3:PutBucketLogging",
+	// "s3:GetBucketLogging" (Service Authorization Reference).
+	"PutBucketLogging": {[]string{"s3:PutBucketLogging"}, ""},
+	"GetBucketLogging": {[]string{"s3:GetBucketLogging"}, ""},
 	// POST Object (API reference, RESTObjectPOST): the write access of a PUT.
 	"PostObject": {[]string{"s3:PutObject"}, ""},
 }

@@ -26,7 +26,7 @@ type Route struct {
 // JOG does not implement yet.
 var bucketSubresources = []string{
 	"accelerate", "analytics", "encryption", "intelligent-tiering",
-	"inventory", "logging", "metrics", "notification",
+	"inventory", "metrics", "notification",
 	"replication",
 	"requestPayment", "website",
 	"metadataConfiguration", "metadataTable",
@@ -139,6 +139,9 @@ func bucketOp(method string, q map[string][]string) Op {
 	}
 	if has(q, "object-lock") {
 		return putGet(method, OpPutObjectLockConfiguration, OpGetObjectLockConfiguration)
+	}
+	if has(q, "logging") {
+		return putGet(method, OpPutBucketLogging, OpGetBucketLogging)
 	}
 	if has(q, "quota") {
 		return configOp(method, OpPutBucketQuota, OpGetBucketQuota, OpDeleteBucketQuota)

@@ -37,6 +37,8 @@ func TestParseRoute(t *testing.T) {
 		{"GET", "/examplebucket?versions&prefix=a", "", nil, "", Route{Op: OpListObjectVersions, Bucket: "examplebucket"}},
 		// Quotas and reservations (JOG extensions).
 		{"PUT", "/examplebucket?quota", "", nil, "", Route{Op: OpPutBucketQuota, Bucket: "examplebucket"}},
+		{"PUT", "/examplebucket?logging", "", nil, "", Route{Op: OpPutBucketLogging, Bucket: "examplebucket"}},
+		{"GET", "/examplebucket?logging", "", nil, "", Route{Op: OpGetBucketLogging, Bucket: "examplebucket"}},
 		{"GET", "/examplebucket?quota", "", nil, "", Route{Op: OpGetBucketQuota, Bucket: "examplebucket"}},
 		{"DELETE", "/examplebucket?quota", "", nil, "", Route{Op: OpDeleteBucketQuota, Bucket: "examplebucket"}},
 		{"POST", "/examplebucket?reservations", "", nil, "", Route{Op: OpCreateReservation, Bucket: "examplebucket"}},

@@ -66,7 +66,8 @@ var (
 	// checksum may cover.
 	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
 		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging, OpPutBucketPolicy,
-		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock, OpCreateReservation, OpPutBucketQuota)
+		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock, OpCreateReservation, OpPutBucketQuota,
+		OpPutBucketLogging)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
 	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)

@@ -78,6 +78,8 @@ var opTargets = map[Op]struct {
 	OpGetReservation:                  {"GET", "/b?reservation=r1", ""},
 	OpDeleteReservation:               {"DELETE", "/b?reservation=r1", ""},
 	OpPutBucketQuota:                  {"PUT", "/b?quota", ""},
+	OpPutBucketLogging:                {"PUT", "/b?logging", ""},
+	OpGetBucketLogging:                {"GET", "/b?logging", ""},
 	OpGetBucketQuota:                  {"GET", "/b?quota", ""},
 	OpDeleteBucketQuota:               {"DELETE", "/b?quota", ""},
 }

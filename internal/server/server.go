@@ -41,6 +41,7 @@ type Server struct {
 	stopLifecycle func()
 	// stopQoS stops the reservations' activator and waits for it.
 	stopQoS     func()
+	logs        logs // the access log and server access logging (logs.go)
 	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
@@ -113,10 +114,15 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
 	sessions := sts.New(users, serverKey, sts.Options{})
 	keys := sts.Keys{Root: root, IAM: users, STS: sessions}
+	observer, err := s.openLogs(ctx, svc)
+	if err != nil {
+		return nil, err
+	}
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 		Reservations: reservations, Scheduler: scheduler,
+		Observer: observer,
 	})
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
@@ -301,7 +307,8 @@ func (s *Server) closeStores() error {
 	s.stopSweep()
 	s.stopLifecycle()
 	s.stopQoS()
-	return s.stores.Close()
+	logErr := s.closeLogs()
+	return errors.Join(logErr, s.stores.Close())
 }
 
 // drainTimeout bounds how long shutdown waits for in-flight requests.

@@ -52,6 +52,7 @@ func (s *Service) dropBucketCaches(name string) {
 	s.lifecycleRules.drop(name)
 	s.lockDefaultsCache.drop(name)
 	s.bucketAccess.drop(name)
+	s.bucketLogging.drop(name)
 }
 
 // DeleteBucket removes an empty bucket, aborting its uploads in progress.

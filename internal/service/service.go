@@ -33,6 +33,9 @@ type Service struct {
 	// and PublicAccessBlock), read by the authorizer on every request but
 	// the root's.
 	bucketAccess *configCache[*Access]
+	// bucketLogging caches each bucket's server access logging target
+	// (BucketLoggingOf), read for every request's record.
+	bucketLogging *configCache[*BucketLogging]
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -64,6 +67,7 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 		lifecycleRules:    newConfigCache[*lifecycle.Rules](CORSCacheTTL, corsCacheMax),
 		lockDefaultsCache: newConfigCache[LockConfig](CORSCacheTTL, corsCacheMax),
 		bucketAccess:      newConfigCache[*Access](CORSCacheTTL, corsCacheMax),
+		bucketLogging:     newConfigCache[*BucketLogging](CORSCacheTTL, corsCacheMax),
 		lifecycleDay:      opts.LifecycleDay}
 	if s.lifecycleDay <= 0 {
 		s.lifecycleDay = lifecycle.Day

@@ -1,0 +1,54 @@
+package accesslog
+
+import (
+	"math/rand/v2"
+	"sync"
+
+	"github.com/jogstore/jog/internal/s3api"
+)
+
+// Logger is the access log: an s3api.Observer that writes a line per
+// request to its Writer. Requests answered with an error (status 400 and
+// above) are always written; successful ones with probability Sample.
+type Logger struct {
+	w      *Writer
+	format Format
+	sample float64
+	bufs   sync.Pool // *[]byte
+}
+
+var _ s3api.Observer = (*Logger)(nil)
+
+// New returns a Logger writing lines in format f to w, successes sampled
+// with probability sample (1: every request; values outside (0, 1] mean 1).
+func New(w *Writer, f Format, sample float64) *Logger {
+	if sample <= 0 || sample > 1 {
+		sample = 1
+	}
+	l := &Logger{w: w, format: f, sample: sample}
+	l.bufs.New = func() any { b := make([]byte, 0, 512); return &b }
+	return l
+}
+
+// Observe implements s3api.Observer: format, queue, return.
+func (l *Logger) Observe(r *s3api.Record) {
+	if !l.keep(r.Status) {
+		return
+	}
+	bp := l.bufs.Get().(*[]byte)
+	line := AppendLine((*bp)[:0], l.format, r)
+	l.w.Append(line)
+	if cap(line) <= 64<<10 { // a key near 1 KiB is fine; a huge one is not kept
+		*bp = line
+		l.bufs.Put(bp)
+	}
+}
+
+// keep decides whether a request with this status is written: errors
+// always, successes by sampling.
+func (l *Logger) keep(status int) bool {
+	return status >= 400 || l.sample >= 1 || rand.Float64() < l.sample
+}
+
+// Writer returns the logger's writer (to Reopen it, or Close it).
+func (l *Logger) Writer() *Writer { return l.w }

@@ -1,0 +1,12 @@
+//go:build !unix
+
+package cli
+
+import (
+	"context"
+	"log/slog"
+)
+
+// reopenLogsOnSignal does nothing where there is no SIGUSR1: rotate the
+// access log by restarting the server.
+func reopenLogsOnSignal(context.Context, func() error, *slog.Logger) {}

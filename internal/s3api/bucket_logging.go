@@ -1,0 +1,154 @@
+package s3api
+
+import (
+	"encoding/xml"
+	"errors"
+	"net/http"
+
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/service"
+)
+
+// Server access logging (PutBucketLogging, GetBucketLogging): the
+// configuration lives in the service (service.BucketLogging), the records
+// are spooled and delivered by internal/bucketlog, an Observer of every
+// request's Record.
+
+// bucketLoggingStatus is the document of Put/GetBucketLogging.
+type bucketLoggingStatus struct {
+	XMLName        xml.Name        `xml:"BucketLoggingStatus"`
+	Xmlns          string          `xml:"xmlns,attr,omitempty"`
+	LoggingEnabled *loggingEnabled `xml:"LoggingEnabled"`
+}
+
+type loggingEnabled struct {
+	TargetBucket string  `xml:"TargetBucket"`
+	TargetPrefix *string `xml:"TargetPrefix"`
+	TargetGrants *struct {
+		Grant []struct{} `xml:"Grant"`
+	} `xml:"TargetGrants"`
+	TargetObjectKeyFormat *struct {
+		SimplePrefix      *struct{} `xml:"SimplePrefix"`
+		PartitionedPrefix *struct{} `xml:"PartitionedPrefix"`
+	} `xml:"TargetObjectKeyFormat"`
+}
+
+var (
+	errInvalidTargetBucket = apiErr(http.StatusBadRequest, "InvalidTargetBucketForLogging",
+		"The target bucket for logging does not exist")
+	errNoTargetGrants = notImplemented("TargetGrants are not implemented: log objects belong to the target bucket's owner.")
+	errNoPartitioned  = notImplemented("PartitionedPrefix is not implemented: log objects are named TargetPrefix + date + unique string (SimplePrefix).")
+)
+
+// maxPrefix bounds TargetPrefix: a key prefix, so a key's length at most
+// less the date and unique string the delivery appends.
+const maxPrefix = 1024 - len("2006-01-02-15-04-05-0123456789ABCDEF")
+
+func (h *Handler) putBucketLogging(w http.ResponseWriter, r *request) error {
+	body, err := readSmallBody(r.Request, maxXMLBody, true)
+	if err != nil {
+		return err
+	}
+	var st bucketLoggingStatus
+	if err := xml.Unmarshal(body, &st); err != nil {
+		return errMalformedXML
+	}
+	b, err := h.svc.GetBucket(r.Context(), r.route.Bucket)
+	if err != nil {
+		return err
+	}
+	le := st.LoggingEnabled
+	if le == nil { // an empty BucketLoggingStatus turns logging off
+		return answer(w, http.StatusOK, h.svc.DeleteBucketLogging(r.Context(), r.route.Bucket))
+	}
+	if le.TargetBucket == "" || le.TargetPrefix == nil || len(*le.TargetPrefix) > maxPrefix {
+		return errMalformedXML
+	}
+	if le.TargetGrants != nil && len(le.TargetGrants.Grant) > 0 {
+		return errNoTargetGrants
+	}
+	if f := le.TargetObjectKeyFormat; f != nil && f.PartitionedPrefix != nil {
+		return errNoPartitioned
+	}
+	if _, err := h.svc.GetBucket(r.Context(), le.TargetBucket); errors.Is(err, meta.ErrBucketNotFound) {
+		return errInvalidTargetBucket
+	} else if err != nil {
+		return err
+	}
+	return answer(w, http.StatusOK, h.svc.PutBucketLogging(r.Context(), r.route.Bucket, service.BucketLogging{
+		TargetBucket: le.TargetBucket, TargetPrefix: *le.TargetPrefix, Owner: ownerOf(b.Owner).ID,
+	}))
+}
+
+func (h *Handler) getBucketLogging(w http.ResponseWriter, r *request) error {
+	if _, err := h.svc.GetBucket(r.Context(), r.route.Bucket); err != nil {
+		return err
+	}
+	st := bucketLoggingStatus{Xmlns: s3Namespace}
+	l, err := h.svc.GetBucketLogging(r.Context(), r.route.Bucket)
+	switch {
+	case errors.Is(err, service.ErrNoBucketLogging):
+	case err != nil:
+		return err
+	default:
+		prefix := l.TargetPrefix
+		st.LoggingEnabled = &loggingEnabled{TargetBucket: l.TargetBucket, TargetPrefix: &prefix}
+	}
+	return writeXML(w, http.StatusOK, st)
+}
+
+// CanonicalID is the canonical user ID S3 documents name accessKey's
+// owner by (ACLs, ListBuckets' Owner, log records' requester).
+func CanonicalID(accessKey string) string { return ownerOf(accessKey).ID }
+
+// HostID is the x-amz-id-2 value sent with request ID id.
+func HostID(id string) string { return hostID(id) }
+
+// LogOperation is the operation as S3's server access log names it:
+// REST.<method>.<resource> ("REST.GET.OBJECT", "REST.PUT.PART",
+// "REST.GET.LOGGING_STATUS"); a copy's method is COPY.
+func LogOperation(r *Record) string {
+	method := "-"
+	if r.Request != nil {
+		method = r.Request.Method
+	}
+	res := logResources[r.Op]
+	switch {
+	case copies.has(r.Op):
+		method = "COPY"
+	case res == "" && r.Key != "":
+		res = "OBJECT"
+	case res == "":
+		res = "BUCKET"
+	}
+	return "REST." + method + "." + res
+}
+
+// logResources are the resource types of S3's log operations where they
+// are not OBJECT (a key) or BUCKET (none).
+var logResources = [numOps]string{
+	OpListBuckets: "SERVICE", OpGetBucketLocation: "LOCATION", OpDeleteObjects: "MULTI_OBJECT_DELETE",
+	OpCopyObject: "OBJECT", OpUploadPartCopy: "PART",
+	OpCreateMultipartUpload: "UPLOADS", OpUploadPart: "PART", OpCompleteMultipartUpload: "UPLOAD",
+	OpAbortMultipartUpload: "UPLOAD", OpListParts: "UPLOAD", OpListMultipartUploads: "UPLOADS",
+	OpGetObjectAttributes: "OBJECT_ATTRIBUTES",
+	OpPutBucketCors:       "CORS", OpGetBucketCors: "CORS", OpDeleteBucketCors: "CORS",
+	OpPutBucketLifecycleConfiguration: "LIFECYCLE", OpGetBucketLifecycleConfiguration: "LIFECYCLE", OpDeleteBucketLifecycle: "LIFECYCLE",
+	OpPutBucketVersioning: "VERSIONING", OpGetBucketVersioning: "VERSIONING", OpListObjectVersions: "BUCKETVERSIONS",
+	OpPutBucketTagging: "TAGGING", OpGetBucketTagging: "TAGGING", OpDeleteBucketTagging: "TAGGING",
+	OpPutObjectTagging: "OBJECT_TAGGING", OpGetObjectTagging: "OBJECT_TAGGING", OpDeleteObjectTagging: "OBJECT_TAGGING",
+	OpPutObjectLockConfiguration: "OBJECT_LOCK_CONFIGURATION", OpGetObjectLockConfiguration: "OBJECT_LOCK_CONFIGURATION",
+	OpPutObjectRetention: "RETENTION", OpGetObjectRetention: "RETENTION",
+	OpPutObjectLegalHold: "LEGAL_HOLD", OpGetObjectLegalHold: "LEGAL_HOLD",
+	OpPutBucketPolicy: "BUCKETPOLICY", OpGetBucketPolicy: "BUCKETPOLICY", OpDeleteBucketPolicy: "BUCKETPOLICY",
+	OpGetBucketPolicyStatus: "POLICY_STATUS",
+	OpPutBucketAcl:          "ACL", OpGetBucketAcl: "ACL", OpPutObjectAcl: "ACL", OpGetObjectAcl: "ACL",
+	OpPutBucketOwnershipControls: "OWNERSHIP_CONTROLS", OpGetBucketOwnershipControls: "OWNERSHIP_CONTROLS",
+	OpDeleteBucketOwnershipControls: "OWNERSHIP_CONTROLS",
+	OpPutPublicAccessBlock:          "PUBLIC_ACCESS_BLOCK", OpGetPublicAccessBlock: "PUBLIC_ACCESS_BLOCK",
+	OpDeletePublicAccessBlock: "PUBLIC_ACCESS_BLOCK",
+	OpPutBucketLogging:        "LOGGING_STATUS", OpGetBucketLogging: "LOGGING_STATUS",
+	OpPutBucketQuota: "QUOTA", OpGetBucketQuota: "QUOTA", OpDeleteBucketQuota: "QUOTA",
+	OpCreateReservation: "RESERVATIONS", OpListReservations: "RESERVATIONS",
+	OpGetReservation: "RESERVATION", OpDeleteReservation: "RESERVATION",
+}
