@@ -114,6 +114,8 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 		"ListReservations":        {method: "GET", path: "/rtb?reservations"},
 		"PutBucketQuota":          {method: "PUT", path: "/rtb?quota", body: `<BucketQuota><QuotaBytes>1000000</QuotaBytes></BucketQuota>`},
 		"GetBucketQuota":          {method: "GET", path: "/rtb?quota"},
+		"PutBucketLogging":        {method: "PUT", path: "/rtb?logging", body: `<BucketLoggingStatus xmlns="http://doc.s3.amazonaws.com/2006-03-01"/>`},
+		"GetBucketLogging":        {method: "GET", path: "/rtb?logging"},
 		"DeleteBucketQuota":       {method: "DELETE", path: "/rtb?quota"},
 		"GetReservation":          {method: "GET", path: "/rtb?reservation=none"},
 		"DeleteReservation":       {method: "DELETE", path: "/rtb?reservation=none"},

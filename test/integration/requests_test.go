@@ -308,7 +308,10 @@ func TestAWSNotImplemented(t *testing.T) {
 			_, err := c.GetBucketEncryption(ctx, &s3.GetBucketEncryptionInput{Bucket: b})
 			return err
 		},
-		"GetBucketLogging": func() error { _, err := c.GetBucketLogging(ctx, &s3.GetBucketLoggingInput{Bucket: b}); return err },
+		"GetBucketReplication": func() error {
+			_, err := c.GetBucketReplication(ctx, &s3.GetBucketReplicationInput{Bucket: b})
+			return err
+		},
 		"GetBucketNotificationConfiguration": func() error {
 			_, err := c.GetBucketNotificationConfiguration(ctx, &s3.GetBucketNotificationConfigurationInput{Bucket: b})
 			return err
