@@ -2,7 +2,6 @@ package accesslog
 
 import (
 	"math/rand/v2"
-	"sync"
 
 	"github.com/jogstore/jog/internal/s3api"
 )
@@ -14,7 +13,6 @@ type Logger struct {
 	w      *Writer
 	format Format
 	sample float64
-	bufs   sync.Pool // *[]byte
 }
 
 var _ s3api.Observer = (*Logger)(nil)
@@ -25,9 +23,7 @@ func New(w *Writer, f Format, sample float64) *Logger {
 	if sample <= 0 || sample > 1 {
 		sample = 1
 	}
-	l := &Logger{w: w, format: f, sample: sample}
-	l.bufs.New = func() any { b := make([]byte, 0, 512); return &b }
-	return l
+	return &Logger{w: w, format: f, sample: sample}
 }
 
 // Observe implements s3api.Observer: format, queue, return.
@@ -35,13 +31,7 @@ func (l *Logger) Observe(r *s3api.Record) {
 	if !l.keep(r.Status) {
 		return
 	}
-	bp := l.bufs.Get().(*[]byte)
-	line := AppendLine((*bp)[:0], l.format, r)
-	l.w.Append(line)
-	if cap(line) <= 64<<10 { // a key near 1 KiB is fine; a huge one is not kept
-		*bp = line
-		l.bufs.Put(bp)
-	}
+	l.w.AppendFunc(func(b []byte) []byte { return AppendLine(b, l.format, r) })
 }
 
 // keep decides whether a request with this status is written: errors

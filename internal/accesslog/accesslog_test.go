@@ -143,7 +143,7 @@ func TestWriterDropsWhenDiskIsSlow(t *testing.T) {
 	w := NewWriter(bw, WriterOptions{FlushInterval: time.Hour, FlushSize: 10, MaxBuffer: 100,
 		Errors: func(err error) { emu.Lock(); errs = append(errs, err); emu.Unlock() }})
 	line := []byte("0123456789012345678\n") // 20 bytes
-	w.Append(line)                           // reaches FlushSize: the writer takes it and blocks
+	w.Append(line)                          // reaches FlushSize: the writer takes it and blocks
 	<-bw.entered
 	kept := 0
 	for range 10 {

@@ -77,8 +77,8 @@ func AppendLine(b []byte, f Format, r *s3api.Record) []byte {
 
 // enc appends one line's fields.
 type enc struct {
-	b       []byte
-	f       Format
+	b []byte
+	f Format
 	n int
 }
 

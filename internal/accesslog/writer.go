@@ -53,6 +53,7 @@ type Writer struct {
 	stop    chan struct{}
 	done    chan struct{}
 	closing sync.Once
+	lines   sync.Pool // *[]byte: AppendFunc's buffers
 }
 
 // NewWriter returns a Writer to out (os.Stderr, say); Reopen does nothing
@@ -112,6 +113,23 @@ func (w *Writer) Append(line []byte) bool {
 		}
 	}
 	return true
+}
+
+// AppendFunc appends the line format appends to the buffer it is given
+// (empty, from a pool: no allocation per line once warm), as Append does.
+func (w *Writer) AppendFunc(format func(b []byte) []byte) bool {
+	bp, _ := w.lines.Get().(*[]byte)
+	if bp == nil {
+		b := make([]byte, 0, 512)
+		bp = &b
+	}
+	line := format((*bp)[:0])
+	ok := w.Append(line)
+	if cap(line) <= 64<<10 { // a key near 1 KiB is fine; a huge one is not kept
+		*bp = line
+		w.lines.Put(bp)
+	}
+	return ok
 }
 
 // Dropped returns how many lines were dropped since the Writer started.

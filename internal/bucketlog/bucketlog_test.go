@@ -123,6 +123,9 @@ func (m *memStore) PutLogObject(_ context.Context, bucket, key string, body []by
 	return nil
 }
 
+// str is a record of fixed text.
+func str(s string) func([]byte) []byte { return func(b []byte) []byte { return append(b, s...) } }
+
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // Records go into one object per target, prefix and source bucket, named
@@ -137,11 +140,11 @@ func TestSpoolDelivery(t *testing.T) {
 	defer sp.Close()
 	store := &memStore{fail: errors.New("disk full")}
 	d := NewDelivery(sp, store, quiet())
-	sp.Append("logs", "a/", "src1", []byte("r1"))
-	sp.Append("logs", "a/", "src2", []byte("r2"))
-	sp.Append("logs", "a/", "src1", []byte("r3"))
-	sp.Append("logs", "b\t\"/", "src1", []byte("r4"))
-	sp.Append("gone", "x/", "src1", []byte("r5"))
+	sp.Append("logs", "a/", "src1", str("r1"))
+	sp.Append("logs", "a/", "src2", str("r2"))
+	sp.Append("logs", "a/", "src1", str("r3"))
+	sp.Append("logs", "b\t\"/", "src1", str("r4"))
+	sp.Append("gone", "x/", "src1", str("r5"))
 	if err := d.Deliver(context.Background()); err == nil {
 		t.Fatal("delivery into a failing store succeeded")
 	}
@@ -187,9 +190,9 @@ func TestAdoptEndedGateway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dead.Append("logs", "p/", "src", []byte("from the dead"))
+	dead.Append("logs", "p/", "src", str("from the dead"))
 	dead.Seal()
-	dead.Append("logs", "p/", "src", []byte("unsealed"))
+	dead.Append("logs", "p/", "src", str("unsealed"))
 	if err := dead.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +201,7 @@ func TestAdoptEndedGateway(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer live.Close()
-	live.Append("logs", "p/", "src", []byte("live's own"))
+	live.Append("logs", "p/", "src", str("live's own"))
 	me, err := OpenSpool(dir, "me00000000000000", quiet())
 	if err != nil {
 		t.Fatal(err)
@@ -255,4 +258,23 @@ func TestLoggerObserve(t *testing.T) {
 			t.Errorf("%s: %q", k, v)
 		}
 	}
+}
+
+// BenchmarkObserve is the cost a request on a bucket with logging pays
+// for its record (format and queue; the spool's writes are the writer
+// goroutine's).
+func BenchmarkObserve(b *testing.B) {
+	sp, err := OpenSpool(b.TempDir(), "0123456789abcdef", quiet())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sp.Close()
+	l := NewLogger(targets{"src": {TargetBucket: "logs", TargetPrefix: "p/", Owner: owner}}, sp)
+	r := getRecord()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			l.Observe(r)
+		}
+	})
 }

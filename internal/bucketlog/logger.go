@@ -2,7 +2,6 @@ package bucketlog
 
 import (
 	"context"
-	"sync"
 
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
@@ -19,16 +18,13 @@ type Targets interface {
 type Logger struct {
 	targets Targets
 	spool   *Spool
-	bufs    sync.Pool
 }
 
 var _ s3api.Observer = (*Logger)(nil)
 
 // NewLogger returns the observer spooling records into spool.
 func NewLogger(targets Targets, spool *Spool) *Logger {
-	l := &Logger{targets: targets, spool: spool}
-	l.bufs.New = func() any { b := make([]byte, 0, 1024); return &b }
-	return l
+	return &Logger{targets: targets, spool: spool}
 }
 
 // Observe implements s3api.Observer.
@@ -42,11 +38,7 @@ func (l *Logger) Observe(r *s3api.Record) {
 	if err != nil || t == nil {
 		return
 	}
-	bp := l.bufs.Get().(*[]byte)
-	line := AppendRecord((*bp)[:0], t.Owner, r)
-	l.spool.Append(t.TargetBucket, t.TargetPrefix, r.Bucket, line)
-	if cap(line) <= 64<<10 {
-		*bp = line
-		l.bufs.Put(bp)
-	}
+	l.spool.Append(t.TargetBucket, t.TargetPrefix, r.Bucket, func(b []byte) []byte {
+		return AppendRecord(b, t.Owner, r)
+	})
 }

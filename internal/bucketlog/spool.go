@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jogstore/jog/internal/accesslog"
@@ -42,7 +41,6 @@ type Spool struct {
 	gateway string
 	w       *accesslog.Writer
 	unlock  func() error
-	bufs    sync.Pool
 	log     *slog.Logger
 }
 
@@ -66,30 +64,24 @@ func OpenSpool(dataDir, gateway string, log *slog.Logger) (*Spool, error) {
 		unlock()
 		return nil, err
 	}
-	s := &Spool{root: root, dir: dir, gateway: gateway, w: w, unlock: unlock, log: log}
-	s.bufs.New = func() any { b := make([]byte, 0, 1024); return &b }
-	return s, nil
+	return &Spool{root: root, dir: dir, gateway: gateway, w: w, unlock: unlock, log: log}, nil
 }
 
-// Append queues one record: line (no newline) of a request on bucket
-// source, for target and prefix. A spool line is target, prefix (quoted),
-// source and the record, tab-separated: bucket names hold no tab, a
-// quoted prefix none, and a record's fields none (quoted escapes them).
-func (s *Spool) Append(target, prefix, source string, line []byte) {
-	bp := s.bufs.Get().(*[]byte)
-	b := append((*bp)[:0], target...)
-	b = append(b, '\t')
-	b = strconv.AppendQuote(b, prefix)
-	b = append(b, '\t')
-	b = append(b, source...)
-	b = append(b, '\t')
-	b = append(b, line...)
-	b = append(b, '\n')
-	s.w.Append(b)
-	if cap(b) <= 64<<10 {
-		*bp = b
-		s.bufs.Put(bp)
-	}
+// Append queues one record of a request on bucket source, for target and
+// prefix: the record is what record appends (no newline). A spool line is
+// target, prefix (quoted), source and the record, tab-separated: bucket
+// names hold no tab, a quoted prefix none, and a record's fields none
+// (quoted escapes them).
+func (s *Spool) Append(target, prefix, source string, record func([]byte) []byte) {
+	s.w.AppendFunc(func(b []byte) []byte {
+		b = append(b, target...)
+		b = append(b, '\t')
+		b = strconv.AppendQuote(b, prefix)
+		b = append(b, '\t')
+		b = append(b, source...)
+		b = append(b, '\t')
+		return append(record(b), '\n')
+	})
 }
 
 // Dropped is how many records were dropped because the spool's disk
