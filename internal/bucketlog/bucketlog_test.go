@@ -43,7 +43,7 @@ func TestAppendRecord(t *testing.T) {
 		` 3E57427F3EXAMPLE REST.GET.OBJECT photos/2019/a%20b.jpg "GET /src/photos/2019/a%20b.jpg?versionId=v1 HTTP/1.1" ` +
 		`200 - 1024 1024 7 3 "-" "aws-sdk-go-v2/1.0 \"quoted\"" v1 ` + s3api.HostID("3E57427F3EXAMPLE") +
 		` SigV4 - AuthHeader s3.example.com - - - -`
-	if got := string(AppendRecord(nil, owner, r)); got != want {
+	if got := string(AppendRecord(nil, owner, Requester(r), r)); got != want {
 		t.Errorf("record:\n got %s\nwant %s", got, want)
 	}
 
@@ -59,7 +59,7 @@ func TestAppendRecord(t *testing.T) {
 	want = owner + ` src [06/Feb/2019:00:00:38 +0000] 2001:db8::1 - ABC REST.GET.LOGGING_STATUS - "GET /src?logging HTTP/1.1" ` +
 		`403 AccessDenied 243 - 0 - "https://example.com/" "evil\x0Aagent" - ` + s3api.HostID("ABC") +
 		` - TLS_AES_128_GCM_SHA256 - example.com TLSv1.3 - - -`
-	if got := string(AppendRecord(nil, owner, r)); got != want {
+	if got := string(AppendRecord(nil, owner, Requester(r), r)); got != want {
 		t.Errorf("record:\n got %s\nwant %s", got, want)
 	}
 }
@@ -92,7 +92,7 @@ func TestLogOperations(t *testing.T) {
 		}
 		rt := s3api.ParseRoute(req, "")
 		r := &s3api.Record{Request: req, Op: rt.Op, Bucket: rt.Bucket, Key: rt.Key}
-		if got := s3api.LogOperation(r); got != c.want {
+		if got := string(s3api.AppendLogOperation(nil, r)); got != c.want {
 			t.Errorf("%s %s: %s, want %s", c.method, c.target, got, c.want)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -18,31 +17,37 @@ const timeLayout = "[02/Jan/2006:15:04:05 -0700]"
 // AppendRecord appends r's record in S3's server access log format (no
 // newline): the documented space-separated fields, "-" where a field is
 // unknown or does not apply, quoted fields escaped. owner is the source
-// bucket owner's canonical ID. The fields, in order: bucket owner, bucket,
+// bucket owner's canonical ID, requester the Requester field (Requester). The fields, in order: bucket owner, bucket,
 // [time], remote IP, requester, request ID, operation, key,
 // "request-URI", HTTP status, error code, bytes sent, object size, total
 // time (ms), turn-around time (ms), "referrer", "user-agent", version ID,
 // host ID, signature version, cipher suite, authentication type, host
 // header, TLS version, access point ARN, ACL required, source region.
-func AppendRecord(b []byte, owner string, r *s3api.Record) []byte {
+func AppendRecord(b []byte, owner, requester string, r *s3api.Record) []byte {
 	req := r.Request
 	b = field(b, owner)
 	b = field(b, r.Bucket)
 	b = append(r.Start.UTC().AppendFormat(b, timeLayout), ' ')
 	b = field(b, remoteIP(req))
-	b = field(b, requester(r))
+	b = field(b, requester)
 	b = field(b, r.ID)
-	b = field(b, s3api.LogOperation(r))
-	b = field(b, escapeKey(r.Key))
-	uri := "-"
+	b = append(s3api.AppendLogOperation(b, r), ' ')
+	b = appendKey(b, r.Key)
 	if req != nil {
 		u := req.RequestURI
 		if u == "" && req.URL != nil {
 			u = req.URL.RequestURI()
 		}
-		uri = req.Method + " " + u + " " + req.Proto
+		b = append(b, '"')
+		b = escaped(b, req.Method)
+		b = append(b, ' ')
+		b = escaped(b, u)
+		b = append(b, ' ')
+		b = escaped(b, req.Proto)
+		b = append(b, '"', ' ')
+	} else {
+		b = quoted(b, "")
 	}
-	b = quoted(b, uri)
 	b = append(strconv.AppendInt(b, int64(r.Status), 10), ' ')
 	b = field(b, r.Code)
 	b = count(b, r.BytesOut)
@@ -56,7 +61,7 @@ func AppendRecord(b []byte, owner string, r *s3api.Record) []byte {
 	b = quoted(b, header(req, "Referer"))
 	b = quoted(b, header(req, "User-Agent"))
 	version := ""
-	if req != nil && req.URL != nil {
+	if req != nil && req.URL != nil && strings.Contains(req.URL.RawQuery, "versionId") {
 		version = req.URL.Query().Get("versionId")
 	}
 	b = field(b, version)
@@ -104,6 +109,13 @@ func quoted(b []byte, v string) []byte {
 		v = "-"
 	}
 	b = append(b, '"')
+	b = escaped(b, v)
+	return append(b, '"', ' ')
+}
+
+// escaped appends v with '"' and '\' escaped and control characters as
+// \xHH.
+func escaped(b []byte, v string) []byte {
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		switch {
@@ -115,7 +127,7 @@ func quoted(b []byte, v string) []byte {
 			b = append(b, c)
 		}
 	}
-	return append(b, '"', ' ')
+	return b
 }
 
 const hexDigits = "0123456789ABCDEF"
@@ -139,9 +151,9 @@ func remoteIP(req *http.Request) string {
 	return req.RemoteAddr
 }
 
-// requester is the root's canonical ID, an IAM user's or role session's
-// ARN, or "" for an anonymous request.
-func requester(r *s3api.Record) string {
+// Requester is the Requester field of r: the root's canonical ID, an IAM
+// user's or role session's ARN, or "" for an anonymous request.
+func Requester(r *s3api.Record) string {
 	switch r.Principal.Type {
 	case policy.Root:
 		return s3api.CanonicalID(r.AccessKey)
@@ -151,12 +163,22 @@ func requester(r *s3api.Record) string {
 	return r.Principal.Name()
 }
 
-// escapeKey is the key URL-encoded, its slashes kept.
-func escapeKey(key string) string {
+// appendKey appends the key URL-encoded as a path ('/' kept, every byte
+// but the unreserved ones as %XX), "-" when empty, and a space.
+func appendKey(b []byte, key string) []byte {
 	if key == "" {
-		return ""
+		return append(b, '-', ' ')
 	}
-	return strings.ReplaceAll(url.PathEscape(key), "%2F", "/")
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			c == '-' || c == '_' || c == '.' || c == '~' || c == '/' {
+			b = append(b, c)
+			continue
+		}
+		b = append(b, '%', hexDigits[c>>4], hexDigits[c&0xf])
+	}
+	return append(b, ' ')
 }
 
 // objectSize is the object's size where the request tells it: the body

@@ -2,7 +2,9 @@ package bucketlog
 
 import (
 	"context"
+	"sync/atomic"
 
+	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 )
@@ -18,6 +20,9 @@ type Targets interface {
 type Logger struct {
 	targets Targets
 	spool   *Spool
+	// root caches the last root access key and its canonical ID: the
+	// requester of most records, a hash to compute otherwise.
+	root atomic.Pointer[[2]string]
 }
 
 var _ s3api.Observer = (*Logger)(nil)
@@ -38,7 +43,18 @@ func (l *Logger) Observe(r *s3api.Record) {
 	if err != nil || t == nil {
 		return
 	}
+	requester := ""
+	if r.Principal.Type == policy.Root {
+		if c := l.root.Load(); c != nil && c[0] == r.AccessKey {
+			requester = c[1]
+		} else {
+			requester = Requester(r)
+			l.root.Store(&[2]string{r.AccessKey, requester})
+		}
+	} else {
+		requester = Requester(r)
+	}
 	l.spool.Append(t.TargetBucket, t.TargetPrefix, r.Bucket, func(b []byte) []byte {
-		return AppendRecord(b, t.Owner, r)
+		return AppendRecord(b, t.Owner, requester, r)
 	})
 }

@@ -104,10 +104,10 @@ func CanonicalID(accessKey string) string { return ownerOf(accessKey).ID }
 // HostID is the x-amz-id-2 value sent with request ID id.
 func HostID(id string) string { return hostID(id) }
 
-// LogOperation is the operation as S3's server access log names it:
-// REST.<method>.<resource> ("REST.GET.OBJECT", "REST.PUT.PART",
+// AppendLogOperation appends the operation as S3's server access log
+// names it: REST.<method>.<resource> ("REST.GET.OBJECT", "REST.PUT.PART",
 // "REST.GET.LOGGING_STATUS"); a copy's method is COPY.
-func LogOperation(r *Record) string {
+func AppendLogOperation(b []byte, r *Record) []byte {
 	method := "-"
 	if r.Request != nil {
 		method = r.Request.Method
@@ -121,7 +121,10 @@ func LogOperation(r *Record) string {
 	case res == "":
 		res = "BUCKET"
 	}
-	return "REST." + method + "." + res
+	b = append(b, "REST."...)
+	b = append(b, method...)
+	b = append(b, '.')
+	return append(b, res...)
 }
 
 // logResources are the resource types of S3's log operations where they
