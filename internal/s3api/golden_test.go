@@ -29,6 +29,9 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/*.xml from the 
 // goldenDays is the default retention of the object lock document.
 var goldenDays = 30
 
+// goldenPrefix is the TargetPrefix of the bucket logging document.
+var goldenPrefix = "photos/"
+
 // goldenTime is the fixed time of every date in the golden documents.
 var goldenTime = time.Date(2026, 11, 24, 9, 30, 15, 123e6, time.UTC)
 
@@ -190,6 +193,9 @@ func goldenDocs() []goldenDoc {
 		{"object-lock-configuration-no-rule", objectLockConfiguration{Xmlns: s3Namespace, ObjectLockEnabled: "Enabled"}},
 		{"object-retention", objectRetention{Xmlns: s3Namespace, Mode: "COMPLIANCE", RetainUntilDate: lockDate(goldenTime)}},
 		{"object-legal-hold", objectLegalHold{Xmlns: s3Namespace, Status: "ON"}},
+		{"bucket-logging-status", bucketLoggingStatus{Xmlns: s3Namespace,
+			LoggingEnabled: &loggingEnabled{TargetBucket: "logs", TargetPrefix: &goldenPrefix}}},
+		{"bucket-logging-status-off", bucketLoggingStatus{Xmlns: s3Namespace}},
 		{"list-versions", listVersionsResult{
 			Xmlns: s3Namespace, Name: "bucket", Prefix: "a", KeyMarker: "a", VersionIDMarker: "0001",
 			NextKeyMarker: "a/b&c", NextVersionIDMarker: "0003", MaxKeys: 3, Delimiter: "/", IsTruncated: true,

@@ -133,6 +133,24 @@ func TestBucketLogging(t *testing.T) {
 	_, err = c.PutBucketLogging(ctx, &s3.PutBucketLoggingInput{Bucket: aws.String("logsrc"), BucketLoggingStatus: &types.BucketLoggingStatus{
 		LoggingEnabled: &types.LoggingEnabled{TargetBucket: aws.String("no-such-target"), TargetPrefix: aws.String("x/")}}})
 	itest.WantErr(t, err, 400, "InvalidTargetBucketForLogging")
+	for body, want := range map[string]string{
+		`<BucketLoggingStatus><LoggingEnabled><TargetBucket>logdst</TargetBucket></LoggingEnabled></BucketLoggingStatus>`: "MalformedXML",
+		`<BucketLoggingStatus><LoggingEnabled><TargetPrefix>p/</TargetPrefix></LoggingEnabled></BucketLoggingStatus>`:     "MalformedXML",
+		`<Other/>`: "MalformedXML",
+		`<BucketLoggingStatus><LoggingEnabled><TargetBucket>logdst</TargetBucket><TargetPrefix>p/</TargetPrefix>` +
+			`<TargetGrants><Grant><Permission>READ</Permission></Grant></TargetGrants></LoggingEnabled></BucketLoggingStatus>`: "NotImplemented",
+		`<BucketLoggingStatus><LoggingEnabled><TargetBucket>logdst</TargetBucket><TargetPrefix>p/</TargetPrefix>` +
+			`<TargetObjectKeyFormat><PartitionedPrefix/></TargetObjectKeyFormat></LoggingEnabled></BucketLoggingStatus>`: "NotImplemented",
+	} {
+		req := itest.RawRequest(t, srv, "PUT", "/logsrc?logging", []byte(body))
+		itest.Sign(t, req, []byte(body), itest.SignOpts{})
+		resp, rb := itest.Do(t, req)
+		status := 400
+		if want == "NotImplemented" {
+			status = 501
+		}
+		itest.WantRawErr(t, resp, rb, status, want)
+	}
 	_, err = c.PutBucketLogging(ctx, &s3.PutBucketLoggingInput{Bucket: aws.String("no-such-source"), BucketLoggingStatus: &types.BucketLoggingStatus{
 		LoggingEnabled: &types.LoggingEnabled{TargetBucket: aws.String("logdst"), TargetPrefix: aws.String("x/")}}})
 	itest.WantErr(t, err, 404, "NoSuchBucket")
