@@ -49,6 +49,7 @@ type Writer struct {
 	path     string
 	spare    []byte
 	reported int64 // drops already reported
+	closed   bool  // Close was called: Rotate does nothing
 
 	stop    chan struct{}
 	done    chan struct{}
@@ -193,6 +194,9 @@ func (w *Writer) Reopen() error {
 func (w *Writer) Rotate(moved func(path string) error) error {
 	w.fileMu.Lock()
 	defer w.fileMu.Unlock()
+	if w.closed {
+		return nil
+	}
 	if w.path == "" {
 		return w.flushLocked()
 	}
@@ -227,6 +231,7 @@ func (w *Writer) Close() error {
 		<-w.done
 		w.fileMu.Lock()
 		defer w.fileMu.Unlock()
+		w.closed = true
 		err = w.flushLocked()
 		if w.file != nil {
 			err = errors.Join(err, w.file.Close())

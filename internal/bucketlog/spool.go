@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jogstore/jog/internal/accesslog"
@@ -42,6 +43,7 @@ type Spool struct {
 	w       *accesslog.Writer
 	unlock  func() error
 	log     *slog.Logger
+	closing sync.Once
 }
 
 // OpenSpool opens gateway's spool under dataDir, holding its lock (so
@@ -223,10 +225,12 @@ func (s *Spool) Sealed() ([]string, error) {
 	return out, nil
 }
 
-// Close writes out what is queued and releases the spool's lock.
+// Close writes out what is queued and releases the spool's lock (once:
+// later calls do nothing).
 func (s *Spool) Close() error {
-	err := s.w.Close()
-	return errors.Join(err, s.unlock())
+	var err error
+	s.closing.Do(func() { err = errors.Join(s.w.Close(), s.unlock()) })
+	return err
 }
 
 // spoolLine is one parsed line of a sealed file.

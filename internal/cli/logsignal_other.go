@@ -9,4 +9,6 @@ import (
 
 // reopenLogsOnSignal does nothing where there is no SIGUSR1: rotate the
 // access log by restarting the server.
-func reopenLogsOnSignal(context.Context, func() error, *slog.Logger) {}
+func reopenLogsOnSignal(context.Context, *slog.Logger) func(func() error) {
+	return func(func() error) {}
+}

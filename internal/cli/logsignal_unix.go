@@ -7,14 +7,18 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
-// reopenLogsOnSignal calls reopen, which reopens the access log file,
-// whenever the process receives SIGUSR1 (logrotate's postrotate
-// `kill -USR1`, as for nginx), until ctx ends. SIGHUP is left to the TLS
-// certificates' reload.
-func reopenLogsOnSignal(ctx context.Context, reopen func() error, log *slog.Logger) {
+// reopenLogsOnSignal catches SIGUSR1 from now until ctx ends (so that a
+// logrotate postrotate `kill -USR1` during start-up does not end the
+// process, SIGUSR1's default) and, once the returned function has been
+// given the server's reopen (Server.ReopenLogs), calls it on every
+// SIGUSR1: the access log file is reopened, as nginx does. SIGHUP is left
+// to the TLS certificates' reload.
+func reopenLogsOnSignal(ctx context.Context, log *slog.Logger) (serve func(reopen func() error)) {
+	var target atomic.Pointer[func() error]
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGUSR1)
 	go func() {
@@ -24,7 +28,12 @@ func reopenLogsOnSignal(ctx context.Context, reopen func() error, log *slog.Logg
 			case <-ctx.Done():
 				return
 			case <-ch:
-				if err := reopen(); err != nil {
+				reopen := target.Load()
+				if reopen == nil {
+					log.Info("SIGUSR1 before the server started: nothing to reopen")
+					continue
+				}
+				if err := (*reopen)(); err != nil {
 					log.Error("reopening the access log on SIGUSR1 failed", "err", err)
 					continue
 				}
@@ -32,4 +41,5 @@ func reopenLogsOnSignal(ctx context.Context, reopen func() error, log *slog.Logg
 			}
 		}
 	}()
+	return func(reopen func() error) { target.Store(&reopen) }
 }

@@ -27,11 +27,13 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	log := newLogger(cfg, stderr)
+	reopenLogs := reopenLogsOnSignal(ctx, log)
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {
 		log.Error("start failed", "err", err)
 		return 1
 	}
+	reopenLogs(srv.ReopenLogs)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		srv.Close()
@@ -47,7 +49,6 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	printBanner(stdout, ln.Addr(), srv, cfg)
-	reopenLogsOnSignal(ctx, srv.ReopenLogs, log)
 	tctx, stopTuning := context.WithCancel(ctx)
 	defer stopTuning()
 	go tuneProcs(tctx, srv.Blobs().SyncTime, procsWindow, log)

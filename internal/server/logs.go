@@ -69,7 +69,8 @@ func (s *Server) ReopenLogs() error {
 }
 
 // closeLogs stops the delivery and writes out both logs (called once no
-// request is served any more, before the stores close).
+// request is served any more, before the stores close). A later
+// ReopenLogs (a late SIGUSR1) does nothing.
 func (s *Server) closeLogs() error {
 	var errs []error
 	if s.logs.stopDelivery != nil {
@@ -81,6 +82,5 @@ func (s *Server) closeLogs() error {
 	if s.logs.access != nil {
 		errs = append(errs, s.logs.access.Writer().Close())
 	}
-	s.logs = logs{}
 	return errors.Join(errs...)
 }
