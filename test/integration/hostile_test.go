@@ -344,6 +344,9 @@ func wantDataLayout(t *testing.T, dir string) {
 		switch {
 		case d.IsDir() && (rel == "." || rel == "blobs" || rel == "tmp" || rel == "packs" || regexp.MustCompile(`^blobs/[0-9a-f]{2}(/[0-9a-f]{2})?$`).MatchString(rel)):
 		case !d.IsDir() && slices.Contains([]string{"jog.db", "jog.db-wal", "jog.db-shm", "jog.lock", "credentials.json", datadir.IAMKeyFile}, rel):
+		// The bucket log spool (internal/bucketlog): a directory per gateway.
+		case d.IsDir() && regexp.MustCompile(`^bucketlog(/[0-9a-f]{16})?$`).MatchString(rel):
+		case !d.IsDir() && regexp.MustCompile(`^bucketlog/[0-9a-f]{16}/(current|lock|sealed-[0-9]+(-[0-9a-f]{16})*)$`).MatchString(rel):
 		case !d.IsDir() && regexp.MustCompile(`^packs/[0-9a-f]{32}$`).MatchString(rel):
 		case !d.IsDir() && blobName.MatchString(rel):
 			m := blobName.FindStringSubmatch(rel)
