@@ -80,11 +80,17 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 	if in.Size > MaxObjectSize {
 		return meta.Object{}, ErrEntityTooLarge
 	}
-	b, err := s.meta.GetBucket(ctx, in.Bucket)
+	b, hinted, err := s.bucketForWrite(ctx, in.Bucket)
 	if err != nil {
 		return meta.Object{}, err
 	}
 	lock, err := s.newVersionLock(ctx, b, in.Lock, in.Integrity)
+	if err != nil && hinted { // refused on a hint: decide on the bucket itself
+		if b, err = s.meta.GetBucket(ctx, in.Bucket); err != nil {
+			return meta.Object{}, err
+		}
+		lock, err = s.newVersionLock(ctx, b, in.Lock, in.Integrity)
+	}
 	if err != nil {
 		return meta.Object{}, err
 	}
@@ -102,8 +108,14 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		Lock:     lock,
 	}
 	var freed []string
-	err = s.underVersioning(ctx, b, in.Cond, func(b meta.Bucket, cond meta.Condition) (err error) {
-		o.VersionID = writeVersion(b)
+	err = s.underVersioning(ctx, b, in.Cond, func(cur meta.Bucket, cond meta.Condition) (err error) {
+		if cur.ObjectLock != b.ObjectLock { // the bucket read anew: its default retention too
+			if o.Lock, err = s.newVersionLock(ctx, cur, in.Lock, in.Integrity); err != nil {
+				return err
+			}
+		}
+		b = cur
+		o.VersionID = writeVersion(cur)
 		freed, err = s.meta.PutObject(ctx, o, cond)
 		return err
 	})
@@ -112,6 +124,8 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		return meta.Object{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	// The state the commit checked: the answer's headers need no lookup.
+	o.InBucket = meta.BucketState{Known: true, Versioning: b.Versioning, ObjectLock: b.ObjectLock}
 	o.Inline = nil // pooled memory, released on return
 	return o, nil
 }

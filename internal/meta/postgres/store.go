@@ -18,8 +18,9 @@ import (
 
 // Store is the PostgreSQL metadata store.
 type Store struct {
-	pool *pgxpool.Pool
-	log  *slog.Logger
+	pool  *pgxpool.Pool
+	log   *slog.Logger
+	hints hints // BucketHint's
 
 	// meta.Store is embedded while the groups are being written: a method
 	// not yet implemented here panics. Removed when every group is.
