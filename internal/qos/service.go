@@ -208,6 +208,14 @@ func (s *Reservations) generation() uint64 {
 // bucket created again under the name starts with none.
 func (s *Reservations) BucketDeleted(string) { s.invalidate() }
 
+// StoreChanged tells the service that another process sharing the store
+// created or removed reservations (meta.ChangedReservations, or
+// meta.ChangedAll: relayed by the server from meta.Changes): cached
+// lookups are dropped and the Activator reads the store again (OnChange),
+// as after a write on this gateway. Without it, such a change applies
+// within CacheTTL here and PollInterval in the scheduler.
+func (s *Reservations) StoreChanged() { s.invalidate() }
+
 // storeIf runs put, which caches a lookup, under the lock unless this
 // gateway wrote since gen: a lookup that raced with a write is not kept.
 func (s *Reservations) storeIf(gen uint64, put func()) {

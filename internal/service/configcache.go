@@ -86,3 +86,11 @@ func (c *configCache[T]) drop(key string) {
 	c.gen++
 	delete(c.m, key)
 }
+
+// dropAll forgets every key and any lookup in flight.
+func (c *configCache[T]) dropAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	clear(c.m)
+}
