@@ -1,7 +1,6 @@
 package iam
 
 import (
-	"sync"
 	"testing"
 	"time"
 
@@ -13,11 +12,8 @@ import (
 // before the poll interval.
 func TestStoreChanged(t *testing.T) {
 	st := openStore(t)
-	var mu sync.Mutex
-	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-	a := newService(t, st, Options{Now: now, PollInterval: time.Hour})
-	b := newService(t, st, Options{Now: now, PollInterval: time.Hour})
+	a := newService(t, st, Options{PollInterval: time.Hour})
+	b := newService(t, st, Options{PollInterval: time.Hour})
 	ctx := t.Context()
 	must(a.CreateUser(ctx, "alice", ""))
 	k := must(a.CreateAccessKey(ctx, "alice"))

@@ -12,16 +12,8 @@ import (
 // straight to the store) is seen at once once StoreChanged says so, and
 // the Activator is asked to read the store again.
 func TestStoreChanged(t *testing.T) {
-	clk := &clock{t: t0}
-	s, st := open(t, meta.Capacity{Read: 100, Write: 100}, clk)
+	s, st, r := cachedReservation(t, &clock{t: t0})
 	ctx := t.Context()
-	r, err := s.Create(ctx, window("a", 10, 10, 0, time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Active(ctx, "a", r.ID); err != nil {
-		t.Fatal(err)
-	}
 	kicked := 0
 	s.OnChange(func() { kicked++ })
 	if err := st.DeleteReservation(ctx, "a", r.ID); err != nil {
@@ -37,4 +29,20 @@ func TestStoreChanged(t *testing.T) {
 	if kicked != 1 {
 		t.Errorf("the Activator was asked to read the store %d times, want 1", kicked)
 	}
+}
+
+// cachedReservation returns a service on clk over a fresh store, and a
+// reservation of bucket a active from t0 for an hour that Active has
+// looked up (and cached).
+func cachedReservation(t *testing.T, clk *clock) (*Reservations, meta.Store, meta.Reservation) {
+	t.Helper()
+	s, st := open(t, meta.Capacity{Read: 100, Write: 100}, clk)
+	r, err := s.Create(t.Context(), window("a", 10, 10, 0, time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Active(t.Context(), "a", r.ID); err != nil {
+		t.Fatal(err)
+	}
+	return s, st, r
 }

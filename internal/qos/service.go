@@ -13,9 +13,9 @@ import (
 // CacheTTL is how long Active and Bound trust what they read from the
 // store. This gateway's own creations and cancellations drop the cache at
 // once; the TTL bounds how long one made through another gateway sharing
-// the store (PostgreSQL, issue 24) takes to be seen. States are computed
-// from the cached times at each call, so expiry is exact to the second
-// whatever the TTL.
+// the store (PostgreSQL, issue 24) takes to be seen when the store does not
+// announce it (StoreChanged). States are computed from the cached times
+// at each call, so expiry is exact to the second whatever the TTL.
 const CacheTTL = 2 * time.Second
 
 // maxCached bounds the IDs Active remembers.
