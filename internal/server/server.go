@@ -44,6 +44,9 @@ type Server struct {
 	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
+
+	// stopNotify stops relaying other gateways' changes and waits (notify.go).
+	stopNotify func()
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
@@ -110,6 +113,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if err != nil {
 		return nil, err
 	}
+	s.notify(ctx, stores.Meta, svc, users, reservations)
 	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
 	sessions := sts.New(users, serverKey, sts.Options{})
 	keys := sts.Keys{Root: root, IAM: users, STS: sessions}
@@ -301,6 +305,7 @@ func (s *Server) closeStores() error {
 	s.stopSweep()
 	s.stopLifecycle()
 	s.stopQoS()
+	s.stopNotify()
 	return s.stores.Close()
 }
 
