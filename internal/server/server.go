@@ -86,7 +86,11 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if inline == 0 {
 		inline = -1 // off
 	}
-	svc := service.NewWith(stores.Meta, stores.Blobs, log, service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay})
+	opts := service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay}
+	if stores.Shared { // other gateways' orphan sweeps spare blobs younger than blob.Grace
+		opts.CommitWithin = blob.Grace / 2
+	}
+	svc := service.NewWith(stores.Meta, stores.Blobs, log, opts)
 	// Temp files of writes a crash interrupted: one directory, so before
 	// the server answers. Where gateways share the data dir, only those of
 	// ended gateways, and old enough that no live write owns them

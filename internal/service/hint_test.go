@@ -2,8 +2,10 @@ package service
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jogstore/jog/internal/meta"
 )
@@ -70,5 +72,27 @@ func TestWriteOnStaleHint(t *testing.T) {
 	}
 	if l, _, err := s.meta.GetObjectLock(ctx, "b", "h", o.VersionID); err != nil || !l.LegalHold {
 		t.Errorf("legal hold of the version: %+v, %v", l, err)
+	}
+}
+
+// TestCommitWithin: a write whose metadata commit would come later than
+// CommitWithin after its blob's fails, stores nothing and frees the blob;
+// an inline object has no blob to lose and is not bound.
+func TestCommitWithin(t *testing.T) {
+	s, blobs := newTestService(t, 16)
+	s.commitWithin = time.Nanosecond // every commit is too late
+	ctx := t.Context()
+	_, err := s.PutObject(ctx, PutInput{Bucket: "b", Key: "late", Body: strings.NewReader(strings.Repeat("x", 100)), Size: 100})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("PUT committed past CommitWithin: %v, want a deadline error", err)
+	}
+	if _, err := s.meta.GetObject(ctx, "b", "late", ""); !errors.Is(err, meta.ErrObjectNotFound) {
+		t.Errorf("the late object: %v, want not found", err)
+	}
+	if n := countBlobs(t, blobs); n != 0 {
+		t.Errorf("%d blobs left after the late write, want 0", n)
+	}
+	if _, err := s.PutObject(ctx, PutInput{Bucket: "b", Key: "inline", Body: strings.NewReader("x"), Size: 1}); err != nil {
+		t.Errorf("inline PUT: %v", err)
 	}
 }
