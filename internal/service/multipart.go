@@ -149,7 +149,11 @@ func (s *Service) recordPart(ctx context.Context, bucket, key, uploadID string, 
 	}
 	cctx, cancel := s.commitContext(ctx, wb)
 	defer cancel()
-	freed, err := s.meta.PutPart(cctx, bucket, key, uploadID, p)
+	err := cctx.Err() // a store may not look before it commits
+	var freed []string
+	if err == nil {
+		freed, err = s.meta.PutPart(cctx, bucket, key, uploadID, p)
+	}
 	if err != nil {
 		s.freeBlobs(ctx, []string{wb.id})
 		return meta.Part{}, err

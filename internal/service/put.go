@@ -119,6 +119,9 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		}
 		b = cur
 		o.VersionID = writeVersion(cur)
+		if err := cctx.Err(); err != nil { // a store may not look before it commits
+			return err
+		}
 		freed, err = s.meta.PutObject(cctx, o, cond)
 		return err
 	})
