@@ -20,16 +20,9 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	cfg.BindFlags(fs, config.Getenv)
 	printConfig := fs.Bool("print-config", false, "print the settings in effect as a config file (secrets masked) and exit")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	layers, err := cfg.ApplyFile(fs, config.Getenv)
-	if err == nil {
-		err = layers.Explain(cfg.Validate())
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "jog server:", err)
-		return 2
+	layers, code := loadSettings(&cfg, fs, args, stderr)
+	if code != 0 {
+		return code
 	}
 	if *printConfig {
 		if err := layers.WriteTOML(stdout); err != nil {
