@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,10 +17,7 @@ func loadSettings(cfg *config.Config, fs *flag.FlagSet, args []string, stderr io
 		return nil, 2
 	}
 	layers, err := cfg.ApplyFile(fs, config.Getenv)
-	if err == nil {
-		err = layers.Explain(cfg.Validate())
-	}
-	if err != nil {
+	if err = errors.Join(err, layers.Explain(cfg.Validate())); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 		return nil, 2
 	}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,10 +35,7 @@ func load(t *testing.T, text string, env map[string]string, args ...string) (Con
 		t.Fatal(err)
 	}
 	l, err := c.ApplyFile(fs, getenv)
-	if err != nil {
-		return c, l, err
-	}
-	return c, l, l.Explain(c.Validate())
+	return c, l, errors.Join(err, l.Explain(c.Validate()))
 }
 
 // TestPrecedence: flag > JOG_* variable > config file > default, for
@@ -124,6 +122,7 @@ func TestFileErrors(t *testing.T) {
 		{"bad value", "\nlifecycle-day = \"a day\"\n", []string{`FILE:2: lifecycle-day: invalid value "a day": parse error`}},
 		{"Validate", "addr = \":9000\"\ninline-max = 99999999\nlog-format = \"xml\"\n",
 			[]string{`FILE:2: inline-max: --inline-max must be between`, `FILE:3: log-format: --log-format "xml": want text or json`}},
+		{"all at once", "bogus = 1\nlog-format = \"xml\"\n", []string{`FILE:1: bogus: unknown key`, `FILE:2: log-format: --log-format "xml"`}},
 		{"syntax", "addr = \":9000\"\nregion = us-east-1\n", []string{`FILE:2:\d+: `}},
 		{"duplicate", "addr = \":9000\"\naddr = \":9001\"\n", []string{`FILE:2:\d+: .*addr`}},
 	} {
