@@ -114,6 +114,18 @@ func TestTLSReloadOnHangup(t *testing.T) {
 		return nil
 	}
 
+	h2 := transport()
+	h2.ForceAttemptHTTP2 = true
+	resp, err := (&http.Client{Transport: h2}).Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.ProtoMajor != 2 {
+		t.Errorf("over TLS the server speaks %s, not HTTP/2", resp.Proto)
+	}
+	h2.CloseIdleConnections()
+
 	keepAlive := transport()
 	defer keepAlive.CloseIdleConnections()
 	first, _ := served(keepAlive)
