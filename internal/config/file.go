@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,8 +22,8 @@ import (
 //	flag > JOG_* variable > config file > default
 //
 // BindFlags puts the defaults and the JOG_* variables into the flags,
-// flag.Parse the command line; ApplyFile then sets from the file only the
-// settings neither of those two gave.
+// flag.Parse applies the command line; ApplyFile then sets from the file
+// only the settings neither of those two gave.
 
 // fileFlag is the flag (and JOG_CONFIG) naming the config file; a file
 // cannot name another.
@@ -104,13 +105,9 @@ func (l *Layers) set(name string, v any) error {
 	return nil
 }
 
+// isSetting reports whether name is a key of the file: a setting's flag.
 func (l *Layers) isSetting(name string) bool {
-	for _, n := range l.names {
-		if n == name && n != fileFlag {
-			return true
-		}
-	}
-	return false
+	return name != fileFlag && slices.Contains(l.names, name)
 }
 
 // topKeys lists the file's top-level keys in the file's order: a key of a
