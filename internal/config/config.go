@@ -77,8 +77,15 @@ type Config struct {
 	// (95% of it), and the rate the scheduler paces requests at while one
 	// is active. 0: none, and request-rate reservations are refused.
 	QoSRequestCapacity RequestRate
+	// ConfigFile is a TOML file of settings (--config, JOG_CONFIG): keys
+	// are the flag names; flags and JOG_* variables override it (file.go).
+	ConfigFile string
 
 	envErrs []error // JOG_* values BindFlags could not parse
+
+	// names are the settings' flags, in BindFlags order: the config
+	// file's keys.
+	names []string
 }
 
 // MaxInline bounds --inline-max: each request in flight may hold this much
@@ -111,6 +118,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		fs.DurationVar(p, name, *p, usage+" (env "+envName(name)+")")
 		names = append(names, name)
 	}
+	str(&c.ConfigFile, fileFlag, "TOML file of settings, keys named as these flags (data-dir = \"/srv/jog\"); flags and JOG_* variables override it")
 	str(&c.Addr, "addr", "listen address")
 	str(&c.DataDir, "data-dir", "directory for metadata and object data")
 	str(&c.Meta, "meta", metaUsage)
@@ -141,6 +149,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	rate(&c.QoSRequestCapacity, "qos-request-capacity", "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	c.IAMKey = getenv(keyring.EnvVar)
+	c.names = names
 	for _, name := range names {
 		env := envName(name)
 		v := getenv(env)

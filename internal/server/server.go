@@ -41,6 +41,7 @@ type Server struct {
 	stopLifecycle func()
 	// stopQoS stops the reservations' activator and waits for it.
 	stopQoS     func()
+	certs       *certHolder // --tls-cert's pair, reloaded by ReloadTLS; nil without TLS
 	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
@@ -74,6 +75,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 // open is New once the stores are open.
 func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *backend.Stores, started time.Time) (*Server, error) {
 	s := &Server{cfg: cfg, log: log, stores: stores}
+	if err := s.loadTLS(); err != nil {
+		return nil, err
+	}
 	s.Credentials = config.Credentials{AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey}
 	if cfg.AccessKey == "" {
 		c, gen, err := config.LoadOrCreateCredentials(cfg.DataDir)
@@ -273,12 +277,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		TLSConfig:         s.tlsConfig(),
 	}
 	errc := make(chan error, 1)
 	tls := s.cfg.TLSCert != ""
 	go func() {
 		if tls {
-			errc <- hs.ServeTLS(ln, s.cfg.TLSCert, s.cfg.TLSKey)
+			errc <- hs.ServeTLS(ln, "", "") // certificates from TLSConfig
 			return
 		}
 		errc <- hs.Serve(ln)
