@@ -30,6 +30,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCp(ctx, args[1:], stdout, stderr)
 	case "calibrate":
 		return runCalibrate(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return runMigrate(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "jog", Version)
 		return 0
@@ -53,6 +55,7 @@ Usage:
   jog admin ...        users, keys, groups, policies, roles, reservations (jog admin -h)
   jog cp SRC DST       copy files to and from any S3 endpoint (jog cp -h)
   jog calibrate        measure the data dir's throughput for reservations (jog calibrate -h)
+  jog migrate ...      move a data dir's metadata between SQLite and PostgreSQL (jog migrate -h)
   jog version          print the version
 `)
 }
