@@ -25,11 +25,7 @@ const (
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog migrate", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	dataDir := config.Default().DataDir
-	if v := config.Getenv("JOG_DATA_DIR"); v != "" {
-		dataDir = v
-	}
-	fl.StringVar(&dataDir, "data-dir", dataDir, "the data dir whose metadata moves; its blobs stay (env JOG_DATA_DIR)")
+	dataDirp := dataDirFlag(fl, "the data dir whose metadata moves; its blobs stay")
 	from := fl.String("from", "", "the metadata store to copy from, as jog server's --meta: sqlite, or a PostgreSQL URL or key=value string")
 	to := fl.String("to", "", "the metadata store to copy into (empty, or created), as --from")
 	fl.Usage = func() {
@@ -69,6 +65,7 @@ Flags:
 		fl.Usage()
 		return migrateError
 	}
+	dataDir := *dataDirp
 	fmt.Fprintf(stdout, "migrating the metadata of %s from %s to %s\n", dataDir, config.RedactMeta(*from), config.RedactMeta(*to))
 	rep, err := metamigrate.Run(ctx, metamigrate.Options{
 		DataDir: dataDir, From: *from, To: *to,
@@ -95,6 +92,16 @@ Flags:
 	}
 	fmt.Fprintln(stdout, "done: every table matches and fsck is clean on both stores")
 	return migrateDone
+}
+
+// dataDirFlag defines --data-dir on fl, defaulting to $JOG_DATA_DIR or
+// the server's default, as every subcommand on a data dir takes it.
+func dataDirFlag(fl *flag.FlagSet, usage string) *string {
+	dir := config.Default().DataDir
+	if v := config.Getenv("JOG_DATA_DIR"); v != "" {
+		dir = v
+	}
+	return fl.String("data-dir", dir, usage+" (env JOG_DATA_DIR)")
 }
 
 // printMigrateReport prints each table's counts and checksums, source and
