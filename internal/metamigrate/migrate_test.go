@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -297,4 +298,40 @@ func TestSchemaCovered(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("postgres", cols)
+}
+
+// TestManyRows copies tables of several batches each, some cut by rows
+// and some by bytes (inline data), from SQLite to PostgreSQL and back.
+func TestManyRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: writes 3,000 objects")
+	}
+	dir := t.TempDir()
+	src := openSQLite(t, filepath.Join(dir, "src.db"))
+	ctx := t.Context()
+	if err := src.CreateBucket(ctx, meta.Bucket{Name: "many", Region: "r", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	inline := make([]byte, 16<<10)
+	for i := range 3000 {
+		o := meta.Object{Bucket: "many", Key: fmt.Sprintf("d%d/k%05d", i%7, i), VersionID: meta.NullVersion, BlobID: fmt.Sprintf("b%d", i),
+			Size: int64(i), ETag: fmt.Sprint(i), LastModified: t0}
+		if i%10 == 0 {
+			inline[0] = byte(i)
+			o.BlobID, o.Inline, o.Size = "", inline, int64(len(inline))
+		}
+		if _, err := src.PutObject(ctx, o, meta.Condition{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := snapshot(t, src)
+	pg, _ := openPostgres(t)
+	rep := migrate(t, src, pg)
+	if n := rep.Tables[slices.IndexFunc(rep.Tables, func(r metamigrate.TableReport) bool { return r.Name == "objects" })].Rows; n != 3000 {
+		t.Errorf("objects copied: %d rows, want 3000", n)
+	}
+	compareSnapshots(t, "sqlite -> postgres", want, snapshot(t, pg))
+	back := openSQLite(t, filepath.Join(dir, "back.db"))
+	migrate(t, pg, back)
+	compareSnapshots(t, "postgres -> sqlite", want, snapshot(t, back))
 }
