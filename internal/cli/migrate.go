@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
@@ -69,7 +70,14 @@ Flags:
 	fmt.Fprintf(stdout, "migrating the metadata of %s from %s to %s\n", dataDir, config.RedactMeta(*from), config.RedactMeta(*to))
 	rep, err := metamigrate.Run(ctx, metamigrate.Options{
 		DataDir: dataDir, From: *from, To: *to,
-		Table: func(t metamigrate.TableReport) { fmt.Fprintf(stdout, "copied %-20s %d rows\n", t.Name, t.Rows) },
+		Progress: func(t metamigrate.TableReport, done bool) {
+			if done {
+				fmt.Fprintf(stdout, "copied %-20s %d rows\n", t.Name, t.Rows)
+			} else {
+				fmt.Fprintf(stdout, "copying %-19s %d rows so far\n", t.Name, t.Rows)
+			}
+		},
+		Log: slog.New(slog.NewTextHandler(stderr, nil)),
 	})
 	if err != nil && !rep.Committed {
 		fmt.Fprintln(stderr, "jog migrate:", err)

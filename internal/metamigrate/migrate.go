@@ -22,11 +22,18 @@ type Options struct {
 	// From and To name the source and target stores as jog server's
 	// --meta does ("sqlite", a postgres:// URL or a key=value string).
 	From, To string
-	// Table, when set, is told each table once it is copied.
-	Table func(TableReport)
+	// Progress, when set, is told of each table as it is copied.
+	Progress Progress
 	// Log receives what the stores report on opening; nil discards it.
 	Log *slog.Logger
 }
+
+// Progress is told of a table every progressRows rows copied (done
+// false) and once it is copied whole (done true).
+type Progress func(t TableReport, done bool)
+
+// progressRows is how often Progress hears of a long table.
+const progressRows = 100_000
 
 // TableReport is one table's copy: the rows read from the source and
 // their SHA-256, and the same read back from the target.
@@ -128,7 +135,7 @@ func copyAndVerify(ctx context.Context, opts Options, rep *Report) error {
 	if !ok {
 		return fmt.Errorf("target: %T cannot import", dst)
 	}
-	if err := Copy(ctx, exp, imp, opts.Table, rep); err != nil {
+	if err := Copy(ctx, exp, imp, opts.Progress, rep); err != nil {
 		return err
 	}
 	texp, ok := dst.(meta.Exporter)
@@ -148,8 +155,8 @@ const (
 
 // Copy copies every table of meta.Tables from src into dst, in one
 // snapshot of src and one transaction of dst, appending each table's
-// count and checksum to rep.Tables (and telling table, if not nil).
-func Copy(ctx context.Context, src meta.Exporter, dst meta.Importer, table func(TableReport), rep *Report) error {
+// count and checksum to rep.Tables (and telling progress, if not nil).
+func Copy(ctx context.Context, src meta.Exporter, dst meta.Importer, progress Progress, rep *Report) error {
 	exp, err := src.BeginExport(ctx)
 	if err != nil {
 		return fmt.Errorf("source: %w", err)
@@ -173,6 +180,9 @@ func Copy(ctx context.Context, src meta.Exporter, dst meta.Importer, table func(
 		err := exp.Rows(ctx, t, func(r meta.Row) error {
 			size += hashRow(h, r)
 			tr.Rows++
+			if progress != nil && tr.Rows%progressRows == 0 {
+				progress(tr, false)
+			}
 			batch = append(batch, r)
 			if len(batch) >= batchRows || size >= batchBytes {
 				return flush()
@@ -187,8 +197,8 @@ func Copy(ctx context.Context, src meta.Exporter, dst meta.Importer, table func(
 		}
 		h.Sum(tr.Checksum[:0])
 		rep.Tables = append(rep.Tables, tr)
-		if table != nil {
-			table(tr)
+		if progress != nil {
+			progress(tr, true)
 		}
 	}
 	if err := imp.Commit(ctx); err != nil {
