@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Exporter and Importer are optional capabilities of a Store that jog
@@ -93,6 +94,22 @@ func (t Table) ColumnNames() []string {
 		names[i] = c.Name
 	}
 	return names
+}
+
+// OrderBy is t's primary key as an SQL ORDER BY list, collate (the
+// store's byte-wise collation clause, e.g. ` COLLATE "C"`) after each
+// text column, so that every store exports rows in the same order.
+func (t Table) OrderBy(collate string) string {
+	parts := make([]string, len(t.Key))
+	for i, k := range t.Key {
+		parts[i] = k
+		for _, c := range t.Columns {
+			if c.Name == k && c.Kind == KindText {
+				parts[i] += collate
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func col(name string, k Kind) Column     { return Column{Name: name, Kind: k} }

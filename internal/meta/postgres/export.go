@@ -39,16 +39,7 @@ func (s *Store) BeginExport(ctx context.Context) (meta.Export, error) {
 type export struct{ tx pgx.Tx }
 
 func (e *export) Rows(ctx context.Context, t meta.Table, fn func(meta.Row) error) error {
-	order := make([]string, len(t.Key))
-	for i, k := range t.Key {
-		order[i] = k
-		for _, c := range t.Columns {
-			if c.Name == k && c.Kind == meta.KindText {
-				order[i] += ` COLLATE "C"`
-			}
-		}
-	}
-	rows, err := e.tx.Query(ctx, "SELECT "+strings.Join(t.ColumnNames(), ", ")+" FROM "+t.Name+" ORDER BY "+strings.Join(order, ", "))
+	rows, err := e.tx.Query(ctx, "SELECT "+strings.Join(t.ColumnNames(), ", ")+" FROM "+t.Name+" ORDER BY "+t.OrderBy(` COLLATE "C"`))
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func (s *Store) BeginExport(ctx context.Context) (meta.Export, error) {
 type export struct{ tx *sql.Tx }
 
 func (e *export) Rows(ctx context.Context, t meta.Table, fn func(meta.Row) error) error {
-	q := "SELECT " + strings.Join(t.ColumnNames(), ", ") + " FROM " + t.Name + " ORDER BY " + orderBy(t, " COLLATE BINARY")
+	q := "SELECT " + strings.Join(t.ColumnNames(), ", ") + " FROM " + t.Name + " ORDER BY " + t.OrderBy(" COLLATE BINARY")
 	vals := make([]any, len(t.Columns))
 	ptrs := make([]any, len(t.Columns))
 	for i := range vals {
@@ -57,23 +57,6 @@ func (e *export) Rows(ctx context.Context, t meta.Table, fn func(meta.Row) error
 }
 
 func (e *export) Close() error { return e.tx.Rollback() }
-
-// orderBy is t's primary key as an ORDER BY list, its text columns with
-// collate appended (byte-wise order in every store).
-func orderBy(t meta.Table, collate string) string {
-	kinds := make(map[string]meta.Kind, len(t.Columns))
-	for _, c := range t.Columns {
-		kinds[c.Name] = c.Kind
-	}
-	parts := make([]string, len(t.Key))
-	for i, k := range t.Key {
-		parts[i] = k
-		if kinds[k] == meta.KindText {
-			parts[i] += collate
-		}
-	}
-	return strings.Join(parts, ", ")
-}
 
 // BeginImport implements meta.Importer: one write transaction, on the
 // writer's connection, for the whole import.
