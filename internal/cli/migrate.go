@@ -84,6 +84,8 @@ Flags:
 		switch {
 		case errors.Is(err, datadir.ErrLocked):
 			fmt.Fprintln(stderr, "jog migrate: stop every jog server on the data dir first")
+		case errors.Is(err, meta.ErrUnstorableKey):
+			fmt.Fprintln(stderr, "jog migrate: PostgreSQL cannot keep that key: copy the object to another key and delete it (on a server over the source), then migrate again")
 		case errors.Is(err, meta.ErrNotEmpty):
 			fmt.Fprintln(stderr, "jog migrate: the target must be empty: a new PostgreSQL database, or a data dir without jog.db (move jog.db, jog.db-wal and jog.db-shm aside)")
 		}

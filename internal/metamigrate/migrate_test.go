@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -334,4 +335,32 @@ func TestManyRows(t *testing.T) {
 	back := openSQLite(t, filepath.Join(dir, "back.db"))
 	migrate(t, pg, back)
 	compareSnapshots(t, "postgres -> sqlite", want, snapshot(t, back))
+}
+
+// TestUnstorable: a key SQLite keeps but PostgreSQL's text cannot hold
+// stops the copy with meta.ErrUnstorableKey naming it, and nothing is
+// committed.
+func TestUnstorable(t *testing.T) {
+	src := openSQLite(t, filepath.Join(t.TempDir(), "src.db"))
+	ctx := t.Context()
+	if err := src.CreateBucket(ctx, meta.Bucket{Name: "b", Region: "r", CreatedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"fine", "nul\x00key"} {
+		if _, err := src.PutObject(ctx, meta.Object{Bucket: "b", Key: k, VersionID: meta.NullVersion, ETag: "e", LastModified: t0}, meta.Condition{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pg, _ := openPostgres(t)
+	var rep metamigrate.Report
+	err := metamigrate.Copy(ctx, src, pg, nil, &rep)
+	if !errors.Is(err, meta.ErrUnstorableKey) || !strings.Contains(err.Error(), `"nul\x00key"`) {
+		t.Errorf("Copy of a key with a NUL = %v, want ErrUnstorableKey naming it", err)
+	}
+	if rep.Committed {
+		t.Error("the copy committed")
+	}
+	if bs, _ := pg.ListBuckets(ctx, meta.ListBucketsOptions{}); len(bs) != 0 {
+		t.Errorf("target after the failed copy: %v", bs)
+	}
 }

@@ -113,6 +113,9 @@ func (im *importer) checkEmpty(ctx context.Context) error {
 func (im *importer) Write(ctx context.Context, t meta.Table, rows []meta.Row) error {
 	src := make([][]any, len(rows))
 	for i, r := range rows {
+		if err := storable(t, r); err != nil {
+			return err
+		}
 		src[i] = r
 	}
 	if t.Name == "buckets" {
@@ -126,6 +129,22 @@ func (im *importer) Write(ctx context.Context, t meta.Table, rows []meta.Row) er
 	_, err := im.tx.CopyFrom(ctx, pgx.Identifier{t.Name}, t.ColumnNames(), pgx.CopyFromRows(src))
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.Name, err)
+	}
+	return nil
+}
+
+// storable refuses a row with a text value PostgreSQL cannot hold (a key
+// with a NUL byte or invalid UTF-8, which SQLite keeps) with
+// meta.ErrUnstorableKey, naming the row by its primary key.
+func storable(t meta.Table, r meta.Row) error {
+	for i, c := range t.Columns {
+		if v, ok := r[i].(string); ok && !representable(v) {
+			key := make([]string, len(t.Key))
+			for j, k := range t.Key {
+				key[j] = fmt.Sprintf("%s=%q", k, r[columnIndex(t, k)])
+			}
+			return fmt.Errorf("%s (%s): column %s %q: %w", t.Name, strings.Join(key, ", "), c.Name, v, meta.ErrUnstorableKey)
+		}
 	}
 	return nil
 }
