@@ -29,6 +29,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCalibrate(ctx, args[1:], stdout, stderr)
 	case "health":
 		return runHealth(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return runMigrate(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		return runVersion(stdout)
 	case "help", "-h", "--help":
@@ -52,6 +54,7 @@ Usage:
   jog cp SRC DST       copy files to and from any S3 endpoint (jog cp -h)
   jog calibrate        measure the data dir's throughput for reservations (jog calibrate -h)
   jog health           exit 0 when the server is ready (a container's health check; jog health -h)
+  jog migrate ...      move a data dir's metadata between SQLite and PostgreSQL (jog migrate -h)
   jog version          print the version, commit and date of this build
 `)
 }
