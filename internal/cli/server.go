@@ -44,7 +44,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	if cfg.DebugAddr != "" {
-		if err := serveDebug(ctx, cfg.DebugAddr, log); err != nil {
+		if err := serveDebug(ctx, cfg.DebugAddr, log, srv.MetricsHandler()); err != nil {
 			ln.Close()
 			srv.Close()
 			log.Error("debug listen failed", "err", err)

@@ -80,6 +80,13 @@ type Config struct {
 	// ConfigFile is a TOML file of settings (--config, JOG_CONFIG): keys
 	// are the flag names; flags and JOG_* variables override it (file.go).
 	ConfigFile string
+	// MetricsToken, when set, is the bearer token that scrapes /metrics on
+	// the S3 port (docs/OPERATIONS-metrics.md); MetricsPublic opens it to
+	// unsigned requests. MetricsBuckets bounds the buckets whose usage
+	// /metrics reports (0: none).
+	MetricsToken   string
+	MetricsPublic  bool
+	MetricsBuckets int
 
 	envErrs []error // JOG_* values BindFlags could not parse
 
@@ -98,7 +105,8 @@ const MaxPack = 16 << 20
 // Default returns the zero-setup configuration.
 func Default() Config {
 	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
-		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour}
+		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
+		MetricsBuckets: 100}
 }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
@@ -147,6 +155,10 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSRequestCapacity, "qos-request-capacity", "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)")
+	str(&c.MetricsToken, "metrics-token", "bearer token that scrapes /metrics on the S3 port (prefer the env variable: a flag shows in process listings)")
+	fs.BoolVar(&c.MetricsPublic, "metrics-public", c.MetricsPublic, "serve /metrics on the S3 port to unsigned requests, without a token (env "+envName("metrics-public")+")")
+	names = append(names, "metrics-public")
+	num(&c.MetricsBuckets, "metrics-buckets", "most buckets whose usage /metrics reports, one series each (0 = none)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	c.IAMKey = getenv(keyring.EnvVar)
 	c.names = names
@@ -264,6 +276,9 @@ func (c Config) Validate() error {
 	}
 	if c.QoSReadCapacity < 0 || c.QoSWriteCapacity < 0 || c.QoSRequestCapacity < 0 {
 		errs = append(errs, errors.New("--qos-read-capacity, --qos-write-capacity and --qos-request-capacity must not be negative"))
+	}
+	if c.MetricsBuckets < 0 {
+		errs = append(errs, errors.New("--metrics-buckets must not be negative"))
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))

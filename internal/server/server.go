@@ -22,6 +22,7 @@ import (
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iamapi"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
+	"github.com/jogstore/jog/internal/metrics"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sts"
@@ -41,7 +42,9 @@ type Server struct {
 	stopLifecycle func()
 	// stopQoS stops the reservations' activator and waits for it.
 	stopQoS     func()
-	certs       *certHolder // --tls-cert's pair, reloaded by ReloadTLS; nil without TLS
+	certs       *certHolder      // --tls-cert's pair, reloaded by ReloadTLS; nil without TLS
+	metrics     *metrics.Metrics // metrics.go
+	lcWorker    *worker.Worker   // the lifecycle worker, nil when off
 	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
@@ -74,7 +77,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 
 // open is New once the stores are open.
 func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *backend.Stores, started time.Time) (*Server, error) {
-	s := &Server{cfg: cfg, log: log, stores: stores}
+	s := &Server{cfg: cfg, log: log, stores: stores, metrics: metrics.New()}
 	if err := s.loadTLS(); err != nil {
 		return nil, err
 	}
@@ -100,6 +103,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	// ended gateways, and old enough that no live write owns them
 	// (service.RecoveryBefore); the sweep's bound is the same.
 	before := service.RecoveryBefore(started, stores.Shared)
+	recoveryStart := time.Now()
 	n, err := stores.Blobs.CleanTemp(ctx, before)
 	if err != nil {
 		return nil, fmt.Errorf("recovery: %w", err)
@@ -111,6 +115,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	} else if n > 0 {
 		log.Info("trash emptied", "removed", n)
 	}
+	s.metrics.Recovery().Recovered(n, time.Since(recoveryStart))
 	s.sweep(svc, before)
 	s.lifecycle(ctx, svc)
 	users, serverKey, err := openIAM(ctx, cfg, stores)
@@ -129,6 +134,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 		Reservations: reservations, Scheduler: scheduler,
+		Observer: s.metrics.Requests(),
 	})
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
@@ -136,6 +142,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Keys: keys, Authorize: iamAuthz.DecideIAM, Logger: log})
 	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
 	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}))
+	s.handler = s.withMetrics(countInFlight(s.handler, s.metrics.Requests()))
+	s.metrics.Watch(metrics.Sources{Blobs: stores.Blobs, Meta: stores.Meta, Lifecycle: s.lcWorker,
+		Scheduler: scheduler, BucketLimit: cfg.MetricsBuckets})
 	return s, nil
 }
 
@@ -230,6 +239,7 @@ func (s *Server) maintain(ctx context.Context, svc *service.Service) {
 // sweepOnce runs the orphan sweep and logs what it did.
 func (s *Server) sweepOnce(ctx context.Context, svc *service.Service, before, started time.Time) {
 	rep, err := svc.SweepOrphans(ctx, before)
+	s.metrics.Recovery().Swept(rep.BlobsScanned, rep.OrphansRemoved, err, ctx.Err() != nil, time.Since(started))
 	switch {
 	case ctx.Err() != nil:
 		s.log.Info("orphan sweep stopped by shutdown", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
@@ -255,6 +265,7 @@ func (s *Server) lifecycle(ctx context.Context, svc *service.Service) {
 	done := make(chan struct{})
 	s.stopLifecycle = func() { cancel(); <-done }
 	w := worker.New(svc, s.log, worker.Options{Interval: s.cfg.LifecycleInterval})
+	s.lcWorker = w
 	go func() {
 		defer close(done)
 		w.Run(ctx)
