@@ -3,7 +3,6 @@ module github.com/jogstore/jog
 go 1.26.8
 
 require (
-	github.com/anishathalye/porcupine v1.3.1
 	github.com/aws/aws-sdk-go-v2/service/iam v1.64.9
 	github.com/chromedp/chromedp v0.23.0
 	github.com/jackc/pgx/v5 v5.12.0
@@ -14,6 +13,7 @@ require (
 )
 
 require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect

@@ -142,7 +142,7 @@ func (c *sqliteCollector) Collect(ch chan<- prometheus.Metric) {
 
 // postgresCollector reads a PostgreSQL store's pool statistics.
 type postgresCollector struct {
-	s                                                       postgresStats
+	s                                                     postgresStats
 	conns, max, acquires, empty, wait, created, destroyed *prometheus.Desc
 }
 

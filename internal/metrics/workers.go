@@ -103,7 +103,7 @@ func (c *lifecycleCollector) Collect(ch chan<- prometheus.Metric) {
 // reservation (bounded by admission: reservations fit in the capacity),
 // and best effort.
 type qosCollector struct {
-	s                                     *sched.Scheduler
+	s                                  *sched.Scheduler
 	resBytes, resReqs, beBytes, beReqs *prometheus.Desc
 }
 
@@ -156,10 +156,10 @@ func (c *qosCollector) Collect(ch chan<- prometheus.Metric) {
 // bounded by limit (the first buckets by name; jog_buckets_truncated says
 // when there are more).
 type bucketCollector struct {
-	store                          meta.BucketStore
-	limit                          int
+	store                         meta.BucketStore
+	limit                         int
 	used, quota, count, truncated *prometheus.Desc
-	mu                             sync.Mutex // one scrape's queries at a time
+	mu                            sync.Mutex // one scrape's queries at a time
 }
 
 // bucketScrapeTimeout bounds the usage queries of one scrape.

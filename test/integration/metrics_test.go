@@ -25,7 +25,7 @@ import (
 
 const metricsToken = "scrape-token-0123456789"
 
-func withMetricsToken(c *config.Config) { c.MetricsToken = metricsToken }
+func withMetricsToken(c *config.Config)  { c.MetricsToken = metricsToken }
 func withMetricsPublic(c *config.Config) { c.MetricsPublic = true }
 
 // scrape is /metrics parsed by Prometheus's text parser.
