@@ -160,9 +160,7 @@ func (r *Requests) End() { r.inFlight.Add(-1) }
 
 // Describe implements prometheus.Collector.
 func (r *Requests) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{r.descRequests, r.descIn, r.descOut, r.descErrors, r.descRefused, r.descInFlight} {
-		ch <- d
-	}
+	describe(ch, r.descRequests, r.descIn, r.descOut, r.descErrors, r.descRefused, r.descInFlight)
 	r.latency.Describe(ch)
 }
 

@@ -24,6 +24,13 @@ func newDesc(name, help string, labels ...string) *prometheus.Desc {
 	return prometheus.NewDesc(name, help, labels, nil)
 }
 
+// describe sends ds on ch: a collector's Describe.
+func describe(ch chan<- *prometheus.Desc, ds ...*prometheus.Desc) {
+	for _, d := range ds {
+		ch <- d
+	}
+}
+
 // gauge and counter are const metrics of float64(v).
 func gauge[N int | int32 | int64 | uint64](d *prometheus.Desc, v N, labels ...string) prometheus.Metric {
 	return prometheus.MustNewConstMetric(d, prometheus.GaugeValue, float64(v), labels...)
@@ -80,9 +87,7 @@ func newBlobCollector(s blobStats) *blobCollector {
 }
 
 func (c *blobCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.writes, c.written, c.deletes, c.syncTime, c.syncs, c.packFiles, c.diskFree, c.diskSize, c.diskReserve} {
-		ch <- d
-	}
+	describe(ch, c.writes, c.written, c.deletes, c.syncTime, c.syncs, c.packFiles, c.diskFree, c.diskSize, c.diskReserve)
 }
 
 // Fsync latency buckets: 2^13 ns (8 µs) to 2^35 ns (34 s).
@@ -123,9 +128,7 @@ func newSQLiteCollector(s sqliteStats) *sqliteCollector {
 }
 
 func (c *sqliteCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.batch, c.commit, c.walBytes, c.walResets} {
-		ch <- d
-	}
+	describe(ch, c.batch, c.commit, c.walBytes, c.walResets)
 }
 
 // Commit latency buckets: 2^14 ns (16 µs) to 2^34 ns (17 s); batch sizes
@@ -160,9 +163,7 @@ func newPostgresCollector(s postgresStats) *postgresCollector {
 }
 
 func (c *postgresCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.conns, c.max, c.acquires, c.empty, c.wait, c.created, c.destroyed} {
-		ch <- d
-	}
+	describe(ch, c.conns, c.max, c.acquires, c.empty, c.wait, c.created, c.destroyed)
 }
 
 func (c *postgresCollector) Collect(ch chan<- prometheus.Metric) {

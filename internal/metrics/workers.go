@@ -82,9 +82,7 @@ func newLifecycleCollector(w *worker.Worker) *lifecycleCollector {
 }
 
 func (c *lifecycleCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.passes, c.failed, c.scanned, c.actions, c.dur} {
-		ch <- d
-	}
+	describe(ch, c.passes, c.failed, c.scanned, c.actions, c.dur)
 }
 
 func (c *lifecycleCollector) Collect(ch chan<- prometheus.Metric) {
@@ -123,9 +121,7 @@ func newQoSCollector(s *sched.Scheduler) *qosCollector {
 }
 
 func (c *qosCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.resBytes, c.resReqs, c.beBytes, c.beReqs} {
-		ch <- d
-	}
+	describe(ch, c.resBytes, c.resReqs, c.beBytes, c.beReqs)
 }
 
 func (c *qosCollector) Collect(ch chan<- prometheus.Metric) {
@@ -176,9 +172,7 @@ func newBucketCollector(store meta.BucketStore, limit int) *bucketCollector {
 }
 
 func (c *bucketCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.used, c.quota, c.count, c.truncated} {
-		ch <- d
-	}
+	describe(ch, c.used, c.quota, c.count, c.truncated)
 }
 
 func (c *bucketCollector) Collect(ch chan<- prometheus.Metric) {
