@@ -19,14 +19,7 @@ func serveDebug(ctx context.Context, addr string, log *slog.Logger, metrics http
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	mux.Handle("/metrics", metrics)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: debugMux(metrics), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		hs.Close()
@@ -38,4 +31,17 @@ func serveDebug(ctx context.Context, addr string, log *slog.Logger, metrics http
 		}
 	}()
 	return nil
+}
+
+// debugMux routes the debug listener: Go's profiles under /debug/pprof/
+// and the metrics at /metrics.
+func debugMux(metrics http.Handler) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.Handle("/metrics", metrics)
+	return mux
 }
