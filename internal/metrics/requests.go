@@ -19,7 +19,7 @@ var LatencyBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.
 // commonStatus are the HTTP statuses the S3 edge sends, each given a
 // counter cell per operation; any other status is counted under a lock
 // (statusSlow).
-var commonStatus = [...]int{200, 204, 206, 301, 304, 307, 400, 403, 404, 405, 409, 411, 412, 413, 416, 500, 501, 503, 507}
+var commonStatus = [...]int{200, 201, 204, 206, 301, 303, 304, 307, 400, 403, 404, 405, 409, 411, 412, 413, 416, 500, 501, 503, 507}
 
 // statusSlot maps a status to its place in commonStatus plus one; 0 for
 // the others.
