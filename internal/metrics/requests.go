@@ -100,7 +100,7 @@ func (r *Requests) Observe(rec *s3api.Record) {
 	if s := rec.Status; s >= 0 && s < len(statusSlot) && statusSlot[s] != 0 {
 		c.status[statusSlot[s]].Add(1)
 	} else {
-		r.slow(r.statusSlow, [2]int{op, s}).Add(1)
+		counterOf(&r.mu, r.statusSlow, [2]int{op, s}).Add(1)
 	}
 	if rec.BytesIn > 0 {
 		c.in.Add(uint64(rec.BytesIn))
@@ -109,7 +109,7 @@ func (r *Requests) Observe(rec *s3api.Record) {
 		c.out.Add(uint64(rec.BytesOut))
 	}
 	if rec.Code != "" {
-		r.errorCount(rec.Code).Add(1)
+		counterOf(&r.mu, r.errors, rec.Code).Add(1)
 	}
 	h := c.duration.Load()
 	if h == nil {
@@ -120,30 +120,19 @@ func (r *Requests) Observe(rec *s3api.Record) {
 	(*h).Observe(rec.Duration.Seconds())
 }
 
-// errorCount is the counter of an S3 error code, made at its first use:
-// the codes are the edge's own constants, a bounded set.
-func (r *Requests) errorCount(code string) *atomic.Uint64 {
-	r.mu.RLock()
-	c := r.errors[code]
-	r.mu.RUnlock()
+// counterOf is the counter of key in m, made at its first use: for S3
+// error codes (the edge's own constants, a bounded set) and the rare
+// statuses outside commonStatus.
+func counterOf[K comparable](mu *sync.RWMutex, m map[K]*atomic.Uint64, key K) *atomic.Uint64 {
+	mu.RLock()
+	c := m[key]
+	mu.RUnlock()
 	if c != nil {
 		return c
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if c = r.errors[code]; c == nil {
-		c = new(atomic.Uint64)
-		r.errors[code] = c
-	}
-	return c
-}
-
-// slow is the counter of key in m, made at its first use, under r.mu.
-func (r *Requests) slow(m map[[2]int]*atomic.Uint64, key [2]int) *atomic.Uint64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c := m[key]
-	if c == nil {
+	mu.Lock()
+	defer mu.Unlock()
+	if c = m[key]; c == nil {
 		c = new(atomic.Uint64)
 		m[key] = c
 	}
