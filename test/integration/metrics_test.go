@@ -311,3 +311,36 @@ func TestMetricsInFlightRefused(t *testing.T) {
 		t.Errorf("jog_s3_requests_in_flight = %v once idle, want 0", v)
 	}
 }
+
+// TestMetricsReservation: bytes a GET presenting a reservation moves are
+// counted as that reservation's, and the lifecycle worker's first pass
+// and the start-up orphan sweep show.
+func TestMetricsReservation(t *testing.T) {
+	srv, c := startQoSWith(t, func(cfg *config.Config) {
+		testutil.WithQoSCapacity(qosRead, qosWrite)(cfg)
+		cfg.MetricsToken = metricsToken
+	})
+	data := c.putRandom(t, "/qos/obj", 256<<10)
+	id := qosReserve(t, srv, "qos", qosRead/4, 0, time.Hour)
+	before := scrapeMetrics(t, srv, metricsToken)
+	if err := c.do(t.Context(), "GET", "/qos/obj", nil, itest.SHA256Hex(nil), id, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	after := scrapeUntil(t, srv, func(s scrape) bool {
+		return s.value("jog_s3_request_duration_seconds", "op", "GetObject") >
+			before.value("jog_s3_request_duration_seconds", "op", "GetObject")
+	})
+	labels := []string{"direction", "read", "reservation", id}
+	if d := after.value("jog_qos_reservation_granted_bytes_total", labels...) -
+		before.value("jog_qos_reservation_granted_bytes_total", labels...); d != float64(len(data)) {
+		t.Errorf("jog_qos_reservation_granted_bytes_total%v moved by %v, want %d", labels, d, len(data))
+	}
+	<-srv.Swept
+	s := scrapeUntil(t, srv, func(s scrape) bool { return s.value("jog_lifecycle_passes_total") >= 1 })
+	if v := s.value("jog_lifecycle_passes_total"); v < 1 {
+		t.Errorf("jog_lifecycle_passes_total = %v, want the first pass counted", v)
+	}
+	if v := s.value("jog_orphan_sweeps_total", "result", "done"); v != 1 {
+		t.Errorf(`jog_orphan_sweeps_total{result="done"} = %v, want 1`, v)
+	}
+}
