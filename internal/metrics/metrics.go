@@ -66,7 +66,8 @@ func (m *Metrics) Watch(src Sources) {
 		m.reg.MustRegister(newPostgresCollector(s))
 	}
 	if b, ok := src.Meta.(meta.BucketStore); ok && src.BucketLimit > 0 {
-		m.reg.MustRegister(newBucketCollector(b, src.BucketLimit))
+		_, pg := src.Meta.(postgresStats)
+		m.reg.MustRegister(newBucketCollector(b, src.BucketLimit, pg))
 	}
 	if src.Lifecycle != nil {
 		m.reg.MustRegister(newLifecycleCollector(src.Lifecycle))

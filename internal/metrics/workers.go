@@ -150,10 +150,13 @@ func (c *qosCollector) Collect(ch chan<- prometheus.Metric) {
 // bucketCollector reads the usage of up to limit buckets at scrape time:
 // one series per bucket, so the family's cardinality is the bucket count,
 // bounded by limit (the first buckets by name; jog_buckets_truncated says
-// when there are more).
+// when there are more). With quotaOnly, only buckets with a quota: on
+// PostgreSQL the usage of a bucket without one is a sum over its versions
+// (ADR 0018), too dear for every scrape.
 type bucketCollector struct {
 	store                         meta.BucketStore
 	limit                         int
+	quotaOnly                     bool
 	used, quota, count, truncated *prometheus.Desc
 	mu                            sync.Mutex // one scrape's queries at a time
 }
@@ -161,9 +164,9 @@ type bucketCollector struct {
 // bucketScrapeTimeout bounds the usage queries of one scrape.
 const bucketScrapeTimeout = 5 * time.Second
 
-func newBucketCollector(store meta.BucketStore, limit int) *bucketCollector {
+func newBucketCollector(store meta.BucketStore, limit int, quotaOnly bool) *bucketCollector {
 	return &bucketCollector{
-		store: store, limit: limit,
+		store: store, limit: limit, quotaOnly: quotaOnly,
 		used:      newDesc("jog_bucket_used_bytes", "Bytes a bucket's stored versions sum to (what its quota counts).", "bucket"),
 		quota:     newDesc("jog_bucket_quota_bytes", "A bucket's quota, for buckets that have one.", "bucket"),
 		count:     newDesc("jog_buckets", "Buckets reported on (at most --metrics-buckets)."),
@@ -192,6 +195,9 @@ func (c *bucketCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- gauge(c.count, len(bs))
 	ch <- gauge(c.truncated, truncated)
 	for _, b := range bs {
+		if c.quotaOnly && b.Quota == 0 {
+			continue
+		}
 		used, err := c.store.BucketUsage(ctx, b.Name)
 		if err != nil {
 			continue // deleted since the listing, or the scrape's time is up

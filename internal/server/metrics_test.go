@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
@@ -17,7 +18,8 @@ import (
 )
 
 // TestMetricsPostgres: a server on PostgreSQL exposes its pool's
-// statistics and its buckets' usage, and no SQLite metrics.
+// statistics and the usage of its buckets with a quota (the others' would
+// be a sum over their versions at every scrape), and no SQLite metrics.
 func TestMetricsPostgres(t *testing.T) {
 	c, err := pgtest.Start()
 	if errors.Is(err, pgtest.ErrNoPostgres) && os.Getenv("JOG_REQUIRE_POSTGRES") == "" && os.Getenv("CI") == "" {
@@ -33,12 +35,20 @@ func TestMetricsPostgres(t *testing.T) {
 	})
 	s3c := srv.AWSClient(t)
 	ctx := t.Context()
-	if _, err := s3c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+	if _, err := s3c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("plain")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s3c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("bkt"), Key: aws.String("k"),
-		Body: strings.NewReader("hello")}); err != nil {
+	withQuota := func(o *s3.Options) { // CreateBucket with JOG's x-jog-bucket-quota
+		o.APIOptions = append(o.APIOptions, smithyhttp.AddHeaderValue("x-jog-bucket-quota", "1MiB"))
+	}
+	if _, err := s3c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("quota")}, withQuota); err != nil {
 		t.Fatal(err)
+	}
+	for _, b := range []string{"plain", "quota"} {
+		if _, err := s3c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(b), Key: aws.String("k"),
+			Body: strings.NewReader("hello")}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	resp, err := srv.HTTPClient().Get(srv.URL + "/metrics")
 	if err != nil {
@@ -60,7 +70,10 @@ func TestMetricsPostgres(t *testing.T) {
 		t.Error("SQLite metrics on a PostgreSQL server")
 	}
 	f := fams["jog_bucket_used_bytes"]
-	if f == nil || len(f.Metric) != 1 || f.Metric[0].GetGauge().GetValue() != 5 {
-		t.Errorf("jog_bucket_used_bytes: %v, want bkt at 5", f)
+	if f == nil || len(f.Metric) != 1 || f.Metric[0].GetLabel()[0].GetValue() != "quota" || f.Metric[0].GetGauge().GetValue() != 5 {
+		t.Errorf("jog_bucket_used_bytes: %v, want only bucket quota, at 5", f)
+	}
+	if f := fams["jog_bucket_quota_bytes"]; f == nil || f.Metric[0].GetGauge().GetValue() != 1<<20 {
+		t.Errorf("jog_bucket_quota_bytes: %v, want 1 MiB", f)
 	}
 }
