@@ -177,6 +177,9 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		if name == "meta" {
 			f.DefValue = RedactMeta(v) // never a password
 		}
+		if name == "metrics-token" {
+			f.DefValue = "(set)" // never the token
+		}
 	}
 }
 
