@@ -7,9 +7,6 @@ import (
 	"io"
 )
 
-// Version is set at build time with -ldflags "-X .../cli.Version=...".
-var Version = "dev"
-
 // Run executes the command line args (without the program name) and returns
 // the process exit code.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -30,9 +27,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCp(ctx, args[1:], stdout, stderr)
 	case "calibrate":
 		return runCalibrate(ctx, args[1:], stdout, stderr)
+	case "health":
+		return runHealth(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return runMigrate(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "jog", Version)
-		return 0
+		return runVersion(stdout)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -53,6 +53,8 @@ Usage:
   jog admin ...        users, keys, groups, policies, roles, reservations (jog admin -h)
   jog cp SRC DST       copy files to and from any S3 endpoint (jog cp -h)
   jog calibrate        measure the data dir's throughput for reservations (jog calibrate -h)
-  jog version          print the version
+  jog health           exit 0 when the server is ready (a container's health check; jog health -h)
+  jog migrate ...      move a data dir's metadata between SQLite and PostgreSQL (jog migrate -h)
+  jog version          print the version, commit and date of this build
 `)
 }

@@ -19,12 +19,17 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("jog server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg.BindFlags(fs, config.Getenv)
-	if err := fs.Parse(args); err != nil {
-		return 2
+	printConfig := fs.Bool("print-config", false, "print the settings in effect as a config file (secrets masked) and exit")
+	layers, code := loadSettings(&cfg, fs, args, stderr)
+	if code != 0 {
+		return code
 	}
-	if err := cfg.Validate(); err != nil {
-		fmt.Fprintln(stderr, "jog server:", err)
-		return 2
+	if *printConfig {
+		if err := layers.WriteTOML(stdout); err != nil {
+			fmt.Fprintln(stderr, "jog server:", err)
+			return 1
+		}
+		return 0
 	}
 	log := newLogger(cfg, stderr)
 	reopenLogs := reopenLogsOnSignal(ctx, log)
@@ -41,13 +46,14 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	if cfg.DebugAddr != "" {
-		if err := serveDebug(ctx, cfg.DebugAddr, log); err != nil {
+		if err := serveDebug(ctx, cfg.DebugAddr, log, srv.MetricsHandler()); err != nil {
 			ln.Close()
 			srv.Close()
 			log.Error("debug listen failed", "err", err)
 			return 1
 		}
 	}
+	reloadOnHangup(ctx, srv, log)
 	printBanner(stdout, ln.Addr(), srv, cfg)
 	tctx, stopTuning := context.WithCancel(ctx)
 	defer stopTuning()

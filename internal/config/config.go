@@ -77,6 +77,16 @@ type Config struct {
 	// (95% of it), and the rate the scheduler paces requests at while one
 	// is active. 0: none, and request-rate reservations are refused.
 	QoSRequestCapacity RequestRate
+	// ConfigFile is a TOML file of settings (--config, JOG_CONFIG): keys
+	// are the flag names; flags and JOG_* variables override it (file.go).
+	ConfigFile string
+	// MetricsToken, when set, is the bearer token that scrapes /metrics on
+	// the S3 port (docs/OPERATIONS-metrics.md); MetricsPublic opens it to
+	// unsigned requests. MetricsBuckets bounds the buckets whose usage
+	// /metrics reports (0: none).
+	MetricsToken   string
+	MetricsPublic  bool
+	MetricsBuckets int
 	// AccessLog is where the access log goes: "" (off), "stderr", or a
 	// file path (reopened on SIGUSR1). AccessLogFormat is json or text;
 	// AccessLogSample the fraction of successful requests written (errors,
@@ -90,6 +100,10 @@ type Config struct {
 	BucketLogInterval time.Duration
 
 	envErrs []error // JOG_* values BindFlags could not parse
+
+	// names are the settings' flags, in BindFlags order: the config
+	// file's keys.
+	names []string
 }
 
 // MaxInline bounds --inline-max: each request in flight may hold this much
@@ -103,6 +117,7 @@ const MaxPack = 16 << 20
 func Default() Config {
 	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
 		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
+		MetricsBuckets:  100,
 		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute}
 }
 
@@ -123,6 +138,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		fs.DurationVar(p, name, *p, usage+" (env "+envName(name)+")")
 		names = append(names, name)
 	}
+	str(&c.ConfigFile, fileFlag, "TOML file of settings, keys named as these flags (data-dir = \"/srv/jog\"); flags and JOG_* variables override it")
 	str(&c.Addr, "addr", "listen address")
 	str(&c.DataDir, "data-dir", "directory for metadata and object data")
 	str(&c.Meta, "meta", metaUsage)
@@ -151,6 +167,10 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSRequestCapacity, "qos-request-capacity", "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)")
+	str(&c.MetricsToken, "metrics-token", "bearer token that scrapes /metrics on the S3 port (prefer the env variable: a flag shows in process listings)")
+	fs.BoolVar(&c.MetricsPublic, "metrics-public", c.MetricsPublic, "serve /metrics on the S3 port to unsigned requests, without a token (env "+envName("metrics-public")+")")
+	names = append(names, "metrics-public")
+	num(&c.MetricsBuckets, "metrics-buckets", "most buckets whose usage /metrics reports, one series each (0 = none)")
 	str(&c.AccessLog, "access-log", "access log: off (default), stderr, or a file path (reopened on SIGUSR1)")
 	str(&c.AccessLogFormat, "access-log-format", "access log lines: json or text")
 	fs.Float64Var(&c.AccessLogSample, "access-log-sample", c.AccessLogSample,
@@ -159,6 +179,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	dur(&c.BucketLogInterval, "bucket-log-interval", "how often server access logs (PutBucketLogging) are delivered to their target buckets")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	c.IAMKey = getenv(keyring.EnvVar)
+	c.names = names
 	for _, name := range names {
 		env := envName(name)
 		v := getenv(env)
@@ -173,6 +194,9 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		f.DefValue = v // -h shows the default in effect
 		if name == "meta" {
 			f.DefValue = RedactMeta(v) // never a password
+		}
+		if name == "metrics-token" {
+			f.DefValue = "(set)" // never the token
 		}
 	}
 }
@@ -273,6 +297,9 @@ func (c Config) Validate() error {
 	}
 	if c.QoSReadCapacity < 0 || c.QoSWriteCapacity < 0 || c.QoSRequestCapacity < 0 {
 		errs = append(errs, errors.New("--qos-read-capacity, --qos-write-capacity and --qos-request-capacity must not be negative"))
+	}
+	if c.MetricsBuckets < 0 {
+		errs = append(errs, errors.New("--metrics-buckets must not be negative"))
 	}
 	if c.AccessLogFormat != "text" && c.AccessLogFormat != "json" {
 		errs = append(errs, fmt.Errorf("--access-log-format %q: want text or json", c.AccessLogFormat))

@@ -69,6 +69,13 @@ func (s *Service) invalidate() {
 	s.mu.Unlock()
 }
 
+// StoreChanged tells the Service that another process sharing the store
+// wrote IAM (meta.ChangedIAM, or meta.ChangedAll: relayed by the server
+// from meta.Changes): the cache is dropped and the next lookup reads the
+// change counter, as after a write through this Service. Without it, such
+// a write is seen within PollInterval.
+func (s *Service) StoreChanged() { s.invalidate() }
+
 // fresh returns the cache's epoch once it reflects the store: when the
 // change counter was read more than PollInterval ago (or never), it is
 // read again, and a new value drops the cache.

@@ -55,8 +55,9 @@ var (
 type Options struct {
 	// PollInterval is how long the authorization cache trusts itself
 	// before it asks the store's change counter again: the longest a change
-	// made by another gateway goes unseen. Changes made through this
-	// Service are seen at once. 0: ask before every lookup.
+	// made by another gateway goes unseen, unless the store announces it
+	// (StoreChanged). Changes made through this Service are seen at once.
+	// 0: ask before every lookup.
 	PollInterval time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time

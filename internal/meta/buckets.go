@@ -61,3 +61,14 @@ type ListBucketsOptions struct {
 	After  string // only names that sort after After ("": from the first)
 	Limit  int    // at most Limit buckets; 0 means no limit
 }
+
+// BucketHinter is an optional capability of a store whose GetBucket costs
+// a round trip (PostgreSQL): BucketHint answers from what it read before,
+// possibly stale by a bounded time, for a write that holds its choices to
+// the bucket's state in its transaction (Condition.Versioning,
+// Condition.ObjectLock; the bucket's existence and quota are read there
+// anyway) and reads the bucket again with GetBucket when that fails.
+// Nothing else may rely on its answer.
+type BucketHinter interface {
+	BucketHint(ctx context.Context, name string) (Bucket, error)
+}

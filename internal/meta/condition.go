@@ -20,12 +20,12 @@ type Latest struct {
 	Marker string
 }
 
-// Check reports whether c holds for a write over latest in a bucket whose
-// versioning state is versioning (Bucket.Versioning): nil, or the error
+// Check reports whether c holds for a write over latest in a bucket in
+// state b (Known or not): nil, or the error
 // the write fails with — ErrPreconditionFailed, ErrObjectNotFound (IfMatch
 // on a missing key) or ErrVersioningChanged. A latest delete marker is
 // "no object".
-func (c Condition) Check(latest Latest, versioning string) error {
+func (c Condition) Check(latest Latest, b BucketState) error {
 	if c.IfNoneMatchAny && latest.Live {
 		return ErrPreconditionFailed
 	}
@@ -42,7 +42,8 @@ func (c Condition) Check(latest Latest, versioning string) error {
 		!c.IfMatchLastModified.IsZero() && latest.LastModified.Unix() != c.IfMatchLastModified.Unix()) {
 		return ErrPreconditionFailed
 	}
-	if c.Versioning != nil && *c.Versioning != versioning {
+	if c.Versioning != nil && *c.Versioning != b.Versioning ||
+		c.ObjectLock != nil && *c.ObjectLock != b.ObjectLock {
 		return ErrVersioningChanged
 	}
 	if c.IfLatestVersion != "" {

@@ -43,9 +43,14 @@ var (
 	// resume from.
 	ErrVersionMarker = errors.New("version-id marker names no version of the key marker")
 	// ErrVersioningChanged reports a write held to a bucket versioning
-	// state (Condition.Versioning) that changed before it committed; it
-	// is an ErrConflict. Nothing changed: the caller decides again.
-	ErrVersioningChanged = fmt.Errorf("bucket versioning changed during the write: %w", ErrConflict)
+	// state or object lock (Condition.Versioning, Condition.ObjectLock)
+	// that changed before it committed; it is an ErrConflict. Nothing
+	// changed: the caller decides again.
+	ErrVersioningChanged = fmt.Errorf("bucket versioning or object lock changed during the write: %w", ErrConflict)
+	// ErrUnstorableKey reports a key (or version ID) the store cannot
+	// keep: PostgreSQL's text holds neither NUL bytes nor invalid UTF-8.
+	// Nothing changed.
+	ErrUnstorableKey = errors.New("the metadata store cannot keep a key with a NUL byte or invalid UTF-8")
 
 	// IAMStore's errors, one per error code of IAM's API: NoSuchEntity,
 	// EntityAlreadyExists, LimitExceeded, DeleteConflict. A store wraps

@@ -77,6 +77,21 @@ type Object struct {
 	// version's retention and legal hold, written in the same
 	// transaction. Reads leave it nil (ObjectStore.GetObjectLock).
 	Lock *ObjectLock
+	// InBucket, when Known, is the state of the object's bucket as a read
+	// or write of it saw it, in the same snapshot: what the version and
+	// lock headers of its answer depend on. GetObject of a store that
+	// reads the bucket in the same statement sets it (PostgreSQL: no
+	// second round trip), and the service sets it on what it writes;
+	// otherwise it is zero and the bucket is read on its own.
+	InBucket BucketState
+}
+
+// BucketState is the part of a bucket a read or write of one of its
+// objects answers with (Object.InBucket).
+type BucketState struct {
+	Known      bool
+	Versioning string // Bucket.Versioning
+	ObjectLock bool   // Bucket.ObjectLock
 }
 
 // Checksum is a flexible checksum as S3 reports it.
@@ -130,6 +145,12 @@ type Condition struct {
 	// ID, or a delete marker over a removal, under. It is no condition
 	// of the request (IsZero ignores it).
 	Versioning *string
+	// ObjectLock, when not nil, fails the write with ErrVersioningChanged
+	// unless the bucket's object lock (Bucket.ObjectLock) is still
+	// *ObjectLock when it commits: the state the writer chose the
+	// version's default retention under. No condition of the request
+	// either.
+	ObjectLock *bool
 }
 
 // IsZero reports whether c imposes no condition.

@@ -26,7 +26,9 @@ func Reservable(c meta.Capacity) meta.Capacity {
 
 // PollInterval is how often the Activator reads the store even when
 // nothing changed here: it bounds how long a reservation created or
-// cancelled through another gateway sharing the store takes to apply.
+// cancelled through another gateway sharing the store takes to apply when
+// the store does not announce it (Reservations.StoreChanged, which calls
+// Changed).
 // Windows starting or ending are not polled for: a timer fires at the
 // next boundary, to the second.
 const PollInterval = time.Second

@@ -235,15 +235,8 @@ func TestActive(t *testing.T) {
 // store) is seen once CacheTTL has passed, not before.
 func TestCacheTTL(t *testing.T) {
 	clk := &clock{t: t0}
-	s, st := open(t, meta.Capacity{Read: 100, Write: 100}, clk)
+	s, st, r := cachedReservation(t, clk)
 	ctx := t.Context()
-	r, err := s.Create(ctx, window("a", 10, 10, 0, time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Active(ctx, "a", r.ID); err != nil {
-		t.Fatal(err)
-	}
 	if err := st.DeleteReservation(ctx, "a", r.ID); err != nil {
 		t.Fatal(err)
 	}

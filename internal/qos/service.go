@@ -13,9 +13,9 @@ import (
 // CacheTTL is how long Active and Bound trust what they read from the
 // store. This gateway's own creations and cancellations drop the cache at
 // once; the TTL bounds how long one made through another gateway sharing
-// the store (PostgreSQL, issue 24) takes to be seen. States are computed
-// from the cached times at each call, so expiry is exact to the second
-// whatever the TTL.
+// the store (PostgreSQL, issue 24) takes to be seen when the store does not
+// announce it (StoreChanged). States are computed from the cached times
+// at each call, so expiry is exact to the second whatever the TTL.
 const CacheTTL = 2 * time.Second
 
 // maxCached bounds the IDs Active remembers.
@@ -207,6 +207,14 @@ func (s *Reservations) generation() uint64 {
 // reservations, by the store): lookups cached for it are dropped, so a
 // bucket created again under the name starts with none.
 func (s *Reservations) BucketDeleted(string) { s.invalidate() }
+
+// StoreChanged tells the service that another process sharing the store
+// created or removed reservations (meta.ChangedReservations, or
+// meta.ChangedAll: relayed by the server from meta.Changes): cached
+// lookups are dropped and the Activator reads the store again (OnChange),
+// as after a write on this gateway. Without it, such a change applies
+// within CacheTTL here and PollInterval in the scheduler.
+func (s *Reservations) StoreChanged() { s.invalidate() }
 
 // storeIf runs put, which caches a lookup, under the lock unless this
 // gateway wrote since gen: a lookup that raced with a write is not kept.

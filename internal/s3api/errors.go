@@ -82,6 +82,7 @@ var errorTable = []struct {
 	{lifecycle.ErrNoConfig, APIError{"NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist", http.StatusNotFound}},
 	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}},
 	{meta.ErrVersionMarker, *errInvalidVersionID},
+	{meta.ErrUnstorableKey, APIError{"InvalidArgument", "The metadata backend cannot store an object key with a NUL byte or invalid UTF-8.", http.StatusBadRequest}},
 	{meta.ErrPartChanged, APIError{"InvalidPart", "One or more of the specified parts changed while the upload was being completed.", http.StatusBadRequest}},
 	{service.ErrInvalidPart, APIError{"InvalidPart", "One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part's entity tag.", http.StatusBadRequest}},
 	{service.ErrInvalidPartOrder, APIError{"InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", http.StatusBadRequest}},

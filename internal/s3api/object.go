@@ -75,7 +75,9 @@ func (h *Handler) storeObject(w http.ResponseWriter, r *request, hdr http.Header
 	w.Header().Set("ETag", `"`+o.ETag+`"`)
 	setChecksumHeaders(w.Header(), o.Checksum)
 	h.setExpiration(w.Header(), r, o)
-	h.setVersionHeader(w, r, o.VersionID)
+	if v := h.svc.ObjectVersionHeader(r.Context(), r.route.Bucket, o); v != "" {
+		w.Header().Set("X-Amz-Version-Id", v)
+	}
 	return o, nil
 }
 
@@ -141,8 +143,9 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 	if body != nil {
 		defer body.Close()
 	}
-	// One bucket lookup serves the version header and the lock headers.
-	b, err := h.svc.GetBucket(r.Context(), r.route.Bucket)
+	// One bucket lookup (none when the store read it with the object)
+	// serves the version header and the lock headers.
+	b, err := h.svc.ObjectBucket(r.Context(), r.route.Bucket, o)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iamapi"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
+	"github.com/jogstore/jog/internal/metrics"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sts"
@@ -41,10 +42,16 @@ type Server struct {
 	stopLifecycle func()
 	// stopQoS stops the reservations' activator and waits for it.
 	stopQoS     func()
-	logs        logs // the access log and server access logging (logs.go)
+	certs       *certHolder      // --tls-cert's pair, reloaded by ReloadTLS; nil without TLS
+	metrics     *metrics.Metrics // metrics.go
+	lcWorker    *worker.Worker   // the lifecycle worker, nil when off
+	logs        logs             // the access log and server access logging (logs.go)
 	Credentials config.Credentials
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
+
+	// stopNotify stops relaying other gateways' changes and waits (notify.go).
+	stopNotify func()
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
@@ -71,7 +78,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 
 // open is New once the stores are open.
 func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *backend.Stores, started time.Time) (*Server, error) {
-	s := &Server{cfg: cfg, log: log, stores: stores}
+	s := &Server{cfg: cfg, log: log, stores: stores, metrics: metrics.New()}
+	if err := s.loadTLS(); err != nil {
+		return nil, err
+	}
 	s.Credentials = config.Credentials{AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey}
 	if cfg.AccessKey == "" {
 		c, gen, err := config.LoadOrCreateCredentials(cfg.DataDir)
@@ -84,12 +94,17 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if inline == 0 {
 		inline = -1 // off
 	}
-	svc := service.NewWith(stores.Meta, stores.Blobs, log, service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay})
+	opts := service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay}
+	if stores.Shared { // other gateways' orphan sweeps spare blobs younger than blob.Grace
+		opts.CommitWithin = blob.Grace / 2
+	}
+	svc := service.NewWith(stores.Meta, stores.Blobs, log, opts)
 	// Temp files of writes a crash interrupted: one directory, so before
 	// the server answers. Where gateways share the data dir, only those of
 	// ended gateways, and old enough that no live write owns them
 	// (service.RecoveryBefore); the sweep's bound is the same.
 	before := service.RecoveryBefore(started, stores.Shared)
+	recoveryStart := time.Now()
 	n, err := stores.Blobs.CleanTemp(ctx, before)
 	if err != nil {
 		return nil, fmt.Errorf("recovery: %w", err)
@@ -101,6 +116,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	} else if n > 0 {
 		log.Info("trash emptied", "removed", n)
 	}
+	s.metrics.Recovery().Recovered(n, time.Since(recoveryStart))
 	s.sweep(svc, before)
 	s.lifecycle(ctx, svc)
 	users, serverKey, err := openIAM(ctx, cfg, stores)
@@ -111,6 +127,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if err != nil {
 		return nil, err
 	}
+	s.notify(ctx, stores.Meta, svc, users, reservations)
 	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
 	sessions := sts.New(users, serverKey, sts.Options{})
 	keys := sts.Keys{Root: root, IAM: users, STS: sessions}
@@ -122,14 +139,17 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 		Reservations: reservations, Scheduler: scheduler,
-		Observer: observer,
+		Observer: s3api.Observers{s.metrics.Requests(), observer},
 	})
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
 	iamAuthz := authz.New(users.Account(), authz.Options{TrustForwardedFor: cfg.TrustForwardedFor})
 	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Keys: keys, Authorize: iamAuthz.DecideIAM, Logger: log})
 	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
-	s.handler = s.withHealth(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}))
+	s.handler = s.withHealth(countInFlight(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}), s.metrics.Requests()))
+	s.handler = s.withMetrics(s.handler)
+	s.metrics.Watch(metrics.Sources{Blobs: stores.Blobs, Meta: stores.Meta, Lifecycle: s.lcWorker,
+		Scheduler: scheduler, BucketLimit: cfg.MetricsBuckets})
 	return s, nil
 }
 
@@ -224,6 +244,7 @@ func (s *Server) maintain(ctx context.Context, svc *service.Service) {
 // sweepOnce runs the orphan sweep and logs what it did.
 func (s *Server) sweepOnce(ctx context.Context, svc *service.Service, before, started time.Time) {
 	rep, err := svc.SweepOrphans(ctx, before)
+	s.metrics.Recovery().Swept(rep.BlobsScanned, rep.OrphansRemoved, err, ctx.Err() != nil, time.Since(started))
 	switch {
 	case ctx.Err() != nil:
 		s.log.Info("orphan sweep stopped by shutdown", "blobs_scanned", rep.BlobsScanned, "orphans_removed", rep.OrphansRemoved)
@@ -249,6 +270,7 @@ func (s *Server) lifecycle(ctx context.Context, svc *service.Service) {
 	done := make(chan struct{})
 	s.stopLifecycle = func() { cancel(); <-done }
 	w := worker.New(svc, s.log, worker.Options{Interval: s.cfg.LifecycleInterval})
+	s.lcWorker = w
 	go func() {
 		defer close(done)
 		w.Run(ctx)
@@ -271,12 +293,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		TLSConfig:         s.tlsConfig(),
 	}
 	errc := make(chan error, 1)
 	tls := s.cfg.TLSCert != ""
 	go func() {
 		if tls {
-			errc <- hs.ServeTLS(ln, s.cfg.TLSCert, s.cfg.TLSKey)
+			errc <- hs.ServeTLS(ln, "", "") // certificates from TLSConfig
 			return
 		}
 		errc <- hs.Serve(ln)
@@ -307,6 +330,7 @@ func (s *Server) closeStores() error {
 	s.stopSweep()
 	s.stopLifecycle()
 	s.stopQoS()
+	s.stopNotify()
 	logErr := s.closeLogs()
 	return errors.Join(logErr, s.stores.Close())
 }

@@ -48,11 +48,9 @@ func (s *Service) createBucket(ctx context.Context, b meta.Bucket) error {
 // per-bucket cache of the Service is dropped here, so that a bucket deleted
 // and created again starts with none of its predecessor's configuration.
 func (s *Service) dropBucketCaches(name string) {
-	s.corsRules.drop(name)
-	s.lifecycleRules.drop(name)
-	s.lockDefaultsCache.drop(name)
-	s.bucketAccess.drop(name)
-	s.bucketLogging.drop(name)
+	for _, c := range s.bucketCaches() {
+		c.drop(name)
+	}
 }
 
 // DeleteBucket removes an empty bucket, aborting its uploads in progress.

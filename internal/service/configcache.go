@@ -9,8 +9,9 @@ import (
 // compiled CORS rules) so that requests do not query the metadata store
 // for them on every request. An entry lives ttl at most: several gateways
 // may share one database, and a change made through another gateway is
-// seen here once the entry expires. Changes made through this process drop
-// the entry at once (drop, before and after the write). A lookup that
+// seen here once the entry expires, or when the database announces it
+// (Service.StoreChanged: drop, dropAll). Changes made through this process
+// drop the entry at once (drop, before and after the write). A lookup that
 // raced with a drop is not stored: the generation changed meanwhile.
 // Results that say "no such bucket" are cached too (err), so requests
 // naming buckets that do not exist cost no query on repeat either. At max
@@ -85,4 +86,12 @@ func (c *configCache[T]) drop(key string) {
 	defer c.mu.Unlock()
 	c.gen++
 	delete(c.m, key)
+}
+
+// dropAll forgets every key and any lookup in flight.
+func (c *configCache[T]) dropAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	clear(c.m)
 }

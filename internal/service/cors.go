@@ -15,7 +15,8 @@ const corsConfig = "cors"
 
 // CORSCacheTTL is how long a gateway keeps a bucket's CORS rules before it
 // reads them again: the longest a change made through another gateway
-// sharing the database goes unseen here.
+// sharing the database goes unseen here when the database does not
+// announce it (StoreChanged).
 const CORSCacheTTL = 5 * time.Second
 
 // corsCacheMax bounds the buckets whose CORS rules are kept at once.

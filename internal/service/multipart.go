@@ -147,7 +147,13 @@ func (s *Service) recordPart(ctx context.Context, bucket, key, uploadID string, 
 		Number: number, BlobID: wb.id, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
 		LastModified: meta.Now(), ChecksumAlgorithm: string(wb.alg), Checksum: checksum.Encode(wb.sum),
 	}
-	freed, err := s.meta.PutPart(ctx, bucket, key, uploadID, p)
+	cctx, cancel := s.commitContext(ctx, wb)
+	defer cancel()
+	err := cctx.Err() // a store may not look before it commits
+	var freed []string
+	if err == nil {
+		freed, err = s.meta.PutPart(cctx, bucket, key, uploadID, p)
+	}
 	if err != nil {
 		s.freeBlobs(ctx, []string{wb.id})
 		return meta.Part{}, err

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/checksum"
@@ -80,11 +81,17 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 	if in.Size > MaxObjectSize {
 		return meta.Object{}, ErrEntityTooLarge
 	}
-	b, err := s.meta.GetBucket(ctx, in.Bucket)
+	b, hinted, err := s.bucketForWrite(ctx, in.Bucket)
 	if err != nil {
 		return meta.Object{}, err
 	}
 	lock, err := s.newVersionLock(ctx, b, in.Lock, in.Integrity)
+	if err != nil && hinted { // refused on a hint: decide on the bucket itself
+		if b, err = s.meta.GetBucket(ctx, in.Bucket); err != nil {
+			return meta.Object{}, err
+		}
+		lock, err = s.newVersionLock(ctx, b, in.Lock, in.Integrity)
+	}
 	if err != nil {
 		return meta.Object{}, err
 	}
@@ -102,9 +109,20 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		Lock:     lock,
 	}
 	var freed []string
-	err = s.underVersioning(ctx, b, in.Cond, func(b meta.Bucket, cond meta.Condition) (err error) {
-		o.VersionID = writeVersion(b)
-		freed, err = s.meta.PutObject(ctx, o, cond)
+	cctx, cancel := s.commitContext(ctx, wb)
+	defer cancel()
+	err = s.underVersioning(cctx, b, in.Cond, func(cur meta.Bucket, cond meta.Condition) (err error) {
+		if cur.ObjectLock != b.ObjectLock { // the bucket read anew: its default retention too
+			if o.Lock, err = s.newVersionLock(ctx, cur, in.Lock, in.Integrity); err != nil {
+				return err
+			}
+		}
+		b = cur
+		o.VersionID = writeVersion(cur)
+		if err := cctx.Err(); err != nil { // a store may not look before it commits
+			return err
+		}
+		freed, err = s.meta.PutObject(cctx, o, cond)
 		return err
 	})
 	if err != nil {
@@ -112,6 +130,8 @@ func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, erro
 		return meta.Object{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	// The state the commit checked: the answer's headers need no lookup.
+	o.InBucket = meta.BucketState{Known: true, Versioning: b.Versioning, ObjectLock: b.ObjectLock}
 	o.Inline = nil // pooled memory, released on return
 	return o, nil
 }
@@ -125,8 +145,22 @@ type writtenData struct {
 	size   int64
 	md5    []byte
 	alg    checksum.Algorithm
-	sum    []byte  // checksum of alg
-	buf    *[]byte // pooled buffer of inline, for release
+	sum    []byte    // checksum of alg
+	buf    *[]byte   // pooled buffer of inline, for release
+	at     time.Time // when the blob's commit started (a blob only)
+}
+
+// commitContext bounds the metadata commit that refers to blob wd
+// (Options.CommitWithin): past the bound the write fails rather than
+// commit, and the blob is freed. Where gateways share the data dir, the
+// orphan sweep of another gateway may remove a blob no metadata refers to
+// once it is blob.Grace old; a commit started within CommitWithin
+// (blob.Grace/2) of the blob's has half an hour left to finish.
+func (s *Service) commitContext(ctx context.Context, wd writtenData) (context.Context, context.CancelFunc) {
+	if s.commitWithin <= 0 || wd.id == "" {
+		return ctx, func() {}
+	}
+	return context.WithDeadline(ctx, wd.at.Add(s.commitWithin))
 }
 
 // release returns wd's inline buffer to its pool.
@@ -211,6 +245,7 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 	}
 	s.release(wd)
 	wd.buf = nil
+	wd.at = time.Now() // no later than the blob's ModTime
 	if wd.id, err = sk.w.Commit(); err != nil {
 		return writtenData{}, err
 	}

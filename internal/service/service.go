@@ -25,6 +25,7 @@ type Service struct {
 	// (BucketLifecycle), evaluated with lifecycleDay.
 	lifecycleRules *configCache[*lifecycle.Rules]
 	lifecycleDay   time.Duration
+	commitWithin   time.Duration // Options.CommitWithin
 	// lockDefaultsCache caches the default retention of buckets with
 	// object lock (lockDefaults), read on every write to them.
 	lockDefaultsCache *configCache[LockConfig]
@@ -53,6 +54,11 @@ type Options struct {
 	// LifecycleDay is the length of a lifecycle day (lifecycle.Day when
 	// 0): tests shorten it to watch rules apply.
 	LifecycleDay time.Duration
+	// CommitWithin, when positive, bounds the time from a new blob's
+	// commit to the metadata commit that refers to it (commitContext):
+	// blob.Grace/2 where gateways share the data dir, whose orphan
+	// sweeps spare only blobs younger than blob.Grace.
+	CommitWithin time.Duration
 }
 
 // New returns a Service over the given stores with default options.
@@ -68,7 +74,7 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 		lockDefaultsCache: newConfigCache[LockConfig](CORSCacheTTL, corsCacheMax),
 		bucketAccess:      newConfigCache[*Access](CORSCacheTTL, corsCacheMax),
 		bucketLogging:     newConfigCache[*BucketLogging](CORSCacheTTL, corsCacheMax),
-		lifecycleDay:      opts.LifecycleDay}
+		lifecycleDay:      opts.LifecycleDay, commitWithin: opts.CommitWithin}
 	if s.lifecycleDay <= 0 {
 		s.lifecycleDay = lifecycle.Day
 	}

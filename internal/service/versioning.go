@@ -52,16 +52,18 @@ func writeVersion(b meta.Bucket) string {
 	return meta.NullVersion
 }
 
-// underVersioning runs write with bucket b's versioning state and cond
-// holding the store to it (meta.Condition.Versioning), again with the
-// state read anew while the store answers meta.ErrVersioningChanged: what
-// a write makes (a new version ID or the null version, a delete marker or
-// a removal) follows the state its commit sees, even when versioning was
-// enabled while a long PUT streamed its body.
+// underVersioning runs write with bucket b's versioning state and object
+// lock and cond holding the store to them (meta.Condition.Versioning,
+// meta.Condition.ObjectLock), again with the bucket read anew while the
+// store answers meta.ErrVersioningChanged: what a write makes (a new
+// version ID or the null version, a delete marker or a removal, a default
+// retention) follows the state its commit sees, even when versioning was
+// enabled while a long PUT streamed its body — or when b was a hint
+// (bucketForWrite).
 func (s *Service) underVersioning(ctx context.Context, b meta.Bucket, cond meta.Condition, write func(meta.Bucket, meta.Condition) error) error {
 	for tries := 1; ; tries++ {
-		state := b.Versioning
-		cond.Versioning = &state
+		state, lock := b.Versioning, b.ObjectLock
+		cond.Versioning, cond.ObjectLock = &state, &lock
 		err := write(b, cond)
 		if !errors.Is(err, meta.ErrVersioningChanged) || tries == 4 {
 			return err
@@ -104,6 +106,40 @@ func (s *Service) VersionHeader(ctx context.Context, bucket, versionID string) s
 		return ""
 	}
 	return VersionHeaderOf(b, versionID)
+}
+
+// ObjectVersionHeader is VersionHeader for object o read or written:
+// from the bucket's state o carries (meta.Object.InBucket) when known,
+// without a lookup.
+func (s *Service) ObjectVersionHeader(ctx context.Context, bucket string, o meta.Object) string {
+	if o.InBucket.Known {
+		return VersionHeaderOf(meta.Bucket{Versioning: o.InBucket.Versioning}, o.VersionID)
+	}
+	return s.VersionHeader(ctx, bucket, o.VersionID)
+}
+
+// ObjectBucket returns the bucket an answer about object o depends on
+// (its version and lock headers): the state read or written with o
+// (meta.Object.InBucket) when known, in the same snapshot and without a
+// round trip; else the bucket read now. Only Name, Versioning and
+// ObjectLock are set in the first case.
+func (s *Service) ObjectBucket(ctx context.Context, bucket string, o meta.Object) (meta.Bucket, error) {
+	if o.InBucket.Known {
+		return meta.Bucket{Name: bucket, Versioning: o.InBucket.Versioning, ObjectLock: o.InBucket.ObjectLock}, nil
+	}
+	return s.meta.GetBucket(ctx, bucket)
+}
+
+// bucketForWrite returns bucket as a write starts from it: the store's
+// hint when it gives one (meta.BucketHinter: no round trip), which the
+// write's transaction checks (underVersioning); hinted says so.
+func (s *Service) bucketForWrite(ctx context.Context, bucket string) (b meta.Bucket, hinted bool, err error) {
+	if h, ok := s.meta.(meta.BucketHinter); ok {
+		b, err = h.BucketHint(ctx, bucket)
+		return b, true, err
+	}
+	b, err = s.meta.GetBucket(ctx, bucket)
+	return b, false, err
 }
 
 // VersionHeaderOf is VersionHeader for a bucket already read.

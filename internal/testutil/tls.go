@@ -29,6 +29,10 @@ func WithTLS(t testing.TB) Option {
 	return func(c *config.Config) { c.TLSCert, c.TLSKey = cert, key }
 }
 
+// WriteSelfSigned writes a fresh self-signed certificate for 127.0.0.1
+// and localhost, and its key, as PEM files: each call a new key.
+func WriteSelfSigned(t testing.TB, certPath, keyPath string) { writeSelfSigned(t, certPath, keyPath) }
+
 func writeSelfSigned(t testing.TB, certPath, keyPath string) {
 	t.Helper()
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/testutil/pgtest"
@@ -30,6 +32,13 @@ const slack = 3 * time.Second
 // one data directory.
 func startGateways(t *testing.T, n int) []*gateway {
 	t.Helper()
+	gws, _ := startGatewaysOn(t, n)
+	return gws
+}
+
+// startGatewaysOn is startGateways, returning the database's URL too.
+func startGatewaysOn(t *testing.T, n int) ([]*gateway, string) {
+	t.Helper()
 	cluster := pgtest.Shared(t)
 	tmp := t.TempDir()
 	bin := buildJog(t, tmp)
@@ -46,7 +55,7 @@ func startGateways(t *testing.T, n int) []*gateway {
 		t.Cleanup(g.stop)
 		gws[i] = g
 	}
-	return gws
+	return gws, meta
 }
 
 // eventually polls cond every 50 ms until it holds and returns how long
@@ -75,15 +84,88 @@ func anonymousGet(t *testing.T, url string) int {
 	return resp.StatusCode
 }
 
-// TestStaleness: a change made through one gateway is obeyed by another
-// within the bound its cache states — a bucket policy granting and then no
-// longer granting anonymous reads (service.CORSCacheTTL), an access key
-// deleted (the IAM change counter, read every second).
+// notifiedBound is how soon a gateway obeys a change made through another
+// that the database announced (meta.Changes: LISTEN/NOTIFY): a
+// correctness bound, far above a notification's milliseconds on a busy
+// machine and below service.CORSCacheTTL, so that it fails when the
+// announcement does not arrive.
+const notifiedBound = 2 * time.Second
+
+// TestStaleness: a change made through one gateway is obeyed by another —
+// a bucket policy granting and then no longer granting anonymous reads, an
+// access key deleted — within notifiedBound while the database announces
+// changes, and, with the announcements silenced, within the time bounds of
+// the caches (service.CORSCacheTTL, the IAM change counter read every
+// second). The measured staleness is logged.
 func TestStaleness(t *testing.T) {
 	if testing.Short() {
 		t.Skip("gateways over PostgreSQL")
 	}
-	gws := startGateways(t, 2)
+	t.Run("notified", func(t *testing.T) {
+		gws, db := startGatewaysOn(t, 2)
+		// Each gateway listens (application_name jog-listener) and, its
+		// listener's backend terminated, listens again.
+		var first []int32
+		eventually(t, "both gateways listening", 30*time.Second, func() bool { first = listeners(t, db); return len(first) == 2 })
+		if err := queryRow(t, db, "SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid", nil, first); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "both gateways listening again", 30*time.Second, func() bool {
+			again := listeners(t, db)
+			return len(again) == 2 && !slices.Contains(first, again[0]) && !slices.Contains(first, again[1])
+		})
+		staleness(t, gws, notifiedBound, notifiedBound)
+	})
+	t.Run("silenced", func(t *testing.T) {
+		gws, db := startGatewaysOn(t, 2)
+		silence(t, db)
+		staleness(t, gws, service.CORSCacheTTL+slack, iamPollInterval+slack)
+	})
+}
+
+// listeners returns the backend PIDs of the connections to db listening
+// for changes.
+func listeners(t *testing.T, db string) []int32 {
+	t.Helper()
+	var pids []int32
+	if err := queryRow(t, db, "SELECT coalesce(array_agg(pid), '{}') FROM pg_stat_activity WHERE application_name = 'jog-listener' AND datname = current_database()", []any{&pids}); err != nil {
+		t.Fatal(err)
+	}
+	return pids
+}
+
+// silence disables db's triggers that announce changes (the end of
+// migration 0001): the gateways keep listening, and hear nothing.
+func silence(t *testing.T, db string) {
+	t.Helper()
+	for _, tr := range []struct{ table, trigger string }{
+		{"buckets", "buckets_notify"}, {"bucket_configs", "bucket_configs_notify"},
+		{"iam_state", "iam_notify"}, {"reservations", "reservations_notify"},
+	} {
+		if err := queryRow(t, db, fmt.Sprintf("ALTER TABLE %s DISABLE TRIGGER %s", tr.table, tr.trigger), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// queryRow runs one statement on db with args, scanning its row into
+// dest unless dest is nil.
+func queryRow(t *testing.T, db, sql string, dest []any, args ...any) error {
+	conn, err := pgx.Connect(t.Context(), db)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if dest == nil {
+		_, err = conn.Exec(t.Context(), sql, args...)
+		return err
+	}
+	return conn.QueryRow(t.Context(), sql, args...).Scan(dest...)
+}
+
+// staleness makes changes through gateway 0 and waits for gateway 1 to
+// obey them: a bucket policy within policyBound, IAM within iamBound.
+func staleness(t *testing.T, gws []*gateway, policyBound, iamBound time.Duration) {
 	ctx := t.Context()
 	a := newClient(gws[0].url())
 	if _, err := a.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
@@ -93,6 +175,7 @@ func TestStaleness(t *testing.T) {
 		t.Fatal(err)
 	}
 	objURL := gws[1].url() + "/" + bucket + "/k"
+	// This also fills gateway 1's cache of the bucket's access.
 	if code := anonymousGet(t, objURL); code != http.StatusForbidden {
 		t.Fatalf("anonymous GET before any policy: %d, want 403", code)
 	}
@@ -102,12 +185,11 @@ func TestStaleness(t *testing.T) {
 	if _, err := a.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: aws.String(bucket), Policy: aws.String(policy)}); err != nil {
 		t.Fatal(err)
 	}
-	bound := service.CORSCacheTTL + slack
-	eventually(t, "a bucket policy granting anonymous reads", bound, func() bool { return anonymousGet(t, objURL) == http.StatusOK })
+	eventually(t, "a bucket policy granting anonymous reads", policyBound, func() bool { return anonymousGet(t, objURL) == http.StatusOK })
 	if _, err := a.DeleteBucketPolicy(ctx, &s3.DeleteBucketPolicyInput{Bucket: aws.String(bucket)}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the bucket policy deleted", bound, func() bool { return anonymousGet(t, objURL) == http.StatusForbidden })
+	eventually(t, "the bucket policy deleted", policyBound, func() bool { return anonymousGet(t, objURL) == http.StatusForbidden })
 
 	// An access key deleted through gateway 0 stops working on gateway 1.
 	root := iam.New(iam.Options{Region: region, Credentials: credentials.NewStaticCredentialsProvider(accessKey, secretKey, ""),
@@ -129,9 +211,9 @@ func TestStaleness(t *testing.T) {
 		_, err := alice.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("k")})
 		return err
 	}
-	eventually(t, "a new user's key", iamPollInterval+slack, func() bool { return get() == nil })
+	eventually(t, "a new user's key", iamBound, func() bool { return get() == nil })
 	if _, err := root.DeleteAccessKey(ctx, &iam.DeleteAccessKeyInput{UserName: aws.String("alice"), AccessKeyId: k.AccessKey.AccessKeyId}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the key deleted", iamPollInterval+slack, func() bool { return get() != nil })
+	eventually(t, "the key deleted", iamBound, func() bool { return get() != nil })
 }

@@ -63,6 +63,7 @@ type Store struct {
 	stripes int             // len(active); 0 means defaultPackStripes
 	own     map[string]bool // packs this store appends to (active or with writers)
 	clock   syncClock       // time in fsync calls of blob data
+	count   counters        // blobs committed and deleted (stats.go)
 }
 
 // MaxReserve caps the default Reserve.
@@ -201,7 +202,7 @@ func (w *writer) commit() (string, error) {
 	w.done = true
 	tmp := w.f.Name()
 	if !w.s.NoSync {
-		if err := w.s.clock.time(w.f.Sync); err != nil {
+		if err := w.s.clock.sync(w.f.Sync); err != nil {
 			w.f.Close()
 			os.Remove(tmp)
 			return "", fmt.Errorf("fsync blob: %w", err)
@@ -227,10 +228,11 @@ func (w *writer) commit() (string, error) {
 		}
 	}
 	if !w.s.NoSync {
-		if err := w.s.clock.time(func() error { return syncDir(filepath.Dir(dst)) }); err != nil {
+		if err := w.s.clock.sync(func() error { return syncDir(filepath.Dir(dst)) }); err != nil {
 			return "", err
 		}
 	}
+	w.s.count.committed(w.n, false)
 	return w.id, nil
 }
 
@@ -306,15 +308,20 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if !packed && !validID(id) {
 		return nil
 	}
-	if s.shared {
-		return noSpace(s.trash(id, packed))
+	var err error
+	switch {
+	case s.shared:
+		err = noSpace(s.trash(id, packed))
+	case packed:
+		err = noSpace(s.deletePacked(p)) // punching a hole may need a block
+	default:
+		err = os.Remove(s.path(id))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 	}
-	if packed {
-		return noSpace(s.deletePacked(p)) // punching a hole may need a block
-	}
-	err := os.Remove(s.path(id))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	if err == nil {
+		s.count.deleted.Add(1)
 	}
 	return err
 }

@@ -334,6 +334,7 @@ func (w *packWriter) Commit() (string, error) {
 	}
 	w.done = true
 	w.s.finish(w.p)
+	w.s.count.committed(w.size, true)
 	return packedID{w.p.id, w.off, w.size}.String(), nil
 }
 
@@ -376,7 +377,7 @@ func (g *groupSync) sync(f *os.File, clock *syncClock) error {
 		g.started++
 		n := g.started
 		g.mu.Unlock()
-		err := clock.time(func() error { return fdatasync(f) })
+		err := clock.sync(func() error { return fdatasync(f) })
 		g.mu.Lock()
 		g.running, g.done = false, n
 		if err != nil {

@@ -34,9 +34,10 @@ type Options struct {
 
 // Worker applies lifecycle rules; see the package documentation.
 type Worker struct {
-	svc  *service.Service
-	log  *slog.Logger
-	opts Options
+	svc   *service.Service
+	log   *slog.Logger
+	opts  Options
+	stats stats // Run's passes (stats.go)
 }
 
 // New returns a Worker over svc. svc evaluates the rules with its
@@ -77,6 +78,7 @@ func (w *Worker) Run(ctx context.Context) {
 		}
 		started := time.Now()
 		rep, err := w.Pass(ctx)
+		w.stats.add(rep, err, time.Since(started))
 		attrs := []any{"buckets", rep.Buckets, "resumed", rep.Resumed, "scanned", rep.Scanned,
 			"expired", rep.Expired, "aborted", rep.Aborted,
 			"noncurrent_expired", rep.Noncurrent, "markers_removed", rep.Markers, "took", time.Since(started).Round(time.Millisecond)}

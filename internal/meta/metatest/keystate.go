@@ -13,6 +13,8 @@ import (
 var keyStateCases = []testCase{
 	{"Conditions/IfLatestVersion", testConditionsIfLatestVersion},
 	{"Conditions/Versioning", testConditionsVersioning},
+	{"Conditions/ObjectLock", testConditionsObjectLock},
+	{"Objects/InBucket", testObjectInBucket},
 }
 
 // testConditionsIfLatestVersion: a removal held to the latest version's ID
@@ -79,4 +81,50 @@ func testConditionsVersioning(t *testing.T, s meta.Store) {
 	}
 	checkObject(t, get(t, s, "b", "k"), o)
 	wantVersion(t, s, "b", "k", meta.NullVersion)
+}
+
+// testConditionsObjectLock: a write held to a bucket's object lock fails
+// with ErrVersioningChanged, changing nothing, once the bucket has it.
+func testConditionsObjectLock(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	if err := s.SetBucketVersioning(ctx, "b", meta.VersioningEnabled); err != nil {
+		t.Fatal(err)
+	}
+	unlocked, locked := false, true
+	o := object("b", "k", newBlob())
+	o.VersionID = "v1"
+	if err := s.EnableObjectLock(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "PUT held to no object lock", errOnly(s.PutObject(ctx, o, meta.Condition{ObjectLock: &unlocked})), meta.ErrVersioningChanged)
+	wantMissing(t, s, "b", "k")
+	if _, err := s.PutObject(ctx, o, meta.Condition{ObjectLock: &locked}); err != nil {
+		t.Fatalf("PUT held to the object lock the bucket has: %v", err)
+	}
+	checkObject(t, get(t, s, "b", "k"), o)
+}
+
+// testObjectInBucket: a store that reads a version's bucket with it
+// (Object.InBucket.Known) reports the bucket's state at that read.
+func testObjectInBucket(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	putVersion(t, s, "b", "k", meta.NullVersion, nil)
+	check := func(when string, want meta.BucketState) {
+		t.Helper()
+		o := get(t, s, "b", "k")
+		if o.InBucket.Known && o.InBucket != want {
+			t.Errorf("%s: InBucket = %+v, want %+v", when, o.InBucket, want)
+		}
+	}
+	check("versioning never set", meta.BucketState{Known: true})
+	if err := s.SetBucketVersioning(ctx, "b", meta.VersioningEnabled); err != nil {
+		t.Fatal(err)
+	}
+	check("versioning enabled", meta.BucketState{Known: true, Versioning: meta.VersioningEnabled})
+	if err := s.EnableObjectLock(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	check("object lock enabled", meta.BucketState{Known: true, Versioning: meta.VersioningEnabled, ObjectLock: true})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -13,6 +14,7 @@ import (
 // CreateBucket implements meta.Store: one statement, the name's unique
 // index deciding between two gateways creating the same bucket.
 func (s *Store) CreateBucket(ctx context.Context, b meta.Bucket) error {
+	s.hints.drop(b.Name) // of a bucket of that name deleted elsewhere
 	versioning := ""
 	if b.ObjectLock {
 		versioning = meta.VersioningEnabled
@@ -44,9 +46,13 @@ func scanBucket(row pgx.Row) (meta.Bucket, error) {
 
 // GetBucket implements meta.Store.
 func (s *Store) GetBucket(ctx context.Context, name string) (meta.Bucket, error) {
+	at := time.Now()
 	b, err := scanBucket(s.pool.QueryRow(ctx, "SELECT "+bucketColumns+" FROM buckets WHERE name = $1", name))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return meta.Bucket{}, meta.ErrBucketNotFound
+	}
+	if err == nil {
+		s.hints.put(b, at)
 	}
 	return b, err
 }
@@ -86,6 +92,7 @@ func (s *Store) ListBuckets(ctx context.Context, opts meta.ListBucketsOptions) (
 // UPDATE, so it waits for every write to the bucket in flight, and the
 // writes that follow find no bucket.
 func (s *Store) DeleteBucket(ctx context.Context, name string) ([]string, error) {
+	defer s.hints.drop(name)
 	var freed []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		id, err := lockBucket(ctx, tx, name, true)
@@ -138,6 +145,7 @@ func (s *Store) EnableObjectLock(ctx context.Context, bucket string) error {
 // bucket's exclusive lock; an update that changes no row is
 // meta.ErrInvalidBucketState.
 func (s *Store) changeBucket(ctx context.Context, bucket, update string, args ...any) error {
+	defer s.hints.drop(bucket)
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		id, err := lockBucket(ctx, tx, bucket, true)
 		if err != nil {

@@ -266,7 +266,7 @@ func TestBucketChangesWaitForWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := lockForWrite(ctx, tx, "b", "k"); err != nil {
+		if _, err := gws[0].lockForWrite(ctx, tx, "b", "k"); err != nil {
 			t.Fatal(err)
 		}
 		done := make(chan error, 1)

@@ -78,7 +78,7 @@ func guardVersion(ctx context.Context, tx pgx.Tx, b bucketRef, key, versionID st
 // lockTarget resolves the version a call names: the latest (versionID
 // "") or the given one, which must exist and not be a delete marker.
 func lockTarget(ctx context.Context, q querier, b bucketRef, key, versionID string) (string, error) {
-	o, err := readVersion(ctx, q, "$1", b.id, key, versionID)
+	o, err := readVersion(ctx, q, bucketByID, b.id, key, versionID)
 	return o.VersionID, err
 }
 
@@ -127,7 +127,7 @@ func (s *Store) PutObjectLegalHold(ctx context.Context, bucket, key, versionID s
 // meta.ErrNoObjectLock.
 func (s *Store) updateLock(ctx context.Context, bucket, key, versionID string, change func(meta.ObjectLock) (meta.ObjectLock, error)) error {
 	return s.inTx(ctx, func(tx pgx.Tx) error {
-		b, err := lockForWrite(ctx, tx, bucket, key)
+		b, err := s.lockForWrite(ctx, tx, bucket, key)
 		if err != nil {
 			return err
 		}

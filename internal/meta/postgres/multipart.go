@@ -18,6 +18,9 @@ import (
 
 // CreateUpload implements meta.Store.
 func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
+	if !representable(u.Key) {
+		return fmt.Errorf("postgres: key %q: %w", u.Key, meta.ErrUnstorableKey)
+	}
 	docs, err := meta.EncodeObjectDocs(meta.Object{Headers: u.Headers, UserMeta: u.UserMeta})
 	if err != nil {
 		return err

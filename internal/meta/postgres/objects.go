@@ -17,25 +17,32 @@ const objectColumns = "o.version_id, coalesce(o.blob_id, ''), o.size, o.etag, o.
 
 // versionSQL selects, in one statement (one snapshot: a write may move a
 // version from one table to the other between two), whether it is a
-// delete marker, then objectColumns, of key $2's latest version
-// (byID false) or of its version $3, from objects or object_versions. The
-// bucket's ID is the expression bucket.
+// delete marker, the bucket's versioning and object lock, then
+// objectColumns, of key $2's latest version (byID false) or of its
+// version $3, from objects or object_versions. bucket is an SQL row
+// source of the bucket's id, versioning and object_lock (one row).
 func versionSQL(bucket string, byID bool) string {
 	live, other := "", "o.is_latest"
 	if byID {
 		live, other = " AND o.version_id = $3", "o.version_id = $3"
 	}
-	return "SELECT false, " + objectColumns + " FROM objects o LEFT JOIN inline_data d ON d.id = o.inline_id" +
-		" WHERE o.bucket_id = " + bucket + " AND o.key = $2" + live +
-		" UNION ALL SELECT o.delete_marker, " + objectColumns + " FROM object_versions o LEFT JOIN inline_data d ON d.id = o.inline_id" +
-		" WHERE o.bucket_id = " + bucket + " AND o.key = $2 AND " + other + " LIMIT 1"
+	return "SELECT false, b.versioning, b.object_lock, " + objectColumns + " FROM " + bucket + " b JOIN objects o ON o.bucket_id = b.id" +
+		" LEFT JOIN inline_data d ON d.id = o.inline_id WHERE o.key = $2" + live +
+		" UNION ALL SELECT o.delete_marker, b.versioning, b.object_lock, " + objectColumns + " FROM " + bucket + " b JOIN object_versions o ON o.bucket_id = b.id" +
+		" LEFT JOIN inline_data d ON d.id = o.inline_id WHERE o.key = $2 AND " + other + " LIMIT 1"
 }
 
-// readVersion reads key's latest version (versionID "") or the given one:
-// meta.ErrObjectNotFound when there is none, a *meta.DeleteMarkerError
-// when it is a delete marker. bucket is the SQL of the bucket's ID, $1
-// bucketArg. A key or version ID that is no text (representable) names
-// nothing.
+// Row sources of a bucket for versionSQL: by name, by ID.
+const (
+	bucketByName = "(SELECT id, versioning, object_lock FROM buckets WHERE name = $1)"
+	bucketByID   = "(SELECT id, versioning, object_lock FROM buckets WHERE id = $1)"
+)
+
+// readVersion reads key's latest version (versionID "") or the given one,
+// with its bucket's state (Object.InBucket): meta.ErrObjectNotFound when
+// there is none, a *meta.DeleteMarkerError when it is a delete marker.
+// bucket is a row source of versionSQL, $1 bucketArg. A key or version ID
+// that is no text (representable) names nothing.
 func readVersion(ctx context.Context, q querier, bucket string, bucketArg any, key, versionID string) (meta.Object, error) {
 	if !representable(key) || !representable(versionID) {
 		return meta.Object{}, meta.ErrObjectNotFound
@@ -45,17 +52,21 @@ func readVersion(ctx context.Context, q querier, bucket string, bucketArg any, k
 		args = append(args, versionID)
 	}
 	var marker bool
-	o, err := scanObject(q.QueryRow(ctx, versionSQL(bucket, versionID != ""), args...), &marker)
+	var in meta.BucketState
+	o, err := scanObject(q.QueryRow(ctx, versionSQL(bucket, versionID != ""), args...), &marker, &in.Versioning, &in.ObjectLock)
 	if err == nil && marker {
 		return meta.Object{}, &meta.DeleteMarkerError{VersionID: o.VersionID, LastModified: o.LastModified}
 	}
+	in.Known = true
+	o.InBucket = in
 	return o, err
 }
 
-// GetObject implements meta.Store: one statement on the hit path; only a
-// miss asks whether the bucket is there.
+// GetObject implements meta.Store: one statement on the hit path, which
+// reads the bucket's state too (Object.InBucket); only a miss asks
+// whether the bucket is there.
 func (s *Store) GetObject(ctx context.Context, bucket, key, versionID string) (meta.Object, error) {
-	o, err := readVersion(ctx, s.pool, "(SELECT id FROM buckets WHERE name = $1)", bucket, key, versionID)
+	o, err := readVersion(ctx, s.pool, bucketByName, bucket, key, versionID)
 	if errors.Is(err, meta.ErrObjectNotFound) {
 		if _, berr := bucketID(ctx, s.pool, bucket); berr != nil {
 			return meta.Object{}, berr
@@ -121,17 +132,22 @@ func (k *keyState) scan(row pgx.Row) error {
 	return row.Scan(&k.exists, &k.versionID, &k.etag, &k.size, &k.mtime, &k.marker, &k.stored)
 }
 
+// state is b as Condition.Check reads it.
+func (b bucketRef) state() meta.BucketState {
+	return meta.BucketState{Known: true, Versioning: b.versioning, ObjectLock: b.locked}
+}
+
 // check applies cond to the key's latest version and its bucket b.
 func (k keyState) check(b bucketRef, cond meta.Condition) error {
 	return cond.Check(meta.Latest{Live: k.exists, VersionID: k.versionID, ETag: k.etag, Size: k.size,
-		LastModified: fromMillis(k.mtime), Marker: k.marker}, b.versioning)
+		LastModified: fromMillis(k.mtime), Marker: k.marker}, b.state())
 }
 
 // PutObject implements meta.Store.
 func (s *Store) PutObject(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		b, k, err := lockAndRead(ctx, tx, o.Bucket, o.Key, versionOf(o))
+		b, k, err := s.lockAndRead(ctx, tx, o.Bucket, o.Key, versionOf(o))
 		if err != nil {
 			return err
 		}
@@ -149,7 +165,7 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 	var freed []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		freed = nil
-		b, k, err := lockAndRead(ctx, tx, bucket, key, versionID)
+		b, k, err := s.lockAndRead(ctx, tx, bucket, key, versionID)
 		if err != nil {
 			return err
 		}

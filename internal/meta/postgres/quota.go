@@ -32,6 +32,7 @@ func (s *Store) SetBucketQuota(ctx context.Context, bucket string, quota int64) 
 	if quota < 0 {
 		return fmt.Errorf("quota %d: must not be negative", quota)
 	}
+	defer s.hints.drop(bucket)
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		id, err := lockBucket(ctx, tx, bucket, true)
 		if err != nil {

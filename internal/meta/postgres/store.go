@@ -18,8 +18,9 @@ import (
 
 // Store is the PostgreSQL metadata store.
 type Store struct {
-	pool *pgxpool.Pool
-	log  *slog.Logger
+	pool  *pgxpool.Pool
+	log   *slog.Logger
+	hints hints // BucketHint's
 
 	// meta.Store is embedded while the groups are being written: a method
 	// not yet implemented here panics. Removed when every group is.
@@ -71,14 +72,15 @@ func (s *Store) Close() error {
 // Ping reports whether the database answers.
 func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 
-// inTx runs fn in a READ COMMITTED transaction and commits it, retrying
+// inTx runs fn in a READ COMMITTED transaction (lazyTx: begun with its
+// first statement) and commits it, retrying
 // the whole of it when PostgreSQL reports a serialization failure or a
 // deadlock (each transaction takes its locks in the order doc.go states,
 // so deadlocks are not expected; the retry is a safety net). fn must not
 // have effects outside the transaction.
 func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	for attempt := 0; ; attempt++ {
-		err := pgx.BeginFunc(ctx, s.pool, fn)
+		err := runLazy(ctx, s.pool, fn)
 		if err == nil || !retryable(err) || attempt >= 10 {
 			return err
 		}

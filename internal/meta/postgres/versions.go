@@ -35,16 +35,16 @@ type bucketRef struct {
 
 // lockForWrite starts a write of key in bucket (a change of its tags,
 // ACL or lock): lockAndRead without the read.
-func lockForWrite(ctx context.Context, tx pgx.Tx, bucket, key string) (bucketRef, error) {
-	b, _, err := startWrite(ctx, tx, bucket, key, nil)
+func (s *Store) lockForWrite(ctx context.Context, tx pgx.Tx, bucket, key string) (bucketRef, error) {
+	b, _, err := startWrite(ctx, tx, bucket, key, nil, s.quotaHint(bucket))
 	return b, err
 }
 
 // lockAndRead starts a write of key in bucket that replaces or removes
 // its version versionID or its latest: it locks as lockForWrite does,
 // then reads the key's state (keyState).
-func lockAndRead(ctx context.Context, tx pgx.Tx, bucket, key, versionID string) (bucketRef, keyState, error) {
-	return startWrite(ctx, tx, bucket, key, &versionID)
+func (s *Store) lockAndRead(ctx context.Context, tx pgx.Tx, bucket, key, versionID string) (bucketRef, keyState, error) {
+	return startWrite(ctx, tx, bucket, key, &versionID, s.quotaHint(bucket))
 }
 
 // startWrite takes, in one round trip (a pipeline: the statements run in
@@ -55,11 +55,23 @@ func lockAndRead(ctx context.Context, tx pgx.Tx, bucket, key, versionID string) 
 // of the key committed, and no other writer changes it before this one
 // commits. A key or version ID that is no text (representable) has no
 // version to read.
-func startWrite(ctx context.Context, tx pgx.Tx, bucket, key string, versionID *string) (bucketRef, keyState, error) {
+//
+// With quota set (the bucket is thought to have a quota: quotaHint), the
+// bucket's row is locked FOR NO KEY UPDATE instead: the write's usage
+// trigger updates the row, and taking the stronger lock first, rather
+// than upgrading a shared one, spares PostgreSQL the multixact of several
+// lockers turning into updaters (which has failed with "new multixact has
+// more than one updating member"); writes to such a bucket serialise on
+// its usage row anyway.
+func startWrite(ctx context.Context, tx pgx.Tx, bucket, key string, versionID *string, quota bool) (bucketRef, keyState, error) {
 	var b bucketRef
 	var k keyState
 	batch := &pgx.Batch{}
-	batch.Queue("SELECT id, versioning, object_lock, quota_bytes FROM buckets WHERE name = $1 FOR KEY SHARE", bucket).
+	lock := "SELECT id, versioning, object_lock, quota_bytes FROM buckets WHERE name = $1 FOR KEY SHARE"
+	if quota {
+		lock = "SELECT id, versioning, object_lock, quota_bytes FROM buckets WHERE name = $1 FOR NO KEY UPDATE"
+	}
+	batch.Queue(lock, bucket).
 		QueryRow(func(row pgx.Row) error {
 			err := row.Scan(&b.id, &b.versioning, &b.locked, &b.quota)
 			if errors.Is(err, pgx.ErrNoRows) {
@@ -95,7 +107,7 @@ func versionOf(o meta.Object) string {
 func install(ctx context.Context, tx pgx.Tx, b bucketRef, k keyState, o meta.Object, cond meta.Condition) ([]string, error) {
 	o.VersionID = versionOf(o)
 	if !representable(o.Key) || !representable(o.VersionID) {
-		return nil, fmt.Errorf("postgres: key %q, version %q: a key or version ID with a NUL byte or invalid UTF-8 cannot be stored", o.Key, o.VersionID)
+		return nil, fmt.Errorf("postgres: key %q, version %q: %w", o.Key, o.VersionID, meta.ErrUnstorableKey)
 	}
 	docs, err := meta.EncodeObjectDocs(o)
 	if err != nil {
@@ -227,7 +239,7 @@ func (s *Store) PutObjectACL(ctx context.Context, bucket, key, versionID, acl st
 func (s *Store) putVersionColumn(ctx context.Context, bucket, key, versionID, column, value string) (string, error) {
 	var updated string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		b, err := lockForWrite(ctx, tx, bucket, key)
+		b, err := s.lockForWrite(ctx, tx, bucket, key)
 		if err != nil {
 			return err
 		}
@@ -257,7 +269,7 @@ func (s *Store) putVersionColumn(ctx context.Context, bucket, key, versionID, co
 func (s *Store) CompleteUpload(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {
 	var freed []string
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		b, k, err := lockAndRead(ctx, tx, o.Bucket, o.Key, versionOf(o))
+		b, k, err := s.lockAndRead(ctx, tx, o.Bucket, o.Key, versionOf(o))
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
+
+	"github.com/jogstore/jog/internal/metrics/hist"
 )
 
 // Group commit: every write transaction goes through one goroutine, which
@@ -30,6 +33,9 @@ type committer struct {
 	closed  bool
 	reqs    chan *writeReq
 	stopped chan struct{}
+	// batches and commits are each batch's size and the time it took,
+	// from BEGIN to COMMIT (ns), for Stats.
+	batches, commits hist.Log2
 }
 
 func (s *Store) startCommitter() {
@@ -86,7 +92,12 @@ func (s *Store) commitBatch(batch []*writeReq) {
 	ctx := context.Background()
 	errs := make([]error, len(batch))
 	var missed []string
+	start := time.Now()
 	defer func() {
+		// Counted before any writer hears its outcome, so that a
+		// scrape after a write sees the write's commit.
+		s.gc.commits.Observe(int64(time.Since(start)))
+		s.gc.batches.Observe(int64(len(batch)))
 		for i, r := range batch {
 			r.done <- errs[i]
 		}

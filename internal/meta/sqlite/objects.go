@@ -155,7 +155,7 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 			return nil, err
 		}
 	}
-	if err := cond.Check(cur.state(marker), b.versioning); err != nil {
+	if err := cond.Check(cur.state(marker), b.state()); err != nil {
 		return nil, err
 	}
 	if b.locked && (cur.exists && cur.versionID == o.VersionID || b.versions) {
@@ -325,7 +325,7 @@ func (s *Store) DeleteObject(ctx context.Context, bucket, key, versionID string,
 				return err
 			}
 		}
-		if err := cond.Check(cur.state(marker), b.versioning); err != nil {
+		if err := cond.Check(cur.state(marker), b.state()); err != nil {
 			return err
 		}
 		if versionID == "" {

@@ -20,6 +20,8 @@ type Store struct {
 	wc *stmtCache
 	rd pool // r through cached prepared statements
 	gc *committer
+	// path is the database file, for Stats (its WAL).
+	path string
 
 	buckets bucketCache
 }
@@ -70,7 +72,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	s := &Store{w: w, r: r, wc: newStmtCache(w), rd: pool{newStmtCache(r)}}
+	s := &Store{w: w, r: r, wc: newStmtCache(w), rd: pool{newStmtCache(r)}, path: path}
 	s.startCommitter()
 	return s, nil
 }

@@ -27,6 +27,11 @@ type bucketRef struct {
 	quota      int64 // buckets.quota_bytes: 0 when the bucket has none
 }
 
+// state is b as Condition.Check reads it.
+func (b bucketRef) state() meta.BucketState {
+	return meta.BucketState{Known: true, Versioning: b.versioning, ObjectLock: b.locked}
+}
+
 // bucketRow resolves a bucket name inside a transaction or pool.
 func bucketRow(ctx context.Context, q querier, name string) (bucketRef, error) {
 	var b bucketRef

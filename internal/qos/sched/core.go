@@ -26,6 +26,7 @@ type core struct {
 	backlog      []*client // clients with queued requests, in activation order
 	reservations int       // registered reservations
 	idleSweep    int       // deactivations since the last sweep of idle best-effort clients
+	beGranted    uint64    // units granted to best-effort clients (stats.go)
 }
 
 // clientKey names a client: a reservation by its ID, or a best-effort
@@ -48,7 +49,8 @@ type client struct {
 	pTag float64 // virtual time: its place in the weight phase
 	gTag float64 // virtual time: its place among best effort in the guard phase
 
-	q []*request
+	granted uint64 // units granted to the client since it was registered (stats.go)
+	q       []*request
 }
 
 // request is one chunk waiting for a grant. One request is reused for every
@@ -297,6 +299,11 @@ func (c *core) grant(now float64, cl *client, ph phase) *request {
 	cl.q[len(cl.q)-1] = nil
 	cl.q = cl.q[:len(cl.q)-1]
 	n := float64(r.n)
+	if cl.key.reserved {
+		cl.granted += uint64(r.n)
+	} else {
+		c.beGranted += uint64(r.n)
+	}
 	switch ph {
 	case phaseReserved:
 		// Only the reservation tag: service in this phase is what the

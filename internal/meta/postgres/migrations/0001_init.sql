@@ -232,3 +232,48 @@ CREATE TRIGGER objects_usage AFTER INSERT OR DELETE OR UPDATE OF size, bucket_id
     FOR EACH ROW EXECUTE FUNCTION jog_usage();
 CREATE TRIGGER versions_usage AFTER INSERT OR DELETE OR UPDATE OF size, bucket_id ON object_versions
     FOR EACH ROW EXECUTE FUNCTION jog_usage();
+
+-- What gateways cache is announced to them (meta.Changes, notify.go): on
+-- channel jog_changes, when the transaction that changed it commits, a
+-- payload of 'b:' and a bucket's name (the bucket created or deleted, its
+-- configuration documents, versioning, object lock or quota changed),
+-- 'iam' (an IAM write: iam_state.generation moved) or 'r' (reservations).
+-- Object writes announce nothing. One transaction's identical payloads
+-- are delivered once.
+CREATE FUNCTION jog_notify_bucket() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        PERFORM pg_notify('jog_changes', 'b:' || OLD.name);
+    ELSE
+        PERFORM pg_notify('jog_changes', 'b:' || NEW.name);
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER buckets_notify AFTER INSERT OR DELETE OR UPDATE OF name, versioning, object_lock, quota_bytes
+    ON buckets FOR EACH ROW EXECUTE FUNCTION jog_notify_bucket();
+
+CREATE FUNCTION jog_notify_config() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    bid bigint;
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        bid := OLD.bucket_id;
+    ELSE
+        bid := NEW.bucket_id;
+    END IF;
+    PERFORM pg_notify('jog_changes', 'b:' || b.name) FROM buckets b WHERE b.id = bid;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER bucket_configs_notify AFTER INSERT OR DELETE OR UPDATE ON bucket_configs
+    FOR EACH ROW EXECUTE FUNCTION jog_notify_config();
+
+-- jog_notify announces its trigger's argument (once per transaction).
+CREATE FUNCTION jog_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('jog_changes', TG_ARGV[0]);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER iam_notify AFTER UPDATE OF generation ON iam_state
+    FOR EACH ROW EXECUTE FUNCTION jog_notify('iam');
+CREATE TRIGGER reservations_notify AFTER INSERT OR DELETE OR UPDATE ON reservations
+    FOR EACH ROW EXECUTE FUNCTION jog_notify('r');

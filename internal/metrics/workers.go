@@ -1,0 +1,210 @@
+package metrics
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/jogstore/jog/internal/lifecycle/worker"
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/qos/sched"
+)
+
+// Recovery records start-up recovery and the orphan sweeps as the server
+// runs them (a few times per process life: no hot path).
+type Recovery struct {
+	tempRemoved, recoverySeconds prometheus.Gauge
+	sweeps                       *prometheus.CounterVec
+	scanned, orphans             prometheus.Counter
+	lastSweep                    prometheus.Gauge
+}
+
+func newRecovery() *Recovery {
+	return &Recovery{
+		tempRemoved: prometheus.NewGauge(prometheus.GaugeOpts{Name: "jog_recovery_temp_files_removed",
+			Help: "Temp files of interrupted writes removed by this start's recovery."}),
+		recoverySeconds: prometheus.NewGauge(prometheus.GaugeOpts{Name: "jog_recovery_duration_seconds",
+			Help: "How long this start's recovery of temp files took (before the first request)."}),
+		sweeps: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "jog_orphan_sweeps_total",
+			Help: "Orphan sweeps ended, by result (done, failed, stopped by shutdown)."}, []string{"result"}),
+		scanned: prometheus.NewCounter(prometheus.CounterOpts{Name: "jog_orphan_sweep_blobs_scanned_total",
+			Help: "Blobs the orphan sweeps looked at."}),
+		orphans: prometheus.NewCounter(prometheus.CounterOpts{Name: "jog_orphan_sweep_orphans_removed_total",
+			Help: "Orphan blobs (no metadata refers to them) the sweeps removed."}),
+		lastSweep: prometheus.NewGauge(prometheus.GaugeOpts{Name: "jog_orphan_sweep_last_duration_seconds",
+			Help: "How long the last orphan sweep took."}),
+	}
+}
+
+func (r *Recovery) collectors() []prometheus.Collector {
+	return []prometheus.Collector{r.tempRemoved, r.recoverySeconds, r.sweeps, r.scanned, r.orphans, r.lastSweep}
+}
+
+// Recovered records the start-up recovery: n temp files removed in took.
+func (r *Recovery) Recovered(n int, took time.Duration) {
+	r.tempRemoved.Set(float64(n))
+	r.recoverySeconds.Set(took.Seconds())
+}
+
+// Swept records an orphan sweep's end: done, failed (err) or stopped.
+func (r *Recovery) Swept(scanned, removed int, err error, stopped bool, took time.Duration) {
+	result := "done"
+	switch {
+	case stopped:
+		result = "stopped"
+	case err != nil:
+		result = "failed"
+	}
+	r.sweeps.WithLabelValues(result).Inc()
+	r.scanned.Add(float64(scanned))
+	r.orphans.Add(float64(removed))
+	r.lastSweep.Set(took.Seconds())
+}
+
+// lifecycleCollector reads the lifecycle worker's Stats.
+type lifecycleCollector struct {
+	w                                     *worker.Worker
+	passes, failed, scanned, actions, dur *prometheus.Desc
+}
+
+func newLifecycleCollector(w *worker.Worker) *lifecycleCollector {
+	return &lifecycleCollector{
+		w:       w,
+		passes:  newDesc("jog_lifecycle_passes_total", "Lifecycle passes over the buckets ended."),
+		failed:  newDesc("jog_lifecycle_failed_passes_total", "Lifecycle passes that ended with an error."),
+		scanned: newDesc("jog_lifecycle_scanned_total", "Objects, uploads and versions lifecycle passes looked at."),
+		actions: newDesc("jog_lifecycle_actions_total",
+			"Lifecycle actions applied, by action (expire, abort_upload, expire_noncurrent, remove_delete_marker).", "action"),
+		dur: newDesc("jog_lifecycle_last_pass_duration_seconds", "How long the last lifecycle pass took."),
+	}
+}
+
+func (c *lifecycleCollector) Describe(ch chan<- *prometheus.Desc) {
+	describe(ch, c.passes, c.failed, c.scanned, c.actions, c.dur)
+}
+
+func (c *lifecycleCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.w.Stats()
+	ch <- counter(c.passes, s.Passes)
+	ch <- counter(c.failed, s.Failed)
+	ch <- counter(c.scanned, s.Scanned)
+	ch <- counter(c.actions, s.Expired, "expire")
+	ch <- counter(c.actions, s.Aborted, "abort_upload")
+	ch <- counter(c.actions, s.Noncurrent, "expire_noncurrent")
+	ch <- counter(c.actions, s.Markers, "remove_delete_marker")
+	ch <- prometheus.MustNewConstMetric(c.dur, prometheus.GaugeValue, s.LastDuration.Seconds())
+}
+
+// qosCollector reads what the scheduler's directions granted: per active
+// reservation (bounded by admission: reservations fit in the capacity),
+// and best effort.
+type qosCollector struct {
+	s                                  *sched.Scheduler
+	resBytes, resReqs, beBytes, beReqs *prometheus.Desc
+}
+
+func newQoSCollector(s *sched.Scheduler) *qosCollector {
+	return &qosCollector{
+		s: s,
+		resBytes: newDesc("jog_qos_reservation_granted_bytes_total",
+			"Body bytes the scheduler granted to an active reservation, by direction (read, write) and reservation ID: its achieved throughput is the rate.",
+			"direction", "reservation"),
+		resReqs: newDesc("jog_qos_reservation_granted_requests_total",
+			"Requests the scheduler granted to an active request-rate reservation.", "reservation"),
+		beBytes: newDesc("jog_qos_best_effort_granted_bytes_total",
+			"Body bytes the scheduler granted to best-effort flows while reservations were active, by direction.", "direction"),
+		beReqs: newDesc("jog_qos_best_effort_granted_requests_total",
+			"Requests the scheduler granted to best-effort flows while request-rate reservations were active."),
+	}
+}
+
+func (c *qosCollector) Describe(ch chan<- *prometheus.Desc) {
+	describe(ch, c.resBytes, c.resReqs, c.beBytes, c.beReqs)
+}
+
+func (c *qosCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, d := range []struct {
+		name string
+		d    *sched.Direction
+	}{{"read", c.s.Read}, {"write", c.s.Write}} {
+		if d.d == nil {
+			continue
+		}
+		g := d.d.Granted()
+		for _, r := range g.Reservations {
+			ch <- counter(c.resBytes, r.Units, d.name, r.ID)
+		}
+		ch <- counter(c.beBytes, g.BestEffort, d.name)
+	}
+	if c.s.Requests != nil {
+		g := c.s.Requests.Granted()
+		for _, r := range g.Reservations {
+			ch <- counter(c.resReqs, r.Units, r.ID)
+		}
+		ch <- counter(c.beReqs, g.BestEffort)
+	}
+}
+
+// bucketCollector reads the usage of up to limit buckets at scrape time:
+// one series per bucket, so the family's cardinality is the bucket count,
+// bounded by limit (the first buckets by name; jog_buckets_truncated says
+// when there are more). With quotaOnly, only buckets with a quota: on
+// PostgreSQL the usage of a bucket without one is a sum over its versions
+// (ADR 0018), too dear for every scrape.
+type bucketCollector struct {
+	store                         meta.BucketStore
+	limit                         int
+	quotaOnly                     bool
+	used, quota, count, truncated *prometheus.Desc
+	mu                            sync.Mutex // one scrape's queries at a time
+}
+
+// bucketScrapeTimeout bounds the usage queries of one scrape.
+const bucketScrapeTimeout = 5 * time.Second
+
+func newBucketCollector(store meta.BucketStore, limit int, quotaOnly bool) *bucketCollector {
+	return &bucketCollector{
+		store: store, limit: limit, quotaOnly: quotaOnly,
+		used:      newDesc("jog_bucket_used_bytes", "Bytes a bucket's stored versions sum to (what its quota counts).", "bucket"),
+		quota:     newDesc("jog_bucket_quota_bytes", "A bucket's quota, for buckets that have one.", "bucket"),
+		count:     newDesc("jog_buckets", "Buckets reported on (at most --metrics-buckets)."),
+		truncated: newDesc("jog_buckets_truncated", "1 when there are more buckets than --metrics-buckets and the per-bucket series stop at it."),
+	}
+}
+
+func (c *bucketCollector) Describe(ch chan<- *prometheus.Desc) {
+	describe(ch, c.used, c.quota, c.count, c.truncated)
+}
+
+func (c *bucketCollector) Collect(ch chan<- prometheus.Metric) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), bucketScrapeTimeout)
+	defer cancel()
+	bs, err := c.store.ListBuckets(ctx, meta.ListBucketsOptions{Limit: c.limit + 1})
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(c.count, err)
+		return
+	}
+	truncated := 0
+	if len(bs) > c.limit {
+		bs, truncated = bs[:c.limit], 1
+	}
+	ch <- gauge(c.count, len(bs))
+	ch <- gauge(c.truncated, truncated)
+	for _, b := range bs {
+		if c.quotaOnly && b.Quota == 0 {
+			continue
+		}
+		used, err := c.store.BucketUsage(ctx, b.Name)
+		if err != nil {
+			continue // deleted since the listing, or the scrape's time is up
+		}
+		ch <- gauge(c.used, used, b.Name)
+		if b.Quota > 0 {
+			ch <- gauge(c.quota, b.Quota, b.Name)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+package server
+
+import (
+	"context"
+
+	"github.com/jogstore/jog/internal/iam"
+	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/qos"
+	"github.com/jogstore/jog/internal/service"
+)
+
+// notify relays what other gateways sharing the metadata store change
+// (meta.Changes: PostgreSQL's LISTEN/NOTIFY) to this gateway's caches, so
+// that they drop what changed within the time a notification takes: the
+// bucket configuration caches (service), IAM's authorization cache and
+// the reservations' lookups and activator. A store that does not announce
+// changes (SQLite: one process) needs none of it. While the store is not
+// listening, the caches' time bounds apply (docs/SCALING.md). It runs
+// until Close.
+func (s *Server) notify(ctx context.Context, store meta.Store, svc *service.Service, users *iam.Service, reservations *qos.Reservations) {
+	s.stopNotify = func() {}
+	ch, ok := store.(meta.Changes)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	changes := ch.Changes(ctx)
+	done := make(chan struct{})
+	s.stopNotify = func() { cancel(); <-done }
+	go func() {
+		defer close(done)
+		for c := range changes {
+			s.log.Debug("store changed", "kind", c.Kind, "bucket", c.Bucket)
+			switch c.Kind {
+			case meta.ChangedBucket:
+				svc.StoreChanged(c)
+			case meta.ChangedIAM:
+				users.StoreChanged()
+			case meta.ChangedReservations:
+				reservations.StoreChanged()
+			default: // meta.ChangedAll, or a kind this gateway does not know
+				svc.StoreChanged(meta.Change{Kind: meta.ChangedAll})
+				users.StoreChanged()
+				reservations.StoreChanged()
+			}
+		}
+	}()
+}
