@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/jogstore/jog/internal/server"
@@ -17,24 +15,14 @@ import (
 // catches SIGHUP from its call until ctx ends, so that the signal no longer
 // ends the process.
 func reloadOnHangup(ctx context.Context, srv *server.Server, log *slog.Logger) {
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	go func() {
-		defer signal.Stop(hup)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-hup:
-			}
-			switch err := srv.ReloadTLS(); {
-			case errors.Is(err, server.ErrNoTLS):
-				log.Info("SIGHUP: nothing to reload", "reason", err)
-			case err != nil:
-				log.Error("SIGHUP: TLS certificate reload failed, still serving the previous one", "err", err)
-			default:
-				log.Info("SIGHUP: TLS certificate reloaded")
-			}
+	onSignal(ctx, syscall.SIGHUP, func() {
+		switch err := srv.ReloadTLS(); {
+		case errors.Is(err, server.ErrNoTLS):
+			log.Info("SIGHUP: nothing to reload", "reason", err)
+		case err != nil:
+			log.Error("SIGHUP: TLS certificate reload failed, still serving the previous one", "err", err)
+		default:
+			log.Info("SIGHUP: TLS certificate reloaded")
 		}
-	}()
+	})
 }

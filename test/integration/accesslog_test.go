@@ -1,11 +1,8 @@
 package integration
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,62 +16,17 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/jogstore/jog/internal/accesslog"
-	"github.com/jogstore/jog/internal/config"
-	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
-// startJog builds the jog binary and runs `jog server` with args on a
-// port of the kernel's choosing; it returns the server (for clients) and
-// the process. The process is ended with SIGTERM at the test's end.
-func startJog(t *testing.T, args ...string) (*testutil.Server, *exec.Cmd) {
+// buildJog builds the jog binary into a temporary directory.
+func buildJog(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "jog")
+	bin := filepath.Join(t.TempDir(), "jog")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/jogstore/jog/cmd/jog").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	data := filepath.Join(dir, "data")
-	cmd := exec.Command(bin, append([]string{"server", "--addr", "127.0.0.1:0", "--data-dir", data,
-		"--access-key", testutil.AccessKey, "--secret-key", testutil.SecretKey, "--region", testutil.Region,
-		"--fsync", "never"}, args...)...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("server stderr:\n%s", stderr.String())
-		}
-	})
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if _, a, ok := strings.Cut(sc.Text(), " listening on "); ok {
-				addr <- a
-			}
-		}
-		io.Copy(io.Discard, stdout)
-	}()
-	var a string
-	select {
-	case a = <-addr:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("jog server did not start: %s", stderr.String())
-	}
-	cfg := config.Default()
-	cfg.AccessKey, cfg.SecretKey, cfg.Region, cfg.DataDir = testutil.AccessKey, testutil.SecretKey, testutil.Region, data
-	srv := &testutil.Server{URL: "http://" + a, Addr: a, DataDir: data, Config: cfg}
-	testutil.WaitReady(t, srv.URL)
-	return srv, cmd
+	return bin
 }
 
 // accessLines reads the JSON lines of an access log file.
@@ -123,9 +75,12 @@ func TestAccessLogFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds jog")
 	}
-	path := filepath.Join(t.TempDir(), "access.log")
-	srv, cmd := startJog(t, "--access-log", path, "--access-log-format", "json")
-	c := srv.AWSClient(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "access.log")
+	p := startJog(t, buildJog(t), filepath.Join(dir, "data"), "sqlite", "--fsync", "never",
+		"--access-log", path, "--access-log-format", "json")
+	defer p.stop(t)
+	c := p.client(t)
 	ctx := context.Background()
 	itest.CreateBucket(t, c, "alog")
 	put, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("alog"), Key: aws.String("k 1"), Body: strings.NewReader("twelve bytes")})
@@ -145,7 +100,7 @@ func TestAccessLogFile(t *testing.T) {
 		}
 		if m["op"] != want.op || m["bucket"] != "alog" || m["key"] != want.key || m["status"] != want.status ||
 			m["code"] != want.code || m["bytes_in"] != want.in || m["principal"] != "root" ||
-			m["access_key"] != testutil.AccessKey || !strings.HasPrefix(m["remote"].(string), "127.0.0.1:") {
+			m["access_key"] != migAccess || !strings.HasPrefix(m["remote"].(string), "127.0.0.1:") {
 			t.Errorf("line of %s: %v", want.op, m)
 		}
 		if _, err := time.Parse(time.RFC3339Nano, m["time"].(string)); err != nil {
@@ -163,7 +118,7 @@ func TestAccessLogFile(t *testing.T) {
 	if err := os.Rename(path, path+".1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Process.Signal(syscall.SIGUSR1); err != nil {
+	if err := p.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)

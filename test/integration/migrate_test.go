@@ -52,10 +52,7 @@ func TestMigrateBinary(t *testing.T) {
 	pgURL := strings.Replace(pg.NewDatabase(t), "postgres://jog@", "postgres://jog:hunter2secret@", 1)
 
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "jog")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/jogstore/jog/cmd/jog").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildJog(t)
 	dataDir := filepath.Join(tmp, "data")
 
 	srv := startJog(t, bin, dataDir, "sqlite")
@@ -261,7 +258,9 @@ type jogProcess struct {
 	log  *bytes.Buffer
 }
 
-func startJog(t *testing.T, bin, dataDir, metaStore string) *jogProcess {
+// startJog starts `jog server` from bin over dataDir and metaStore, with
+// any further flags in args, and waits until it is ready.
+func startJog(t *testing.T, bin, dataDir, metaStore string, args ...string) *jogProcess {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -270,8 +269,8 @@ func startJog(t *testing.T, bin, dataDir, metaStore string) *jogProcess {
 	addr := l.Addr().String()
 	l.Close()
 	p := &jogProcess{url: "http://" + addr, done: make(chan error, 1), log: &bytes.Buffer{}}
-	p.cmd = exec.Command(bin, "server", "--addr", addr, "--data-dir", dataDir, "--meta", metaStore,
-		"--access-key", migAccess, "--secret-key", migSecret, "--region", "us-east-1", "--log-level", "warn")
+	p.cmd = exec.Command(bin, append([]string{"server", "--addr", addr, "--data-dir", dataDir, "--meta", metaStore,
+		"--access-key", migAccess, "--secret-key", migSecret, "--region", "us-east-1", "--log-level", "warn"}, args...)...)
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
