@@ -49,15 +49,15 @@ func TestAppendRecord(t *testing.T) {
 
 	// An anonymous request refused, over TLS, presigned-free; a bucket
 	// subresource; a user agent with a newline stays on one line.
-	req := httptest.NewRequest("GET", "/src?logging", nil)
+	req := httptest.NewRequest("GET", "/src?logging&versionId=a%20b", nil)
 	req.RemoteAddr = "[2001:db8::1]:443"
 	req.Header.Set("User-Agent", "evil\nagent")
 	req.Header.Set("Referer", "https://example.com/")
 	req.TLS = &tls.ConnectionState{Version: tls.VersionTLS13, CipherSuite: tls.TLS_AES_128_GCM_SHA256}
 	r = &s3api.Record{ID: "ABC", Start: r.Start, Request: req, Op: s3api.OpGetBucketLogging, Bucket: "src",
 		Principal: authz.Anonymous, Status: 403, Code: "AccessDenied", BytesOut: 243}
-	want = owner + ` src [06/Feb/2019:00:00:38 +0000] 2001:db8::1 - ABC REST.GET.LOGGING_STATUS - "GET /src?logging HTTP/1.1" ` +
-		`403 AccessDenied 243 - 0 - "https://example.com/" "evil\x0Aagent" - ` + s3api.HostID("ABC") +
+	want = owner + ` src [06/Feb/2019:00:00:38 +0000] 2001:db8::1 - ABC REST.GET.LOGGING_STATUS - "GET /src?logging&versionId=a%20b HTTP/1.1" ` +
+		`403 AccessDenied 243 - 0 - "https://example.com/" "evil\x0Aagent" a%20b ` + s3api.HostID("ABC") +
 		` - TLS_AES_128_GCM_SHA256 - example.com TLSv1.3 - - -`
 	if got := string(AppendRecord(nil, owner, Requester(r), r)); got != want {
 		t.Errorf("record:\n got %s\nwant %s", got, want)

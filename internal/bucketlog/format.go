@@ -64,7 +64,7 @@ func AppendRecord(b []byte, owner, requester string, r *s3api.Record) []byte {
 	if req != nil && req.URL != nil && strings.Contains(req.URL.RawQuery, "versionId") {
 		version = req.URL.Query().Get("versionId")
 	}
-	b = field(b, version)
+	b = appendKey(b, version) // the client's text: escaped as a key is
 	b = field(b, s3api.HostID(r.ID))
 	sig, auth := signature(r)
 	b = field(b, sig)
@@ -163,7 +163,7 @@ func Requester(r *s3api.Record) string {
 	return r.Principal.Name()
 }
 
-// appendKey appends the key URL-encoded as a path ('/' kept, every byte
+// appendKey appends key (or another value the client chose) URL-encoded as a path ('/' kept, every byte
 // but the unreserved ones as %XX), "-" when empty, and a space.
 func appendKey(b []byte, key string) []byte {
 	if key == "" {
