@@ -45,6 +45,9 @@ func Start(ctx context.Context, dbPath string, t Target, opts Options, log *slog
 	}
 	log = log.With("component", "replicate")
 	client.SetLogger(log)
+	if err := reachable(ctx, client); err != nil {
+		return nil, fmt.Errorf("replicate to %s: %w", t.URL, err)
+	}
 	db := litestream.NewDB(dbPath)
 	db.Replica = litestream.NewReplicaWithClient(db, client)
 	db.MinCheckpointPageN = CheckpointPages
@@ -61,6 +64,22 @@ func Start(ctx context.Context, dbPath string, t Target, opts Options, log *slog
 	}
 	log.Info("replicating metadata", "to", t.URL, "endpoint", t.Endpoint)
 	return &Replicator{db: db, store: store}, nil
+}
+
+// reachable lists the replica's first files: it fails when the endpoint
+// does not answer, the bucket is missing or the keys are refused, which
+// Litestream would otherwise only log, retrying, once the server runs.
+func reachable(ctx context.Context, c litestream.ReplicaClient) error {
+	if err := c.Init(ctx); err != nil {
+		return err
+	}
+	itr, err := c.LTXFiles(ctx, 0, 0, false)
+	if err != nil {
+		return err
+	}
+	defer itr.Close()
+	itr.Next()
+	return itr.Err()
 }
 
 // Close copies what the WAL holds beyond the replica, uploads it (retrying

@@ -42,6 +42,13 @@ func TestReplicateAndRestore(t *testing.T) {
 	env := []string{"JOG_REPLICATE_TO=" + replica, "JOG_REPLICATE_ENDPOINT=" + b.url, "JOG_REPLICATE_REGION=" + region,
 		"JOG_REPLICATE_ACCESS_KEY=" + keyB, "JOG_REPLICATE_SECRET_KEY=" + secretB}
 
+	// A replica the server cannot write to stops it at start-up.
+	bad := append(env[:len(env):len(env)], "JOG_REPLICATE_TO=s3://no-such-bucket/jog-a")
+	if code, out := run(t, bin, bad, "server", "--addr", "127.0.0.1:0", "--data-dir", filepath.Join(tmp, "bad"),
+		"--access-key", keyA, "--secret-key", secretA); code == 0 || !strings.Contains(out, "no-such-bucket") {
+		t.Fatalf("jog server replicating to a missing bucket: exit %d, want a failed start naming it\n%s", code, out)
+	}
+
 	a := startServer(t, bin, dirA, keyA, secretA, env)
 	ca := a.client(keyA, secretA)
 	if _, err := ca.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("data")}); err != nil {
