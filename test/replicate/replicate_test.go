@@ -23,7 +23,7 @@ import (
 // database, others in pack files and blob files; waits until the replica
 // holds every object; stops A, destroys its jog.db (and -wal, -shm),
 // restores it with jog restore and starts A again: every object reads back
-// with its bytes and jog fsck is clean.
+// with its bytes, a new write reaches the replica, and jog fsck is clean.
 func TestReplicateAndRestore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds jog and runs three servers")
@@ -113,6 +113,11 @@ func TestReplicateAndRestore(t *testing.T) {
 	if _, err := ca.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("data"), Key: aws.String("obj/1-1-100")}); err == nil {
 		t.Errorf("obj/1-1-100 was deleted before the replica caught up, and is back after restore")
 	}
+	// The restored server goes on replicating from the replica's position.
+	if _, err := ca.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("data"), Key: aws.String("after-restore"), Body: strings.NewReader("new")}); err != nil {
+		t.Fatal(err)
+	}
+	waitReplica(t, bin, env, filepath.Join(tmp, "probe"), len(objects)+1)
 	a.stop()
 	if code, out := run(t, bin, nil, "fsck", "--data-dir", dirA); code != 0 {
 		t.Errorf("jog fsck after restore: exit %d, want 0 (clean)\n%s", code, out)
