@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/benbjohnson/litestream"
@@ -71,6 +72,10 @@ func Start(ctx context.Context, dbPath string, t Target, opts Options, log *slog
 // Litestream would otherwise only log, retrying, once the server runs.
 func reachable(ctx context.Context, c litestream.ReplicaClient) error {
 	if err := c.Init(ctx); err != nil {
+		if os.Getenv("AWS_CA_BUNDLE") != "" {
+			// Litestream's S3 client cannot take the bundle (ADR 0021).
+			return fmt.Errorf("%w (unset AWS_CA_BUNDLE: Litestream cannot use it; put the CA in the system's trust store or SSL_CERT_FILE)", err)
+		}
 		return err
 	}
 	itr, err := c.LTXFiles(ctx, 0, 0, false)

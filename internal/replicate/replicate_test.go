@@ -67,3 +67,18 @@ func TestRestoreRefusesExisting(t *testing.T) {
 		}
 	}
 }
+
+// TestCABundleHint: with AWS_CA_BUNDLE set Litestream's S3 client does not
+// start; the error says what to do.
+func TestCABundleHint(t *testing.T) {
+	bundle := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(bundle, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_CA_BUNDLE", bundle)
+	target := Target{URL: "s3://b/p", Endpoint: "http://127.0.0.1:1", Region: "us-east-1"}
+	err := Restore(t.Context(), filepath.Join(t.TempDir(), "jog.db"), target, RestoreOptions{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "unset AWS_CA_BUNDLE") {
+		t.Errorf("Restore with AWS_CA_BUNDLE set: %v, want the hint", err)
+	}
+}
