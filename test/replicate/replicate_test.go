@@ -23,7 +23,8 @@ import (
 // database, others in pack files and blob files; waits until the replica
 // holds every object; stops A, destroys its jog.db (and -wal, -shm),
 // restores it with jog restore and starts A again: every object reads back
-// with its bytes, a new write reaches the replica, and jog fsck is clean.
+// with its bytes, a new write reaches the replica, a restore to a point in
+// time before that write leaves it out, and jog fsck is clean.
 func TestReplicateAndRestore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds jog and runs three servers")
@@ -79,6 +80,7 @@ func TestReplicateAndRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitReplica(t, bin, env, filepath.Join(tmp, "probe"), len(objects))
+	replicated := time.Now() // a point in time holding exactly these objects
 
 	// A server holds A's data dir: jog restore refuses.
 	if code, out := run(t, bin, env, "restore", "--data-dir", dirA, "--force"); code == 0 || !strings.Contains(out, "in use") {
@@ -114,10 +116,22 @@ func TestReplicateAndRestore(t *testing.T) {
 		t.Errorf("obj/1-1-100 was deleted before the replica caught up, and is back after restore")
 	}
 	// The restored server goes on replicating from the replica's position.
+	// (Writes from the next second on, so that even an endpoint's
+	// LastModified in whole seconds puts them after replicated.)
+	for !time.Now().Truncate(time.Second).After(replicated) {
+		time.Sleep(50 * time.Millisecond)
+	}
 	if _, err := ca.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("data"), Key: aws.String("after-restore"), Body: strings.NewReader("new")}); err != nil {
 		t.Fatal(err)
 	}
 	waitReplica(t, bin, env, filepath.Join(tmp, "probe"), len(objects)+1)
+	// A point-in-time restore (what docs/OPERATIONS-backup.md pairs with a
+	// blob copy) leaves the later object out.
+	past := filepath.Join(tmp, "past")
+	mustRun(t, bin, env, "restore", "--data-dir", past, "--timestamp", replicated.UTC().Format(time.RFC3339Nano))
+	if n := objectsIn(t, bin, past); n != len(objects) {
+		t.Errorf("restore --timestamp before the last write: %d objects, want %d", n, len(objects))
+	}
 	a.stop()
 	if code, out := run(t, bin, nil, "fsck", "--data-dir", dirA); code != 0 {
 		t.Errorf("jog fsck after restore: exit %d, want 0 (clean)\n%s", code, out)
@@ -133,20 +147,26 @@ func waitReplica(t *testing.T, bin string, env []string, scratch string, want in
 	last := -1
 	for time.Now().Before(deadline) {
 		if code, _ := run(t, bin, env, "restore", "--data-dir", scratch, "--force"); code == 0 {
-			_, out := run(t, bin, nil, "fsck", "--data-dir", scratch, "--json")
-			var doc struct {
-				Summary struct {
-					Objects int `json:"objects"`
-				} `json:"summary"`
-			}
-			if err := json.Unmarshal([]byte(out), &doc); err != nil {
-				t.Fatalf("jog fsck --json: %v\n%s", err, out)
-			}
-			if last = doc.Summary.Objects; last == want {
+			if last = objectsIn(t, bin, scratch); last == want {
 				return
 			}
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Fatalf("the replica did not hold the %d objects within 2 minutes (last restore held %d)", want, last)
+}
+
+// objectsIn counts the object versions in dir's metadata (jog fsck --json).
+func objectsIn(t *testing.T, bin, dir string) int {
+	t.Helper()
+	_, out := run(t, bin, nil, "fsck", "--data-dir", dir, "--json")
+	var doc struct {
+		Summary struct {
+			Objects int `json:"objects"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("jog fsck --json: %v\n%s", err, out)
+	}
+	return doc.Summary.Objects
 }
