@@ -181,7 +181,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	names = append(names, "metrics-public")
 	num(&c.MetricsBuckets, "metrics-buckets", "most buckets whose usage /metrics reports, one series each (0 = none)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
-	str(&c.ReplicateTo, "replicate-to", "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (keys from JOG_REPLICATE_ACCESS_KEY / JOG_REPLICATE_SECRET_KEY, else AWS's)")
+	str(&c.ReplicateTo, "replicate-to", "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (its keys: the JOG_REPLICATE_ACCESS_KEY pair of variables, else the AWS SDK's chain)")
 	str(&c.ReplicateEndpoint, "replicate-endpoint", "S3 endpoint of --replicate-to when not AWS, e.g. http://minio:9000 (path-style requests)")
 	str(&c.ReplicateRegion, "replicate-region", "region of --replicate-to (empty: found from AWS, us-east-1 for another endpoint)")
 	fs.BoolVar(&c.SQLiteCheckpoints, "sqlite-checkpoints", c.SQLiteCheckpoints,
