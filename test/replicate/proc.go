@@ -5,14 +5,12 @@ package replicate
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/jogstore/jog/internal/testutil"
 )
 
 const (
@@ -47,26 +47,7 @@ type server struct {
 	url  string
 	cmd  *exec.Cmd
 	exit chan error
-	log  *syncBuffer
-}
-
-// syncBuffer is the server's stderr, written by exec's goroutine and read
-// by the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
+	log  *testutil.SyncBuffer
 }
 
 // startServer starts `jog server` on 127.0.0.1:0 with args and env added
@@ -80,7 +61,7 @@ func startServer(t *testing.T, bin, dataDir, key, secret string, env []string, a
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{t: t, cmd: cmd, exit: make(chan error, 1), log: new(syncBuffer)}
+	s := &server{t: t, cmd: cmd, exit: make(chan error, 1), log: new(testutil.SyncBuffer)}
 	cmd.Stderr = s.log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
