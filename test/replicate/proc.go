@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,18 +27,6 @@ const (
 	keyA, secretA = "replicatesourceA01", "replicatesourcesecret000000000A"
 	keyB, secretB = "replicatetargetB01", "replicatetargetsecret000000000B"
 )
-
-// buildJog builds the jog binary into dir.
-func buildJog(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "jog")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/jogstore/jog/cmd/jog")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released: a static binary
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // server is one `jog server` process listening on a port of its choosing.
 type server struct {

@@ -16,6 +16,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/jogstore/jog/internal/testutil"
 )
 
 // TestReplicateAndRestore replicates server A's metadata to server B (a
@@ -31,7 +33,7 @@ func TestReplicateAndRestore(t *testing.T) {
 	}
 	ctx := context.Background()
 	tmp := t.TempDir()
-	bin := buildJog(t, tmp)
+	bin := testutil.BuildJog(t, tmp)
 	dirA, dirB := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
 
 	b := startServer(t, bin, dirB, keyB, secretB, nil)
