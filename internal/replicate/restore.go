@@ -35,7 +35,8 @@ type RestoreOptions struct {
 var walFiles = []string{"-wal", "-shm"}
 
 // Restore writes the database replicated at t to dbPath and checks it
-// (SQLite's quick_check). It fails with ErrExists when a database (or its
+// (SQLite's integrity_check: Litestream 0.5 has open reports of restores
+// that fail it, ADR 0021). It fails with ErrExists when a database (or its
 // WAL) is at dbPath, unless opts.Replace; it builds the new one beside it
 // and replaces the old one only once it is complete. It also removes
 // Litestream's local state beside dbPath (MetaDir), which belonged to the
@@ -68,7 +69,7 @@ func Restore(ctx context.Context, dbPath string, t Target, opts RestoreOptions, 
 	opt := litestream.NewRestoreOptions()
 	opt.OutputPath = tmp
 	opt.Timestamp = opts.Timestamp
-	opt.IntegrityCheck = litestream.IntegrityCheckQuick
+	opt.IntegrityCheck = litestream.IntegrityCheckFull
 	if err := r.Restore(ctx, opt); err != nil {
 		if errors.Is(err, litestream.ErrTxNotAvailable) || errors.Is(err, litestream.ErrNoSnapshots) {
 			return fmt.Errorf("%s: %w (%v)", t.URL, ErrNoReplica, err)
