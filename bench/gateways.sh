@@ -10,6 +10,7 @@
 #   bench/gateways.sh                              # every setup, every cell, 10 s each
 #   SETUPS="sqlite pg1" CELLS="put:1KiB:16 get:1KiB:16" bench/gateways.sh
 #   ROUNDS=3 DURATION=20s bench/gateways.sh
+#   BASE_BIN=/tmp/jog-old SETUPS="sqlite pg1 pgbase" bench/gateways.sh   # pgbase: one gateway of another build
 #
 # Writes $OUT/<setup>-<workload>-<size>-c<concurrency>-r<round>.json and
 # $OUT/SUMMARY.md (jog bench compare: medians over the rounds).
@@ -42,15 +43,16 @@ pg_start
 # setup NAME DATA: start the setup's servers over DATA; sets $endpoints
 # and $serverpids.
 setup() {
-	local name=$1 data=$2 n=1 meta=() i
+	local name=$1 data=$2 n=1 meta=() i sbin=$bin
 	case $name in
 	sqlite) ;;
+	pgbase) sbin=${BASE_BIN:?pgbase needs BASE_BIN}; meta=(--meta "$(pg_url "gw$(date +%s%N)")") ;;
 	pg*) n=${name#pg}; meta=(--meta "$(pg_url "gw$(date +%s%N)")") ;;
 	esac
 	endpoints= serverpids=
 	for i in $(seq 1 "$n"); do
 		local addr=127.0.0.1:$((PORT + i))
-		"$bin" server --addr "$addr" --data-dir "$data" "${meta[@]}" --access-key "$AK" --secret-key "$SK" \
+		"$sbin" server --addr "$addr" --data-dir "$data" "${meta[@]}" --access-key "$AK" --secret-key "$SK" \
 			--log-level warn >>"$data.log" 2>&1 &
 		pids+=($!)
 		for _ in $(seq 100); do curl -sf -o /dev/null "http://$addr/health/ready" && break; sleep 0.1; done

@@ -31,6 +31,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runHealth(ctx, args[1:], stdout, stderr)
 	case "migrate":
 		return runMigrate(ctx, args[1:], stdout, stderr)
+	case "restore":
+		return runRestore(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		return runVersion(stdout)
 	case "help", "-h", "--help":
@@ -55,6 +57,7 @@ Usage:
   jog calibrate        measure the data dir's throughput for reservations (jog calibrate -h)
   jog health           exit 0 when the server is ready (a container's health check; jog health -h)
   jog migrate ...      move a data dir's metadata between SQLite and PostgreSQL (jog migrate -h)
+  jog restore          rebuild a data dir's metadata from its replica (jog restore -h)
   jog version          print the version, commit and date of this build
 `)
 }

@@ -19,7 +19,7 @@ func TestHealth(t *testing.T) {
 	dir := t.TempDir()
 	cert, key := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	testutil.WriteSelfSigned(t, cert, key)
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	plain := startServer(t, &stderr)
 	secure := startServer(t, &stderr, "--tls-cert", cert, "--tls-key", key)
 

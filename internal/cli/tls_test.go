@@ -12,31 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jogstore/jog/internal/testutil"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server's logger and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // startServer runs `jog server args...` in this process, as main would,
 // and returns its address once it listens; the server stops at cleanup.
@@ -73,7 +54,7 @@ func TestTLSReloadOnHangup(t *testing.T) {
 	dir := t.TempDir()
 	cert, key := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	testutil.WriteSelfSigned(t, cert, key)
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	addr := startServer(t, &stderr, "--tls-cert", cert, "--tls-key", key)
 	url := "https://" + addr + "/health/live"
 

@@ -87,6 +87,23 @@ type Config struct {
 	MetricsToken   string
 	MetricsPublic  bool
 	MetricsBuckets int
+	// ReplicateTo, when set (s3://bucket/path), streams the SQLite
+	// metadata to that bucket with Litestream while the server runs
+	// (internal/replicate, ADR 0021); ReplicateEndpoint is the S3
+	// endpoint for anything but AWS, ReplicateRegion its region. The keys
+	// come from JOG_REPLICATE_ACCESS_KEY and JOG_REPLICATE_SECRET_KEY only
+	// (else the AWS SDK's default chain): no flag, so that they never show
+	// in a process listing.
+	ReplicateTo        string
+	ReplicateEndpoint  string
+	ReplicateRegion    string
+	ReplicateAccessKey string
+	ReplicateSecretKey string
+	// SQLiteCheckpoints false turns the SQLite writer's automatic WAL
+	// checkpoints off, for a Litestream process run beside the server
+	// (litestream replicate -exec) to run them; --replicate-to does so
+	// itself.
+	SQLiteCheckpoints bool
 	// AccessLog is where the access log goes: "" (off), "stderr", or a
 	// file path (reopened on SIGUSR1). AccessLogFormat is json or text;
 	// AccessLogSample the fraction of successful requests written (errors,
@@ -117,9 +134,13 @@ const MaxPack = 16 << 20
 func Default() Config {
 	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
 		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
-		MetricsBuckets:  100,
+		MetricsBuckets: 100, SQLiteCheckpoints: true,
 		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute}
 }
+
+// LeaveCheckpoints reports whether the SQLite store must leave WAL
+// checkpoints to Litestream: replicating in the server, or beside it.
+func (c Config) LeaveCheckpoints() bool { return c.ReplicateTo != "" || !c.SQLiteCheckpoints }
 
 // BindFlags registers every setting on fs. Each flag's default comes from
 // its JOG_* environment variable when set, else from c; an environment value
@@ -178,6 +199,13 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	names = append(names, "access-log-sample")
 	dur(&c.BucketLogInterval, "bucket-log-interval", "how often server access logs (PutBucketLogging) are delivered to their target buckets")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
+	str(&c.ReplicateTo, "replicate-to", "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (its keys: the JOG_REPLICATE_ACCESS_KEY pair of variables, else the AWS SDK's chain)")
+	str(&c.ReplicateEndpoint, "replicate-endpoint", "S3 endpoint of --replicate-to when not AWS, e.g. http://minio:9000 (path-style requests)")
+	str(&c.ReplicateRegion, "replicate-region", "region of --replicate-to (empty: found from AWS, us-east-1 for another endpoint)")
+	fs.BoolVar(&c.SQLiteCheckpoints, "sqlite-checkpoints", c.SQLiteCheckpoints,
+		"run SQLite's WAL checkpoints in the server; false leaves them to Litestream run beside it (implied by --replicate-to) (env "+envName("sqlite-checkpoints")+")")
+	names = append(names, "sqlite-checkpoints")
+	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv("JOG_REPLICATE_ACCESS_KEY"), getenv("JOG_REPLICATE_SECRET_KEY")
 	c.IAMKey = getenv(keyring.EnvVar)
 	c.names = names
 	for _, name := range names {
@@ -312,6 +340,12 @@ func (c Config) Validate() error {
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))
+	}
+	if c.ReplicateTo != "" && MetaBackend(c.Meta) != "sqlite" {
+		errs = append(errs, errors.New("--replicate-to replicates the SQLite metadata: back PostgreSQL up with its own tools"))
+	}
+	if c.ReplicateTo != "" && !strings.HasPrefix(c.ReplicateTo, "s3://") {
+		errs = append(errs, fmt.Errorf("--replicate-to %q: want s3://bucket/path", c.ReplicateTo))
 	}
 	return errors.Join(errs...)
 }

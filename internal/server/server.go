@@ -52,6 +52,9 @@ type Server struct {
 
 	// stopNotify stops relaying other gateways' changes and waits (notify.go).
 	stopNotify func()
+	// stopReplication brings the metadata's replica up to date and stops
+	// replicating (replicate.go).
+	stopReplication func(context.Context) error
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
@@ -150,6 +153,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	s.handler = s.withMetrics(s.handler)
 	s.metrics.Watch(metrics.Sources{Blobs: stores.Blobs, Meta: stores.Meta, Lifecycle: s.lcWorker,
 		Scheduler: scheduler, BucketLimit: cfg.MetricsBuckets})
+	if err := s.replicate(ctx); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -325,14 +331,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // closeStores stops the orphan sweep, the lifecycle worker and the
-// reservations' activator, closes the stores and unlocks the data dir.
+// reservations' activator, brings the metadata's replica up to date,
+// closes the stores and unlocks the data dir.
 func (s *Server) closeStores() error {
 	s.stopSweep()
 	s.stopLifecycle()
 	s.stopQoS()
 	s.stopNotify()
 	logErr := s.closeLogs()
-	return errors.Join(logErr, s.stores.Close())
+	err := s.stopReplication(context.Background())
+	return errors.Join(logErr, err, s.stores.Close())
 }
 
 // drainTimeout bounds how long shutdown waits for in-flight requests.

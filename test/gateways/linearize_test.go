@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -143,14 +142,4 @@ func TestLinearizableAcrossGateways(t *testing.T) {
 			t.Errorf("key %s: the checker gave up after a minute on %d operations (seed %d)", k, len(ops), seed)
 		}
 	}
-}
-
-// buildJog builds the jog binary into dir.
-func buildJog(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "jog")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/jogstore/jog/cmd/jog").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/internal/testutil/pgtest"
 )
 
@@ -41,7 +42,7 @@ func startGatewaysOn(t *testing.T, n int) ([]*gateway, string) {
 	t.Helper()
 	cluster := pgtest.Shared(t)
 	tmp := t.TempDir()
-	bin := buildJog(t, tmp)
+	bin := testutil.BuildJog(t, tmp)
 	meta := cluster.NewDatabase(t)
 	gws := make([]*gateway, n)
 	for i := range gws {

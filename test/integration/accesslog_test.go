@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -16,18 +15,9 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/jogstore/jog/internal/accesslog"
+	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
-
-// buildJog builds the jog binary into a temporary directory.
-func buildJog(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "jog")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/jogstore/jog/cmd/jog").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // accessLines reads the JSON lines of an access log file.
 func accessLines(t *testing.T, path string) []map[string]any {
@@ -77,7 +67,7 @@ func TestAccessLogFile(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "access.log")
-	p := startJog(t, buildJog(t), filepath.Join(dir, "data"), "sqlite", "--fsync", "never",
+	p := startJog(t, testutil.BuildJog(t, dir), filepath.Join(dir, "data"), "sqlite", "--fsync", "never",
 		"--access-log", path, "--access-log-format", "json")
 	defer p.stop(t)
 	c := p.client(t)

@@ -52,7 +52,7 @@ func TestMigrateBinary(t *testing.T) {
 	pgURL := strings.Replace(pg.NewDatabase(t), "postgres://jog@", "postgres://jog:hunter2secret@", 1)
 
 	tmp := t.TempDir()
-	bin := buildJog(t)
+	bin := testutil.BuildJog(t, tmp)
 	dataDir := filepath.Join(tmp, "data")
 
 	srv := startJog(t, bin, dataDir, "sqlite")

@@ -36,6 +36,10 @@ type Options struct {
 	// Log receives the upgrade of an existing database's schema; nil
 	// discards it.
 	Log *slog.Logger
+	// NoCheckpoint turns the writer's automatic WAL checkpoints off, for
+	// Litestream to run them (ADR 0021): a checkpoint Litestream did not
+	// see could restart the WAL under it.
+	NoCheckpoint bool
 }
 
 // Open opens (creating if needed) the database file at path and brings its
@@ -113,7 +117,11 @@ func dsn(path string, readOnly bool, opts Options) string {
 		// The writer checkpoints after walCheckpointPages WAL pages rather
 		// than SQLite's 1,000 (ADR 0015): a checkpoint runs inside the
 		// commit that crosses the threshold, stalling its batch.
-		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(walCheckpointPages)+")")
+		pages := walCheckpointPages
+		if opts.NoCheckpoint {
+			pages = 0
+		}
+		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(pages)+")")
 	}
 	return "file:" + path + "?" + q.Encode()
 }

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/datadir"
+	"github.com/jogstore/jog/internal/replicate"
+)
+
+// runRestore rebuilds a data dir's SQLite metadata from the replica jog
+// server --replicate-to (or Litestream beside it) keeps (internal/replicate).
+func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("jog restore", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	env := func(name, def string) string {
+		if v := config.Getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	dataDir := fl.String("data-dir", env("JOG_DATA_DIR", config.Default().DataDir), "the data dir whose metadata to rebuild (env JOG_DATA_DIR)")
+	from := fl.String("from", env("JOG_REPLICATE_TO", ""), "the replica, s3://bucket/path: what jog server's --replicate-to named (env JOG_REPLICATE_TO)")
+	endpoint := fl.String("endpoint", env("JOG_REPLICATE_ENDPOINT", ""), "S3 endpoint of the replica when not AWS, e.g. http://minio:9000 (env JOG_REPLICATE_ENDPOINT)")
+	region := fl.String("region", env("JOG_REPLICATE_REGION", ""), "region of the replica's bucket (env JOG_REPLICATE_REGION)")
+	at := fl.String("timestamp", "", "restore the metadata as it was at this time (RFC 3339) instead of the latest")
+	force := fl.Bool("force", false, "replace the data dir's jog.db (and its -wal and -shm) when there is one")
+	fl.Usage = func() {
+		fmt.Fprint(fl.Output(), `Usage: jog restore --data-dir DIR --from s3://bucket/path [--endpoint URL] [--region R] [--timestamp T] [--force]
+
+Rebuilds DIR/jog.db, the SQLite metadata, from the replica that jog server
+--replicate-to (or litestream replicate beside it) streams to an S3 bucket.
+The replica's keys come from JOG_REPLICATE_ACCESS_KEY and
+JOG_REPLICATE_SECRET_KEY, else from the AWS SDK's default chain.
+
+It refuses while a jog process holds DIR, and when DIR already has a
+jog.db unless --force. The metadata holds small (inline) objects' bytes;
+every other object's bytes are in DIR's blobs/ and packs/, which this does
+not touch: restore them first (docs/OPERATIONS-backup.md), then run jog fsck
+--data-dir DIR to see that every object has its data.
+
+Flags:
+`)
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() > 0 || *from == "" || *dataDir == "" {
+		fmt.Fprintln(stderr, "jog restore: --data-dir and --from are required, and nothing else")
+		fl.Usage()
+		return 2
+	}
+	var opts replicate.RestoreOptions
+	if *at != "" {
+		t, err := time.Parse(time.RFC3339, *at)
+		if err != nil {
+			fmt.Fprintf(stderr, "jog restore: --timestamp %q: want RFC 3339, e.g. 2026-11-25T04:00:00Z\n", *at)
+			return 2
+		}
+		opts.Timestamp = t
+	}
+	opts.Replace = *force
+	target := replicate.Target{URL: *from, Endpoint: *endpoint, Region: *region,
+		AccessKey: config.Getenv("JOG_REPLICATE_ACCESS_KEY"), SecretKey: config.Getenv("JOG_REPLICATE_SECRET_KEY")}
+	if err := target.Validate(); err != nil {
+		fmt.Fprintln(stderr, "jog restore:", err)
+		return 2
+	}
+	if err := restore(ctx, *dataDir, target, opts, stderr); err != nil {
+		fmt.Fprintln(stderr, "jog restore:", err)
+		if errors.Is(err, replicate.ErrExists) {
+			fmt.Fprintln(stderr, "jog restore: --force replaces it")
+		}
+		return 1
+	}
+	fmt.Fprintf(stdout, "restored %s from %s\nnext: jog fsck --data-dir %s (every object should have its data)\n",
+		filepath.Join(*dataDir, datadir.DBFile), *from, *dataDir)
+	return 0
+}
+
+// restore holds dir's lock (no server may run on it) while the metadata is
+// rebuilt.
+func restore(ctx context.Context, dir string, t replicate.Target, opts replicate.RestoreOptions, stderr io.Writer) error {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	unlock, err := datadir.Lock(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	return replicate.Restore(ctx, filepath.Join(dir, datadir.DBFile), t, opts, log)
+}
