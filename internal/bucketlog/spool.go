@@ -141,16 +141,7 @@ func sealFile(path, sealed string) error {
 	if err := os.Rename(path, sealed); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(sealed))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return datadir.SyncDir(filepath.Dir(sealed))
 }
 
 // Adopt takes over the spools of ended gateways (their lock is free):
@@ -189,7 +180,7 @@ func (s *Spool) Adopt() error {
 			case strings.HasPrefix(f.Name(), sealedPrefix):
 				err = os.Rename(from, filepath.Join(s.dir, f.Name()+"-"+g))
 				if err == nil {
-					err = syncDir(s.dir)
+					err = datadir.SyncDir(s.dir)
 				}
 			}
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/benbjohnson/litestream"
+
+	"github.com/jogstore/jog/internal/datadir"
 )
 
 // ErrNoReplica reports a target that holds no replica to restore.
@@ -87,7 +89,7 @@ func Restore(ctx context.Context, dbPath string, t Target, opts RestoreOptions, 
 	if err := os.RemoveAll(MetaDir(dbPath)); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(dbPath))
+	return datadir.SyncDir(filepath.Dir(dbPath))
 }
 
 // absent fails with ErrExists when dbPath or its WAL files exist.
@@ -110,13 +112,4 @@ func removeDB(path string) error {
 		}
 	}
 	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
