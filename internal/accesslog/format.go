@@ -30,7 +30,7 @@ func ParseFormat(s string) (Format, bool) {
 	return JSON, false
 }
 
-// Fields are the names of a line's fields, in order (docs/OPERATIONS-logs.md):
+// Fields are the names of a line's fields, in order (docs/OPERATIONS.md):
 //
 //	time        when the request arrived, RFC 3339 UTC with nanoseconds
 //	id          the request ID (x-amz-request-id)

@@ -44,7 +44,7 @@ JOG_REPLICATE_SECRET_KEY, else from the AWS SDK's default chain.
 It refuses while a jog process holds DIR, and when DIR already has a
 jog.db unless --force. The metadata holds small (inline) objects' bytes;
 every other object's bytes are in DIR's blobs/ and packs/, which this does
-not touch: restore them first (docs/OPERATIONS-backup.md), then run jog fsck
+not touch: restore them first (docs/OPERATIONS.md), then run jog fsck
 --data-dir DIR to see that every object has its data.
 
 Flags:

@@ -81,7 +81,7 @@ type Config struct {
 	// are the flag names; flags and JOG_* variables override it (file.go).
 	ConfigFile string
 	// MetricsToken, when set, is the bearer token that scrapes /metrics on
-	// the S3 port (docs/OPERATIONS-metrics.md); MetricsPublic opens it to
+	// the S3 port (docs/OPERATIONS.md); MetricsPublic opens it to
 	// unsigned requests. MetricsBuckets bounds the buckets whose usage
 	// /metrics reports (0: none).
 	MetricsToken   string

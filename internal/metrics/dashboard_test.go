@@ -63,9 +63,9 @@ func TestDashboard(t *testing.T) {
 	if targets < 20 {
 		t.Errorf("%d queries in the dashboard", targets)
 	}
-	doc, err := os.ReadFile("../../docs/OPERATIONS-metrics.md")
+	doc, err := os.ReadFile("../../docs/OPERATIONS.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("OPERATIONS-metrics.md", string(doc))
+	check("OPERATIONS.md", string(doc))
 }

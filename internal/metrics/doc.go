@@ -1,5 +1,5 @@
-// Package metrics exposes JOG's Prometheus metrics (docs/OPERATIONS-
-// metrics.md lists them; ADR 0019 the choices behind them).
+// Package metrics exposes JOG's Prometheus metrics (docs/OPERATIONS.md
+// lists them; ADR 0019 the choices behind them).
 //
 // Requests is the S3 edge's s3api.Observer: per request it adds to
 // counters kept in arrays indexed by operation, and observes a latency

@@ -7,5 +7,5 @@
 // Litestream owns the WAL checkpoints while it replicates: the server opens
 // its store with SQLite's automatic checkpoints off (ADR 0021). Object bytes
 // in blob files and pack files are not in the database and not replicated
-// (docs/OPERATIONS-backup.md).
+// (docs/OPERATIONS.md).
 package replicate

@@ -12,7 +12,7 @@ import (
 const metricsPath = "/metrics"
 
 // withMetrics serves GET/HEAD /metrics on the S3 port to a scraper
-// (docs/OPERATIONS-metrics.md):
+// (docs/OPERATIONS.md):
 //
 //   - with "Authorization: Bearer <--metrics-token>": the metrics. Bearer
 //     is no S3 signature scheme, so no S3 request is taken; a Bearer

@@ -127,7 +127,7 @@ func TestReplicateAndRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitReplica(t, bin, env, filepath.Join(tmp, "probe"), len(objects)+1)
-	// A point-in-time restore (what docs/OPERATIONS-backup.md pairs with a
+	// A point-in-time restore (what docs/OPERATIONS.md pairs with a
 	// blob copy) leaves the later object out.
 	past := filepath.Join(tmp, "past")
 	mustRun(t, bin, env, "restore", "--data-dir", past, "--timestamp", replicated.UTC().Format(time.RFC3339Nano))
