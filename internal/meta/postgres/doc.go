@@ -12,8 +12,9 @@
 // opposite orders:
 //
 //  1. The bucket's row: FOR KEY SHARE by every transaction that changes the
-//     bucket's objects, versions, uploads or parts (many at once), FOR
-//     UPDATE by DeleteBucket, SetBucketQuota, SetBucketVersioning and
+//     bucket's objects, versions, uploads or parts (many at once; FOR NO
+//     KEY UPDATE, one at a time, in a bucket known to have a quota, whose
+//     usage trigger updates the row: startWrite), FOR UPDATE by DeleteBucket, SetBucketQuota, SetBucketVersioning and
 //     EnableObjectLock, which therefore wait for those in flight and are
 //     waited for by those that follow (lockBucket): a write reads the
 //     bucket's versioning, object lock and quota under its shared lock,
