@@ -1,0 +1,102 @@
+// A small element builder: h('button', {class: 'x', 'data-test': 'y',
+// onclick: fn}, 'text', child). Text is always set as text, never as HTML,
+// and nothing uses style attributes, so the strict CSP holds.
+
+const PROPS = new Set(['value', 'checked', 'disabled', 'selected', 'multiple', 'readOnly', 'required', 'hidden', 'open']);
+
+export function h(tag, attrs, ...children) {
+  const el = tag.startsWith('svg:')
+    ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
+    : document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+      else if (PROPS.has(k)) el[k] = v;
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : String(c));
+  }
+}
+
+/** clear empties el and appends children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** KEEP, returned by a dialog's onSubmit, keeps the dialog open. */
+export const KEEP = Symbol('keep');
+
+/**
+ * dialog opens a modal <dialog> holding a form built by body(form, close);
+ * Escape closes it (the browser's own), Enter submits the form. Resolves
+ * when closed. onSubmit(form) may throw to keep it open (the error shows
+ * inside); it resolves to close.
+ */
+export function dialog(title, body, onSubmit) {
+  return new Promise((resolve) => {
+    const err = h('p', { class: 'dialog-error', role: 'alert', hidden: true });
+    const form = h('form', { method: 'dialog' });
+    const dlg = h('dialog', { 'aria-label': title }, h('h2', null, title), form);
+    const close = (v) => {
+      dlg.close();
+      dlg.remove();
+      resolve(v);
+    };
+    fill(form, body(form, close), err);
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const btns = form.querySelectorAll('button[type=submit]');
+      btns.forEach((b) => (b.disabled = true));
+      try {
+        const v = await onSubmit(form);
+        if (v === KEEP) {
+          err.hidden = true;
+          btns.forEach((b) => (b.disabled = false));
+        } else close(v === undefined ? true : v);
+      } catch (x) {
+        err.hidden = false;
+        err.textContent = errText(x);
+        btns.forEach((b) => (b.disabled = false));
+      }
+    });
+    dlg.addEventListener('cancel', (e) => {
+      e.preventDefault();
+      close(false);
+    });
+    document.body.append(dlg);
+    dlg.showModal();
+  });
+}
+
+/** errText renders an error as "Code: Message". */
+export function errText(e) {
+  if (e && e.code && e.message && e.code !== e.message) return `${e.code}: ${e.message}`;
+  return (e && (e.message || e.code)) || String(e);
+}
+
+/** field is a labelled input. */
+export function field(label, input) {
+  return h('label', { class: 'field' }, h('span', null, label), input);
+}
+
+/** buttons is a dialog's row of Cancel and a submit button. */
+export function buttons(close, submitLabel, submitAttrs = {}) {
+  return h(
+    'div',
+    { class: 'buttons' },
+    h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'),
+    h('button', { type: 'submit', class: 'primary', ...submitAttrs }, submitLabel),
+  );
+}

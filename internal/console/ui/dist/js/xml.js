@@ -1,0 +1,302 @@
+// Pure parsing of the S3 and IAM XML the console reads, and building of the
+// XML bodies it sends. Every function takes text and uses the DOMParser of
+// the global scope (the browser's; @xmldom/xmldom's in the unit tests), and
+// only DOM Level 2 Core calls, so both agree.
+
+/** parseXML returns the document of text; throws on XML that is not well formed. */
+export function parseXML(text) {
+  const doc = new globalThis.DOMParser().parseFromString(text, 'application/xml');
+  const err = doc.getElementsByTagName('parsererror');
+  if (err.length > 0 || !doc.documentElement) throw new Error('malformed XML');
+  return doc;
+}
+
+/** kids returns the element children of el named name (any namespace). */
+export function kids(el, name) {
+  const out = [];
+  if (!el) return out;
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 1 && (n.localName || n.nodeName) === name) out.push(n);
+  }
+  return out;
+}
+
+/** kid returns the first element child of el named name, or null. */
+export function kid(el, name) {
+  return kids(el, name)[0] || null;
+}
+
+/** text returns the text of el's first child named name, or def. */
+export function text(el, name, def = '') {
+  const k = kid(el, name);
+  return k ? k.textContent : def;
+}
+
+/** path follows element names from el; null when one is missing. */
+export function path(el, ...names) {
+  for (const n of names) {
+    el = kid(el, n);
+    if (!el) return null;
+  }
+  return el;
+}
+
+/**
+ * parseError reads an S3 error body (<Error><Code/><Message/></Error>) or an
+ * IAM one (<ErrorResponse><Error>…); null when text is not one.
+ */
+export function parseError(textBody) {
+  let doc;
+  try {
+    doc = parseXML(textBody);
+  } catch {
+    return null;
+  }
+  let el = doc.documentElement;
+  if ((el.localName || el.nodeName) === 'ErrorResponse') el = kid(el, 'Error');
+  if (!el || (el.localName || el.nodeName) !== 'Error') return null;
+  return {
+    code: text(el, 'Code'),
+    message: text(el, 'Message'),
+    requestId: text(el, 'RequestId') || text(doc.documentElement, 'RequestId'),
+  };
+}
+
+/** parseListBuckets reads ListAllMyBucketsResult: {buckets: [{name, created}], next}. */
+export function parseListBuckets(textBody) {
+  const root = parseXML(textBody).documentElement;
+  return {
+    buckets: kids(kid(root, 'Buckets'), 'Bucket').map((b) => ({
+      name: text(b, 'Name'),
+      created: text(b, 'CreationDate'),
+    })),
+    next: text(root, 'ContinuationToken'),
+  };
+}
+
+/** decoder undoes EncodingType=url when the answer says it was applied. */
+function decoder(root) {
+  if (text(root, 'EncodingType') !== 'url') return (s) => s;
+  return (s) => decodeURIComponent(s.replace(/\+/g, '%20'));
+}
+
+/**
+ * parseListObjectsV2 reads ListBucketResult: the page's objects, common
+ * prefixes and the token of the next page ('' on the last).
+ */
+export function parseListObjectsV2(textBody) {
+  const root = parseXML(textBody).documentElement;
+  const dec = decoder(root);
+  const objects = kids(root, 'Contents').map((c) => ({
+    key: dec(text(c, 'Key')),
+    size: Number(text(c, 'Size', '0')),
+    lastModified: text(c, 'LastModified'),
+    etag: text(c, 'ETag'),
+    storageClass: text(c, 'StorageClass'),
+  }));
+  const prefixes = kids(root, 'CommonPrefixes').map((p) => dec(text(p, 'Prefix')));
+  const truncated = text(root, 'IsTruncated') === 'true';
+  return {
+    objects,
+    prefixes,
+    truncated,
+    next: truncated ? text(root, 'NextContinuationToken') : '',
+    keyCount: Number(text(root, 'KeyCount', '0')),
+  };
+}
+
+/** parseListVersions reads ListVersionsResult: versions and delete markers, in order. */
+export function parseListVersions(textBody) {
+  const root = parseXML(textBody).documentElement;
+  const dec = decoder(root);
+  const out = [];
+  for (let n = root.firstChild; n; n = n.nextSibling) {
+    const name = n.nodeType === 1 ? n.localName || n.nodeName : '';
+    if (name !== 'Version' && name !== 'DeleteMarker') continue;
+    out.push({
+      key: dec(text(n, 'Key')),
+      versionId: text(n, 'VersionId'),
+      isLatest: text(n, 'IsLatest') === 'true',
+      lastModified: text(n, 'LastModified'),
+      size: Number(text(n, 'Size', '0')),
+      etag: text(n, 'ETag'),
+      deleteMarker: name === 'DeleteMarker',
+    });
+  }
+  const truncated = text(root, 'IsTruncated') === 'true';
+  return {
+    versions: out,
+    truncated,
+    nextKey: dec(text(root, 'NextKeyMarker')),
+    nextVersion: text(root, 'NextVersionIdMarker'),
+  };
+}
+
+/** parseTagging reads Tagging: [{key, value}]. */
+export function parseTagging(textBody) {
+  const root = parseXML(textBody).documentElement;
+  return kids(kid(root, 'TagSet'), 'Tag').map((t) => ({ key: text(t, 'Key'), value: text(t, 'Value') }));
+}
+
+/** parseVersioning reads VersioningConfiguration: 'Enabled', 'Suspended' or ''. */
+export function parseVersioning(textBody) {
+  return text(parseXML(textBody).documentElement, 'Status');
+}
+
+/** parseObjectLock reads ObjectLockConfiguration: {enabled, mode, days, years}. */
+export function parseObjectLock(textBody) {
+  const root = parseXML(textBody).documentElement;
+  const dr = path(root, 'Rule', 'DefaultRetention');
+  return {
+    enabled: text(root, 'ObjectLockEnabled') === 'Enabled',
+    mode: dr ? text(dr, 'Mode') : '',
+    days: dr ? Number(text(dr, 'Days', '0')) : 0,
+    years: dr ? Number(text(dr, 'Years', '0')) : 0,
+  };
+}
+
+/** parseQuota reads BucketQuota: {quota (0 = none), used}. */
+export function parseQuota(textBody) {
+  const root = parseXML(textBody).documentElement;
+  return { quota: Number(text(root, 'QuotaBytes', '0')), used: Number(text(root, 'UsedBytes', '0')) };
+}
+
+/** parseLifecycle reads LifecycleConfiguration: a summary per rule. */
+export function parseLifecycle(textBody) {
+  const root = parseXML(textBody).documentElement;
+  return kids(root, 'Rule').map((r) => {
+    const filter = kid(r, 'Filter');
+    const prefix = filter ? text(filter, 'Prefix') || text(kid(filter, 'And'), 'Prefix') : text(r, 'Prefix');
+    const exp = kid(r, 'Expiration');
+    const nce = kid(r, 'NoncurrentVersionExpiration');
+    const abort = kid(r, 'AbortIncompleteMultipartUpload');
+    return {
+      id: text(r, 'ID'),
+      status: text(r, 'Status'),
+      prefix,
+      expirationDays: exp ? Number(text(exp, 'Days', '0')) : 0,
+      noncurrentDays: nce ? Number(text(nce, 'NoncurrentDays', '0')) : 0,
+      abortDays: abort ? Number(text(abort, 'DaysAfterInitiation', '0')) : 0,
+    };
+  });
+}
+
+/** parseReservations reads ListReservationsResult: {capacity, reservations}. */
+export function parseReservations(textBody) {
+  const root = parseXML(textBody).documentElement;
+  const cap = kid(root, 'Capacity');
+  return {
+    capacity: {
+      read: Number(text(cap, 'ReadBytesPerSecond', '0')),
+      write: Number(text(cap, 'WriteBytesPerSecond', '0')),
+      requests: Number(text(cap, 'RequestsPerSecond', '0')),
+    },
+    reservations: kids(root, 'Reservation').map((r) => ({
+      id: text(r, 'Id'),
+      read: Number(text(r, 'ReadBytesPerSecond', '0')),
+      write: Number(text(r, 'WriteBytesPerSecond', '0')),
+      requests: Number(text(r, 'RequestsPerSecond', '0')),
+      start: text(r, 'Start'),
+      end: text(r, 'End'),
+      principal: text(r, 'Principal'),
+      state: text(r, 'State'),
+    })),
+  };
+}
+
+/** parseInitiateMultipart reads InitiateMultipartUploadResult's UploadId. */
+export function parseUploadId(textBody) {
+  return text(parseXML(textBody).documentElement, 'UploadId');
+}
+
+/**
+ * parseIAMList reads an IAM List* answer: the <member> elements under
+ * Result/<listName>, each turned into an object of its element children's
+ * text. IsTruncated and Marker come back too.
+ */
+export function parseIAMList(textBody, listName) {
+  const root = parseXML(textBody).documentElement;
+  const result = firstResult(root);
+  const list = kid(result, listName);
+  return {
+    items: kids(list, 'member').map(flat),
+    truncated: text(result, 'IsTruncated') === 'true',
+    marker: text(result, 'Marker'),
+  };
+}
+
+/** parseIAMResult returns the flat fields of an IAM answer's Result/<name> element. */
+export function parseIAMResult(textBody, name) {
+  const root = parseXML(textBody).documentElement;
+  return flat(kid(firstResult(root), name));
+}
+
+function firstResult(root) {
+  for (let n = root.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 1 && /Result$/.test(n.localName || n.nodeName)) return n;
+  }
+  return null;
+}
+
+function flat(el) {
+  const o = {};
+  if (!el) return o;
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 1) o[n.localName || n.nodeName] = n.textContent;
+  }
+  return o;
+}
+
+/** esc escapes text for an XML element's content. */
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]);
+}
+
+const NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
+
+/** versioningXML builds a VersioningConfiguration body. */
+export function versioningXML(status) {
+  return `<VersioningConfiguration xmlns="${NS}"><Status>${esc(status)}</Status></VersioningConfiguration>`;
+}
+
+/** taggingXML builds a Tagging body of [{key, value}]. */
+export function taggingXML(tags) {
+  const t = tags.map((x) => `<Tag><Key>${esc(x.key)}</Key><Value>${esc(x.value)}</Value></Tag>`).join('');
+  return `<Tagging xmlns="${NS}"><TagSet>${t}</TagSet></Tagging>`;
+}
+
+/** objectLockXML builds an ObjectLockConfiguration body; mode '' leaves no default retention. */
+export function objectLockXML({ mode, days, years }) {
+  let rule = '';
+  if (mode) {
+    const period = years > 0 ? `<Years>${years}</Years>` : `<Days>${days}</Days>`;
+    rule = `<Rule><DefaultRetention><Mode>${esc(mode)}</Mode>${period}</DefaultRetention></Rule>`;
+  }
+  return `<ObjectLockConfiguration xmlns="${NS}"><ObjectLockEnabled>Enabled</ObjectLockEnabled>${rule}</ObjectLockConfiguration>`;
+}
+
+/** quotaXML builds a BucketQuota body. */
+export function quotaXML(bytes) {
+  return `<BucketQuota xmlns="${NS}"><QuotaBytes>${Math.floor(bytes)}</QuotaBytes></BucketQuota>`;
+}
+
+/** reservationXML builds a Reservation body (rates in bytes/s, times RFC 3339). */
+export function reservationXML({ read, write, requests, start, end, principal }) {
+  return (
+    `<Reservation xmlns="${NS}"><ReadBytesPerSecond>${Math.floor(read)}</ReadBytesPerSecond>` +
+    `<WriteBytesPerSecond>${Math.floor(write)}</WriteBytesPerSecond>` +
+    (requests ? `<RequestsPerSecond>${Math.floor(requests)}</RequestsPerSecond>` : '') +
+    `<Start>${esc(start)}</Start><End>${esc(end)}</End>` +
+    (principal ? `<Principal>${esc(principal)}</Principal>` : '') +
+    `</Reservation>`
+  );
+}
+
+/** completeMultipartXML builds CompleteMultipartUpload from [{part, etag}] in part order. */
+export function completeMultipartXML(parts) {
+  const p = [...parts]
+    .sort((a, b) => a.part - b.part)
+    .map((x) => `<Part><PartNumber>${x.part}</PartNumber><ETag>${esc(x.etag)}</ETag></Part>`)
+    .join('');
+  return `<CompleteMultipartUpload xmlns="${NS}">${p}</CompleteMultipartUpload>`;
+}
