@@ -97,7 +97,8 @@ export function dashboardPage(app, main) {
         return; // not allowed jog:GetMetrics: stop polling
       }
     }
-    if (alive) timer = setTimeout(poll, POLL_MS);
+    // The first rates need two readings: the second comes sooner.
+    if (alive) timer = setTimeout(poll, points.length === 0 ? POLL_MS / 4 : POLL_MS);
   };
   poll();
   return () => {

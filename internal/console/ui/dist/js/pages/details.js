@@ -16,6 +16,18 @@ const PREVIEW_URL_SECONDS = 900;
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-yaml|yaml|toml|x-sh|csv)|image\/svg\+xml$)/;
 const TEXT_EXT = /\.(txt|md|log|csv|tsv|json|xml|ya?ml|toml|ini|conf|go|js|ts|py|rs|c|h|java|sh|html|css|sql)$/i;
 const IMAGE_TYPES = /^image\/(png|jpe?g|gif|webp|avif|bmp)$/;
+const IMAGE_EXT = /\.(png|jpe?g|gif|webp|avif|bmp)$/i;
+/** GENERIC_TYPES say nothing about the bytes (what many clients store): the key's extension decides. */
+const GENERIC_TYPES = /^(|application\/octet-stream|binary\/octet-stream)$/;
+
+/** previewKind is how an object of content type type and key key is previewed: image, pdf, text or ''. */
+export function previewKind(type, key) {
+  const generic = GENERIC_TYPES.test(type);
+  if (IMAGE_TYPES.test(type) || (generic && IMAGE_EXT.test(key))) return 'image';
+  if (type === 'application/pdf' || (generic && /\.pdf$/i.test(key))) return 'pdf';
+  if (TEXT_TYPES.test(type) || (generic && TEXT_EXT.test(key))) return 'text';
+  return '';
+}
 
 export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
   const dl = h('dl', { class: 'props' });
@@ -119,13 +131,14 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
 
   async function showPreview(size, type) {
     try {
-      if (IMAGE_TYPES.test(type)) {
+      const kind = previewKind(type, key);
+      if (kind === 'image') {
         const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS);
         fill(preview, h('img', { src: url, alt: `Preview of ${baseName(key)}` }));
-      } else if (type === 'application/pdf') {
+      } else if (kind === 'pdf') {
         const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS);
         fill(preview, h('iframe', { src: url, title: `Preview of ${baseName(key)}` }));
-      } else if (TEXT_TYPES.test(type) || (TEXT_EXT.test(key) && !type.startsWith('image/'))) {
+      } else if (kind === 'text') {
         if (size === 0) {
           fill(preview, h('pre', null, ''), h('p', { class: 'hint' }, 'Empty.'));
           return;
