@@ -28,7 +28,13 @@ function append(el, children) {
   }
 }
 
-/** clear empties el and appends children. */
+/** add appends children to el, skipping null, undefined and false, flattening arrays. */
+export function add(el, ...children) {
+  append(el, children);
+  return el;
+}
+
+/** fill empties el and appends children (as add does). */
 export function fill(el, ...children) {
   el.replaceChildren();
   append(el, children);

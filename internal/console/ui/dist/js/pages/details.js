@@ -3,7 +3,7 @@
 // download, delete (of the object or one version) and a share link.
 
 import * as api from '../api.js';
-import { h, fill, dialog, field, KEEP } from '../dom.js';
+import { h, fill, add, dialog, field, KEEP } from '../dom.js';
 import { parseTagging, parseListVersions, parseVersioning } from '../xml.js';
 import { bytes, date, baseName } from '../format.js';
 import { confirmPlain } from '../confirm.js';
@@ -178,7 +178,8 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
     try {
       const res = parseListVersions(await api.s3text('GET', bucket, '', { query: { versions: '', prefix: key, 'encoding-type': 'url', 'max-keys': '100' } }));
       const rows = res.versions.filter((v) => v.key === key);
-      box.append(
+      add(
+        box,
         h(
           'table',
           { class: 'list compact' },
@@ -188,7 +189,7 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
                 'tr',
                 { 'data-test': 'version-row', 'data-version': v.versionId },
                 h('td', { class: 'mono' }, v.versionId.slice(0, 12) + (v.isLatest ? ' (latest)' : '')),
-                h('td', null, v.deleteMarker ? 'delete marker' : bytes(v.size)),
+                h('td', { class: 'num' }, v.deleteMarker ? 'delete marker' : bytes(v.size)),
                 h('td', { class: 'hide-narrow' }, date(v.lastModified)),
                 h(
                   'td',
