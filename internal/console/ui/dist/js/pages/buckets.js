@@ -31,6 +31,7 @@ export function bucketsPage(app, main) {
     ),
     table,
     h('p', { class: 'hint' }, 'Size is the bytes a bucket stores (all versions), as its quota counts them.'),
+    openByName(app),
   );
   (async () => {
     const buckets = [];
@@ -80,6 +81,26 @@ export function bucketsPage(app, main) {
   return () => {
     alive = false;
   };
+}
+
+// openByName lets a principal allowed into a bucket but not to list
+// buckets (s3:ListAllMyBuckets) go to it by name.
+function openByName(app) {
+  const name = h('input', { 'aria-label': 'Bucket name', placeholder: 'bucket name', autocomplete: 'off', spellcheck: 'false', 'data-test': 'bucket-open-name' });
+  return h(
+    'form',
+    {
+      class: 'row',
+      onsubmit: (e) => {
+        e.preventDefault();
+        const n = name.value.trim();
+        if (n) app.navigate(bucketHref(n));
+      },
+    },
+    h('span', { class: 'hint' }, 'Open a bucket by name:'),
+    name,
+    h('button', { type: 'submit', class: 'secondary' }, 'Open'),
+  );
 }
 
 function createBucket(app) {
