@@ -32,9 +32,9 @@ export function adminPage(app, main) {
   const show = (name) => {
     fill(tabs, ['Users', 'Groups', 'Policies'].map((n) => tabButton(n, name, () => show(n))));
     fill(body);
+    // A refusal shows in place of the tab's content (not in the banner too).
     ({ Users: users, Groups: groups, Policies: policies })[name](app, body).catch((e) => {
-      fill(body, h('p', { class: 'hint', 'data-test': 'admin-denied' }, errText(e)));
-      app.showError(e);
+      fill(body, h('p', { class: 'dialog-error', role: 'alert', 'data-test': 'admin-denied' }, errText(e)));
     });
   };
   fill(main, h('h1', null, 'Administration'), tabs, body);
