@@ -21,7 +21,15 @@ let active = 0;
 
 /** uploadPanel builds the (initially hidden) panel; main.js adds it once. */
 export function uploadPanel() {
-  list = h('ul', { class: 'uploads', 'data-test': 'upload-list' });
+  list = h('ul', { class: 'uploads', 'data-test': 'upload-list', id: 'upload-list' });
+  // The panel folds to its title bar so that it hides nothing it covers.
+  const fold = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'true', 'aria-controls': 'upload-list', 'data-test': 'upload-fold' }, 'Hide');
+  fold.addEventListener('click', () => {
+    const open = fold.getAttribute('aria-expanded') !== 'true';
+    fold.setAttribute('aria-expanded', String(open));
+    fold.textContent = open ? 'Hide' : 'Show';
+    panel.classList.toggle('folded', !open);
+  });
   panel = h(
     'section',
     { class: 'upload-panel', 'aria-label': 'Uploads', hidden: true },
@@ -29,7 +37,7 @@ export function uploadPanel() {
       'div',
       { class: 'panel-head' },
       h('h2', null, 'Uploads'),
-      h('button', { type: 'button', class: 'secondary', 'data-test': 'upload-clear', onclick: clearFinished }, 'Clear finished'),
+      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', 'data-test': 'upload-clear', onclick: clearFinished }, 'Clear finished'), fold),
     ),
     list,
   );

@@ -60,7 +60,7 @@ async function users(app, box) {
     h('table', { class: 'list', 'data-test': 'user-list' },
       h('thead', null, h('tr', null, h('th', null, 'Name'), h('th', { class: 'hide-narrow' }, 'ARN'), h('th', null, 'Created'), h('th', null, ''))),
       h('tbody', null, list.length ? list.map((u) => h('tr', { 'data-test': 'user-row', 'data-user': u.UserName },
-        h('td', null, h('button', { type: 'button', class: 'linkish', onclick: () => user(app, detail, u.UserName) }, u.UserName)),
+        h('td', null, h('button', { type: 'button', class: 'linkish', onclick: () => user(app, detail, u.UserName).catch(() => {}) }, u.UserName)),
         h('td', { class: 'hide-narrow mono' }, u.Arn), h('td', null, date(u.CreateDate)),
         h('td', null, h('button', { type: 'button', class: 'linkish danger-text', onclick: () =>
           confirmPlain('Delete user', `Delete ${u.UserName}? IAM refuses while the user has keys, groups or policies (DeleteConflict).`,
