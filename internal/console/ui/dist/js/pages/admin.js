@@ -21,8 +21,15 @@ async function listAll(action, listName, params = {}) {
   }
 }
 
-function tabButton(name, cur, onclick) {
-  return h('button', { type: 'button', role: 'tab', 'aria-selected': String(name === cur), class: name === cur ? 'tab active' : 'tab', 'data-test': `admin-tab-${name.toLowerCase()}`, onclick }, name);
+/** TABS are the administration tabs and their test hooks (literal, so tests can find them). */
+const TABS = [
+  ['Users', 'admin-tab-users'],
+  ['Groups', 'admin-tab-groups'],
+  ['Policies', 'admin-tab-policies'],
+];
+
+function tabButton(name, test, cur, onclick) {
+  return h('button', { type: 'button', role: 'tab', 'aria-selected': String(name === cur), class: name === cur ? 'tab active' : 'tab', 'data-test': test, onclick }, name);
 }
 
 export function adminPage(app, main) {
@@ -30,7 +37,7 @@ export function adminPage(app, main) {
   const body = h('div');
   const tabs = h('div', { class: 'tabs', role: 'tablist' });
   const show = (name) => {
-    fill(tabs, ['Users', 'Groups', 'Policies'].map((n) => tabButton(n, name, () => show(n))));
+    fill(tabs, TABS.map(([n, test]) => tabButton(n, test, name, () => show(n))));
     fill(body);
     // A refusal shows in place of the tab's content (not in the banner too).
     ({ Users: users, Groups: groups, Policies: policies })[name](app, body).catch((e) => {
