@@ -7,6 +7,8 @@ import { h, fill, add, dialog, field, KEEP } from '../dom.js';
 import { parseTagging, parseListVersions, parseVersioning } from '../xml.js';
 import { bytes, date, baseName } from '../format.js';
 import { confirmPlain } from '../confirm.js';
+import { tagsForm } from '../tags.js';
+import { lockSection } from './lock.js';
 
 /** TEXT_PREVIEW is the most of a text object a preview reads (a Range request). */
 export const TEXT_PREVIEW = 256 * 1024;
@@ -125,7 +127,9 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
       download.textContent = `Download (${e.code})`;
     }
     showPreview(size, type);
-    showTags();
+    await showTags();
+    const lock = await lockSection(bucket, key, hd.get('x-amz-version-id') || '', hd, () => detailsPanel(app, panel, bucket, key, { onClose, onDeleted }));
+    if (lock) extra.append(lock);
     showVersions();
   }
 
@@ -155,11 +159,17 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
   }
 
   async function showTags() {
+    const msg = h('p', { class: 'section-msg', role: 'status' });
     const box = h('section', { class: 'sub', 'data-test': 'detail-tags' }, h('h3', null, 'Tags'));
     extra.append(box);
     try {
       const tags = parseTagging(await api.s3text('GET', bucket, key, { query: { tagging: '' } }));
-      box.append(tags.length ? h('dl', { class: 'props' }, tags.map((t) => [h('dt', null, t.key), h('dd', null, t.value)])) : h('p', { class: 'hint' }, 'None.'));
+      const edit = h('button', { type: 'button', class: 'linkish', 'data-test': 'tags-edit', onclick: () => {
+        list.replaceWith(tagsForm(bucket, key, tags, (t) => (msg.textContent = t)));
+        edit.remove();
+      } }, 'Edit tags');
+      const list = tags.length ? h('dl', { class: 'props' }, tags.map((t) => [h('dt', null, t.key), h('dd', null, t.value)])) : h('p', { class: 'hint' }, 'None.');
+      add(box, list, edit, msg);
     } catch (e) {
       box.append(h('p', { class: 'hint' }, `${e.code}: ${e.message}`));
     }
@@ -207,7 +217,7 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
                       onclick: () =>
                         confirmPlain('Delete version', `Delete version ${v.versionId} of ${key} for good?`, () =>
                           api.s3('DELETE', bucket, key, { query: { versionId: v.versionId } }),
-                        ).then((ok) => ok && (extra.replaceChildren(), showTags(), showVersions())),
+                        ).then((ok) => ok && detailsPanel(app, panel, bucket, key, { onClose, onDeleted })),
                     },
                     'Delete',
                   ),

@@ -6,11 +6,12 @@ import * as api from '../api.js';
 import { h, fill, errText } from '../dom.js';
 import {
   parseVersioning, versioningXML, parseObjectLock, objectLockXML, parseLifecycle, parseXML,
-  parseTagging, taggingXML, parseQuota, quotaXML, parseReservations, reservationXML,
+  parseTagging, parseQuota, quotaXML, parseReservations, reservationXML,
 } from '../xml.js';
 import { bytes, date } from '../format.js';
 import { link, bucketHref } from '../nav.js';
 import { MiB } from '../multipart.js';
+import { tagsForm } from '../tags.js';
 
 /** section draws a titled block whose body load(box, reload) fills; its errors show inside it. */
 function section(title, test, load) {
@@ -111,23 +112,7 @@ export function settingsPage(app, main, bucket) {
       } catch (e) {
         if (!missing(e)) throw e;
       }
-      const rows = h('div', { class: 'tags' });
-      const addRow = (t = { key: '', value: '' }) => {
-        const row = h('div', { class: 'row' },
-          h('input', { value: t.key, placeholder: 'Key', 'aria-label': 'Tag key', class: 'tag-key' }),
-          h('input', { value: t.value, placeholder: 'Value', 'aria-label': 'Tag value', class: 'tag-value' }),
-          h('button', { type: 'button', class: 'linkish', onclick: () => row.remove() }, 'Remove'));
-        rows.append(row);
-      };
-      tags.forEach(addRow);
-      fill(box, h('form', { onsubmit: saver(async () => {
-        const set = [...rows.children].map((r) => ({ key: r.querySelector('.tag-key').value.trim(), value: r.querySelector('.tag-value').value }))
-          .filter((t) => t.key);
-        if (set.length === 0) await api.s3('DELETE', bucket, '', q('tagging'));
-        else await api.s3('PUT', bucket, '', { ...q('tagging'), body: taggingXML(set) });
-      }, say) }, rows, h('div', { class: 'row' },
-        h('button', { type: 'button', class: 'secondary', onclick: () => addRow() }, 'Add tag'),
-        h('button', { type: 'submit', class: 'primary' }, 'Save tags'))));
+      fill(box, tagsForm(bucket, '', tags, say));
     }),
     section('Bucket policy', 'settings-policy', async (box, reload, say) => {
       let text = '';
