@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { bytes, encodeKey, baseName, parentPrefix, crumbs, validBucketName } from '../dist/js/format.js';
 
 test('encodeKey escapes as SigV4 does and keeps slashes', () => {
-  assert.equal(encodeKey('a b/c+d/é!*()\'~'), 'a%20b/c%2Bd/%C3%A9%21%2A%28%29%27~');
+  assert.equal(encodeKey("a b/c+d/é!*()'~"), 'a%20b/c%2Bd/%C3%A9%21%2A%28%29%27~');
   assert.equal(encodeKey('dir/'), 'dir/');
   assert.equal(encodeKey('100%'), '100%25');
 });
@@ -14,7 +14,10 @@ test('names, parents and crumbs', () => {
   assert.equal(parentPrefix('a/b/c'), 'a/b/');
   assert.equal(parentPrefix('a/b/'), 'a/');
   assert.equal(parentPrefix('c'), '');
-  assert.deepEqual(crumbs('a/b/'), [{ name: 'a', prefix: 'a/' }, { name: 'b', prefix: 'a/b/' }]);
+  assert.deepEqual(crumbs('a/b/'), [
+    { name: 'a', prefix: 'a/' },
+    { name: 'b', prefix: 'a/b/' },
+  ]);
   assert.deepEqual(crumbs(''), []);
 });
 

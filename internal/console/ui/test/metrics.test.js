@@ -34,19 +34,40 @@ test('snapshot sums requests, errors, bytes, disk and the latency histogram over
   assert.equal(s.errors4xx, 2);
   assert.equal(s.errors5xx, 1);
   assert.equal(s.bytesOut, 1000);
-  assert.deepEqual(s.latency, [[0.001, 8], [0.01, 10], [Infinity, 10]]);
+  assert.deepEqual(s.latency, [
+    [0.001, 8],
+    [0.01, 10],
+    [Infinity, 10],
+  ]);
   assert.deepEqual([s.diskSize, s.diskFree], [1000, 400]);
 });
 
 test('quantile interpolates within a bucket as histogram_quantile does', () => {
-  const hist = [[0.001, 50], [0.01, 100], [Infinity, 100]];
+  const hist = [
+    [0.001, 50],
+    [0.01, 100],
+    [Infinity, 100],
+  ];
   assert.equal(quantile(0.5, hist), 0.001);
   assert.ok(Math.abs(quantile(0.75, hist) - 0.0055) < 1e-12);
-  assert.ok(Number.isNaN(quantile(0.5, [[1, 0], [Infinity, 0]])));
-  assert.equal(quantile(0.99, [[0.001, 0], [Infinity, 5]]), 0.001);
+  assert.ok(
+    Number.isNaN(
+      quantile(0.5, [
+        [1, 0],
+        [Infinity, 0],
+      ]),
+    ),
+  );
+  assert.equal(
+    quantile(0.99, [
+      [0.001, 0],
+      [Infinity, 5],
+    ]),
+    0.001,
+  );
 });
 
-test('rates divide counter deltas by the interval and use the interval\'s latencies', () => {
+test("rates divide counter deltas by the interval and use the interval's latencies", () => {
   const a = snapshot(parseProm(text(10, 0)));
   const b = snapshot(parseProm(text(30, 10)));
   const r = rates(a, b, 2);

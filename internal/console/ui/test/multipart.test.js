@@ -47,7 +47,10 @@ test('runPool keeps at most n calls pending and returns results in order', async
     pending--;
     return i * 2;
   });
-  assert.deepEqual(out, items.map((i) => i * 2));
+  assert.deepEqual(
+    out,
+    items.map((i) => i * 2),
+  );
   assert.equal(most, 3);
 });
 

@@ -9,9 +9,11 @@ import { fileURLToPath } from 'node:url';
 class BrowserLikeDOMParser {
   parseFromString(text, type) {
     try {
-      return new DOMParser({ onError: (level, msg) => {
-        if (level !== 'warning') throw new Error(msg);
-      } }).parseFromString(text, type);
+      return new DOMParser({
+        onError: (level, msg) => {
+          if (level !== 'warning') throw new Error(msg);
+        },
+      }).parseFromString(text, type);
     } catch {
       return new DOMParser().parseFromString('<parsererror/>', 'application/xml');
     }

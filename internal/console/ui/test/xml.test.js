@@ -5,7 +5,10 @@ import * as x from '../dist/js/xml.js';
 
 test('parseListBuckets reads names, dates and the continuation token', () => {
   const r = x.parseListBuckets(golden('s3', 'list-buckets.xml'));
-  assert.deepEqual(r.buckets.map((b) => b.name), ['alpha', 'beta']);
+  assert.deepEqual(
+    r.buckets.map((b) => b.name),
+    ['alpha', 'beta'],
+  );
   assert.equal(r.buckets[0].created, '2026-11-24T09:30:15.123Z');
   assert.equal(r.next, 'AWJldGE');
   assert.deepEqual(x.parseListBuckets(golden('s3', 'list-buckets-empty.xml')).buckets, []);
@@ -13,7 +16,10 @@ test('parseListBuckets reads names, dates and the continuation token', () => {
 
 test('parseListObjectsV2 reads objects, prefixes and the next token, decoding EncodingType=url', () => {
   const r = x.parseListObjectsV2(golden('s3', 'list-objects-v2.xml'));
-  assert.deepEqual(r.objects.map((o) => o.key), ['a b/1', 'a b/2']);
+  assert.deepEqual(
+    r.objects.map((o) => o.key),
+    ['a b/1', 'a b/2'],
+  );
   assert.equal(r.objects[0].size, 1);
   assert.equal(r.objects[0].etag, '"c4ca4238a0b923820dcc509a6f75849b"');
   assert.deepEqual(r.prefixes, ['a b/d//']);
@@ -24,7 +30,8 @@ test('parseListObjectsV2 reads objects, prefixes and the next token, decoding En
 });
 
 test('the url decoding reads "+" as a space and %2B as a plus, as S3 encodes', () => {
-  const body = '<ListBucketResult><EncodingType>url</EncodingType><IsTruncated>false</IsTruncated>' +
+  const body =
+    '<ListBucketResult><EncodingType>url</EncodingType><IsTruncated>false</IsTruncated>' +
     '<Contents><Key>a+b%2Bc%C3%A9</Key><Size>3</Size></Contents></ListBucketResult>';
   assert.equal(x.parseListObjectsV2(body).objects[0].key, 'a b+cé');
   const raw = '<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key>a+b%2B</Key></Contents></ListBucketResult>';
@@ -33,7 +40,13 @@ test('the url decoding reads "+" as a space and %2B as a plus, as S3 encodes', (
 
 test('parseListVersions keeps versions and delete markers in order', () => {
   const r = x.parseListVersions(golden('s3', 'list-versions.xml'));
-  assert.deepEqual(r.versions.map((v) => [v.versionId, v.deleteMarker, v.isLatest]), [['0004', true, true], ['0000', false, false]]);
+  assert.deepEqual(
+    r.versions.map((v) => [v.versionId, v.deleteMarker, v.isLatest]),
+    [
+      ['0004', true, true],
+      ['0000', false, false],
+    ],
+  );
   assert.equal(r.versions[1].size, 20971520);
   assert.equal(r.nextKey, 'a/b&c');
 });
@@ -55,7 +68,10 @@ test('parseXML throws on malformed XML', () => {
 });
 
 test('tagging, versioning, object lock, quota, lifecycle, upload id', () => {
-  assert.deepEqual(x.parseTagging(golden('s3', 'tagging.xml')), [{ key: 'team', value: 'a b' }, { key: 'env', value: '' }]);
+  assert.deepEqual(x.parseTagging(golden('s3', 'tagging.xml')), [
+    { key: 'team', value: 'a b' },
+    { key: 'env', value: '' },
+  ]);
   assert.deepEqual(x.parseTagging(golden('s3', 'tagging-empty.xml')), []);
   assert.equal(x.parseVersioning(golden('s3', 'versioning-configuration.xml')), 'Enabled');
   assert.equal(x.parseVersioning(golden('s3', 'versioning-configuration-never.xml')), '');
@@ -67,7 +83,15 @@ test('tagging, versioning, object lock, quota, lifecycle, upload id', () => {
   assert.deepEqual(x.parseQuota('<BucketQuota><QuotaBytes>10</QuotaBytes><UsedBytes>3</UsedBytes></BucketQuota>'), { quota: 10, used: 3 });
   assert.deepEqual(x.parseQuota('<BucketQuota><UsedBytes>3</UsedBytes></BucketQuota>'), { quota: 0, used: 3 });
   const rules = x.parseLifecycle(golden('s3', 'lifecycle-configuration.xml'));
-  assert.deepEqual(rules.map((r) => [r.id, r.prefix, r.status]), [['legacy', 'logs/', 'Enabled'], ['and', 'logs/', 'Disabled'], ['all', '', 'Enabled'], ['empty', '', 'Enabled']]);
+  assert.deepEqual(
+    rules.map((r) => [r.id, r.prefix, r.status]),
+    [
+      ['legacy', 'logs/', 'Enabled'],
+      ['and', 'logs/', 'Disabled'],
+      ['all', '', 'Enabled'],
+      ['empty', '', 'Enabled'],
+    ],
+  );
   assert.equal(rules[0].expirationDays, 30);
   assert.equal(rules[1].noncurrentDays, 7);
   assert.equal(rules[2].abortDays, 3);
@@ -86,17 +110,33 @@ test('IAM lists: members, truncation and marker', () => {
 });
 
 test('built bodies parse back and escape what they carry', () => {
-  const tags = [{ key: 'a&b', value: '<v>' }, { key: 'k', value: '' }];
+  const tags = [
+    { key: 'a&b', value: '<v>' },
+    { key: 'k', value: '' },
+  ];
   assert.deepEqual(x.parseTagging(x.taggingXML(tags)), tags);
   assert.equal(x.parseVersioning(x.versioningXML('Suspended')), 'Suspended');
-  assert.deepEqual(x.parseObjectLock(x.objectLockXML({ mode: 'COMPLIANCE', days: 5, years: 0 })), { enabled: true, mode: 'COMPLIANCE', days: 5, years: 0 });
+  assert.deepEqual(x.parseObjectLock(x.objectLockXML({ mode: 'COMPLIANCE', days: 5, years: 0 })), {
+    enabled: true,
+    mode: 'COMPLIANCE',
+    days: 5,
+    years: 0,
+  });
   assert.equal(x.parseObjectLock(x.objectLockXML({ mode: '' })).mode, '');
   assert.deepEqual(x.parseQuota(x.quotaXML(1073741824.7)), { quota: 1073741824, used: 0 });
-  const done = x.completeMultipartXML([{ part: 2, etag: '"b"' }, { part: 1, etag: '"a"' }]);
+  const done = x.completeMultipartXML([
+    { part: 2, etag: '"b"' },
+    { part: 1, etag: '"a"' },
+  ]);
   const doc = x.parseXML(done);
   const parts = x.kids(doc.documentElement, 'Part').map((p) => [x.text(p, 'PartNumber'), x.text(p, 'ETag')]);
-  assert.deepEqual(parts, [['1', '"a"'], ['2', '"b"']]);
-  const res = x.parseReservations(`<ListReservationsResult><Capacity><ReadBytesPerSecond>9</ReadBytesPerSecond><WriteBytesPerSecond>8</WriteBytesPerSecond></Capacity>${x.reservationXML({ read: 1, write: 2, start: 's', end: 'e' })}</ListReservationsResult>`);
+  assert.deepEqual(parts, [
+    ['1', '"a"'],
+    ['2', '"b"'],
+  ]);
+  const res = x.parseReservations(
+    `<ListReservationsResult><Capacity><ReadBytesPerSecond>9</ReadBytesPerSecond><WriteBytesPerSecond>8</WriteBytesPerSecond></Capacity>${x.reservationXML({ read: 1, write: 2, start: 's', end: 'e' })}</ListReservationsResult>`,
+  );
   assert.deepEqual(res.capacity, { read: 9, write: 8, requests: 0 });
   assert.deepEqual([res.reservations[0].read, res.reservations[0].write, res.reservations[0].start], [1, 2, 's']);
 });

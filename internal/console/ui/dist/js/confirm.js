@@ -5,7 +5,13 @@ import { h, dialog, field } from './dom.js';
 
 /** confirmTyped asks the user to type word before action runs. */
 export function confirmTyped(title, message, word, action, label = 'Delete') {
-  const input = h('input', { name: 'confirm', autocomplete: 'off', spellcheck: 'false', 'data-test': 'confirm-input', 'aria-label': `Type ${word} to confirm` });
+  const input = h('input', {
+    name: 'confirm',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'data-test': 'confirm-input',
+    'aria-label': `Type ${word} to confirm`,
+  });
   const submit = h('button', { type: 'submit', class: 'danger', 'data-test': 'confirm-submit', disabled: true }, label);
   input.addEventListener('input', () => (submit.disabled = input.value !== word));
   const p = dialog(
@@ -31,11 +37,13 @@ export function confirmPlain(title, message, action, label = 'Delete') {
     title,
     (form, close) => {
       submit = h('button', { type: 'submit', class: 'danger', 'data-test': 'confirm-submit' }, label);
-      return [h('p', null, message), h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'), submit)];
+      return [
+        h('p', null, message),
+        h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'), submit),
+      ];
     },
     action,
   );
   submit.focus();
   return p;
 }
-

@@ -5,9 +5,7 @@
 const PROPS = new Set(['value', 'checked', 'disabled', 'selected', 'multiple', 'readOnly', 'required', 'hidden', 'open']);
 
 export function h(tag, attrs, ...children) {
-  const el = tag.startsWith('svg:')
-    ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4))
-    : document.createElement(tag);
+  const el = tag.startsWith('svg:') ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4)) : document.createElement(tag);
   if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined || v === null || v === false) continue;

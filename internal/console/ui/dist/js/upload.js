@@ -23,7 +23,11 @@ let active = 0;
 export function uploadPanel() {
   list = h('ul', { class: 'uploads', 'data-test': 'upload-list', id: 'upload-list' });
   // The panel folds to its title bar so that it hides nothing it covers.
-  const fold = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'true', 'aria-controls': 'upload-list', 'data-test': 'upload-fold' }, 'Hide');
+  const fold = h(
+    'button',
+    { type: 'button', class: 'secondary', 'aria-expanded': 'true', 'aria-controls': 'upload-list', 'data-test': 'upload-fold' },
+    'Hide',
+  );
   fold.addEventListener('click', () => {
     const open = fold.getAttribute('aria-expanded') !== 'true';
     fold.setAttribute('aria-expanded', String(open));
@@ -37,7 +41,12 @@ export function uploadPanel() {
       'div',
       { class: 'panel-head' },
       h('h2', null, 'Uploads'),
-      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', 'data-test': 'upload-clear', onclick: clearFinished }, 'Clear finished'), fold),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'secondary', 'data-test': 'upload-clear', onclick: clearFinished }, 'Clear finished'),
+        fold,
+      ),
     ),
     list,
   );
@@ -50,7 +59,11 @@ export function enqueue(bucket, files) {
     const item = { bucket, key: f.key, name: f.name, file: f.file, state: 'queued', loaded: 0, cancel: null, cancelled: false };
     item.progress = h('progress', { max: String(Math.max(1, f.file.size)), value: 0 });
     item.note = h('span', { class: 'note' }, `${bytes(f.file.size)} · queued`);
-    item.cancelBtn = h('button', { type: 'button', class: 'linkish', 'data-test': 'upload-cancel', 'aria-label': `Cancel ${f.name}`, onclick: () => cancel(item) }, 'Cancel');
+    item.cancelBtn = h(
+      'button',
+      { type: 'button', class: 'linkish', 'data-test': 'upload-cancel', 'aria-label': `Cancel ${f.name}`, onclick: () => cancel(item) },
+      'Cancel',
+    );
     item.row = h(
       'li',
       { 'data-test': 'upload-row', 'data-name': f.name, 'data-key': f.key, 'data-state': 'queued' },
@@ -146,7 +159,11 @@ async function multipart(item, type) {
   item.cancel = () => inflight.forEach((x) => x.abort());
   const parts = planParts(file.size);
   const loaded = new Array(parts.length).fill(0);
-  const report = () => setLoaded(item, loaded.reduce((a, b) => a + b, 0));
+  const report = () =>
+    setLoaded(
+      item,
+      loaded.reduce((a, b) => a + b, 0),
+    );
   try {
     if (item.cancelled) throw cancelled();
     const etags = await runPool(parts, CONCURRENCY, async (p, i) => {
@@ -195,9 +212,7 @@ async function multipart(item, type) {
  * [{file, name}] with name the path inside what was dropped.
  */
 export async function filesFromDrop(dt) {
-  const entries = [...(dt.items || [])]
-    .filter((i) => i.kind === 'file')
-    .map((i) => (i.webkitGetAsEntry ? i.webkitGetAsEntry() : null));
+  const entries = [...(dt.items || [])].filter((i) => i.kind === 'file').map((i) => (i.webkitGetAsEntry ? i.webkitGetAsEntry() : null));
   if (entries.length === 0 || entries.some((e) => !e)) return [...dt.files].map((f) => ({ file: f, name: f.name }));
   const out = [];
   const walk = async (entry) => {
@@ -216,4 +231,3 @@ export async function filesFromDrop(dt) {
   for (const e of entries) await walk(e);
   return out;
 }
-

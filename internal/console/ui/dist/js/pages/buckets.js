@@ -27,7 +27,11 @@ export function bucketsPage(app, main) {
       'div',
       { class: 'toolbar' },
       h('h1', null, 'Buckets'),
-      h('button', { type: 'button', class: 'primary', 'data-test': 'bucket-create-open', onclick: () => createBucket(app) }, 'Create bucket'),
+      h(
+        'button',
+        { type: 'button', class: 'primary', 'data-test': 'bucket-create-open', onclick: () => createBucket(app) },
+        'Create bucket',
+      ),
     ),
     table,
     h('p', { class: 'hint' }, 'Size is the bytes a bucket stores (all versions), as its quota counts them.'),
@@ -86,7 +90,13 @@ export function bucketsPage(app, main) {
 // openByName lets a principal allowed into a bucket but not to list
 // buckets (s3:ListAllMyBuckets) go to it by name.
 function openByName(app) {
-  const name = h('input', { 'aria-label': 'Bucket name', placeholder: 'bucket name', autocomplete: 'off', spellcheck: 'false', 'data-test': 'bucket-open-name' });
+  const name = h('input', {
+    'aria-label': 'Bucket name',
+    placeholder: 'bucket name',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'data-test': 'bucket-open-name',
+  });
   return h(
     'form',
     {

@@ -17,19 +17,25 @@ function chart(series, fmt) {
   const max = Math.max(1e-9, ...series.flatMap((s) => s.values.filter(Number.isFinite)));
   const x = (i) => (W * i) / (POINTS - 1);
   const y = (v) => H - 4 - ((H - 8) * v) / max;
-  const svg = h('svg:svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', preserveAspectRatio: 'none' },
+  const svg = h(
+    'svg:svg',
+    { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', preserveAspectRatio: 'none' },
     [0.25, 0.5, 0.75].map((f) => h('svg:line', { x1: 0, x2: W, y1: y(max * f), y2: y(max * f), class: 'grid' })),
     series.map((s) => {
       const off = POINTS - s.values.length;
       const pts = s.values.map((v, i) => (Number.isFinite(v) ? `${x(i + off).toFixed(1)},${y(v).toFixed(1)}` : null)).filter(Boolean);
       return h('svg:polyline', { points: pts.join(' '), class: `line ${s.cls}` });
-    }));
-  const legend = h('div', { class: 'legend' },
+    }),
+  );
+  const legend = h(
+    'div',
+    { class: 'legend' },
     series.map((s) => {
       const last = s.values[s.values.length - 1];
       return h('span', { class: `key ${s.cls}` }, `${s.name} ${Number.isFinite(last) ? fmt(last) : '–'}`);
     }),
-    h('span', { class: 'hint' }, `max ${fmt(max)}`));
+    h('span', { class: 'hint' }, `max ${fmt(max)}`),
+  );
   return [svg, legend];
 }
 
@@ -55,25 +61,55 @@ export function dashboardPage(app, main) {
 
   const draw = (cur) => {
     const col = (k) => points.map((p) => p[k]);
-    fill(panes.rps, h('h2', null, 'Requests per second'), chart([
-      { name: 'all', cls: 's1', values: col('rps') },
-      { name: '4xx', cls: 's2', values: col('err4xx') },
-      { name: '5xx', cls: 's3', values: col('err5xx') },
-    ], (v) => v.toFixed(1)));
-    fill(panes.bw, h('h2', null, 'Throughput'), chart([
-      { name: 'in', cls: 's1', values: col('inBps') },
-      { name: 'out', cls: 's2', values: col('outBps') },
-    ], (v) => `${bytes(Math.round(v))}/s`));
-    fill(panes.lat, h('h2', null, 'Latency'), chart([
-      { name: 'p50', cls: 's1', values: col('p50') },
-      { name: 'p90', cls: 's2', values: col('p90') },
-      { name: 'p99', cls: 's3', values: col('p99') },
-    ], ms));
+    fill(
+      panes.rps,
+      h('h2', null, 'Requests per second'),
+      chart(
+        [
+          { name: 'all', cls: 's1', values: col('rps') },
+          { name: '4xx', cls: 's2', values: col('err4xx') },
+          { name: '5xx', cls: 's3', values: col('err5xx') },
+        ],
+        (v) => v.toFixed(1),
+      ),
+    );
+    fill(
+      panes.bw,
+      h('h2', null, 'Throughput'),
+      chart(
+        [
+          { name: 'in', cls: 's1', values: col('inBps') },
+          { name: 'out', cls: 's2', values: col('outBps') },
+        ],
+        (v) => `${bytes(Math.round(v))}/s`,
+      ),
+    );
+    fill(
+      panes.lat,
+      h('h2', null, 'Latency'),
+      chart(
+        [
+          { name: 'p50', cls: 's1', values: col('p50') },
+          { name: 'p90', cls: 's2', values: col('p90') },
+          { name: 'p99', cls: 's3', values: col('p99') },
+        ],
+        ms,
+      ),
+    );
     const used = cur.diskSize - cur.diskFree;
-    const meter = h('meter', { min: '0', max: String(cur.diskSize || 1), value: String(Math.max(0, used)), high: String(cur.diskSize * 0.9) });
-    fill(panes.disk, h('h2', null, 'Disk'), cur.diskSize
-      ? [meter, h('p', null, `${bytes(used)} used of ${bytes(cur.diskSize)} (${bytes(cur.diskFree)} free)`)]
-      : h('p', { class: 'hint' }, 'The server reports no disk size.'));
+    const meter = h('meter', {
+      min: '0',
+      max: String(cur.diskSize || 1),
+      value: String(Math.max(0, used)),
+      high: String(cur.diskSize * 0.9),
+    });
+    fill(
+      panes.disk,
+      h('h2', null, 'Disk'),
+      cur.diskSize
+        ? [meter, h('p', null, `${bytes(used)} used of ${bytes(cur.diskSize)} (${bytes(cur.diskFree)} free)`)]
+        : h('p', { class: 'hint' }, 'The server reports no disk size.'),
+    );
   };
 
   const poll = async () => {

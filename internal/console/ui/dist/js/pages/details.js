@@ -128,7 +128,9 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
     }
     showPreview(size, type);
     await showTags();
-    const lock = await lockSection(bucket, key, hd.get('x-amz-version-id') || '', hd, () => detailsPanel(app, panel, bucket, key, { onClose, onDeleted }));
+    const lock = await lockSection(bucket, key, hd.get('x-amz-version-id') || '', hd, () =>
+      detailsPanel(app, panel, bucket, key, { onClose, onDeleted }),
+    );
     if (lock) extra.append(lock);
     showVersions();
   }
@@ -149,7 +151,11 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
         }
         const res = await api.s3('GET', bucket, key, { headers: { Range: `bytes=0-${TEXT_PREVIEW - 1}` } });
         const text = await res.text();
-        fill(preview, h('pre', null, text), size > TEXT_PREVIEW ? h('p', { class: 'hint' }, `The first ${bytes(TEXT_PREVIEW)} of ${bytes(size)}.`) : null);
+        fill(
+          preview,
+          h('pre', null, text),
+          size > TEXT_PREVIEW ? h('p', { class: 'hint' }, `The first ${bytes(TEXT_PREVIEW)} of ${bytes(size)}.`) : null,
+        );
       } else {
         fill(preview, h('p', { class: 'hint' }, `No preview for ${type || 'this type'}.`));
       }
@@ -164,11 +170,26 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
     extra.append(box);
     try {
       const tags = parseTagging(await api.s3text('GET', bucket, key, { query: { tagging: '' } }));
-      const edit = h('button', { type: 'button', class: 'linkish', 'data-test': 'tags-edit', onclick: () => {
-        list.replaceWith(tagsForm(bucket, key, tags, (t) => (msg.textContent = t)));
-        edit.remove();
-      } }, 'Edit tags');
-      const list = tags.length ? h('dl', { class: 'props' }, tags.map((t) => [h('dt', null, t.key), h('dd', null, t.value)])) : h('p', { class: 'hint' }, 'None.');
+      const edit = h(
+        'button',
+        {
+          type: 'button',
+          class: 'linkish',
+          'data-test': 'tags-edit',
+          onclick: () => {
+            list.replaceWith(tagsForm(bucket, key, tags, (t) => (msg.textContent = t)));
+            edit.remove();
+          },
+        },
+        'Edit tags',
+      );
+      const list = tags.length
+        ? h(
+            'dl',
+            { class: 'props' },
+            tags.map((t) => [h('dt', null, t.key), h('dd', null, t.value)]),
+          )
+        : h('p', { class: 'hint' }, 'None.');
       add(box, list, edit, msg);
     } catch (e) {
       box.append(h('p', { class: 'hint' }, `${e.code}: ${e.message}`));
@@ -186,14 +207,18 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
     const box = h('section', { class: 'sub', 'data-test': 'detail-versions' }, h('h3', null, 'Versions'));
     extra.append(box);
     try {
-      const res = parseListVersions(await api.s3text('GET', bucket, '', { query: { versions: '', prefix: key, 'encoding-type': 'url', 'max-keys': '100' } }));
+      const res = parseListVersions(
+        await api.s3text('GET', bucket, '', { query: { versions: '', prefix: key, 'encoding-type': 'url', 'max-keys': '100' } }),
+      );
       const rows = res.versions.filter((v) => v.key === key);
       add(
         box,
         h(
           'table',
           { class: 'list compact' },
-          h('tbody', null,
+          h(
+            'tbody',
+            null,
             rows.map((v) =>
               h(
                 'tr',
@@ -255,7 +280,11 @@ export const EXPIRIES = [
 ];
 
 function share(bucket, key) {
-  const expires = h('select', { name: 'expires', 'data-test': 'share-expires' }, EXPIRIES.map(([s, l]) => h('option', { value: String(s) }, l)));
+  const expires = h(
+    'select',
+    { name: 'expires', 'data-test': 'share-expires' },
+    EXPIRIES.map(([s, l]) => h('option', { value: String(s) }, l)),
+  );
   const url = h('input', { readOnly: true, 'data-test': 'share-url', 'aria-label': 'Share link', placeholder: 'Create a link first' });
   const copied = h('span', { class: 'hint', 'aria-live': 'polite' });
   const copy = h(

@@ -22,8 +22,16 @@ export function objectsPage(app, main, bucket, rest, search) {
 
   const body = h('tbody');
   const status = h('p', { class: 'hint', 'aria-live': 'polite' });
-  const prev = h('button', { type: 'button', class: 'secondary', 'data-test': 'prev-page', disabled: true, onclick: () => turn(-1) }, '← Previous');
-  const next = h('button', { type: 'button', class: 'secondary', 'data-test': 'next-page', disabled: true, onclick: () => turn(1) }, 'Next →');
+  const prev = h(
+    'button',
+    { type: 'button', class: 'secondary', 'data-test': 'prev-page', disabled: true, onclick: () => turn(-1) },
+    '← Previous',
+  );
+  const next = h(
+    'button',
+    { type: 'button', class: 'secondary', 'data-test': 'next-page', disabled: true, onclick: () => turn(1) },
+    'Next →',
+  );
   const filter = h('input', {
     type: 'search',
     placeholder: 'Filter by prefix',
@@ -102,7 +110,11 @@ export function objectsPage(app, main, bucket, rest, search) {
         'div',
         { class: 'actions' },
         link(`${ROOT}settings/${encodeURIComponent(bucket)}`, { class: 'button secondary', 'data-test': 'bucket-settings' }, 'Settings'),
-        h('button', { type: 'button', class: 'danger', 'data-test': 'bucket-delete', onclick: () => deleteBucket(app, bucket) }, 'Delete bucket'),
+        h(
+          'button',
+          { type: 'button', class: 'danger', 'data-test': 'bucket-delete', onclick: () => deleteBucket(app, bucket) },
+          'Delete bucket',
+        ),
       ),
     ),
     breadcrumb(bucket, prefix),
@@ -113,7 +125,11 @@ export function objectsPage(app, main, bucket, rest, search) {
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'button', class: 'secondary', 'data-test': 'folder-create-open', onclick: () => createFolder(app, bucket, prefix, load) }, 'New folder'),
+        h(
+          'button',
+          { type: 'button', class: 'secondary', 'data-test': 'folder-create-open', onclick: () => createFolder(app, bucket, prefix, load) },
+          'New folder',
+        ),
         h('button', { type: 'button', class: 'secondary', onclick: () => folderInput.click() }, 'Upload folder'),
         h('button', { type: 'button', class: 'primary', onclick: () => fileInput.click() }, 'Upload files'),
         fileInput,
@@ -125,7 +141,10 @@ export function objectsPage(app, main, bucket, rest, search) {
 
   function upload(files) {
     if (files.length === 0) return;
-    enqueue(bucket, files.map((f) => ({ ...f, key: prefix + f.name })));
+    enqueue(
+      bucket,
+      files.map((f) => ({ ...f, key: prefix + f.name })),
+    );
   }
 
   function turn(d) {
@@ -173,7 +192,10 @@ export function objectsPage(app, main, bucket, rest, search) {
           ),
         ),
     ];
-    if (rows.length === 0) rows.push(h('tr', null, h('td', { colspan: 3, class: 'empty' }, st.filter ? 'Nothing matches.' : 'Empty. Drop files here or use Upload.')));
+    if (rows.length === 0)
+      rows.push(
+        h('tr', null, h('td', { colspan: 3, class: 'empty' }, st.filter ? 'Nothing matches.' : 'Empty. Drop files here or use Upload.')),
+      );
     fill(body, rows);
     status.textContent = `Page ${st.page + 1}${res.truncated ? '' : ' (last)'}`;
   }
@@ -248,10 +270,7 @@ function createFolder(app, bucket, prefix, reload) {
 }
 
 function deleteBucket(app, bucket) {
-  confirmTyped(
-    'Delete bucket',
-    `Delete the bucket ${bucket}? It must be empty (S3 refuses otherwise: BucketNotEmpty).`,
-    bucket,
-    () => api.s3('DELETE', bucket),
+  confirmTyped('Delete bucket', `Delete the bucket ${bucket}? It must be empty (S3 refuses otherwise: BucketNotEmpty).`, bucket, () =>
+    api.s3('DELETE', bucket),
   ).then((ok) => ok && app.navigate(ROOT));
 }
