@@ -55,6 +55,8 @@ type Server struct {
 	// stopReplication brings the metadata's replica up to date and stops
 	// replicating (replicate.go).
 	stopReplication func(context.Context) error
+	// consoleHandler serves --console-addr (console.go); nil without it.
+	consoleHandler http.Handler
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
@@ -151,6 +153,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
 	s.handler = s.withHealth(countInFlight(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}), s.metrics.Requests()))
 	s.handler = s.withMetrics(s.handler)
+	if s.handler, err = s.withConsole(s.handler, keys, serverKey, iamAuthz); err != nil {
+		return nil, err
+	}
 	s.metrics.Watch(metrics.Sources{Blobs: stores.Blobs, Meta: stores.Meta, Lifecycle: s.lcWorker,
 		Scheduler: scheduler, BucketLimit: cfg.MetricsBuckets})
 	if err := s.replicate(ctx); err != nil {
@@ -301,6 +306,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		TLSConfig:         s.tlsConfig(),
 	}
+	stopConsole, err := s.serveConsole(ctx)
+	if err != nil {
+		return errors.Join(err, s.closeStores())
+	}
 	errc := make(chan error, 1)
 	tls := s.cfg.TLSCert != ""
 	go func() {
@@ -324,6 +333,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		s.log.Warn("drain incomplete", "err", err)
 		hs.Close()
 	}
+	stopConsole(sctx)
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
