@@ -146,3 +146,18 @@ func wantS3Error(t *testing.T, resp *http.Response, body []byte, status int, cod
 		t.Fatalf("want %d %s, got %s %s", status, code, resp.Status, body)
 	}
 }
+
+// fetch GETs url with a plain client (no cookie) and reads the answer.
+func fetch(t *testing.T, url string) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}

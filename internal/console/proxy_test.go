@@ -181,12 +181,7 @@ func TestPresign(t *testing.T) {
 	if e, _ := strconv.Atoi(u.Query().Get("X-Amz-Expires")); e <= 0 || e > 12*3600 {
 		t.Errorf("X-Amz-Expires %d, want at most the session's 12h", e)
 	}
-	get, err := http.Get(out["url"]) // no cookie, no console
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(get.Body)
-	get.Body.Close()
+	get, body := fetch(t, out["url"]) // no cookie, no console
 	if get.StatusCode != http.StatusOK || string(body) != "meow" {
 		t.Fatalf("GET presigned: %s %s", get.Status, body)
 	}
@@ -194,12 +189,7 @@ func TestPresign(t *testing.T) {
 	_, short := s.presign("pics", "a cat.txt", 1)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		get, err := http.Get(short["url"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(get.Body)
-		get.Body.Close()
+		get, body := fetch(t, short["url"])
 		if get.StatusCode == http.StatusForbidden && strings.Contains(string(body), "<Code>AccessDenied</Code>") {
 			break // expired
 		}
@@ -265,22 +255,12 @@ func TestBucketNamedConsole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Get(pre.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, b := fetch(t, pre.URL)
 	if string(b) != "object index.html" {
 		t.Errorf("presigned console/index.html: %s %q", resp.Status, b)
 	}
 	// Unsigned: the console's page.
-	resp, err = http.Get(srv.URL + "/console/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, b = fetch(t, srv.URL+"/console/")
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || strings.Contains(string(b), "object ") {
 		t.Errorf("GET /console/: %s %v %.100s", resp.Status, resp.Header, b)
 	}
@@ -296,12 +276,7 @@ func TestConsoleAddr(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	srv := startServer(t, func(c *config.Config) { c.ConsoleAddr = addr })
-	resp, err := http.Get(srv.URL + "/console/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, b := fetch(t, srv.URL+"/console/")
 	if resp.StatusCode == http.StatusOK || !strings.Contains(string(b), "<Error>") {
 		t.Errorf("the S3 port serves the console: %s %.100s", resp.Status, b)
 	}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/console"
@@ -63,14 +61,7 @@ func (s *Server) serveConsole(ctx context.Context) (stop func(context.Context), 
 	if err != nil {
 		return nil, fmt.Errorf("console listen: %w", err)
 	}
-	hs := &http.Server{
-		Handler:           s.consoleHandler,
-		ReadHeaderTimeout: 30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-		TLSConfig:         s.tlsConfig(),
-	}
+	hs := s.httpServer(ctx, s.consoleHandler)
 	tls := s.cfg.TLSCert != ""
 	go func() {
 		var err error

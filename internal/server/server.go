@@ -294,11 +294,11 @@ func (s *Server) Swept() <-chan struct{} { return s.swept }
 // Handler returns the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Serve answers requests on ln until ctx is cancelled, then stops accepting,
-// drains in-flight requests (up to drainTimeout) and closes the stores.
-func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{
-		Handler: s.handler,
+// httpServer is the http.Server of a listener serving h (the S3 port's,
+// --console-addr's) until ctx ends.
+func (s *Server) httpServer(ctx context.Context, h http.Handler) *http.Server {
+	return &http.Server{
+		Handler: h,
 		// No ReadTimeout/WriteTimeout: they would cut long transfers.
 		ReadHeaderTimeout: 30 * time.Second,
 		IdleTimeout:       120 * time.Second,
@@ -306,6 +306,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		TLSConfig:         s.tlsConfig(),
 	}
+}
+
+// Serve answers requests on ln until ctx is cancelled, then stops accepting,
+// drains in-flight requests (up to drainTimeout) and closes the stores.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := s.httpServer(ctx, s.handler)
 	stopConsole, err := s.serveConsole(ctx)
 	if err != nil {
 		return errors.Join(err, s.closeStores())
