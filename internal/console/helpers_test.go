@@ -16,10 +16,13 @@ import (
 )
 
 // IAM users of the tests (--iam-bootstrap): reader may read and list but
-// not write, nor see metrics; watcher may see metrics.
+// not write, nor see metrics; local may read from 127.0.0.1 and write
+// from 10/8 only; watcher may see metrics.
 const (
 	readerKey     = "AKIACONSOLEREADER001"
 	readerSecret  = "reader-secret-0000000000000000000000000"
+	localKey      = "AKIACONSOLELOCAL0001"
+	localSecret   = "local-secret-00000000000000000000000000"
 	watcherKey    = "AKIACONSOLEWATCHER01"
 	watcherSecret = "watcher-secret-000000000000000000000000"
 )
@@ -28,6 +31,10 @@ const bootstrap = `{"users": [
  {"name": "reader", "accessKeys": [{"accessKeyId": "` + readerKey + `", "secretAccessKey": "` + readerSecret + `"}],
   "policies": {"read": {"Version": "2012-10-17", "Statement": [
    {"Effect": "Allow", "Action": ["s3:GetObject", "s3:ListBucket", "s3:ListAllMyBuckets"], "Resource": "*"}]}}},
+ {"name": "local", "accessKeys": [{"accessKeyId": "` + localKey + `", "secretAccessKey": "` + localSecret + `"}],
+  "policies": {"here": {"Version": "2012-10-17", "Statement": [
+   {"Effect": "Allow", "Action": "s3:GetObject", "Resource": "*", "Condition": {"IpAddress": {"aws:SourceIp": "127.0.0.1/32"}}},
+   {"Effect": "Allow", "Action": "s3:PutObject", "Resource": "*", "Condition": {"IpAddress": {"aws:SourceIp": "10.0.0.0/8"}}}]}}},
  {"name": "watcher", "accessKeys": [{"accessKeyId": "` + watcherKey + `", "secretAccessKey": "` + watcherSecret + `"}],
   "policies": {"metrics": {"Version": "2012-10-17", "Statement": [
    {"Effect": "Allow", "Action": "jog:GetMetrics", "Resource": "*"}]}}}

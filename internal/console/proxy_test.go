@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -144,6 +146,59 @@ func TestProxyDenied(t *testing.T) {
 			!strings.Contains(string(body), "GetSessionToken") {
 			t.Fatalf("%s ListUsers: %s %s", s.info["principal"], resp.Status, body)
 		}
+	}
+}
+
+// TestProxySourceIP: a proxied request keeps the browser's address:
+// aws:SourceIp conditions decide it as they would the browser's own.
+func TestProxySourceIP(t *testing.T) {
+	srv := startServer(t)
+	c := srv.AWSClient(t)
+	if _, err := c.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("here")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("here"), Key: aws.String("k"), Body: strings.NewReader("v")}); err != nil {
+		t.Fatal(err)
+	}
+	s := signIn(t, srv, localKey, localSecret)
+	if resp, body := s.call(http.MethodGet, "/console/api/s3/here/k", nil); resp.StatusCode != http.StatusOK || string(body) != "v" {
+		t.Fatalf("GET from 127.0.0.1: %s %s", resp.Status, body)
+	}
+	resp, body := s.call(http.MethodPut, "/console/api/s3/here/k2", strings.NewReader("w"))
+	wantS3Error(t, resp, body, http.StatusForbidden, "AccessDenied")
+}
+
+// TestProxyMultipart: a multipart upload as the UI makes it (POST
+// ?uploads, PUT parts, POST the XML list) through the console.
+func TestProxyMultipart(t *testing.T) {
+	srv := startServer(t)
+	s := signIn(t, srv, testutil.AccessKey, testutil.SecretKey)
+	if resp, body := s.call(http.MethodPut, "/console/api/s3/mpu", nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("CreateBucket: %s %s", resp.Status, body)
+	}
+	resp, body := s.call(http.MethodPost, "/console/api/s3/mpu/big.bin?uploads", nil)
+	var init struct{ UploadId string }
+	if resp.StatusCode != http.StatusOK || xml.Unmarshal(body, &init) != nil || init.UploadId == "" {
+		t.Fatalf("CreateMultipartUpload: %s %s", resp.Status, body)
+	}
+	parts := [][]byte{bytes.Repeat([]byte("a"), 5<<20), []byte("tail")}
+	var list strings.Builder
+	list.WriteString("<CompleteMultipartUpload>")
+	for i, p := range parts {
+		resp, body := s.call(http.MethodPut, fmt.Sprintf("/console/api/s3/mpu/big.bin?partNumber=%d&uploadId=%s", i+1, url.QueryEscape(init.UploadId)), bytes.NewReader(p))
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") == "" {
+			t.Fatalf("UploadPart %d: %s %s", i+1, resp.Status, body)
+		}
+		fmt.Fprintf(&list, "<Part><PartNumber>%d</PartNumber><ETag>%s</ETag></Part>", i+1, resp.Header.Get("ETag"))
+	}
+	list.WriteString("</CompleteMultipartUpload>")
+	resp, body = s.call(http.MethodPost, "/console/api/s3/mpu/big.bin?uploadId="+url.QueryEscape(init.UploadId), strings.NewReader(list.String()))
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "<CompleteMultipartUploadResult") {
+		t.Fatalf("CompleteMultipartUpload: %s %s", resp.Status, body)
+	}
+	head, err := srv.AWSClient(t).HeadObject(t.Context(), &s3.HeadObjectInput{Bucket: aws.String("mpu"), Key: aws.String("big.bin")})
+	if err != nil || aws.ToInt64(head.ContentLength) != 5<<20+4 {
+		t.Fatalf("HeadObject: %v %v", err, head)
 	}
 }
 
