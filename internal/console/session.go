@@ -123,9 +123,19 @@ func (h *Handler) session(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		h.signIn(w, r)
 	case http.MethodGet:
-		if s, ok := h.authenticateNoCSRF(w, r); ok {
-			writeJSON(w, http.StatusOK, s.json())
+		s, ok := h.authenticateNoCSRF(w, r)
+		if !ok {
+			return
 		}
+		// A session whose user is gone (or replaced) is over: the page
+		// shows the sign-in rather than a console where all is denied.
+		if _, err := h.principal(r.Context(), s); err != nil {
+			h.log.Info("console session over", "principal", s.ARN, "session", s.AccessKeyID, "err", err)
+			http.SetCookie(w, h.cookie(r, "", time.Time{}))
+			writeError(w, http.StatusUnauthorized, codeNotSignedIn, "The session is over ("+s.ARN+" no longer exists); sign in again.")
+			return
+		}
+		writeJSON(w, http.StatusOK, s.json())
 	case http.MethodDelete:
 		h.signOut(w, r)
 	default:

@@ -7,6 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/testutil"
@@ -170,4 +175,32 @@ func TestSignOut(t *testing.T) {
 	wantJSONError(t, resp, body, http.StatusUnauthorized, "NotSignedIn")
 	resp, body = s.do(s.request(http.MethodGet, "/console/api/session", nil, false))
 	wantJSONError(t, resp, body, http.StatusUnauthorized, "NotSignedIn")
+}
+
+// TestUserDeleted: deleting the user ends its console sessions: the
+// session's GET answers NotSignedIn and S3 refuses the proxied requests.
+func TestUserDeleted(t *testing.T) {
+	srv := startServer(t)
+	s := signIn(t, srv, readerKey, readerSecret)
+	ctx := t.Context()
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(srv.Config.Region),
+		awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(testutil.AccessKey, testutil.SecretKey, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := iam.NewFromConfig(cfg, func(o *iam.Options) { o.BaseEndpoint = aws.String(srv.URL) })
+	if _, err := c.DeleteAccessKey(ctx, &iam.DeleteAccessKeyInput{UserName: aws.String("reader"), AccessKeyId: aws.String(readerKey)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeleteUserPolicy(ctx, &iam.DeleteUserPolicyInput{UserName: aws.String("reader"), PolicyName: aws.String("read")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DeleteUser(ctx, &iam.DeleteUserInput{UserName: aws.String("reader")}); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := s.do(s.request(http.MethodGet, "/console/api/session", nil, false))
+	wantJSONError(t, resp, body, http.StatusUnauthorized, "NotSignedIn")
+	if resp, body := s.call(http.MethodGet, "/console/api/s3/", nil); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("S3 as a deleted user's session: %s %s", resp.Status, body)
+	}
 }
