@@ -17,7 +17,7 @@ import (
 
 // IAM users of the tests (--iam-bootstrap): reader may read and list but
 // not write, nor see metrics; local may read from 127.0.0.1 and write
-// from 10/8 only; watcher may see metrics.
+// from 10/8 only; watcher may see metrics and list IAM users.
 const (
 	readerKey     = "AKIACONSOLEREADER001"
 	readerSecret  = "reader-secret-0000000000000000000000000"
@@ -37,7 +37,7 @@ const bootstrap = `{"users": [
    {"Effect": "Allow", "Action": "s3:PutObject", "Resource": "*", "Condition": {"IpAddress": {"aws:SourceIp": "10.0.0.0/8"}}}]}}},
  {"name": "watcher", "accessKeys": [{"accessKeyId": "` + watcherKey + `", "secretAccessKey": "` + watcherSecret + `"}],
   "policies": {"metrics": {"Version": "2012-10-17", "Statement": [
-   {"Effect": "Allow", "Action": "jog:GetMetrics", "Resource": "*"}]}}}
+   {"Effect": "Allow", "Action": ["jog:GetMetrics", "iam:ListUsers"], "Resource": "*"}]}}}
 ]}`
 
 // startServer starts a real server (SQLite, port 0) with the console and

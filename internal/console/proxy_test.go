@@ -133,18 +133,24 @@ func TestProxyDenied(t *testing.T) {
 		t.Fatalf("root PutObject: %s %s", resp.Status, body)
 	}
 
-	// IAM: the form reaches the IAM API signed as the session (a bad
-	// signature would be SignatureDoesNotMatch), which refuses
-	// GetSessionToken credentials, the root's too, as IAM refuses them
-	// without MFA (docs/SECURITY.md; ADR 0023 says what would change it).
-	for _, s := range []*session{reader, root} {
+	// IAM as a user: reader's policy does not allow iam:ListUsers,
+	// watcher's does; the root may.
+	watcher := signIn(t, srv, watcherKey, watcherSecret)
+	for _, tc := range []struct {
+		s      *session
+		status int
+		want   string
+	}{
+		{reader, http.StatusForbidden, "<Code>AccessDenied</Code>"},
+		{watcher, http.StatusOK, "<UserName>reader</UserName>"},
+		{root, http.StatusOK, "<UserName>reader</UserName>"},
+	} {
 		form := strings.NewReader(url.Values{"Action": {"ListUsers"}, "Version": {"2010-05-08"}}.Encode())
-		req := s.request(http.MethodPost, "/console/api/iam", form, true)
+		req := tc.s.request(http.MethodPost, "/console/api/iam", form, true)
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		resp, body := s.do(req)
-		if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "<Code>AccessDenied</Code>") ||
-			!strings.Contains(string(body), "GetSessionToken") {
-			t.Fatalf("%s ListUsers: %s %s", s.info["principal"], resp.Status, body)
+		resp, body := tc.s.do(req)
+		if resp.StatusCode != tc.status || !strings.Contains(string(body), tc.want) {
+			t.Fatalf("%s ListUsers: %s %s", tc.s.info["principal"], resp.Status, body)
 		}
 	}
 }

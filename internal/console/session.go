@@ -223,7 +223,7 @@ func (h *Handler) verify(ctx context.Context, id, secret string) (authz.Principa
 func (h *Handler) issue(p authz.Principal) *Session {
 	now := h.cfg.Now().UTC().Truncate(time.Second)
 	id, secret := iam.NewKeyPair(temporaryKeyPrefix)
-	st := &sts.Session{AccessKeyID: id, Secret: secret, Issued: now, Expires: now.Add(h.cfg.Session), Kind: sts.KindRoot}
+	st := &sts.Session{AccessKeyID: id, Secret: secret, Issued: now, Expires: now.Add(h.cfg.Session), Kind: sts.KindRoot, Console: true}
 	name := "root"
 	if p.Type == policy.User {
 		st.Kind, st.Name, st.ID = sts.KindUser, p.User.UserName, p.User.UserID
