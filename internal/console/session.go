@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jogstore/jog/internal/authz"
@@ -154,6 +155,13 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	if wait, ok := h.throttle.allow(addr, now); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
 		writeError(w, http.StatusTooManyRequests, "Throttling", "Too many failed sign-ins from this address; try again later.")
+		return
+	}
+	// JSON only: a form of another site cannot send it without CORS's
+	// preflight, which is never answered (no signing a victim in to the
+	// attacker's account).
+	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), "application/json") {
+		writeError(w, http.StatusUnsupportedMediaType, "UnsupportedMediaType", "Sign in with Content-Type: application/json.")
 		return
 	}
 	var in struct {

@@ -47,6 +47,17 @@ func TestSignIn(t *testing.T) {
 		t.Errorf("GET session: %s %s %v", resp.Status, body, resp.Cookies())
 	}
 
+	// A form (text/plain, as another site's page could send) is refused.
+	form, err := srv.HTTPClient().Post(srv.URL+"/console/api/session", "text/plain",
+		strings.NewReader(`{"accessKey":"`+testutil.AccessKey+`","secretKey":"`+testutil.SecretKey+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	form.Body.Close()
+	if form.StatusCode != http.StatusUnsupportedMediaType || len(form.Cookies()) != 0 {
+		t.Errorf("sign-in by a text/plain form: %s %v", form.Status, form.Cookies())
+	}
+
 	for _, tc := range []struct{ key, secret, code string }{
 		{testutil.AccessKey, testutil.SecretKey + "x", "SignatureDoesNotMatch"},
 		{readerKey, watcherSecret, "SignatureDoesNotMatch"},
