@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 )
@@ -87,6 +88,38 @@ func TestThrottleKey(t *testing.T) {
 		}
 		if got := h.throttleKey(r); got != tc.want {
 			t.Errorf("%s %q trust %v: %q, want %q", tc.remote, tc.fwd, tc.trust, got, tc.want)
+		}
+	}
+}
+
+// TestWants: the console takes unsigned requests under /console/ and a
+// browser's page request for /console; S3 keeps every signed request
+// and everything else.
+func TestWants(t *testing.T) {
+	for _, tc := range []struct {
+		method, target string
+		hdr            []string
+		want           bool
+	}{
+		{"GET", "/console/", nil, true},
+		{"GET", "/console/b/photos/cat.jpg?details", nil, true},
+		{"POST", "/console/api/session", nil, true},
+		{"GET", "/console", []string{"Accept", "text/html,application/xhtml+xml"}, true},
+		{"GET", "/console", nil, false},                                                            // ListObjects of bucket "console"
+		{"GET", "/console?list-type=2", []string{"Accept", "text/html"}, false},                    // a listing
+		{"PUT", "/console", []string{"Accept", "text/html"}, false},                                // CreateBucket
+		{"GET", "/console/key", []string{"Authorization", "AWS4-HMAC-SHA256 Credential=…"}, false}, // signed
+		{"GET", "/console/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=a&X-Amz-Signature=b", nil, false},
+		{"GET", "/console/key?AWSAccessKeyId=a&Signature=b&Expires=1", nil, false}, // SigV2 presigned
+		{"GET", "/consoles/", nil, false},
+		{"GET", "/bucket/console/", nil, false},
+	} {
+		r := httptest.NewRequest(tc.method, tc.target, nil)
+		for i := 0; i+1 < len(tc.hdr); i += 2 {
+			r.Header.Set(tc.hdr[i], tc.hdr[i+1])
+		}
+		if got := Wants(r); got != tc.want {
+			t.Errorf("%s %s %v: %v, want %v", tc.method, tc.target, tc.hdr, got, tc.want)
 		}
 	}
 }
