@@ -145,6 +145,8 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 		Reservations: reservations, Scheduler: scheduler,
 		Observer: s3api.Observers{s.metrics.Requests(), observer},
+		// The console shares its origin with the objects served.
+		SandboxDocuments: cfg.Console,
 	})
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
