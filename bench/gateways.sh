@@ -11,6 +11,8 @@
 #   SETUPS="sqlite pg1" CELLS="put:1KiB:16 get:1KiB:16" bench/gateways.sh
 #   ROUNDS=3 DURATION=20s bench/gateways.sh
 #   BASE_BIN=/tmp/jog-old SETUPS="sqlite pg1 pgbase" bench/gateways.sh   # pgbase: one gateway of another build
+#   PG_CPUS=1 GW_CPUS=0 bench/gateways.sh   # PostgreSQL on CPU 1, gateways and client on CPU 0:
+#                                           # the database on a machine of its own, in miniature
 #
 # Writes $OUT/<setup>-<workload>-<size>-c<concurrency>-r<round>.json and
 # $OUT/SUMMARY.md (jog bench compare: medians over the rounds).
@@ -29,6 +31,8 @@ SK=jogbenchsecret00000000000000000001
 
 mkdir -p "$OUT"
 . bench/pg.sh
+pin=()
+[ -n "${GW_CPUS:-}" ] && pin=(taskset -c "$GW_CPUS")
 bin=$(mktemp -d)/jog
 go build -o "$bin" ./cmd/jog
 pids=()
@@ -52,7 +56,7 @@ setup() {
 	endpoints= serverpids=
 	for i in $(seq 1 "$n"); do
 		local addr=127.0.0.1:$((PORT + i))
-		"$sbin" server --addr "$addr" --data-dir "$data" "${meta[@]}" --access-key "$AK" --secret-key "$SK" \
+		"${pin[@]}" "$sbin" server --addr "$addr" --data-dir "$data" "${meta[@]}" --access-key "$AK" --secret-key "$SK" \
 			--log-level warn >>"$data.log" 2>&1 &
 		pids+=($!)
 		for _ in $(seq 100); do curl -sf -o /dev/null "http://$addr/health/ready" && break; sleep 0.1; done
@@ -68,7 +72,7 @@ for r in $(seq 1 "$ROUNDS"); do
 		setup "$s" "$data"
 		for cell in $CELLS; do
 			IFS=: read -r wl size conc <<<"$cell"
-			"$bin" bench "$wl" --endpoint "$endpoints" --server-pid "$serverpids" --access-key "$AK" --secret-key "$SK" \
+			"${pin[@]}" "$bin" bench "$wl" --endpoint "$endpoints" --server-pid "$serverpids" --access-key "$AK" --secret-key "$SK" \
 				--size "$size" --concurrency "$conc" --duration "$DURATION" --objects "$OBJECTS" --label "$s" --quiet \
 				--out "$OUT/$s-$wl-$size-c$conc-r$r.json" >/dev/null
 			echo "$(date -u +%T) round $r $s $cell load $(cut -d' ' -f1 /proc/loadavg)"

@@ -7,7 +7,8 @@
 # durable defaults (fsync, synchronous_commit): a commit is on disk before
 # it returns, as JOG's SQLite store does with --fsync always. It sets
 # $PGPORT and $PGPID (the postmaster); pg_stop stops it and removes it.
-# pg_url NAME creates database NAME and prints its URL.
+# pg_url NAME creates database NAME and prints its URL. With PG_CPUS set
+# (a taskset list, e.g. 1), PostgreSQL runs on those CPUs only.
 pg_start() {
 	PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 	[ -x "$PGBIN/postgres" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; return 1; }
@@ -20,7 +21,9 @@ pg_start() {
 	"${as[@]}" "$PGBIN/initdb" -D "$PGDIR/data" -U jog -A trust -E UTF8 --locale=C >"$PGDIR/initdb.log" 2>&1 ||
 		{ cat "$PGDIR/initdb.log" >&2; return 1; }
 	PGPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-	"${as[@]}" "$PGBIN/postgres" -D "$PGDIR/data" -p "$PGPORT" -c listen_addresses=127.0.0.1 \
+	local pin=()
+	[ -n "${PG_CPUS:-}" ] && pin=(taskset -c "$PG_CPUS")
+	"${pin[@]}" "${as[@]}" "$PGBIN/postgres" -D "$PGDIR/data" -p "$PGPORT" -c listen_addresses=127.0.0.1 \
 		-c unix_socket_directories="$PGDIR" -c max_connections=400 -c shared_buffers=256MB \
 		>"$PGDIR/postgres.log" 2>&1 &
 	disown # not a job of this shell: a plain `wait` in the caller must not wait for it

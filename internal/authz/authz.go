@@ -54,6 +54,8 @@ type Session struct {
 	// Policy is the session policy, which narrows the identity policies;
 	// nil when there is none.
 	Policy *policy.Compiled
+	// Console is a session of the web console (sts.Session.Console).
+	Console bool
 }
 
 // The principals that carry no user.

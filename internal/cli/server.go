@@ -77,6 +77,9 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 
 func printBanner(w io.Writer, addr net.Addr, srv *server.Server, cfg config.Config) {
 	fmt.Fprintf(w, "JOG %s listening on %s\n", Version, addr)
+	if cfg.Console && cfg.ConsoleAddr == "" {
+		fmt.Fprintf(w, "Console: %s/console/ (sign in with the access key and secret)\n", consoleURL(addr, cfg))
+	}
 	c := srv.Credentials
 	switch {
 	case srv.GeneratedCredentials:
@@ -87,4 +90,21 @@ func printBanner(w io.Writer, addr net.Addr, srv *server.Server, cfg config.Conf
 	default:
 		fmt.Fprintf(w, "  AccessKey: %s\n", c.AccessKey)
 	}
+}
+
+// consoleURL is the URL the banner gives the console at: the listener's
+// address, on localhost when it listens on every interface.
+func consoleURL(addr net.Addr, cfg config.Config) string {
+	scheme := "http://"
+	if cfg.TLSCert != "" {
+		scheme = "https://"
+	}
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return scheme + addr.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return scheme + net.JoinHostPort(host, port)
 }

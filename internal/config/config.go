@@ -115,6 +115,12 @@ type Config struct {
 	// with logging enabled (PutBucketLogging) are delivered to their
 	// target buckets; they are also delivered at start-up.
 	BucketLogInterval time.Duration
+	// Console serves the web console at /console/ (internal/console, ADR
+	// 0023); ConsoleAddr, when set, serves it on a listener of its own
+	// instead of the S3 port; ConsoleSession is how long a sign-in lasts.
+	Console        bool
+	ConsoleAddr    string
+	ConsoleSession time.Duration
 
 	envErrs []error // JOG_* values BindFlags could not parse
 
@@ -135,7 +141,8 @@ func Default() Config {
 	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
 		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
-		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute}
+		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute,
+		Console: true, ConsoleSession: 12 * time.Hour}
 }
 
 // LeaveCheckpoints reports whether the SQLite store must leave WAL
@@ -205,6 +212,10 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&c.SQLiteCheckpoints, "sqlite-checkpoints", c.SQLiteCheckpoints,
 		"run SQLite's WAL checkpoints in the server; false leaves them to Litestream run beside it (implied by --replicate-to) (env "+envName("sqlite-checkpoints")+")")
 	names = append(names, "sqlite-checkpoints")
+	fs.BoolVar(&c.Console, "console", c.Console, "serve the web console at /console/ (env "+envName("console")+")")
+	names = append(names, "console")
+	str(&c.ConsoleAddr, "console-addr", "serve the web console (and S3) on this address instead of at /console/ on the S3 port, e.g. 127.0.0.1:9001")
+	dur(&c.ConsoleSession, "console-session", "how long a console sign-in lasts (15m to 36h)")
 	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv("JOG_REPLICATE_ACCESS_KEY"), getenv("JOG_REPLICATE_SECRET_KEY")
 	c.IAMKey = getenv(keyring.EnvVar)
 	c.names = names
@@ -346,6 +357,9 @@ func (c Config) Validate() error {
 	}
 	if c.ReplicateTo != "" && !strings.HasPrefix(c.ReplicateTo, "s3://") {
 		errs = append(errs, fmt.Errorf("--replicate-to %q: want s3://bucket/path", c.ReplicateTo))
+	}
+	if c.Console && (c.ConsoleSession < 15*time.Minute || c.ConsoleSession > 36*time.Hour) {
+		errs = append(errs, fmt.Errorf("--console-session %v: want 15m to 36h, as STS sessions", c.ConsoleSession))
 	}
 	return errors.Join(errs...)
 }

@@ -107,9 +107,9 @@ func (h *Handler) authorize(r *http.Request, req *request, a action) error {
 		return err
 	}
 	switch {
-	case who.IsRoot() && who.Session == nil:
+	case who.IsRoot() && (who.Session == nil || who.Session.Console):
 		return nil
-	case who.Session != nil && who.Type != policy.AssumedRole:
+	case who.Session != nil && who.Type != policy.AssumedRole && !who.Session.Console:
 		h.cfg.Logger.InfoContext(req.ctx, "access denied", "id", req.id, "principal", who.Name(), "action", a.iamAction, "reason", "GetSessionToken credentials")
 		return apiErrorf(http.StatusForbidden, "AccessDenied", "%s is not authorized to perform: %s with credentials from GetSessionToken: the IAM API requires MFA, which JOG does not offer", who.Name(), a.iamAction)
 	case who.Type == policy.User:

@@ -55,6 +55,8 @@ type Server struct {
 	// stopReplication brings the metadata's replica up to date and stops
 	// replicating (replicate.go).
 	stopReplication func(context.Context) error
+	// consoleHandler serves --console-addr (console.go); nil without it.
+	consoleHandler http.Handler
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
@@ -143,6 +145,8 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 		Reservations: reservations, Scheduler: scheduler,
 		Observer: s3api.Observers{s.metrics.Requests(), observer},
+		// The console shares its origin with the objects served.
+		SandboxDocuments: cfg.Console,
 	})
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
@@ -151,6 +155,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
 	s.handler = s.withHealth(countInFlight(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}), s.metrics.Requests()))
 	s.handler = s.withMetrics(s.handler)
+	if s.handler, err = s.withConsole(s.handler, keys, serverKey, iamAuthz); err != nil {
+		return nil, err
+	}
 	s.metrics.Watch(metrics.Sources{Blobs: stores.Blobs, Meta: stores.Meta, Lifecycle: s.lcWorker,
 		Scheduler: scheduler, BucketLimit: cfg.MetricsBuckets})
 	if err := s.replicate(ctx); err != nil {
@@ -289,17 +296,27 @@ func (s *Server) Swept() <-chan struct{} { return s.swept }
 // Handler returns the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Serve answers requests on ln until ctx is cancelled, then stops accepting,
-// drains in-flight requests (up to drainTimeout) and closes the stores.
-func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{
-		Handler: s.handler,
+// httpServer is the http.Server of a listener serving h (the S3 port's,
+// --console-addr's) until ctx ends.
+func (s *Server) httpServer(ctx context.Context, h http.Handler) *http.Server {
+	return &http.Server{
+		Handler: h,
 		// No ReadTimeout/WriteTimeout: they would cut long transfers.
 		ReadHeaderTimeout: 30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		TLSConfig:         s.tlsConfig(),
+	}
+}
+
+// Serve answers requests on ln until ctx is cancelled, then stops accepting,
+// drains in-flight requests (up to drainTimeout) and closes the stores.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := s.httpServer(ctx, s.handler)
+	stopConsole, err := s.serveConsole(ctx)
+	if err != nil {
+		return errors.Join(err, s.closeStores())
 	}
 	errc := make(chan error, 1)
 	tls := s.cfg.TLSCert != ""
@@ -324,6 +341,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		s.log.Warn("drain incomplete", "err", err)
 		hs.Close()
 	}
+	stopConsole(sctx)
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

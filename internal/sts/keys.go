@@ -117,7 +117,7 @@ func (k Keys) Principal(ctx context.Context, id string, holder any) (authz.Princ
 
 func (k Keys) sessionPrincipal(ctx context.Context, s *Session) (authz.Principal, error) {
 	if s.Kind == KindRoot {
-		return authz.Principal{Type: policy.Root, Session: &authz.Session{Issued: s.Issued}}, nil
+		return authz.Principal{Type: policy.Root, Session: &authz.Session{Issued: s.Issued, Console: s.Console}}, nil
 	}
 	if k.IAM == nil {
 		return authz.Principal{}, ErrRevoked
@@ -133,7 +133,7 @@ func (k Keys) sessionPrincipal(ctx context.Context, s *Session) (authz.Principal
 	if err != nil {
 		return authz.Principal{}, err
 	}
-	sess := &authz.Session{Issued: s.Issued}
+	sess := &authz.Session{Issued: s.Issued, Console: s.Console}
 	if s.Kind == KindUser {
 		return authz.Principal{Type: policy.User, User: p, Session: sess}, nil
 	}

@@ -44,6 +44,10 @@ type Session struct {
 	// the session policies; none when empty.
 	Policy     string
 	PolicyARNs []string
+	// Console marks a session the web console issued on a sign-in with
+	// the long-term secret (internal/console): the IAM API takes it as
+	// its principal, as AWS takes a console sign-in.
+	Console bool
 }
 
 // wire is a Session as sealed: short names, the secret in plain text
@@ -59,6 +63,7 @@ type wire struct {
 	SessionName string   `json:"r,omitempty"`
 	Policy      string   `json:"p,omitempty"`
 	PolicyARNs  []string `json:"m,omitempty"`
+	Console     bool     `json:"c,omitempty"`
 }
 
 // Seal returns the session token of s under keys: URL-safe base64 of the
@@ -67,6 +72,7 @@ func Seal(keys *keyring.Keyring, s *Session) string {
 	b, err := json.Marshal(wire{
 		AccessKeyID: s.AccessKeyID, Secret: s.Secret.Reveal(), Issued: s.Issued.Unix(), Expires: s.Expires.Unix(),
 		Kind: s.Kind, Name: s.Name, ID: s.ID, SessionName: s.SessionName, Policy: s.Policy, PolicyARNs: s.PolicyARNs,
+		Console: s.Console,
 	})
 	if err != nil {
 		panic(err) // strings and numbers always marshal
@@ -97,6 +103,7 @@ func Open(keys *keyring.Keyring, accessKey, token string, now time.Time) (*Sessi
 		AccessKeyID: w.AccessKeyID, Secret: keyring.NewSecret(w.Secret),
 		Issued: time.Unix(w.Issued, 0).UTC(), Expires: time.Unix(w.Expires, 0).UTC(),
 		Kind: w.Kind, Name: w.Name, ID: w.ID, SessionName: w.SessionName, Policy: w.Policy, PolicyARNs: w.PolicyARNs,
+		Console: w.Console,
 	}
 	if !now.Before(s.Expires) {
 		return nil, fmt.Errorf("%w: it expired at %s", sigv4.ErrExpiredToken, s.Expires.Format(time.RFC3339))
