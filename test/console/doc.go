@@ -1,0 +1,20 @@
+// Package console holds the end-to-end tests of the web console: headless
+// Chromium (Debian's /usr/bin/chromium), driven with chromedp, against a real
+// `jog server` process built from this tree, using only the data-test hooks
+// the console's pages carry (docs/CONSOLE.md). The package has no code of its
+// own; its tests are:
+//
+//   - TestConsoleFlows: root signs in, creates buckets, uploads a 50 MiB file
+//     (multipart, progress watched) and a folder of 20 files, browses with the
+//     breadcrumb, previews, shares a link fetched with net/http, deletes, and
+//     signs out.
+//   - TestConsoleAccess: a wrong secret is refused; an IAM user allowed only to
+//     list and read sees AccessDenied when uploading.
+//   - TestScreenshots: the pages at 1280×800 and one at 375×800; with -update
+//     it rewrites docs/console/*.png (scripts/console-screenshots.sh).
+//   - TestConsoleFirstPage: a measurement, not an assertion, run only with
+//     JOG_CONSOLE_BENCH=1 (bench/console.sh): time from navigation to the
+//     first object row of a bucket of 10,000 objects.
+//
+// Without Chromium the tests skip, except when CI is set.
+package console
