@@ -14,14 +14,21 @@ import (
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
-// picture is a w×h PNG: a soft gradient with a band, for previews.
+// picture is a w×h PNG of a few flat colours (sky, sun, sea, sand), for
+// previews.
 func picture(w, h int) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	sunX, sunY, r := w*7/10, h*3/10, h/8
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			c := color.RGBA{uint8(40 + 150*x/w), uint8(90 + 100*y/h), 200, 255}
-			if y > h/3 && y < h/3+h/8 {
+			c := color.RGBA{150, 200, 240, 255} // sky
+			switch {
+			case (x-sunX)*(x-sunX)+(y-sunY)*(y-sunY) <= r*r:
 				c = color.RGBA{250, 190, 60, 255}
+			case y >= h*3/4:
+				c = color.RGBA{235, 215, 170, 255}
+			case y >= h*11/20:
+				c = color.RGBA{40, 110, 180, 255}
 			}
 			img.Set(x, y, c)
 		}

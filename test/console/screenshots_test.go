@@ -10,7 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/chromedp/chromedp"
 
 	"github.com/jogstore/jog/internal/testutil"
@@ -39,14 +42,15 @@ func TestScreenshots(t *testing.T) {
 	for _, name := range []string{"photos", "backups", "website"} {
 		itest.CreateBucket(t, c, name)
 	}
-	itest.Put(t, c, "photos", "sunset.png", picture(640, 400))
-	itest.Put(t, c, "photos", "notes.txt", []byte(readme))
+	asPNG, asText := contentType("image/png"), contentType("text/plain")
+	itest.Put(t, c, "photos", "sunset.png", picture(640, 400), asPNG)
+	itest.Put(t, c, "photos", "notes.txt", []byte(readme), asText)
 	for i := 1; i <= 6; i++ {
-		itest.Put(t, c, "photos", fmt.Sprintf("2026/summer/beach-%02d.png", i), picture(32+8*i, 24+6*i))
+		itest.Put(t, c, "photos", fmt.Sprintf("2026/summer/beach-%02d.png", i), picture(32+8*i, 24+6*i), asPNG)
 		itest.Put(t, c, "photos", fmt.Sprintf("raw/IMG_%04d.dng", 4000+i), itest.RandBytes(uint64(i), 20000*i))
 	}
 	itest.Put(t, c, "backups", "db/2026-11-24.sql.gz", itest.RandBytes(7, 300000))
-	itest.Put(t, c, "website", "index.html", []byte("<!doctype html><title>site</title>"))
+	itest.Put(t, c, "website", "index.html", []byte("<!doctype html><title>site</title>"), contentType("text/html"))
 	viewerKey, viewerSecret := srv.newUser(t, "viewer", `{"Version":"2012-10-17","Statement":[
  {"Effect":"Allow","Action":"s3:ListBucket","Resource":"arn:aws:s3:::photos"},
  {"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::photos/*"}]}`)
@@ -110,13 +114,32 @@ func TestScreenshots(t *testing.T) {
 		p.click(hook("share-create"))
 		p.until("the share URL", wait, `(document.querySelector('[data-test="share-url"]') || {}).value || ''`)
 	})
-	// The users and dashboard pages: hooks of console-ui's own
-	// (user-list, chart-requests) beyond the fixed list.
+	// The users and dashboard pages, beyond the core the other tests
+	// check: their hooks are console-ui's own (user-list, chart-requests),
+	// and a page that shows an error instead is skipped, the error named.
 	for _, nav := range []struct{ name, shows string }{{"users", "user-list"}, {"dashboard", "chart-requests"}} {
 		shoot(nav.name, 1280, 800, func(p *tab) {
+			if nav.name == "dashboard" {
+				stop := traffic(t, c)
+				defer stop()
+			}
 			p.open("/console/")
 			p.click(hook("nav-" + nav.name))
+			p.need(nav.shows)
+			shown := p.until(nav.shows+" or an error", wait, fmt.Sprintf(`(() => {
+				const e = document.querySelector('[data-test="error-banner"]');
+				if (e && !e.hidden && e.innerText) return 'error: ' + e.innerText;
+				return document.querySelector('[data-test=%q]') ? 'shown' : '';
+			})()`, nav.shows))
+			if shown != "shown" {
+				p.t.Skipf("the %s page shows an error, not %s: %s", nav.name, nav.shows, shown)
+			}
 			p.visible(hook(nav.shows))
+			if nav.name == "dashboard" {
+				// A few polls of the metrics, for lines to show.
+				p.until("the charts to draw", 2*time.Minute,
+					`((document.querySelector('[data-test="chart-requests"] polyline') || {}).getAttribute?.('points') || '').split(' ').length >= 6 ? 'drawn' : ''`)
+			}
 		})
 	}
 	shoot("phone-objects", 375, 800, func(p *tab) {
@@ -133,6 +156,30 @@ func TestScreenshots(t *testing.T) {
 			p.t.Fatalf("the viewer's upload ended %s, want failed", state)
 		}
 	})
+}
+
+// traffic sends the server a few requests a second until stopped, for
+// the dashboard's charts.
+func traffic(t *testing.T, c *s3.Client) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ctx.Err() == nil; i++ {
+			key := fmt.Sprintf("traffic/%d", i%20)
+			c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("backups"), Key: aws.String(key), Body: bytes.NewReader(itest.RandBytes(uint64(i), 4096*(1+i%16)))})
+			c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("backups"), Key: aws.String("missing")})
+			select {
+			case <-ctx.Done():
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+func contentType(t string) func(*s3.PutObjectInput) {
+	return func(in *s3.PutObjectInput) { in.ContentType = aws.String(t) }
 }
 
 // settle waits until the page has nothing loading (no aria-busy element,
