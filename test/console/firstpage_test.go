@@ -51,8 +51,11 @@ func TestConsoleFirstPage(t *testing.T) {
 	for i := range runs {
 		tabCtx, closeTab := chromedp.NewContext(b.ctx)
 		tb := &tab{t: t, b: &browser{ctx: tabCtx, base: b.base, ui: b.ui}}
-		// The new tab starts (blank) before the clock does.
-		tb.do("open a tab", wait, chromedp.EmulateViewport(1280, 800))
+		// The new tab starts (blank) before the clock does; its first
+		// action has no timeout (a timeout would close the tab with it).
+		if err := chromedp.Do(tabCtx, chromedp.EmulateViewport(1280, 800)); err != nil {
+			t.Fatalf("open a tab: %v", err)
+		}
 		start := time.Now()
 		tb.do("open "+page, wait, chromedp.Navigate(srv.URL+page), chromedp.WaitVisible(chromedp.CSS(first.css)))
 		wall := time.Since(start)

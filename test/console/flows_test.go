@@ -151,10 +151,15 @@ func TestConsoleFlows(t *testing.T) {
 		for _, o := range l.Contents {
 			got[aws.ToString(o.Key)] = aws.ToInt64(o.Size)
 		}
+		var wrong []string
 		for n, body := range files {
 			if size, ok := got["album/"+n]; !ok || size != int64(len(body)) {
-				p.t.Errorf("album/%s on the server: %d bytes (present %v), want %d; keys: %v", n, size, ok, len(body), sortedKeys(got))
+				wrong = append(wrong, n)
 			}
+		}
+		if len(wrong) > 0 {
+			sort.Strings(wrong)
+			p.t.Errorf("after the folder upload, album/<name> is missing or of the wrong size for %v; the bucket holds %v", wrong, sortedKeys(got))
 		}
 	})
 
