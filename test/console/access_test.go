@@ -24,12 +24,8 @@ const viewerPolicy = `{"Version":"2012-10-17","Statement":[
 // AccessDenied — the console acting as the user, not with a privilege of
 // its own (the server's access log shows the user's denied request).
 func TestConsoleAccess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: builds jog and drives a browser")
-	}
 	accessLog := filepath.Join(t.TempDir(), "access.log")
-	srv := startJog(t, "--access-log", accessLog, "--access-log-format", "json")
-	b := newBrowser(t, srv.URL)
+	srv, b := startConsole(t, "--access-log", accessLog, "--access-log-format", "json")
 	c := srv.s3(t)
 	itest.CreateBucket(t, c, "shared")
 	itest.Put(t, c, "shared", "hello.txt", []byte("hello, viewer\n"))

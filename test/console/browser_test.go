@@ -41,10 +41,14 @@ type browser struct {
 	ui   string          // the console's HTML, scripts and styles, for hook checks
 }
 
-// newBrowser starts headless Chromium with a 1280×800 window. Without
-// Chromium the test skips (fails when CI is set).
-func newBrowser(t *testing.T, base string) *browser {
+// startConsole starts `jog server` with args and a browser on its
+// console. Without Chromium the test skips (fails when CI is set), as it
+// does under -short.
+func startConsole(t *testing.T, args ...string) (*jogServer, *browser) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds jog and drives a browser")
+	}
 	path := chromiumPath()
 	if path == "" {
 		if os.Getenv("CI") != "" {
@@ -52,6 +56,13 @@ func newBrowser(t *testing.T, base string) *browser {
 		}
 		t.Skip("no Chromium: install it (Debian: apt-get install chromium) to run the console's browser tests")
 	}
+	srv := startJog(t, args...)
+	return srv, newBrowser(t, path, srv.URL)
+}
+
+// newBrowser starts headless Chromium (path) with a 1280×800 window.
+func newBrowser(t *testing.T, path, base string) *browser {
+	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 800))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -189,37 +200,40 @@ func (p *tab) open(path string) {
 	p.do("open "+path, wait, chromedp.Navigate(p.b.base+path))
 }
 
-func (p *tab) visible(s sel) {
+// act runs a on the element s within wait; the test skips when the UI
+// lacks s's hook.
+func (p *tab) act(s sel, what string, a chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
 	p.need(s.hook)
-	p.do("wait for "+s.css+" to show", wait, chromedp.WaitVisible(chromedp.CSS(s.css)))
+	p.do(what+" "+s.css, wait, a)
+}
+
+func (p *tab) visible(s sel) {
+	p.t.Helper()
+	p.act(s, "wait to show:", chromedp.WaitVisible(chromedp.CSS(s.css)))
 }
 
 // present waits for s in the page, shown or not (a file input).
 func (p *tab) present(s sel) {
 	p.t.Helper()
-	p.need(s.hook)
-	p.do("wait for "+s.css, wait, chromedp.WaitReady(chromedp.CSS(s.css)))
+	p.act(s, "wait for", chromedp.WaitReady(chromedp.CSS(s.css)))
 }
 
 func (p *tab) gone(s sel) {
 	p.t.Helper()
-	p.need(s.hook)
-	p.do("wait for "+s.css+" to go", wait, chromedp.WaitNotPresent(chromedp.CSS(s.css)))
+	p.act(s, "wait to go:", chromedp.WaitNotPresent(chromedp.CSS(s.css)))
 }
 
 func (p *tab) click(s sel) {
 	p.t.Helper()
-	p.need(s.hook)
-	p.do("click "+s.css, wait, chromedp.Click(chromedp.CSS(s.css)))
+	p.act(s, "click", chromedp.Click(chromedp.CSS(s.css)))
 }
 
 // enter types text into the input s (empty before: each form is opened
 // afresh).
 func (p *tab) enter(s sel, text string) {
 	p.t.Helper()
-	p.need(s.hook)
-	p.do("type into "+s.css, wait, chromedp.SendKeys(chromedp.CSS(s.css), text))
+	p.act(s, "type into", chromedp.SendKeys(chromedp.CSS(s.css), text))
 }
 
 // follow opens what row s leads to: it clicks the row's link or button
@@ -238,30 +252,31 @@ func (p *tab) follow(s sel) {
 func (p *tab) upload(s sel, files ...string) {
 	p.t.Helper()
 	p.present(s)
-	p.do("set the files of "+s.css, wait, chromedp.SetUploadFiles(chromedp.CSS(s.css), files))
+	p.act(s, "set the files of", chromedp.SetUploadFiles(chromedp.CSS(s.css), files))
 }
 
 func (p *tab) text(s sel) string {
 	p.t.Helper()
 	p.visible(s)
-	ctx, cancel := context.WithTimeout(p.b.ctx, wait)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(s.css)))
-	if err != nil {
-		p.fail("read the text of "+s.css, err)
-	}
-	return v
+	return get(p, "read the text of "+s.css, chromedp.Text(chromedp.CSS(s.css)))
 }
 
 // eval evaluates a JavaScript expression giving a string (DevTools'
 // evaluation, which the page's Content-Security-Policy does not restrict).
 func (p *tab) eval(expr string) string {
 	p.t.Helper()
+	return get(p, "evaluate "+expr, chromedp.Evaluate[string](expr))
+}
+
+// get runs an action giving a value, within wait; on failure the test
+// fails with a screenshot.
+func get[T any](p *tab, what string, a chromedp.Action[T]) T {
+	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.b.ctx, wait)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+	v, err := chromedp.Run(ctx, a)
 	if err != nil {
-		p.fail("evaluate "+expr, err)
+		p.fail(what, err)
 	}
 	return v
 }
@@ -272,15 +287,10 @@ func (p *tab) until(what string, d time.Duration, expr string) string {
 	p.t.Helper()
 	deadline := time.Now().Add(d)
 	for {
-		ctx, cancel := context.WithTimeout(p.b.ctx, wait)
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		cancel()
-		switch {
-		case err != nil:
-			p.fail(what, err)
-		case v != "":
+		if v := get(p, what, chromedp.Evaluate[string](expr)); v != "" {
 			return v
-		case time.Now().After(deadline):
+		}
+		if time.Now().After(deadline) {
 			p.fail(what, fmt.Errorf("not after %s", d))
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -290,13 +300,7 @@ func (p *tab) until(what string, d time.Duration, expr string) string {
 // location is the page's path and query, unescaped.
 func (p *tab) location() string {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.b.ctx, wait)
-	defer cancel()
-	loc, err := chromedp.Run(ctx, chromedp.Location())
-	if err != nil {
-		p.fail("read the location", err)
-	}
-	u, err := url.Parse(loc)
+	u, err := url.Parse(get(p, "read the location", chromedp.Location()))
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -306,10 +310,8 @@ func (p *tab) location() string {
 // cookie is the browser's cookie name for the server ("" when none).
 func (p *tab) cookie(name string) string {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.b.ctx, wait)
-	defer cancel()
 	var v string
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	p.do("read the cookies", wait, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		res, err := cdp.Call(ctx, t, network.GetCookies, network.GetCookiesParams{URLs: []string{p.b.base + "/console/"}})
 		for _, c := range res.Cookies {
 			if c.Name == name {
@@ -318,9 +320,6 @@ func (p *tab) cookie(name string) string {
 		}
 		return err
 	}))
-	if err != nil {
-		p.fail("read the cookies", err)
-	}
 	return v
 }
 

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -31,8 +30,7 @@ func TestConsoleFirstPage(t *testing.T) {
 	if runs < 1 {
 		t.Fatal("JOG_CONSOLE_BENCH_RUNS: at least 1")
 	}
-	srv := startJog(t)
-	b := newBrowser(t, srv.URL)
+	srv, b := startConsole(t)
 	const bucket = "many"
 	itest.CreateBucket(t, srv.s3(t), bucket)
 	keys := make([]string, objects)
@@ -61,12 +59,7 @@ func TestConsoleFirstPage(t *testing.T) {
 		wall := time.Since(start)
 		// performance.now(): milliseconds since the navigation started, in
 		// the page's own clock.
-		ctx, cancel := context.WithTimeout(tabCtx, wait)
-		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.now()`))
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
+		ms := get(tb, "read performance.now()", chromedp.Evaluate[float64](`performance.now()`))
 		closeTab()
 		walls, inPage = append(walls, wall), append(inPage, time.Duration(ms*float64(time.Millisecond)))
 		fmt.Printf("console first page, run %d: %v to the first object row (%v in the page's clock)\n",

@@ -62,11 +62,7 @@ const (
 // browsing by prefix, previews, a share link, deletes, sign-out. Every
 // result the page shows is checked against the server with an S3 client.
 func TestConsoleFlows(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: builds jog and drives a browser")
-	}
-	srv := startJog(t)
-	b := newBrowser(t, srv.URL)
+	srv, b := startConsole(t)
 	c := srv.s3(t)
 	ctx := context.Background()
 	dir := t.TempDir()

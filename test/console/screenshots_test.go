@@ -33,11 +33,7 @@ const shotsDir = "../../docs/console"
 // the test's artifact directory and are only checked to be PNGs of the
 // size asked. A page whose hook the UI lacks is skipped, named.
 func TestScreenshots(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: builds jog and drives a browser")
-	}
-	srv := startJog(t)
-	b := newBrowser(t, srv.URL)
+	srv, b := startConsole(t)
 	c := srv.s3(t)
 	for _, name := range []string{"photos", "backups", "website"} {
 		itest.CreateBucket(t, c, name)
@@ -188,24 +184,15 @@ func (p *tab) settle() {
 	p.t.Helper()
 	p.until("the page to settle", wait,
 		`document.querySelector('[aria-busy="true"]') || document.body.innerText.includes('Loading…') ? '' : 'idle'`)
-	ctx, cancel := context.WithTimeout(p.b.ctx, wait)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
-		`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise)); err != nil {
-		p.fail("wait for two frames", err)
-	}
+	get(p, "wait for two frames", chromedp.Evaluate[bool](
+		`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise))
 }
 
 // saveShot captures the viewport, checks its size, makes it small, and
 // writes it to docs/console (with -update) or the artifact directory.
 func saveShot(p *tab, name string, w, h int64) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.b.ctx, wait)
-	defer cancel()
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.fail("screenshot", err)
-	}
+	shot := get(p, "screenshot", chromedp.CaptureScreenshot())
 	cfg, err := png.DecodeConfig(bytes.NewReader(shot))
 	if err != nil || int64(cfg.Width) != w || int64(cfg.Height) != h {
 		p.t.Fatalf("screenshot of %s: %dx%d (%v), want %dx%d", name, cfg.Width, cfg.Height, err, w, h)
