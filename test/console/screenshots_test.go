@@ -86,6 +86,11 @@ func TestScreenshots(t *testing.T) {
 		p.visible(hook("object-row", "data-key", "sunset.png"))
 		p.visible(hook("prefix-row", "data-prefix", "raw/"))
 	})
+	shoot("settings", 1280, 800, func(p *tab) {
+		p.open("/console/b/photos/")
+		p.click(hook("bucket-settings"))
+		p.visible(hook("policy-editor"))
+	})
 	shoot("upload", 1280, 800, func(p *tab) {
 		p.open("/console/b/photos/2026/summer/")
 		p.visible(hook("object-row", "data-key", "2026/summer/beach-01.png"))
