@@ -1,7 +1,6 @@
 package console
 
 import (
-	"bytes"
 	"context"
 	"crypto/md5"
 	"crypto/sha256"
@@ -128,6 +127,10 @@ func TestConsoleFlows(t *testing.T) {
 		}
 	})
 
+	f.step("cancel an upload", []string{stepBucket}, func(p *tab) {
+		cancelUpload(p, c, bucket, dir, big)
+	})
+
 	f.step(stepFolder, []string{stepBucket}, func(p *tab) {
 		p.open("/console/b/" + bucket + "/")
 		p.present(hook("upload-folder-input"))
@@ -231,16 +234,7 @@ func TestConsoleFlows(t *testing.T) {
 		if got := u.Query().Get("X-Amz-Expires"); got != expires {
 			p.t.Errorf("share URL expires in %s s, the page chose %s", got, expires)
 		}
-		resp, err := http.Get(link)
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || !bytes.Equal(body, files["cat.png"]) {
-			p.t.Fatalf("GET of the share URL: %d, %d bytes (%s), want the %d bytes of cat.png",
-				resp.StatusCode, len(body), itest.Short(body), len(files["cat.png"]))
-		}
+		wantURL(p.t, "the share URL", link, files["cat.png"])
 	})
 
 	f.step("delete an object, confirmed", []string{stepFolder}, func(p *tab) {
@@ -265,6 +259,24 @@ func TestConsoleFlows(t *testing.T) {
 		if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String("e2e-scratch")}); err == nil {
 			p.t.Error("the console removed bucket e2e-scratch from its list; S3 still has it")
 		}
+	})
+
+	f.step("download an object", []string{stepFolder}, func(p *tab) {
+		openObject(p, bucket, "album/", "album/cat.png")
+		p.need("download")
+		href := p.until("the download link", wait, `(() => {
+			const a = document.querySelector('[data-test="download"]');
+			return a && a.href && !a.href.endsWith('#') ? a.href : '';
+		})()`)
+		wantURL(p.t, "the download link", href, files["cat.png"])
+	})
+
+	f.step("create a folder", []string{stepBucket}, func(p *tab) {
+		createFolder(p, c, bucket, "drafts")
+	})
+
+	f.step("page through a long listing and filter it", []string{stepSignIn}, func(p *tab) {
+		pageAndFilter(p, c)
 	})
 
 	f.step("sign out", []string{stepSignIn}, func(p *tab) {
