@@ -46,6 +46,15 @@ type browser struct {
 // does under -short.
 func startConsole(t *testing.T, args ...string) (*jogServer, *browser) {
 	t.Helper()
+	path := needChromium(t)
+	srv := startJog(t, args...)
+	return srv, newBrowser(t, path, srv.URL)
+}
+
+// needChromium returns Chromium's path, or skips the test: without
+// Chromium (failing when CI is set) or under -short.
+func needChromium(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: builds jog and drives a browser")
 	}
@@ -56,8 +65,7 @@ func startConsole(t *testing.T, args ...string) (*jogServer, *browser) {
 		}
 		t.Skip("no Chromium: install it (Debian: apt-get install chromium) to run the console's browser tests")
 	}
-	srv := startJog(t, args...)
-	return srv, newBrowser(t, path, srv.URL)
+	return path
 }
 
 // newBrowser starts headless Chromium (path) with a 1280×800 window.

@@ -133,6 +133,25 @@ func (s *jogServer) stop(t *testing.T) {
 	}
 }
 
+// logged waits (30 s at most) for a line of the server's log holding
+// marker and returns what follows marker on it, up to a space.
+func (s *jogServer) logged(t *testing.T, marker string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		for _, line := range strings.Split(s.log.String(), "\n") {
+			if _, after, ok := strings.Cut(line, marker); ok {
+				v, _, _ := strings.Cut(after, " ")
+				return v
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server logged no %q in 30 s:\n%s", marker, s.log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // s3 is an aws-sdk-go-v2 S3 client of the server signing as root, or as
 // the access key and secret given.
 func (s *jogServer) s3(t *testing.T, key ...string) *s3.Client {
