@@ -5,11 +5,14 @@
 // own; its tests are:
 //
 //   - TestConsoleFlows: root signs in, creates buckets, uploads a 50 MiB file
-//     (multipart, progress watched) and a folder of 20 files, browses with the
-//     breadcrumb, previews, shares a link fetched with net/http, deletes, and
-//     signs out.
+//     (multipart, progress watched), cancels one, uploads a folder of 20
+//     files, browses with the breadcrumb, previews, shares and downloads
+//     (fetched with net/http), deletes, creates a folder, pages and filters a
+//     long listing, and signs out.
 //   - TestConsoleAccess: a wrong secret is refused; an IAM user allowed only to
 //     list and read sees AccessDenied when uploading.
+//   - TestConsoleOwnAddress: with --console-addr the console is served there,
+//     not on the S3 port, and its share links name that address.
 //   - TestScreenshots: the pages at 1280×800 and one at 375×800; with -update
 //     it rewrites docs/console/*.png (scripts/console-screenshots.sh).
 //   - TestConsoleFirstPage: a measurement, not an assertion, run only with
