@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
@@ -49,6 +52,17 @@ func TestConsoleAccess(t *testing.T) {
 			}
 		})
 	}
+
+	f.step("sign in with the keyboard alone", nil, func(p *tab) {
+		p.signInPage()
+		// The access key field has the focus; Tab goes to the secret, Enter
+		// submits.
+		p.do("type the keys", wait, chromedp.KeyEvent(viewerKey), chromedp.KeyEvent(kb.Tab),
+			chromedp.KeyEvent(viewerSecret), chromedp.KeyEvent(kb.Enter))
+		if who := p.text(hook("whoami")); !strings.Contains(who, "viewer") {
+			p.t.Errorf("signed in with the keyboard, whoami shows %q, want viewer", who)
+		}
+	})
 
 	f.step("a user not allowed to list buckets sees AccessDenied", nil, func(p *tab) {
 		p.signIn(viewerKey, viewerSecret)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -78,10 +79,35 @@ func newBrowser(t *testing.T, path, base string) *browser {
 	t.Cleanup(func() { cancelTab(); cancelAlloc() })
 	// The first action starts the browser: no timeout on it (a timeout
 	// would end the browser with it).
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), watchProblems); err != nil {
 		t.Fatalf("start Chromium (%s): %v", path, err)
 	}
 	return &browser{ctx: ctx, base: base, ui: uiSource(t, base)}
+}
+
+// watchProblems has every page record, in window.__jogProblems, what
+// should never happen: a Content-Security-Policy violation, an uncaught
+// error, an unhandled promise rejection.
+var watchProblems = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		window.__jogProblems = [];
+		document.addEventListener('securitypolicyviolation', e =>
+			window.__jogProblems.push('CSP violation: ' + e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sourceFile || '') + ':' + e.lineNumber));
+		window.addEventListener('error', e => window.__jogProblems.push('uncaught error: ' + e.message + ' ' + (e.filename || '') + ':' + e.lineno));
+		window.addEventListener('unhandledrejection', e =>
+			window.__jogProblems.push('unhandled rejection: ' + (e.reason && (e.reason.stack || e.reason.message) || e.reason)));`})
+	return err
+})
+
+// checkProblems fails the test with what the page recorded (watchProblems)
+// since it loaded or was last checked.
+func (p *tab) checkProblems() {
+	p.t.Helper()
+	got := get(p, "read the page's problems", chromedp.Evaluate[[]string](
+		`(() => { const p = window.__jogProblems || []; window.__jogProblems = []; return p; })()`))
+	for _, m := range got {
+		p.t.Errorf("the page recorded: %s", m)
+	}
 }
 
 // assetRef finds the scripts, modules and styles a page or a script names.
@@ -202,9 +228,11 @@ func (p *tab) fail(what string, err error) {
 		what, err, loc, hooks, shot)
 }
 
-// open loads a console address (a path under the server).
+// open loads a console address (a path under the server), after checking
+// the page it leaves recorded no problem.
 func (p *tab) open(path string) {
 	p.t.Helper()
+	p.checkProblems()
 	p.do("open "+path, wait, chromedp.Navigate(p.b.base+path))
 }
 
@@ -335,6 +363,16 @@ func (p *tab) cookie(name string) string {
 // signing out first when a session is open.
 func (p *tab) signIn(access, secret string) {
 	p.t.Helper()
+	p.signInPage()
+	p.enter(hook("signin-access-key"), access)
+	p.enter(hook("signin-secret-key"), secret)
+	p.click(hook("signin-submit"))
+}
+
+// signInPage opens the sign-in page, signing out first when a session is
+// open.
+func (p *tab) signInPage() {
+	p.t.Helper()
 	p.open("/console/")
 	p.need("signin-access-key", "signout")
 	shown := p.until("the sign-in page or a session", wait, `document.querySelector('[data-test="signin-access-key"]') ? 'signin' :
@@ -343,7 +381,4 @@ func (p *tab) signIn(access, secret string) {
 		p.click(hook("signout"))
 		p.visible(hook("signin-access-key"))
 	}
-	p.enter(hook("signin-access-key"), access)
-	p.enter(hook("signin-secret-key"), secret)
-	p.click(hook("signin-submit"))
 }

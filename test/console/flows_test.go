@@ -44,7 +44,9 @@ func (f *flow) step(name string, needs []string, fn func(p *tab)) {
 			}
 		}
 		defer func() { f.passed[name] = !t.Failed() && !t.Skipped() }()
-		fn(f.b.on(t))
+		p := f.b.on(t)
+		fn(p)
+		p.checkProblems()
 	})
 }
 

@@ -44,4 +44,5 @@ func TestConsoleOwnAddress(t *testing.T) {
 		t.Errorf("share URL %q: want it on the console's address %s", link, addr)
 	}
 	wantURL(t, "the share URL", link, []byte(readme))
+	p.checkProblems()
 }

@@ -63,6 +63,7 @@ func TestScreenshots(t *testing.T) {
 			prepare(p)
 			p.settle()
 			saveShot(p, name, w, h)
+			p.checkProblems()
 		})
 	}
 
