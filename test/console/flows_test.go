@@ -164,6 +164,10 @@ func TestConsoleFlows(t *testing.T) {
 		}
 	})
 
+	f.step("upload by drag and drop", []string{stepBucket}, func(p *tab) {
+		dropUpload(p, c, bucket, dir)
+	})
+
 	f.step("browse into the folder and back by the breadcrumb", []string{stepFolder}, func(p *tab) {
 		p.open("/console/b/" + bucket + "/")
 		p.follow(hook("prefix-row", "data-prefix", "album/"))
@@ -279,6 +283,10 @@ func TestConsoleFlows(t *testing.T) {
 
 	f.step("page through a long listing and filter it", []string{stepSignIn}, func(p *tab) {
 		pageAndFilter(p, c)
+	})
+
+	f.step("fit a phone's width", []string{stepFolder}, func(p *tab) {
+		fitsPhone(p, bucket)
 	})
 
 	f.step("sign out", []string{stepSignIn}, func(p *tab) {

@@ -3,6 +3,7 @@ package console
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
@@ -144,5 +146,83 @@ func wantURL(t *testing.T, what, u string, want []byte) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, want) {
 		t.Fatalf("GET %s: %d, %d bytes (%s), want %d bytes", what, resp.StatusCode, len(body), itest.Short(body), len(want))
+	}
+}
+
+// drop drags files (paths; a directory drops as a folder) from outside
+// the page onto the middle of element s, as a user dropping them from a
+// file manager, with DevTools' drag events.
+func drop(p *tab, s sel, files ...string) {
+	p.t.Helper()
+	p.visible(s)
+	var at struct{ X, Y float64 }
+	if err := json.Unmarshal([]byte(p.eval(fmt.Sprintf(`(() => {
+		const r = document.querySelector(%q).getBoundingClientRect();
+		return JSON.stringify({X: r.left + r.width / 2, Y: r.top + r.height / 2});
+	})()`, s.css))), &at); err != nil {
+		p.t.Fatal(err)
+	}
+	data := &input.DragData{Items: []*input.DragDataItem{}, Files: files, DragOperationsMask: 1}
+	p.act(s, "drop files on", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter,
+			input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+			if _, err := cdp.Call(ctx, t, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: at.X, Y: at.Y, Data: data}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+// dropUpload drops a folder of three files and one file on the object
+// list and checks the keys S3 then holds.
+func dropUpload(p *tab, c *s3.Client, bucket, dir string) {
+	p.t.Helper()
+	files := map[string][]byte{"a.txt": []byte("dropped a\n"), "b.txt": []byte("dropped b\n"), "c.txt": []byte("dropped c\n")}
+	folder := writeFiles(p.t, dir, "dropped", files)
+	single := filepath.Join(dir, "single.txt")
+	if err := os.WriteFile(single, []byte("dropped alone\n"), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	p.open("/console/b/" + bucket + "/")
+	drop(p, hook("object-list"), folder, single)
+	if state := waitUploads(p, "a.txt", "b.txt", "c.txt", "single.txt"); state != "done" {
+		p.t.Fatalf("the dropped files' uploads ended %s", state)
+	}
+	for n, body := range files {
+		itest.WantObject(p.t, c, bucket, "dropped/"+n, body)
+	}
+	itest.WantObject(p.t, c, bucket, "single.txt", []byte("dropped alone\n"))
+}
+
+// fitsPhone opens the console's pages at a phone's 375×800 and checks
+// that none is wider than the screen (no sideways scrolling). The users,
+// settings and dashboard pages are checked when the UI has the hooks they
+// are waited on by.
+func fitsPhone(p *tab, bucket string) {
+	p.t.Helper()
+	p.do("phone viewport", wait, chromedp.EmulateViewport(375, 800, chromedp.EmulateMobile))
+	defer p.do("desktop viewport", wait, chromedp.EmulateViewport(1280, 800))
+	pages := []struct {
+		path  string
+		shows sel
+	}{
+		{"/console/", hook("bucket-row", "data-bucket", bucket)},
+		{"/console/b/" + bucket + "/album/", hook("object-row", "data-key", "album/cat.png")},
+		{"/console/b/" + bucket + "/album/cat.png?details", hook("object-details")},
+		{"/console/settings/" + bucket, hook("policy-editor")},
+		{"/console/users", hook("user-list")},
+		{"/console/dashboard", hook("chart-requests")},
+	}
+	for _, pg := range pages {
+		if !strings.Contains(p.b.ui, pg.shows.hook) {
+			p.t.Logf("%s: not checked, the UI has no hook %q", pg.path, pg.shows.hook)
+			continue
+		}
+		p.open(pg.path)
+		p.visible(pg.shows)
+		if w := p.eval(`document.documentElement.scrollWidth > 375 ? document.documentElement.scrollWidth + " px" : ""`); w != "" {
+			p.t.Errorf("%s is %s wide on a 375 px screen: it scrolls sideways", pg.path, w)
+		}
 	}
 }
