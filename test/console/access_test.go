@@ -85,15 +85,14 @@ func TestConsoleAccess(t *testing.T) {
 		if state := waitUploads(p, "denied.txt"); !strings.HasPrefix(state, "failed") {
 			p.t.Errorf("the denied upload ended %s, want failed", state)
 		}
-		// The denial shows plainly: S3's code in the error banner or in the
-		// failed upload's row.
-		where := p.until("AccessDenied to show", wait, `(() => {
+		// The denial shows plainly: S3's code in the error banner, as any
+		// refused action, and in the failed upload's row.
+		p.until("AccessDenied in the error banner and the upload's row", wait, `(() => {
 			const b = document.querySelector('[data-test="error-banner"]');
-			if (b && b.offsetParent !== null && b.innerText.includes('AccessDenied')) return 'error-banner';
 			const r = document.querySelector('[data-test="upload-row"][data-state="failed"]');
-			return r && r.innerText.includes('AccessDenied') ? 'upload-row' : '';
+			return b && b.offsetParent !== null && b.innerText.includes('AccessDenied') &&
+				r && r.innerText.includes('AccessDenied') ? 'both' : '';
 		})()`)
-		p.t.Logf("the denied upload shows AccessDenied in %s", where)
 		itest.WantNoObject(p.t, c, "shared", "denied.txt")
 		wantLogged(p.t, accessLog, func(m map[string]any) bool {
 			return m["key"] == "denied.txt" && m["code"] == "AccessDenied" && strings.Contains(anyString(m["principal"]), "viewer")

@@ -142,6 +142,7 @@ async function start() {
   });
   setNavigate(navigate);
   window.addEventListener('popstate', render);
+  window.addEventListener('jog-upload-failed', (ev) => showError(ev.detail));
   document.body.append(uploadPanel(app));
   try {
     app.session = await api.getSession();

@@ -110,7 +110,11 @@ function pump() {
       })
       .catch((e) => {
         if (item.cancelled) setState(item, 'cancelled', 'cancelled');
-        else setState(item, 'failed', `${e.code}: ${e.message}`);
+        else {
+          setState(item, 'failed', `${e.code}: ${e.message}`);
+          // Shown in the banner too (main.js), as any refused action is.
+          window.dispatchEvent(new CustomEvent('jog-upload-failed', { detail: e }));
+        }
       })
       .finally(() => {
         active--;
