@@ -75,28 +75,44 @@ function ask(title, label, submit, act, test = '') {
   return p;
 }
 
+/**
+ * createBar is a list's toolbar: its title, and a button that asks for a
+ * name, runs create(name) and, once it succeeded, again() (the list anew).
+ * tests names the button's and the field's data-test hooks.
+ */
+function createBar(title, label, field, create, again, tests = {}) {
+  return h(
+    'div',
+    { class: 'toolbar' },
+    h('h2', null, title),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        'data-test': tests.open || null,
+        onclick: () => ask(label, field, 'Create', create, tests.name).then((ok) => ok && again()),
+      },
+      label,
+    ),
+  );
+}
+
 async function users(app, box) {
   const list = await listAll('ListUsers', 'Users');
   const detail = h('div', { class: 'sub' });
   fill(
     box,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('h2', null, 'Users'),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'primary',
-          'data-test': 'user-create-open',
-          onclick: () =>
-            ask('Create user', 'User name', 'Create', (n) => api.iam('CreateUser', { UserName: n }), 'user-create-name').then(
-              (ok) => ok && users(app, box),
-            ),
-        },
-        'Create user',
-      ),
+    createBar(
+      'Users',
+      'Create user',
+      'User name',
+      (n) => api.iam('CreateUser', { UserName: n }),
+      () => users(app, box),
+      {
+        open: 'user-create-open',
+        name: 'user-create-name',
+      },
     ),
     h(
       'table',
@@ -282,22 +298,12 @@ async function groups(app, box) {
   const detail = h('div', { class: 'sub' });
   fill(
     box,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('h2', null, 'Groups'),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'primary',
-          onclick: () =>
-            ask('Create group', 'Group name', 'Create', (n) => api.iam('CreateGroup', { GroupName: n })).then(
-              (ok) => ok && groups(app, box),
-            ),
-        },
-        'Create group',
-      ),
+    createBar(
+      'Groups',
+      'Create group',
+      'Group name',
+      (n) => api.iam('CreateGroup', { GroupName: n }),
+      () => groups(app, box),
     ),
     h(
       'table',
