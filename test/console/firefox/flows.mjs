@@ -7,7 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { env, launch, stepper, until, visible, present, gone, click, type, hook, colorShare, sleep, WAIT } from './harness.mjs';
+import { env, launch, goto, stepper, until, visible, present, gone, click, type, hook, colorShare, sleep, WAIT } from './harness.mjs';
 
 const base = env('JOG_URL');
 const files = env('JOG_FILES');
@@ -19,9 +19,7 @@ const { page } = t;
 console.log(`firefox ${await t.browser.version()}, puppeteer-core over WebDriver BiDi`);
 const { step, summary } = stepper(t);
 
-const open = async (path) => {
-  await page.goto(base + path);
-};
+const open = (path) => goto(t, base + path);
 
 // signInPage opens the sign-in page, signing out first when a session is open.
 const signInPage = async () => {

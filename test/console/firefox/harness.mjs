@@ -65,6 +65,13 @@ export async function takeProblems(t) {
   return [...t.problems.splice(0), ...inPage];
 }
 
+/** goto loads url, first keeping what the page it leaves recorded (takeProblems reports it). */
+export async function goto(t, url) {
+  const inPage = await t.page.evaluate(() => window.__jogProblems || []).catch(() => []);
+  t.problems.push(...inPage);
+  await t.page.goto(url);
+}
+
 /** sleep waits ms. */
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -166,24 +173,30 @@ export function stepper(t) {
       return;
     }
     const start = Date.now();
+    let err = null;
     try {
       await fn();
-      const problems = await takeProblems(t);
-      if (problems.length) throw new Error(`the page recorded:\n  ${problems.join('\n  ')}`);
+    } catch (e) {
+      err = e;
+    }
+    // The page's problems belong to this step, failed or not.
+    const problems = await takeProblems(t);
+    if (!err && !problems.length) {
       passed.add(name);
       results.push('pass');
       console.log(`ok   ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
-    } catch (e) {
-      results.push('fail');
-      const file = join(artifacts, `${name.replace(/[^\w]+/g, '-')}.png`);
-      let shot = '(none)';
-      try {
-        writeFileSync(file, await t.page.screenshot());
-        shot = file;
-      } catch {}
-      const at = await t.page.evaluate(() => location.href).catch(() => '?');
-      console.log(`FAIL ${name}: ${e.stack || e}\n  page: ${at}\n  screenshot: ${shot}`);
+      return;
     }
+    results.push('fail');
+    const file = join(artifacts, `${name.replace(/[^\w]+/g, '-')}.png`);
+    let shot = '(none)';
+    try {
+      writeFileSync(file, await t.page.screenshot());
+      shot = file;
+    } catch {}
+    const at = await t.page.evaluate(() => location.href).catch(() => '?');
+    const recorded = problems.length ? `\n  the page recorded:\n    ${problems.join('\n    ')}` : '';
+    console.log(`FAIL ${name}: ${err ? err.stack || err : 'the page recorded problems'}${recorded}\n  page: ${at}\n  screenshot: ${shot}`);
   };
   const summary = () => {
     const count = (r) => results.filter((x) => x === r).length;
