@@ -143,7 +143,10 @@ const defaultPresign = time.Hour
 // presign answers POST /console/api/presign {"bucket","key","versionId",
 // "expires"} with a presigned GET URL of the object on the request's
 // host, signed with the session's credentials: it lasts expires seconds
-// (an hour when 0), at most 7 days and never past the session.
+// (an hour when 0), at most 7 days and never past the session. With
+// "inline": true the URL asks for Content-Disposition: inline (S3's
+// response-content-disposition), so that a preview frame draws an object
+// stored as an attachment instead of downloading it.
 func (h *Handler) presign(w http.ResponseWriter, r *http.Request, s *Session) {
 	if r.Method != http.MethodPost {
 		methodNotAllowed(w, "POST")
@@ -154,6 +157,7 @@ func (h *Handler) presign(w http.ResponseWriter, r *http.Request, s *Session) {
 		Key       string `json:"key"`
 		VersionID string `json:"versionId"`
 		Expires   int64  `json:"expires"`
+		Inline    bool   `json:"inline"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 16<<10)).Decode(&in); err != nil || in.Bucket == "" || in.Key == "" || in.Expires < 0 {
 		writeError(w, http.StatusBadRequest, "InvalidRequest", "The body must be JSON {\"bucket\", \"key\", \"versionId\", \"expires\"} with a bucket, a key and expires in seconds.")
@@ -178,6 +182,9 @@ func (h *Handler) presign(w http.ResponseWriter, r *http.Request, s *Session) {
 	q := sigv4.SecurityTokenHeader + "=" + queryEscape(s.Token)
 	if in.VersionID != "" {
 		q = "versionId=" + queryEscape(in.VersionID) + "&" + q
+	}
+	if in.Inline {
+		q = "response-content-disposition=inline&" + q
 	}
 	req := &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: scheme, Host: r.Host, Path: "/" + in.Bucket + "/" + in.Key, RawQuery: q}}
 	sigv4.PresignRequest(req, s.AccessKeyID, s.Secret.Reveal(), h.cfg.Region, now, d)

@@ -139,10 +139,11 @@ export async function iam(action, params = {}) {
   return res.text();
 }
 
-/** presign returns a presigned GET URL of an object valid for expires seconds. */
-export async function presign(bucket, key, expires, versionId = '') {
+/** presign returns a presigned GET URL of an object valid for expires seconds (inline: served with Content-Disposition: inline). */
+export async function presign(bucket, key, expires, versionId = '', inline = false) {
   const body = { bucket, key, expires };
   if (versionId) body.versionId = versionId;
+  if (inline) body.inline = true;
   const res = await call(`${BASE}/presign`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

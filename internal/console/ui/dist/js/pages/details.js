@@ -143,7 +143,8 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
         const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS);
         fill(preview, h('img', { src: url, alt: `Preview of ${baseName(key)}` }));
       } else if (kind === 'pdf') {
-        const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS);
+        // inline: a PDF stored as an attachment would download, not show.
+        const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS, '', true);
         fill(preview, h('iframe', { src: url, title: `Preview of ${baseName(key)}` }));
       } else if (kind === 'text') {
         if (size === 0) {
