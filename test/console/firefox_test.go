@@ -85,6 +85,10 @@ func TestFirefox(t *testing.T) {
 	ctx := context.Background()
 	itest.CreateBucket(t, c, "shared")
 	itest.Put(t, c, "shared", "hello.txt", []byte("hello, viewer\n"))
+	pdf := solidPDF(400, 300)
+	itest.Put(t, c, "shared", "attachment.pdf", pdf, contentType("application/pdf"), func(in *s3.PutObjectInput) {
+		in.ContentDisposition = aws.String(`attachment; filename="attachment.pdf"`)
+	})
 	viewerKey, viewerSecret := srv.newUser(t, "viewer", viewerPolicy)
 
 	dir := t.TempDir()
@@ -93,7 +97,6 @@ func TestFirefox(t *testing.T) {
 	notes := []byte("notes, first version\n")
 	writeFiles(t, dir, "trip", map[string][]byte{"day-1.txt": []byte("day one\n"), "day-2.txt": []byte("day two\n")})
 	writeFiles(t, dir, "v2", map[string][]byte{"notes.txt": []byte("notes, second version\n")})
-	pdf := solidPDF(400, 300)
 	for name, body := range map[string][]byte{"notes.txt": notes, "poster.pdf": pdf, "denied.txt": []byte("the viewer may not write this\n")} {
 		if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
 			t.Fatal(err)

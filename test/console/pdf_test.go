@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"image/color"
 	"image/png"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/chromedp/chromedp"
 
 	"github.com/jogstore/jog/internal/testutil"
@@ -83,15 +86,20 @@ const pdfMinShare = 0.4
 
 // TestPDFPreview uploads a PDF through the console, opens its details and
 // requires the preview frame to show the page: a screenshot of the
-// preview mostly of the page's colour, which only a drawn PDF gives.
-// Headless Chromium draws PDFs with its built-in viewer (PDFium); this is
-// Chromium's half, TestFirefox's script checks the same in Firefox
-// (pdf.js).
+// preview mostly of the page's colour, which only a drawn PDF gives. A PDF
+// stored as an attachment (Content-Disposition: attachment, as some
+// clients store downloads) is drawn too: the preview's presigned URL asks
+// for inline. Headless Chromium draws PDFs with its built-in viewer
+// (PDFium); this is Chromium's half, TestFirefox's script checks the same
+// in Firefox (pdf.js).
 func TestPDFPreview(t *testing.T) {
 	srv, b := startConsole(t)
 	c := srv.s3(t)
 	itest.CreateBucket(t, c, "docs")
 	pdf := solidPDF(400, 300)
+	itest.Put(t, c, "docs", "attachment.pdf", pdf, contentType("application/pdf"), func(in *s3.PutObjectInput) {
+		in.ContentDisposition = aws.String(`attachment; filename="attachment.pdf"`)
+	})
 	dir := writeFiles(t, t.TempDir(), "up", map[string][]byte{"poster.pdf": pdf})
 	p := b.on(t)
 	p.signIn(testutil.AccessKey, testutil.SecretKey)
@@ -102,18 +110,24 @@ func TestPDFPreview(t *testing.T) {
 		t.Fatalf("upload of poster.pdf ended %s", state)
 	}
 	itest.WantObject(t, c, "docs", "poster.pdf", pdf)
-	openObject(p, "docs", "", "poster.pdf")
-	if ct := p.text(hook("detail-content-type")); !strings.Contains(ct, "application/pdf") {
-		t.Fatalf("detail-content-type %q, want application/pdf (the browser's type for a .pdf file)", ct)
+	for _, key := range []string{"poster.pdf", "attachment.pdf"} {
+		t.Run(key, func(t *testing.T) {
+			p := b.on(t)
+			openObject(p, "docs", "", key)
+			if ct := p.text(hook("detail-content-type")); !strings.Contains(ct, "application/pdf") {
+				t.Fatalf("detail-content-type %q, want application/pdf (for poster.pdf: the browser's type for a .pdf file)", ct)
+			}
+			frame := hook("preview").in("iframe")
+			p.visible(frame)
+			frameHeaders(t, p.eval(fmt.Sprintf(`document.querySelector(%q).src`, frame.css)))
+			pdfShown(t, func() ([]byte, error) {
+				ctx, cancel := context.WithTimeout(p.b.ctx, wait)
+				defer cancel()
+				return chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(frame.css)))
+			})
+			p.checkProblems()
+		})
 	}
-	frame := hook("preview").in("iframe")
-	p.visible(frame)
-	pdfShown(t, func() ([]byte, error) {
-		ctx, cancel := context.WithTimeout(p.b.ctx, wait)
-		defer cancel()
-		return chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(frame.css)))
-	})
-	p.checkProblems()
 }
 
 // pdfShown takes screenshots of the preview until pdfColor covers
@@ -142,5 +156,28 @@ func pdfShown(t *testing.T, shoot func() ([]byte, error)) {
 				share*100, wait, pdfMinShare*100, name)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// frameHeaders fetches the preview frame's address (a presigned GET on
+// the S3 port) and fails on a header that would keep a browser from
+// drawing it in a frame of the console: not a PDF, an attachment, framing
+// refused (X-Frame-Options, frame-ancestors) or a sandbox (which pdf.js
+// cannot run in).
+func frameHeaders(t *testing.T, src string) {
+	t.Helper()
+	resp, err := http.Get(src)
+	if err != nil {
+		t.Fatalf("GET the preview frame's address: %v", err)
+	}
+	resp.Body.Close()
+	h := resp.Header
+	csp := h.Get("Content-Security-Policy")
+	if resp.StatusCode != http.StatusOK || h.Get("Content-Type") != "application/pdf" ||
+		strings.HasPrefix(strings.ToLower(h.Get("Content-Disposition")), "attachment") ||
+		h.Get("X-Frame-Options") != "" || strings.Contains(csp, "frame-ancestors") || strings.Contains(csp, "sandbox") {
+		t.Errorf("the preview frame's address answers %d with Content-Type %q, Content-Disposition %q, X-Frame-Options %q, Content-Security-Policy %q: "+
+			"want 200, application/pdf, not an attachment, framing allowed, no sandbox",
+			resp.StatusCode, h.Get("Content-Type"), h.Get("Content-Disposition"), h.Get("X-Frame-Options"), csp)
 	}
 }

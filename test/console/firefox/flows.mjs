@@ -5,7 +5,7 @@
 // environment; it checks what this script did on the server afterwards.
 // The script exits 1 when a step failed.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { env, launch, goto, stepper, until, visible, present, gone, click, type, hook, colorShare, sleep, WAIT } from './harness.mjs';
 
@@ -40,9 +40,9 @@ const signIn = async (access, secret) => {
   await click(page, hook('signin-submit'));
 };
 
-// openObject opens key's details from its folder's page.
-const openObject = async (prefix, key) => {
-  await open(`/console/b/${bucket}/${prefix}`);
+// openObject opens key's details from its folder's page (in bucket b).
+const openObject = async (prefix, key, b = bucket) => {
+  await open(`/console/b/${b}/${prefix}`);
   await click(page, hook('object-row', { 'data-key': key }) + ' :is(a[href], button)');
   await visible(page, hook('object-details'));
 };
@@ -222,10 +222,13 @@ await step('preview an image', ['upload a folder'], async () => {
   if (size !== '64x48') fail(`the preview shows a ${size} image, want 64x48`);
 });
 
-await step('preview a PDF', ['upload a small file, a PDF and 20 MiB (multipart) with progress'], async () => {
-  await openObject('', 'poster.pdf');
+// pdfShown opens a PDF's details and takes screenshots of its preview
+// frame until the page's colour covers JOG_PDF_MIN_SHARE of one (pdf.js
+// draws after loading).
+const pdfShown = async (bucket, key) => {
+  await openObject('', key, bucket);
   const ct = await until(page, 'detail-content-type', () => document.querySelector('[data-test="detail-content-type"]')?.innerText);
-  if (!ct.includes('application/pdf')) fail(`detail-content-type ${ct}, want application/pdf (the browser's type for a .pdf file)`);
+  if (!ct.includes('application/pdf')) fail(`detail-content-type ${ct}, want application/pdf`);
   const frame = await visible(page, hook('preview') + ' iframe');
   const rgb = env('JOG_PDF_RGB').split(',').map(Number);
   const min = Number(env('JOG_PDF_MIN_SHARE'));
@@ -234,16 +237,24 @@ await step('preview a PDF', ['upload a small file, a PDF and 20 MiB (multipart) 
     const shot = await frame.screenshot();
     const share = colorShare(shot, rgb);
     if (share >= min) {
-      console.log(`     the PDF preview shows the page: ${Math.round(share * 100)}% of its pixels are the page's colour`);
+      console.log(`     ${key}: the preview shows the page, ${Math.round(share * 100)}% of its pixels are the page's colour`);
       return;
     }
     if (Date.now() > deadline) {
-      const file = join(env('JOG_ARTIFACTS'), 'pdf-preview.png');
-      (await import('node:fs')).writeFileSync(file, shot);
-      fail(`the PDF preview: ${(share * 100).toFixed(1)}% of its pixels are the page's colour, want ${min * 100}% (${file})`);
+      const file = join(env('JOG_ARTIFACTS'), `pdf-preview-${key}.png`);
+      writeFileSync(file, shot);
+      fail(`the preview of ${key}: ${(share * 100).toFixed(1)}% of its pixels are the page's colour, want ${min * 100}% (${file})`);
     }
     await sleep(200);
   }
+};
+
+// poster.pdf was uploaded by the page (the browser's type for a .pdf);
+// shared/attachment.pdf was stored by the Go test with Content-Disposition:
+// attachment, which the preview's presigned URL overrides with inline.
+await step('preview a PDF', ['upload a small file, a PDF and 20 MiB (multipart) with progress'], async () => {
+  await pdfShown(bucket, 'poster.pdf');
+  await pdfShown('shared', 'attachment.pdf');
 });
 
 await step('share a link and fetch it', ['upload a folder'], async () => {
