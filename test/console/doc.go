@@ -1,8 +1,9 @@
 // Package console holds the end-to-end tests of the web console: headless
-// Chromium (Debian's /usr/bin/chromium), driven with chromedp, against a real
-// `jog server` process built from this tree, using only the data-test hooks
-// the console's pages carry (docs/CONSOLE.md). The package has no code of its
-// own; its tests are:
+// Chromium (Debian's /usr/bin/chromium), driven with chromedp, and headless
+// Firefox (Debian's firefox-esr, over WebDriver BiDi with puppeteer-core from
+// the node script in firefox/), against a real `jog server` process built
+// from this tree, using only the data-test hooks the console's pages carry
+// (docs/CONSOLE.md). The package has no code of its own; its tests are:
 //
 //   - TestConsoleFlows: root signs in, creates buckets, uploads a 50 MiB file
 //     (multipart, progress watched), cancels one, uploads a folder of 20
@@ -13,11 +14,21 @@
 //     list and read sees AccessDenied when uploading.
 //   - TestConsoleOwnAddress: with --console-addr the console is served there,
 //     not on the S3 port, and its share links name that address.
+//   - TestFirefox: the flows again in Firefox (firefox/flows.mjs, needing
+//     `npm ci` in firefox/): sign-in by keyboard, a wrong secret, uploads (20
+//     MiB multipart with progress, 20 files into a new folder), the
+//     breadcrumb, text, image and PDF previews, a share link, versions, a
+//     delete, the dashboard, 375 px, sign-out, a user's denial; then the
+//     server's state is checked with aws-sdk-go-v2.
+//   - TestPDFPreview: a hand-written PDF (and one stored as an attachment)
+//     is drawn in the preview frame: a screenshot of it mostly of the page's
+//     colour.
 //   - TestScreenshots: the pages at 1280×800 and one at 375×800; with -update
 //     it rewrites docs/console/*.png (scripts/console-screenshots.sh).
 //   - TestConsoleFirstPage: a measurement, not an assertion, run only with
 //     JOG_CONSOLE_BENCH=1 (bench/console.sh): time from navigation to the
 //     first object row of a bucket of 10,000 objects.
 //
-// Without Chromium the tests skip, except when CI is set.
+// Without Chromium (or, for TestFirefox, Firefox, node or firefox/node_modules)
+// the tests skip, except when CI is set.
 package console

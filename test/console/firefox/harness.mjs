@@ -1,13 +1,6 @@
 // The pieces of the Firefox test that are not flows: the browser, the
-// page's problem watcher, waits that poll from node, steps with
-// prerequisites, and the share of a colour in a screenshot.
-//
-// Every check of the page runs as page.evaluate (WebDriver BiDi's
-// script.callFunction, which the page's Content-Security-Policy does not
-// restrict). Puppeteer's waitForSelector and waitForFunction are not used:
-// they build their pollers in the page with `new Function`, which the
-// console's CSP (no 'unsafe-eval') refuses, and the refusal would count
-// as a CSP violation.
+// page's problem watcher, waits named for their failure messages, steps
+// with prerequisites, and the share of a colour in a screenshot.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,20 +68,13 @@ export async function goto(t, url) {
 /** sleep waits ms. */
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** until evaluates fn(...args) in the page every 50 ms until it returns a truthy value, returned; it throws after ms. */
+/** until evaluates fn(...args) in the page every 50 ms until it returns a truthy value, returned; it throws, naming what, after ms. */
 export async function until(page, what, fn, args = [], ms = WAIT) {
-  const deadline = Date.now() + ms;
-  let last;
-  for (;;) {
-    try {
-      last = await page.evaluate(fn, ...args);
-      if (last) return last;
-    } catch (e) {
-      // A navigation replaced the document under the evaluation: try again.
-      last = e.message;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not after ${ms / 1000} s (last: ${JSON.stringify(last)})`);
-    await sleep(50);
+  try {
+    const v = await page.waitForFunction(fn, { timeout: ms, polling: 50 }, ...args);
+    return await v.jsonValue();
+  } catch (e) {
+    throw new Error(`${what}: ${e.message}`);
   }
 }
 
@@ -108,23 +94,20 @@ function CSS_escape(v) {
 
 /** visible waits until an element matching css is shown and returns its handle. */
 export async function visible(page, css, ms = WAIT) {
-  await until(
-    page,
-    `${css} to show`,
-    (css) => {
-      const e = document.querySelector(css);
-      return !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
-    },
-    [css],
-    ms,
-  );
-  return page.$(css);
+  try {
+    return await page.waitForSelector(css, { visible: true, timeout: ms });
+  } catch (e) {
+    throw new Error(`${css} to show: ${e.message}`);
+  }
 }
 
 /** present waits until an element matching css is in the page (a hidden file input) and returns its handle. */
 export async function present(page, css) {
-  await until(page, `${css} to be in the page`, (css) => !!document.querySelector(css), [css]);
-  return page.$(css);
+  try {
+    return await page.waitForSelector(css, { timeout: WAIT });
+  } catch (e) {
+    throw new Error(`${css} to be in the page: ${e.message}`);
+  }
 }
 
 /** gone waits until no element matches css. */
