@@ -134,8 +134,11 @@ func TestFirefox(t *testing.T) {
 	itest.WantObject(t, c, bucket, "poster.pdf", pdf)
 	itest.WantObject(t, c, bucket, "notes.txt", []byte("notes, second version\n"))
 	versions, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String(bucket), Prefix: aws.String("notes.txt")})
-	if err != nil || len(versions.Versions) != 2 {
-		t.Errorf("notes.txt: %v versions (%v), want the two uploaded", len(versions.Versions), err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(versions.Versions) != 2 {
+		t.Errorf("notes.txt has %d versions, want the two uploaded", len(versions.Versions))
 	}
 	for _, n := range albumNames {
 		if n != "file-05.txt" {
