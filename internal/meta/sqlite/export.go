@@ -13,7 +13,7 @@ import (
 // meta.Importer). The columns and tables this store derives from the
 // others are not copied: objects.parent and objects.is_latest (always 1
 // in the live view), buckets.has_versions, buckets.used_bytes and
-// buckets.object_count (kept by the triggers of migrations 0015 and 0017
+// buckets.object_count (kept by the triggers of migrations 0015 and 0016
 // as the rows go in) and the dirs table,
 // rebuilt per bucket by Commit.
 

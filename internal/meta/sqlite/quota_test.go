@@ -71,7 +71,7 @@ func TestCheckUsage(t *testing.T) {
 
 // TestMigrateUsage opens a database of schema version 14 (before quotas)
 // holding live and noncurrent versions, and checks that migrations 0015
-// and 0017 fill each bucket's usage with their sum and its object count
+// and 0016 fill each bucket's usage with their sum and its object count
 // with its live keys, and that the triggers keep both from then on.
 func TestMigrateUsage(t *testing.T) {
 	ctx := context.Background()
