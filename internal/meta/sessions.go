@@ -18,9 +18,10 @@ type SessionRevoker interface {
 	RevokeSession(ctx context.Context, id string, expires time.Time) error
 	// RevokedSessions returns the revocations recorded since cursor (0:
 	// all) whose session has not ended, and the cursor to pass next time.
-	// It may return a revocation again (a reader keeps a set); it never
-	// misses one committed after the call that returned cursor, even when
-	// several processes revoke at once.
+	// It may return a revocation again (a reader keeps a set); it misses
+	// none committed after the call that returned cursor, even when
+	// several processes revoke at once (as long as a revocation commits
+	// within RevocationOverlap of its time being taken).
 	RevokedSessions(ctx context.Context, cursor int64) ([]RevokedSession, int64, error)
 }
 
@@ -44,9 +45,9 @@ func RevocationsFrom(cursor int64) int64 {
 	return cursor - int64(RevocationOverlap/time.Second)
 }
 
-// Rows is what both stores' query results offer (database/sql's and
-// pgx's).
-type Rows interface {
+// RevocationRows is what both stores' query results offer
+// (database/sql's and pgx's).
+type RevocationRows interface {
 	Next() bool
 	Scan(dest ...any) error
 	Err() error
@@ -55,7 +56,7 @@ type Rows interface {
 // ScanRevocations reads rows of (id, expires_at, revoked_at), Unix
 // seconds, and returns them with the cursor after them: the newest
 // revocation time read, or cursor when none is newer.
-func ScanRevocations(rows Rows, cursor int64) ([]RevokedSession, int64, error) {
+func ScanRevocations(rows RevocationRows, cursor int64) ([]RevokedSession, int64, error) {
 	var out []RevokedSession
 	next := cursor
 	for rows.Next() {
