@@ -95,12 +95,82 @@ export function field(label, input) {
   return h('label', { class: 'field' }, h('span', null, label), input);
 }
 
-/** buttons is a dialog's row of Cancel and a submit button. */
-export function buttons(close, submitLabel, submitAttrs = {}) {
+/** button is a <button type=button> of class cls running onclick; attrs add to it (data-test, aria-label, …). */
+export function button(label, onclick, cls = 'secondary', attrs = null) {
+  return h('button', { type: 'button', class: cls, ...attrs, onclick }, label);
+}
+
+/** submit is a form's submit button. */
+export function submit(label, cls = 'primary', attrs = null) {
+  return h('button', { type: 'submit', class: cls, ...attrs }, label);
+}
+
+/** buttons is a dialog's row of a cancel button and its submit button (a label, or the button itself). */
+export function buttons(close, ok, okAttrs = null, cancel = 'Cancel') {
   return h(
     'div',
     { class: 'buttons' },
-    h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'),
-    h('button', { type: 'submit', class: 'primary', ...submitAttrs }, submitLabel),
+    button(cancel, () => close(false)),
+    typeof ok === 'string' ? submit(ok, 'primary', okAttrs) : ok,
+  );
+}
+
+/** form is a <form> whose submit (a button, or Enter in a field) runs onsubmit() instead of loading a page. */
+export function form(attrs, onsubmit, ...children) {
+  const submitted = (e) => {
+    e.preventDefault();
+    return onsubmit();
+  };
+  return h('form', { ...attrs, onsubmit: submitted }, ...children);
+}
+
+/** saver returns an action running fn, then say(done), or say("Code: Message") if it failed; the action resolves to whether fn succeeded. */
+export function saver(fn, say, done = 'Saved.') {
+  return async () => {
+    try {
+      await fn();
+      say(done);
+      return true;
+    } catch (x) {
+      say(errText(x));
+      return false;
+    }
+  };
+}
+
+/** toolbar is the row above a page or a list: a heading (tag h1 or h2) and what follows it. */
+export function toolbar(tag, title, ...children) {
+  return h('div', { class: 'toolbar' }, h(tag, null, title), ...children);
+}
+
+/** thead is a table's header row: a <th> per title, or the <th> itself where one needs attributes. */
+export function thead(titles) {
+  return h(
+    'thead',
+    null,
+    h(
+      'tr',
+      null,
+      titles.map((t) => (typeof t === 'string' ? h('th', null, t) : t)),
+    ),
+  );
+}
+
+/** emptyRow is the one row of a table with no rows: text across cols columns (none given: one cell). */
+export function emptyRow(cols, text) {
+  return h('tr', null, h('td', { colspan: cols, class: 'empty' }, text));
+}
+
+/**
+ * table is a <table> with a header of titles (none when titles is null)
+ * and a body of rows; with no rows and an empty text, the body is one
+ * emptyRow saying it.
+ */
+export function table(attrs, titles, rows, empty = '') {
+  return h(
+    'table',
+    attrs,
+    titles && thead(titles),
+    h('tbody', null, rows.length || !empty ? rows : emptyRow(titles && titles.length, empty)),
   );
 }
