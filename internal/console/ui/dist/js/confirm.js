@@ -34,11 +34,7 @@ export function confirmPlain(title, message, action, label = 'Delete') {
   return p;
 }
 
-/**
- * deleteButton is a link-like Delete button that asks first (confirmPlain:
- * title, message), runs action, and once it is done, done(); attrs add to
- * the button (or replace its class).
- */
+/** deleteButton is a link-like Delete that confirms, runs action, then done(); attrs add or replace. */
 export function deleteButton(title, message, action, done, attrs = null) {
   return button('Delete', () => confirmPlain(title, message, action).then((ok) => ok && done()), 'linkish danger-text', attrs);
 }

@@ -95,7 +95,7 @@ export function field(label, input) {
   return h('label', { class: 'field' }, h('span', null, label), input);
 }
 
-/** button is a <button type=button> of class cls running onclick; attrs add to it (data-test, aria-label, …). */
+/** button is a type=button <button> of class cls; attrs add data-test, aria-label, …. */
 export function button(label, onclick, cls = 'secondary', attrs = null) {
   return h('button', { type: 'button', class: cls, ...attrs, onclick }, label);
 }
@@ -105,7 +105,7 @@ export function submit(label, cls = 'primary', attrs = null) {
   return h('button', { type: 'submit', class: cls, ...attrs }, label);
 }
 
-/** buttons is a dialog's row of a cancel button and its submit button (a label, or the button itself). */
+/** buttons is a dialog's Cancel and submit buttons; ok is the submit's label or the button. */
 export function buttons(close, ok, okAttrs = null, cancel = 'Cancel') {
   return h(
     'div',
@@ -115,16 +115,12 @@ export function buttons(close, ok, okAttrs = null, cancel = 'Cancel') {
   );
 }
 
-/** form is a <form> whose submit (a button, or Enter in a field) runs onsubmit() instead of loading a page. */
+/** form is a <form> whose submit runs onsubmit() in place of loading a page. */
 export function form(attrs, onsubmit, ...children) {
-  const submitted = (e) => {
-    e.preventDefault();
-    return onsubmit();
-  };
-  return h('form', { ...attrs, onsubmit: submitted }, ...children);
+  return h('form', { ...attrs, onsubmit: (e) => (e.preventDefault(), onsubmit()) }, ...children);
 }
 
-/** saver returns an action running fn, then say(done), or say("Code: Message") if it failed; the action resolves to whether fn succeeded. */
+/** saver wraps fn: say(done) after it, say("Code: Message") if it throws; resolves to whether it worked. */
 export function saver(fn, say, done = 'Saved.') {
   return async () => {
     try {
@@ -138,12 +134,12 @@ export function saver(fn, say, done = 'Saved.') {
   };
 }
 
-/** toolbar is the row above a page or a list: a heading (tag h1 or h2) and what follows it. */
+/** toolbar is a heading (h1 or h2) and what goes beside it. */
 export function toolbar(tag, title, ...children) {
   return h('div', { class: 'toolbar' }, h(tag, null, title), ...children);
 }
 
-/** thead is a table's header row: a <th> per title, or the <th> itself where one needs attributes. */
+/** thead is a header row of titles (a string, or a <th> with attributes). */
 export function thead(titles) {
   return h(
     'thead',
@@ -156,16 +152,12 @@ export function thead(titles) {
   );
 }
 
-/** emptyRow is the one row of a table with no rows: text across cols columns (none given: one cell). */
+/** emptyRow is a table's only row when it has none: text across cols columns. */
 export function emptyRow(cols, text) {
   return h('tr', null, h('td', { colspan: cols, class: 'empty' }, text));
 }
 
-/**
- * table is a <table> with a header of titles (none when titles is null)
- * and a body of rows; with no rows and an empty text, the body is one
- * emptyRow saying it.
- */
+/** table has a header of titles (null: none) and rows; no rows and an empty text: an emptyRow. */
 export function table(attrs, titles, rows, empty = '') {
   return h(
     'table',

@@ -53,20 +53,12 @@ export function settingsPage(app, main, bucket) {
       if (!missing(e)) throw e;
       return '';
     });
-  // remover is a section's button deleting the subresource, then reloading the section.
-  const remover = (label, name, reload, say) =>
-    button(
-      label,
-      saver(
-        async () => {
-          await api.s3('DELETE', bucket, '', q(name));
-          await reload();
-        },
-        say,
-        'Removed.',
-      ),
-      'danger',
-    );
+  // del deletes a subresource, then reloads the section.
+  const del = (query, reload) => async () => {
+    await api.s3('DELETE', bucket, '', { query });
+    await reload();
+  };
+  const remover = (label, name, reload, say) => button(label, saver(del({ [name]: '' }, reload), say, 'Removed.'), 'danger');
   fill(
     main,
     toolbar('h1', `${bucket}: settings`, link(bucketHref(bucket), { class: 'button secondary' }, 'Objects')),
@@ -223,15 +215,6 @@ export function settingsPage(app, main, bucket) {
       const read = h('input', { type: 'number', min: '0', step: 'any', value: '10', 'aria-label': 'Read MiB/s' });
       const write = h('input', { type: 'number', min: '0', step: 'any', value: '10', 'aria-label': 'Write MiB/s' });
       const hours = h('input', { type: 'number', min: '1', value: '1', 'aria-label': 'Hours from now' });
-      const cancel = (r) =>
-        saver(
-          async () => {
-            await api.s3('DELETE', bucket, '', { query: { reservation: r.id } });
-            await reload();
-          },
-          say,
-          'Cancelled.',
-        );
       const reserve = saver(
         async () => {
           const start = new Date(Math.ceil(Date.now() / 1000) * 1000 + 60000);
@@ -263,7 +246,7 @@ export function settingsPage(app, main, bucket) {
                   null,
                   h('td', { class: 'mono' }, r.id),
                   [mib(r.read), mib(r.write), date(r.start), date(r.end), r.state].map((t) => h('td', null, t)),
-                  h('td', null, button('Cancel', cancel(r), 'linkish danger-text')),
+                  h('td', null, button('Cancel', saver(del({ reservation: r.id }, reload), say, 'Cancelled.'), 'linkish danger-text')),
                 ),
               ),
             )
