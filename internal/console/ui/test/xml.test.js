@@ -168,3 +168,14 @@ test('num reads a number, 0 when the element or its parent is missing; reservati
   ]);
   assert.deepEqual(x.parseReservations('<ListReservationsResult/>'), { capacity: { read: 0, write: 0, requests: 0 }, reservations: [] });
 });
+
+test("legalHoldXML and retentionXML build the bodies JOG's own answers have (golden files)", () => {
+  const body = (name) =>
+    golden('s3', name)
+      .replace(/^<\?xml[^>]*>\n/, '')
+      .trim();
+  assert.equal(x.legalHoldXML(true), body('object-legal-hold.xml'));
+  assert.equal(x.text(x.parseXML(x.legalHoldXML(false)).documentElement, 'Status'), 'OFF');
+  assert.equal(x.retentionXML('COMPLIANCE', '2026-11-24T09:30:15.123Z'), body('object-retention.xml'));
+  assert.equal(x.text(x.parseXML(x.retentionXML('a<b', 't')).documentElement, 'Mode'), 'a<b');
+});

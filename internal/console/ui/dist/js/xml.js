@@ -279,6 +279,16 @@ export function objectLockXML({ mode, days, years }) {
   return `<ObjectLockConfiguration xmlns="${NS}"><ObjectLockEnabled>Enabled</ObjectLockEnabled>${rule}</ObjectLockConfiguration>`;
 }
 
+/** legalHoldXML builds an object's LegalHold body (on: ON, else OFF). */
+export function legalHoldXML(on) {
+  return `<LegalHold xmlns="${NS}"><Status>${on ? 'ON' : 'OFF'}</Status></LegalHold>`;
+}
+
+/** retentionXML builds an object's Retention body (until: an ISO 8601 time). */
+export function retentionXML(mode, until) {
+  return `<Retention xmlns="${NS}"><Mode>${esc(mode)}</Mode><RetainUntilDate>${esc(until)}</RetainUntilDate></Retention>`;
+}
+
 /** quotaXML builds a BucketQuota body. */
 export function quotaXML(bytes) {
   return `<BucketQuota xmlns="${NS}"><QuotaBytes>${Math.floor(bytes)}</QuotaBytes></BucketQuota>`;

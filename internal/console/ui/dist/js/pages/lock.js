@@ -3,9 +3,7 @@
 
 import * as api from '../api.js';
 import { h, button, submit, form, saver } from '../dom.js';
-import { parseObjectLock, esc } from '../xml.js';
-
-const NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
+import { parseObjectLock, legalHoldXML, retentionXML } from '../xml.js';
 
 /** lockSection returns the section for bucket/key, or null when the bucket has no object lock. */
 export async function lockSection(bucket, key, versionId, headers, reload) {
@@ -30,20 +28,14 @@ export async function lockSection(bucket, key, versionId, headers, reload) {
   if (cur) until.value = cur.slice(0, 10);
   const bypass = h('input', { type: 'checkbox' });
   const run = (fn) => saver(fn, say)().then((ok) => ok && reload());
-  const toggle = () =>
-    run(() =>
-      api.s3('PUT', bucket, key, {
-        query: query('legal-hold'),
-        body: `<LegalHold xmlns="${NS}"><Status>${hold ? 'OFF' : 'ON'}</Status></LegalHold>`,
-      }),
-    );
+  const toggle = () => run(() => api.s3('PUT', bucket, key, { query: query('legal-hold'), body: legalHoldXML(!hold) }));
   const retain = () => {
     const date = new Date(`${until.value}T00:00:00Z`).toISOString();
     return run(() =>
       api.s3('PUT', bucket, key, {
         query: query('retention'),
         headers: bypass.checked ? { 'x-amz-bypass-governance-retention': 'true' } : {},
-        body: `<Retention xmlns="${NS}"><Mode>${esc(mode.value)}</Mode><RetainUntilDate>${esc(date)}</RetainUntilDate></Retention>`,
+        body: retentionXML(mode.value, date),
       }),
     );
   };

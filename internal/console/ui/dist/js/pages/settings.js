@@ -47,6 +47,7 @@ export function settingsPage(app, main, bucket) {
   document.title = `${bucket} settings · JOG`;
   const q = (name) => ({ query: { [name]: '' } });
   const get = (name) => api.s3text('GET', bucket, '', q(name));
+  const put = (name, body, type) => api.s3('PUT', bucket, '', { ...q(name), headers: type && { 'Content-Type': type }, body });
   // configured reads a subresource that may be unset: '' when it is.
   const configured = (name) =>
     get(name).catch((e) => {
@@ -73,7 +74,7 @@ export function settingsPage(app, main, bucket) {
       );
       const save = saver(async () => {
         if (!sel.value) throw new Error('Choose Enabled or Suspended.');
-        await api.s3('PUT', bucket, '', { ...q('versioning'), body: versioningXML(sel.value) });
+        await put('versioning', versioningXML(sel.value));
       }, say);
       fill(box, form({ class: 'row' }, save, sel, submit('Save')));
     }),
@@ -92,10 +93,7 @@ export function settingsPage(app, main, bucket) {
       );
       const days = h('input', { type: 'number', min: '1', value: String(cfg.days || cfg.years * 365 || 1), 'aria-label': 'Days' });
       const save = saver(async () => {
-        await api.s3('PUT', bucket, '', {
-          ...q('object-lock'),
-          body: objectLockXML({ mode: mode.value, days: Number(days.value), years: 0 }),
-        });
+        await put('object-lock', objectLockXML({ mode: mode.value, days: Number(days.value), years: 0 }));
       }, say);
       fill(box, form({ class: 'row' }, save, mode, days, h('span', null, 'days'), submit('Save')));
     }),
@@ -109,7 +107,7 @@ export function settingsPage(app, main, bucket) {
       const days = (n) => (n ? `${n} d` : '');
       const save = saver(async () => {
         parseXML(area.value);
-        await api.s3('PUT', bucket, '', { ...q('lifecycle'), headers: { 'Content-Type': 'application/xml' }, body: area.value });
+        await put('lifecycle', area.value, 'application/xml');
         await reload();
       }, say);
       fill(
@@ -163,7 +161,7 @@ export function settingsPage(app, main, bucket) {
       const save = saver(async () => {
         const why = validJSON(area.value);
         if (why) throw new Error(why);
-        await api.s3('PUT', bucket, '', { ...q('policy'), headers: { 'Content-Type': 'application/json' }, body: area.value });
+        await put('policy', area.value, 'application/json');
       }, say);
       fill(
         box,
@@ -193,7 +191,7 @@ export function settingsPage(app, main, bucket) {
       const save = saver(async () => {
         const n = Number(gib.value) * 1024 * MiB;
         if (!(n > 0)) throw new Error('Give a quota above 0 GiB.');
-        await api.s3('PUT', bucket, '', { ...q('quota'), body: quotaXML(n) });
+        await put('quota', quotaXML(n));
         await reload();
       }, say);
       fill(
