@@ -117,7 +117,11 @@ export function buttons(close, ok, okAttrs = null, cancel = 'Cancel') {
 
 /** form is a <form> whose submit runs onsubmit() in place of loading a page. */
 export function form(attrs, onsubmit, ...children) {
-  return h('form', { ...attrs, onsubmit: (e) => (e.preventDefault(), onsubmit()) }, ...children);
+  const submitted = (e) => {
+    e.preventDefault();
+    return onsubmit();
+  };
+  return h('form', { ...attrs, onsubmit: submitted }, ...children);
 }
 
 /** saver wraps fn: say(done) after it, say("Code: Message") if it throws; resolves to whether it worked. */

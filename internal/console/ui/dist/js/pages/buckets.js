@@ -6,7 +6,7 @@ import { h, fill, dialog, field, buttons, button, submit, form, toolbar, thead, 
 import { parseListBuckets, parseQuota, versioningXML } from '../xml.js';
 import { bytes, date, validBucketName } from '../format.js';
 import { runPool } from '../multipart.js';
-import { link, ROOT, bucketHref } from '../nav.js';
+import { link, bucketHref } from '../nav.js';
 
 /** USAGE_ROWS bounds the GetBucketQuota calls one list makes. */
 const USAGE_ROWS = 200;

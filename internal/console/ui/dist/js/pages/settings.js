@@ -92,9 +92,7 @@ export function settingsPage(app, main, bucket) {
         ['GOVERNANCE', 'COMPLIANCE'].map((m) => h('option', { value: m, selected: cfg.mode === m }, m)),
       );
       const days = h('input', { type: 'number', min: '1', value: String(cfg.days || cfg.years * 365 || 1), 'aria-label': 'Days' });
-      const save = saver(async () => {
-        await put('object-lock', objectLockXML({ mode: mode.value, days: Number(days.value), years: 0 }));
-      }, say);
+      const save = saver(() => put('object-lock', objectLockXML({ mode: mode.value, days: Number(days.value), years: 0 })), say);
       fill(box, form({ class: 'row' }, save, mode, days, h('span', null, 'days'), submit('Save')));
     }),
     section('Lifecycle rules', 'settings-lifecycle', async (box, reload, say) => {
