@@ -1,6 +1,7 @@
 // A small element builder: h('button', {class: 'x', 'data-test': 'y',
 // onclick: fn}, 'text', child). Text is always set as text, never as HTML,
-// and nothing uses style attributes, so the strict CSP holds.
+// and nothing uses style attributes, so the strict CSP holds. Below it, the
+// pieces every page is built of: dialogs, buttons, forms, toolbars, tables.
 
 const PROPS = new Set(['value', 'checked', 'disabled', 'selected', 'multiple', 'readOnly', 'required', 'hidden', 'open']);
 
