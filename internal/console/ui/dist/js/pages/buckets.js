@@ -2,11 +2,11 @@
 // creating one (versioning, object lock).
 
 import * as api from '../api.js';
-import { h, fill, dialog, field, buttons } from '../dom.js';
+import { h, fill, dialog, field, buttons, button, submit, form, toolbar, thead, emptyRow } from '../dom.js';
 import { parseListBuckets, parseQuota, versioningXML } from '../xml.js';
 import { bytes, date, validBucketName } from '../format.js';
 import { runPool } from '../multipart.js';
-import { link, ROOT, bucketHref } from '../nav.js';
+import { link, bucketHref } from '../nav.js';
 
 /** USAGE_ROWS bounds the GetBucketQuota calls one list makes. */
 const USAGE_ROWS = 200;
@@ -18,20 +18,15 @@ export function bucketsPage(app, main) {
   const table = h(
     'table',
     { class: 'list', 'data-test': 'bucket-list' },
-    h('thead', null, h('tr', null, h('th', null, 'Name'), h('th', null, 'Created'), h('th', { class: 'num' }, 'Size'))),
+    thead(['Name', 'Created', h('th', { class: 'num' }, 'Size')]),
     body,
   );
   fill(
     main,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('h1', null, 'Buckets'),
-      h(
-        'button',
-        { type: 'button', class: 'primary', 'data-test': 'bucket-create-open', onclick: () => createBucket(app) },
-        'Create bucket',
-      ),
+    toolbar(
+      'h1',
+      'Buckets',
+      button('Create bucket', () => createBucket(app), 'primary', { 'data-test': 'bucket-create-open' }),
     ),
     table,
     h('p', { class: 'hint' }, 'Size is the bytes a bucket stores (all versions), as its quota counts them.'),
@@ -52,7 +47,7 @@ export function bucketsPage(app, main) {
     }
     if (!alive) return;
     if (buckets.length === 0) {
-      fill(body, h('tr', null, h('td', { colspan: 3, class: 'empty' }, 'No buckets yet.')));
+      fill(body, emptyRow(3, 'No buckets yet.'));
       return;
     }
     const sizes = new Map();
@@ -97,20 +92,11 @@ function openByName(app) {
     spellcheck: 'false',
     'data-test': 'bucket-open-name',
   });
-  return h(
-    'form',
-    {
-      class: 'row',
-      onsubmit: (e) => {
-        e.preventDefault();
-        const n = name.value.trim();
-        if (n) app.navigate(bucketHref(n));
-      },
-    },
-    h('span', { class: 'hint' }, 'Open a bucket by name:'),
-    name,
-    h('button', { type: 'submit', class: 'secondary' }, 'Open'),
-  );
+  const open = () => {
+    const n = name.value.trim();
+    if (n) app.navigate(bucketHref(n));
+  };
+  return form({ class: 'row' }, open, h('span', { class: 'hint' }, 'Open a bucket by name:'), name, submit('Open', 'secondary'));
 }
 
 function createBucket(app) {
