@@ -80,8 +80,11 @@ test('tagging, versioning, object lock, quota, lifecycle, upload id', () => {
   assert.ok(lock.mode === 'GOVERNANCE' || lock.mode === 'COMPLIANCE');
   assert.ok(lock.days > 0 || lock.years > 0);
   assert.equal(x.parseObjectLock(golden('s3', 'object-lock-configuration-no-rule.xml')).mode, '');
-  assert.deepEqual(x.parseQuota('<BucketQuota><QuotaBytes>10</QuotaBytes><UsedBytes>3</UsedBytes></BucketQuota>'), { quota: 10, used: 3 });
-  assert.deepEqual(x.parseQuota('<BucketQuota><UsedBytes>3</UsedBytes></BucketQuota>'), { quota: 0, used: 3 });
+  assert.deepEqual(
+    x.parseQuota('<BucketQuota><QuotaBytes>10</QuotaBytes><UsedBytes>3</UsedBytes><ObjectCount>2</ObjectCount></BucketQuota>'),
+    { quota: 10, used: 3, objects: 2 },
+  );
+  assert.deepEqual(x.parseQuota('<BucketQuota><UsedBytes>3</UsedBytes></BucketQuota>'), { quota: 0, used: 3, objects: 0 });
   const rules = x.parseLifecycle(golden('s3', 'lifecycle-configuration.xml'));
   assert.deepEqual(
     rules.map((r) => [r.id, r.prefix, r.status]),
@@ -123,7 +126,7 @@ test('built bodies parse back and escape what they carry', () => {
     years: 0,
   });
   assert.equal(x.parseObjectLock(x.objectLockXML({ mode: '' })).mode, '');
-  assert.deepEqual(x.parseQuota(x.quotaXML(1073741824.7)), { quota: 1073741824, used: 0 });
+  assert.deepEqual(x.parseQuota(x.quotaXML(1073741824.7)), { quota: 1073741824, used: 0, objects: 0 });
   const done = x.completeMultipartXML([
     { part: 2, etag: '"b"' },
     { part: 1, etag: '"a"' },

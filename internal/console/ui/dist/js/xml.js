@@ -160,10 +160,10 @@ export function parseObjectLock(textBody) {
   };
 }
 
-/** parseQuota reads BucketQuota: {quota (0 = none), used}. */
+/** parseQuota reads BucketQuota: {quota (0 = none), used, objects}. */
 export function parseQuota(textBody) {
   const root = parseXML(textBody).documentElement;
-  return { quota: num(root, 'QuotaBytes'), used: num(root, 'UsedBytes') };
+  return { quota: num(root, 'QuotaBytes'), used: num(root, 'UsedBytes'), objects: num(root, 'ObjectCount') };
 }
 
 /** parseLifecycle reads LifecycleConfiguration: a summary per rule. */

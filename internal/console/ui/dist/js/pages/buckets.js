@@ -1,4 +1,4 @@
-// Buckets: the list (name, created, bytes used from GetBucketQuota), and
+// Buckets: the list (name, created, objects and bytes from GetBucketQuota), and
 // creating one (versioning, object lock).
 
 import * as api from '../api.js';
@@ -18,7 +18,7 @@ export function bucketsPage(app, main) {
   const table = h(
     'table',
     { class: 'list', 'data-test': 'bucket-list' },
-    thead(['Name', 'Created', h('th', { class: 'num' }, 'Size')]),
+    thead(['Name', 'Created', h('th', { class: 'num' }, 'Objects'), h('th', { class: 'num' }, 'Size')]),
     body,
   );
   fill(
@@ -29,7 +29,11 @@ export function bucketsPage(app, main) {
       button('Create bucket', () => createBucket(app), 'primary', { 'data-test': 'bucket-create-open' }),
     ),
     table,
-    h('p', { class: 'hint' }, 'Size is the bytes a bucket stores (all versions), as its quota counts them.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'Objects are the keys whose latest version is not a delete marker; size is the bytes a bucket stores (all versions), as its quota counts them.',
+    ),
     openByName(app),
   );
   (async () => {
@@ -47,20 +51,22 @@ export function bucketsPage(app, main) {
     }
     if (!alive) return;
     if (buckets.length === 0) {
-      fill(body, emptyRow(3, 'No buckets yet.'));
+      fill(body, emptyRow(4, 'No buckets yet.'));
       return;
     }
-    const sizes = new Map();
+    const usage = new Map();
     fill(
       body,
       buckets.map((b) => {
-        const size = h('td', { class: 'num' }, '');
-        sizes.set(b.name, size);
+        const count = h('td', { class: 'num', 'data-test': 'bucket-objects' }, '');
+        const size = h('td', { class: 'num', 'data-test': 'bucket-size' }, '');
+        usage.set(b.name, { count, size });
         return h(
           'tr',
           { 'data-test': 'bucket-row', 'data-bucket': b.name },
           h('td', null, link(bucketHref(b.name), null, b.name)),
           h('td', null, date(b.created)),
+          count,
           size,
         );
       }),
@@ -71,7 +77,9 @@ export function bucketsPage(app, main) {
       if (!alive) return;
       try {
         const q = parseQuota(await api.s3text('GET', b.name, '', { query: { quota: '' } }));
-        sizes.get(b.name).textContent = bytes(q.used) + (q.quota ? ` of ${bytes(q.quota)}` : '');
+        const u = usage.get(b.name);
+        u.count.textContent = q.objects.toLocaleString('en-US');
+        u.size.textContent = bytes(q.used) + (q.quota ? ` of ${bytes(q.quota)}` : '');
       } catch {
         /* not allowed or not supported: leave it blank */
       }
