@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"crypto/tls"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -19,21 +18,18 @@ import (
 // --config) to find the address and the scheme, so that the same
 // environment serves both.
 func runHealth(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg := config.Default()
-	fs := flag.NewFlagSet("jog health", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cfg, fs := serverFlags("jog health", stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: jog health [--url URL] [--timeout D] [jog server's flags]\n\nExit 0 when the server at --addr (https with --tls-cert) answers /health/ready with 200, 1 otherwise.")
 		fs.PrintDefaults()
 	}
-	cfg.BindFlags(fs, config.Getenv)
 	url := fs.String("url", "", "URL to probe (default: /health/ready at --addr, https when --tls-cert is set)")
 	timeout := fs.Duration("timeout", 5*time.Second, "give up after this long")
-	if _, code := loadSettings(&cfg, fs, args, stderr); code != 0 {
+	if _, code := loadSettings(cfg, fs, args, stderr); code != 0 {
 		return code
 	}
 	if *url == "" {
-		*url = readyURL(cfg)
+		*url = readyURL(*cfg)
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()

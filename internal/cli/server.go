@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,12 +14,9 @@ import (
 )
 
 func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg := config.Default()
-	fs := flag.NewFlagSet("jog server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg.BindFlags(fs, config.Getenv)
+	pcfg, fs := serverFlags("jog server", stderr)
 	printConfig := fs.Bool("print-config", false, "print the settings in effect as a config file (secrets masked) and exit")
-	layers, code := loadSettings(&cfg, fs, args, stderr)
+	layers, code := loadSettings(pcfg, fs, args, stderr)
 	if code != 0 {
 		return code
 	}
@@ -31,6 +27,7 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return 0
 	}
+	cfg := *pcfg
 	log := newLogger(cfg, stderr)
 	reopenLogs := reopenLogsOnSignal(ctx, log)
 	srv, err := server.New(ctx, cfg, log)

@@ -12,6 +12,7 @@ import (
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/console/ui"
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sts"
 )
 
@@ -56,6 +57,10 @@ type Config struct {
 	UI fs.FS
 	// Now is the clock of sessions and the throttle (time.Now when nil).
 	Now func() time.Time
+	// Revoker, when set, records sign-outs so that every gateway sharing
+	// the store refuses the session (SyncRevocations); else a sign-out
+	// holds on this gateway only.
+	Revoker meta.SessionRevoker
 }
 
 // Handler serves /console/. It is safe for concurrent use.

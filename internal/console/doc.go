@@ -10,6 +10,7 @@
 //	console.go  Config, Handler: routing under /console/, JSON errors
 //	session.go  sign-in, sign-out, the sealed cookie, CSRF
 //	guard.go    the sign-in throttle and the signed-out sessions
+//	revoke.go   sign-outs recorded in the store, read from it by every gateway
 //	proxy.go    /console/api/s3/… and /console/api/iam, presign, metrics
 //	static.go   the embedded UI (internal/console/ui): caching, gzip, CSP
 //

@@ -127,9 +127,10 @@ func (h *Handler) throttleKey(r *http.Request) string {
 	return ip.String()
 }
 
-// revocations are the sessions signed out on this gateway, until they
-// expire: a copy of a signed-out cookie is refused here. Another gateway
-// does not know of them (the sessions are stateless), ADR 0023.
+// revocations are the sessions signed out, until they expire: a copy of
+// a signed-out cookie is refused. Those signed out on this gateway are
+// added at once, other gateways' as SyncRevocations reads them from the
+// store (ADR 0023).
 type revocations struct {
 	mu  sync.RWMutex
 	max int
@@ -152,6 +153,9 @@ func (v *revocations) has(id string) bool {
 func (v *revocations) add(id string, expires, now time.Time) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if _, ok := v.ids[id]; ok {
+		return // read again from the store
+	}
 	if len(v.ids) >= v.max {
 		for k, e := range v.ids {
 			if !now.Before(e) {

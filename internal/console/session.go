@@ -259,9 +259,11 @@ func (h *Handler) cookie(r *http.Request, value string, expires time.Time) *http
 	return c
 }
 
-// signOut clears the cookie and revokes its session on this gateway. A
-// live session must show its CSRF value (a forged sign-out is refused);
-// a cookie that is over already is just cleared.
+// signOut clears the cookie and revokes its session: on this gateway,
+// and on every gateway sharing the store once the store has recorded it
+// (Config.Revoker), which happens before the answer. A live session must
+// show its CSRF value (a forged sign-out is refused); a cookie that is
+// over already is just cleared.
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(CookieName); err == nil {
 		s, err := Open(h.cfg.Sealer, c.Value)
@@ -269,7 +271,12 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 			if !checkCSRF(w, r, s) {
 				return
 			}
-			h.revoked.add(s.AccessKeyID, s.Expires, h.cfg.Now())
+			if err := h.recordSignOut(r.Context(), s); err != nil {
+				// The cookie stays: the page may try again.
+				h.log.Error("console sign-out not recorded", "principal", s.ARN, "session", s.AccessKeyID, "err", err)
+				writeError(w, http.StatusInternalServerError, "InternalError", "The sign-out could not be recorded; try again.")
+				return
+			}
 			h.log.Info("console sign-out", "principal", s.ARN, "session", s.AccessKeyID)
 		}
 	}

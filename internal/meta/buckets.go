@@ -33,12 +33,13 @@ type BucketStore interface {
 	// removes it. A quota below the bucket's usage refuses every write
 	// that would add bytes until deletes bring the usage under it.
 	SetBucketQuota(ctx context.Context, bucket string, quota int64) error
-	// BucketUsage returns the bytes bucket's stored versions sum to
-	// (noncurrent versions included; parts of uploads in progress not),
-	// exact: every write that changes it changes it in its transaction.
-	// A write that would raise it above a quota is refused with
-	// ErrQuotaExceeded, checked in the same transaction.
-	BucketUsage(ctx context.Context, bucket string) (int64, error)
+	// BucketUsage returns what bucket holds, in one snapshot: the bytes
+	// its stored versions sum to (noncurrent versions included; parts of
+	// uploads in progress not), exact: every write that changes it
+	// changes it in its transaction; and its objects. A write that would
+	// raise the bytes above a quota is refused with ErrQuotaExceeded,
+	// checked in the same transaction.
+	BucketUsage(ctx context.Context, bucket string) (Usage, error)
 
 	// PutBucketConfig stores doc as bucket's configuration named name
 	// (e.g. "cors"), replacing any earlier one. The store keeps documents

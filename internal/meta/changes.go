@@ -40,6 +40,9 @@ const (
 	ChangedIAM
 	// ChangedReservations: a reservation was created or removed.
 	ChangedReservations
+	// ChangedSessions: a console session was signed out
+	// (SessionRevoker.RevokeSession).
+	ChangedSessions
 )
 
 // String names the kind for logs.
@@ -53,6 +56,8 @@ func (k ChangeKind) String() string {
 		return "iam"
 	case ChangedReservations:
 		return "reservations"
+	case ChangedSessions:
+		return "sessions"
 	}
 	return "unknown"
 }

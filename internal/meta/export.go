@@ -186,6 +186,9 @@ var Tables = []Table{
 		col("rps", KindInt), col("start_at", KindInt), col("end_at", KindInt), col("owner", KindText),
 		col("principal", KindText), col("created_at", KindInt),
 	}},
+	{Name: "session_revocations", Key: []string{"id"}, Columns: []Column{
+		col("id", KindText), col("expires_at", KindInt), col("revoked_at", KindInt),
+	}},
 }
 
 // Value converts v, a value a database driver returned for column c, to

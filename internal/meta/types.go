@@ -23,6 +23,16 @@ type Bucket struct {
 	Quota int64
 }
 
+// Usage is what a bucket holds (BucketStore.BucketUsage).
+type Usage struct {
+	// Bytes is what the bucket's stored versions sum to (noncurrent
+	// versions included), as its quota counts it.
+	Bytes int64
+	// Objects counts the keys whose latest version is an object, not a
+	// delete marker: what a listing of the whole bucket returns.
+	Objects int64
+}
+
 // Bucket versioning states (meta.Bucket.Versioning).
 const (
 	VersioningEnabled   = "Enabled"

@@ -94,6 +94,10 @@ func fill(t *testing.T, s meta.Store) {
 		Start: t0.Truncate(time.Second), End: t0.Truncate(time.Second).Add(time.Hour), Owner: "arn:aws:iam::123456789012:user/alice", CreatedAt: t0.Truncate(time.Second)}, capacity))
 	must("CreateReservation 2", s.CreateReservation(ctx, meta.Reservation{ID: "res-2", Bucket: "plain", ReadBPS: 5, Start: t0.Truncate(time.Second),
 		End: t0.Truncate(time.Second).Add(2 * time.Hour), Owner: "arn:aws:iam::123456789012:root", Principal: "arn:aws:iam::123456789012:user/bob", CreatedAt: t0.Truncate(time.Second)}, capacity))
+	// Console sign-outs, of sessions that end long after the test.
+	revoker := s.(meta.SessionRevoker)
+	must("RevokeSession 1", revoker.RevokeSession(ctx, "ASIASIGNEDOUT1", time.Date(2100, 1, 2, 3, 4, 5, 0, time.UTC)))
+	must("RevokeSession 2", revoker.RevokeSession(ctx, "ASIASIGNEDOUT2", time.Date(2100, 6, 7, 8, 9, 10, 0, time.UTC)))
 }
 
 // fillUploads writes a completed multipart object and uploads in progress.

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -90,6 +91,12 @@ func snapshot(t *testing.T, s meta.Store) map[string]string {
 		}
 	}
 	snapshotIAM(t, s, rec)
+	revoked, cursor, err := s.(meta.SessionRevoker).RevokedSessions(ctx, 0)
+	slices.SortFunc(revoked, func(a, b meta.RevokedSession) int { return strings.Compare(a.ID, b.ID) })
+	rec("revoked sessions", struct {
+		Sessions []meta.RevokedSession
+		Cursor   int64
+	}{revoked, cursor}, err)
 	return snap
 }
 

@@ -154,11 +154,11 @@ func (c *qosCollector) Collect(ch chan<- prometheus.Metric) {
 // PostgreSQL the usage of a bucket without one is a sum over its versions
 // (ADR 0018), too dear for every scrape.
 type bucketCollector struct {
-	store                         meta.BucketStore
-	limit                         int
-	quotaOnly                     bool
-	used, quota, count, truncated *prometheus.Desc
-	mu                            sync.Mutex // one scrape's queries at a time
+	store                                  meta.BucketStore
+	limit                                  int
+	quotaOnly                              bool
+	used, objects, quota, count, truncated *prometheus.Desc
+	mu                                     sync.Mutex // one scrape's queries at a time
 }
 
 // bucketScrapeTimeout bounds the usage queries of one scrape.
@@ -168,6 +168,7 @@ func newBucketCollector(store meta.BucketStore, limit int, quotaOnly bool) *buck
 	return &bucketCollector{
 		store: store, limit: limit, quotaOnly: quotaOnly,
 		used:      newDesc("jog_bucket_used_bytes", "Bytes a bucket's stored versions sum to (what its quota counts).", "bucket"),
+		objects:   newDesc("jog_bucket_objects", "Objects in a bucket: keys whose latest version is not a delete marker.", "bucket"),
 		quota:     newDesc("jog_bucket_quota_bytes", "A bucket's quota, for buckets that have one.", "bucket"),
 		count:     newDesc("jog_buckets", "Buckets reported on (at most --metrics-buckets)."),
 		truncated: newDesc("jog_buckets_truncated", "1 when there are more buckets than --metrics-buckets and the per-bucket series stop at it."),
@@ -175,7 +176,7 @@ func newBucketCollector(store meta.BucketStore, limit int, quotaOnly bool) *buck
 }
 
 func (c *bucketCollector) Describe(ch chan<- *prometheus.Desc) {
-	describe(ch, c.used, c.quota, c.count, c.truncated)
+	describe(ch, c.used, c.objects, c.quota, c.count, c.truncated)
 }
 
 func (c *bucketCollector) Collect(ch chan<- prometheus.Metric) {
@@ -198,11 +199,12 @@ func (c *bucketCollector) Collect(ch chan<- prometheus.Metric) {
 		if c.quotaOnly && b.Quota == 0 {
 			continue
 		}
-		used, err := c.store.BucketUsage(ctx, b.Name)
+		u, err := c.store.BucketUsage(ctx, b.Name)
 		if err != nil {
 			continue // deleted since the listing, or the scrape's time is up
 		}
-		ch <- gauge(c.used, used, b.Name)
+		ch <- gauge(c.used, u.Bytes, b.Name)
+		ch <- gauge(c.objects, u.Objects, b.Name)
 		if b.Quota > 0 {
 			ch <- gauge(c.quota, b.Quota, b.Name)
 		}

@@ -13,7 +13,9 @@ import (
 // (x-jog-bucket-quota) or through ?quota.
 //
 //	PUT    /{bucket}?quota   body bucketQuota (QuotaBytes) → 200
-//	GET    /{bucket}?quota   → bucketQuota (QuotaBytes omitted when none, UsedBytes)
+//	GET    /{bucket}?quota   → bucketQuota (QuotaBytes omitted when none, UsedBytes,
+//	                           ObjectCount: the keys whose latest version is not a
+//	                           delete marker)
 //	DELETE /{bucket}?quota   → 204
 
 // QuotaHeader sets a bucket's quota at CreateBucket: bytes, optionally
@@ -21,10 +23,11 @@ import (
 const QuotaHeader = "X-Jog-Bucket-Quota"
 
 type bucketQuota struct {
-	XMLName    xml.Name `xml:"BucketQuota"`
-	Xmlns      string   `xml:"xmlns,attr,omitempty"`
-	QuotaBytes int64    `xml:"QuotaBytes,omitempty"`
-	UsedBytes  int64    `xml:"UsedBytes"`
+	XMLName     xml.Name `xml:"BucketQuota"`
+	Xmlns       string   `xml:"xmlns,attr,omitempty"`
+	QuotaBytes  int64    `xml:"QuotaBytes,omitempty"`
+	UsedBytes   int64    `xml:"UsedBytes"`
+	ObjectCount int64    `xml:"ObjectCount"`
 }
 
 // quotaHeader reads x-jog-bucket-quota: 0 when absent.
@@ -64,8 +67,9 @@ func (h *Handler) getBucketQuota(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("X-Jog-Bucket-Usage", strconv.FormatInt(used, 10))
-	return writeXML(w, http.StatusOK, bucketQuota{Xmlns: s3Namespace, QuotaBytes: quota, UsedBytes: used})
+	w.Header().Set("X-Jog-Bucket-Usage", strconv.FormatInt(used.Bytes, 10))
+	w.Header().Set("X-Jog-Bucket-Objects", strconv.FormatInt(used.Objects, 10))
+	return writeXML(w, http.StatusOK, bucketQuota{Xmlns: s3Namespace, QuotaBytes: quota, UsedBytes: used.Bytes, ObjectCount: used.Objects})
 }
 
 func (h *Handler) deleteBucketQuota(w http.ResponseWriter, r *request) error {

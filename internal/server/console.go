@@ -11,6 +11,7 @@ import (
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sts"
 )
 
@@ -29,10 +30,15 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 		Handler: next, Keys: keys, Sealer: serverKey, Authorizer: az, Metrics: s.metrics.Handler(),
 		Region: s.cfg.Region, Domain: s.cfg.Domain, Session: s.cfg.ConsoleSession,
 		TrustForwardedFor: s.cfg.TrustForwardedFor, Logger: s.log.With("component", "console"),
+		Revoker: revoker(s.stores.Meta),
 	})
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); c.SyncRevocations(ctx, s.sessionsChanged) }()
+	s.stopRevocations = func() { cancel(); <-done }
 	mounted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, consolePath) && console.Wants(r) {
 			c.ServeHTTP(w, r)
@@ -45,6 +51,13 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 		return next, nil
 	}
 	return mounted, nil
+}
+
+// revoker is the store's record of sign-outs, final on every gateway
+// sharing it (nil when the store keeps none).
+func revoker(store meta.Store) meta.SessionRevoker {
+	r, _ := store.(meta.SessionRevoker)
+	return r
 }
 
 // consolePath is the prefix withConsole checks: console.Prefix without

@@ -13,12 +13,14 @@ import (
 // (meta.Changes: PostgreSQL's LISTEN/NOTIFY) to this gateway's caches, so
 // that they drop what changed within the time a notification takes: the
 // bucket configuration caches (service), IAM's authorization cache and
-// the reservations' lookups and activator. A store that does not announce
+// the reservations' lookups and activator, and the console's signed-out
+// sessions. A store that does not announce
 // changes (SQLite: one process) needs none of it. While the store is not
 // listening, the caches' time bounds apply (docs/SCALING.md). It runs
 // until Close.
 func (s *Server) notify(ctx context.Context, store meta.Store, svc *service.Service, users *iam.Service, reservations *qos.Reservations) {
 	s.stopNotify = func() {}
+	s.sessionsChanged = make(chan struct{}, 1)
 	ch, ok := store.(meta.Changes)
 	if !ok {
 		return
@@ -38,11 +40,23 @@ func (s *Server) notify(ctx context.Context, store meta.Store, svc *service.Serv
 				users.StoreChanged()
 			case meta.ChangedReservations:
 				reservations.StoreChanged()
+			case meta.ChangedSessions:
+				s.kickSessions()
 			default: // meta.ChangedAll, or a kind this gateway does not know
 				svc.StoreChanged(meta.Change{Kind: meta.ChangedAll})
 				users.StoreChanged()
 				reservations.StoreChanged()
+				s.kickSessions()
 			}
 		}
 	}()
+}
+
+// kickSessions tells the console's revocation sync (console.go) to read
+// the store's sign-outs now; one kick pending is enough.
+func (s *Server) kickSessions() {
+	select {
+	case s.sessionsChanged <- struct{}{}:
+	default:
+	}
 }

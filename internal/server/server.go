@@ -57,6 +57,10 @@ type Server struct {
 	stopReplication func(context.Context) error
 	// consoleHandler serves --console-addr (console.go); nil without it.
 	consoleHandler http.Handler
+	// sessionsChanged kicks the console's revocation sync (notify.go);
+	// stopRevocations stops that sync and waits (console.go).
+	sessionsChanged chan struct{}
+	stopRevocations func()
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
@@ -356,6 +360,9 @@ func (s *Server) closeStores() error {
 	s.stopLifecycle()
 	s.stopQoS()
 	s.stopNotify()
+	if s.stopRevocations != nil {
+		s.stopRevocations()
+	}
 	logErr := s.closeLogs()
 	err := s.stopReplication(context.Background())
 	return errors.Join(logErr, err, s.stores.Close())

@@ -23,11 +23,11 @@ func (s *Service) SetBucketQuota(ctx context.Context, bucket string, quota int64
 	return s.meta.SetBucketQuota(ctx, bucket, quota)
 }
 
-// BucketQuota returns bucket's quota (0: none) and its usage in bytes.
-func (s *Service) BucketQuota(ctx context.Context, bucket string) (quota, used int64, err error) {
+// BucketQuota returns bucket's quota (0: none) and its usage.
+func (s *Service) BucketQuota(ctx context.Context, bucket string) (quota int64, used meta.Usage, err error) {
 	b, err := s.meta.GetBucket(ctx, bucket)
 	if err != nil {
-		return 0, 0, err
+		return 0, meta.Usage{}, err
 	}
 	used, err = s.meta.BucketUsage(ctx, bucket)
 	return b.Quota, used, err

@@ -185,6 +185,9 @@ func TestMetricsMove(t *testing.T) {
 	if u := after.value("jog_bucket_used_bytes", "bucket", "bkt"); u != float64(len(data)) {
 		t.Errorf(`jog_bucket_used_bytes{bucket="bkt"} = %v, want %d`, u, len(data))
 	}
+	if n := after.value("jog_bucket_objects", "bucket", "bkt"); n != 1 {
+		t.Errorf(`jog_bucket_objects{bucket="bkt"} = %v, want 1`, n)
+	}
 	// No key or request ID in any label.
 	for name, f := range after {
 		for _, m := range f.Metric {

@@ -119,6 +119,13 @@ func TestBucketQuota(t *testing.T) {
 	if _, used := quotaOf(t, srv, "qbk"); used != 824+4096 {
 		t.Errorf("used %d after a restart, want %d", used, 824+4096)
 	}
+	// The object count (the console's buckets list shows it): a, b, mp
+	// and big; the refused writes and the deleted c are not there.
+	resp, body = rsvCall(t, srv, "", "GET", "/qbk?quota", nil, nil)
+	var q struct{ ObjectCount int64 }
+	if err := xml.Unmarshal(body, &q); err != nil || q.ObjectCount != 4 || resp.Header.Get("X-Jog-Bucket-Objects") != "4" {
+		t.Errorf("GET ?quota: ObjectCount %d (%v), header %q; want 4: %s", q.ObjectCount, err, resp.Header.Get("X-Jog-Bucket-Objects"), body)
+	}
 }
 
 // TestBucketQuotaConcurrent: 32 writers put objects into a bucket whose

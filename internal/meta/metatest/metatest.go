@@ -6,7 +6,7 @@
 //	}
 //
 // It is organised as meta.Store is, one entry point per group: RunBuckets,
-// RunObjects, RunUploads, RunMaintenance, RunIAM and RunReservations, and Run for them all, so a new
+// RunObjects, RunUploads, RunMaintenance, RunIAM, RunReservations and RunSessions, and Run for them all, so a new
 // backend can be brought up and tested group by group. Cases set up and
 // cross-check through other groups where the contract spans them: every
 // group needs CreateBucket; RunBuckets puts and deletes objects to test
@@ -45,6 +45,7 @@ func Run(t *testing.T, open Opener) {
 	RunMaintenance(t, open)
 	RunIAM(t, open)
 	RunReservations(t, open)
+	RunSessions(t, open)
 }
 
 // RunBuckets runs the cases of meta.BucketStore: buckets (Buckets/...) and

@@ -17,11 +17,12 @@ func init() {
 	)
 }
 
-func wantUsage(t *testing.T, s meta.Store, bucket string, want int64) {
+// wantUsage checks bucket's usage: want bytes in objects objects.
+func wantUsage(t *testing.T, s meta.Store, bucket string, want, objects int64) {
 	t.Helper()
 	got, err := s.BucketUsage(t.Context(), bucket)
-	if err != nil || got != want {
-		t.Errorf("BucketUsage(%q) = %d, %v; want %d", bucket, got, err, want)
+	if err != nil || got != (meta.Usage{Bytes: want, Objects: objects}) {
+		t.Errorf("BucketUsage(%q) = %+v, %v; want %d bytes in %d objects", bucket, got, err, want, objects)
 	}
 }
 
@@ -37,15 +38,20 @@ func testQuotaUsage(t *testing.T, s meta.Store) {
 	ctx := t.Context()
 	mkBucket(t, s, "b")
 	mkBucket(t, s, "other")
-	wantUsage(t, s, "b", 0)
+	wantUsage(t, s, "b", 0, 0)
 	put(t, s, sized("b", "x", 100))
 	put(t, s, sized("b", "y", 50))
 	put(t, s, sized("other", "x", 7))
-	wantUsage(t, s, "b", 150)
+	wantUsage(t, s, "b", 150, 2)
 	put(t, s, sized("b", "x", 30)) // an overwrite replaces
-	wantUsage(t, s, "b", 80)
+	wantUsage(t, s, "b", 80, 2)
 	del(t, s, "b", "y")
-	wantUsage(t, s, "b", 30)
+	wantUsage(t, s, "b", 30, 1)
+	// An empty object is an object of no bytes.
+	put(t, s, sized("b", "empty", 0))
+	wantUsage(t, s, "b", 30, 2)
+	del(t, s, "b", "empty")
+	wantUsage(t, s, "b", 30, 1)
 	// Versioned: noncurrent versions count, delete markers weigh nothing.
 	if err := s.SetBucketVersioning(ctx, "b", meta.VersioningEnabled); err != nil {
 		t.Fatal(err)
@@ -53,25 +59,25 @@ func testQuotaUsage(t *testing.T, s meta.Store) {
 	v1 := sized("b", "x", 10)
 	v1.VersionID = "v1"
 	put(t, s, v1)
-	wantUsage(t, s, "b", 40)
+	wantUsage(t, s, "b", 40, 1)
 	m := meta.Object{Bucket: "b", Key: "x", VersionID: "m1", DeleteMarker: true, LastModified: t0}
 	put(t, s, m)
-	wantUsage(t, s, "b", 40)
+	wantUsage(t, s, "b", 40, 0)
 	if _, err := s.DeleteObject(ctx, "b", "x", "v1", meta.Condition{}); err != nil {
 		t.Fatal(err)
 	}
-	wantUsage(t, s, "b", 30)
+	wantUsage(t, s, "b", 30, 0)
 	// A completed upload counts once complete; its parts did not before.
 	u := newUpload(t, s, "b", "mp")
 	p1, _ := putPart(t, s, u, 1)
 	p2, _ := putPart(t, s, u, 2)
-	wantUsage(t, s, "b", 30)
+	wantUsage(t, s, "b", 30, 0)
 	o := meta.Object{Bucket: "b", Key: "mp", UploadID: u.UploadID, Size: p1.Size + p2.Size, ETag: "mp", LastModified: t0, Parts: []meta.Part{p1, p2}}
 	if _, err := s.CompleteUpload(ctx, o, meta.Condition{}); err != nil {
 		t.Fatal(err)
 	}
-	wantUsage(t, s, "b", 30+p1.Size+p2.Size)
-	wantUsage(t, s, "other", 7)
+	wantUsage(t, s, "b", 30+p1.Size+p2.Size, 1)
+	wantUsage(t, s, "other", 7, 1)
 	_, err := s.BucketUsage(ctx, "missing")
 	wantErr(t, "BucketUsage(missing)", err, meta.ErrBucketNotFound)
 }
@@ -90,7 +96,7 @@ func testQuotaRefusals(t *testing.T, s meta.Store) {
 	_, err := s.PutObject(ctx, sized("q", "b", 401), meta.Condition{})
 	wantErr(t, "PutObject past the quota", err, meta.ErrQuotaExceeded)
 	wantMissing(t, s, "q", "b")
-	wantUsage(t, s, "q", 600)
+	wantUsage(t, s, "q", 600, 1)
 	put(t, s, sized("q", "b", 400)) // exactly the quota
 	// An overwrite that shrinks passes; one that grows past it does not.
 	put(t, s, sized("q", "a", 500))
@@ -159,7 +165,7 @@ func testQuotaConcurrent(t *testing.T, s meta.Store) {
 	if passed != fit || refused != writers*each-fit {
 		t.Errorf("%d puts passed and %d were refused; want exactly %d and %d", passed, refused, fit, writers*each-fit)
 	}
-	wantUsage(t, s, "c", fit*size)
+	wantUsage(t, s, "c", fit*size, int64(fit))
 }
 
 func isQuota(err error) bool { return errors.Is(err, meta.ErrQuotaExceeded) }

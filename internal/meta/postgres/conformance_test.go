@@ -55,3 +55,5 @@ func TestConformanceMaintenance(t *testing.T) { metatest.RunMaintenance(t, opene
 func TestConformanceIAM(t *testing.T) { metatest.RunIAM(t, opener) }
 
 func TestConformanceReservations(t *testing.T) { metatest.RunReservations(t, opener) }
+
+func TestConformanceSessions(t *testing.T) { metatest.RunSessions(t, opener) }

@@ -36,7 +36,7 @@
 // would be stale after another's change. Bucket IDs are looked up in the
 // statement that needs them (a join or a subquery on the unique name).
 // What gateways cache above the store (bucket configurations, IAM,
-// reservations) the store announces instead (meta.Changes, notify.go):
-// triggers NOTIFY their changes at commit, and a listener connection
-// relays them.
+// reservations, the console's signed-out sessions) the store announces
+// instead (meta.Changes, notify.go): triggers NOTIFY their changes at
+// commit, and a listener connection relays them.
 package postgres

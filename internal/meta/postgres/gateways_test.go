@@ -105,7 +105,8 @@ func TestGatewaysQuota(t *testing.T) {
 				case !errors.Is(err, meta.ErrQuotaExceeded):
 					t.Errorf("PutObject: %v", err)
 				}
-				used, err := gws[i%2].BucketUsage(ctx, "q")
+				u, err := gws[i%2].BucketUsage(ctx, "q")
+				used := u.Bytes
 				if err != nil || used > fit*size {
 					t.Errorf("BucketUsage = %d, %v; the quota is %d", used, err, fit*size)
 				}
@@ -194,8 +195,8 @@ func TestQuotaSetLater(t *testing.T) {
 
 func wantUsage(t *testing.T, s *Store, bucket string, want int64) {
 	t.Helper()
-	if got, err := s.BucketUsage(t.Context(), bucket); err != nil || got != want {
-		t.Errorf("BucketUsage(%q) = %d, %v; want %d", bucket, got, err, want)
+	if got, err := s.BucketUsage(t.Context(), bucket); err != nil || got.Bytes != want {
+		t.Errorf("BucketUsage(%q) = %d, %v; want %d", bucket, got.Bytes, err, want)
 	}
 }
 

@@ -131,6 +131,8 @@ func parseChange(payload string) meta.Change {
 		return meta.Change{Kind: meta.ChangedIAM}
 	case payload == "r":
 		return meta.Change{Kind: meta.ChangedReservations}
+	case payload == "s":
+		return meta.Change{Kind: meta.ChangedSessions}
 	}
 	return meta.Change{Kind: meta.ChangedAll}
 }

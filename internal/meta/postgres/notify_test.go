@@ -37,7 +37,7 @@ func wantChange(t *testing.T, ch <-chan meta.Change, what string, want meta.Chan
 
 // TestChangesAcrossGateways: what one gateway (one pool) changes is
 // announced to another's listener — a bucket created and deleted, its
-// configuration documents, IAM, reservations — and object writes are not;
+// configuration documents, IAM, reservations, sign-outs — and object writes are not;
 // a listener whose backend is terminated listens again and announces
 // ChangedAll; ending its context closes the channel and its connection.
 func TestChangesAcrossGateways(t *testing.T) {
@@ -73,6 +73,10 @@ func TestChangesAcrossGateways(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantChange(t, ch, "CreateReservation", meta.Change{Kind: meta.ChangedReservations})
+	if err := a.RevokeSession(ctx, "ASIASESSION", start.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	wantChange(t, ch, "RevokeSession", meta.Change{Kind: meta.ChangedSessions})
 	if err := a.DeleteBucketConfig(ctx, "b", "policy"); err != nil {
 		t.Fatal(err)
 	}
@@ -124,6 +128,7 @@ func TestParseChange(t *testing.T) {
 		"b:my-bucket": {Kind: meta.ChangedBucket, Bucket: "my-bucket"},
 		"iam":         {Kind: meta.ChangedIAM},
 		"r":           {Kind: meta.ChangedReservations},
+		"s":           {Kind: meta.ChangedSessions},
 		"unknown":     {Kind: meta.ChangedAll},
 	} {
 		if got := parseChange(payload); got != want {

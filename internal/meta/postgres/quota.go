@@ -45,16 +45,17 @@ func (s *Store) SetBucketQuota(ctx context.Context, bucket string, quota int64) 
 }
 
 // BucketUsage implements meta.Store: the kept usage of a bucket with a
-// quota, the sum over the versions of one without (in one statement's
-// snapshot either way).
-func (s *Store) BucketUsage(ctx context.Context, bucket string) (int64, error) {
-	var used int64
+// quota, the sum over the versions of one without, and the count of its
+// live view (kept nowhere: a bucket row every write updated would make
+// all writes to a bucket serial), all in one statement's snapshot.
+func (s *Store) BucketUsage(ctx context.Context, bucket string) (meta.Usage, error) {
+	var u meta.Usage
 	err := s.pool.QueryRow(ctx, "SELECT CASE WHEN b.quota_bytes > 0 THEN b.used_bytes ELSE "+usageOf("b.id")+
-		" END FROM buckets b WHERE b.name = $1", bucket).Scan(&used)
+		" END, (SELECT count(*) FROM objects WHERE bucket_id = b.id) FROM buckets b WHERE b.name = $1", bucket).Scan(&u.Bytes, &u.Objects)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, meta.ErrBucketNotFound
+		return meta.Usage{}, meta.ErrBucketNotFound
 	}
-	return used, err
+	return u, err
 }
 
 // checkQuota refuses, inside tx and after a write of size bytes to

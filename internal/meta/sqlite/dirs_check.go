@@ -35,7 +35,8 @@ func (s *Store) CheckIndexes(ctx context.Context, repair bool, report func(meta.
 		}
 		if recorded != actual {
 			found = append(found, meta.IndexProblem{Bucket: name, Name: "usage",
-				Detail: fmt.Sprintf("recorded usage %d bytes, its versions sum to %d", recorded, actual)})
+				Detail: fmt.Sprintf("recorded usage %d bytes in %d objects, its rows hold %d bytes in %d objects",
+					recorded.Bytes, recorded.Objects, actual.Bytes, actual.Objects)})
 			if repair {
 				if err := s.write(ctx, func(tx querier) error { return repairUsage(ctx, tx, id) }); err != nil {
 					return fmt.Errorf("repair the usage of %s: %w", name, err)

@@ -12,8 +12,9 @@ import (
 // Export and import of the store's rows for jog migrate (meta.Exporter,
 // meta.Importer). The columns and tables this store derives from the
 // others are not copied: objects.parent and objects.is_latest (always 1
-// in the live view), buckets.has_versions and buckets.used_bytes (kept by
-// the triggers of migration 0015 as the rows go in) and the dirs table,
+// in the live view), buckets.has_versions, buckets.used_bytes and
+// buckets.object_count (kept by the triggers of migrations 0015 and 0016
+// as the rows go in) and the dirs table,
 // rebuilt per bucket by Commit.
 
 var (

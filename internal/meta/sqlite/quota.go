@@ -29,14 +29,15 @@ func (s *Store) SetBucketQuota(ctx context.Context, bucket string, quota int64) 
 	})
 }
 
-// BucketUsage implements meta.Store.
-func (s *Store) BucketUsage(ctx context.Context, bucket string) (int64, error) {
-	var used int64
-	err := s.rd.QueryRowContext(ctx, "SELECT used_bytes FROM buckets WHERE name = ?", bucket).Scan(&used)
+// BucketUsage implements meta.Store: both columns the triggers keep, in
+// one row read.
+func (s *Store) BucketUsage(ctx context.Context, bucket string) (meta.Usage, error) {
+	var u meta.Usage
+	err := s.rd.QueryRowContext(ctx, "SELECT used_bytes, object_count FROM buckets WHERE name = ?", bucket).Scan(&u.Bytes, &u.Objects)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, meta.ErrBucketNotFound
+		return meta.Usage{}, meta.ErrBucketNotFound
 	}
-	return used, err
+	return u, err
 }
 
 // checkQuota refuses, inside tx and after a write of size bytes to
@@ -85,18 +86,20 @@ func checkPartQuota(ctx context.Context, tx querier, bucket, upload string, size
 
 // checkUsage reports, from one statement's snapshot, a bucket whose
 // recorded usage differs from the sum over its stored versions.
-func (s *Store) checkUsage(ctx context.Context, id int64) (recorded, actual int64, err error) {
-	err = s.rd.QueryRowContext(ctx, `SELECT used_bytes,
-		(SELECT COALESCE(SUM(size), 0) FROM objects WHERE bucket_id = ?1) +
-		(SELECT COALESCE(SUM(size), 0) FROM object_versions WHERE bucket_id = ?1)
-		FROM buckets WHERE id = ?1`, id).Scan(&recorded, &actual)
+func (s *Store) checkUsage(ctx context.Context, id int64) (recorded, actual meta.Usage, err error) {
+	err = s.rd.QueryRowContext(ctx, "SELECT used_bytes, object_count, "+usageSQL+" FROM buckets WHERE id = ?1", id).
+		Scan(&recorded.Bytes, &recorded.Objects, &actual.Bytes, &actual.Objects)
 	return recorded, actual, err
 }
 
-// repairUsage sets a bucket's recorded usage to the sum over its versions.
+// usageSQL computes, for the bucket whose ID is ?1, the two columns the
+// triggers keep: the bytes of its versions and the rows of its live view.
+const usageSQL = `(SELECT COALESCE(SUM(size), 0) FROM objects WHERE bucket_id = ?1) +
+		(SELECT COALESCE(SUM(size), 0) FROM object_versions WHERE bucket_id = ?1),
+		(SELECT count(*) FROM objects WHERE bucket_id = ?1)`
+
+// repairUsage sets a bucket's recorded usage to what its rows hold.
 func repairUsage(ctx context.Context, tx querier, id int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE buckets SET used_bytes =
-		(SELECT COALESCE(SUM(size), 0) FROM objects WHERE bucket_id = ?1) +
-		(SELECT COALESCE(SUM(size), 0) FROM object_versions WHERE bucket_id = ?1) WHERE id = ?1`, id)
+	_, err := tx.ExecContext(ctx, "UPDATE buckets SET (used_bytes, object_count) = (SELECT "+usageSQL+") WHERE id = ?1", id)
 	return err
 }

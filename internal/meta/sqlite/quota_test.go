@@ -46,25 +46,33 @@ func TestCheckUsage(t *testing.T) {
 	if _, err := s.w.ExecContext(ctx, "UPDATE buckets SET used_bytes = 5 WHERE name = 'u2'"); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"u2 usage: recorded usage 5 bytes, its versions sum to 3210 (repaired false)"}
+	if _, err := s.w.ExecContext(ctx, "UPDATE buckets SET object_count = 4 WHERE name = 'u1'"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"u1 usage: recorded usage 3210 bytes in 4 objects, its rows hold 3210 bytes in 3 objects (repaired false)",
+		"u2 usage: recorded usage 5 bytes in 3 objects, its rows hold 3210 bytes in 3 objects (repaired false)",
+	}
 	if got := check(false); !slices.Equal(got, want) {
 		t.Fatalf("found %q, want %q", got, want)
 	}
-	if got := check(true); len(got) != 1 {
+	if got := check(true); len(got) != 2 {
 		t.Fatalf("repair found %q", got)
 	}
 	if got := check(false); len(got) != 0 {
 		t.Fatalf("after the repair: %q", got)
 	}
-	if used, err := s.BucketUsage(ctx, "u2"); err != nil || used != 3210 {
-		t.Errorf("usage after the repair: %d, %v", used, err)
+	for _, b := range []string{"u1", "u2"} {
+		if u, err := s.BucketUsage(ctx, b); err != nil || u != (meta.Usage{Bytes: 3210, Objects: 3}) {
+			t.Errorf("usage of %s after the repair: %+v, %v", b, u, err)
+		}
 	}
 }
 
 // TestMigrateUsage opens a database of schema version 14 (before quotas)
-// holding live and noncurrent versions, and checks that migration 0015
-// fills each bucket's usage with their sum, and that the triggers keep it
-// from then on.
+// holding live and noncurrent versions, and checks that migrations 0015
+// and 0016 fill each bucket's usage with their sum and its object count
+// with its live keys, and that the triggers keep both from then on.
 func TestMigrateUsage(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "meta.db")
@@ -93,15 +101,15 @@ func TestMigrateUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for b, want := range map[string]int64{"m1": 123, "m2": 1007, "m3": 0} {
+	for b, want := range map[string]meta.Usage{"m1": {Bytes: 123, Objects: 2}, "m2": {Bytes: 1007, Objects: 1}, "m3": {}} {
 		if got, err := s.BucketUsage(ctx, b); err != nil || got != want {
-			t.Errorf("BucketUsage(%s) after the migration = %d, %v; want %d", b, got, err, want)
+			t.Errorf("BucketUsage(%s) after the migration = %+v, %v; want %+v", b, got, err, want)
 		}
 	}
 	if _, err := s.DeleteObject(ctx, "m2", "a", "v1", meta.Condition{}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.BucketUsage(ctx, "m2"); got != 7 {
-		t.Errorf("after deleting the noncurrent version: %d, want 7", got)
+	if got, _ := s.BucketUsage(ctx, "m2"); got != (meta.Usage{Bytes: 7, Objects: 1}) {
+		t.Errorf("after deleting the noncurrent version: %+v, want 7 bytes in 1 object", got)
 	}
 }

@@ -1,7 +1,7 @@
 import './setup.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { query, s3url, errorFromText } from '../dist/js/api.js';
+import { query, s3url, errorFromText, signIn, getSession, csrfHeaders, APIError } from '../dist/js/api.js';
 
 test('query: bare names for empty values, encoded pairs, skipped nulls', () => {
   assert.equal(query({ versioning: '' }), '?versioning');
@@ -31,4 +31,25 @@ test('errorFromText reads console JSON, S3 XML and anything else', () => {
   const p = errorFromText(502, 'text/plain', 'bad gateway');
   assert.deepEqual([p.code, p.message], ['HTTP502', 'bad gateway']);
   assert.equal(errorFromText(500, '', '').message, 'The server answered 500.');
+});
+
+test('signIn and getSession keep the session CSRF token for later calls; 401 is signed out, other refusals throw', async (t) => {
+  const answers = [];
+  t.mock.method(globalThis, 'fetch', async (url, init = {}) => {
+    const [status, body, type] = answers.shift();
+    return new Response(body, { status, headers: { 'Content-Type': type } });
+  });
+  const session = '{"principal":"root","accessKey":"AK","csrf":"c1"}';
+  answers.push([200, session, 'application/json']);
+  assert.equal((await signIn('AK', 'secret')).principal, 'root');
+  assert.deepEqual(csrfHeaders(), { 'X-Jog-Csrf': 'c1' });
+  answers.push([200, session.replace('c1', 'c2'), 'application/json']);
+  assert.equal((await getSession()).csrf, 'c2');
+  assert.deepEqual(csrfHeaders(), { 'X-Jog-Csrf': 'c2' });
+  answers.push([401, '', 'text/plain']);
+  assert.equal(await getSession(), null);
+  answers.push([401, '{"code":"SignatureDoesNotMatch","message":"wrong secret"}', 'application/json']);
+  await assert.rejects(signIn('AK', 'wrong'), (e) => e instanceof APIError && e.code === 'SignatureDoesNotMatch');
+  answers.push([500, '<Error><Code>InternalError</Code><Message>m</Message></Error>', 'application/xml']);
+  await assert.rejects(getSession(), (e) => e.status === 500 && e.code === 'InternalError');
 });

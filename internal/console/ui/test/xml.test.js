@@ -80,8 +80,11 @@ test('tagging, versioning, object lock, quota, lifecycle, upload id', () => {
   assert.ok(lock.mode === 'GOVERNANCE' || lock.mode === 'COMPLIANCE');
   assert.ok(lock.days > 0 || lock.years > 0);
   assert.equal(x.parseObjectLock(golden('s3', 'object-lock-configuration-no-rule.xml')).mode, '');
-  assert.deepEqual(x.parseQuota('<BucketQuota><QuotaBytes>10</QuotaBytes><UsedBytes>3</UsedBytes></BucketQuota>'), { quota: 10, used: 3 });
-  assert.deepEqual(x.parseQuota('<BucketQuota><UsedBytes>3</UsedBytes></BucketQuota>'), { quota: 0, used: 3 });
+  assert.deepEqual(
+    x.parseQuota('<BucketQuota><QuotaBytes>10</QuotaBytes><UsedBytes>3</UsedBytes><ObjectCount>2</ObjectCount></BucketQuota>'),
+    { quota: 10, used: 3, objects: 2 },
+  );
+  assert.deepEqual(x.parseQuota('<BucketQuota><UsedBytes>3</UsedBytes></BucketQuota>'), { quota: 0, used: 3, objects: 0 });
   const rules = x.parseLifecycle(golden('s3', 'lifecycle-configuration.xml'));
   assert.deepEqual(
     rules.map((r) => [r.id, r.prefix, r.status]),
@@ -123,7 +126,7 @@ test('built bodies parse back and escape what they carry', () => {
     years: 0,
   });
   assert.equal(x.parseObjectLock(x.objectLockXML({ mode: '' })).mode, '');
-  assert.deepEqual(x.parseQuota(x.quotaXML(1073741824.7)), { quota: 1073741824, used: 0 });
+  assert.deepEqual(x.parseQuota(x.quotaXML(1073741824.7)), { quota: 1073741824, used: 0, objects: 0 });
   const done = x.completeMultipartXML([
     { part: 2, etag: '"b"' },
     { part: 1, etag: '"a"' },
@@ -139,4 +142,43 @@ test('built bodies parse back and escape what they carry', () => {
   );
   assert.deepEqual(res.capacity, { read: 9, write: 8, requests: 0 });
   assert.deepEqual([res.reservations[0].read, res.reservations[0].write, res.reservations[0].start], [1, 2, 's']);
+});
+
+test('num reads a number, 0 when the element or its parent is missing; reservations and capacity', () => {
+  const root = x.parseXML('<R><Days>7</Days><Empty></Empty></R>').documentElement;
+  assert.equal(x.num(root, 'Days'), 7);
+  assert.equal(x.num(root, 'Empty'), 0);
+  assert.equal(x.num(root, 'Years'), 0);
+  assert.equal(x.num(null, 'Days'), 0);
+  // The shape of internal/s3api/reservations.go's ListReservationsResult.
+  const res = x.parseReservations(
+    '<ListReservationsResult><Bucket>b</Bucket><Capacity><ReadBytesPerSecond>100</ReadBytesPerSecond><WriteBytesPerSecond>50</WriteBytesPerSecond></Capacity>' +
+      '<Reservation><Id>r1</Id><ReadBytesPerSecond>10</ReadBytesPerSecond><WriteBytesPerSecond>5</WriteBytesPerSecond><RequestsPerSecond>3</RequestsPerSecond>' +
+      '<Start>2026-11-25T06:00:00Z</Start><End>2026-11-25T07:00:00Z</End><State>active</State></Reservation></ListReservationsResult>',
+  );
+  assert.deepEqual(res.capacity, { read: 100, write: 50, requests: 0 });
+  assert.deepEqual(res.reservations, [
+    {
+      id: 'r1',
+      read: 10,
+      write: 5,
+      requests: 3,
+      start: '2026-11-25T06:00:00Z',
+      end: '2026-11-25T07:00:00Z',
+      principal: '',
+      state: 'active',
+    },
+  ]);
+  assert.deepEqual(x.parseReservations('<ListReservationsResult/>'), { capacity: { read: 0, write: 0, requests: 0 }, reservations: [] });
+});
+
+test("legalHoldXML and retentionXML build the bodies JOG's own answers have (golden files)", () => {
+  const body = (name) =>
+    golden('s3', name)
+      .replace(/^<\?xml[^>]*>\n/, '')
+      .trim();
+  assert.equal(x.legalHoldXML(true), body('object-legal-hold.xml'));
+  assert.equal(x.text(x.parseXML(x.legalHoldXML(false)).documentElement, 'Status'), 'OFF');
+  assert.equal(x.retentionXML('COMPLIANCE', '2026-11-24T09:30:15.123Z'), body('object-retention.xml'));
+  assert.equal(x.text(x.parseXML(x.retentionXML('a<b', 't')).documentElement, 'Mode'), 'a<b');
 });

@@ -237,7 +237,8 @@ CREATE TRIGGER versions_usage AFTER INSERT OR DELETE OR UPDATE OF size, bucket_i
 -- channel jog_changes, when the transaction that changed it commits, a
 -- payload of 'b:' and a bucket's name (the bucket created or deleted, its
 -- configuration documents, versioning, object lock or quota changed),
--- 'iam' (an IAM write: iam_state.generation moved) or 'r' (reservations).
+-- 'iam' (an IAM write: iam_state.generation moved), 'r' (reservations) or
+-- 's' (a console session signed out).
 -- Object writes announce nothing. One transaction's identical payloads
 -- are delivered once.
 CREATE FUNCTION jog_notify_bucket() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -277,3 +278,17 @@ CREATE TRIGGER iam_notify AFTER UPDATE OF generation ON iam_state
     FOR EACH ROW EXECUTE FUNCTION jog_notify('iam');
 CREATE TRIGGER reservations_notify AFTER INSERT OR DELETE OR UPDATE ON reservations
     FOR EACH ROW EXECUTE FUNCTION jog_notify('r');
+
+-- Console sessions signed out (meta.SessionRevoker, internal/console):
+-- kept until the session ends (expires_at, Unix seconds), then pruned.
+-- revoked_at is the database's clock (Unix seconds), which readers page
+-- by; every gateway hears of a sign-out as 's'.
+CREATE TABLE session_revocations (
+    id         text   PRIMARY KEY,
+    expires_at bigint NOT NULL,
+    revoked_at bigint NOT NULL
+);
+CREATE INDEX session_revocations_revoked ON session_revocations (revoked_at);
+CREATE INDEX session_revocations_expires ON session_revocations (expires_at);
+CREATE TRIGGER session_revocations_notify AFTER INSERT ON session_revocations
+    FOR EACH ROW EXECUTE FUNCTION jog_notify('s');

@@ -61,14 +61,18 @@ async function call(url, init = {}) {
   return res;
 }
 
-/** getSession returns the current session, or null when signed out. */
-export async function getSession() {
-  const res = await fetch(`${BASE}/session`, { credentials: 'same-origin' });
-  if (res.status === 401) return null;
+/** session reads a session answer and keeps its CSRF token for the calls that follow. */
+async function session(res) {
   if (!res.ok) throw await errorFrom(res);
   const s = await res.json();
   csrf = s.csrf || '';
   return s;
+}
+
+/** getSession returns the current session, or null when signed out. */
+export async function getSession() {
+  const res = await fetch(`${BASE}/session`, { credentials: 'same-origin' });
+  return res.status === 401 ? null : session(res);
 }
 
 /** signIn exchanges an access key and secret for a session. */
@@ -79,10 +83,7 @@ export async function signIn(accessKey, secretKey) {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ accessKey, secretKey }),
   });
-  if (!res.ok) throw await errorFrom(res);
-  const s = await res.json();
-  csrf = s.csrf || '';
-  return s;
+  return session(res);
 }
 
 /** signOut ends the session (the cookie is cleared by the server). */

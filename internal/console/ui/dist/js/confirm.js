@@ -1,7 +1,7 @@
 // Confirmation dialogs: one the user must type a word into (deleting a
 // bucket), one plain (deleting an object, a version, a user).
 
-import { h, dialog, field } from './dom.js';
+import { h, dialog, field, button, buttons, submit } from './dom.js';
 
 /** confirmTyped asks the user to type word before action runs. */
 export function confirmTyped(title, message, word, action, label = 'Delete') {
@@ -12,15 +12,11 @@ export function confirmTyped(title, message, word, action, label = 'Delete') {
     'data-test': 'confirm-input',
     'aria-label': `Type ${word} to confirm`,
   });
-  const submit = h('button', { type: 'submit', class: 'danger', 'data-test': 'confirm-submit', disabled: true }, label);
-  input.addEventListener('input', () => (submit.disabled = input.value !== word));
+  const ok = submit(label, 'danger', { 'data-test': 'confirm-submit', disabled: true });
+  input.addEventListener('input', () => (ok.disabled = input.value !== word));
   const p = dialog(
     title,
-    (form, close) => [
-      h('p', null, message),
-      field(`Type “${word}” to confirm`, input),
-      h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'), submit),
-    ],
+    (form, close) => [h('p', null, message), field(`Type “${word}” to confirm`, input), buttons(close, ok)],
     async () => {
       if (input.value !== word) throw new Error(`Type ${word} exactly.`);
       await action();
@@ -32,18 +28,13 @@ export function confirmTyped(title, message, word, action, label = 'Delete') {
 
 /** confirmPlain asks yes or no before action runs. */
 export function confirmPlain(title, message, action, label = 'Delete') {
-  let submit;
-  const p = dialog(
-    title,
-    (form, close) => {
-      submit = h('button', { type: 'submit', class: 'danger', 'data-test': 'confirm-submit' }, label);
-      return [
-        h('p', null, message),
-        h('div', { class: 'buttons' }, h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'), submit),
-      ];
-    },
-    action,
-  );
-  submit.focus();
+  const ok = submit(label, 'danger', { 'data-test': 'confirm-submit' });
+  const p = dialog(title, (form, close) => [h('p', null, message), buttons(close, ok)], action);
+  ok.focus();
   return p;
+}
+
+/** deleteButton is a link-like Delete that confirms, runs action, then done(); attrs add or replace. */
+export function deleteButton(title, message, action, done, attrs = null) {
+  return button('Delete', () => confirmPlain(title, message, action).then((ok) => ok && done()), 'linkish danger-text', attrs);
 }

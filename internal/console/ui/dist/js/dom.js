@@ -1,6 +1,7 @@
 // A small element builder: h('button', {class: 'x', 'data-test': 'y',
 // onclick: fn}, 'text', child). Text is always set as text, never as HTML,
-// and nothing uses style attributes, so the strict CSP holds.
+// and nothing uses style attributes, so the strict CSP holds. Below it, the
+// pieces every page is built of: dialogs, buttons, forms, toolbars, tables.
 
 const PROPS = new Set(['value', 'checked', 'disabled', 'selected', 'multiple', 'readOnly', 'required', 'hidden', 'open']);
 
@@ -95,12 +96,78 @@ export function field(label, input) {
   return h('label', { class: 'field' }, h('span', null, label), input);
 }
 
-/** buttons is a dialog's row of Cancel and a submit button. */
-export function buttons(close, submitLabel, submitAttrs = {}) {
+/** button is a type=button <button> of class cls; attrs add data-test, aria-label, …. */
+export function button(label, onclick, cls = 'secondary', attrs = null) {
+  return h('button', { type: 'button', class: cls, ...attrs, onclick }, label);
+}
+
+/** submit is a form's submit button. */
+export function submit(label, cls = 'primary', attrs = null) {
+  return h('button', { type: 'submit', class: cls, ...attrs }, label);
+}
+
+/** buttons is a dialog's Cancel and submit buttons; ok is the submit's label or the button. */
+export function buttons(close, ok, okAttrs = null, cancel = 'Cancel') {
   return h(
     'div',
     { class: 'buttons' },
-    h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Cancel'),
-    h('button', { type: 'submit', class: 'primary', ...submitAttrs }, submitLabel),
+    button(cancel, () => close(false)),
+    typeof ok === 'string' ? submit(ok, 'primary', okAttrs) : ok,
+  );
+}
+
+/** form is a <form> whose submit runs onsubmit() in place of loading a page. */
+export function form(attrs, onsubmit, ...children) {
+  const submitted = (e) => {
+    e.preventDefault();
+    return onsubmit();
+  };
+  return h('form', { ...attrs, onsubmit: submitted }, ...children);
+}
+
+/** saver wraps fn: say(done) after it, say("Code: Message") if it throws; resolves to whether it worked. */
+export function saver(fn, say, done = 'Saved.') {
+  return async () => {
+    try {
+      await fn();
+      say(done);
+      return true;
+    } catch (x) {
+      say(errText(x));
+      return false;
+    }
+  };
+}
+
+/** toolbar is a heading (h1 or h2) and what goes beside it. */
+export function toolbar(tag, title, ...children) {
+  return h('div', { class: 'toolbar' }, h(tag, null, title), ...children);
+}
+
+/** thead is a header row of titles (a string, or a <th> with attributes). */
+export function thead(titles) {
+  return h(
+    'thead',
+    null,
+    h(
+      'tr',
+      null,
+      titles.map((t) => (typeof t === 'string' ? h('th', null, t) : t)),
+    ),
+  );
+}
+
+/** emptyRow is a table's only row when it has none: text across cols columns. */
+export function emptyRow(cols, text) {
+  return h('tr', null, h('td', { colspan: cols, class: 'empty' }, text));
+}
+
+/** table has a header of titles (null: none) and rows; no rows and an empty text: an emptyRow. */
+export function table(attrs, titles, rows, empty = '') {
+  return h(
+    'table',
+    attrs,
+    titles && thead(titles),
+    h('tbody', null, rows.length || !empty ? rows : emptyRow(titles && titles.length, empty)),
   );
 }

@@ -68,9 +68,3 @@ export function validBucketName(name) {
   if (/\.\./.test(name) || /^\d+\.\d+\.\d+\.\d+$/.test(name)) return 'No two dots in a row, and not an IP address.';
   return '';
 }
-
-/** contentDispositionFilename builds an attachment header value for name (RFC 6266, UTF-8). */
-export function attachment(name) {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeKey(name).replace(/\//g, '%2F')}`;
-}

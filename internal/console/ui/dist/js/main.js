@@ -8,7 +8,7 @@
 //   /console/dashboard                 live metrics
 
 import * as api from './api.js';
-import { h, fill, errText } from './dom.js';
+import { h, fill, errText, button } from './dom.js';
 import { signinPage } from './pages/signin.js';
 import { bucketsPage } from './pages/buckets.js';
 import { objectsPage } from './pages/objects.js';
@@ -40,11 +40,7 @@ function navigate(path, replace = false) {
 function showError(err) {
   if (err && err.code === 'Cancelled') return;
   app.banner.hidden = false;
-  fill(
-    app.banner,
-    h('span', { class: 'error-text' }, errText(err)),
-    h('button', { type: 'button', class: 'close', 'aria-label': 'Dismiss', onclick: clearError }, '×'),
-  );
+  fill(app.banner, h('span', { class: 'error-text' }, errText(err)), button('×', clearError, 'close', { 'aria-label': 'Dismiss' }));
 }
 
 function clearError() {
@@ -70,7 +66,7 @@ function renderHeader() {
         'div',
         { class: 'who' },
         h('span', { 'data-test': 'whoami', title: s.arn || '' }, s.principal || s.accessKey),
-        h('button', { type: 'button', class: 'secondary', 'data-test': 'signout', onclick: doSignOut }, 'Sign out'),
+        button('Sign out', doSignOut, 'secondary', { 'data-test': 'signout' }),
       ),
   );
 }

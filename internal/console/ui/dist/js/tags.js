@@ -2,7 +2,7 @@
 // with PUT ?tagging, or DELETE ?tagging when none are left.
 
 import * as api from './api.js';
-import { h, errText } from './dom.js';
+import { h, button, submit, form, saver } from './dom.js';
 import { taggingXML } from './xml.js';
 
 /** tagsForm edits tags [{key, value}]; say(text) reports the outcome; saved() runs after a save. */
@@ -14,38 +14,28 @@ export function tagsForm(bucket, key, tags, say, saved = () => {}) {
       { class: 'row' },
       h('input', { value: t.key, placeholder: 'Key', 'aria-label': 'Tag key', class: 'tag-key' }),
       h('input', { value: t.value, placeholder: 'Value', 'aria-label': 'Tag value', class: 'tag-value' }),
-      h('button', { type: 'button', class: 'linkish', onclick: () => row.remove() }, 'Remove'),
+      button('Remove', () => row.remove(), 'linkish'),
     );
     rows.append(row);
     return row;
   };
   tags.forEach(addRow);
   const q = { query: { tagging: '' } };
-  return h(
-    'form',
-    {
-      'data-test': 'tags-form',
-      onsubmit: async (e) => {
-        e.preventDefault();
-        const set = [...rows.children]
-          .map((r) => ({ key: r.querySelector('.tag-key').value.trim(), value: r.querySelector('.tag-value').value }))
-          .filter((t) => t.key);
-        try {
-          if (set.length === 0) await api.s3('DELETE', bucket, key, q);
-          else await api.s3('PUT', bucket, key, { ...q, body: taggingXML(set) });
-          say('Saved.');
-          saved();
-        } catch (x) {
-          say(errText(x));
-        }
-      },
-    },
+  const save = saver(() => {
+    const set = [...rows.children]
+      .map((r) => ({ key: r.querySelector('.tag-key').value.trim(), value: r.querySelector('.tag-value').value }))
+      .filter((t) => t.key);
+    return set.length === 0 ? api.s3('DELETE', bucket, key, q) : api.s3('PUT', bucket, key, { ...q, body: taggingXML(set) });
+  }, say);
+  return form(
+    { 'data-test': 'tags-form' },
+    async () => (await save()) && saved(),
     rows,
     h(
       'div',
       { class: 'row' },
-      h('button', { type: 'button', class: 'secondary', onclick: () => addRow().querySelector('input').focus() }, 'Add tag'),
-      h('button', { type: 'submit', class: 'primary' }, 'Save tags'),
+      button('Add tag', () => addRow().querySelector('input').focus()),
+      submit('Save tags'),
     ),
   );
 }

@@ -4,7 +4,7 @@
 // upload). The panel lists every file with its state and a <progress>.
 
 import * as api from './api.js';
-import { h } from './dom.js';
+import { h, button } from './dom.js';
 import { bytes } from './format.js';
 import { parseUploadId, parseError, completeMultipartXML } from './xml.js';
 import { planParts, useMultipart, runPool, CONCURRENCY } from './multipart.js';
@@ -23,17 +23,13 @@ let active = 0;
 export function uploadPanel() {
   list = h('ul', { class: 'uploads', 'data-test': 'upload-list', id: 'upload-list' });
   // The panel folds to its title bar so that it hides nothing it covers.
-  const fold = h(
-    'button',
-    { type: 'button', class: 'secondary', 'aria-expanded': 'true', 'aria-controls': 'upload-list', 'data-test': 'upload-fold' },
-    'Hide',
-  );
-  fold.addEventListener('click', () => {
+  const toggle = () => {
     const open = fold.getAttribute('aria-expanded') !== 'true';
     fold.setAttribute('aria-expanded', String(open));
     fold.textContent = open ? 'Hide' : 'Show';
     panel.classList.toggle('folded', !open);
-  });
+  };
+  const fold = button('Hide', toggle, 'secondary', { 'aria-expanded': 'true', 'aria-controls': 'upload-list', 'data-test': 'upload-fold' });
   panel = h(
     'section',
     { class: 'upload-panel', 'aria-label': 'Uploads', hidden: true },
@@ -41,12 +37,7 @@ export function uploadPanel() {
       'div',
       { class: 'panel-head' },
       h('h2', null, 'Uploads'),
-      h(
-        'div',
-        { class: 'actions' },
-        h('button', { type: 'button', class: 'secondary', 'data-test': 'upload-clear', onclick: clearFinished }, 'Clear finished'),
-        fold,
-      ),
+      h('div', { class: 'actions' }, button('Clear finished', clearFinished, 'secondary', { 'data-test': 'upload-clear' }), fold),
     ),
     list,
   );
@@ -59,11 +50,7 @@ export function enqueue(bucket, files) {
     const item = { bucket, key: f.key, name: f.name, file: f.file, state: 'queued', loaded: 0, cancel: null, cancelled: false };
     item.progress = h('progress', { max: String(Math.max(1, f.file.size)), value: 0 });
     item.note = h('span', { class: 'note' }, `${bytes(f.file.size)} · queued`);
-    item.cancelBtn = h(
-      'button',
-      { type: 'button', class: 'linkish', 'data-test': 'upload-cancel', 'aria-label': `Cancel ${f.name}`, onclick: () => cancel(item) },
-      'Cancel',
-    );
+    item.cancelBtn = button('Cancel', () => cancel(item), 'linkish', { 'data-test': 'upload-cancel', 'aria-label': `Cancel ${f.name}` });
     item.row = h(
       'li',
       { 'data-test': 'upload-row', 'data-name': f.name, 'data-key': f.key, 'data-state': 'queued' },

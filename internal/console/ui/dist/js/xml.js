@@ -32,6 +32,11 @@ export function text(el, name, def = '') {
   return k ? k.textContent : def;
 }
 
+/** num returns the number in el's first child named name; 0 when it or el is missing. */
+export function num(el, name) {
+  return Number(text(el, name, '0'));
+}
+
 /** path follows element names from el; null when one is missing. */
 export function path(el, ...names) {
   for (const n of names) {
@@ -89,7 +94,7 @@ export function parseListObjectsV2(textBody) {
   const dec = decoder(root);
   const objects = kids(root, 'Contents').map((c) => ({
     key: dec(text(c, 'Key')),
-    size: Number(text(c, 'Size', '0')),
+    size: num(c, 'Size'),
     lastModified: text(c, 'LastModified'),
     etag: text(c, 'ETag'),
     storageClass: text(c, 'StorageClass'),
@@ -101,7 +106,7 @@ export function parseListObjectsV2(textBody) {
     prefixes,
     truncated,
     next: truncated ? text(root, 'NextContinuationToken') : '',
-    keyCount: Number(text(root, 'KeyCount', '0')),
+    keyCount: num(root, 'KeyCount'),
   };
 }
 
@@ -118,7 +123,7 @@ export function parseListVersions(textBody) {
       versionId: text(n, 'VersionId'),
       isLatest: text(n, 'IsLatest') === 'true',
       lastModified: text(n, 'LastModified'),
-      size: Number(text(n, 'Size', '0')),
+      size: num(n, 'Size'),
       etag: text(n, 'ETag'),
       deleteMarker: name === 'DeleteMarker',
     });
@@ -150,15 +155,15 @@ export function parseObjectLock(textBody) {
   return {
     enabled: text(root, 'ObjectLockEnabled') === 'Enabled',
     mode: dr ? text(dr, 'Mode') : '',
-    days: dr ? Number(text(dr, 'Days', '0')) : 0,
-    years: dr ? Number(text(dr, 'Years', '0')) : 0,
+    days: num(dr, 'Days'),
+    years: num(dr, 'Years'),
   };
 }
 
-/** parseQuota reads BucketQuota: {quota (0 = none), used}. */
+/** parseQuota reads BucketQuota: {quota (0 = none), used, objects}. */
 export function parseQuota(textBody) {
   const root = parseXML(textBody).documentElement;
-  return { quota: Number(text(root, 'QuotaBytes', '0')), used: Number(text(root, 'UsedBytes', '0')) };
+  return { quota: num(root, 'QuotaBytes'), used: num(root, 'UsedBytes'), objects: num(root, 'ObjectCount') };
 }
 
 /** parseLifecycle reads LifecycleConfiguration: a summary per rule. */
@@ -174,11 +179,16 @@ export function parseLifecycle(textBody) {
       id: text(r, 'ID'),
       status: text(r, 'Status'),
       prefix,
-      expirationDays: exp ? Number(text(exp, 'Days', '0')) : 0,
-      noncurrentDays: nce ? Number(text(nce, 'NoncurrentDays', '0')) : 0,
-      abortDays: abort ? Number(text(abort, 'DaysAfterInitiation', '0')) : 0,
+      expirationDays: num(exp, 'Days'),
+      noncurrentDays: num(nce, 'NoncurrentDays'),
+      abortDays: num(abort, 'DaysAfterInitiation'),
     };
   });
+}
+
+/** rates reads a Capacity or a Reservation's bytes per second (read, write) and requests per second. */
+function rates(el) {
+  return { read: num(el, 'ReadBytesPerSecond'), write: num(el, 'WriteBytesPerSecond'), requests: num(el, 'RequestsPerSecond') };
 }
 
 /** parseReservations reads ListReservationsResult: {capacity, reservations}. */
@@ -186,16 +196,10 @@ export function parseReservations(textBody) {
   const root = parseXML(textBody).documentElement;
   const cap = kid(root, 'Capacity');
   return {
-    capacity: {
-      read: Number(text(cap, 'ReadBytesPerSecond', '0')),
-      write: Number(text(cap, 'WriteBytesPerSecond', '0')),
-      requests: Number(text(cap, 'RequestsPerSecond', '0')),
-    },
+    capacity: rates(cap),
     reservations: kids(root, 'Reservation').map((r) => ({
       id: text(r, 'Id'),
-      read: Number(text(r, 'ReadBytesPerSecond', '0')),
-      write: Number(text(r, 'WriteBytesPerSecond', '0')),
-      requests: Number(text(r, 'RequestsPerSecond', '0')),
+      ...rates(r),
       start: text(r, 'Start'),
       end: text(r, 'End'),
       principal: text(r, 'Principal'),
@@ -273,6 +277,16 @@ export function objectLockXML({ mode, days, years }) {
     rule = `<Rule><DefaultRetention><Mode>${esc(mode)}</Mode>${period}</DefaultRetention></Rule>`;
   }
   return `<ObjectLockConfiguration xmlns="${NS}"><ObjectLockEnabled>Enabled</ObjectLockEnabled>${rule}</ObjectLockConfiguration>`;
+}
+
+/** legalHoldXML builds an object's LegalHold body (on: ON, else OFF). */
+export function legalHoldXML(on) {
+  return `<LegalHold xmlns="${NS}"><Status>${on ? 'ON' : 'OFF'}</Status></LegalHold>`;
+}
+
+/** retentionXML builds an object's Retention body (until: an ISO 8601 time). */
+export function retentionXML(mode, until) {
+  return `<Retention xmlns="${NS}"><Mode>${esc(mode)}</Mode><RetainUntilDate>${esc(until)}</RetainUntilDate></Retention>`;
 }
 
 /** quotaXML builds a BucketQuota body. */

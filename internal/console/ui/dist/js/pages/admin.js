@@ -3,10 +3,10 @@
 // policies (with a JSON editor checked before saving).
 
 import * as api from '../api.js';
-import { h, fill, dialog, field, buttons, errText } from '../dom.js';
+import { h, fill, dialog, field, buttons, errText, button, submit, form, toolbar, table } from '../dom.js';
 import { parseIAMList, parseIAMResult } from '../xml.js';
 import { date } from '../format.js';
-import { confirmPlain } from '../confirm.js';
+import { deleteButton } from '../confirm.js';
 import { validJSON } from './settings.js';
 
 /** listAll pages through an IAM List action (Marker) and returns every member. */
@@ -64,11 +64,11 @@ export function adminPage(app, main) {
 }
 
 /** ask opens a one-field dialog and runs act(value). */
-function ask(title, label, submit, act, test = '') {
-  const input = h('input', { required: true, autocomplete: 'off', 'data-test': test || null });
+function ask(title, label, act, test = null) {
+  const input = h('input', { required: true, autocomplete: 'off', 'data-test': test });
   const p = dialog(
     title,
-    (form, close) => [field(label, input), buttons(close, submit)],
+    (form, close) => [field(label, input), buttons(close, 'Create')],
     () => act(input.value.trim()),
   );
   input.focus();
@@ -76,24 +76,36 @@ function ask(title, label, submit, act, test = '') {
 }
 
 /**
- * createBar is a list's toolbar: its title, and a button that asks for a
- * name, runs create(name) and, once it succeeded, again() (the list anew).
- * tests names the button's and the field's data-test hooks.
+ * createBar is a list's toolbar: its title, and a button that opens a
+ * dialog (open() resolves once it closes, truthy when something was made)
+ * and then shows the list anew (again()).
  */
-function createBar(title, label, field, create, again, tests = {}) {
+function createBar(title, label, open, again, test = null) {
+  return toolbar(
+    'h2',
+    title,
+    button(label, () => open().then((ok) => ok && again()), 'primary', { 'data-test': test }),
+  );
+}
+
+/** nameCell is the first cell of a list's row: the name, as a link-like button showing its details. */
+function nameCell(name, show) {
+  return h('td', null, button(name, show, 'linkish'));
+}
+
+/** actionList lists items by name(item), each with a link-like button running act(item). */
+function actionList(items, name, label, act) {
   return h(
-    'div',
-    { class: 'toolbar' },
-    h('h2', null, title),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'primary',
-        'data-test': tests.open || null,
-        onclick: () => ask(label, field, 'Create', create, tests.name).then((ok) => ok && again()),
-      },
-      label,
+    'ul',
+    null,
+    items.map((x) =>
+      h(
+        'li',
+        null,
+        name(x),
+        ' ',
+        button(label, () => act(x), 'linkish'),
+      ),
     ),
   );
 }
@@ -101,68 +113,39 @@ function createBar(title, label, field, create, again, tests = {}) {
 async function users(app, box) {
   const list = await listAll('ListUsers', 'Users');
   const detail = h('div', { class: 'sub' });
+  const again = () => users(app, box);
   fill(
     box,
     createBar(
       'Users',
       'Create user',
-      'User name',
-      (n) => api.iam('CreateUser', { UserName: n }),
-      () => users(app, box),
-      {
-        open: 'user-create-open',
-        name: 'user-create-name',
-      },
+      () => ask('Create user', 'User name', (n) => api.iam('CreateUser', { UserName: n }), 'user-create-name'),
+      again,
+      'user-create-open',
     ),
-    h(
-      'table',
+    table(
       { class: 'list', 'data-test': 'user-list' },
-      h(
-        'thead',
-        null,
-        h('tr', null, h('th', null, 'Name'), h('th', { class: 'hide-narrow' }, 'ARN'), h('th', null, 'Created'), h('th', null, '')),
+      ['Name', h('th', { class: 'hide-narrow' }, 'ARN'), 'Created', ''],
+      list.map((u) =>
+        h(
+          'tr',
+          { 'data-test': 'user-row', 'data-user': u.UserName },
+          nameCell(u.UserName, () => user(app, detail, u.UserName).catch(() => {})),
+          h('td', { class: 'hide-narrow mono' }, u.Arn),
+          h('td', null, date(u.CreateDate)),
+          h(
+            'td',
+            null,
+            deleteButton(
+              'Delete user',
+              `Delete ${u.UserName}? IAM refuses while the user has keys, groups or policies (DeleteConflict).`,
+              () => api.iam('DeleteUser', { UserName: u.UserName }),
+              again,
+            ),
+          ),
+        ),
       ),
-      h(
-        'tbody',
-        null,
-        list.length
-          ? list.map((u) =>
-              h(
-                'tr',
-                { 'data-test': 'user-row', 'data-user': u.UserName },
-                h(
-                  'td',
-                  null,
-                  h(
-                    'button',
-                    { type: 'button', class: 'linkish', onclick: () => user(app, detail, u.UserName).catch(() => {}) },
-                    u.UserName,
-                  ),
-                ),
-                h('td', { class: 'hide-narrow mono' }, u.Arn),
-                h('td', null, date(u.CreateDate)),
-                h(
-                  'td',
-                  null,
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: 'linkish danger-text',
-                      onclick: () =>
-                        confirmPlain(
-                          'Delete user',
-                          `Delete ${u.UserName}? IAM refuses while the user has keys, groups or policies (DeleteConflict).`,
-                          () => api.iam('DeleteUser', { UserName: u.UserName }),
-                        ).then((ok) => ok && users(app, box)),
-                    },
-                    'Delete',
-                  ),
-                ),
-              ),
-            )
-          : h('tr', null, h('td', { colspan: 4, class: 'empty' }, 'No users.')),
-      ),
+      'No users.',
     ),
     detail,
   );
@@ -179,116 +162,76 @@ async function user(app, box, name) {
     throw e;
   });
   const again = () => user(app, box, name).catch(() => {});
+  const iam = (action, params) => api.iam(action, { UserName: name, ...params }).then(again, app.showError);
   const secret = h('div');
   const pick = h(
     'select',
     { 'aria-label': 'Policy to attach' },
     all.map((p) => h('option', { value: p.Arn }, p.PolicyName)),
   );
+  const createKey = async () => {
+    try {
+      const k = parseIAMResult(await api.iam('CreateAccessKey', { UserName: name }), 'AccessKey');
+      await again();
+      fill(
+        box.querySelector('.secret') || secret,
+        h(
+          'p',
+          { class: 'secret-box', 'data-test': 'key-secret' },
+          'New key — the secret is shown only now: ',
+          h('code', null, k.AccessKeyId),
+          ' / ',
+          h('code', null, k.SecretAccessKey),
+        ),
+      );
+    } catch (e) {
+      app.showError(e);
+    }
+  };
   fill(
     box,
     h('h2', null, `User ${name}`),
     h('h3', null, 'Access keys'),
-    h(
-      'table',
+    table(
       { class: 'list compact' },
-      h(
-        'tbody',
-        null,
-        keys.map((k) =>
+      null,
+      keys.map((k) =>
+        h(
+          'tr',
+          { 'data-test': 'key-row' },
+          h('td', { class: 'mono' }, k.AccessKeyId),
+          h('td', null, k.Status),
+          h('td', null, date(k.CreateDate)),
           h(
-            'tr',
-            { 'data-test': 'key-row' },
-            h('td', { class: 'mono' }, k.AccessKeyId),
-            h('td', null, k.Status),
-            h('td', null, date(k.CreateDate)),
-            h(
-              'td',
-              null,
-              h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'linkish danger-text',
-                  onclick: () =>
-                    confirmPlain('Delete access key', `Delete ${k.AccessKeyId}? Clients using it stop working.`, () =>
-                      api.iam('DeleteAccessKey', { UserName: name, AccessKeyId: k.AccessKeyId }),
-                    ).then((ok) => ok && again()),
-                },
-                'Delete',
-              ),
+            'td',
+            null,
+            deleteButton(
+              'Delete access key',
+              `Delete ${k.AccessKeyId}? Clients using it stop working.`,
+              () => api.iam('DeleteAccessKey', { UserName: name, AccessKeyId: k.AccessKeyId }),
+              again,
             ),
           ),
         ),
       ),
     ),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'secondary',
-        'data-test': 'key-create',
-        onclick: async () => {
-          try {
-            const k = parseIAMResult(await api.iam('CreateAccessKey', { UserName: name }), 'AccessKey');
-            await again();
-            fill(
-              box.querySelector('.secret') || secret,
-              h(
-                'p',
-                { class: 'secret-box', 'data-test': 'key-secret' },
-                'New key — the secret is shown only now: ',
-                h('code', null, k.AccessKeyId),
-                ' / ',
-                h('code', null, k.SecretAccessKey),
-              ),
-            );
-          } catch (e) {
-            app.showError(e);
-          }
-        },
-      },
-      'Create access key',
-    ),
+    button('Create access key', createKey, 'secondary', { 'data-test': 'key-create' }),
     h('div', { class: 'secret' }, secret),
     h('h3', null, 'Groups'),
     h('p', null, groups.length ? groups.map((g) => g.GroupName).join(', ') : 'None.'),
     h('h3', null, 'Attached policies'),
-    h(
-      'ul',
-      null,
-      attached.map((p) =>
-        h(
-          'li',
-          null,
-          p.PolicyName,
-          ' ',
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'linkish',
-              onclick: () => api.iam('DetachUserPolicy', { UserName: name, PolicyArn: p.PolicyArn }).then(again, app.showError),
-            },
-            'Detach',
-          ),
-        ),
-      ),
+    actionList(
+      attached,
+      (p) => p.PolicyName,
+      'Detach',
+      (p) => iam('DetachUserPolicy', { PolicyArn: p.PolicyArn }),
     ),
     all.length > 0 &&
       h(
         'div',
         { class: 'row' },
         pick,
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'secondary',
-            onclick: () => api.iam('AttachUserPolicy', { UserName: name, PolicyArn: pick.value }).then(again, app.showError),
-          },
-          'Attach',
-        ),
+        button('Attach', () => iam('AttachUserPolicy', { PolicyArn: pick.value })),
       ),
   );
 }
@@ -296,56 +239,27 @@ async function user(app, box, name) {
 async function groups(app, box) {
   const list = await listAll('ListGroups', 'Groups');
   const detail = h('div', { class: 'sub' });
+  const again = () => groups(app, box);
   fill(
     box,
-    createBar(
-      'Groups',
-      'Create group',
-      'Group name',
-      (n) => api.iam('CreateGroup', { GroupName: n }),
-      () => groups(app, box),
-    ),
-    h(
-      'table',
+    createBar('Groups', 'Create group', () => ask('Create group', 'Group name', (n) => api.iam('CreateGroup', { GroupName: n })), again),
+    table(
       { class: 'list', 'data-test': 'group-list' },
-      h(
-        'tbody',
-        null,
-        list.length
-          ? list.map((g) =>
-              h(
-                'tr',
-                null,
-                h(
-                  'td',
-                  null,
-                  h(
-                    'button',
-                    { type: 'button', class: 'linkish', onclick: () => group(app, detail, g.GroupName).catch(app.showError) },
-                    g.GroupName,
-                  ),
-                ),
-                h('td', null, date(g.CreateDate)),
-                h(
-                  'td',
-                  null,
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: 'linkish danger-text',
-                      onclick: () =>
-                        confirmPlain('Delete group', `Delete ${g.GroupName}?`, () =>
-                          api.iam('DeleteGroup', { GroupName: g.GroupName }),
-                        ).then((ok) => ok && groups(app, box)),
-                    },
-                    'Delete',
-                  ),
-                ),
-              ),
-            )
-          : h('tr', null, h('td', { class: 'empty' }, 'No groups.')),
+      null,
+      list.map((g) =>
+        h(
+          'tr',
+          null,
+          nameCell(g.GroupName, () => group(app, detail, g.GroupName).catch(app.showError)),
+          h('td', null, date(g.CreateDate)),
+          h(
+            'td',
+            null,
+            deleteButton('Delete group', `Delete ${g.GroupName}?`, () => api.iam('DeleteGroup', { GroupName: g.GroupName }), again),
+          ),
+        ),
       ),
+      'No groups.',
     ),
     detail,
   );
@@ -354,103 +268,46 @@ async function groups(app, box) {
 async function group(app, box, name) {
   const res = parseIAMList(await api.iam('GetGroup', { GroupName: name }), 'Users');
   const again = () => group(app, box, name).catch(app.showError);
+  const iam = (action, user) => api.iam(action, { GroupName: name, UserName: user }).then(again, app.showError);
   const who = h('input', { 'aria-label': 'User name to add', placeholder: 'User name' });
   fill(
     box,
     h('h2', null, `Group ${name}`),
-    h(
-      'ul',
-      null,
-      res.items.map((u) =>
-        h(
-          'li',
-          null,
-          u.UserName,
-          ' ',
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'linkish',
-              onclick: () => api.iam('RemoveUserFromGroup', { GroupName: name, UserName: u.UserName }).then(again, app.showError),
-            },
-            'Remove',
-          ),
-        ),
-      ),
+    actionList(
+      res.items,
+      (u) => u.UserName,
+      'Remove',
+      (u) => iam('RemoveUserFromGroup', u.UserName),
     ),
-    h(
-      'form',
-      {
-        class: 'row',
-        onsubmit: (e) => {
-          e.preventDefault();
-          api.iam('AddUserToGroup', { GroupName: name, UserName: who.value.trim() }).then(again, app.showError);
-        },
-      },
-      who,
-      h('button', { type: 'submit', class: 'secondary' }, 'Add user'),
-    ),
+    form({ class: 'row' }, () => iam('AddUserToGroup', who.value.trim()), who, submit('Add user', 'secondary')),
   );
 }
 
 async function policies(app, box) {
   const list = await listAll('ListPolicies', 'Policies');
   const detail = h('div', { class: 'sub' });
+  const again = () => policies(app, box);
   fill(
     box,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('h2', null, 'Policies'),
-      h(
-        'button',
-        { type: 'button', class: 'primary', onclick: () => createPolicy().then((ok) => ok && policies(app, box)) },
-        'Create policy',
-      ),
-    ),
-    h(
-      'table',
+    createBar('Policies', 'Create policy', createPolicy, again),
+    table(
       { class: 'list', 'data-test': 'policy-list' },
-      h(
-        'tbody',
-        null,
-        list.length
-          ? list.map((p) =>
-              h(
-                'tr',
-                null,
-                h(
-                  'td',
-                  null,
-                  h(
-                    'button',
-                    { type: 'button', class: 'linkish', onclick: () => showPolicy(detail, p).catch(app.showError) },
-                    p.PolicyName,
-                  ),
-                ),
-                h('td', { class: 'hide-narrow mono' }, p.Arn),
-                h('td', null, String(p.AttachmentCount || '0'), ' attached'),
-                h(
-                  'td',
-                  null,
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: 'linkish danger-text',
-                      onclick: () =>
-                        confirmPlain('Delete policy', `Delete ${p.PolicyName}?`, () => api.iam('DeletePolicy', { PolicyArn: p.Arn })).then(
-                          (ok) => ok && policies(app, box),
-                        ),
-                    },
-                    'Delete',
-                  ),
-                ),
-              ),
-            )
-          : h('tr', null, h('td', { class: 'empty' }, 'No policies.')),
+      null,
+      list.map((p) =>
+        h(
+          'tr',
+          null,
+          nameCell(p.PolicyName, () => showPolicy(detail, p).catch(app.showError)),
+          h('td', { class: 'hide-narrow mono' }, p.Arn),
+          h('td', null, String(p.AttachmentCount || '0'), ' attached'),
+          h(
+            'td',
+            null,
+            deleteButton('Delete policy', `Delete ${p.PolicyName}?`, () => api.iam('DeletePolicy', { PolicyArn: p.Arn }), again),
+          ),
+        ),
       ),
+      'No policies.',
     ),
     detail,
   );

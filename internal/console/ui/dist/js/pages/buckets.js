@@ -1,12 +1,12 @@
-// Buckets: the list (name, created, bytes used from GetBucketQuota), and
+// Buckets: the list (name, created, objects and bytes from GetBucketQuota), and
 // creating one (versioning, object lock).
 
 import * as api from '../api.js';
-import { h, fill, dialog, field, buttons } from '../dom.js';
+import { h, fill, dialog, field, buttons, button, submit, form, toolbar, thead, emptyRow } from '../dom.js';
 import { parseListBuckets, parseQuota, versioningXML } from '../xml.js';
 import { bytes, date, validBucketName } from '../format.js';
 import { runPool } from '../multipart.js';
-import { link, ROOT, bucketHref } from '../nav.js';
+import { link, bucketHref } from '../nav.js';
 
 /** USAGE_ROWS bounds the GetBucketQuota calls one list makes. */
 const USAGE_ROWS = 200;
@@ -18,23 +18,22 @@ export function bucketsPage(app, main) {
   const table = h(
     'table',
     { class: 'list', 'data-test': 'bucket-list' },
-    h('thead', null, h('tr', null, h('th', null, 'Name'), h('th', null, 'Created'), h('th', { class: 'num' }, 'Size'))),
+    thead(['Name', 'Created', h('th', { class: 'num' }, 'Objects'), h('th', { class: 'num' }, 'Size')]),
     body,
   );
   fill(
     main,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('h1', null, 'Buckets'),
-      h(
-        'button',
-        { type: 'button', class: 'primary', 'data-test': 'bucket-create-open', onclick: () => createBucket(app) },
-        'Create bucket',
-      ),
+    toolbar(
+      'h1',
+      'Buckets',
+      button('Create bucket', () => createBucket(app), 'primary', { 'data-test': 'bucket-create-open' }),
     ),
     table,
-    h('p', { class: 'hint' }, 'Size is the bytes a bucket stores (all versions), as its quota counts them.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'Objects are the keys whose latest version is not a delete marker; size is the bytes a bucket stores (all versions), as its quota counts them.',
+    ),
     openByName(app),
   );
   (async () => {
@@ -52,20 +51,22 @@ export function bucketsPage(app, main) {
     }
     if (!alive) return;
     if (buckets.length === 0) {
-      fill(body, h('tr', null, h('td', { colspan: 3, class: 'empty' }, 'No buckets yet.')));
+      fill(body, emptyRow(4, 'No buckets yet.'));
       return;
     }
-    const sizes = new Map();
+    const usage = new Map();
     fill(
       body,
       buckets.map((b) => {
-        const size = h('td', { class: 'num' }, '');
-        sizes.set(b.name, size);
+        const count = h('td', { class: 'num', 'data-test': 'bucket-objects' }, '');
+        const size = h('td', { class: 'num', 'data-test': 'bucket-size' }, '');
+        usage.set(b.name, { count, size });
         return h(
           'tr',
           { 'data-test': 'bucket-row', 'data-bucket': b.name },
           h('td', null, link(bucketHref(b.name), null, b.name)),
           h('td', null, date(b.created)),
+          count,
           size,
         );
       }),
@@ -76,7 +77,9 @@ export function bucketsPage(app, main) {
       if (!alive) return;
       try {
         const q = parseQuota(await api.s3text('GET', b.name, '', { query: { quota: '' } }));
-        sizes.get(b.name).textContent = bytes(q.used) + (q.quota ? ` of ${bytes(q.quota)}` : '');
+        const u = usage.get(b.name);
+        u.count.textContent = q.objects.toLocaleString('en-US');
+        u.size.textContent = bytes(q.used) + (q.quota ? ` of ${bytes(q.quota)}` : '');
       } catch {
         /* not allowed or not supported: leave it blank */
       }
@@ -97,20 +100,11 @@ function openByName(app) {
     spellcheck: 'false',
     'data-test': 'bucket-open-name',
   });
-  return h(
-    'form',
-    {
-      class: 'row',
-      onsubmit: (e) => {
-        e.preventDefault();
-        const n = name.value.trim();
-        if (n) app.navigate(bucketHref(n));
-      },
-    },
-    h('span', { class: 'hint' }, 'Open a bucket by name:'),
-    name,
-    h('button', { type: 'submit', class: 'secondary' }, 'Open'),
-  );
+  const open = () => {
+    const n = name.value.trim();
+    if (n) app.navigate(bucketHref(n));
+  };
+  return form({ class: 'row' }, open, h('span', { class: 'hint' }, 'Open a bucket by name:'), name, submit('Open', 'secondary'));
 }
 
 function createBucket(app) {

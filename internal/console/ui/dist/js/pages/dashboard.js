@@ -39,6 +39,12 @@ function chart(series, fmt) {
   return [svg, legend];
 }
 
+/** chartPanel fills pane with title and a chart of columns {name: key of points}, classed s1, s2, …. */
+export function chartPanel(pane, title, columns, points, fmt) {
+  const series = Object.entries(columns).map(([name, k], i) => ({ name, cls: `s${i + 1}`, values: points.map((p) => p[k]) }));
+  return fill(pane, h('h2', null, title), chart(series, fmt));
+}
+
 function ms(s) {
   return s < 1 ? `${(s * 1000).toFixed(s < 0.01 ? 2 : 1)} ms` : `${s.toFixed(2)} s`;
 }
@@ -60,42 +66,9 @@ export function dashboardPage(app, main) {
   let alive = true;
 
   const draw = (cur) => {
-    const col = (k) => points.map((p) => p[k]);
-    fill(
-      panes.rps,
-      h('h2', null, 'Requests per second'),
-      chart(
-        [
-          { name: 'all', cls: 's1', values: col('rps') },
-          { name: '4xx', cls: 's2', values: col('err4xx') },
-          { name: '5xx', cls: 's3', values: col('err5xx') },
-        ],
-        (v) => v.toFixed(1),
-      ),
-    );
-    fill(
-      panes.bw,
-      h('h2', null, 'Throughput'),
-      chart(
-        [
-          { name: 'in', cls: 's1', values: col('inBps') },
-          { name: 'out', cls: 's2', values: col('outBps') },
-        ],
-        (v) => `${bytes(Math.round(v))}/s`,
-      ),
-    );
-    fill(
-      panes.lat,
-      h('h2', null, 'Latency'),
-      chart(
-        [
-          { name: 'p50', cls: 's1', values: col('p50') },
-          { name: 'p90', cls: 's2', values: col('p90') },
-          { name: 'p99', cls: 's3', values: col('p99') },
-        ],
-        ms,
-      ),
-    );
+    chartPanel(panes.rps, 'Requests per second', { all: 'rps', '4xx': 'err4xx', '5xx': 'err5xx' }, points, (v) => v.toFixed(1));
+    chartPanel(panes.bw, 'Throughput', { in: 'inBps', out: 'outBps' }, points, (v) => `${bytes(Math.round(v))}/s`);
+    chartPanel(panes.lat, 'Latency', { p50: 'p50', p90: 'p90', p99: 'p99' }, points, ms);
     const used = cur.diskSize - cur.diskFree;
     const meter = h('meter', {
       min: '0',

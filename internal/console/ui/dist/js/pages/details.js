@@ -3,10 +3,10 @@
 // download, delete (of the object or one version) and a share link.
 
 import * as api from '../api.js';
-import { h, fill, add, dialog, field, KEEP } from '../dom.js';
+import { h, fill, add, dialog, field, buttons, button, table, KEEP } from '../dom.js';
 import { parseTagging, parseListVersions, parseVersioning } from '../xml.js';
 import { bytes, date, baseName } from '../format.js';
-import { confirmPlain } from '../confirm.js';
+import { deleteButton } from '../confirm.js';
 import { tagsForm } from '../tags.js';
 import { lockSection } from './lock.js';
 
@@ -46,25 +46,19 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
         'div',
         { class: 'panel-head' },
         h('h2', { title: key }, baseName(key)),
-        h('button', { type: 'button', class: 'close', 'aria-label': 'Close details', onclick: onClose }, '×'),
+        button('×', onClose, 'close', { 'aria-label': 'Close details' }),
       ),
       h(
         'div',
         { class: 'actions' },
         download,
-        h('button', { type: 'button', class: 'secondary', 'data-test': 'share-open', onclick: () => share(bucket, key) }, 'Share'),
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'danger',
-            'data-test': 'object-delete',
-            onclick: () =>
-              confirmPlain('Delete object', `Delete ${key}? In a versioned bucket this adds a delete marker; older versions stay.`, () =>
-                api.s3('DELETE', bucket, key),
-              ).then((ok) => ok && onDeleted()),
-          },
-          'Delete',
+        button('Share', () => share(bucket, key), 'secondary', { 'data-test': 'share-open' }),
+        deleteButton(
+          'Delete object',
+          `Delete ${key}? In a versioned bucket this adds a delete marker; older versions stay.`,
+          () => api.s3('DELETE', bucket, key),
+          onDeleted,
+          { class: 'danger', 'data-test': 'object-delete' },
         ),
       ),
       dl,
@@ -172,19 +166,11 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
     extra.append(box);
     try {
       const tags = parseTagging(await api.s3text('GET', bucket, key, { query: { tagging: '' } }));
-      const edit = h(
-        'button',
-        {
-          type: 'button',
-          class: 'linkish',
-          'data-test': 'tags-edit',
-          onclick: () => {
-            list.replaceWith(tagsForm(bucket, key, tags, (t) => (msg.textContent = t)));
-            edit.remove();
-          },
-        },
-        'Edit tags',
-      );
+      const editTags = () => {
+        list.replaceWith(tagsForm(bucket, key, tags, (t) => (msg.textContent = t)));
+        edit.remove();
+      };
+      const edit = button('Edit tags', editTags, 'linkish', { 'data-test': 'tags-edit' });
       const list = tags.length
         ? h(
             'dl',
@@ -215,39 +201,27 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
       const rows = res.versions.filter((v) => v.key === key);
       add(
         box,
-        h(
-          'table',
+        table(
           { class: 'list compact' },
-          h(
-            'tbody',
-            null,
-            rows.map((v) =>
+          null,
+          rows.map((v) =>
+            h(
+              'tr',
+              { 'data-test': 'version-row', 'data-version': v.versionId },
+              h('td', { class: 'mono' }, v.versionId.slice(0, 12) + (v.isLatest ? ' (latest)' : '')),
+              h('td', { class: 'num' }, v.deleteMarker ? 'delete marker' : bytes(v.size)),
+              h('td', { class: 'hide-narrow' }, date(v.lastModified)),
               h(
-                'tr',
-                { 'data-test': 'version-row', 'data-version': v.versionId },
-                h('td', { class: 'mono' }, v.versionId.slice(0, 12) + (v.isLatest ? ' (latest)' : '')),
-                h('td', { class: 'num' }, v.deleteMarker ? 'delete marker' : bytes(v.size)),
-                h('td', { class: 'hide-narrow' }, date(v.lastModified)),
-                h(
-                  'td',
-                  null,
-                  v.deleteMarker
-                    ? null
-                    : h('button', { type: 'button', class: 'linkish', onclick: () => downloadVersion(v.versionId) }, 'Download'),
-                  ' ',
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: 'linkish danger-text',
-                      'data-test': 'version-delete',
-                      onclick: () =>
-                        confirmPlain('Delete version', `Delete version ${v.versionId} of ${key} for good?`, () =>
-                          api.s3('DELETE', bucket, key, { query: { versionId: v.versionId } }),
-                        ).then((ok) => ok && detailsPanel(app, panel, bucket, key, { onClose, onDeleted })),
-                    },
-                    'Delete',
-                  ),
+                'td',
+                null,
+                !v.deleteMarker && button('Download', () => downloadVersion(v.versionId), 'linkish'),
+                ' ',
+                deleteButton(
+                  'Delete version',
+                  `Delete version ${v.versionId} of ${key} for good?`,
+                  () => api.s3('DELETE', bucket, key, { query: { versionId: v.versionId } }),
+                  () => detailsPanel(app, panel, bucket, key, { onClose, onDeleted }),
+                  { 'data-test': 'version-delete' },
                 ),
               ),
             ),
@@ -289,25 +263,16 @@ function share(bucket, key) {
   );
   const url = h('input', { readOnly: true, 'data-test': 'share-url', 'aria-label': 'Share link', placeholder: 'Create a link first' });
   const copied = h('span', { class: 'hint', 'aria-live': 'polite' });
-  const copy = h(
-    'button',
-    {
-      type: 'button',
-      class: 'secondary',
-      'data-test': 'share-copy',
-      disabled: true,
-      onclick: async () => {
-        try {
-          await navigator.clipboard.writeText(url.value);
-          copied.textContent = 'Copied.';
-        } catch {
-          url.select();
-          copied.textContent = 'Select and copy the link (the clipboard is not available).';
-        }
-      },
-    },
-    'Copy',
-  );
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(url.value);
+      copied.textContent = 'Copied.';
+    } catch {
+      url.select();
+      copied.textContent = 'Select and copy the link (the clipboard is not available).';
+    }
+  };
+  const copy = button('Copy', copyLink, 'secondary', { 'data-test': 'share-copy', disabled: true });
   dialog(
     `Share ${baseName(key)}`,
     (form, close) => [
@@ -315,12 +280,7 @@ function share(bucket, key) {
       field('Expires after', expires),
       h('div', { class: 'row' }, url, copy),
       copied,
-      h(
-        'div',
-        { class: 'buttons' },
-        h('button', { type: 'button', class: 'secondary', onclick: () => close(false) }, 'Close'),
-        h('button', { type: 'submit', class: 'primary', 'data-test': 'share-create' }, 'Create link'),
-      ),
+      buttons(close, 'Create link', { 'data-test': 'share-create' }, 'Close'),
     ],
     async () => {
       url.value = await api.presign(bucket, key, Number(expires.value));

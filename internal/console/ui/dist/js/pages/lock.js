@@ -2,10 +2,8 @@
 // panel: shown only when the bucket has object lock on.
 
 import * as api from '../api.js';
-import { h, errText } from '../dom.js';
-import { parseObjectLock, esc } from '../xml.js';
-
-const NS = 'http://s3.amazonaws.com/doc/2006-03-01/';
+import { h, button, submit, form, saver } from '../dom.js';
+import { parseObjectLock, legalHoldXML, retentionXML } from '../xml.js';
 
 /** lockSection returns the section for bucket/key, or null when the bucket has no object lock. */
 export async function lockSection(bucket, key, versionId, headers, reload) {
@@ -29,14 +27,17 @@ export async function lockSection(bucket, key, versionId, headers, reload) {
   const cur = headers.get('x-amz-object-lock-retain-until-date');
   if (cur) until.value = cur.slice(0, 10);
   const bypass = h('input', { type: 'checkbox' });
-  const run = async (fn) => {
-    try {
-      await fn();
-      say('Saved.');
-      reload();
-    } catch (e) {
-      say(errText(e));
-    }
+  const run = (fn) => saver(fn, say)().then((ok) => ok && reload());
+  const toggle = () => run(() => api.s3('PUT', bucket, key, { query: query('legal-hold'), body: legalHoldXML(!hold) }));
+  const retain = () => {
+    const date = new Date(`${until.value}T00:00:00Z`).toISOString();
+    return run(() =>
+      api.s3('PUT', bucket, key, {
+        query: query('retention'),
+        headers: bypass.checked ? { 'x-amz-bypass-governance-retention': 'true' } : {},
+        body: retentionXML(mode.value, date),
+      }),
+    );
   };
   return h(
     'section',
@@ -46,43 +47,15 @@ export async function lockSection(bucket, key, versionId, headers, reload) {
       'div',
       { class: 'row' },
       h('span', null, `Legal hold: ${hold ? 'on' : 'off'}`),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'secondary',
-          'data-test': 'legal-hold-toggle',
-          onclick: () =>
-            run(() =>
-              api.s3('PUT', bucket, key, {
-                query: query('legal-hold'),
-                body: `<LegalHold xmlns="${NS}"><Status>${hold ? 'OFF' : 'ON'}</Status></LegalHold>`,
-              }),
-            ),
-        },
-        hold ? 'Release legal hold' : 'Place legal hold',
-      ),
+      button(hold ? 'Release legal hold' : 'Place legal hold', toggle, 'secondary', { 'data-test': 'legal-hold-toggle' }),
     ),
-    h(
-      'form',
-      {
-        class: 'row',
-        onsubmit: (e) => {
-          e.preventDefault();
-          const date = new Date(`${until.value}T00:00:00Z`).toISOString();
-          run(() =>
-            api.s3('PUT', bucket, key, {
-              query: query('retention'),
-              headers: bypass.checked ? { 'x-amz-bypass-governance-retention': 'true' } : {},
-              body: `<Retention xmlns="${NS}"><Mode>${esc(mode.value)}</Mode><RetainUntilDate>${esc(date)}</RetainUntilDate></Retention>`,
-            }),
-          );
-        },
-      },
+    form(
+      { class: 'row' },
+      retain,
       mode,
       until,
       h('label', { class: 'check' }, bypass, ' bypass governance'),
-      h('button', { type: 'submit', class: 'secondary' }, 'Set retention'),
+      submit('Set retention', 'secondary'),
     ),
     msg,
   );

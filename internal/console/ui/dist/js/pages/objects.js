@@ -4,7 +4,7 @@
 // deletion. The details panel is details.js's.
 
 import * as api from '../api.js';
-import { h, fill, dialog, field, buttons } from '../dom.js';
+import { h, fill, dialog, field, buttons, button, toolbar, thead, emptyRow } from '../dom.js';
 import { parseListObjectsV2 } from '../xml.js';
 import { bytes, date, baseName, crumbs, parentPrefix } from '../format.js';
 import { link, bucketHref, ROOT } from '../nav.js';
@@ -22,16 +22,8 @@ export function objectsPage(app, main, bucket, rest, search) {
 
   const body = h('tbody');
   const status = h('p', { class: 'hint', 'aria-live': 'polite' });
-  const prev = h(
-    'button',
-    { type: 'button', class: 'secondary', 'data-test': 'prev-page', disabled: true, onclick: () => turn(-1) },
-    '← Previous',
-  );
-  const next = h(
-    'button',
-    { type: 'button', class: 'secondary', 'data-test': 'next-page', disabled: true, onclick: () => turn(1) },
-    'Next →',
-  );
+  const prev = button('← Previous', () => turn(-1), 'secondary', { 'data-test': 'prev-page', disabled: true });
+  const next = button('Next →', () => turn(1), 'secondary', { 'data-test': 'next-page', disabled: true });
   const filter = h('input', {
     type: 'search',
     placeholder: 'Filter by prefix',
@@ -77,11 +69,7 @@ export function objectsPage(app, main, bucket, rest, search) {
   const table = h(
     'table',
     { class: 'list objects', 'data-test': 'object-list' },
-    h(
-      'thead',
-      null,
-      h('tr', null, h('th', null, 'Name'), h('th', { class: 'num' }, 'Size'), h('th', { class: 'hide-narrow' }, 'Last modified')),
-    ),
+    thead(['Name', h('th', { class: 'num' }, 'Size'), h('th', { class: 'hide-narrow' }, 'Last modified')]),
     body,
   );
   const drop = h('section', { class: 'drop', 'aria-label': 'Objects' }, table, h('div', { class: 'pager' }, prev, next), status);
@@ -102,19 +90,14 @@ export function objectsPage(app, main, bucket, rest, search) {
 
   fill(
     main,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('h1', null, bucket),
+    toolbar(
+      'h1',
+      bucket,
       h(
         'div',
         { class: 'actions' },
         link(`${ROOT}settings/${encodeURIComponent(bucket)}`, { class: 'button secondary', 'data-test': 'bucket-settings' }, 'Settings'),
-        h(
-          'button',
-          { type: 'button', class: 'danger', 'data-test': 'bucket-delete', onclick: () => deleteBucket(app, bucket) },
-          'Delete bucket',
-        ),
+        button('Delete bucket', () => deleteBucket(app, bucket), 'danger', { 'data-test': 'bucket-delete' }),
       ),
     ),
     breadcrumb(bucket, prefix),
@@ -125,13 +108,9 @@ export function objectsPage(app, main, bucket, rest, search) {
       h(
         'div',
         { class: 'actions' },
-        h(
-          'button',
-          { type: 'button', class: 'secondary', 'data-test': 'folder-create-open', onclick: () => createFolder(app, bucket, prefix, load) },
-          'New folder',
-        ),
-        h('button', { type: 'button', class: 'secondary', onclick: () => folderInput.click() }, 'Upload folder'),
-        h('button', { type: 'button', class: 'primary', onclick: () => fileInput.click() }, 'Upload files'),
+        button('New folder', () => createFolder(app, bucket, prefix, load), 'secondary', { 'data-test': 'folder-create-open' }),
+        button('Upload folder', () => folderInput.click()),
+        button('Upload files', () => fileInput.click(), 'primary'),
         fileInput,
         folderInput,
       ),
@@ -186,16 +165,17 @@ export function objectsPage(app, main, bucket, rest, search) {
           h(
             'tr',
             { 'data-test': 'object-row', 'data-key': o.key },
-            h('td', null, h('button', { type: 'button', class: 'linkish', onclick: () => openDetails(o.key) }, baseName(o.key))),
+            h(
+              'td',
+              null,
+              button(baseName(o.key), () => openDetails(o.key), 'linkish'),
+            ),
             h('td', { class: 'num' }, bytes(o.size)),
             h('td', { class: 'hide-narrow' }, date(o.lastModified)),
           ),
         ),
     ];
-    if (rows.length === 0)
-      rows.push(
-        h('tr', null, h('td', { colspan: 3, class: 'empty' }, st.filter ? 'Nothing matches.' : 'Empty. Drop files here or use Upload.')),
-      );
+    if (rows.length === 0) rows.push(emptyRow(3, st.filter ? 'Nothing matches.' : 'Empty. Drop files here or use Upload.'));
     fill(body, rows);
     status.textContent = `Page ${st.page + 1}${res.truncated ? '' : ' (last)'}`;
   }

@@ -3,7 +3,7 @@
 // the bucket policy (JSON checked before saving), quota and reservations.
 
 import * as api from '../api.js';
-import { h, fill, errText } from '../dom.js';
+import { h, fill, errText, button, submit, form, saver, toolbar, table } from '../dom.js';
 import {
   parseVersioning,
   versioningXML,
@@ -22,7 +22,7 @@ import { link, bucketHref } from '../nav.js';
 import { MiB } from '../multipart.js';
 import { tagsForm } from '../tags.js';
 
-/** section draws a titled block whose body load(box, reload) fills; its errors show inside it. */
+/** section draws a titled block whose body load(box, reload, say) fills; its errors show inside it. */
 function section(title, test, load) {
   const box = h('div', { class: 'section-body' });
   const msg = h('p', { class: 'section-msg', role: 'status' });
@@ -38,19 +38,6 @@ function section(title, test, load) {
   return h('section', { class: 'card settings', 'data-test': test }, h('h2', null, title), box, msg);
 }
 
-/** saver wraps a save action: errors show as "Code: Message" under the section. */
-function saver(fn, say, done = 'Saved.') {
-  return async (e) => {
-    if (e) e.preventDefault();
-    try {
-      await fn();
-      say(done);
-    } catch (x) {
-      say(errText(x));
-    }
-  };
-}
-
 /** missing says whether an error is the "nothing configured" answer of a subresource GET. */
 function missing(e) {
   return e.status === 404 && e.code !== 'NoSuchBucket';
@@ -59,16 +46,25 @@ function missing(e) {
 export function settingsPage(app, main, bucket) {
   document.title = `${bucket} settings · JOG`;
   const q = (name) => ({ query: { [name]: '' } });
+  const get = (name) => api.s3text('GET', bucket, '', q(name));
+  const put = (name, body, type) => api.s3('PUT', bucket, '', { ...q(name), headers: type && { 'Content-Type': type }, body });
+  // configured reads a subresource that may be unset: '' when it is.
+  const configured = (name) =>
+    get(name).catch((e) => {
+      if (!missing(e)) throw e;
+      return '';
+    });
+  // del deletes a subresource, then reloads the section.
+  const del = (query, reload) => async () => {
+    await api.s3('DELETE', bucket, '', { query });
+    await reload();
+  };
+  const remover = (label, name, reload, say) => button(label, saver(del({ [name]: '' }, reload), say, 'Removed.'), 'danger');
   fill(
     main,
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('h1', null, `${bucket}: settings`),
-      link(bucketHref(bucket), { class: 'button secondary' }, 'Objects'),
-    ),
+    toolbar('h1', `${bucket}: settings`, link(bucketHref(bucket), { class: 'button secondary' }, 'Objects')),
     section('Versioning', 'settings-versioning', async (box, reload, say) => {
-      const status = parseVersioning(await api.s3text('GET', bucket, '', q('versioning')));
+      const status = parseVersioning(await get('versioning'));
       const sel = h(
         'select',
         { 'aria-label': 'Versioning' },
@@ -76,31 +72,19 @@ export function settingsPage(app, main, bucket) {
         h('option', { value: 'Enabled', selected: status === 'Enabled' }, 'Enabled'),
         h('option', { value: 'Suspended', selected: status === 'Suspended' }, 'Suspended'),
       );
-      fill(
-        box,
-        h(
-          'form',
-          {
-            class: 'row',
-            onsubmit: saver(async () => {
-              if (!sel.value) throw new Error('Choose Enabled or Suspended.');
-              await api.s3('PUT', bucket, '', { ...q('versioning'), body: versioningXML(sel.value) });
-            }, say),
-          },
-          sel,
-          h('button', { type: 'submit', class: 'primary' }, 'Save'),
-        ),
-      );
+      const save = saver(async () => {
+        if (!sel.value) throw new Error('Choose Enabled or Suspended.');
+        await put('versioning', versioningXML(sel.value));
+      }, say);
+      fill(box, form({ class: 'row' }, save, sel, submit('Save')));
     }),
     section('Object lock', 'settings-object-lock', async (box, reload, say) => {
-      let cfg;
-      try {
-        cfg = parseObjectLock(await api.s3text('GET', bucket, '', q('object-lock')));
-      } catch (e) {
-        if (!missing(e)) throw e;
+      const xml = await configured('object-lock');
+      if (!xml) {
         fill(box, h('p', { class: 'hint' }, 'Object lock is off for this bucket; it can only be turned on when a bucket is created.'));
         return;
       }
+      const cfg = parseObjectLock(xml);
       const mode = h(
         'select',
         { 'aria-label': 'Default retention mode' },
@@ -108,122 +92,57 @@ export function settingsPage(app, main, bucket) {
         ['GOVERNANCE', 'COMPLIANCE'].map((m) => h('option', { value: m, selected: cfg.mode === m }, m)),
       );
       const days = h('input', { type: 'number', min: '1', value: String(cfg.days || cfg.years * 365 || 1), 'aria-label': 'Days' });
-      fill(
-        box,
-        h(
-          'form',
-          {
-            class: 'row',
-            onsubmit: saver(async () => {
-              await api.s3('PUT', bucket, '', {
-                ...q('object-lock'),
-                body: objectLockXML({ mode: mode.value, days: Number(days.value), years: 0 }),
-              });
-            }, say),
-          },
-          mode,
-          days,
-          h('span', null, 'days'),
-          h('button', { type: 'submit', class: 'primary' }, 'Save'),
-        ),
-      );
+      const save = saver(() => put('object-lock', objectLockXML({ mode: mode.value, days: Number(days.value), years: 0 })), say);
+      fill(box, form({ class: 'row' }, save, mode, days, h('span', null, 'days'), submit('Save')));
     }),
     section('Lifecycle rules', 'settings-lifecycle', async (box, reload, say) => {
-      let xml = '';
-      try {
-        xml = await api.s3text('GET', bucket, '', q('lifecycle'));
-      } catch (e) {
-        if (!missing(e)) throw e;
-      }
+      const xml = await configured('lifecycle');
       const rules = xml ? parseLifecycle(xml) : [];
       const area = h('textarea', { rows: 10, spellcheck: 'false', class: 'mono', 'aria-label': 'Lifecycle configuration XML' });
       area.value =
         xml ||
         '<LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">\n  <Rule>\n    <ID>expire-tmp</ID>\n    <Filter><Prefix>tmp/</Prefix></Filter>\n    <Status>Enabled</Status>\n    <Expiration><Days>7</Days></Expiration>\n  </Rule>\n</LifecycleConfiguration>';
+      const days = (n) => (n ? `${n} d` : '');
+      const save = saver(async () => {
+        parseXML(area.value);
+        await put('lifecycle', area.value, 'application/xml');
+        await reload();
+      }, say);
       fill(
         box,
         rules.length
-          ? h(
-              'table',
+          ? table(
               { class: 'list compact' },
-              h(
-                'thead',
-                null,
+              ['ID', 'Status', 'Prefix', 'Expire after', 'Noncurrent after', 'Abort uploads after'],
+              rules.map((r) =>
                 h(
                   'tr',
                   null,
-                  ['ID', 'Status', 'Prefix', 'Expire after', 'Noncurrent after', 'Abort uploads after'].map((t) => h('th', null, t)),
-                ),
-              ),
-              h(
-                'tbody',
-                null,
-                rules.map((r) =>
-                  h(
-                    'tr',
-                    null,
-                    h('td', null, r.id),
-                    h('td', null, r.status),
-                    h('td', null, r.prefix || '(all)'),
-                    h('td', null, r.expirationDays ? `${r.expirationDays} d` : ''),
-                    h('td', null, r.noncurrentDays ? `${r.noncurrentDays} d` : ''),
-                    h('td', null, r.abortDays ? `${r.abortDays} d` : ''),
+                  [r.id, r.status, r.prefix || '(all)', days(r.expirationDays), days(r.noncurrentDays), days(r.abortDays)].map((t) =>
+                    h('td', null, t),
                   ),
                 ),
               ),
             )
           : h('p', { class: 'hint' }, 'No rules.'),
-        h(
-          'form',
-          {
-            onsubmit: saver(async () => {
-              parseXML(area.value);
-              await api.s3('PUT', bucket, '', { ...q('lifecycle'), headers: { 'Content-Type': 'application/xml' }, body: area.value });
-              await reload();
-            }, say),
-          },
+        form(
+          null,
+          save,
           area,
-          h(
-            'div',
-            { class: 'row' },
-            h('button', { type: 'submit', class: 'primary' }, 'Save rules'),
-            rules.length > 0 &&
-              h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'danger',
-                  onclick: saver(
-                    async () => {
-                      await api.s3('DELETE', bucket, '', q('lifecycle'));
-                      await reload();
-                    },
-                    say,
-                    'Removed.',
-                  ),
-                },
-                'Remove all rules',
-              ),
-          ),
+          h('div', { class: 'row' }, submit('Save rules'), rules.length > 0 && remover('Remove all rules', 'lifecycle', reload, say)),
         ),
       );
     }),
     section('Tags', 'settings-tags', async (box, reload, say) => {
-      let tags = [];
-      try {
-        tags = parseTagging(await api.s3text('GET', bucket, '', q('tagging')));
-      } catch (e) {
-        if (!missing(e)) throw e;
-      }
-      fill(box, tagsForm(bucket, '', tags, say));
+      const xml = await configured('tagging');
+      fill(box, tagsForm(bucket, '', xml ? parseTagging(xml) : [], say));
     }),
     section('Bucket policy', 'settings-policy', async (box, reload, say) => {
-      let text = '';
+      let text = await configured('policy');
       try {
-        text = await api.s3text('GET', bucket, '', q('policy'));
         text = JSON.stringify(JSON.parse(text), null, 2);
-      } catch (e) {
-        if (e instanceof api.APIError && !missing(e)) throw e;
+      } catch {
+        /* none, or not JSON: show it as it is */
       }
       const area = h('textarea', {
         rows: 14,
@@ -237,46 +156,29 @@ export function settingsPage(app, main, bucket) {
       area.addEventListener('input', () => {
         check.textContent = validJSON(area.value);
       });
+      const save = saver(async () => {
+        const why = validJSON(area.value);
+        if (why) throw new Error(why);
+        await put('policy', area.value, 'application/json');
+      }, say);
       fill(
         box,
-        h(
-          'form',
-          {
-            onsubmit: saver(async () => {
-              const why = validJSON(area.value);
-              if (why) throw new Error(why);
-              await api.s3('PUT', bucket, '', { ...q('policy'), headers: { 'Content-Type': 'application/json' }, body: area.value });
-            }, say),
-          },
+        form(
+          null,
+          save,
           area,
           check,
           h(
             'div',
             { class: 'row' },
-            h('button', { type: 'submit', class: 'primary', 'data-test': 'policy-save' }, 'Save policy'),
-            text &&
-              h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'danger',
-                  onclick: saver(
-                    async () => {
-                      await api.s3('DELETE', bucket, '', q('policy'));
-                      await reload();
-                    },
-                    say,
-                    'Removed.',
-                  ),
-                },
-                'Remove policy',
-              ),
+            submit('Save policy', 'primary', { 'data-test': 'policy-save' }),
+            text && remover('Remove policy', 'policy', reload, say),
           ),
         ),
       );
     }),
     section('Quota', 'settings-quota', async (box, reload, say) => {
-      const cur = parseQuota(await api.s3text('GET', bucket, '', q('quota')));
+      const cur = parseQuota(await get('quota'));
       const gib = h('input', {
         type: 'number',
         min: '0.001',
@@ -284,126 +186,70 @@ export function settingsPage(app, main, bucket) {
         value: cur.quota ? String(cur.quota / 1024 / MiB) : '',
         'aria-label': 'Quota in GiB',
       });
+      const save = saver(async () => {
+        const n = Number(gib.value) * 1024 * MiB;
+        if (!(n > 0)) throw new Error('Give a quota above 0 GiB.');
+        await put('quota', quotaXML(n));
+        await reload();
+      }, say);
       fill(
         box,
         h('p', null, `Used: ${bytes(cur.used)}${cur.quota ? ` of ${bytes(cur.quota)}` : ' (no quota)'}`),
-        h(
-          'form',
-          {
-            class: 'row',
-            onsubmit: saver(async () => {
-              const n = Number(gib.value) * 1024 * MiB;
-              if (!(n > 0)) throw new Error('Give a quota above 0 GiB.');
-              await api.s3('PUT', bucket, '', { ...q('quota'), body: quotaXML(n) });
-              await reload();
-            }, say),
-          },
+        form(
+          { class: 'row' },
+          save,
           gib,
           h('span', null, 'GiB'),
-          h('button', { type: 'submit', class: 'primary' }, 'Set quota'),
-          cur.quota > 0 &&
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'danger',
-                onclick: saver(
-                  async () => {
-                    await api.s3('DELETE', bucket, '', q('quota'));
-                    await reload();
-                  },
-                  say,
-                  'Removed.',
-                ),
-              },
-              'Remove quota',
-            ),
+          submit('Set quota'),
+          cur.quota > 0 && remover('Remove quota', 'quota', reload, say),
         ),
       );
     }),
     section('Throughput reservations', 'settings-reservations', async (box, reload, say) => {
-      const res = parseReservations(await api.s3text('GET', bucket, '', q('reservations')));
+      const res = parseReservations(await get('reservations'));
       const mib = (n) => `${(n / MiB).toFixed(1)} MiB/s`;
       const read = h('input', { type: 'number', min: '0', step: 'any', value: '10', 'aria-label': 'Read MiB/s' });
       const write = h('input', { type: 'number', min: '0', step: 'any', value: '10', 'aria-label': 'Write MiB/s' });
       const hours = h('input', { type: 'number', min: '1', value: '1', 'aria-label': 'Hours from now' });
+      const reserve = saver(
+        async () => {
+          const start = new Date(Math.ceil(Date.now() / 1000) * 1000 + 60000);
+          const end = new Date(start.getTime() + Number(hours.value) * 3600000);
+          await api.s3('POST', bucket, '', {
+            ...q('reservations'),
+            body: reservationXML({
+              read: Number(read.value) * MiB,
+              write: Number(write.value) * MiB,
+              start: rfc3339(start),
+              end: rfc3339(end),
+            }),
+          });
+          await reload();
+        },
+        say,
+        'Reserved.',
+      );
       fill(
         box,
         h('p', { class: 'hint' }, `Server capacity: read ${mib(res.capacity.read)}, write ${mib(res.capacity.write)}.`),
         res.reservations.length
-          ? h(
-              'table',
+          ? table(
               { class: 'list compact' },
-              h(
-                'thead',
-                null,
+              ['Id', 'Read', 'Write', 'Start', 'End', 'State', ''],
+              res.reservations.map((r) =>
                 h(
                   'tr',
                   null,
-                  ['Id', 'Read', 'Write', 'Start', 'End', 'State', ''].map((t) => h('th', null, t)),
-                ),
-              ),
-              h(
-                'tbody',
-                null,
-                res.reservations.map((r) =>
-                  h(
-                    'tr',
-                    null,
-                    h('td', { class: 'mono' }, r.id),
-                    h('td', null, mib(r.read)),
-                    h('td', null, mib(r.write)),
-                    h('td', null, date(r.start)),
-                    h('td', null, date(r.end)),
-                    h('td', null, r.state),
-                    h(
-                      'td',
-                      null,
-                      h(
-                        'button',
-                        {
-                          type: 'button',
-                          class: 'linkish danger-text',
-                          onclick: saver(
-                            async () => {
-                              await api.s3('DELETE', bucket, '', { query: { reservation: r.id } });
-                              await reload();
-                            },
-                            say,
-                            'Cancelled.',
-                          ),
-                        },
-                        'Cancel',
-                      ),
-                    ),
-                  ),
+                  h('td', { class: 'mono' }, r.id),
+                  [mib(r.read), mib(r.write), date(r.start), date(r.end), r.state].map((t) => h('td', null, t)),
+                  h('td', null, button('Cancel', saver(del({ reservation: r.id }, reload), say, 'Cancelled.'), 'linkish danger-text')),
                 ),
               ),
             )
           : h('p', { class: 'hint' }, 'No reservations.'),
-        h(
-          'form',
-          {
-            class: 'row',
-            onsubmit: saver(
-              async () => {
-                const start = new Date(Math.ceil(Date.now() / 1000) * 1000 + 60000);
-                const end = new Date(start.getTime() + Number(hours.value) * 3600000);
-                await api.s3('POST', bucket, '', {
-                  ...q('reservations'),
-                  body: reservationXML({
-                    read: Number(read.value) * MiB,
-                    write: Number(write.value) * MiB,
-                    start: rfc3339(start),
-                    end: rfc3339(end),
-                  }),
-                });
-                await reload();
-              },
-              say,
-              'Reserved.',
-            ),
-          },
+        form(
+          { class: 'row' },
+          reserve,
           h('span', null, 'Read'),
           read,
           h('span', null, 'Write'),
@@ -411,7 +257,7 @@ export function settingsPage(app, main, bucket) {
           h('span', null, 'MiB/s for'),
           hours,
           h('span', null, 'h, from a minute from now'),
-          h('button', { type: 'submit', class: 'primary' }, 'Reserve'),
+          submit('Reserve'),
         ),
       );
     }),
