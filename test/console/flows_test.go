@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"sort"
@@ -285,6 +286,34 @@ func TestConsoleFlows(t *testing.T) {
 		pageAndFilter(p, c)
 	})
 
+	f.step("the buckets list counts objects and bytes", []string{stepFolder}, func(p *tab) {
+		var objects, size int64
+		pages := s3.NewListObjectVersionsPaginator(c, &s3.ListObjectVersionsInput{Bucket: aws.String(bucket)})
+		for pages.HasMorePages() {
+			pg, err := pages.NextPage(ctx)
+			if err != nil {
+				p.t.Fatal(err)
+			}
+			for _, v := range pg.Versions {
+				size += aws.ToInt64(v.Size)
+				if aws.ToBool(v.IsLatest) {
+					objects++
+				}
+			}
+		}
+		p.open("/console/")
+		row := `[data-test="bucket-row"][data-bucket="` + bucket + `"] `
+		got := p.until("the bucket's object count", wait, `(() => {
+			const c = document.querySelector('`+row+`[data-test="bucket-objects"]');
+			const s = document.querySelector('`+row+`[data-test="bucket-size"]');
+			return c && s && c.textContent && s.textContent ? c.textContent + ' | ' + s.textContent : '';
+		})()`)
+		want := fmt.Sprintf("%d | %s", objects, bytesText(size))
+		if got != want {
+			p.t.Errorf("the buckets list shows %q for %s; S3 lists %d objects of %d bytes, want %q", got, bucket, objects, size, want)
+		}
+	})
+
 	f.step("fit a phone's width", []string{stepFolder}, func(p *tab) {
 		fitsPhone(p, bucket)
 	})
@@ -445,4 +474,23 @@ func sortedKeys(m map[string]int64) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// bytesText is the console's bytes() (format.js): how the page writes n
+// bytes.
+func bytesText(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	v, i := float64(n), 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	switch {
+	case i == 0:
+		return fmt.Sprintf("%d B", n)
+	case v < 10:
+		return fmt.Sprintf("%.1f %s", v, units[i])
+	default:
+		return fmt.Sprintf("%d %s", int64(math.Round(v)), units[i])
+	}
 }
