@@ -95,3 +95,27 @@ func TestGoldenEmptyConfigs(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigReadsLogNames: the server access log names them as S3 does.
+func TestConfigReadsLogNames(t *testing.T) {
+	for target, want := range map[string]string{
+		"/b?encryption":             "REST.GET.ENCRYPTION",
+		"/b?website":                "REST.GET.WEBSITE",
+		"/b?replication":            "REST.GET.REPLICATION",
+		"/b?accelerate":             "REST.GET.ACCELERATE",
+		"/b?requestPayment":         "REST.GET.REQUEST_PAYMENT",
+		"/b?notification":           "REST.GET.NOTIFICATION",
+		"/b?analytics&id=a":         "REST.GET.ANALYTICS",
+		"/b?analytics":              "REST.GET.ANALYTICS",
+		"/b?inventory":              "REST.GET.INVENTORY",
+		"/b?metrics&id=a":           "REST.GET.METRICS",
+		"/b?intelligent-tiering":    "REST.GET.INTELLIGENT_TIERING",
+		"/b?intelligent-tiering&id": "REST.GET.INTELLIGENT_TIERING",
+	} {
+		req := httptest.NewRequest("GET", target, nil)
+		rec := &Record{Request: req, Op: ParseRoute(req, "").Op, Bucket: "b"}
+		if got := string(AppendLogOperation(nil, rec)); got != want {
+			t.Errorf("GET %s logs %s, want %s", target, got, want)
+		}
+	}
+}

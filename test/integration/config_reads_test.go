@@ -194,6 +194,15 @@ func TestConfigReadsEmptyState(t *testing.T) {
 		}
 	}
 
+	// x-amz-expected-bucket-owner is checked as on every bucket operation.
+	other := aws.String("111122223333")
+	if _, err := c.GetBucketEncryption(ctx, &s3.GetBucketEncryptionInput{Bucket: aws.String("cfg"), ExpectedBucketOwner: other}); itest.Code(err) != "AccessDenied" {
+		t.Errorf("GetBucketEncryption of another owner's bucket: %v, want AccessDenied", err)
+	}
+	if _, err := c.ListBucketMetricsConfigurations(ctx, &s3.ListBucketMetricsConfigurationsInput{Bucket: aws.String("cfg"), ExpectedBucketOwner: other}); itest.Code(err) != "AccessDenied" {
+		t.Errorf("ListBucketMetricsConfigurations of another owner's bucket: %v, want AccessDenied", err)
+	}
+
 	// PUT and DELETE stay 501 and change nothing: the reads answer as
 	// before, the object is there.
 	ids := regexp.MustCompile(`<(RequestId|HostId)>[^<]*</(RequestId|HostId)>`)
