@@ -154,4 +154,11 @@ var logResources = [numOps]string{
 	OpPutBucketQuota: "QUOTA", OpGetBucketQuota: "QUOTA", OpDeleteBucketQuota: "QUOTA",
 	OpCreateReservation: "RESERVATIONS", OpListReservations: "RESERVATIONS",
 	OpGetReservation: "RESERVATION", OpDeleteReservation: "RESERVATION",
+	OpGetBucketEncryption: "ENCRYPTION", OpGetBucketWebsite: "WEBSITE", OpGetBucketReplication: "REPLICATION",
+	OpGetBucketAccelerateConfiguration: "ACCELERATE", OpGetBucketRequestPayment: "REQUEST_PAYMENT",
+	OpGetBucketNotificationConfiguration: "NOTIFICATION",
+	OpGetBucketAnalyticsConfiguration:    "ANALYTICS", OpListBucketAnalyticsConfigurations: "ANALYTICS",
+	OpGetBucketInventoryConfiguration: "INVENTORY", OpListBucketInventoryConfigurations: "INVENTORY",
+	OpGetBucketMetricsConfiguration: "METRICS", OpListBucketMetricsConfigurations: "METRICS",
+	OpGetBucketIntelligentTieringConfiguration: "INTELLIGENT_TIERING", OpListBucketIntelligentTieringConfigurations: "INTELLIGENT_TIERING",
 }

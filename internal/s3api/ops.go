@@ -91,6 +91,23 @@ const (
 	// OpPreflight is a CORS preflight (OPTIONS on any path): answered from
 	// the bucket's CORS rules, without authentication.
 	OpPreflight
+	// Reads of bucket configurations JOG carries out none of
+	// (config_reads.go): each answers the empty state, as S3 does for a
+	// bucket without one; their PUT and DELETE stay OpUnsupported.
+	OpGetBucketEncryption
+	OpGetBucketWebsite
+	OpGetBucketReplication
+	OpGetBucketAccelerateConfiguration
+	OpGetBucketRequestPayment
+	OpGetBucketNotificationConfiguration
+	OpGetBucketAnalyticsConfiguration
+	OpListBucketAnalyticsConfigurations
+	OpGetBucketInventoryConfiguration
+	OpListBucketInventoryConfigurations
+	OpGetBucketMetricsConfiguration
+	OpListBucketMetricsConfigurations
+	OpGetBucketIntelligentTieringConfiguration
+	OpListBucketIntelligentTieringConfigurations
 
 	numOps // not an operation: the size of the table
 )
@@ -246,6 +263,22 @@ var operations = [numOps]opDesc{
 	// PostObject is PutObject from an HTML form (API reference, "POST
 	// Object": the same permission as PUT).
 	OpPostObject: {"PostObject", []string{actPutObject}, "", KindWrite, (*Handler).postObject},
+	// Configurations JOG has none of: the empty state (config_reads.go).
+	// A List needs the action of its Get.
+	OpGetBucketEncryption:                        {"GetBucketEncryption", []string{"s3:GetEncryptionConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketWebsite:                           {"GetBucketWebsite", []string{"s3:GetBucketWebsite"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketReplication:                       {"GetBucketReplication", []string{"s3:GetReplicationConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketAccelerateConfiguration:           {"GetBucketAccelerateConfiguration", []string{"s3:GetAccelerateConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketRequestPayment:                    {"GetBucketRequestPayment", []string{"s3:GetBucketRequestPayment"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketNotificationConfiguration:         {"GetBucketNotificationConfiguration", []string{"s3:GetBucketNotification"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketAnalyticsConfiguration:            {"GetBucketAnalyticsConfiguration", []string{"s3:GetAnalyticsConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpListBucketAnalyticsConfigurations:          {"ListBucketAnalyticsConfigurations", []string{"s3:GetAnalyticsConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketInventoryConfiguration:            {"GetBucketInventoryConfiguration", []string{"s3:GetInventoryConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpListBucketInventoryConfigurations:          {"ListBucketInventoryConfigurations", []string{"s3:GetInventoryConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketMetricsConfiguration:              {"GetBucketMetricsConfiguration", []string{"s3:GetMetricsConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpListBucketMetricsConfigurations:            {"ListBucketMetricsConfigurations", []string{"s3:GetMetricsConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketIntelligentTieringConfiguration:   {"GetBucketIntelligentTieringConfiguration", []string{"s3:GetIntelligentTieringConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpListBucketIntelligentTieringConfigurations: {"ListBucketIntelligentTieringConfigurations", []string{"s3:GetIntelligentTieringConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
 }
 
 // versionDesc is what S3 requires instead of an operation's actions when

@@ -145,6 +145,23 @@ var awsActions = map[string]struct {
 	"GetBucketLogging": {[]string{"s3:GetBucketLogging"}, ""},
 	// POST Object (API reference, RESTObjectPOST): the write access of a PUT.
 	"PostObject": {[]string{"s3:PutObject"}, ""},
+	// Configuration reads (Service Authorization Reference; each List
+	// operation's API reference: "you must have permissions to perform
+	// the s3:GetAnalyticsConfiguration action", and so on).
+	"GetBucketEncryption":                        {[]string{"s3:GetEncryptionConfiguration"}, ""},
+	"GetBucketWebsite":                           {[]string{"s3:GetBucketWebsite"}, ""},
+	"GetBucketReplication":                       {[]string{"s3:GetReplicationConfiguration"}, ""},
+	"GetBucketAccelerateConfiguration":           {[]string{"s3:GetAccelerateConfiguration"}, ""},
+	"GetBucketRequestPayment":                    {[]string{"s3:GetBucketRequestPayment"}, ""},
+	"GetBucketNotificationConfiguration":         {[]string{"s3:GetBucketNotification"}, ""},
+	"GetBucketAnalyticsConfiguration":            {[]string{"s3:GetAnalyticsConfiguration"}, ""},
+	"ListBucketAnalyticsConfigurations":          {[]string{"s3:GetAnalyticsConfiguration"}, ""},
+	"GetBucketInventoryConfiguration":            {[]string{"s3:GetInventoryConfiguration"}, ""},
+	"ListBucketInventoryConfigurations":          {[]string{"s3:GetInventoryConfiguration"}, ""},
+	"GetBucketMetricsConfiguration":              {[]string{"s3:GetMetricsConfiguration"}, ""},
+	"ListBucketMetricsConfigurations":            {[]string{"s3:GetMetricsConfiguration"}, ""},
+	"GetBucketIntelligentTieringConfiguration":   {[]string{"s3:GetIntelligentTieringConfiguration"}, ""},
+	"ListBucketIntelligentTieringConfigurations": {[]string{"s3:GetIntelligentTieringConfiguration"}, ""},
 }
 
 // jogActions are the actions of JOG's own operations (extensions): one

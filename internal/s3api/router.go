@@ -161,6 +161,9 @@ func bucketOp(method string, q map[string][]string) Op {
 		}
 		return OpUnknown
 	}
+	if op := configReadOp(method, q); op != OpUnknown {
+		return op
+	}
 	if firstPresent(q, bucketSubresources) != "" {
 		return OpUnsupported
 	}

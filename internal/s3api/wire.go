@@ -81,6 +81,9 @@ var (
 	// routed is every S3 operation JOG serves (a CORS preflight is the
 	// browser's, answered before authentication and this table); onBucket
 	// those naming a bucket.
+	// configLists are the List…Configurations operations (config_reads.go).
+	configLists = opsOf(OpListBucketAnalyticsConfigurations, OpListBucketInventoryConfigurations,
+		OpListBucketMetricsConfigurations, OpListBucketIntelligentTieringConfigurations)
 	routed   = allRouted().without(OpPreflight)
 	onBucket = routed.without(OpListBuckets)
 )
@@ -284,7 +287,8 @@ var wireTable = []wireRule{
 	{name: "encoding-type", query: true, handled: opsOf(OpListObjects, OpListObjectsV2, OpListMultipartUploads, OpListObjectVersions)},
 	{name: "max-keys", query: true, handled: opsOf(OpListObjects, OpListObjectsV2, OpListObjectVersions)},
 	{name: "marker", query: true, handled: opsOf(OpListObjects)},
-	{name: "continuation-token", query: true, handled: opsOf(OpListBuckets, OpListObjectsV2)},
+	{name: "continuation-token", query: true, handled: opsOf(OpListBuckets, OpListObjectsV2).union(configLists),
+		note: "on the List…Configurations operations, echoed: every list is empty (JOG configures none)"},
 	{name: "fetch-owner", query: true, handled: opsOf(OpListObjectsV2)},
 	{name: "start-after", query: true, handled: opsOf(OpListObjectsV2)},
 	{name: "key-marker", query: true, handled: opsOf(OpListMultipartUploads, OpListObjectVersions)},
@@ -295,6 +299,9 @@ var wireTable = []wireRule{
 	{name: "part-number-marker", query: true, handled: opsOf(OpListParts)},
 	{name: "max-buckets", query: true, handled: opsOf(OpListBuckets)},
 	{name: "bucket-region", query: true, handled: opsOf(OpListBuckets)},
+	{name: "id", query: true, handled: opsOf(OpGetBucketAnalyticsConfiguration, OpGetBucketInventoryConfiguration,
+		OpGetBucketMetricsConfiguration, OpGetBucketIntelligentTieringConfiguration),
+		note: "names the configuration; there is none, so 404 NoSuchConfiguration"},
 }
 
 // The refusing rules, indexed for the request path: header rules by their

@@ -82,6 +82,21 @@ var opTargets = map[Op]struct {
 	OpGetBucketLogging:                {"GET", "/b?logging", ""},
 	OpGetBucketQuota:                  {"GET", "/b?quota", ""},
 	OpDeleteBucketQuota:               {"DELETE", "/b?quota", ""},
+
+	OpGetBucketEncryption:                        {"GET", "/b?encryption", ""},
+	OpGetBucketWebsite:                           {"GET", "/b?website", ""},
+	OpGetBucketReplication:                       {"GET", "/b?replication", ""},
+	OpGetBucketAccelerateConfiguration:           {"GET", "/b?accelerate", ""},
+	OpGetBucketRequestPayment:                    {"GET", "/b?requestPayment", ""},
+	OpGetBucketNotificationConfiguration:         {"GET", "/b?notification", ""},
+	OpGetBucketAnalyticsConfiguration:            {"GET", "/b?analytics&id=a", ""},
+	OpListBucketAnalyticsConfigurations:          {"GET", "/b?analytics", ""},
+	OpGetBucketInventoryConfiguration:            {"GET", "/b?inventory&id=a", ""},
+	OpListBucketInventoryConfigurations:          {"GET", "/b?inventory", ""},
+	OpGetBucketMetricsConfiguration:              {"GET", "/b?metrics&id=a", ""},
+	OpListBucketMetricsConfigurations:            {"GET", "/b?metrics", ""},
+	OpGetBucketIntelligentTieringConfiguration:   {"GET", "/b?intelligent-tiering&id=a", ""},
+	OpListBucketIntelligentTieringConfigurations: {"GET", "/b?intelligent-tiering", ""},
 }
 
 func opRequest(t *testing.T, op Op) *http.Request {

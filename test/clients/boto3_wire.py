@@ -36,3 +36,31 @@ def checks(s3, bucket, t, eq, client_error_code, seeded, MiB):
         s3.delete_object(Bucket=bucket, Key="private")
 
     t("SSE, SSE-C, public ACLs and object lock (on a bucket without it) are refused; the private ACL is accepted", refusals)
+
+    # Configurations JOG has none of: their reads answer the empty state as
+    # S3 does for a bucket without one; setting one is refused.
+    def empty_config_reads():
+        for fn, code in [(s3.get_bucket_encryption, "ServerSideEncryptionConfigurationNotFoundError"),
+                         (s3.get_bucket_website, "NoSuchWebsiteConfiguration"),
+                         (s3.get_bucket_replication, "ReplicationConfigurationNotFoundError")]:
+            eq(client_error_code(fn, Bucket=bucket), code, fn.__name__)
+        for fn in [s3.get_bucket_analytics_configuration, s3.get_bucket_inventory_configuration,
+                   s3.get_bucket_metrics_configuration, s3.get_bucket_intelligent_tiering_configuration]:
+            eq(client_error_code(fn, Bucket=bucket, Id="none"), "NoSuchConfiguration", fn.__name__)
+        eq(s3.get_bucket_accelerate_configuration(Bucket=bucket).get("Status"), None, "accelerate never set")
+        eq(s3.get_bucket_request_payment(Bucket=bucket)["Payer"], "BucketOwner", "request payment")
+        notif = s3.get_bucket_notification_configuration(Bucket=bucket)
+        eq([k for k in notif if k != "ResponseMetadata"], [], "no notifications")
+        for fn, items in [(s3.list_bucket_analytics_configurations, "AnalyticsConfigurationList"),
+                          (s3.list_bucket_inventory_configurations, "InventoryConfigurationList"),
+                          (s3.list_bucket_metrics_configurations, "MetricsConfigurationList"),
+                          (s3.list_bucket_intelligent_tiering_configurations, "IntelligentTieringConfigurationList")]:
+            out = fn(Bucket=bucket)
+            eq((out["IsTruncated"], out.get(items)), (False, None), fn.__name__)
+        eq(client_error_code(s3.put_bucket_request_payment, Bucket=bucket,
+                             RequestPaymentConfiguration={"Payer": "Requester"}), "NotImplemented", "put request payment")
+        eq(client_error_code(s3.delete_bucket_encryption, Bucket=bucket), "NotImplemented", "delete encryption")
+        eq(s3.get_bucket_request_payment(Bucket=bucket)["Payer"], "BucketOwner", "request payment unchanged")
+        eq(client_error_code(s3.get_bucket_encryption, Bucket=bucket + "-missing"), "NoSuchBucket", "missing bucket")
+
+    t("bucket configurations JOG has none of read as empty; setting one is refused (501)", empty_config_reads)

@@ -119,6 +119,21 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 		"DeleteBucketQuota":       {method: "DELETE", path: "/rtb?quota"},
 		"GetReservation":          {method: "GET", path: "/rtb?reservation=none"},
 		"DeleteReservation":       {method: "DELETE", path: "/rtb?reservation=none"},
+
+		"GetBucketEncryption":                        {method: "GET", path: "/rtb?encryption"},
+		"GetBucketWebsite":                           {method: "GET", path: "/rtb?website"},
+		"GetBucketReplication":                       {method: "GET", path: "/rtb?replication"},
+		"GetBucketAccelerateConfiguration":           {method: "GET", path: "/rtb?accelerate"},
+		"GetBucketRequestPayment":                    {method: "GET", path: "/rtb?requestPayment"},
+		"GetBucketNotificationConfiguration":         {method: "GET", path: "/rtb?notification"},
+		"GetBucketAnalyticsConfiguration":            {method: "GET", path: "/rtb?analytics&id=a"},
+		"ListBucketAnalyticsConfigurations":          {method: "GET", path: "/rtb?analytics"},
+		"GetBucketInventoryConfiguration":            {method: "GET", path: "/rtb?inventory&id=a"},
+		"ListBucketInventoryConfigurations":          {method: "GET", path: "/rtb?inventory"},
+		"GetBucketMetricsConfiguration":              {method: "GET", path: "/rtb?metrics&id=a"},
+		"ListBucketMetricsConfigurations":            {method: "GET", path: "/rtb?metrics"},
+		"GetBucketIntelligentTieringConfiguration":   {method: "GET", path: "/rtb?intelligent-tiering&id=a"},
+		"ListBucketIntelligentTieringConfigurations": {method: "GET", path: "/rtb?intelligent-tiering"},
 	}
 }
 

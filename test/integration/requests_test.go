@@ -268,7 +268,7 @@ func TestAWSRequestIDHeaders(t *testing.T) {
 	check("NoSuchBucket", signedReq(http.MethodGet, "/nobucket"), http.StatusNotFound)
 	check("unsigned", itest.RawRequest(t, srv, http.MethodGet, "/ids/k", nil), http.StatusForbidden)
 	check("method not allowed", signedReq(http.MethodPatch, "/ids/k"), http.StatusMethodNotAllowed)
-	check("not implemented", signedReq(http.MethodGet, "/ids?website"), http.StatusNotImplemented)
+	check("not implemented", signedReq(http.MethodDelete, "/ids?website"), http.StatusNotImplemented)
 
 	// The SDK sees the same IDs in its error type.
 	_, err := c.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String("ids"), Key: aws.String("missing")})
@@ -303,17 +303,22 @@ func TestAWSNotImplemented(t *testing.T) {
 	ctx := context.Background()
 	b, k := aws.String("unimpl"), aws.String("k")
 	for name, call := range map[string]func() error{
-		"GetBucketWebsite": func() error { _, err := c.GetBucketWebsite(ctx, &s3.GetBucketWebsiteInput{Bucket: b}); return err },
-		"GetBucketEncryption": func() error {
-			_, err := c.GetBucketEncryption(ctx, &s3.GetBucketEncryptionInput{Bucket: b})
+		// Their GETs answer the empty state (config_reads_test.go).
+		"DeleteBucketWebsite": func() error {
+			_, err := c.DeleteBucketWebsite(ctx, &s3.DeleteBucketWebsiteInput{Bucket: b})
 			return err
 		},
-		"GetBucketReplication": func() error {
-			_, err := c.GetBucketReplication(ctx, &s3.GetBucketReplicationInput{Bucket: b})
+		"DeleteBucketEncryption": func() error {
+			_, err := c.DeleteBucketEncryption(ctx, &s3.DeleteBucketEncryptionInput{Bucket: b})
 			return err
 		},
-		"GetBucketNotificationConfiguration": func() error {
-			_, err := c.GetBucketNotificationConfiguration(ctx, &s3.GetBucketNotificationConfigurationInput{Bucket: b})
+		"DeleteBucketReplication": func() error {
+			_, err := c.DeleteBucketReplication(ctx, &s3.DeleteBucketReplicationInput{Bucket: b})
+			return err
+		},
+		"PutBucketNotificationConfiguration": func() error {
+			_, err := c.PutBucketNotificationConfiguration(ctx, &s3.PutBucketNotificationConfigurationInput{Bucket: b,
+				NotificationConfiguration: &types.NotificationConfiguration{}})
 			return err
 		},
 		"GetObjectTorrent": func() error {

@@ -1,0 +1,144 @@
+package s3api
+
+import (
+	"encoding/xml"
+	"net/http"
+)
+
+// Bucket configurations JOG carries out none of — encryption at rest,
+// website hosting, replication, transfer acceleration, requester pays,
+// event notifications, analytics, inventory, request metrics,
+// intelligent-tiering — still have a state a client may read: none. Tools
+// that read a bucket's whole state (Terraform's refresh, S3 browsers,
+// backup tools) expect S3's answer for a bucket without the configuration,
+// so the GETs answer exactly that; a PUT or DELETE of one stays 501
+// NotImplemented (OpUnsupported): JOG never accepts what it does not do.
+
+// configRead is a bucket subresource whose GET answers the empty state:
+// get is its operation; list, when set, the operation of a GET without
+// ?id (the subresources holding several configurations, each named by id).
+type configRead struct {
+	sub       string
+	get, list Op
+}
+
+var configReads = []configRead{
+	{"encryption", OpGetBucketEncryption, OpUnknown},
+	{"website", OpGetBucketWebsite, OpUnknown},
+	{"replication", OpGetBucketReplication, OpUnknown},
+	{"accelerate", OpGetBucketAccelerateConfiguration, OpUnknown},
+	{"requestPayment", OpGetBucketRequestPayment, OpUnknown},
+	{"notification", OpGetBucketNotificationConfiguration, OpUnknown},
+	{"analytics", OpGetBucketAnalyticsConfiguration, OpListBucketAnalyticsConfigurations},
+	{"inventory", OpGetBucketInventoryConfiguration, OpListBucketInventoryConfigurations},
+	{"metrics", OpGetBucketMetricsConfiguration, OpListBucketMetricsConfigurations},
+	{"intelligent-tiering", OpGetBucketIntelligentTieringConfiguration, OpListBucketIntelligentTieringConfigurations},
+}
+
+// configReadOp is the operation of a GET of one of configReads'
+// subresources, or OpUnknown for any other request.
+func configReadOp(method string, q map[string][]string) Op {
+	if method != http.MethodGet {
+		return OpUnknown
+	}
+	for _, c := range configReads {
+		if !has(q, c.sub) {
+			continue
+		}
+		if c.list != OpUnknown && !has(q, "id") {
+			return c.list
+		}
+		return c.get
+	}
+	return OpUnknown
+}
+
+// emptyConfig is what S3 answers for a bucket without the configuration:
+// an error, or a document.
+type emptyConfig struct {
+	err *APIError
+	doc func(r *request) any
+}
+
+var (
+	errNoEncryptionConfig = &APIError{"ServerSideEncryptionConfigurationNotFoundError",
+		"The server side encryption configuration was not found", http.StatusNotFound}
+	errNoWebsiteConfig = &APIError{"NoSuchWebsiteConfiguration",
+		"The specified bucket does not have a website configuration", http.StatusNotFound}
+	errNoReplicationConfig = &APIError{"ReplicationConfigurationNotFoundError",
+		"The replication configuration was not found", http.StatusNotFound}
+	errNoSuchConfiguration = &APIError{"NoSuchConfiguration",
+		"The specified configuration does not exist.", http.StatusNotFound}
+)
+
+// emptyConfigDoc is a configuration document without elements.
+type emptyConfigDoc struct {
+	XMLName xml.Name
+	Xmlns   string `xml:"xmlns,attr"`
+}
+
+// requestPaymentConfiguration is GetBucketRequestPayment's document.
+type requestPaymentConfiguration struct {
+	XMLName xml.Name `xml:"RequestPaymentConfiguration"`
+	Xmlns   string   `xml:"xmlns,attr"`
+	Payer   string   `xml:"Payer"`
+}
+
+// configList is an empty page of a List…Configurations operation: never
+// truncated; the continuation-token sent, if any, is echoed as the model
+// says ("present if it was sent in the request") and changes nothing.
+type configList struct {
+	XMLName           xml.Name
+	Xmlns             string `xml:"xmlns,attr"`
+	IsTruncated       bool   `xml:"IsTruncated"`
+	ContinuationToken string `xml:"ContinuationToken,omitempty"`
+}
+
+func emptyDoc(root string) func(*request) any {
+	return func(*request) any { return emptyConfigDoc{XMLName: xml.Name{Local: root}, Xmlns: s3Namespace} }
+}
+
+// emptyList answers a List with root element root (the API reference's
+// Response Syntax: the four differ).
+func emptyList(root string) func(*request) any {
+	return func(r *request) any {
+		return configList{XMLName: xml.Name{Local: root}, Xmlns: s3Namespace,
+			ContinuationToken: r.URL.Query().Get("continuation-token")}
+	}
+}
+
+// emptyConfigs is, per operation of configReads, S3's answer for a bucket
+// without the configuration.
+var emptyConfigs = [numOps]emptyConfig{
+	// AWS applies SSE-S3 to every bucket since 2023 and answers it here;
+	// JOG stores objects unencrypted, so "none" is the true state.
+	OpGetBucketEncryption:              {err: errNoEncryptionConfig},
+	OpGetBucketWebsite:                 {err: errNoWebsiteConfig},
+	OpGetBucketReplication:             {err: errNoReplicationConfig},
+	OpGetBucketAccelerateConfiguration: {doc: emptyDoc("AccelerateConfiguration")}, // no Status: never set
+	OpGetBucketRequestPayment: {doc: func(*request) any {
+		return requestPaymentConfiguration{Xmlns: s3Namespace, Payer: "BucketOwner"}
+	}},
+	OpGetBucketNotificationConfiguration:         {doc: emptyDoc("NotificationConfiguration")},
+	OpGetBucketAnalyticsConfiguration:            {err: errNoSuchConfiguration},
+	OpGetBucketInventoryConfiguration:            {err: errNoSuchConfiguration},
+	OpGetBucketMetricsConfiguration:              {err: errNoSuchConfiguration},
+	OpGetBucketIntelligentTieringConfiguration:   {err: errNoSuchConfiguration},
+	OpListBucketAnalyticsConfigurations:          {doc: emptyList("ListBucketAnalyticsConfigurationResult")},
+	OpListBucketInventoryConfigurations:          {doc: emptyList("ListInventoryConfigurationsResult")},
+	OpListBucketMetricsConfigurations:            {doc: emptyList("ListMetricsConfigurationsResult")},
+	OpListBucketIntelligentTieringConfigurations: {doc: emptyList("ListBucketIntelligentTieringConfigurationsOutput")},
+}
+
+// getEmptyConfig serves every operation of configReads: NoSuchBucket for a
+// bucket that does not exist, else the empty state.
+func (h *Handler) getEmptyConfig(w http.ResponseWriter, r *request) error {
+	if _, err := h.svc.GetBucket(r.Context(), r.route.Bucket); err != nil {
+		return err
+	}
+	c := emptyConfigs[r.route.Op]
+	if c.err != nil {
+		return c.err
+	}
+	return writeXML(w, http.StatusOK, c.doc(r))
+}
