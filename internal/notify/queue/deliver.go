@@ -1,0 +1,222 @@
+package queue
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// TargetStats count one target's deliveries since the start.
+type TargetStats struct {
+	Queued    int64 // deliveries stored by Enqueue
+	Delivered int64 // sent and taken
+	Failures  int64 // failed attempts
+}
+
+// Stats are the queue's counters, read by the metrics at scrape time.
+type Stats struct {
+	Targets       map[string]TargetStats // by ARN
+	Bytes         int64                  // of the segments on disk
+	EnqueueErrors int64                  // Enqueue calls that failed
+}
+
+// Stats returns the queue's counters now.
+func (q *Queue) Stats() Stats {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	s := Stats{Targets: make(map[string]TargetStats, len(q.stats)), Bytes: q.bytes, EnqueueErrors: q.enqueueErrors}
+	for arn, t := range q.stats {
+		s.Targets[arn] = *t
+	}
+	return s
+}
+
+// Start starts one delivery worker per target, and the adoption of ended
+// gateways' queues every Options.AdoptEvery; Close stops them.
+func (q *Queue) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	q.stop = cancel
+	arns := make([]string, 0, len(q.opts.Targets))
+	for arn := range q.opts.Targets {
+		arns = append(arns, arn)
+	}
+	slices.Sort(arns)
+	for _, arn := range arns {
+		q.wg.Add(1)
+		go func() {
+			defer q.wg.Done()
+			q.work(ctx, arn, q.opts.Targets[arn])
+		}()
+	}
+	q.wg.Add(1)
+	go func() {
+		defer q.wg.Done()
+		t := time.NewTicker(q.opts.AdoptEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := q.adopt(); err != nil {
+					q.log.Warn("notification queue: adopting ended gateways' queues", "err", err)
+				}
+			}
+		}
+	}()
+}
+
+// work sends target arn its deliveries in order until ctx ends.
+func (q *Queue) work(ctx context.Context, arn string, s Sender) {
+	q.mu.Lock()
+	r := &reader{q: q, arn: arn, pos: q.cursors[arn]}
+	q.mu.Unlock()
+	r.saved = r.pos
+	defer r.close()
+	unsaved := 0
+	for {
+		event, idle, err := r.next(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				q.log.Error("notification queue: reading", "target", arn, "err", err)
+			}
+			return
+		}
+		if idle { // caught up: save the cursor (past other targets' lines too)
+			q.advance(arn, r.pos, true)
+			r.saved, unsaved = r.pos, 0
+			continue
+		}
+		if !q.send(ctx, arn, s, event) {
+			return
+		}
+		unsaved++
+		q.advance(arn, r.pos, unsaved >= persistEvery)
+		if unsaved >= persistEvery {
+			r.saved, unsaved = r.pos, 0
+		}
+	}
+}
+
+// send sends one event until the target takes it (true) or ctx ends
+// (false), waiting between attempts from MinBackoff doubling up to
+// MaxBackoff; it logs the first failure and the recovery only.
+func (q *Queue) send(ctx context.Context, arn string, s Sender, event []byte) bool {
+	body := make([]byte, 0, len(event)+14)
+	body = append(append(append(body, `{"Records":[`...), event...), `]}`...)
+	wait := q.opts.MinBackoff
+	var failedSince time.Time
+	for attempt := 1; ; attempt++ {
+		err := s.Send(ctx, body)
+		if ctx.Err() != nil {
+			return false
+		}
+		q.mu.Lock()
+		if err == nil {
+			q.stats[arn].Delivered++
+		} else {
+			q.stats[arn].Failures++
+		}
+		q.mu.Unlock()
+		if err == nil {
+			if attempt > 1 {
+				q.log.Info("notification target recovered", "target", arn, "attempts", attempt,
+					"down_for", time.Since(failedSince).Round(time.Millisecond))
+			}
+			return true
+		}
+		if attempt == 1 {
+			failedSince = time.Now()
+			q.log.Warn("notification target failing: retrying with backoff", "target", arn, "err", err)
+		}
+		t := time.NewTimer(wait/2 + rand.N(wait/2+1)) // jittered
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+		wait = min(wait*2, q.opts.MaxBackoff)
+	}
+}
+
+// reader reads one target's lines from its cursor on.
+type reader struct {
+	q     *Queue
+	arn   string
+	pos   position // after the last line read
+	saved position // the cursor last written
+	f     *os.File
+	br    *bufio.Reader
+}
+
+// next returns the next event (its JSON) bound for the reader's target,
+// waiting for one; when nothing is readable now and the cursor moved
+// since it was last written, it returns idle instead of waiting.
+func (r *reader) next(ctx context.Context) (event []byte, idle bool, err error) {
+	for {
+		r.q.mu.Lock()
+		limit, active, next := r.q.segment(r.pos.Seg)
+		more := r.q.more
+		r.q.mu.Unlock()
+		if r.pos.Off < limit {
+			line, err := r.line()
+			if err != nil {
+				return nil, false, err
+			}
+			arn, ev, ok := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte("\t"))
+			if !ok || !bytes.HasSuffix(line, []byte("\n")) || string(arn) != r.arn {
+				continue // another target's, or torn by a crash
+			}
+			return ev, false, nil
+		}
+		if !active {
+			r.close()
+			r.pos = position{Seg: next}
+			continue
+		}
+		if r.pos != r.saved {
+			return nil, true, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false, ctx.Err()
+		case <-more:
+		}
+	}
+}
+
+// line reads the line at r.pos (opening its segment) and moves past it.
+func (r *reader) line() ([]byte, error) {
+	if r.f == nil {
+		f, err := os.Open(filepath.Join(r.q.dir, segName(r.pos.Seg)))
+		if err != nil {
+			return nil, err
+		}
+		if _, err := f.Seek(r.pos.Off, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		r.f, r.br = f, bufio.NewReaderSize(f, 64<<10)
+	}
+	line, err := r.br.ReadBytes('\n')
+	r.pos.Off += int64(len(line))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return line, nil
+}
+
+func (r *reader) close() {
+	if r.f != nil {
+		r.f.Close()
+		r.f, r.br = nil, nil
+	}
+}
