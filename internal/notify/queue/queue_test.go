@@ -294,7 +294,7 @@ func TestAdoptDeadGateway(t *testing.T) {
 	enqueue(t, dead, arnA, keys("d", 0, 5))
 	enqueue(t, live, arnA, keys("l", 0, 3))
 	dead.f.Write([]byte(arnA + "\t{\"torn")) // a write a crash cut
-	dead.unlock()                             // kill -9: the kernel drops the lock
+	dead.unlock()                            // kill -9: the kernel drops the lock
 
 	b := newRecorder()
 	q := open(t, dataDir, "new", Options{AdoptEvery: 10 * time.Millisecond, Targets: map[string]Sender{arnA: b}})
