@@ -1,0 +1,66 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// NATSFlushTimeout bounds the wait for the server to confirm a publish.
+const NATSFlushTimeout = 10 * time.Second
+
+// NATSSender publishes messages to a NATS subject (core NATS).
+type NATSSender struct {
+	nc      *nats.Conn
+	subject string
+}
+
+// NewNATS connects to a NATS spec's server. It does not wait for the
+// server: while it is unreachable the connection keeps trying, and Send
+// fails (the queue retries).
+func NewNATS(s Spec, log *slog.Logger) (*NATSSender, error) {
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return nil, err
+	}
+	subj := subject(u)
+	u.Path = ""
+	nc, err := nats.Connect(u.String(),
+		nats.Name("jog notifications "+s.ID),
+		nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
+		nats.ReconnectBufSize(-1), // fail a publish while disconnected instead of buffering it
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil {
+				log.Warn("notification target: NATS connection lost", "target", s.ID, "err", err)
+			}
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) { log.Info("notification target: NATS reconnected", "target", s.ID) }),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return &NATSSender{nc: nc, subject: subj}, nil
+}
+
+// Send publishes body and waits for the server to have it (a flush).
+func (n *NATSSender) Send(ctx context.Context, body []byte) error {
+	if !n.nc.IsConnected() {
+		return errors.New("not connected to NATS")
+	}
+	if err := n.nc.Publish(n.subject, body); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, NATSFlushTimeout)
+	defer cancel()
+	return n.nc.FlushWithContext(ctx)
+}
+
+// Close closes the connection.
+func (n *NATSSender) Close() error {
+	n.nc.Close()
+	return nil
+}
