@@ -121,6 +121,8 @@ type Config struct {
 	Console        bool
 	ConsoleAddr    string
 	ConsoleSession time.Duration
+	// Notify are the settings of bucket event notifications (notify.go).
+	Notify Notify
 
 	envErrs []error // JOG_* values BindFlags could not parse
 
@@ -216,6 +218,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	names = append(names, "console")
 	str(&c.ConsoleAddr, "console-addr", "serve the web console (and S3) on this address instead of at /console/ on the S3 port, e.g. 127.0.0.1:9001")
 	dur(&c.ConsoleSession, "console-session", "how long a console sign-in lasts (15m to 36h)")
+	names = c.bindNotify(fs, names)
 	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv("JOG_REPLICATE_ACCESS_KEY"), getenv("JOG_REPLICATE_SECRET_KEY")
 	c.IAMKey = getenv(keyring.EnvVar)
 	c.names = names
@@ -231,10 +234,16 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 			continue
 		}
 		f.DefValue = v // -h shows the default in effect
+		if l, ok := f.Value.(*List); ok {
+			l.fromEnv()
+		}
 		if name == "meta" {
 			f.DefValue = RedactMeta(v) // never a password
 		}
-		if name == "metrics-token" {
+		if name == "notify-nats" {
+			f.DefValue = RedactMeta(v) // never a password
+		}
+		if name == "metrics-token" || name == "notify-webhook-token" {
 			f.DefValue = "(set)" // never the token
 		}
 	}
@@ -361,6 +370,7 @@ func (c Config) Validate() error {
 	if c.Console && (c.ConsoleSession < 15*time.Minute || c.ConsoleSession > 36*time.Hour) {
 		errs = append(errs, fmt.Errorf("--console-session %v: want 15m to 36h, as STS sessions", c.ConsoleSession))
 	}
+	errs = append(errs, c.validateNotify()...)
 	return errors.Join(errs...)
 }
 
