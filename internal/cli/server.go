@@ -87,6 +87,9 @@ func printBanner(w io.Writer, addr net.Addr, srv *server.Server, cfg config.Conf
 	default:
 		fmt.Fprintf(w, "  AccessKey: %s\n", c.AccessKey)
 	}
+	for _, arn := range srv.NotifyTargets() {
+		fmt.Fprintf(w, "Notification target: %s\n", arn)
+	}
 }
 
 // consoleURL is the URL the banner gives the console at: the listener's

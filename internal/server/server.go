@@ -61,6 +61,8 @@ type Server struct {
 	// stopRevocations stops that sync and waits (console.go).
 	sessionsChanged chan struct{}
 	stopRevocations func()
+	// events is the queue of event notifications and its targets (events.go).
+	events events
 }
 
 // New opens the data dir (creating it) and its stores, holding its lock
@@ -106,6 +108,14 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	opts := service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay}
 	if stores.Shared { // other gateways' orphan sweeps spare blobs younger than blob.Grace
 		opts.CommitWithin = blob.Grace / 2
+	}
+	nq, err := s.openEvents()
+	if err != nil {
+		return nil, err
+	}
+	if nq != nil {
+		// MERGE (notify-core adds the field): opts.Notify = nq
+		_ = nq
 	}
 	svc := service.NewWith(stores.Meta, stores.Blobs, log, opts)
 	// Temp files of writes a crash interrupted: one directory, so before
@@ -363,7 +373,7 @@ func (s *Server) closeStores() error {
 	if s.stopRevocations != nil {
 		s.stopRevocations()
 	}
-	logErr := s.closeLogs()
+	logErr := errors.Join(s.closeLogs(), s.closeEvents())
 	err := s.stopReplication(context.Background())
 	return errors.Join(logErr, err, s.stores.Close())
 }

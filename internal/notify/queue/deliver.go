@@ -15,16 +15,16 @@ import (
 
 // TargetStats count one target's deliveries since the start.
 type TargetStats struct {
-	Queued    int64 // deliveries stored by Enqueue
-	Delivered int64 // sent and taken
-	Failures  int64 // failed attempts
+	Queued    uint64 // deliveries stored by Enqueue
+	Delivered uint64 // sent and taken
+	Failures  uint64 // failed attempts
 }
 
 // Stats are the queue's counters, read by the metrics at scrape time.
 type Stats struct {
 	Targets       map[string]TargetStats // by ARN
 	Bytes         int64                  // of the segments on disk
-	EnqueueErrors int64                  // Enqueue calls that failed
+	EnqueueErrors uint64                 // Enqueue calls that failed
 }
 
 // Stats returns the queue's counters now.

@@ -107,7 +107,7 @@ type Queue struct {
 	closed        bool
 	cursors       map[string]position
 	stats         map[string]*TargetStats
-	enqueueErrors int64
+	enqueueErrors uint64
 
 	syncs      int64  // fsyncs of appended lines (group commit: fewer than appends)
 	beforeSync func() // a test's hook, called by the syncing writer

@@ -1,0 +1,51 @@
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/jogstore/jog/internal/notify/queue"
+)
+
+// WatchNotify registers the collector of the event notification queue's
+// counters (internal/notify/queue), read at scrape time from stats.
+func (m *Metrics) WatchNotify(stats func() queue.Stats) {
+	m.reg.MustRegister(newNotifyCollector(stats))
+}
+
+// notifyCollector reads the notification queue's Stats: a series per
+// configured target (a few: the server's flags name them).
+type notifyCollector struct {
+	stats                                      func() queue.Stats
+	queued, delivered, failures, bytes, errors *prometheus.Desc
+}
+
+func newNotifyCollector(stats func() queue.Stats) *notifyCollector {
+	return &notifyCollector{
+		stats: stats,
+		queued: newDesc("jog_notify_queued_total",
+			"Event notifications stored in the queue for a target (by its ARN).", "target"),
+		delivered: newDesc("jog_notify_delivered_total",
+			"Event notifications a target took (a 2xx answer, a flushed NATS publish).", "target"),
+		failures: newDesc("jog_notify_failures_total",
+			"Failed attempts to deliver an event notification to a target (each retry counts).", "target"),
+		bytes: newDesc("jog_notify_queue_bytes",
+			"Bytes of the queue's segment files on this gateway's disk (bounded by --notify-queue-max)."),
+		errors: newDesc("jog_notify_enqueue_errors_total",
+			"Requests whose event notifications the queue could not store (queue full, disk error): their events are lost."),
+	}
+}
+
+func (c *notifyCollector) Describe(ch chan<- *prometheus.Desc) {
+	describe(ch, c.queued, c.delivered, c.failures, c.bytes, c.errors)
+}
+
+func (c *notifyCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.stats()
+	for arn, t := range s.Targets {
+		ch <- counter(c.queued, t.Queued, arn)
+		ch <- counter(c.delivered, t.Delivered, arn)
+		ch <- counter(c.failures, t.Failures, arn)
+	}
+	ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.GaugeValue, float64(s.Bytes))
+	ch <- counter(c.errors, s.EnqueueErrors)
+}
