@@ -71,21 +71,23 @@ func start(t *testing.T) *setup {
 	return s
 }
 
-// configure puts bucket's notification configuration: every event to the
-// webhook, objects created under nats/ to NATS. Before
+// toHook sends every object created or removed to the webhook.
+var toHook = []types.QueueConfiguration{{Id: aws.String("all"), QueueArn: aws.String(hookARN),
+	Events: []types.Event{"s3:ObjectCreated:*", "s3:ObjectRemoved:*"}}}
+
+// toBus sends the objects created under in/ to NATS.
+var toBus = []types.QueueConfiguration{{QueueArn: aws.String(busARN), Events: []types.Event{"s3:ObjectCreated:*"},
+	Filter: &types.NotificationConfigurationFilter{Key: &types.S3KeyFilter{FilterRules: []types.FilterRule{
+		{Name: types.FilterRuleNamePrefix, Value: aws.String("in/")}}}}}}
+
+// configure puts bucket's notification configuration. Before
 // PutBucketNotificationConfiguration exists (501), the test skips, except
 // under CI.
-func configure(t *testing.T, c *s3.Client, bucket string) {
+func configure(t *testing.T, c *s3.Client, bucket string, qcs []types.QueueConfiguration) {
 	t.Helper()
 	_, err := c.PutBucketNotificationConfiguration(context.Background(), &s3.PutBucketNotificationConfigurationInput{
-		Bucket: aws.String(bucket),
-		NotificationConfiguration: &types.NotificationConfiguration{QueueConfigurations: []types.QueueConfiguration{
-			{Id: aws.String("all"), QueueArn: aws.String(hookARN),
-				Events: []types.Event{"s3:ObjectCreated:*", "s3:ObjectRemoved:*"}},
-			{Id: aws.String("nats"), QueueArn: aws.String(busARN), Events: []types.Event{"s3:ObjectCreated:*"},
-				Filter: &types.NotificationConfigurationFilter{Key: &types.S3KeyFilter{FilterRules: []types.FilterRule{
-					{Name: types.FilterRuleNamePrefix, Value: aws.String("nats/")}}}}},
-		}},
+		Bucket:                    aws.String(bucket),
+		NotificationConfiguration: &types.NotificationConfiguration{QueueConfigurations: qcs},
 	})
 	var ae smithy.APIError
 	if errors.As(err, &ae) && ae.ErrorCode() == "NotImplemented" && os.Getenv("CI") == "" {
@@ -96,7 +98,7 @@ func configure(t *testing.T, c *s3.Client, bucket string) {
 	}
 }
 
-func mustCreate(t *testing.T, c *s3.Client, bucket string, versioned bool) {
+func mustCreate(t *testing.T, c *s3.Client, bucket string, versioned bool, qcs []types.QueueConfiguration) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
@@ -108,7 +110,7 @@ func mustCreate(t *testing.T, c *s3.Client, bucket string, versioned bool) {
 			t.Fatal(err)
 		}
 	}
-	configure(t, c, bucket)
+	configure(t, c, bucket, qcs)
 }
 
 func put(t *testing.T, c *s3.Client, bucket, key string, body []byte) string {
@@ -152,12 +154,13 @@ func check(t *testing.T, got []notify.Event, wants []want) {
 
 // TestEvents: each kind of write is one event on the webhook, in order,
 // with the object's name, size and ETag; NATS gets the objects created
-// under its prefix; the metrics count them.
+// under the prefix its bucket's configuration names; the metrics count
+// them.
 func TestEvents(t *testing.T) {
 	s := start(t)
 	c := s.srv.client()
 	ctx := context.Background()
-	mustCreate(t, c, "events", false)
+	mustCreate(t, c, "events", false, toHook)
 
 	etag := put(t, c, "events", "a.txt", []byte("hello"))
 	cp, err := c.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String("events"), Key: aws.String("b.txt"),
@@ -170,9 +173,8 @@ func TestEvents(t *testing.T) {
 	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("events"), Key: aws.String("a.txt")}); err != nil {
 		t.Fatal(err)
 	}
-	natsETag := put(t, c, "events", "nats/n.txt", []byte("to nats"))
 
-	mustCreate(t, c, "versioned", true)
+	mustCreate(t, c, "versioned", true, toHook)
 	vETag := put(t, c, "versioned", "v.txt", []byte("version one"))
 	del, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("versioned"), Key: aws.String("v.txt")})
 	if err != nil {
@@ -186,10 +188,13 @@ func TestEvents(t *testing.T) {
 		{name: "ObjectCreated:Copy", bucket: "events", key: "b.txt", size: 5, etag: cpETag},
 		{name: "ObjectCreated:CompleteMultipartUpload", bucket: "events", key: "big.bin", size: 5<<20 + 1, etag: mpETag},
 		{name: "ObjectRemoved:Delete", bucket: "events", key: "a.txt"},
-		{name: "ObjectCreated:Put", bucket: "events", key: "nats/n.txt", size: 7, etag: natsETag},
 		{name: "ObjectCreated:Put", bucket: "versioned", key: "v.txt", size: 11, etag: vETag},
 		{name: "ObjectRemoved:DeleteMarkerCreated", bucket: "versioned", key: "v.txt", version: aws.ToString(del.VersionId)},
 	}
+	mustCreate(t, c, "bus", false, toBus)
+	put(t, c, "bus", "out/x.txt", []byte("not to nats"))
+	natsETag := put(t, c, "bus", "in/n.txt", []byte("to nats"))
+
 	got := s.hook.wait(t, "the webhook's events", func(evs []notify.Event) bool { return len(evs) >= len(wants) })
 	check(t, got, wants)
 	s.hook.mu.Lock()
@@ -206,7 +211,7 @@ func TestEvents(t *testing.T) {
 		if err := json.Unmarshal(m.Data, &msg); err != nil || len(msg.Records) != 1 {
 			t.Fatalf("NATS message %s: %v", m.Data, err)
 		}
-		check(t, msg.Records, wants[4:5])
+		check(t, msg.Records, []want{{name: "ObjectCreated:Put", bucket: "bus", key: "in/n.txt", size: 7, etag: natsETag}})
 	case <-time.After(time.Minute):
 		t.Fatal("NATS received nothing")
 	}
@@ -277,7 +282,7 @@ func numbered(prefix string, n int) []string {
 func TestWebhookDownThenUp(t *testing.T) {
 	s := start(t)
 	c := s.srv.client()
-	mustCreate(t, c, "down", false)
+	mustCreate(t, c, "down", false, toHook)
 	s.hook.setDown(true)
 	keys := numbered("k", 20)
 	for _, k := range keys {
@@ -315,7 +320,7 @@ func waitMetric(t *testing.T, srv *server, prefix string) {
 func TestKillAfterAcknowledgedPuts(t *testing.T) {
 	s := start(t)
 	c := s.srv.client()
-	mustCreate(t, c, "crash", false)
+	mustCreate(t, c, "crash", false, toHook)
 	s.hook.setDown(true)
 	keys := numbered("c", 50)
 	for _, k := range keys {
