@@ -83,11 +83,17 @@ func (q *Queue) work(ctx context.Context, arn string, s Sender) {
 	unsaved := 0
 	for {
 		event, idle, err := r.next(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				q.log.Error("notification queue: reading", "target", arn, "err", err)
-			}
+		if ctx.Err() != nil {
 			return
+		}
+		if err != nil { // a disk error: try again later, from the same place
+			q.log.Error("notification queue: reading", "target", arn, "err", err)
+			r.close()
+			r.pos = r.last
+			if !sleep(ctx, q.opts.MaxBackoff) {
+				return
+			}
+			continue
 		}
 		if idle { // caught up: save the cursor (past other targets' lines too)
 			q.advance(arn, r.pos, true)
@@ -136,14 +142,22 @@ func (q *Queue) send(ctx context.Context, arn string, s Sender, event []byte) bo
 			failedSince = time.Now()
 			q.log.Warn("notification target failing: retrying with backoff", "target", arn, "err", err)
 		}
-		t := time.NewTimer(wait/2 + rand.N(wait/2+1)) // jittered
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if !sleep(ctx, wait/2+rand.N(wait/2+1)) { // jittered
 			return false
-		case <-t.C:
 		}
 		wait = min(wait*2, q.opts.MaxBackoff)
+	}
+}
+
+// sleep waits for d, or until ctx ends (false).
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
 
@@ -152,6 +166,7 @@ type reader struct {
 	q     *Queue
 	arn   string
 	pos   position // after the last line read
+	last  position // before it
 	saved position // the cursor last written
 	f     *os.File
 	br    *bufio.Reader
@@ -195,6 +210,7 @@ func (r *reader) next(ctx context.Context) (event []byte, idle bool, err error) 
 
 // line reads the line at r.pos (opening its segment) and moves past it.
 func (r *reader) line() ([]byte, error) {
+	r.last = r.pos
 	if r.f == nil {
 		f, err := os.Open(filepath.Join(r.q.dir, segName(r.pos.Seg)))
 		if err != nil {

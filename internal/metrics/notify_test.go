@@ -1,0 +1,41 @@
+package metrics
+
+import (
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/jogstore/jog/internal/notify/queue"
+)
+
+// TestNotifyCollector: the queue's counters as the server's metrics, read
+// at scrape time.
+func TestNotifyCollector(t *testing.T) {
+	m := New()
+	st := queue.Stats{Targets: map[string]queue.TargetStats{"arn:jog:sqs:us-east-1:h:webhook": {Queued: 3, Delivered: 2, Failures: 5}},
+		Bytes: 1234, EnqueueErrors: 1}
+	m.WatchNotify(func() queue.Stats { return st })
+	scrape := func() string {
+		rec := httptest.NewRecorder()
+		m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		b, _ := io.ReadAll(rec.Body)
+		return string(b)
+	}
+	got := scrape()
+	for _, line := range []string{
+		`jog_notify_queued_total{target="arn:jog:sqs:us-east-1:h:webhook"} 3`,
+		`jog_notify_delivered_total{target="arn:jog:sqs:us-east-1:h:webhook"} 2`,
+		`jog_notify_failures_total{target="arn:jog:sqs:us-east-1:h:webhook"} 5`,
+		"jog_notify_queue_bytes 1234",
+		"jog_notify_enqueue_errors_total 1",
+	} {
+		if !strings.Contains(got, line+"\n") {
+			t.Errorf("no %q in:\n%s", line, got)
+		}
+	}
+	st.Bytes = 99 // read at scrape time
+	if got := scrape(); !strings.Contains(got, "jog_notify_queue_bytes 99\n") {
+		t.Error("the queue's bytes are not read at scrape time")
+	}
+}
