@@ -149,20 +149,13 @@ func sealFile(path, sealed string) error {
 // and their directories go. A rename is atomic, so two gateways adopting
 // at once each get a file or nothing.
 func (s *Spool) Adopt() error {
-	entries, err := os.ReadDir(s.root)
+	ended, err := datadir.EndedGateways(s.root, s.gateway, lockFile)
 	if err != nil {
 		return err
 	}
 	var errs []error
-	for _, e := range entries {
-		g := e.Name()
-		if !e.IsDir() || g == s.gateway {
-			continue
-		}
+	for _, g := range ended {
 		dir := filepath.Join(s.root, g)
-		if locked, err := datadir.PathLocked(filepath.Join(dir, lockFile)); err != nil || locked {
-			continue // alive (or unknown): its own to deliver
-		}
 		files, err := os.ReadDir(dir)
 		if err != nil {
 			errs = append(errs, err)

@@ -4,7 +4,9 @@ package datadir
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -99,5 +101,31 @@ func TestLockPath(t *testing.T) {
 	release()
 	if locked, err := PathLocked(path); locked || err != nil {
 		t.Errorf("PathLocked after release = %v, %v", locked, err)
+	}
+}
+
+// TestEndedGateways: the gateway directories whose lock is free, less
+// self's and files.
+func TestEndedGateways(t *testing.T) {
+	root := t.TempDir()
+	for _, g := range []string{"self", "live", "ended", "never-locked"} {
+		if err := os.Mkdir(filepath.Join(root, g), 0o750); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "a-file"), nil, 0o640)
+	live, err := LockPath(filepath.Join(root, "live", "lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live()
+	ended, err := LockPath(filepath.Join(root, "ended", "lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended()
+	got, err := EndedGateways(root, "self", "lock")
+	if err != nil || strings.Join(got, " ") != "ended never-locked" {
+		t.Errorf("EndedGateways = %v, %v; want [ended never-locked]", got, err)
 	}
 }

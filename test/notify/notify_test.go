@@ -276,18 +276,25 @@ func numbered(prefix string, n int) []string {
 	return out
 }
 
+// putWhileDown starts the server, makes bucket with its events to the
+// webhook, takes the webhook down and PUTs n objects: their keys.
+func putWhileDown(t *testing.T, bucket string, n int) (*setup, []string) {
+	s := start(t)
+	c := s.srv.client()
+	mustCreate(t, c, bucket, false, toHook)
+	s.hook.setDown(true)
+	keys := numbered(bucket+"-", n)
+	for _, k := range keys {
+		put(t, c, bucket, k, []byte(k))
+	}
+	return s, keys
+}
+
 // TestWebhookDownThenUp: while the webhook answers 500 the events wait
 // (and the failures are counted); once it answers again every one arrives,
 // in order.
 func TestWebhookDownThenUp(t *testing.T) {
-	s := start(t)
-	c := s.srv.client()
-	mustCreate(t, c, "down", false, toHook)
-	s.hook.setDown(true)
-	keys := numbered("k", 20)
-	for _, k := range keys {
-		put(t, c, "down", k, []byte(k))
-	}
+	s, keys := putWhileDown(t, "down", 20)
 	waitMetric(t, s.srv, fmt.Sprintf(`jog_notify_failures_total{target=%q} `, hookARN))
 	s.hook.setDown(false)
 	got := s.hook.wait(t, "the events after the webhook came back", func(evs []notify.Event) bool { return len(evs) >= len(keys) })
@@ -318,14 +325,7 @@ func waitMetric(t *testing.T, srv *server, prefix string) {
 // acknowledging PUTs whose events its target had not taken; the next
 // start delivers every one of them (duplicates allowed, none missing).
 func TestKillAfterAcknowledgedPuts(t *testing.T) {
-	s := start(t)
-	c := s.srv.client()
-	mustCreate(t, c, "crash", false, toHook)
-	s.hook.setDown(true)
-	keys := numbered("c", 50)
-	for _, k := range keys {
-		put(t, c, "crash", k, []byte(k))
-	}
+	s, keys := putWhileDown(t, "crash", 50)
 	s.srv.kill()
 	s.hook.setDown(false)
 	s.srv = startServer(t, s.bin, s.dataDir, s.env, s.args...)

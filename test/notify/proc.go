@@ -95,23 +95,8 @@ func startServer(t *testing.T, bin, dataDir string, env []string, args ...string
 			done = true
 		}
 	}
-	waitReady(t, s.url)
+	testutil.WaitReady(t, s.url)
 	return s
-}
-
-func waitReady(t *testing.T, url string) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(url + "/health/ready"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s not ready within a minute", url)
 }
 
 // stop stops the server gracefully (SIGTERM) and waits for it.

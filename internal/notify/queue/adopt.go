@@ -23,19 +23,13 @@ const adoptChunk = 1 << 20
 // one queue at once; a crash halfway leaves it to adopt again (its
 // deliveries are then sent twice: at least once).
 func (q *Queue) adopt() error {
-	entries, err := os.ReadDir(q.root)
+	ended, err := datadir.EndedGateways(q.root, q.gateway, lockFile)
 	if err != nil {
 		return err
 	}
 	var errs []error
-	for _, e := range entries {
-		if !e.IsDir() || e.Name() == q.gateway {
-			continue
-		}
-		dir := filepath.Join(q.root, e.Name())
-		if locked, err := datadir.PathLocked(filepath.Join(dir, lockFile)); err != nil || locked {
-			continue // alive (or unknown): its own to deliver
-		}
+	for _, g := range ended {
+		dir := filepath.Join(q.root, g)
 		unlock, err := datadir.LockPath(filepath.Join(dir, lockFile))
 		if err != nil {
 			continue // another gateway adopts it
@@ -50,7 +44,7 @@ func (q *Queue) adopt() error {
 			continue
 		}
 		os.Remove(dir) // the lock file went with the rest; the directory goes once empty
-		q.log.Info("notification queue of an ended gateway adopted", "gateway", e.Name(), "deliveries", n,
+		q.log.Info("notification queue of an ended gateway adopted", "gateway", g, "deliveries", n,
 			"dropped_unconfigured", dropped)
 	}
 	return errors.Join(errs...)
