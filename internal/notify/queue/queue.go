@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -480,7 +481,7 @@ func listSegments(dir string) ([]segFile, error) {
 		}
 		out = append(out, segFile{seq, fi.Size()})
 	}
-	slices.SortFunc(out, func(a, b segFile) int { return int(min(max(int64(a.seq)-int64(b.seq), -1), 1)) })
+	slices.SortFunc(out, func(a, b segFile) int { return cmp.Compare(a.seq, b.seq) })
 	return out, nil
 }
 
