@@ -193,7 +193,8 @@ func (q *Queue) load() error {
 	return q.begin(q.active + 1)
 }
 
-// begin creates segment seq as the active one (q.mu held, or at Open).
+// begin creates segment seq as the active one (q.mu held, or at Open);
+// on an error nothing changes.
 func (q *Queue) begin(seq uint64) error {
 	f, err := os.OpenFile(filepath.Join(q.dir, segName(seq)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
 	if err != nil {
@@ -202,6 +203,7 @@ func (q *Queue) begin(seq uint64) error {
 	if !q.opts.NoSync {
 		if err := datadir.SyncDir(q.dir); err != nil {
 			f.Close()
+			os.Remove(f.Name())
 			return err
 		}
 	}
@@ -324,16 +326,19 @@ func (q *Queue) append(lines []byte) error {
 // roll ends the active segment (fsynced, so all written is synced) and
 // begins the next (q.mu held, no sync running).
 func (q *Queue) roll() error {
-	if !q.opts.NoSync {
-		if err := q.f.Sync(); err != nil {
-			return fmt.Errorf("notification queue: fsync: %w", err)
+	if q.f != nil { // nil: the last roll could not begin the next segment
+		if !q.opts.NoSync {
+			if err := q.f.Sync(); err != nil {
+				return fmt.Errorf("notification queue: fsync: %w", err)
+			}
 		}
+		if err := q.f.Close(); err != nil {
+			return err
+		}
+		q.f = nil
+		q.segs[q.active] = q.size
+		q.done = q.written
 	}
-	if err := q.f.Close(); err != nil {
-		return err
-	}
-	q.segs[q.active] = q.size
-	q.done = q.written
 	err := q.begin(q.active + 1)
 	q.wake()
 	return err
@@ -437,14 +442,17 @@ func (q *Queue) Close() error {
 	for q.syncing {
 		q.cond.Wait()
 	}
-	var syncErr error
-	if !q.opts.NoSync {
-		syncErr = q.f.Sync()
+	var syncErr, closeErr error
+	if q.f != nil {
+		if !q.opts.NoSync {
+			syncErr = q.f.Sync()
+		}
+		closeErr = q.f.Close()
 	}
 	if syncErr == nil { // what waiters wrote is synced now
 		q.done = q.written
 	}
-	errs := []error{syncErr, q.f.Close()}
+	errs := []error{syncErr, closeErr}
 	q.cond.Broadcast()
 	q.mu.Unlock()
 	errs = append(errs, q.persist(), q.unlock())
