@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"flag"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,17 @@ func TestNotifySettings(t *testing.T) {
 	var out bytes.Buffer
 	if err := l.WriteTOML(&out); err != nil {
 		t.Fatal(err)
+	}
+	var help bytes.Buffer
+	c = Default()
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(&help)
+	c.BindFlags(fs, func(k string) string {
+		return map[string]string{"JOG_NOTIFY_WEBHOOK_TOKEN": "a=tok-a", "JOG_NOTIFY_NATS": "bus=nats://u:pw-nats@h:4222/s"}[k]
+	})
+	fs.PrintDefaults()
+	if strings.Contains(help.String(), "tok-a") || strings.Contains(help.String(), "pw-nats") {
+		t.Errorf("-h shows a secret from the environment:\n%s", help.String())
 	}
 	if s := out.String(); strings.Contains(s, "tok-a") || strings.Contains(s, "pw-nats") || !strings.Contains(s, "a=http://127.0.0.1/") {
 		t.Errorf("--print-config shows a secret or hides the webhook:\n%s", s)
