@@ -33,6 +33,9 @@ func (s *Service) NotifyTarget(arn string) bool {
 	return s.notify.queue != nil && s.notify.queue.Target(arn)
 }
 
+// Notifying reports whether event notifications are on (Options.Notify).
+func (s *Service) Notifying() bool { return s.notify.queue != nil }
+
 // EnqueueFailures is the number of events the queue refused so far (each
 // logged with its request ID): their requests were answered all the same.
 func (s *Service) EnqueueFailures() uint64 { return s.notify.failed.Load() }
