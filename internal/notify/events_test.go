@@ -3,9 +3,10 @@ package notify
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"testing"
 	"time"
+
+	"github.com/jogstore/jog/internal/testutil/golden"
 )
 
 func TestMatch(t *testing.T) {
@@ -59,19 +60,7 @@ func TestEventGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const path = "testdata/event-put.json"
-	if *update {
-		if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(append(got, '\n')) != string(want) {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
+	golden.CheckFile(t, "internal/notify", "event-put.json", append(got, '\n'), *update)
 }
 
 func TestRemovalHasNoSizeOrETag(t *testing.T) {

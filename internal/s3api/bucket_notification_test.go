@@ -188,4 +188,22 @@ func TestBucketNotificationRequestInfo(t *testing.T) {
 	if !bytes.Contains([]byte(e.EventTime), []byte("Z")) {
 		t.Errorf("eventTime %q", e.EventTime)
 	}
+
+	// DeleteObjects: an event per key removed, with the request's ID.
+	del := `<Delete><Object><Key>images/a b.jpg</Key></Object><Object><Key>images/gone.jpg</Key></Object><Object><Key>other.jpg</Key></Object></Delete>`
+	sum := md5.Sum([]byte(del))
+	rec = do(t, h, "POST", "/bkt?delete", del, "Content-MD5", base64.StdEncoding.EncodeToString(sum[:]))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("DeleteObjects: %d %s", rec.Code, rec.Body)
+	}
+	var got []string
+	for _, d := range q.ds[1:] {
+		got = append(got, d.Event.EventName+" "+d.Event.S3.Object.Key)
+		if d.Event.ResponseElements.RequestID != rec.Header().Get("x-amz-request-id") {
+			t.Errorf("DeleteObjects event with request ID %q", d.Event.ResponseElements.RequestID)
+		}
+	}
+	if strings.Join(got, ",") != "ObjectRemoved:Delete images/a+b.jpg,ObjectRemoved:Delete images/gone.jpg" {
+		t.Errorf("DeleteObjects events %v", got)
+	}
 }

@@ -3,15 +3,11 @@ package service
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/meta"
-	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/notify"
 )
 
@@ -65,19 +61,8 @@ func (q *fakeQueue) last() notify.Event {
 // to hookTarget.
 func newNotifyService(t *testing.T, versioning string, configure bool) (*Service, *fakeQueue) {
 	t.Helper()
-	dir := t.TempDir()
-	m, err := sqlite.Open(t.Context(), filepath.Join(dir, "meta.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close() })
-	b, err := disk.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.NoSync = true
 	q := &fakeQueue{}
-	s := NewWith(m, b, slog.New(slog.DiscardHandler), Options{Notify: q})
+	s, _ := newTestServiceWith(t, Options{Notify: q})
 	if err := s.CreateBucket(t.Context(), "bkt", "r", "owner"); err != nil {
 		t.Fatal(err)
 	}
