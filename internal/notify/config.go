@@ -12,14 +12,15 @@ import (
 )
 
 // Config is a bucket's NotificationConfiguration, as S3's API model names
-// its elements (PutBucketNotificationConfiguration). JOG carries out the
+// its elements (PutBucketNotificationConfiguration); the service stores it
+// as JSON with the tags below. JOG carries out the
 // queue configurations, whose Queue is the ARN of a target the server is
 // configured with; the other destinations (SNS topics, Lambda functions,
 // EventBridge) are parsed to be refused (Parse).
 type Config struct {
-	XMLName xml.Name      `xml:"NotificationConfiguration"`
-	Xmlns   string        `xml:"xmlns,attr,omitempty"`
-	Queues  []QueueConfig `xml:"QueueConfiguration"`
+	XMLName xml.Name      `xml:"NotificationConfiguration" json:"-"`
+	Xmlns   string        `xml:"xmlns,attr,omitempty" json:"-"`
+	Queues  []QueueConfig `xml:"QueueConfiguration" json:"queues"`
 	// Only in a request: refused (Parse), never stored.
 	Topics      []struct{} `xml:"TopicConfiguration" json:"-"`
 	Functions   []struct{} `xml:"CloudFunctionConfiguration" json:"-"`
@@ -30,27 +31,27 @@ type Config struct {
 // admits go to the target named Queue. Elements in the order S3 answers
 // them.
 type QueueConfig struct {
-	ID     string   `xml:"Id"`
-	Queue  string   `xml:"Queue"`
-	Events []string `xml:"Event"`
-	Filter *Filter  `xml:"Filter,omitempty"`
+	ID     string   `xml:"Id" json:"id"`
+	Queue  string   `xml:"Queue" json:"queue"`
+	Events []string `xml:"Event" json:"events"`
+	Filter *Filter  `xml:"Filter,omitempty" json:"filter,omitempty"`
 }
 
 // Filter selects keys by prefix and suffix (S3Key's FilterRules).
 type Filter struct {
-	Key KeyFilter `xml:"S3Key"`
+	Key KeyFilter `xml:"S3Key" json:"key"`
 }
 
 // KeyFilter holds at most one prefix and one suffix rule.
 type KeyFilter struct {
-	Rules []FilterRule `xml:"FilterRule"`
+	Rules []FilterRule `xml:"FilterRule" json:"rules"`
 }
 
 // FilterRule is a prefix or suffix rule. Name is stored as S3 answers it
 // ("Prefix", "Suffix") whatever case the request used.
 type FilterRule struct {
-	Name  string `xml:"Name"`
-	Value string `xml:"Value"`
+	Name  string `xml:"Name" json:"name"`
+	Value string `xml:"Value" json:"value"`
 }
 
 // ErrMalformed reports a document that is not a NotificationConfiguration

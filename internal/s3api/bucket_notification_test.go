@@ -7,8 +7,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/xml"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -205,5 +207,53 @@ func TestBucketNotificationRequestInfo(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "ObjectRemoved:Delete images/a+b.jpg,ObjectRemoved:Delete images/gone.jpg" {
 		t.Errorf("DeleteObjects events %v", got)
+	}
+}
+
+// TestBucketNotificationPost: a browser-based upload is ObjectCreated:Post,
+// with the form's signer as principal.
+func TestBucketNotificationPost(t *testing.T) {
+	q := &memQueue{}
+	h := notifyHandler(t, q)
+	if rec := do(t, h, "PUT", "/bkt?notification", notifyConfig); rec.Code != http.StatusOK {
+		t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
+	}
+	now := time.Now().UTC()
+	cred := fuzzAccessKey + "/" + now.Format("20060102") + "/" + fuzzRegion + "/s3/aws4_request"
+	date := now.Format(sigv4.AmzDateFormat)
+	doc, err := json.Marshal(map[string]any{"expiration": now.Add(time.Hour).Format("2006-01-02T15:04:05.000Z"),
+		"conditions": []any{map[string]string{"bucket": "bkt"}, []string{"starts-with", "$key", "images/"},
+			map[string]string{"x-amz-algorithm": sigv4.Algorithm}, map[string]string{"x-amz-credential": cred}, map[string]string{"x-amz-date": date}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := base64.StdEncoding.EncodeToString(doc)
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for _, f := range [][2]string{{"key", "images/form.jpg"}, {"x-amz-algorithm", sigv4.Algorithm}, {"x-amz-credential", cred},
+		{"x-amz-date", date}, {"policy", policy}, {"x-amz-signature", sigv4.SignPOST(fuzzSecretKey, now, fuzzRegion, policy)}} {
+		if err := mw.WriteField(f[0], f[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fw, err := mw.CreateFormFile("file", "form.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write([]byte("jpeg"))
+	mw.Close()
+	r := httptest.NewRequest("POST", "/bkt", &b)
+	r.Header.Set("Content-Type", mw.FormDataContentType())
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	if rec.Code/100 != 2 {
+		t.Fatalf("PostObject: %d %s", rec.Code, rec.Body)
+	}
+	if len(q.ds) != 1 {
+		t.Fatalf("%d deliveries, want 1", len(q.ds))
+	}
+	if e := q.ds[0].Event; e.EventName != "ObjectCreated:Post" || e.S3.Object.Key != "images/form.jpg" ||
+		e.UserIdentity.PrincipalID != fuzzAccessKey || e.ResponseElements.RequestID != rec.Header().Get("x-amz-request-id") {
+		t.Errorf("event %+v", e)
 	}
 }
