@@ -7,7 +7,7 @@ import (
 
 // Bucket configurations JOG carries out none of — encryption at rest,
 // website hosting, replication, transfer acceleration, requester pays,
-// event notifications, analytics, inventory, request metrics,
+// analytics, inventory, request metrics,
 // intelligent-tiering — still have a state a client may read: none. Tools
 // that read a bucket's whole state (Terraform's refresh, S3 browsers,
 // backup tools) expect S3's answer for a bucket without the configuration,
@@ -28,7 +28,6 @@ var configReads = []configRead{
 	{"replication", OpGetBucketReplication, OpUnknown},
 	{"accelerate", OpGetBucketAccelerateConfiguration, OpUnknown},
 	{"requestPayment", OpGetBucketRequestPayment, OpUnknown},
-	{"notification", OpGetBucketNotificationConfiguration, OpUnknown},
 	{"analytics", OpGetBucketAnalyticsConfiguration, OpListBucketAnalyticsConfigurations},
 	{"inventory", OpGetBucketInventoryConfiguration, OpListBucketInventoryConfigurations},
 	{"metrics", OpGetBucketMetricsConfiguration, OpListBucketMetricsConfigurations},
@@ -119,7 +118,6 @@ var emptyConfigs = [numOps]emptyConfig{
 	OpGetBucketRequestPayment: {doc: func(*request) any {
 		return requestPaymentConfiguration{Xmlns: s3Namespace, Payer: "BucketOwner"}
 	}},
-	OpGetBucketNotificationConfiguration:         {doc: emptyDoc("NotificationConfiguration")},
 	OpGetBucketAnalyticsConfiguration:            {err: errNoSuchConfiguration},
 	OpGetBucketInventoryConfiguration:            {err: errNoSuchConfiguration},
 	OpGetBucketMetricsConfiguration:              {err: errNoSuchConfiguration},

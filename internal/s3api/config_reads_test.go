@@ -50,8 +50,8 @@ func TestConfigReadsTable(t *testing.T) {
 			t.Errorf("%v has an empty state but no configReads row", Op(o))
 		}
 	}
-	if seen != 14 {
-		t.Errorf("%d configuration reads, want 14", seen)
+	if seen != 13 {
+		t.Errorf("%d configuration reads, want 13", seen)
 	}
 }
 
@@ -69,7 +69,6 @@ func TestGoldenEmptyConfigs(t *testing.T) {
 		{OpGetBucketReplication, "/bucket?replication"},
 		{OpGetBucketAccelerateConfiguration, "/bucket?accelerate"},
 		{OpGetBucketRequestPayment, "/bucket?requestPayment"},
-		{OpGetBucketNotificationConfiguration, "/bucket?notification"},
 		{OpGetBucketAnalyticsConfiguration, "/bucket?analytics&id=list1"},
 		{OpListBucketAnalyticsConfigurations, "/bucket?analytics"},
 		{OpGetBucketInventoryConfiguration, "/bucket?inventory&id=report1"},

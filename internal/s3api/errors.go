@@ -14,6 +14,7 @@ import (
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/notify"
 	"github.com/jogstore/jog/internal/postpolicy"
 	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/service"
@@ -198,7 +199,15 @@ func toAPIError(err error) (*APIError, bool) {
 		c := formErrors[form.Kind]
 		return apiErr(c.Status, c.Code, "%s", form.Msg), true
 	}
-	if errors.Is(err, cors.ErrMalformed) || errors.Is(err, lifecycle.ErrMalformed) || errors.Is(err, tagging.ErrMalformed) { // S3's message, not the detail
+	var nc *notify.ConfigError
+	if errors.As(err, &nc) {
+		status := http.StatusBadRequest
+		if nc.Code == notify.CodeNotImplemented {
+			status = http.StatusNotImplemented
+		}
+		return apiErr(status, nc.Code, "%s", nc.Msg), true
+	}
+	if errors.Is(err, cors.ErrMalformed) || errors.Is(err, lifecycle.ErrMalformed) || errors.Is(err, tagging.ErrMalformed) || errors.Is(err, notify.ErrMalformed) { // S3's message, not the detail
 		return errMalformedXML, true
 	}
 	var lcRule *lifecycle.RuleError

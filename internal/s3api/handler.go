@@ -266,6 +266,7 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 			return err
 		}
 	}
+	h.withNotify(req)
 	return operations[req.route.Op].serve(h, w, req)
 }
 

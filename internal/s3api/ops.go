@@ -108,6 +108,9 @@ const (
 	OpListBucketMetricsConfigurations
 	OpGetBucketIntelligentTieringConfiguration
 	OpListBucketIntelligentTieringConfigurations
+	// Event notifications (internal/notify, bucket_notification.go): the
+	// PUT of ?notification; its GET is OpGetBucketNotificationConfiguration.
+	OpPutBucketNotificationConfiguration
 
 	numOps // not an operation: the size of the table
 )
@@ -270,7 +273,7 @@ var operations = [numOps]opDesc{
 	OpGetBucketReplication:                       {"GetBucketReplication", []string{"s3:GetReplicationConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
 	OpGetBucketAccelerateConfiguration:           {"GetBucketAccelerateConfiguration", []string{"s3:GetAccelerateConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
 	OpGetBucketRequestPayment:                    {"GetBucketRequestPayment", []string{"s3:GetBucketRequestPayment"}, "", KindAdmin, (*Handler).getEmptyConfig},
-	OpGetBucketNotificationConfiguration:         {"GetBucketNotificationConfiguration", []string{"s3:GetBucketNotification"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpGetBucketNotificationConfiguration:         {"GetBucketNotificationConfiguration", []string{"s3:GetBucketNotification"}, "", KindAdmin, (*Handler).getBucketNotification},
 	OpGetBucketAnalyticsConfiguration:            {"GetBucketAnalyticsConfiguration", []string{"s3:GetAnalyticsConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
 	OpListBucketAnalyticsConfigurations:          {"ListBucketAnalyticsConfigurations", []string{"s3:GetAnalyticsConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
 	OpGetBucketInventoryConfiguration:            {"GetBucketInventoryConfiguration", []string{"s3:GetInventoryConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
@@ -279,6 +282,7 @@ var operations = [numOps]opDesc{
 	OpListBucketMetricsConfigurations:            {"ListBucketMetricsConfigurations", []string{"s3:GetMetricsConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
 	OpGetBucketIntelligentTieringConfiguration:   {"GetBucketIntelligentTieringConfiguration", []string{"s3:GetIntelligentTieringConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
 	OpListBucketIntelligentTieringConfigurations: {"ListBucketIntelligentTieringConfigurations", []string{"s3:GetIntelligentTieringConfiguration"}, "", KindAdmin, (*Handler).getEmptyConfig},
+	OpPutBucketNotificationConfiguration:         {"PutBucketNotificationConfiguration", []string{"s3:PutBucketNotification"}, "", KindAdmin, (*Handler).putBucketNotification},
 }
 
 // versionDesc is what S3 requires instead of an operation's actions when

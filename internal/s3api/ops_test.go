@@ -154,6 +154,7 @@ var awsActions = map[string]struct {
 	"GetBucketAccelerateConfiguration":           {[]string{"s3:GetAccelerateConfiguration"}, ""},
 	"GetBucketRequestPayment":                    {[]string{"s3:GetBucketRequestPayment"}, ""},
 	"GetBucketNotificationConfiguration":         {[]string{"s3:GetBucketNotification"}, ""},
+	"PutBucketNotificationConfiguration":         {[]string{"s3:PutBucketNotification"}, ""},
 	"GetBucketAnalyticsConfiguration":            {[]string{"s3:GetAnalyticsConfiguration"}, ""},
 	"ListBucketAnalyticsConfigurations":          {[]string{"s3:GetAnalyticsConfiguration"}, ""},
 	"GetBucketInventoryConfiguration":            {[]string{"s3:GetInventoryConfiguration"}, ""},

@@ -26,7 +26,7 @@ type Route struct {
 // JOG does not implement yet.
 var bucketSubresources = []string{
 	"accelerate", "analytics", "encryption", "intelligent-tiering",
-	"inventory", "metrics", "notification",
+	"inventory", "metrics",
 	"replication",
 	"requestPayment", "website",
 	"metadataConfiguration", "metadataTable",
@@ -142,6 +142,9 @@ func bucketOp(method string, q map[string][]string) Op {
 	}
 	if has(q, "logging") {
 		return putGet(method, OpPutBucketLogging, OpGetBucketLogging)
+	}
+	if has(q, "notification") {
+		return putGet(method, OpPutBucketNotificationConfiguration, OpGetBucketNotificationConfiguration)
 	}
 	if has(q, "quota") {
 		return configOp(method, OpPutBucketQuota, OpGetBucketQuota, OpDeleteBucketQuota)

@@ -67,7 +67,7 @@ var (
 	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
 		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging, OpPutBucketPolicy,
 		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock, OpCreateReservation, OpPutBucketQuota,
-		OpPutBucketLogging)
+		OpPutBucketLogging, OpPutBucketNotificationConfiguration)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
 	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
 		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
@@ -215,6 +215,9 @@ var wireTable = []wireRule{
 	{name: "x-amz-bucket-object-lock-token", handled: opsOf(OpPutObjectLockConfiguration),
 		note: "not needed: object lock is enabled only when a bucket is created"},
 	{name: "x-amz-bucket-namespace", refused: opsOf(OpCreateBucket), accept: anyOf("global"), err: errNoNamespace, sample: "account-regional"},
+
+	{name: "x-amz-skip-destination-validation", handled: opsOf(OpPutBucketNotificationConfiguration),
+		note: "true accepts a queue ARN that names no target of the server (S3 skips its test message); events for it are not delivered until the server has such a target"},
 
 	{name: "x-amz-transition-default-minimum-object-size", handled: opsOf(OpPutBucketLifecycleConfiguration),
 		note: "accepted and ignored: it sizes transitions, and JOG refuses every Transition"},

@@ -89,6 +89,7 @@ var opTargets = map[Op]struct {
 	OpGetBucketAccelerateConfiguration:           {"GET", "/b?accelerate", ""},
 	OpGetBucketRequestPayment:                    {"GET", "/b?requestPayment", ""},
 	OpGetBucketNotificationConfiguration:         {"GET", "/b?notification", ""},
+	OpPutBucketNotificationConfiguration:         {"PUT", "/b?notification", ""},
 	OpGetBucketAnalyticsConfiguration:            {"GET", "/b?analytics&id=a", ""},
 	OpListBucketAnalyticsConfigurations:          {"GET", "/b?analytics", ""},
 	OpGetBucketInventoryConfiguration:            {"GET", "/b?inventory&id=a", ""},

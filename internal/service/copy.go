@@ -6,6 +6,7 @@ import (
 
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/notify"
 )
 
 // CopyInput describes a server-side copy. Dst carries the destination and,
@@ -60,6 +61,9 @@ func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, st
 	if dst.Checksums.Algorithm == "" {
 		dst.Checksums.Algorithm = checksum.Algorithm(src.Checksum.Algorithm)
 	}
-	o, err := s.PutObject(ctx, dst)
+	o, err := s.putObject(ctx, dst)
+	if err == nil {
+		s.emit(ctx, notify.ObjectCreatedCopy, o)
+	}
 	return o, src.VersionID, err
 }

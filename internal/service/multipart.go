@@ -14,6 +14,7 @@ import (
 
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/notify"
 )
 
 // Multipart limits, as S3's.
@@ -332,6 +333,7 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	s.emit(ctx, notify.ObjectCreatedCompleteMultipartUpload, o)
 	return o, nil
 }
 

@@ -74,7 +74,18 @@ var copyBufPool = sync.Pool{New: func() any { b := make([]byte, 256<<10); return
 // checksums on the way, makes the data durable, then commits the metadata.
 // If anything fails — a short body, a digest or signature mismatch, a failed
 // condition — the new data is discarded and the previous object stays as it was.
+// Once committed, it emits ObjectCreated:Put (:Post for a browser-based
+// upload, notify.Request.Post).
 func (s *Service) PutObject(ctx context.Context, in PutInput) (meta.Object, error) {
+	o, err := s.putObject(ctx, in)
+	if err == nil {
+		s.emit(ctx, createdBy(ctx), o)
+	}
+	return o, err
+}
+
+// putObject is PutObject without its event (CopyObject emits its own).
+func (s *Service) putObject(ctx context.Context, in PutInput) (meta.Object, error) {
 	if err := ValidateKey(in.Key); err != nil {
 		return meta.Object{}, err
 	}

@@ -16,6 +16,12 @@ import (
 
 func newTestService(t *testing.T, inlineMax int) (*Service, *disk.Store) {
 	t.Helper()
+	return newTestServiceWith(t, Options{InlineMax: inlineMax})
+}
+
+// newTestServiceWith is newTestService with opts.
+func newTestServiceWith(t *testing.T, opts Options) (*Service, *disk.Store) {
+	t.Helper()
 	dir := t.TempDir()
 	m, err := sqlite.Open(t.Context(), filepath.Join(dir, "meta.db"))
 	if err != nil {
@@ -27,7 +33,7 @@ func newTestService(t *testing.T, inlineMax int) (*Service, *disk.Store) {
 		t.Fatal(err)
 	}
 	b.NoSync = true
-	s := NewWith(m, b, slog.New(slog.DiscardHandler), Options{InlineMax: inlineMax})
+	s := NewWith(m, b, slog.New(slog.DiscardHandler), opts)
 	if err := m.CreateBucket(t.Context(), meta.Bucket{Name: "b", Region: "r", CreatedAt: meta.Now()}); err != nil {
 		t.Fatal(err)
 	}

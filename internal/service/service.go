@@ -9,6 +9,7 @@ import (
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/notify"
 )
 
 // Service is the object layer shared by every front end (S3 API, fsck, bench).
@@ -37,6 +38,10 @@ type Service struct {
 	// bucketLogging caches each bucket's server access logging target
 	// (BucketLoggingOf), read for every request's record.
 	bucketLogging *configCache[*BucketLogging]
+	// notifyRules caches each bucket's compiled notification
+	// configuration, read on every write when notify.queue is set.
+	notifyRules *configCache[*notify.Rules]
+	notify      notifier
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -59,6 +64,11 @@ type Options struct {
 	// blob.Grace/2 where gateways share the data dir, whose orphan
 	// sweeps spare only blobs younger than blob.Grace.
 	CommitWithin time.Duration
+	// Notify receives the events of every object created or removed in
+	// a bucket with a notification configuration; nil turns event
+	// notifications off (PutBucketNotificationConfiguration then accepts
+	// no destination).
+	Notify notify.Queue
 }
 
 // New returns a Service over the given stores with default options.
@@ -74,6 +84,7 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 		lockDefaultsCache: newConfigCache[LockConfig](CORSCacheTTL, corsCacheMax),
 		bucketAccess:      newConfigCache[*Access](CORSCacheTTL, corsCacheMax),
 		bucketLogging:     newConfigCache[*BucketLogging](CORSCacheTTL, corsCacheMax),
+		notifyRules:       newConfigCache[*notify.Rules](CORSCacheTTL, corsCacheMax),
 		lifecycleDay:      opts.LifecycleDay, commitWithin: opts.CommitWithin}
 	if s.lifecycleDay <= 0 {
 		s.lifecycleDay = lifecycle.Day
@@ -84,6 +95,7 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 	case s.inlineMax < 0:
 		s.inlineMax = 0
 	}
+	s.notify.queue = opts.Notify
 	s.inlineBufs.New = func() any { b := make([]byte, 0, s.inlineMax); return &b }
 	return s
 }

@@ -210,5 +210,6 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owne
 		return DeleteResult{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	s.emitRemoval(ctx, bucket, key, versionID, res)
 	return res, nil
 }

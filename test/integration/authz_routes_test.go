@@ -126,6 +126,7 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 		"GetBucketAccelerateConfiguration":           {method: "GET", path: "/rtb?accelerate"},
 		"GetBucketRequestPayment":                    {method: "GET", path: "/rtb?requestPayment"},
 		"GetBucketNotificationConfiguration":         {method: "GET", path: "/rtb?notification"},
+		"PutBucketNotificationConfiguration":         {method: "PUT", path: "/rtb?notification", body: `<NotificationConfiguration/>`},
 		"GetBucketAnalyticsConfiguration":            {method: "GET", path: "/rtb?analytics&id=a"},
 		"ListBucketAnalyticsConfigurations":          {method: "GET", path: "/rtb?analytics"},
 		"GetBucketInventoryConfiguration":            {method: "GET", path: "/rtb?inventory&id=a"},

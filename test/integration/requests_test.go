@@ -316,11 +316,6 @@ func TestAWSNotImplemented(t *testing.T) {
 			_, err := c.DeleteBucketReplication(ctx, &s3.DeleteBucketReplicationInput{Bucket: b})
 			return err
 		},
-		"PutBucketNotificationConfiguration": func() error {
-			_, err := c.PutBucketNotificationConfiguration(ctx, &s3.PutBucketNotificationConfigurationInput{Bucket: b,
-				NotificationConfiguration: &types.NotificationConfiguration{}})
-			return err
-		},
 		"GetObjectTorrent": func() error {
 			_, err := c.GetObjectTorrent(ctx, &s3.GetObjectTorrentInput{Bucket: b, Key: k})
 			return err

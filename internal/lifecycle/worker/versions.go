@@ -188,7 +188,7 @@ func (w *Worker) endKey(ctx context.Context, bucket string, k *keyState, rules *
 // key's latest version is still the one listed (keyState.latestCond):
 // false, and the version kept, when the key changed since.
 func (w *Worker) removeVersion(ctx context.Context, bucket string, k *keyState, versionID string) (bool, error) {
-	_, err := w.svc.DeleteObject(ctx, bucket, k.Key, versionID, "", k.latestCond())
+	_, err := w.svc.DeleteObject(expiring(ctx), bucket, k.Key, versionID, "", k.latestCond())
 	if errors.Is(err, meta.ErrPreconditionFailed) || errors.Is(err, meta.ErrObjectNotFound) {
 		w.log.Debug("lifecycle: key changed since listed, version kept", "bucket", bucket, "key", k.Key, "version_id", versionID)
 		return false, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/notify"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/tagging"
 )
@@ -305,7 +306,7 @@ func (w *Worker) expire(ctx context.Context, bucket string, o meta.ObjectSummary
 	cond := meta.Condition{IfMatch: o.ETag, IfMatchLastModified: o.LastModified}
 	// On a versioned bucket the delete marker is owned by the expired
 	// object's owner.
-	_, err := w.svc.DeleteObject(ctx, bucket, o.Key, "", o.Owner, cond)
+	_, err := w.svc.DeleteObject(expiring(ctx), bucket, o.Key, "", o.Owner, cond)
 	if errors.Is(err, meta.ErrPreconditionFailed) || errors.Is(err, meta.ErrObjectNotFound) {
 		w.log.Debug("lifecycle: object changed since listed, not expired", "bucket", bucket, "key", o.Key)
 		return false, nil
@@ -375,4 +376,10 @@ func (w *Worker) onPage(bucket string) {
 	if w.opts.OnPage != nil {
 		w.opts.OnPage(bucket)
 	}
+}
+
+// expiring marks ctx's removals as the lifecycle's, so that their events
+// are LifecycleExpiration:* (internal/notify), not ObjectRemoved:*.
+func expiring(ctx context.Context) context.Context {
+	return notify.WithRequest(ctx, notify.Request{Lifecycle: true, PrincipalID: "jog-lifecycle"})
 }

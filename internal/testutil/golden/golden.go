@@ -1,6 +1,6 @@
 // Package golden compares test output with files under testdata/golden,
 // or rewrites them when a test runs with -update: the one implementation
-// of the golden tests of internal/s3api and internal/iamapi.
+// of the golden tests of internal/s3api, internal/iamapi and internal/notify.
 package golden
 
 import (
@@ -15,7 +15,13 @@ import (
 // the hint to rerun with -update.
 func Check(t *testing.T, pkg, name string, got []byte, update bool) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".xml")
+	CheckFile(t, pkg, name+".xml", got, update)
+}
+
+// CheckFile is Check for a file of any kind: testdata/golden/<file>.
+func CheckFile(t *testing.T, pkg, file string, got []byte, update bool) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", file)
 	if update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
