@@ -113,9 +113,8 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if err != nil {
 		return nil, err
 	}
-	if nq != nil {
-		// MERGE (notify-core adds the field): opts.Notify = nq
-		_ = nq
+	if nq != nil { // a nil *queue.Queue must not become a non-nil notify.Queue
+		opts.Notify = nq
 	}
 	svc := service.NewWith(stores.Meta, stores.Blobs, log, opts)
 	// Temp files of writes a crash interrupted: one directory, so before

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
-	"github.com/aws/smithy-go"
 	"github.com/nats-io/nats.go"
 
 	"github.com/jogstore/jog/internal/notify"
@@ -80,19 +78,13 @@ var toBus = []types.QueueConfiguration{{QueueArn: aws.String(busARN), Events: []
 	Filter: &types.NotificationConfigurationFilter{Key: &types.S3KeyFilter{FilterRules: []types.FilterRule{
 		{Name: types.FilterRuleNamePrefix, Value: aws.String("in/")}}}}}}
 
-// configure puts bucket's notification configuration. Before
-// PutBucketNotificationConfiguration exists (501), the test skips, except
-// under CI.
+// configure puts bucket's notification configuration.
 func configure(t *testing.T, c *s3.Client, bucket string, qcs []types.QueueConfiguration) {
 	t.Helper()
 	_, err := c.PutBucketNotificationConfiguration(context.Background(), &s3.PutBucketNotificationConfigurationInput{
 		Bucket:                    aws.String(bucket),
 		NotificationConfiguration: &types.NotificationConfiguration{QueueConfigurations: qcs},
 	})
-	var ae smithy.APIError
-	if errors.As(err, &ae) && ae.ErrorCode() == "NotImplemented" && os.Getenv("CI") == "" {
-		t.Skip("PutBucketNotificationConfiguration is not implemented in this build (notify-core's part)")
-	}
 	if err != nil {
 		t.Fatalf("PutBucketNotificationConfiguration: %v", err)
 	}
