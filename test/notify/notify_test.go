@@ -36,11 +36,12 @@ type setup struct {
 	srv          *server
 	hook         *receiver
 	bus          chan *nats.Msg
+	nats         *natstest.Server
 }
 
 func start(t *testing.T) *setup {
 	t.Helper()
-	ns := natstest.Start(t)
+	ns := natstest.StartJetStream(t)
 	nc, err := nats.Connect(ns.URL())
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func start(t *testing.T) *setup {
 	hs := httptest.NewServer(hook)
 	t.Cleanup(hs.Close)
 	tmp := t.TempDir()
-	s := &setup{bin: testutil.BuildJog(t, tmp), dataDir: tmp + "/data", hook: hook, bus: bus,
+	s := &setup{bin: testutil.BuildJog(t, tmp), dataDir: tmp + "/data", hook: hook, bus: bus, nats: ns,
 		args: []string{"--notify-webhook", "hook=" + hs.URL + "/events", "--notify-nats", "bus=" + ns.URL() + "/" + subject},
 		env:  []string{"JOG_NOTIFY_WEBHOOK_TOKEN=hook=" + token}}
 	s.srv = startServer(t, s.bin, s.dataDir, s.env, s.args...)
@@ -348,5 +349,67 @@ func TestKillAfterAcknowledgedPuts(t *testing.T) {
 	entries, _ := os.ReadDir(s.dataDir + "/notify")
 	if len(entries) != 1 {
 		t.Errorf("notify/ holds %d gateway queues after the restart, want 1 (the killed one's adopted)", len(entries))
+	}
+}
+
+// TestNATSDownThenUp: while nats-server is down the events wait; once it
+// is back (the same port) the server reconnects and publishes every one,
+// in order. A JetStream stream on the subject keeps what is published
+// whoever subscribes when.
+func TestNATSDownThenUp(t *testing.T) {
+	s := start(t)
+	nc, err := nats.Connect(s.nats.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := nc.JetStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.AddStream(&nats.StreamConfig{Name: "EVENTS", Subjects: []string{subject}}); err != nil {
+		t.Fatal(err)
+	}
+	nc.Close()
+	c := s.srv.client()
+	mustCreate(t, c, "bus", false, toBus)
+	s.nats.Stop()
+	keys := numbered("in/k", 10)
+	for _, k := range keys {
+		put(t, c, "bus", k, []byte(k))
+	}
+	waitMetric(t, s.srv, fmt.Sprintf(`jog_notify_failures_total{target=%q} `, busARN))
+	s.nats.Restart()
+	nc, err = nats.Connect(s.nats.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if js, err = nc.JetStream(); err != nil {
+		t.Fatal(err)
+	}
+	var first []string // each key's first arrival: a publish whose flush failed may repeat
+	seen := map[string]bool{}
+	deadline := time.Now().Add(time.Minute)
+	for seq := uint64(1); len(first) < len(keys); {
+		m, err := js.GetMsg("EVENTS", seq)
+		if err != nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("after nats-server came back: %v, want %v (%v)", first, keys, err)
+			}
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		seq++
+		var msg notify.Message
+		if err := json.Unmarshal(m.Data, &msg); err != nil || len(msg.Records) != 1 {
+			t.Fatalf("NATS message %s: %v", m.Data, err)
+		}
+		if k := msg.Records[0].S3.Object.Key; !seen[k] {
+			seen[k] = true
+			first = append(first, k)
+		}
+	}
+	if !slices.Equal(first, keys) {
+		t.Errorf("after nats-server came back: %v, want %v in order", first, keys)
 	}
 }

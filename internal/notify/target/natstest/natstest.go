@@ -19,11 +19,21 @@ type Server struct {
 	t    testing.TB
 	bin  string
 	port int
+	args []string
 	cmd  *exec.Cmd
 }
 
+// StartJetStream starts a nats-server with JetStream, its store in a
+// temporary directory kept across Restart: a stream keeps what is
+// published to its subjects while no subscriber is there.
+func StartJetStream(t testing.TB) *Server {
+	return start(t, "-js", "-sd", t.TempDir())
+}
+
 // Start starts a nats-server; the test's cleanup stops it.
-func Start(t testing.TB) *Server {
+func Start(t testing.TB) *Server { return start(t) }
+
+func start(t testing.TB, args ...string) *Server {
 	t.Helper()
 	bin, err := exec.LookPath("nats-server")
 	if err != nil {
@@ -43,7 +53,7 @@ func Start(t testing.TB) *Server {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	s := &Server{t: t, bin: bin, port: port}
+	s := &Server{t: t, bin: bin, port: port, args: args}
 	s.Restart()
 	t.Cleanup(s.Stop)
 	return s
@@ -67,7 +77,7 @@ func (s *Server) Stop() {
 func (s *Server) Restart() {
 	s.t.Helper()
 	s.Stop()
-	cmd := exec.Command(s.bin, "-a", "127.0.0.1", "-p", strconv.Itoa(s.port))
+	cmd := exec.Command(s.bin, append([]string{"-a", "127.0.0.1", "-p", strconv.Itoa(s.port)}, s.args...)...)
 	if err := cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
