@@ -7,21 +7,24 @@ import (
 )
 
 // WatchNotify registers the collector of the event notification queue's
-// counters (internal/notify/queue), read at scrape time from stats.
-func (m *Metrics) WatchNotify(stats func() queue.Stats) {
-	m.reg.MustRegister(newNotifyCollector(stats))
+// counters (internal/notify/queue), read at scrape time from stats, and of
+// the events the service could not hand to it, from lost
+// (service.Service.EnqueueFailures).
+func (m *Metrics) WatchNotify(stats func() queue.Stats, lost func() uint64) {
+	m.reg.MustRegister(newNotifyCollector(stats, lost))
 }
 
 // notifyCollector reads the notification queue's Stats: a series per
 // configured target (a few: the server's flags name them).
 type notifyCollector struct {
-	stats                                      func() queue.Stats
-	queued, delivered, failures, bytes, errors *prometheus.Desc
+	stats                                    func() queue.Stats
+	lost                                     func() uint64
+	queued, delivered, failures, bytes, lose *prometheus.Desc
 }
 
-func newNotifyCollector(stats func() queue.Stats) *notifyCollector {
+func newNotifyCollector(stats func() queue.Stats, lost func() uint64) *notifyCollector {
 	return &notifyCollector{
-		stats: stats,
+		stats: stats, lost: lost,
 		queued: newDesc("jog_notify_queued_total",
 			"Event notifications stored in the queue for a target (by its ARN).", "target"),
 		delivered: newDesc("jog_notify_delivered_total",
@@ -30,13 +33,13 @@ func newNotifyCollector(stats func() queue.Stats) *notifyCollector {
 			"Failed attempts to deliver an event notification to a target (each retry counts).", "target"),
 		bytes: newDesc("jog_notify_queue_bytes",
 			"Bytes of the queue's segment files on this gateway's disk (bounded by --notify-queue-max)."),
-		errors: newDesc("jog_notify_enqueue_errors_total",
-			"Requests whose event notifications the queue could not store (queue full, disk error): their events are lost."),
+		lose: newDesc("jog_notify_events_lost_total",
+			"Event notifications of answered requests that could not be queued (queue full, disk error, the bucket's configuration unreadable), each logged with its request ID."),
 	}
 }
 
 func (c *notifyCollector) Describe(ch chan<- *prometheus.Desc) {
-	describe(ch, c.queued, c.delivered, c.failures, c.bytes, c.errors)
+	describe(ch, c.queued, c.delivered, c.failures, c.bytes, c.lose)
 }
 
 func (c *notifyCollector) Collect(ch chan<- prometheus.Metric) {
@@ -47,5 +50,5 @@ func (c *notifyCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- counter(c.failures, t.Failures, arn)
 	}
 	ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.GaugeValue, float64(s.Bytes))
-	ch <- counter(c.errors, s.EnqueueErrors)
+	ch <- counter(c.lose, c.lost())
 }

@@ -15,7 +15,7 @@ func TestNotifyCollector(t *testing.T) {
 	m := New()
 	st := queue.Stats{Targets: map[string]queue.TargetStats{"arn:jog:sqs:us-east-1:h:webhook": {Queued: 3, Delivered: 2, Failures: 5}},
 		Bytes: 1234, EnqueueErrors: 1}
-	m.WatchNotify(func() queue.Stats { return st })
+	m.WatchNotify(func() queue.Stats { return st }, func() uint64 { return 4 })
 	scrape := func() string {
 		rec := httptest.NewRecorder()
 		m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
@@ -28,7 +28,7 @@ func TestNotifyCollector(t *testing.T) {
 		`jog_notify_delivered_total{target="arn:jog:sqs:us-east-1:h:webhook"} 2`,
 		`jog_notify_failures_total{target="arn:jog:sqs:us-east-1:h:webhook"} 5`,
 		"jog_notify_queue_bytes 1234",
-		"jog_notify_enqueue_errors_total 1",
+		"jog_notify_events_lost_total 4",
 	} {
 		if !strings.Contains(got, line+"\n") {
 			t.Errorf("no %q in:\n%s", line, got)

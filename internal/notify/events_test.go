@@ -3,6 +3,7 @@ package notify
 import (
 	"encoding/json"
 	"flag"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,8 +66,22 @@ func TestEventGolden(t *testing.T) {
 
 func TestRemovalHasNoSizeOrETag(t *testing.T) {
 	e := NewEvent(ObjectRemovedDeleteMarkerCreated, Request{}, Source{Key: "k", Size: 5, ETag: "x", VersionID: "v", At: time.Unix(1, 0)}, "c")
-	if e.S3.Object.Size != 0 || e.S3.Object.ETag != "" || e.S3.Object.VersionID != "v" || e.EventName != "ObjectRemoved:DeleteMarkerCreated" {
+	if e.S3.Object.Size != nil || e.S3.Object.ETag != "" || e.S3.Object.VersionID != "v" || e.EventName != "ObjectRemoved:DeleteMarkerCreated" {
 		t.Errorf("%+v", e.S3.Object)
+	}
+}
+
+// TestEmptyObjectHasSize: a created object of no bytes says "size": 0,
+// as S3 does; a removal has no size at all.
+func TestEmptyObjectHasSize(t *testing.T) {
+	e := NewEvent(ObjectCreatedPut, Request{}, Source{Key: "k", ETag: "d41d8cd98f00b204e9800998ecf8427e", At: time.Unix(1, 0)}, "c")
+	b, err := json.Marshal(e.S3.Object)
+	if err != nil || !strings.Contains(string(b), `"size":0`) {
+		t.Errorf("an empty object's creation: %s, %v; want \"size\":0", b, err)
+	}
+	e = NewEvent(ObjectRemovedDelete, Request{}, Source{Key: "k", At: time.Unix(1, 0)}, "c")
+	if b, _ := json.Marshal(e.S3.Object); strings.Contains(string(b), `"size"`) {
+		t.Errorf("a removal: %s; want no size", b)
 	}
 }
 

@@ -60,12 +60,13 @@ type Bucket struct {
 }
 
 // Object of an event. Key is URL-encoded as S3 sends it (space as "+").
-// Size and ETag are absent for removals; VersionID when the bucket is
+// Size (set, 0 included, for creations: a pointer so that it is absent
+// rather than 0 for removals) and ETag are absent for removals; VersionID when the bucket is
 // versioned; Sequencer orders the events of one key (hex, comparable as
 // strings of equal length after left-padding with zeros).
 type Object struct {
 	Key       string `json:"key"`
-	Size      int64  `json:"size,omitempty"`
+	Size      *int64 `json:"size,omitempty"`
 	ETag      string `json:"eTag,omitempty"`
 	VersionID string `json:"versionId,omitempty"`
 	Sequencer string `json:"sequencer"`

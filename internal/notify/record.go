@@ -65,7 +65,8 @@ func NewEvent(name EventName, req Request, src Source, configID string) Event {
 		},
 	}
 	if created {
-		e.S3.Object.Size, e.S3.Object.ETag = src.Size, src.ETag
+		size := src.Size
+		e.S3.Object.Size, e.S3.Object.ETag = &size, src.ETag
 	}
 	return e
 }

@@ -52,7 +52,6 @@ func (s *Server) openEvents() (*queue.Queue, error) {
 		return nil, err
 	}
 	s.events.queue = q
-	s.metrics.WatchNotify(q.Stats)
 	q.Start()
 	s.log.Info("event notifications", "targets", s.events.arns)
 	return q, nil

@@ -117,6 +117,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		opts.Notify = nq
 	}
 	svc := service.NewWith(stores.Meta, stores.Blobs, log, opts)
+	if nq != nil {
+		s.metrics.WatchNotify(nq.Stats, svc.EnqueueFailures)
+	}
 	// Temp files of writes a crash interrupted: one directory, so before
 	// the server answers. Where gateways share the data dir, only those of
 	// ended gateways, and old enough that no live write owns them

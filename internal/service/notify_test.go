@@ -143,7 +143,7 @@ func TestNotifyWrites(t *testing.T) {
 			if got := q.take(); !same(got, "ObjectCreated:CompleteMultipartUpload m"+v) {
 				t.Fatalf("complete: %v", got)
 			}
-			if e.S3.Object.Size != 4 || !strings.HasSuffix(e.S3.Object.ETag, "-1") || e.ResponseElements.RequestID != "REQ1" ||
+			if (e.S3.Object.Size == nil || *e.S3.Object.Size != 4) || !strings.HasSuffix(e.S3.Object.ETag, "-1") || e.ResponseElements.RequestID != "REQ1" ||
 				e.UserIdentity.PrincipalID != "alice" || e.S3.Bucket.OwnerIdentity.PrincipalID != "owner" || e.AWSRegion != "r" ||
 				e.RequestParameters.SourceIPAddress != "192.0.2.1" || e.S3.ConfigurationID != "all" {
 				t.Errorf("complete's event: %+v", e)

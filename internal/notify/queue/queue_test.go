@@ -80,7 +80,7 @@ func (r *recorder) wait(t *testing.T, n int) []string {
 
 func delivery(arn, key string) notify.Delivery {
 	return notify.Delivery{Target: arn, Event: notify.Event{EventName: "ObjectCreated:Put",
-		S3: notify.Entity{Object: notify.Object{Key: key, Size: 1}}}}
+		S3: notify.Entity{Object: notify.Object{Key: key}}}}
 }
 
 func keys(prefix string, from, to int) []string {
