@@ -63,8 +63,8 @@ func start(t *testing.T) *setup {
 		env:  []string{"JOG_NOTIFY_WEBHOOK_TOKEN=hook=" + token}}
 	s.srv = startServer(t, s.bin, s.dataDir, s.env, s.args...)
 	for _, arn := range []string{hookARN, busARN} {
-		if !slices.Contains(s.srv.banner, "Notification target: "+arn) {
-			t.Errorf("the banner does not name %s:\n%s", arn, strings.Join(s.srv.banner, "\n"))
+		if !slices.Contains(s.srv.Banner, "Notification target: "+arn) {
+			t.Errorf("the banner does not name %s:\n%s", arn, strings.Join(s.srv.Banner, "\n"))
 		}
 	}
 	return s
@@ -323,7 +323,7 @@ func waitMetric(t *testing.T, srv *server, prefix string) {
 // start delivers every one of them (duplicates allowed, none missing).
 func TestKillAfterAcknowledgedPuts(t *testing.T) {
 	s, keys := putWhileDown(t, "crash", 50)
-	s.srv.kill()
+	s.srv.Kill()
 	s.hook.setDown(false)
 	s.srv = startServer(t, s.bin, s.dataDir, s.env, s.args...)
 	got := s.hook.wait(t, "every acknowledged PUT's event after the restart", func(evs []notify.Event) bool {

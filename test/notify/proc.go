@@ -7,19 +7,15 @@
 package notify
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os/exec"
+	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/jogstore/jog/internal/notify"
@@ -31,113 +27,24 @@ const (
 	accessKey, secretKey = "notifyaccess01", "notifysecret00000000000000001"
 )
 
-// server is one `jog server` process listening on a port of its choosing.
-type server struct {
-	t      *testing.T
-	url    string
-	banner []string
-	cmd    *exec.Cmd
-	exit   chan error
-	log    *testutil.SyncBuffer
-}
+// server is one `jog server` process (testutil.Jog) with this package's
+// keys and region, metrics public.
+type server struct{ *testutil.Jog }
 
 // startServer starts `jog server` with args and env added and waits until
 // it is ready; the test's end stops it.
 func startServer(t *testing.T, bin, dataDir string, env []string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"server", "--addr", "127.0.0.1:0", "--data-dir", dataDir,
-		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--metrics-public"}, args...)...)
-	cmd.Env = append(cmd.Environ(), env...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &server{t: t, cmd: cmd, exit: make(chan error, 1), log: new(testutil.SyncBuffer)}
-	cmd.Stderr = s.log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := make(chan string, 64)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	go func() { s.exit <- cmd.Wait() }()
-	t.Cleanup(s.stop)
-	deadline := time.After(time.Minute)
-	for s.url == "" {
-		select {
-		case l := <-lines:
-			s.banner = append(s.banner, l)
-			if _, a, ok := strings.Cut(l, " listening on "); ok {
-				s.url = "http://" + a
-			}
-		case err := <-s.exit:
-			s.cmd = nil
-			t.Fatalf("jog server exited during start-up: %v\n%s", err, s.log)
-		case <-deadline:
-			t.Fatalf("jog server did not listen within a minute\n%s", s.log)
-		}
-	}
-	// The rest of the banner follows at once.
-	for done := false; !done; {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				done = true
-				break
-			}
-			s.banner = append(s.banner, l)
-		case <-time.After(500 * time.Millisecond):
-			done = true
-		}
-	}
-	testutil.WaitReady(t, s.url)
-	return s
+	return &server{testutil.StartJog(t, bin, append(os.Environ(), env...), append([]string{"--data-dir", dataDir,
+		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--metrics-public"}, args...)...)}
 }
 
-// stop stops the server gracefully (SIGTERM) and waits for it.
-func (s *server) stop() {
-	if s.cmd == nil {
-		return
-	}
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-s.exit:
-		if err != nil {
-			s.t.Errorf("jog server stopped with %v\n%s", err, s.log)
-		}
-	case <-time.After(time.Minute):
-		s.cmd.Process.Kill()
-		<-s.exit
-		s.t.Errorf("jog server did not stop within a minute\n%s", s.log)
-	}
-	s.cmd = nil
-}
-
-// kill kills the server with SIGKILL, as a crash would.
-func (s *server) kill() {
-	s.cmd.Process.Signal(syscall.SIGKILL)
-	<-s.exit
-	s.cmd = nil
-}
-
-func (s *server) client() *s3.Client {
-	return s3.New(s3.Options{
-		Region:       region,
-		Credentials:  credentials.NewStaticCredentialsProvider(accessKey, secretKey, ""),
-		BaseEndpoint: aws.String(s.url),
-		UsePathStyle: true,
-	})
-}
+func (s *server) client() *s3.Client { return s.Client(region, accessKey, secretKey) }
 
 // metrics returns the server's /metrics page.
 func (s *server) metrics(t *testing.T) string {
 	t.Helper()
-	resp, err := http.Get(s.url + "/metrics")
+	resp, err := http.Get(s.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func TestReplicateAndRestore(t *testing.T) {
 	}
 	replica := "s3://replicas/jog-a"
 	// A's replication settings, and jog restore's: the same variables.
-	env := []string{"JOG_REPLICATE_TO=" + replica, "JOG_REPLICATE_ENDPOINT=" + b.url, "JOG_REPLICATE_REGION=" + region,
+	env := []string{"JOG_REPLICATE_TO=" + replica, "JOG_REPLICATE_ENDPOINT=" + b.URL, "JOG_REPLICATE_REGION=" + region,
 		"JOG_REPLICATE_ACCESS_KEY=" + keyB, "JOG_REPLICATE_SECRET_KEY=" + secretB}
 
 	// A replica the server cannot write to stops it at start-up.
@@ -88,7 +88,7 @@ func TestReplicateAndRestore(t *testing.T) {
 	if code, out := run(t, bin, env, "restore", "--data-dir", dirA, "--force"); code == 0 || !strings.Contains(out, "in use") {
 		t.Fatalf("jog restore beside a running server: exit %d, want a refusal\n%s", code, out)
 	}
-	a.stop()
+	a.Stop()
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if err := os.Remove(filepath.Join(dirA, "jog.db"+suffix)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
@@ -134,7 +134,7 @@ func TestReplicateAndRestore(t *testing.T) {
 	if n := objectsIn(t, bin, past); n != len(objects) {
 		t.Errorf("restore --timestamp before the last write: %d objects, want %d", n, len(objects))
 	}
-	a.stop()
+	a.Stop()
 	if code, out := run(t, bin, nil, "fsck", "--data-dir", dirA); code != 0 {
 		t.Errorf("jog fsck after restore: exit %d, want 0 (clean)\n%s", code, out)
 	}
