@@ -182,3 +182,33 @@ test("legalHoldXML and retentionXML build the bodies JOG's own answers have (gol
   assert.equal(x.retentionXML('COMPLIANCE', '2026-11-24T09:30:15.123Z'), body('object-retention.xml'));
   assert.equal(x.text(x.parseXML(x.retentionXML('a<b', 't')).documentElement, 'Mode'), 'a<b');
 });
+
+test("parseNotification and notificationXML: JOG's own answer (golden file), read and built back", () => {
+  const body = (name) =>
+    golden('s3', name)
+      .replace(/^<\?xml[^>]*>\n/, '')
+      .trim();
+  const images = {
+    id: 'images',
+    arn: 'arn:jog:sqs:us-east-1:hook:webhook',
+    events: ['s3:ObjectCreated:*', 's3:ObjectRemoved:Delete'],
+    prefix: 'images/',
+    suffix: '.jpg',
+  };
+  assert.deepEqual(x.parseNotification(golden('s3', 'notification.xml')), [images]);
+  assert.equal(x.notificationXML([images]), body('notification.xml'));
+  assert.deepEqual(x.parseNotification(golden('s3', 'notification-empty.xml')), []);
+  assert.equal(x.notificationXML([]), body('notification-empty.xml'));
+  // No Id, no filter, one rule of two, escaping, rule names in lower case.
+  const two = [
+    { id: '', arn: 'arn:jog:sqs:us-east-1:a:webhook', events: ['s3:ObjectRemoved:*'], prefix: '', suffix: '' },
+    { id: 'x&y', arn: 'arn:jog:sqs:us-east-1:b:nats', events: ['s3:LifecycleExpiration:*'], prefix: '', suffix: '<.txt' },
+  ];
+  const built = x.notificationXML(two);
+  assert.ok(!built.includes('<Id></Id>') && built.split('<Filter>').length === 2, built);
+  assert.deepEqual(x.parseNotification(built), two);
+  const lower =
+    '<NotificationConfiguration><QueueConfiguration><Queue>q</Queue><Event>e</Event><Filter><S3Key>' +
+    '<FilterRule><Name>prefix</Name><Value>p/</Value></FilterRule></S3Key></Filter></QueueConfiguration></NotificationConfiguration>';
+  assert.deepEqual(x.parseNotification(lower), [{ id: '', arn: 'q', events: ['e'], prefix: 'p/', suffix: '' }]);
+});

@@ -186,6 +186,26 @@ export function parseLifecycle(textBody) {
   });
 }
 
+/**
+ * parseNotification reads NotificationConfiguration: its queue
+ * configurations as [{id, arn, events, prefix, suffix}] (filter rule names
+ * in any case, as S3 accepts them).
+ */
+export function parseNotification(textBody) {
+  const root = parseXML(textBody).documentElement;
+  return kids(root, 'QueueConfiguration').map((q) => {
+    const rules = {};
+    for (const r of kids(path(q, 'Filter', 'S3Key'), 'FilterRule')) rules[text(r, 'Name').toLowerCase()] = text(r, 'Value');
+    return {
+      id: text(q, 'Id'),
+      arn: text(q, 'Queue'),
+      events: kids(q, 'Event').map((e) => e.textContent),
+      prefix: rules.prefix || '',
+      suffix: rules.suffix || '',
+    };
+  });
+}
+
 /** rates reads a Capacity or a Reservation's bytes per second (read, write) and requests per second. */
 function rates(el) {
   return { read: num(el, 'ReadBytesPerSecond'), write: num(el, 'WriteBytesPerSecond'), requests: num(el, 'RequestsPerSecond') };
@@ -304,6 +324,19 @@ export function reservationXML({ read, write, requests, start, end, principal })
     (principal ? `<Principal>${esc(principal)}</Principal>` : '') +
     `</Reservation>`
   );
+}
+
+/** notificationXML builds a NotificationConfiguration of queue configurations (as parseNotification reads them); none removes it. */
+export function notificationXML(configs) {
+  const rule = (name, v) => (v ? `<FilterRule><Name>${name}</Name><Value>${esc(v)}</Value></FilterRule>` : '');
+  const q = configs
+    .map((c) => {
+      const filter = c.prefix || c.suffix ? `<Filter><S3Key>${rule('Prefix', c.prefix)}${rule('Suffix', c.suffix)}</S3Key></Filter>` : '';
+      const events = c.events.map((e) => `<Event>${esc(e)}</Event>`).join('');
+      return `<QueueConfiguration>${c.id ? `<Id>${esc(c.id)}</Id>` : ''}<Queue>${esc(c.arn)}</Queue>${events}${filter}</QueueConfiguration>`;
+    })
+    .join('');
+  return `<NotificationConfiguration xmlns="${NS}">${q}</NotificationConfiguration>`;
 }
 
 /** completeMultipartXML builds CompleteMultipartUpload from [{part, etag}] in part order. */

@@ -1,6 +1,7 @@
 // A bucket's settings, each an S3 subresource read and written through the
 // proxy: versioning, object lock default retention, lifecycle rules, tags,
-// the bucket policy (JSON checked before saving), quota and reservations.
+// the bucket policy (JSON checked before saving), quota, reservations and
+// event notifications (notify.js).
 
 import * as api from '../api.js';
 import { h, fill, errText, button, submit, form, saver, toolbar, table } from '../dom.js';
@@ -21,6 +22,7 @@ import { bytes, date } from '../format.js';
 import { link, bucketHref } from '../nav.js';
 import { MiB } from '../multipart.js';
 import { tagsForm } from '../tags.js';
+import { notifyLoad } from './notify.js';
 
 /** section draws a titled block whose body load(box, reload, say) fills; its errors show inside it. */
 function section(title, test, load) {
@@ -261,6 +263,7 @@ export function settingsPage(app, main, bucket) {
         ),
       );
     }),
+    section('Event notifications', 'settings-notify', notifyLoad(bucket)),
   );
   return () => {};
 }
