@@ -61,10 +61,12 @@ const (
 
 // TestConsoleFlows drives the console as root through the core: sign in,
 // buckets, a 50 MiB multipart upload with progress, a folder upload,
-// browsing by prefix, previews, a share link, deletes, sign-out. Every
+// browsing by prefix, previews, a share link, deletes, event notifications
+// in a bucket's settings (a webhook target), sign-out. Every
 // result the page shows is checked against the server with an S3 client.
 func TestConsoleFlows(t *testing.T) {
-	srv, b := startConsole(t)
+	recv := startWebhook(t)
+	srv, b := startConsole(t, "--notify-webhook", "console="+recv.URL)
 	c := srv.s3(t)
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -312,6 +314,10 @@ func TestConsoleFlows(t *testing.T) {
 		if got != want {
 			p.t.Errorf("the buckets list shows %q for %s; S3 lists %d objects of %d bytes, want %q", got, bucket, objects, size, want)
 		}
+	})
+
+	f.step("event notifications in a bucket's settings", []string{stepSignIn}, func(p *tab) {
+		notifySettings(p, srv, c, recv)
 	})
 
 	f.step("fit a phone's width", []string{stepFolder}, func(p *tab) {
