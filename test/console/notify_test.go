@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
+	"github.com/jogstore/jog/internal/notify"
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
@@ -23,20 +24,7 @@ import (
 type webhook struct {
 	URL  string
 	mu   sync.Mutex
-	recs []hookRecord
-}
-
-type hookRecord struct {
-	EventName string `json:"eventName"`
-	S3        struct {
-		ConfigurationID string `json:"configurationId"`
-		Bucket          struct {
-			Name string `json:"name"`
-		} `json:"bucket"`
-		Object struct {
-			Key string `json:"key"`
-		} `json:"object"`
-	} `json:"s3"`
+	recs []notify.Event
 }
 
 // startWebhook starts a receiver, closed when the test ends.
@@ -45,7 +33,7 @@ func startWebhook(t *testing.T) *webhook {
 	w := &webhook{}
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		var ev struct{ Records []hookRecord }
+		var ev notify.Message
 		if err := json.Unmarshal(body, &ev); err != nil {
 			http.Error(rw, err.Error(), http.StatusBadRequest)
 			return
@@ -61,12 +49,12 @@ func startWebhook(t *testing.T) *webhook {
 
 // await waits (wait at most) for a record of key in bucket and returns
 // every record received until then.
-func (w *webhook) await(t *testing.T, bucket, key string) []hookRecord {
+func (w *webhook) await(t *testing.T, bucket, key string) []notify.Event {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
 		w.mu.Lock()
-		recs := append([]hookRecord(nil), w.recs...)
+		recs := append([]notify.Event(nil), w.recs...)
 		w.mu.Unlock()
 		for _, r := range recs {
 			if r.S3.Bucket.Name == bucket && r.S3.Object.Key == key {

@@ -86,7 +86,7 @@ export function notifyLoad(bucket) {
           )
         : h('p', { class: 'hint' }, 'No event notifications.'),
       form(
-        null,
+        { class: 'sub' },
         add,
         field('Target ARN', arn),
         h(
