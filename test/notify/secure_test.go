@@ -1,8 +1,11 @@
 package notify
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log"
 	"net/http/httptest"
 	"os/exec"
 	"slices"
@@ -46,10 +49,7 @@ func TestNATSCredentials(t *testing.T) {
 	srv := startServer(t, bin, tmp+"/data", nil, args...)
 	c := srv.client()
 	mustCreate(t, c, "bus", false, toBus)
-	keys := numbered("in/k", 10)
-	for _, k := range keys {
-		put(t, c, "bus", k, []byte(k))
-	}
+	keys := putAll(t, c, "bus", numbered("in/k", 10))
 	waitMetric(t, srv, fmt.Sprintf(`jog_notify_failures_total{target=%q} `, busARN))
 	if !strings.Contains(srv.Log.String(), "notification target failing") {
 		t.Errorf("the failing target is not logged:\n%s", srv.Log.String())
@@ -76,6 +76,51 @@ func TestNATSCredentials(t *testing.T) {
 	}
 }
 
+// TestWebhookHTTPS: a webhook over HTTPS whose certificate the server
+// does not trust gets nothing (the failures are counted, the events
+// wait); the server started again trusting the certificate's issuer
+// (SSL_CERT_FILE, which Go's crypto/x509 reads on Linux in place of the
+// system's roots) delivers every event, in order.
+func TestWebhookHTTPS(t *testing.T) {
+	tmp := t.TempDir()
+	certFile, keyFile, otherCert := tmp+"/hook.pem", tmp+"/hook-key.pem", tmp+"/other.pem"
+	testutil.WriteSelfSigned(t, certFile, keyFile)
+	testutil.WriteSelfSigned(t, otherCert, tmp+"/other-key.pem")
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := newReceiver()
+	hs := httptest.NewUnstartedServer(hook)
+	hs.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
+	hs.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes
+	hs.StartTLS()
+	t.Cleanup(hs.Close)
+	bin := testutil.BuildJog(t, tmp)
+	args := []string{"--notify-webhook", "hook=" + hs.URL + "/events"}
+
+	srv := startServer(t, bin, tmp+"/data", []string{"SSL_CERT_FILE=" + otherCert}, args...)
+	c := srv.client()
+	mustCreate(t, c, "tls", false, toHook)
+	keys := putAll(t, c, "tls", numbered("tls-", 10))
+	waitMetric(t, srv, fmt.Sprintf(`jog_notify_failures_total{target=%q} `, hookARN))
+	if !strings.Contains(srv.Log.String(), "certificate") {
+		t.Errorf("the untrusted certificate is not logged:\n%s", srv.Log.String())
+	}
+	srv.Stop()
+	hook.mu.Lock()
+	if len(hook.events) != 0 {
+		t.Errorf("a webhook whose certificate is not trusted received %d events", len(hook.events))
+	}
+	hook.mu.Unlock()
+
+	startServer(t, bin, tmp+"/data", []string{"SSL_CERT_FILE=" + certFile}, args...)
+	got := hook.wait(t, "the events once the certificate is trusted", func(evs []notify.Event) bool { return len(evs) >= len(keys) })
+	if !slices.Equal(keysOf(got), keys) {
+		t.Errorf("once the certificate is trusted: %v, want %v in order", keysOf(got), keys)
+	}
+}
+
 // authErrors counts the connections nats-server refused for their
 // credentials.
 func authErrors(log string) int {
@@ -86,15 +131,8 @@ func authErrors(log string) int {
 // is published whoever subscribes when.
 func stream(t *testing.T, url string, opts ...nats.Option) {
 	t.Helper()
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := nc.JetStream()
-	if err != nil {
-		t.Fatal(err)
-	}
+	js, done := jetStream(t, url, opts...)
+	defer done()
 	if _, err := js.AddStream(&nats.StreamConfig{Name: "EVENTS", Subjects: []string{subject}}); err != nil {
 		t.Fatal(err)
 	}
@@ -106,15 +144,8 @@ func stream(t *testing.T, url string, opts ...nats.Option) {
 // minute.
 func streamKeys(t *testing.T, url string, n int, opts ...nats.Option) []string {
 	t.Helper()
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := nc.JetStream()
-	if err != nil {
-		t.Fatal(err)
-	}
+	js, done := jetStream(t, url, opts...)
+	defer done()
 	var first []string
 	seen := map[string]bool{}
 	deadline := time.Now().Add(time.Minute)
@@ -141,3 +172,19 @@ func streamKeys(t *testing.T, url string, n int, opts ...nats.Option) []string {
 }
 
 var _ = httptest.NewServer
+
+// jetStream connects to the NATS server at url: its JetStream context,
+// and the function that closes the connection.
+func jetStream(t *testing.T, url string, opts ...nats.Option) (nats.JetStreamContext, func()) {
+	t.Helper()
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := nc.JetStream()
+	if err != nil {
+		nc.Close()
+		t.Fatal(err)
+	}
+	return js, nc.Close
+}

@@ -26,7 +26,9 @@ type Server struct {
 	log  syncBuffer
 }
 
-// syncBuffer is the servers' output, written by exec's copying goroutine.
+// syncBuffer is the servers' output, written by exec's copying goroutine
+// (not testutil.SyncBuffer: testutil imports config, which imports target,
+// whose tests import natstest).
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
