@@ -280,11 +280,16 @@ func putWhileDown(t *testing.T, bucket string, n int) (*setup, []string) {
 	c := s.srv.client()
 	mustCreate(t, c, bucket, false, toHook)
 	s.hook.setDown(true)
-	keys := numbered(bucket+"-", n)
+	return s, putAll(t, c, bucket, numbered(bucket+"-", n))
+}
+
+// putAll PUTs each key, its name as its body, and returns the keys.
+func putAll(t *testing.T, c *s3.Client, bucket string, keys []string) []string {
+	t.Helper()
 	for _, k := range keys {
 		put(t, c, bucket, k, []byte(k))
 	}
-	return s, keys
+	return keys
 }
 
 // TestWebhookDownThenUp: while the webhook answers 500 the events wait
@@ -362,58 +367,14 @@ func TestKillAfterAcknowledgedPuts(t *testing.T) {
 // whoever subscribes when.
 func TestNATSDownThenUp(t *testing.T) {
 	s := start(t)
-	nc, err := nats.Connect(s.nats.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, err := nc.JetStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := js.AddStream(&nats.StreamConfig{Name: "EVENTS", Subjects: []string{subject}}); err != nil {
-		t.Fatal(err)
-	}
-	nc.Close()
+	stream(t, s.nats.URL())
 	c := s.srv.client()
 	mustCreate(t, c, "bus", false, toBus)
 	s.nats.Stop()
-	keys := numbered("in/k", 10)
-	for _, k := range keys {
-		put(t, c, "bus", k, []byte(k))
-	}
+	keys := putAll(t, c, "bus", numbered("in/k", 10))
 	waitMetric(t, s.srv, fmt.Sprintf(`jog_notify_failures_total{target=%q} `, busARN))
 	s.nats.Restart()
-	nc, err = nats.Connect(s.nats.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	if js, err = nc.JetStream(); err != nil {
-		t.Fatal(err)
-	}
-	var first []string // each key's first arrival: a publish whose flush failed may repeat
-	seen := map[string]bool{}
-	deadline := time.Now().Add(time.Minute)
-	for seq := uint64(1); len(first) < len(keys); {
-		m, err := js.GetMsg("EVENTS", seq)
-		if err != nil {
-			if time.Now().After(deadline) {
-				t.Fatalf("after nats-server came back: %v, want %v (%v)", first, keys, err)
-			}
-			time.Sleep(50 * time.Millisecond)
-			continue
-		}
-		seq++
-		var msg notify.Message
-		if err := json.Unmarshal(m.Data, &msg); err != nil || len(msg.Records) != 1 {
-			t.Fatalf("NATS message %s: %v", m.Data, err)
-		}
-		if k := msg.Records[0].S3.Object.Key; !seen[k] {
-			seen[k] = true
-			first = append(first, k)
-		}
-	}
-	if !slices.Equal(first, keys) {
-		t.Errorf("after nats-server came back: %v, want %v in order", first, keys)
+	if got := streamKeys(t, s.nats.URL(), len(keys)); !slices.Equal(got, keys) {
+		t.Errorf("after nats-server came back: %v, want %v in order", got, keys)
 	}
 }

@@ -3,6 +3,7 @@ package target
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"time"
@@ -33,6 +34,10 @@ func NewNATS(s Spec, log *slog.Logger) (*NATSSender, error) {
 		nats.Name("jog notifications "+s.ID),
 		nats.RetryOnFailedConnect(true), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second),
 		nats.ReconnectBufSize(-1), // fail a publish while disconnected instead of buffering it
+		// Keep trying a server that refuses the credentials (by default the
+		// client gives up for good at the second refusal): they may be
+		// fixed on the server's side.
+		nats.IgnoreAuthErrorAbort(),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
 				log.Warn("notification target: NATS connection lost", "target", s.ID, "err", err)
@@ -49,6 +54,9 @@ func NewNATS(s Spec, log *slog.Logger) (*NATSSender, error) {
 // Send publishes body and waits for the server to have it (a flush).
 func (n *NATSSender) Send(ctx context.Context, body []byte) error {
 	if !n.nc.IsConnected() {
+		if err := n.nc.LastError(); err != nil {
+			return fmt.Errorf("not connected to NATS: %w", err)
+		}
 		return errors.New("not connected to NATS")
 	}
 	if err := n.nc.Publish(n.subject, body); err != nil {

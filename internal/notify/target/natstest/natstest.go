@@ -5,11 +5,13 @@
 package natstest
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -21,6 +23,28 @@ type Server struct {
 	port int
 	args []string
 	cmd  *exec.Cmd
+	log  syncBuffer
+}
+
+// syncBuffer is the servers' output, written by exec's copying goroutine
+// (not testutil.SyncBuffer: testutil imports config, which imports target,
+// whose tests import natstest).
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// Log is what the server (every start of it) wrote to its stderr.
+func (s *Server) Log() string {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	return s.log.b.String()
 }
 
 // StartJetStream starts a nats-server with JetStream, its store in a
@@ -32,6 +56,27 @@ func StartJetStream(t testing.TB) *Server {
 
 // Start starts a nats-server; the test's cleanup stops it.
 func Start(t testing.TB) *Server { return start(t) }
+
+// StartWithUser starts a nats-server with JetStream (as StartJetStream)
+// that requires the user and password given; SetUser then Restart
+// changes them.
+func StartWithUser(t testing.TB, user, password string) *Server {
+	return start(t, "-js", "-sd", t.TempDir(), "--user", user, "--pass", password)
+}
+
+// SetUser makes the next Restart require user and password instead of
+// what the server was started with.
+func (s *Server) SetUser(user, password string) {
+	var args []string
+	for i := 0; i < len(s.args); i++ {
+		if s.args[i] == "--user" || s.args[i] == "--pass" {
+			i++
+			continue
+		}
+		args = append(args, s.args[i])
+	}
+	s.args = append(args, "--user", user, "--pass", password)
+}
 
 func start(t testing.TB, args ...string) *Server {
 	t.Helper()
@@ -78,6 +123,7 @@ func (s *Server) Restart() {
 	s.t.Helper()
 	s.Stop()
 	cmd := exec.Command(s.bin, append([]string{"-a", "127.0.0.1", "-p", strconv.Itoa(s.port)}, s.args...)...)
+	cmd.Stderr = &s.log
 	if err := cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
