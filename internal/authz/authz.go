@@ -321,10 +321,6 @@ func (c *Check) key(k string) {
 	case "aws:securetransport":
 		_, secure := c.a.source(h)
 		set(strconv.FormatBool(secure))
-	case "aws:referer":
-		setHeader(ctx, k, h.Header, "Referer")
-	case "aws:useragent":
-		setHeader(ctx, k, h.Header, "User-Agent")
 	case "s3:signatureversion":
 		if r.SignatureVersion != "" {
 			set(r.SignatureVersion)
@@ -333,16 +329,6 @@ func (c *Check) key(k string) {
 		if r.SignatureVersion != "" {
 			set(r.AuthType)
 		}
-	case "s3:x-amz-content-sha256":
-		setHeader(ctx, k, h.Header, "X-Amz-Content-Sha256")
-	case "s3:x-amz-acl":
-		setHeader(ctx, k, h.Header, "X-Amz-Acl")
-	case "s3:object-lock-mode":
-		setHeader(ctx, k, h.Header, "X-Amz-Object-Lock-Mode")
-	case "s3:object-lock-retain-until-date":
-		setHeader(ctx, k, h.Header, "X-Amz-Object-Lock-Retain-Until-Date")
-	case "s3:object-lock-legal-hold":
-		setHeader(ctx, k, h.Header, "X-Amz-Object-Lock-Legal-Hold")
 	case "s3:versionid":
 		if v, ok := c.params()["versionId"]; ok && !c.version {
 			ctx[k] = v
@@ -354,7 +340,11 @@ func (c *Check) key(k string) {
 	case requestTagKeys:
 		c.requestTags()
 	default:
-		switch {
+		switch name, ok := headerKeys[k]; {
+		case ok:
+			if v := h.Header[name]; len(v) > 0 {
+				ctx[k] = v
+			}
 		case strings.HasPrefix(k, requestTagPrefix):
 			c.requestTags()
 		case strings.HasPrefix(k, existingTagPrefix):
@@ -475,11 +465,50 @@ func setTags(ctx policy.Context, header string) {
 	ctx.Set("s3:RequestObjectTagKeys", keys...)
 }
 
-// setHeader sets key (lower case) to the values of header name (canonical).
-func setHeader(ctx policy.Context, key string, h http.Header, name string) {
-	if v := h[name]; len(v) > 0 {
-		ctx[key] = v
+// headerKeys are the condition keys whose value is a request header's,
+// as sent: key (lower case) → header (canonical). The S3 edge refuses a
+// request that repeats any of them (Headers), so a key holds one value,
+// the one the handler reads.
+var headerKeys = map[string]string{
+	"aws:referer":                      "Referer",
+	"aws:useragent":                    "User-Agent",
+	"s3:x-amz-content-sha256":          "X-Amz-Content-Sha256",
+	"s3:x-amz-acl":                     "X-Amz-Acl",
+	"s3:x-amz-grant-full-control":      "X-Amz-Grant-Full-Control",
+	"s3:x-amz-grant-read":              "X-Amz-Grant-Read",
+	"s3:x-amz-grant-read-acp":          "X-Amz-Grant-Read-Acp",
+	"s3:x-amz-grant-write":             "X-Amz-Grant-Write",
+	"s3:x-amz-grant-write-acp":         "X-Amz-Grant-Write-Acp",
+	"s3:x-amz-copy-source":             "X-Amz-Copy-Source",
+	"s3:x-amz-metadata-directive":      "X-Amz-Metadata-Directive",
+	"s3:x-amz-storage-class":           "X-Amz-Storage-Class",
+	"s3:object-lock-mode":              "X-Amz-Object-Lock-Mode",
+	"s3:object-lock-retain-until-date": "X-Amz-Object-Lock-Retain-Until-Date",
+	"s3:object-lock-legal-hold":        "X-Amz-Object-Lock-Legal-Hold",
+}
+
+// Headers lists the request headers (canonical names) that condition
+// keys are read from: a request that sends one of them twice must be
+// refused before it is authorized, or a policy would see two values and
+// the handler act on one.
+func Headers() []string {
+	out := make([]string, 0, len(headerKeys))
+	for _, name := range headerKeys {
+		out = append(out, name)
 	}
+	slices.Sort(out)
+	return out
+}
+
+// HeaderKeys lists the condition keys (lower case) whose value is a
+// request header's, for tests.
+func HeaderKeys() []string {
+	out := make([]string, 0, len(headerKeys))
+	for k := range headerKeys {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // remoteIP is the address part of a RemoteAddr ("1.2.3.4:5678", "[::1]:9").
