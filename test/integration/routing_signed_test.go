@@ -45,26 +45,26 @@ type authForm struct {
 	sign func(t *testing.T, req *http.Request, body []byte, routing []string) *http.Request
 }
 
-var authForms = []authForm{
-	{"SigV2 header", true, func(t *testing.T, req *http.Request, _ []byte, routing []string) *http.Request {
+var (
+	sigV2Header = authForm{"SigV2 header", true, func(t *testing.T, req *http.Request, _ []byte, routing []string) *http.Request {
 		if routing != nil {
 			sigv2.Sign(req, testutil.AccessKey, testutil.SecretKey, routing...)
 			return req
 		}
 		return signer.SignV2(*req, testutil.AccessKey, testutil.SecretKey, false)
-	}},
-	{"SigV2 presigned", true, func(t *testing.T, req *http.Request, _ []byte, routing []string) *http.Request {
+	}}
+	sigV2Presigned = authForm{"SigV2 presigned", true, func(t *testing.T, req *http.Request, _ []byte, routing []string) *http.Request {
 		if routing != nil {
 			sigv2.Presign(req, testutil.AccessKey, testutil.SecretKey, time.Now().Add(10*time.Minute), routing...)
 			return req
 		}
 		return signer.PreSignV2(*req, testutil.AccessKey, testutil.SecretKey, 600, false)
-	}},
-	{"SigV4 header", false, func(t *testing.T, req *http.Request, body []byte, _ []string) *http.Request {
+	}}
+	sigV4Header = authForm{"SigV4 header", false, func(t *testing.T, req *http.Request, body []byte, _ []string) *http.Request {
 		itest.Sign(t, req, body, itest.SignOpts{})
 		return req
-	}},
-	{"SigV4 presigned", false, func(t *testing.T, req *http.Request, body []byte, _ []string) *http.Request {
+	}}
+	sigV4Presigned = authForm{"SigV4 presigned", false, func(t *testing.T, req *http.Request, body []byte, _ []string) *http.Request {
 		q := req.URL.Query()
 		q.Set("X-Amz-Expires", "600")
 		req.URL.RawQuery = q.Encode()
@@ -80,8 +80,9 @@ var authForms = []authForm{
 			}
 		}
 		return out
-	}},
-}
+	}}
+	authForms = []authForm{sigV2Header, sigV2Presigned, sigV4Header, sigV4Presigned}
+)
 
 // routeSwitch is a request of one operation (from) that a routing
 // parameter, appended, turns into another (to).
@@ -131,12 +132,14 @@ func routeSwitches(values map[string]string) []routeSwitch {
 // parameter and expects 403 SignatureDoesNotMatch with nothing changed
 // (every configuration, tag, lock, upload, reservation and object, as the
 // root reads them). The one exception is a parameter SigV2 leaves unsigned
-// (s3api's unsignedRouting: list-type), which the test accepts only where
-// both operations need the same IAM actions: ListObjects and ListObjectsV2
-// both need s3:ListBucket on the bucket and show the same keys, so a
-// signature without it grants nothing more with it (and botocore and
-// minio-go, which do not sign it, keep working). Then, as a control, each
-// switched request signed with its parameter is accepted.
+// (s3api's unsignedRouting: list-type here; id switches an operation only
+// beside another parameter, as s3api's TestUnsignedRoutingSameAuthorization
+// walks), accepted only where both operations need the same IAM actions:
+// ListObjects and ListObjectsV2 both need s3:ListBucket on the bucket and
+// show the same keys, so a signature without it grants nothing more with
+// it (and botocore and minio-go, which do not sign it, keep working).
+// Then, as a control, each switched request signed with its parameter is
+// accepted.
 func TestRoutingParamsSigned(t *testing.T) {
 	srv := testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
 	ctx := context.Background()
@@ -183,7 +186,7 @@ func TestRoutingParamsSigned(t *testing.T) {
 	}
 	asRoot := func(method, path string, rq routeRequest) (*http.Response, []byte) {
 		t.Helper()
-		return send(authForms[2], method, path, rq, nil, "")
+		return send(sigV4Header, method, path, rq, nil, "")
 	}
 	// Something for every write a switched request could make to undo or
 	// change.
@@ -244,7 +247,8 @@ func TestRoutingParamsSigned(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests switched by %d routing parameters, each signed four ways", len(switches), len(walked))
-	// The parameters of issue 37, which SigV2 once left unsigned.
+	// The parameters of issue 37, which SigV2 once left unsigned, and two
+	// it always signed.
 	for _, p := range []string{"retention", "legal-hold", "publicAccessBlock", "ownershipControls", "quota", "reservation", "reservations", "policyStatus", "attributes", "versionId", "uploadId"} {
 		if !walked[p] {
 			t.Errorf("no request switched by %q was walked", p)
