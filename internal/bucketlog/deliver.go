@@ -187,7 +187,7 @@ var dropWhy = [numDrops]string{
 	DropEvicted:    "the records held for failing targets passed half of --bucket-log-spool-max (oldest first)",
 	DropTargetGone: "the target bucket does not exist",
 	DropNoConsent: "the target bucket's policy does not allow " + authz.LoggingService + " s3:PutObject for the source " +
-		"(nor its ACL the log delivery group), and the root did not configure this logging",
+		"(nor its ACL the log delivery group), and the root did not make the configuration: grant it, or make it again as the root",
 	DropConfigGone: "the source bucket's logging no longer names this target",
 }
 
