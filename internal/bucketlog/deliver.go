@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -415,7 +416,7 @@ func (d *Delivery) bound() error {
 			break
 		}
 		path := filepath.Join(d.spool.dir, h.name)
-		body, err := os.ReadFile(path)
+		n, err := countLines(path)
 		if err == nil {
 			err = os.Remove(path)
 		}
@@ -425,7 +426,7 @@ func (d *Delivery) bound() error {
 		}
 		held -= h.size
 		l.bytes -= h.size
-		d.dropped(DropEvicted, h.target, "", bytes.Count(body, []byte{'\n'}))
+		d.dropped(DropEvicted, h.target, "", n)
 	}
 	d.spool.stored.Store(l.bytes)
 	if n := d.spool.count.dropped[DropSpoolFull].Load(); n > d.full {
@@ -446,6 +447,26 @@ func (d *Delivery) bound() error {
 	}
 	d.spool.count.waiting.Store(int64(len(d.waits)))
 	return errors.Join(errs...)
+}
+
+// countLines counts the records of a spool file.
+func countLines(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	n, buf := 0, make([]byte, 64<<10)
+	for {
+		m, err := f.Read(buf)
+		n += bytes.Count(buf[:m], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // uniqueString is the 16 upper-case hex characters ending a log object's

@@ -129,8 +129,12 @@ func (s *Spool) Flush() error { return s.w.Flush() }
 func (s *Spool) Seal() error {
 	return s.w.Rotate(func(path string) error {
 		n, err := sealFile(path, filepath.Join(s.dir, sealedName(time.Now(), "")))
-		s.stored.Add(n)
-		s.current.Add(-n)
+		if err == nil {
+			// Restarted rather than lessened by n: bytes counted but never
+			// written (a write error) do not stay counted for good.
+			s.stored.Add(n)
+			s.current.Store(0)
+		}
 		return err
 	})
 }
