@@ -115,6 +115,11 @@ type Config struct {
 	// with logging enabled (PutBucketLogging) are delivered to their
 	// target buckets; they are also delivered at start-up.
 	BucketLogInterval time.Duration
+	// BucketLogSpoolMax bounds the bytes of server access log records
+	// awaiting delivery on this gateway's disk (internal/bucketlog): past
+	// it new records are dropped, and the records of failing targets are
+	// kept within half of it (both logged and counted).
+	BucketLogSpoolMax Size
 	// Console serves the web console at /console/ (internal/console, ADR
 	// 0023); ConsoleAddr, when set, serves it on a listener of its own
 	// instead of the S3 port; ConsoleSession is how long a sign-in lasts.
@@ -138,12 +143,15 @@ const MaxInline = 1 << 20
 // MaxPack bounds --pack-max: packs are for small blobs.
 const MaxPack = 16 << 20
 
+// DefaultBucketLogSpoolMax is --bucket-log-spool-max's default.
+const DefaultBucketLogSpoolMax = 1 << 30
+
 // Default returns the zero-setup configuration.
 func Default() Config {
 	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
 		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
-		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute,
+		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
 		Console: true, ConsoleSession: 12 * time.Hour}
 }
 
@@ -207,6 +215,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		"fraction of successful requests the access log writes, e.g. 0.01; errors (status >= 400) always are (env "+envName("access-log-sample")+")")
 	names = append(names, "access-log-sample")
 	dur(&c.BucketLogInterval, "bucket-log-interval", "how often server access logs (PutBucketLogging) are delivered to their target buckets")
+	rate(&c.BucketLogSpoolMax, "bucket-log-spool-max", "most bytes of server access log records awaiting delivery kept on this gateway's disk, e.g. 1GiB; past it new records are dropped, and records of failing targets are kept within half of it (logged and counted)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	str(&c.ReplicateTo, "replicate-to", "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (its keys: the JOG_REPLICATE_ACCESS_KEY pair of variables, else the AWS SDK's chain)")
 	str(&c.ReplicateEndpoint, "replicate-endpoint", "S3 endpoint of --replicate-to when not AWS, e.g. http://minio:9000 (path-style requests)")
@@ -357,6 +366,9 @@ func (c Config) Validate() error {
 	}
 	if c.BucketLogInterval <= 0 {
 		errs = append(errs, errors.New("--bucket-log-interval must be positive"))
+	}
+	if c.BucketLogSpoolMax < 1<<20 {
+		errs = append(errs, fmt.Errorf("--bucket-log-spool-max %d: want at least 1MiB", c.BucketLogSpoolMax))
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))
