@@ -14,10 +14,10 @@ import (
 )
 
 func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	pcfg, fs := serverFlags("jog server", stderr)
+	pcfg, fs := serverFlags("jog server")
 	printConfig := fs.Bool("print-config", false, "print the settings in effect as a config file (secrets masked) and exit")
-	layers, code := loadSettings(pcfg, fs, args, stderr)
-	if code != 0 {
+	layers, code, done := loadSettings(pcfg, fs, args, stdout, stderr)
+	if done {
 		return code
 	}
 	if *printConfig {

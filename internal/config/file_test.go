@@ -182,6 +182,7 @@ func TestPrintConfigRoundTrip(t *testing.T) {
 	}
 	back.ConfigFile, c.ConfigFile = "", ""
 	back.names, c.names = nil, nil
+	back.layers, c.layers = nil, nil
 	if !equalConfig(back, c) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", back, c)
 	}
