@@ -238,6 +238,23 @@ func (l *Layers) Given(name string) string {
 	return l.Source(name)
 }
 
+// SecretsInArgv lists the flags given on the command line whose value holds a
+// secret: a setting Secret names, or a password in a connection string
+// (RedactMeta: --meta postgres://user:password@…). Every local user can
+// read them in a process listing.
+func (l *Layers) SecretsInArgv() []string {
+	var flags []string
+	for _, name := range l.names {
+		if !l.cmdline[name] {
+			continue
+		}
+		if v := l.fs.Lookup(name).Value.String(); Secret(name) && v != "" || RedactMeta(v) != v {
+			flags = append(flags, "--"+name)
+		}
+	}
+	return flags
+}
+
 // flagRef finds the flags an error message of Validate names.
 var flagRef = regexp.MustCompile(`--([a-z0-9][a-z0-9-]*)`)
 
