@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,14 +12,7 @@ import (
 // on its command line logs one warning naming the flag, never the
 // password; the same connection string in JOG_META starts it without one.
 func TestWarnSecretInArgv(t *testing.T) {
-	c, err := pgtest.Start() // the test's own: it stops it
-	if errors.Is(err, pgtest.ErrNoPostgres) && os.Getenv("JOG_REQUIRE_POSTGRES") == "" && os.Getenv("CI") == "" {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Stop) // after the servers' cleanups stop them
+	c := pgtest.Own(t)
 	const password = "pw-in-argv-7f3a"
 	// The cluster trusts local connections: the password is carried, not
 	// checked.

@@ -2,9 +2,7 @@ package integration
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,15 +33,7 @@ func TestVersioningToggledUnderWrites(t *testing.T) {
 // TestVersioningToggledUnderWritesPostgres is the same with the metadata in
 // PostgreSQL, whose stores keep a hint of the bucket's state.
 func TestVersioningToggledUnderWritesPostgres(t *testing.T) {
-	pg, err := pgtest.Start()
-	if err != nil {
-		if errors.Is(err, pgtest.ErrNoPostgres) && os.Getenv("JOG_REQUIRE_POSTGRES") == "" && os.Getenv("CI") == "" {
-			t.Skip(err)
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(pg.Stop)
-	url := pg.NewDatabase(t)
+	url := pgtest.Own(t).NewDatabase(t)
 	srv, c := itest.StartBucket(t, "toggle", testutil.WithoutFsync(), func(cfg *config.Config) { cfg.Meta = url })
 	toggleUnderWrites(t, srv, c, "toggle")
 }
