@@ -130,6 +130,7 @@ type Config struct {
 	Notify Notify
 
 	envErrs []error // JOG_* values BindFlags could not parse
+	layers  *Layers // where each setting came from, once ApplyFile ran
 
 	// names are the settings' flags, in BindFlags order: the config
 	// file's keys.
@@ -228,7 +229,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.ConsoleAddr, "console-addr", "serve the web console (and S3) on this address instead of at /console/ on the S3 port, e.g. 127.0.0.1:9001")
 	dur(&c.ConsoleSession, "console-session", "how long a console sign-in lasts (15m to 36h)")
 	names = c.bindNotify(fs, names)
-	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv("JOG_REPLICATE_ACCESS_KEY"), getenv("JOG_REPLICATE_SECRET_KEY")
+	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv(EnvReplicateAccessKey), getenv(EnvReplicateSecretKey)
 	c.IAMKey = getenv(keyring.EnvVar)
 	c.names = names
 	for _, name := range names {
@@ -242,18 +243,9 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 			c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q: %v", env, v, err))
 			continue
 		}
-		f.DefValue = v // -h shows the default in effect
+		f.DefValue = HelpDefault(name, v) // -h shows the default in effect, never a secret
 		if l, ok := f.Value.(*List); ok {
 			l.fromEnv()
-		}
-		if name == "meta" {
-			f.DefValue = RedactMeta(v) // never a password
-		}
-		if name == "notify-nats" {
-			f.DefValue = RedactMeta(v) // never a password
-		}
-		if name == "metrics-token" || name == "notify-webhook-token" {
-			f.DefValue = "(set)" // never the token
 		}
 	}
 }
@@ -314,10 +306,13 @@ func (c Config) Validate() error {
 	if err := checkMeta(c.Meta); err != nil {
 		errs = append(errs, err)
 	}
-	if (c.AccessKey == "") != (c.SecretKey == "") {
-		errs = append(errs, errors.New("--access-key and --secret-key must be given together"))
+	switch {
+	case c.AccessKey == "" && c.SecretKey != "":
+		errs = append(errs, fmt.Errorf("%s is set but no access key (--access-key / %s)", c.layers.Given("secret-key"), envName("access-key")))
+	case c.AccessKey != "" && c.SecretKey == "":
+		errs = append(errs, fmt.Errorf("%s is set but no secret key (--secret-key / %s)", c.layers.Given("access-key"), envName("secret-key")))
 	}
-	if c.AccessKey != "" && len(c.SecretKey) < 8 {
+	if c.AccessKey != "" && c.SecretKey != "" && len(c.SecretKey) < 8 {
 		errs = append(errs, errors.New("--secret-key must be at least 8 characters"))
 	}
 	if c.Region == "" {
