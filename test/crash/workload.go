@@ -20,7 +20,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
-func (h *harness) workload(ctx context.Context, run time.Duration, seed uint64) {
+// workload runs the workers for run, then SIGKILLs the servers victims
+// with requests in flight.
+func (h *harness) workload(ctx context.Context, run time.Duration, seed uint64, victims []*server) {
 	h.stop.Store(false)
 	var wg sync.WaitGroup
 	for w := range h.cfg.Workers {
@@ -49,20 +51,29 @@ func (h *harness) workload(ctx context.Context, run time.Duration, seed uint64) 
 			// Stuck: SIGQUIT makes the server write its goroutines to
 			// server.log as it dies.
 			h.res.Stalls++
-			h.res.violate("stall: no answer for %v with %d requests waiting; goroutine dump in %s",
-				time.Since(last).Round(time.Millisecond), h.http.waiting.Load(), h.logPath())
-			h.cmd.Process.Signal(syscall.SIGQUIT)
-			select {
-			case <-h.exit:
-			case <-time.After(10 * time.Second):
-				h.kill()
+			h.res.violate("stall: no answer for %v with %d requests waiting; goroutine dumps in the server logs",
+				time.Since(last).Round(time.Millisecond), h.http.waiting.Load())
+			for _, s := range h.servers {
+				if !s.running() {
+					continue
+				}
+				s.cmd.Process.Signal(syscall.SIGQUIT)
+				select {
+				case <-s.exit:
+					s.cmd = nil
+				case <-time.After(10 * time.Second):
+					s.kill()
+				}
 			}
 			wg.Wait()
 			return
 		}
 		h.logf("  pause: no answer for %v with requests waiting, then answers resumed", quiet.Round(time.Millisecond))
 	}
-	h.kill()
+	for _, s := range victims {
+		s.kill()
+		h.res.Kills[s.n-1]++
+	}
 	wg.Wait()
 }
 
