@@ -73,9 +73,11 @@ type Result struct {
 	Cycles       int
 	StartupKills int // extra kills during start-up (recovery), before the server was ready
 	// Kills counts each server's SIGKILLs at the end of a cycle; AllKilled
-	// the cycles that killed every server (with more than one).
+	// the cycles that killed every server (with more than one). Requests
+	// counts the requests sent to each server.
 	Kills     []int
 	AllKilled int
+	Requests  []int64
 	Ops       int64 // requests sent by the workload
 	// Acked counts acknowledged mutations: PUTs, completed multipart
 	// uploads, copies and DELETEs.
@@ -160,7 +162,7 @@ func (r *Result) String() string {
 		r.VAcked, r.VAckedVersions, r.VAckedMarkers, r.VAckedRemoves, r.VersionsVerified, r.MarkersVerified,
 		r.LockedVerified, r.LockRefusals, r.BypassDeleted, r.ExpiredDeleted, r.FsckVersions, r.FsckMarkers)
 	if len(r.Kills) > 1 {
-		s += fmt.Sprintf("; gateways %d: kills %v (all at once %d)", len(r.Kills), r.Kills, r.AllKilled)
+		s += fmt.Sprintf("; gateways %d: kills %v (all at once %d), requests sent %v", len(r.Kills), r.Kills, r.AllKilled, r.Requests)
 	}
 	s += fmt.Sprintf("; temp files removed by recovery %d", r.TempRecovered)
 	if r.Shared {
@@ -229,28 +231,22 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	h.vers = newVBucket(bucket+"v", false, max(cfg.Keys/2, 2))
 	h.locked = newVBucket(bucket+"l", true, max(cfg.Keys/4, 2))
-	h.http = &timedClient{c: awshttp.NewBuildableClient().WithTimeout(2 * time.Minute)}
+	h.http = &timedClient{c: awshttp.NewBuildableClient().WithTimeout(2 * time.Minute), sent: map[string]*atomic.Int64{}}
 	for n := 1; n <= cfg.Gateways; n++ {
 		s, err := newServer(n, filepath.Dir(cfg.DataDir), cfg.Gateways > 1)
 		if err != nil {
 			return nil, err
 		}
 		h.servers = append(h.servers, s)
-		h.http.addrs = append(h.http.addrs, s.addr)
+		h.http.sent[s.addr] = new(atomic.Int64)
 	}
 	h.client = newClient("http://"+h.servers[0].addr, h.http)
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5bd1e995))
 	h.logf("crash harness: %d cycles, %d servers, %d workers, %d keys, run %v–%v per cycle, seed %d, data %s",
 		cfg.Cycles, cfg.Gateways, cfg.Workers, cfg.Keys, cfg.MinRun, cfg.MaxRun, cfg.Seed, cfg.DataDir)
 
-	var killed []*server // by the last cycle
 	for cycle := 1; cycle <= cfg.Cycles; cycle++ {
-		if cycle > 1 && rng.IntN(4) == 0 {
-			if err := h.killDuringStartup(pick(rng, killed), rng); err != nil {
-				return &h.res, err
-			}
-		}
-		if err := h.startAll(ctx); err != nil {
+		if err := h.restart(ctx, rng, cycle > 1); err != nil {
 			return &h.res, err
 		}
 		if cycle == 1 {
@@ -267,8 +263,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		ops := h.ops.Load()
 		h.http.slowest.Store(0)
 		h.http.slow.Store(0)
-		killed = h.victims(rng)
-		h.workload(ctx, run, rng.Uint64(), killed)
+		killed := h.victims(rng)
+		if err := h.workload(ctx, run, rng.Uint64(), killed, rng); err != nil {
+			return &h.res, err
+		}
 		h.res.Cycles = cycle
 		inflight := 0
 		for _, k := range h.allKeys() {
@@ -289,7 +287,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	// (on a shared data dir, let the hour's grace pass), then fsck must be
 	// clean.
 	swept := h.sweeps()
-	if err := h.startAll(ctx); err != nil {
+	if err := h.restart(ctx, nil, false); err != nil {
 		return &h.res, err
 	}
 	if err := h.verify(ctx); err != nil {
@@ -317,6 +315,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	h.checkFsckCounts(rep)
 	h.logf("final fsck --deep: exit %d: %s", code, sum)
 	h.res.Ops = h.ops.Load()
+	for _, s := range h.servers {
+		h.res.Requests = append(h.res.Requests, h.http.sent[s.addr].Load())
+	}
 	return &h.res, nil
 }
 

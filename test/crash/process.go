@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -33,23 +34,29 @@ import (
 // timedClient records the slowest answer (response headers) of a cycle,
 // the time of the last answer and the requests waiting for one. With
 // several servers it is also their load balancer: each request goes to
-// one of addrs at random (its Host header, which the signature covers,
-// stays the endpoint's), so a multipart upload's parts and the reads
-// after a write take any gateway, as behind a balancer without
-// stickiness.
+// one of the running servers at random (its Host header, which the
+// signature covers, stays the endpoint's), so a multipart upload's parts
+// and the reads after a write take any gateway, as behind a balancer
+// without stickiness. With none running, requests go to the endpoint.
 type timedClient struct {
 	c          *awshttp.BuildableClient
-	addrs      []string     // the servers; the endpoint is addrs[0]
-	slowest    atomic.Int64 // nanoseconds
-	slow       atomic.Int64 // answers slower than a second
-	lastAnswer atomic.Int64 // Unix nanoseconds
+	up         atomic.Pointer[[]string] // the running servers' addresses
+	sent       map[string]*atomic.Int64 // requests sent to each server, by address
+	slowest    atomic.Int64             // nanoseconds
+	slow       atomic.Int64             // answers slower than a second
+	lastAnswer atomic.Int64             // Unix nanoseconds
 	waiting    atomic.Int64
 }
 
 func (t *timedClient) Do(r *http.Request) (*http.Response, error) {
-	if addr := t.addrs[rand.IntN(len(t.addrs))]; addr != r.URL.Host {
-		r = r.Clone(r.Context())
-		r.Host, r.URL.Host = r.URL.Host, addr
+	if up := t.up.Load(); up != nil && len(*up) > 0 {
+		if addr := (*up)[rand.IntN(len(*up))]; addr != r.URL.Host {
+			r = r.Clone(r.Context())
+			r.Host, r.URL.Host = r.URL.Host, addr
+		}
+	}
+	if n := t.sent[r.URL.Host]; n != nil {
+		n.Add(1)
 	}
 	start := time.Now()
 	t.waiting.Add(1)
@@ -158,15 +165,42 @@ func (h *harness) killDuringStartup(s *server, rng *rand.Rand) error {
 	return nil
 }
 
-// startAll starts every server that is not running, at once, and waits
-// until they are ready; then checks tmp/ (checkTemp).
-func (h *harness) startAll(ctx context.Context) error {
-	var wg sync.WaitGroup
-	errs := make([]error, len(h.servers))
-	for i, s := range h.servers {
-		if s.running() {
-			continue
+// restart starts every server that is not running and checks tmp/
+// (checkTemp). If startupKill, in a quarter of the calls one of them is
+// first killed during its start-up.
+func (h *harness) restart(ctx context.Context, rng *rand.Rand, startupKill bool) error {
+	if err := h.startDown(ctx, rng, startupKill); err != nil {
+		return err
+	}
+	h.res.TempLeft = h.checkTemp(true)
+	return nil
+}
+
+// startDown starts every server that is not running, at once, waits until
+// they are ready and lets the workload's requests go to them. If
+// startupKill, in a quarter of the calls one of them is first killed
+// during its start-up.
+func (h *harness) startDown(ctx context.Context, rng *rand.Rand, startupKill bool) error {
+	var down []*server
+	for _, s := range h.servers {
+		if !s.running() {
+			down = append(down, s)
 		}
+	}
+	if startupKill && len(down) > 0 && rng.IntN(4) == 0 {
+		if err := h.killDuringStartup(pick(rng, down), rng); err != nil {
+			return err
+		}
+	}
+	return h.startAll(ctx, down)
+}
+
+// startAll starts the servers ss at once and waits until they are ready;
+// then the workload's requests go to them too.
+func (h *harness) startAll(ctx context.Context, ss []*server) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(ss))
+	for i, s := range ss {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -178,8 +212,20 @@ func (h *harness) startAll(ctx context.Context) error {
 		h.killAll()
 		return err
 	}
-	h.res.TempLeft = h.checkTemp(true)
+	h.route()
 	return nil
+}
+
+// route sends the workload's requests to the running servers only, as a
+// load balancer that checks their health would.
+func (h *harness) route() {
+	var up []string
+	for _, s := range h.servers {
+		if s.running() {
+			up = append(up, s.addr)
+		}
+	}
+	h.http.up.Store(&up)
 }
 
 // gatewayLine is the start-up line that names the gateway and what its
@@ -386,6 +432,10 @@ func (h *harness) fsckAfterKill(ctx context.Context) error {
 	if code == 2 {
 		return fmt.Errorf("fsck after kill failed: %s", sum)
 	}
-	h.logf("  fsck after kill (before recovery): %s", sum)
+	when := "after the kill (before recovery)"
+	if slices.ContainsFunc(h.servers, (*server).running) {
+		when = "at the end of the cycle (beside the idle gateways)"
+	}
+	h.logf("  fsck %s: %s", when, sum)
 	return nil
 }

@@ -85,7 +85,7 @@ func (h *harness) ageLeftovers(ctx context.Context) error {
 	}
 	swept, recovered := h.sweeps(), h.res.TempRecovered
 	s := h.servers[0]
-	if err := h.start(ctx, s); err != nil {
+	if err := h.startAll(ctx, []*server{s}); err != nil {
 		return err
 	}
 	h.checkTemp(false)
