@@ -93,7 +93,8 @@ type Result struct {
 	// effect is / is not there after the restart (both allowed).
 	UnackPresent, UnackAbsent int
 	// NotSent: mutations refused at connect by the dead server (no effect).
-	NotSent int
+	// ServerErrors: mutations answered with a 5xx (outcome unknown).
+	NotSent, ServerErrors int
 	// Pauses: cycles whose last stallAfter brought no answer while
 	// requests waited (answers resumed later). Stalls: no answer for
 	// stuckAfter more; the server was then stopped with SIGQUIT, which
@@ -151,13 +152,13 @@ func (r *Result) OK() bool {
 func (r *Result) String() string {
 	s := fmt.Sprintf("cycles %d (+%d kills during start-up), ops %d, writes acknowledged %d (put %d, multipart %d, copy %d, delete %d), "+
 		"verified %d, rechecked %d, lost %d, corrupt %d, superseded-by-unacknowledged %d, "+
-		"unacknowledged-present %d, unacknowledged-absent %d, not sent %d, live reads %d, pauses %d, stalls %d, "+
+		"unacknowledged-present %d, unacknowledged-absent %d, not sent %d, answered 5xx %d, live reads %d, pauses %d, stalls %d, "+
 		"post-kill fsck runs %d (orphans %d, temp files %d, damage %d), uploads aborted %d, final fsck exit %d; "+
 		"versioned and locked buckets: acknowledged %d (versions %d, delete markers %d, version deletes %d), "+
 		"versions verified by ID %d, delete markers verified %d, locked versions verified %d (refused during the workload %d), "+
 		"deleted with governance bypass %d, deleted after their retention ended %d, final fsck versions %d, delete markers %d",
 		r.Cycles, r.StartupKills, r.Ops, r.Acked, r.AckedPuts, r.AckedMultipart, r.AckedCopies, r.AckedDeletes,
-		r.Verified, r.Rechecked, r.Lost, r.Corrupt, r.Superseded, r.UnackPresent, r.UnackAbsent, r.NotSent, r.LiveReads, r.Pauses, r.Stalls,
+		r.Verified, r.Rechecked, r.Lost, r.Corrupt, r.Superseded, r.UnackPresent, r.UnackAbsent, r.NotSent, r.ServerErrors, r.LiveReads, r.Pauses, r.Stalls,
 		r.CrashChecks, r.CrashOrphans, r.CrashTemp, r.CrashDamage, r.UploadsAborted, r.FinalFsckExit,
 		r.VAcked, r.VAckedVersions, r.VAckedMarkers, r.VAckedRemoves, r.VersionsVerified, r.MarkersVerified,
 		r.LockedVerified, r.LockRefusals, r.BypassDeleted, r.ExpiredDeleted, r.FsckVersions, r.FsckMarkers)

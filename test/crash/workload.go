@@ -200,7 +200,20 @@ func (h *harness) settle(k *key, v *version, err error, counter *int64) {
 	case definite(err):
 		h.res.violate("%s: refused with %v while the server was up", k.name, err)
 	default:
+		h.unknown(k.name, err)
 		k.inflight = v
+	}
+}
+
+// unknown notes a mutation of name whose outcome err leaves unknown: no
+// answer (the kill), or a 5xx answer, which is counted and logged (the
+// first 20). h.mu is held.
+func (h *harness) unknown(name string, err error) {
+	if statusOf(err) < 500 {
+		return
+	}
+	if h.res.ServerErrors++; h.res.ServerErrors <= 20 {
+		h.logf("  %s: %v", name, err)
 	}
 }
 
@@ -266,11 +279,12 @@ func (h *harness) upload(ctx context.Context, bkt, name string, bodies [][]byte,
 		out, err := h.client.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bkt), Key: aws.String(name),
 			UploadId: up.UploadId, PartNumber: aws.Int32(int32(i + 1)), Body: bytes.NewReader(b)})
 		if err != nil {
+			h.mu.Lock()
 			if definite(err) {
-				h.mu.Lock()
 				h.res.violate("%s/%s: UploadPart refused: %v", bkt, name, err)
-				h.mu.Unlock()
 			}
+			h.unknown(bkt+"/"+name, err)
+			h.mu.Unlock()
 			return nil, false, err
 		}
 		parts = append(parts, types.CompletedPart{PartNumber: aws.Int32(int32(i + 1)), ETag: out.ETag,
