@@ -242,6 +242,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		h.http.sent[s.addr] = new(atomic.Int64)
 	}
 	h.client = newClient("http://"+h.servers[0].addr, h.http)
+	defer func() { // the counts, also when the run fails
+		h.res.Ops = h.ops.Load()
+		for _, s := range h.servers {
+			h.res.Requests = append(h.res.Requests, h.http.sent[s.addr].Load())
+		}
+	}()
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5bd1e995))
 	h.logf("crash harness: %d cycles, %d servers, %d workers, %d keys, run %v–%v per cycle, seed %d, data %s",
 		cfg.Cycles, cfg.Gateways, cfg.Workers, cfg.Keys, cfg.MinRun, cfg.MaxRun, cfg.Seed, cfg.DataDir)
@@ -315,10 +321,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	h.res.FinalFsck = sum
 	h.checkFsckCounts(rep)
 	h.logf("final fsck --deep: exit %d: %s", code, sum)
-	h.res.Ops = h.ops.Load()
-	for _, s := range h.servers {
-		h.res.Requests = append(h.res.Requests, h.http.sent[s.addr].Load())
-	}
 	return &h.res, nil
 }
 
