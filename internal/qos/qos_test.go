@@ -66,6 +66,34 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestMayPresent: a bound reservation serves its principal and the root;
+// an unbound one anyone.
+func TestMayPresent(t *testing.T) {
+	const alice, bob = "arn:aws:iam::1:user/alice", "arn:aws:iam::1:user/bob"
+	bound := window("a", 1, 0, 0, time.Hour)
+	bound.ID, bound.Principal = "r1", alice
+	unbound := window("a", 1, 0, 0, time.Hour)
+	for _, c := range []struct {
+		name   string
+		r      meta.Reservation
+		caller string
+		root   bool
+		ok     bool
+	}{
+		{"its principal", bound, alice, false, true},
+		{"another user", bound, bob, false, false},
+		{"anonymous", bound, "", false, false},
+		{"the root", bound, "arn:aws:iam::1:root", true, true},
+		{"unbound, any user", unbound, bob, false, true},
+		{"unbound, anonymous", unbound, "", false, true},
+	} {
+		err := MayPresent(c.r, c.caller, c.root)
+		if c.ok != (err == nil) || (err != nil && (!IsKind(err, NotYours) || !strings.Contains(err.Error(), "bound to "+alice))) {
+			t.Errorf("%s: MayPresent = %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+}
+
 func TestStateAt(t *testing.T) {
 	r := window("a", 1, 0, time.Minute, time.Hour)
 	for _, c := range []struct {

@@ -69,6 +69,22 @@ func Validate(r meta.Reservation, now time.Time) error {
 	return nil
 }
 
+// MayPresent checks that the caller, whose ARN is caller ("" when
+// anonymous), may present r by its ID: anyone allowed on the bucket when
+// r is bound to no principal; else its Principal only, and the account's
+// root (root), which may do anything in the account, cancelling r
+// included. Its error is an *Error of kind NotYours.
+func MayPresent(r meta.Reservation, caller string, root bool) error {
+	if r.Principal == "" || root || caller == r.Principal {
+		return nil
+	}
+	who := caller
+	if who == "" {
+		who = "an anonymous request"
+	}
+	return &Error{Kind: NotYours, Msg: fmt.Sprintf("reservation %s is bound to %s: %s may not draw on it", r.ID, r.Principal, who)}
+}
+
 // NewID returns a random reservation ID: 20 bytes in lower-case base32
 // without padding (32 characters), safe in a URL and a header.
 func NewID() string {
@@ -91,6 +107,8 @@ const (
 	NotActive
 	// WrongBucket: a presented reservation is another bucket's.
 	WrongBucket
+	// NotYours: a presented reservation is bound to another principal.
+	NotYours
 )
 
 // Error is a reservation refused by this package's rules.

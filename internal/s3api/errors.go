@@ -152,6 +152,7 @@ var qosErrors = map[qos.Kind]APIError{
 	qos.NoCapacity:  {Code: "CapacityNotConfigured", Status: http.StatusConflict},
 	qos.NotActive:   {Code: "ReservationNotActive", Status: http.StatusForbidden},
 	qos.WrongBucket: {Code: "ReservationBucketMismatch", Status: http.StatusBadRequest},
+	qos.NotYours:    {Code: "AccessDenied", Status: http.StatusForbidden},
 }
 
 // toAPIError maps any error to the wire error to send. Unknown errors become
