@@ -43,10 +43,21 @@ func StateAt(r meta.Reservation, now time.Time) State {
 // window people plan, not for ever.
 const MaxWindow = 366 * 24 * time.Hour
 
+// MaxLead bounds how far ahead a reservation may start: a year, as far as
+// a window may last.
+const MaxLead = MaxWindow
+
+// MaxPast bounds how far in the past a Start may be: "now" from a client
+// whose clock is behind, or sent a moment ago. Create moves such a Start
+// to the present (nothing reserves time gone by); one further back is
+// refused. It is the clock skew S3 allows a signature.
+const MaxPast = 15 * time.Minute
+
 // Validate checks a reservation a client asks for, at now: rates not
 // negative and not all zero, a window of whole seconds that ends after
-// it starts, in the future, at most MaxWindow long, and ARNs where
-// principals are named. Its errors are *Error of kind Invalid.
+// it starts, in the future, at most MaxWindow long, starting at most
+// MaxPast ago and MaxLead ahead, and ARNs where principals are named. Its
+// errors are *Error of kind Invalid.
 func Validate(r meta.Reservation, now time.Time) error {
 	switch {
 	case r.ReadBPS < 0 || r.WriteBPS < 0 || r.RequestsPerSecond < 0:
@@ -61,6 +72,10 @@ func Validate(r meta.Reservation, now time.Time) error {
 		return invalid("the window has already ended")
 	case r.End.Sub(r.Start) > MaxWindow:
 		return invalid("a window may last at most %d days", int(MaxWindow/(24*time.Hour)))
+	case now.Sub(r.Start) > MaxPast:
+		return invalid("Start is in the past: a reservation starts now at the earliest (a Start up to %d minutes ago is taken as now)", int(MaxPast/time.Minute))
+	case r.Start.Sub(now) > MaxLead:
+		return invalid("Start may be at most %d days ahead", int(MaxLead/(24*time.Hour)))
 	case !r.Start.Equal(r.Start.Truncate(time.Second)) || !r.End.Equal(r.End.Truncate(time.Second)):
 		return invalid("Start and End are whole seconds")
 	case r.Principal != "" && !strings.HasPrefix(r.Principal, "arn:"):

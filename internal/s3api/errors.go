@@ -188,6 +188,10 @@ func toAPIError(err error) (*APIError, bool) {
 	if errors.Is(err, meta.ErrQuotaExceeded) {
 		return apiErr(http.StatusForbidden, "QuotaExceeded", "The write would exceed the bucket's quota (%s); nothing was stored.", err.Error()), true
 	}
+	if errors.Is(err, meta.ErrTooManyReservations) {
+		return apiErr(http.StatusBadRequest, "TooManyReservations",
+			"The bucket has %d reservations that have not ended, the most it may have: cancel one or wait for one to end.", meta.MaxReservationsPerBucket), true
+	}
 	if errors.Is(err, meta.ErrNoSuchReservation) {
 		return apiErr(http.StatusNotFound, "NoSuchReservation", "The specified reservation does not exist (%s).", err.Error()), true
 	}

@@ -83,12 +83,7 @@ func TestReservationsAPI(t *testing.T) {
 	itest.CreateBucket(t, root, "rsv")
 	itest.CreateBucket(t, root, "rsv2")
 	ctx := context.Background()
-	admin := func(args ...string) (string, int) {
-		var out, errOut bytes.Buffer
-		flags := []string{"admin", "--endpoint", srv.URL, "--access-key", srv.Config.AccessKey, "--secret-key", srv.Config.SecretKey, "--region", srv.Config.Region}
-		code := cli.Run(ctx, append(flags, args...), &out, &errOut)
-		return out.String() + errOut.String(), code
-	}
+	admin := func(args ...string) (string, int) { return jogAdmin(srv, args...) }
 
 	now := time.Now().UTC().Truncate(time.Second)
 	out, code := admin("reservation", "create", "--read", "200MB/s", "--write", "50MB/s", "--duration", "2h", "rsv")
