@@ -49,16 +49,16 @@ func TestValidate(t *testing.T) {
 		t.Fatalf("valid: %v", err)
 	}
 	for name, r := range map[string]meta.Reservation{
-		"no rate":       window("a", 0, 0, 0, time.Hour),
-		"negative":      window("a", -1, 5, 0, time.Hour),
-		"empty window":  window("a", 1, 0, time.Hour, time.Hour),
-		"backwards":     window("a", 1, 0, time.Hour, 0),
-		"past":          window("a", 1, 0, -2*time.Hour, -time.Hour),
-		"too long":      window("a", 1, 0, 0, MaxWindow+time.Second),
-		"sub-second":    window("a", 1, 0, 0, time.Hour+time.Millisecond),
-		"not an ARN":    func() meta.Reservation { r := ok; r.Principal = "alice"; return r }(),
-		"no start":      func() meta.Reservation { r := ok; r.Start = time.Time{}; return r }(),
-		"negative rate": func() meta.Reservation { r := ok; r.RequestsPerSecond = -1; return r }(),
+		"no rate":          window("a", 0, 0, 0, time.Hour),
+		"negative":         window("a", -1, 5, 0, time.Hour),
+		"empty window":     window("a", 1, 0, time.Hour, time.Hour),
+		"backwards":        window("a", 1, 0, time.Hour, 0),
+		"past":             window("a", 1, 0, -2*time.Hour, -time.Hour),
+		"too long":         window("a", 1, 0, 0, MaxWindow+time.Second),
+		"sub-second":       window("a", 1, 0, 0, time.Hour+time.Millisecond),
+		"not an ARN":       func() meta.Reservation { r := ok; r.Principal = "alice"; return r }(),
+		"no start":         func() meta.Reservation { r := ok; r.Start = time.Time{}; return r }(),
+		"negative rate":    func() meta.Reservation { r := ok; r.RequestsPerSecond = -1; return r }(),
 		"started long ago": window("a", 1, 0, -MaxPast-time.Second, time.Hour),
 		"years ahead":      window("a", 1, 0, MaxLead+time.Second, MaxLead+time.Hour),
 	} {
