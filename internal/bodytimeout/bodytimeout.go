@@ -65,6 +65,7 @@ type Reader struct {
 	set    time.Time // the read deadline set, zero when none
 	off    bool      // no limits, or the connection takes no deadline
 	eof    bool
+	cut    bool // ErrTimeout returned
 }
 
 // Reset makes r the body of the request w answers, under l.
@@ -88,6 +89,7 @@ func (r *Reader) Read(p []byte) (int, error) {
 	start := time.Now()
 	allow := r.allowance()
 	if allow <= 0 {
+		r.cut = true
 		return 0, fmt.Errorf("%w: less than %d bytes/s", ErrTimeout, r.lim.MinRate)
 	}
 	if due := start.Add(allow); !r.set.After(start) || due.Sub(r.set) > r.lim.Idle/steps {
@@ -107,6 +109,7 @@ func (r *Reader) Read(p []byte) (int, error) {
 		// deadline set now would end the request. None is, from here.
 		r.eof = true
 	case err != nil && errors.Is(err, os.ErrDeadlineExceeded):
+		r.cut = true
 		err = fmt.Errorf("%w: %w", ErrTimeout, err)
 	}
 	return n, err
@@ -132,12 +135,16 @@ func (r *Reader) Close() error { return r.body.Close() }
 // Done is called when the handler returns. net/http then reads what is
 // left of a body the handler did not read to its end (up to 256 KiB, to
 // keep the connection) before it sends the response: the connection gets
-// Idle for that, not for ever.
+// Idle for that, not for ever, and a body cut gets nothing more (the
+// answer goes at once, and the connection is closed).
 func (r *Reader) Done() {
-	if r.body == nil || r.off || r.eof {
-		return
+	switch {
+	case r.body == nil || r.off || r.eof:
+	case r.cut:
+		r.rc.SetReadDeadline(time.Now())
+	default:
+		r.rc.SetReadDeadline(time.Now().Add(r.lim.Idle))
 	}
-	r.rc.SetReadDeadline(time.Now().Add(r.lim.Idle))
 }
 
 // Handler times the bodies of the requests next serves under l (nothing

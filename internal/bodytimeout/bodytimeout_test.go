@@ -160,3 +160,51 @@ func TestOff(t *testing.T) {
 		t.Error("Handler wrapped next with no Idle")
 	}
 }
+
+// deadlineWriter is a ResponseWriter that takes read deadlines, as
+// net/http's does.
+type deadlineWriter struct {
+	http.ResponseWriter
+	set int
+}
+
+func (w *deadlineWriter) SetReadDeadline(time.Time) error { w.set++; return nil }
+
+// TestNoAlloc: a Reader embedded in a request costs no allocation to set
+// up and read (the S3 handler's hot path), and moves the deadline once
+// per Idle/steps, not on every read.
+func TestNoAlloc(t *testing.T) {
+	w := &deadlineWriter{ResponseWriter: httptest.NewRecorder()}
+	body := io.NopCloser(strings.NewReader(strings.Repeat("x", 1<<20)))
+	var r Reader
+	p := make([]byte, 16)
+	if n := testing.AllocsPerRun(100, func() {
+		r.Reset(w, body, Limits{Idle: time.Hour, MinRate: 1})
+		r.Read(p)
+		r.Read(p)
+	}); n != 0 {
+		t.Errorf("Reset and Read allocate %v times", n)
+	}
+	w.set = 0
+	r.Reset(w, body, Limits{Idle: time.Hour})
+	for range 1000 {
+		r.Read(p)
+	}
+	if w.set != 1 {
+		t.Errorf("1000 quick reads set the deadline %d times, want once", w.set)
+	}
+}
+
+// TestDone: a handler that answers without reading the body: net/http
+// reads the rest before it sends the answer (a small body, to keep the
+// connection), and Done bounds that read by Idle, so a client that stops
+// sending still gets the answer.
+func TestDone(t *testing.T) {
+	srv := httptest.NewServer(Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "refused", http.StatusForbidden)
+	}), Limits{Idle: 300 * time.Millisecond}))
+	t.Cleanup(srv.Close)
+	if status := send(t, srv.Listener.Addr().String(), 100, []string{"a"}, 0); !strings.Contains(status, "403") {
+		t.Errorf("the client got %q, want the handler's 403", status)
+	}
+}

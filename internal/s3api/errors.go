@@ -9,6 +9,7 @@ import (
 
 	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/iam/policy"
@@ -54,6 +55,9 @@ var (
 	// errInsufficientStorage: the storage under the data dir is full
 	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
+	// errRequestTimeout: the client stopped sending the request body, or
+	// sent it too slowly (bodytimeout), or went while it was served.
+	errRequestTimeout = &APIError{bodytimeout.Code, bodytimeout.Message, http.StatusBadRequest}
 )
 
 // errorTable maps domain sentinels to wire errors. It is the one place where
@@ -163,6 +167,9 @@ func toAPIError(err error) (*APIError, bool) {
 	if errors.As(err, &ae) {
 		return ae, true
 	}
+	if errors.Is(err, bodytimeout.ErrTimeout) { // before errClientRead, which wraps it too
+		return errRequestTimeout, true
+	}
 	for _, e := range errorTable {
 		if errors.Is(err, e.err) {
 			out := e.api
@@ -246,7 +253,7 @@ func toAPIError(err error) (*APIError, bool) {
 		return errInsufficientStorage, true
 	}
 	if errors.Is(err, context.Canceled) {
-		return &APIError{"RequestTimeout", "Your socket connection to the server was not read from or written to within the timeout period.", http.StatusBadRequest}, true
+		return errRequestTimeout, true
 	}
 	return &APIError{"InternalError", "We encountered an internal error. Please try again.", http.StatusInternalServerError}, false
 }
