@@ -61,9 +61,11 @@ func slowRequest(t *testing.T, srv *testutil.Server, kind string, req *http.Requ
 			a.code = err.Error()
 		} else {
 			body, _ := io.ReadAll(resp.Body)
-			a.status, a.code = resp.StatusCode, itest.BodyCode(body)
+			a.status = resp.StatusCode
 			var js struct{ Code string }
-			if a.code == "" && json.Unmarshal(body, &js) == nil {
+			if _, rest, ok := bytes.Cut(body, []byte("<Code>")); ok { // S3's, IAM's
+				a.code, _, _ = strings.Cut(string(rest), "</Code>")
+			} else if json.Unmarshal(body, &js) == nil { // the console's
 				a.code = js.Code
 			}
 		}
@@ -110,6 +112,17 @@ func slowPut(t *testing.T, srv *testutil.Server, key string, gap time.Duration) 
 	return slowRequest(t, srv, "put", req, "abc", gap)
 }
 
+// slowIAM is an IAM call (a form POST whose credential scope names iam,
+// its signature checked once the body is read) whose form trickles.
+func slowIAM(t *testing.T, srv *testutil.Server, gap time.Duration) <-chan slowAnswer {
+	req := itest.RawRequest(t, srv, http.MethodPost, "/", nil)
+	req.ContentLength = 500
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+testutil.AccessKey+"/20260101/"+testutil.Region+
+		"/iam/aws4_request, SignedHeaders=host, Signature=0000")
+	return slowRequest(t, srv, "iam", req, "Action=ListUsers&Version=2010-05-08&x=", gap)
+}
+
 // TestSlowBodies (issue 37): clients that send their bodies one byte at a
 // time hold no slot for ever, and requests not authenticated hold a
 // quarter of --max-requests at most. A server with --max-requests 8 (2
@@ -120,8 +133,9 @@ func slowPut(t *testing.T, srv *testutil.Server, key string, gap time.Duration) 
 // while they are held, an aws-sdk-go-v2 client's signed requests are all
 // served; the anonymous ones beyond the share are refused with 503
 // SlowDown, the others and the PUTs answered 400 RequestTimeout within a
-// minute, and nothing of the PUTs is stored. Then a slow form alone, and
-// a sign-in and a PUT that stop sending at all, are cut the same way.
+// minute, and nothing of the PUTs is stored. Then a slow form alone, a
+// sign-in and a PUT that stop sending at all, and a slow IAM call are cut
+// the same way.
 func TestSlowBodies(t *testing.T) {
 	srv := testutil.StartServer(t, testutil.WithMaxRequests(8), testutil.WithBodyLimits(5*time.Second, 1024),
 		testutil.WithFilesOnly(), testutil.WithoutFsync())
@@ -199,9 +213,9 @@ func TestSlowBodies(t *testing.T) {
 	}
 
 	// Within the share: a trickling form, and a sign-in and a PUT that
-	// stop sending (the idle timeout), are cut.
+	// stop sending (the idle timeout), are cut; so is an IAM call.
 	for _, ch := range []<-chan slowAnswer{slowForm(t, srv, time.Second), slowSignIn(t, srv, time.Hour),
-		slowPut(t, srv, "stalled", time.Hour)} {
+		slowPut(t, srv, "stalled", time.Hour), slowIAM(t, srv, time.Second)} {
 		if a := <-ch; a.status != http.StatusBadRequest || a.code != "RequestTimeout" {
 			t.Errorf("a slow %s alone: answered %d %q after %v, want 400 RequestTimeout", a.kind, a.status, a.code, a.after)
 		}
