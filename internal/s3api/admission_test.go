@@ -84,8 +84,10 @@ func TestAdmitterBeforeAuthentication(t *testing.T) {
 // with no allocation; a nil share bounds nothing.
 func TestAnonymousShare(t *testing.T) {
 	s := NewAnonymousShare(2)
-	if !s.Take() || !s.Take() {
-		t.Fatal("the share refused within its bound")
+	for i := range 2 {
+		if !s.Take() {
+			t.Fatalf("the share refused place %d of 2", i+1)
+		}
 	}
 	if s.Take() {
 		t.Fatal("the share took a third place of two")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,11 +50,7 @@ func drewOn(md middleware.Metadata) string {
 // AccessDenied naming the binding, and nothing is stored; a reservation
 // bound to no one serves both users.
 func TestReservationBoundToPrincipal(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "iam.json")
-	if err := os.WriteFile(file, []byte(routesBootstrap), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
+	srv := startRoutesServer(t)
 	root := itest.AWSClient(t, srv)
 	ctx := context.Background()
 	itest.CreateBucket(t, root, "bnd")

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -243,11 +241,7 @@ func TestReservationsNotConfigured(t *testing.T) {
 // one is refused with nothing done; a bound principal draws on its own
 // without naming it.
 func TestReservationPresented(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "iam.json")
-	if err := os.WriteFile(file, []byte(routesBootstrap), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
+	srv := startRoutesServer(t)
 	root := itest.AWSClient(t, srv)
 	ctx := context.Background()
 	itest.CreateBucket(t, root, "pbk")
@@ -386,11 +380,7 @@ func TestReservationPresented(t *testing.T) {
 // TestReservationsIAM: only a principal allowed jog:CreateReservation on
 // the bucket may reserve; s3:* does not allow it.
 func TestReservationsIAM(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "iam.json")
-	if err := os.WriteFile(file, []byte(routesBootstrap), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
+	srv := startRoutesServer(t)
 	itest.CreateBucket(t, itest.AWSClient(t, srv), "ibk")
 	itest.CreateBucket(t, itest.AWSClient(t, srv), "ibk2")
 	admin := iamClient(t, srv, testutil.AccessKey, testutil.SecretKey)

@@ -155,15 +155,7 @@ func TestSlowBodies(t *testing.T) {
 	}
 	// Held: the PUTs write their temp blobs, and the anonymous share is
 	// full (a complete anonymous form is refused with 503 at once).
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		entries, _ := os.ReadDir(filepath.Join(srv.DataDir, "tmp"))
-		if len(entries) == 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the slow PUTs never reached the blob writer: %d temp files", len(entries))
-		}
-	}
+	waitTempFiles(t, srv, 3, "the slow PUTs never reached the blob writer")
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		resp, _ := itest.PostForm(t, srv.URL+"/no-such-bucket", []itest.FormField{{Name: "key", Value: "k"}}, "f", []byte("x"))
 		if resp.StatusCode == http.StatusServiceUnavailable {
@@ -202,15 +194,7 @@ func TestSlowBodies(t *testing.T) {
 	if err != nil || len(out.Contents) != 0 {
 		t.Errorf("the slow PUTs stored %d objects (%v), want none", len(out.Contents), err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		entries, _ := os.ReadDir(filepath.Join(srv.DataDir, "tmp"))
-		if len(entries) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the slow PUTs left %d temp files", len(entries))
-		}
-	}
+	waitTempFiles(t, srv, 0, "the slow PUTs left temp files")
 
 	// Within the share: a trickling form, and a sign-in and a PUT that
 	// stop sending (the idle timeout), are cut; so is an IAM call.
