@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,6 +113,22 @@ func slowPut(t *testing.T, srv *testutil.Server, key string, gap time.Duration) 
 	return slowRequest(t, srv, "put", req, "abc", gap)
 }
 
+// slowSignedForm is a browser upload to bucket signed by the root: its
+// fields arrive at once, its file trickles.
+func slowSignedForm(t *testing.T, srv *testutil.Server, bucket, key string, gap time.Duration) <-chan slowAnswer {
+	fields := append([]itest.FormField{{Name: "key", Value: key}}, itest.SignedForm(t, time.Now().Add(time.Hour),
+		map[string]string{"bucket": bucket}, map[string]string{"key": key})...)
+	var head strings.Builder
+	for _, f := range fields {
+		fmt.Fprintf(&head, "--xyz\r\nContent-Disposition: form-data; name=%q\r\n\r\n%s\r\n", f.Name, f.Value)
+	}
+	head.WriteString("--xyz\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\n\r\nabc")
+	req := itest.RawRequest(t, srv, http.MethodPost, "/"+bucket, nil)
+	req.ContentLength = 1 << 20
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=xyz")
+	return slowRequest(t, srv, "signed form", req, head.String(), gap)
+}
+
 // slowIAM is an IAM call (a form POST whose credential scope names iam,
 // its signature checked once the body is read) whose form trickles.
 func slowIAM(t *testing.T, srv *testutil.Server, gap time.Duration) <-chan slowAnswer {
@@ -133,9 +150,10 @@ func slowIAM(t *testing.T, srv *testutil.Server, gap time.Duration) <-chan slowA
 // while they are held, an aws-sdk-go-v2 client's signed requests are all
 // served; the anonymous ones beyond the share are refused with 503
 // SlowDown, the others and the PUTs answered 400 RequestTimeout within a
-// minute, and nothing of the PUTs is stored. Then a slow form alone, a
-// sign-in and a PUT that stop sending at all, and a slow IAM call are cut
-// the same way.
+// minute, and nothing of the PUTs is stored. Then a signed form whose
+// file trickles (out of the share once verified), a slow form, a sign-in
+// and a PUT that stop sending at all, a slow IAM call and a slow part are
+// cut the same way, with nothing stored.
 func TestSlowBodies(t *testing.T) {
 	srv := testutil.StartServer(t, testutil.WithMaxRequests(8), testutil.WithBodyLimits(5*time.Second, 1024),
 		testutil.WithFilesOnly(), testutil.WithoutFsync())
@@ -196,13 +214,29 @@ func TestSlowBodies(t *testing.T) {
 	}
 	waitTempFiles(t, srv, 0, "the slow PUTs left temp files")
 
-	// Within the share: a trickling form, and a sign-in and a PUT that
-	// stop sending (the idle timeout), are cut; so is an IAM call.
-	for _, ch := range []<-chan slowAnswer{slowForm(t, srv, time.Second), slowSignIn(t, srv, time.Hour),
-		slowPut(t, srv, "stalled", time.Hour), slowIAM(t, srv, time.Second)} {
+	// A signed form whose file trickles leaves the anonymous share once
+	// its signature is verified (its file is then written); within the
+	// share, a trickling form, and a sign-in and a PUT that stop sending
+	// (the idle timeout), are cut; so are the signed form, an IAM call
+	// and a part, storing nothing.
+	posted := slowSignedForm(t, srv, "slow", "posted", time.Second)
+	waitTempFiles(t, srv, 1, "the signed form's file is never written")
+	mp, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("slow"), Key: aws.String("mp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := slowPut(t, srv, "mp?partNumber=1&uploadId="+url.QueryEscape(aws.ToString(mp.UploadId)), time.Second)
+	for _, ch := range []<-chan slowAnswer{posted, slowForm(t, srv, time.Second), slowSignIn(t, srv, time.Hour),
+		slowPut(t, srv, "stalled", time.Hour), slowIAM(t, srv, time.Second), part} {
 		if a := <-ch; a.status != http.StatusBadRequest || a.code != "RequestTimeout" {
-			t.Errorf("a slow %s alone: answered %d %q after %v, want 400 RequestTimeout", a.kind, a.status, a.code, a.after)
+			t.Errorf("a slow %s: answered %d %q after %v, want 400 RequestTimeout", a.kind, a.status, a.code, a.after)
 		}
 	}
 	itest.WantNoObject(t, c, "slow", "stalled")
+	itest.WantNoObject(t, c, "slow", "posted")
+	parts, err := c.ListParts(ctx, &s3.ListPartsInput{Bucket: aws.String("slow"), Key: aws.String("mp"), UploadId: mp.UploadId})
+	if err != nil || len(parts.Parts) != 0 {
+		t.Errorf("the slow part: %d parts stored (%v), want none", len(parts.Parts), err)
+	}
+	waitTempFiles(t, srv, 0, "the slow uploads left temp files")
 }
