@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -33,6 +34,17 @@ type Config struct {
 	// MaxRequests bounds the S3 requests served at once (503 SlowDown
 	// beyond); 0 means unbounded.
 	MaxRequests int
+	// AnonymousShare is the fraction of MaxRequests that requests not
+	// authenticated (yet) may hold at once: anonymous ones, browser form
+	// uploads before their signature is checked, console sign-ins
+	// (MaxAnonymousRequests).
+	AnonymousShare float64
+	// BodyIdleTimeout is the longest the server waits for a request
+	// body's next bytes, and BodyMinRate (bytes/s) the least average rate
+	// a body must keep up after that much grace (internal/bodytimeout):
+	// beyond, 400 RequestTimeout. 0 turns each off.
+	BodyIdleTimeout time.Duration
+	BodyMinRate     Rate
 	// TLSCert and TLSKey, when both set, make the server speak HTTPS.
 	TLSCert string
 	TLSKey  string
@@ -115,6 +127,11 @@ type Config struct {
 	// with logging enabled (PutBucketLogging) are delivered to their
 	// target buckets; they are also delivered at start-up.
 	BucketLogInterval time.Duration
+	// BucketLogSpoolMax bounds the bytes of server access log records
+	// awaiting delivery on this gateway's disk (internal/bucketlog): past
+	// it new records are dropped, and the records of failing targets are
+	// kept within half of it (both logged and counted).
+	BucketLogSpoolMax Size
 	// Console serves the web console at /console/ (internal/console, ADR
 	// 0023); ConsoleAddr, when set, serves it on a listener of its own
 	// instead of the S3 port; ConsoleSession is how long a sign-in lasts.
@@ -125,6 +142,7 @@ type Config struct {
 	Notify Notify
 
 	envErrs []error // JOG_* values BindFlags could not parse
+	layers  *Layers // where each setting came from, once ApplyFile ran
 
 	// names are the settings' flags, in BindFlags order: the config
 	// file's keys.
@@ -138,13 +156,27 @@ const MaxInline = 1 << 20
 // MaxPack bounds --pack-max: packs are for small blobs.
 const MaxPack = 16 << 20
 
+// DefaultBucketLogSpoolMax is --bucket-log-spool-max's default.
+const DefaultBucketLogSpoolMax = 1 << 30
+
 // Default returns the zero-setup configuration.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
+	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, AnonymousShare: 0.25,
+		BodyIdleTimeout: 20 * time.Second, BodyMinRate: 1 << 10, InlineMax: 16 << 10, PackMax: 1 << 20,
 		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
-		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute,
+		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
 		Console: true, ConsoleSession: 12 * time.Hour}
+}
+
+// MaxAnonymousRequests is how many of MaxRequests the requests not
+// authenticated (yet) may hold at once: AnonymousShare of them, rounded
+// up, at least one; 0 (no bound) when MaxRequests is 0.
+func (c Config) MaxAnonymousRequests() int {
+	if c.MaxRequests <= 0 {
+		return 0
+	}
+	return max(1, int(math.Ceil(float64(c.MaxRequests)*c.AnonymousShare)))
 }
 
 // LeaveCheckpoints reports whether the SQLite store must leave WAL
@@ -168,6 +200,10 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		fs.DurationVar(p, name, *p, usage+" (env "+envName(name)+")")
 		names = append(names, name)
 	}
+	rate := func(p flag.Value, name, usage string) {
+		fs.Var(p, name, usage+" (env "+envName(name)+")")
+		names = append(names, name)
+	}
 	str(&c.ConfigFile, fileFlag, "TOML file of settings, keys named as these flags (data-dir = \"/srv/jog\"); flags and JOG_* variables override it")
 	str(&c.Addr, "addr", "listen address")
 	str(&c.DataDir, "data-dir", "directory for metadata and object data")
@@ -179,6 +215,11 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.LogLevel, "log-level", "debug, info, warn or error")
 	str(&c.LogFormat, "log-format", "text or json")
 	num(&c.MaxRequests, "max-requests", "S3 requests served at once; more get 503 SlowDown (0 = no bound)")
+	fs.Float64Var(&c.AnonymousShare, "anonymous-share", c.AnonymousShare,
+		"fraction of --max-requests that requests not authenticated (yet) may hold at once (anonymous ones, form uploads before their signature is checked, console sign-ins); more get 503 SlowDown (env "+envName("anonymous-share")+")")
+	names = append(names, "anonymous-share")
+	dur(&c.BodyIdleTimeout, "body-idle-timeout", "longest wait for a request body's next bytes; longer gets 400 RequestTimeout and nothing stored (0 = no limit, nor --body-min-rate)")
+	rate(&c.BodyMinRate, "body-min-rate", "least average rate of a request body once --body-idle-timeout has passed, e.g. 1KiB/s; slower gets 400 RequestTimeout (0 = none)")
 	num(&c.InlineMax, "inline-max", "objects up to this many bytes are stored in the metadata database, not in files (0 = never)")
 	num(&c.PackMax, "pack-max", "blobs up to this many bytes are appended to shared pack files, not written as files of their own (0 = never)")
 	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
@@ -190,10 +231,6 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&c.TrustForwardedFor, "trust-forwarded-for", c.TrustForwardedFor,
 		"take aws:SourceIp and aws:SecureTransport from X-Forwarded-For / X-Forwarded-Proto: only behind a proxy that sets them (env "+envName("trust-forwarded-for")+")")
 	names = append(names, "trust-forwarded-for")
-	rate := func(p flag.Value, name, usage string) {
-		fs.Var(p, name, usage+" (env "+envName(name)+")")
-		names = append(names, name)
-	}
 	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSRequestCapacity, "qos-request-capacity", "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)")
@@ -207,6 +244,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		"fraction of successful requests the access log writes, e.g. 0.01; errors (status >= 400) always are (env "+envName("access-log-sample")+")")
 	names = append(names, "access-log-sample")
 	dur(&c.BucketLogInterval, "bucket-log-interval", "how often server access logs (PutBucketLogging) are delivered to their target buckets")
+	rate(&c.BucketLogSpoolMax, "bucket-log-spool-max", "most bytes of server access log records awaiting delivery kept on this gateway's disk, e.g. 1GiB; past it new records are dropped, and records of failing targets are kept within half of it (logged and counted)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	str(&c.ReplicateTo, "replicate-to", "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (its keys: the JOG_REPLICATE_ACCESS_KEY pair of variables, else the AWS SDK's chain)")
 	str(&c.ReplicateEndpoint, "replicate-endpoint", "S3 endpoint of --replicate-to when not AWS, e.g. http://minio:9000 (path-style requests)")
@@ -219,7 +257,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.ConsoleAddr, "console-addr", "serve the web console (and S3) on this address instead of at /console/ on the S3 port, e.g. 127.0.0.1:9001")
 	dur(&c.ConsoleSession, "console-session", "how long a console sign-in lasts (15m to 36h)")
 	names = c.bindNotify(fs, names)
-	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv("JOG_REPLICATE_ACCESS_KEY"), getenv("JOG_REPLICATE_SECRET_KEY")
+	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv(EnvReplicateAccessKey), getenv(EnvReplicateSecretKey)
 	c.IAMKey = getenv(keyring.EnvVar)
 	c.names = names
 	for _, name := range names {
@@ -233,18 +271,9 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 			c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q: %v", env, v, err))
 			continue
 		}
-		f.DefValue = v // -h shows the default in effect
+		f.DefValue = HelpDefault(name, v) // -h shows the default in effect, never a secret
 		if l, ok := f.Value.(*List); ok {
 			l.fromEnv()
-		}
-		if name == "meta" {
-			f.DefValue = RedactMeta(v) // never a password
-		}
-		if name == "notify-nats" {
-			f.DefValue = RedactMeta(v) // never a password
-		}
-		if name == "metrics-token" || name == "notify-webhook-token" {
-			f.DefValue = "(set)" // never the token
 		}
 	}
 }
@@ -305,10 +334,13 @@ func (c Config) Validate() error {
 	if err := checkMeta(c.Meta); err != nil {
 		errs = append(errs, err)
 	}
-	if (c.AccessKey == "") != (c.SecretKey == "") {
-		errs = append(errs, errors.New("--access-key and --secret-key must be given together"))
+	switch {
+	case c.AccessKey == "" && c.SecretKey != "":
+		errs = append(errs, fmt.Errorf("%s is set but no access key (--access-key / %s)", c.layers.Given("secret-key"), envName("access-key")))
+	case c.AccessKey != "" && c.SecretKey == "":
+		errs = append(errs, fmt.Errorf("%s is set but no secret key (--secret-key / %s)", c.layers.Given("access-key"), envName("secret-key")))
 	}
-	if c.AccessKey != "" && len(c.SecretKey) < 8 {
+	if c.AccessKey != "" && c.SecretKey != "" && len(c.SecretKey) < 8 {
 		errs = append(errs, errors.New("--secret-key must be at least 8 characters"))
 	}
 	if c.Region == "" {
@@ -322,6 +354,15 @@ func (c Config) Validate() error {
 	}
 	if c.MaxRequests < 0 {
 		errs = append(errs, errors.New("--max-requests must not be negative"))
+	}
+	if !(c.AnonymousShare > 0 && c.AnonymousShare <= 1) {
+		errs = append(errs, fmt.Errorf("--anonymous-share %v: want a fraction above 0, at most 1", c.AnonymousShare))
+	}
+	if c.BodyIdleTimeout < 0 || c.BodyMinRate < 0 {
+		errs = append(errs, errors.New("--body-idle-timeout and --body-min-rate must not be negative"))
+	}
+	if c.BodyMinRate > 0 && c.BodyIdleTimeout == 0 {
+		errs = append(errs, errors.New("--body-min-rate applies after --body-idle-timeout: set one, or --body-min-rate 0"))
 	}
 	if c.InlineMax < 0 || c.InlineMax > MaxInline {
 		errs = append(errs, fmt.Errorf("--inline-max must be between 0 and %d bytes", MaxInline))
@@ -357,6 +398,9 @@ func (c Config) Validate() error {
 	}
 	if c.BucketLogInterval <= 0 {
 		errs = append(errs, errors.New("--bucket-log-interval must be positive"))
+	}
+	if c.BucketLogSpoolMax < 1<<20 {
+		errs = append(errs, fmt.Errorf("--bucket-log-spool-max %d: want at least 1MiB", c.BucketLogSpoolMax))
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))

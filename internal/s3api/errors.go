@@ -9,6 +9,7 @@ import (
 
 	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/iam/policy"
@@ -54,6 +55,9 @@ var (
 	// errInsufficientStorage: the storage under the data dir is full
 	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
+	// errRequestTimeout: the client stopped sending the request body, or
+	// sent it too slowly (bodytimeout), or went while it was served.
+	errRequestTimeout = &APIError{bodytimeout.Code, bodytimeout.Message, http.StatusBadRequest}
 )
 
 // errorTable maps domain sentinels to wire errors. It is the one place where
@@ -67,6 +71,7 @@ var errorTable = []struct {
 	{meta.ErrBucketNotEmpty, APIError{"BucketNotEmpty", "The bucket you tried to delete is not empty.", http.StatusConflict}},
 	{meta.ErrObjectNotFound, APIError{"NoSuchKey", "The specified key does not exist.", http.StatusNotFound}},
 	{meta.ErrPreconditionFailed, *errPrecondition},
+	{service.ErrVersioningBusy, *errSlowDown}, // an unconditional write: SDKs retry 503, not 409
 	{meta.ErrConflict, APIError{"ConditionalRequestConflict", "A conflicting operation occurred. Retry the request.", http.StatusConflict}},
 	{meta.ErrUploadNotFound, APIError{"NoSuchUpload", "The specified multipart upload does not exist. The upload ID might be invalid, or the multipart upload might have been aborted or completed.", http.StatusNotFound}},
 	{cors.ErrNoConfig, APIError{"NoSuchCORSConfiguration", "The CORS configuration does not exist", http.StatusNotFound}},
@@ -153,6 +158,7 @@ var qosErrors = map[qos.Kind]APIError{
 	qos.NoCapacity:  {Code: "CapacityNotConfigured", Status: http.StatusConflict},
 	qos.NotActive:   {Code: "ReservationNotActive", Status: http.StatusForbidden},
 	qos.WrongBucket: {Code: "ReservationBucketMismatch", Status: http.StatusBadRequest},
+	qos.NotYours:    {Code: "AccessDenied", Status: http.StatusForbidden},
 }
 
 // toAPIError maps any error to the wire error to send. Unknown errors become
@@ -162,6 +168,9 @@ func toAPIError(err error) (*APIError, bool) {
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae, true
+	}
+	if errors.Is(err, bodytimeout.ErrTimeout) { // before errClientRead, which wraps it too
+		return errRequestTimeout, true
 	}
 	for _, e := range errorTable {
 		if errors.Is(err, e.err) {
@@ -187,6 +196,10 @@ func toAPIError(err error) (*APIError, bool) {
 	}
 	if errors.Is(err, meta.ErrQuotaExceeded) {
 		return apiErr(http.StatusForbidden, "QuotaExceeded", "The write would exceed the bucket's quota (%s); nothing was stored.", err.Error()), true
+	}
+	if errors.Is(err, meta.ErrTooManyReservations) {
+		return apiErr(http.StatusBadRequest, "TooManyReservations",
+			"The bucket has %d reservations that have not ended, the most it may have: cancel one or wait for one to end.", meta.MaxReservationsPerBucket), true
 	}
 	if errors.Is(err, meta.ErrNoSuchReservation) {
 		return apiErr(http.StatusNotFound, "NoSuchReservation", "The specified reservation does not exist (%s).", err.Error()), true
@@ -242,7 +255,7 @@ func toAPIError(err error) (*APIError, bool) {
 		return errInsufficientStorage, true
 	}
 	if errors.Is(err, context.Canceled) {
-		return &APIError{"RequestTimeout", "Your socket connection to the server was not read from or written to within the timeout period.", http.StatusBadRequest}, true
+		return errRequestTimeout, true
 	}
 	return &APIError{"InternalError", "We encountered an internal error. Please try again.", http.StatusInternalServerError}, false
 }

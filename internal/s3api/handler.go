@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
@@ -39,6 +40,12 @@ type Config struct {
 	// once (a ConcurrencyLimit); beyond it requests are refused at once
 	// with 503 SlowDown, as S3 does. 0 means no bound.
 	MaxRequests int
+	// Anonymous, when set, bounds the requests not authenticated (yet)
+	// served at once, within the Admitter's (AnonymousShare).
+	Anonymous *AnonymousShare
+	// Body bounds how slowly a request body may arrive (bodytimeout):
+	// beyond, 400 RequestTimeout and nothing stored.
+	Body bodytimeout.Limits
 	// IAM, when set, authenticates IAM users' access keys (after the
 	// root's Credentials) and gives their identity policies.
 	IAM *iam.Service
@@ -113,6 +120,11 @@ type request struct {
 	// client's network errors (clientBody).
 	body    clientBody
 	bytesIn int64
+	// timed is the body under Config.Body, beneath body.
+	timed bodytimeout.Reader
+	// anonymous is set while the request holds a place in
+	// Config.Anonymous (releaseAnonymous).
+	anonymous bool
 	// code is the S3 error code sent, "" on success.
 	code string
 }
@@ -133,7 +145,7 @@ func New(svc *service.Service, cfg Config) *Handler {
 	h := &Handler{
 		svc: svc, cfg: cfg, log: cfg.Logger,
 		verifier:   &sigv4.Verifier{Region: cfg.Region, Credentials: creds},
-		verifierV2: &sigv2.Verifier{Credentials: creds, Domain: cfg.Domain},
+		verifierV2: &sigv2.Verifier{Credentials: creds, Domain: cfg.Domain, Routing: SignedRoutingParams()},
 		authz:      authz.New(account, authz.Options{TrustForwardedFor: cfg.TrustForwardedFor}),
 		keys:       creds,
 	}
@@ -172,6 +184,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		h.writeError(w, req, err)
 	}
+	req.timed.Done() // what net/http reads of the rest of the body is bounded too
 	h.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 		slog.String("id", req.id), slog.String("op", req.route.Op.String()),
 		slog.String("method", r.Method), slog.String("bucket", req.route.Bucket),
@@ -189,6 +202,7 @@ func (h *Handler) serveThenRelease(w http.ResponseWriter, req *request, release 
 		if release != nil {
 			release()
 		}
+		h.releaseAnonymous(req)
 		req.check.Release()
 		req.check = nil
 	}()
@@ -204,7 +218,12 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	// 256 KiB first, waiting on a client that waits for the answer.
 	req.Request = req.Request.WithContext(req.Context())
 	if req.Body != nil && req.Body != http.NoBody {
-		req.body = clientBody{ReadCloser: req.Body, n: &req.bytesIn}
+		src := req.Body
+		if h.cfg.Body.On() && !bodytimeout.Timed(src) { // the console's proxy timed it already
+			req.timed.Reset(w, src, h.cfg.Body)
+			src = &req.timed
+		}
+		req.body = clientBody{ReadCloser: src, n: &req.bytesIn}
 		req.Body = &req.body
 	}
 	// CORS comes before authentication, as in S3: a preflight carries no
@@ -246,6 +265,15 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 			}
 		}
 	}
+	// Not authenticated (yet): an anonymous request, or a form upload
+	// until postObject verifies its signature (its who is still the zero
+	// Principal, anonymous). It holds a place in the anonymous share.
+	if req.who.Type == policy.Anonymous {
+		if !h.cfg.Anonymous.Take() {
+			return ErrSlowDown
+		}
+		req.anonymous = true
+	}
 	switch req.route.Op {
 	case OpUnknown:
 		return errMethodNotAllowed
@@ -277,6 +305,16 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	}
 	h.withNotify(req)
 	return operations[req.route.Op].serve(h, w, req)
+}
+
+// releaseAnonymous gives back the request's place in the anonymous share,
+// if it holds one: when it is answered, or once a form upload's signature
+// is verified.
+func (h *Handler) releaseAnonymous(req *request) {
+	if req.anonymous {
+		req.anonymous = false
+		h.cfg.Anonymous.Release()
+	}
 }
 
 // errClientRead marks a failure to read the request body from the client's

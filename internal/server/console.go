@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/sts"
 )
 
@@ -22,7 +24,11 @@ import (
 // elsewhere costs one prefix check); with it, on that listener only,
 // which also serves next (its presigned URLs name the host they were
 // made on), and the S3 port has no console.
-func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyring.Keyring, az *authz.Authorizer) (http.Handler, error) {
+//
+// The console's handler reads sign-ins and its own API's bodies under
+// bodyLimits (the S3 requests it proxies keep that timing), and a sign-in
+// holds a place in the S3 handler's anonymous share while it is served.
+func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyring.Keyring, az *authz.Authorizer, anonymous *s3api.AnonymousShare) (http.Handler, error) {
 	if !s.cfg.Console {
 		return next, nil
 	}
@@ -30,7 +36,7 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 		Handler: next, Keys: keys, Sealer: serverKey, Authorizer: az, Metrics: s.metrics.Handler(),
 		Region: s.cfg.Region, Domain: s.cfg.Domain, Session: s.cfg.ConsoleSession,
 		TrustForwardedFor: s.cfg.TrustForwardedFor, Logger: s.log.With("component", "console"),
-		Revoker: revoker(s.stores.Meta),
+		Revoker: revoker(s.stores.Meta), Anonymous: anonymous,
 	})
 	if err != nil {
 		return nil, err
@@ -39,9 +45,10 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 	done := make(chan struct{})
 	go func() { defer close(done); c.SyncRevocations(ctx, s.sessionsChanged) }()
 	s.stopRevocations = func() { cancel(); <-done }
+	timed := bodytimeout.Handler(c, bodyLimits(s.cfg))
 	mounted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, consolePath) && console.Wants(r) {
-			c.ServeHTTP(w, r)
+			timed.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)

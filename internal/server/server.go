@@ -17,6 +17,7 @@ import (
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/framing"
 	"github.com/jogstore/jog/internal/iam"
@@ -153,12 +154,15 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
 	sessions := sts.New(users, serverKey, sts.Options{})
 	keys := sts.Keys{Root: root, IAM: users, STS: sessions}
-	observer, err := s.openLogs(ctx, svc)
+	observer, err := s.openLogs(ctx, svc, users.Account())
 	if err != nil {
 		return nil, err
 	}
+	body := bodyLimits(cfg)
+	anonymous := s3api.NewAnonymousShare(cfg.MaxAnonymousRequests())
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
+		Anonymous: anonymous, Body: body,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 		Reservations: reservations, Scheduler: scheduler,
 		Observer: s3api.Observers{s.metrics.Requests(), observer},
@@ -170,9 +174,10 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	iamAuthz := authz.New(users.Account(), authz.Options{TrustForwardedFor: cfg.TrustForwardedFor})
 	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Keys: keys, Authorize: iamAuthz.DecideIAM, Logger: log})
 	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
-	s.handler = s.withHealth(countInFlight(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}), s.metrics.Requests()))
+	apis := map[string]http.Handler{iamapi.Service: bodytimeout.Handler(iamAPI, body), stsapi.Service: bodytimeout.Handler(stsAPI, body)}
+	s.handler = s.withHealth(countInFlight(byService(s3, apis), s.metrics.Requests()))
 	s.handler = s.withMetrics(s.handler)
-	if s.handler, err = s.withConsole(s.handler, keys, serverKey, iamAuthz); err != nil {
+	if s.handler, err = s.withConsole(s.handler, keys, serverKey, iamAuthz, anonymous); err != nil {
 		return nil, err
 	}
 	s.metrics.Watch(metrics.Sources{Blobs: stores.Blobs, Meta: stores.Meta, Lifecycle: s.lcWorker,
@@ -181,6 +186,14 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		return nil, err
 	}
 	return s, nil
+}
+
+// bodyLimits are how slowly a request body may arrive on the server's
+// listeners (--body-idle-timeout, --body-min-rate): the S3 handler times
+// its bodies itself, the IAM, STS and console handlers through
+// bodytimeout.Handler.
+func bodyLimits(cfg config.Config) bodytimeout.Limits {
+	return bodytimeout.Limits{Idle: cfg.BodyIdleTimeout, MinRate: int64(cfg.BodyMinRate)}
 }
 
 // openIAM loads the server key and opens the IAM service over the
@@ -320,6 +333,8 @@ func (s *Server) httpServer(ctx context.Context, h http.Handler) *http.Server {
 		Handler:     framing.Guard(h),
 		ConnContext: framing.ConnContext,
 		// No ReadTimeout/WriteTimeout: they would cut long transfers.
+		// Bodies that stall or trickle are cut by the handlers instead
+		// (bodyLimits), with an answer.
 		ReadHeaderTimeout: 30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
