@@ -4,6 +4,7 @@ package authz
 // apply read them (Check.fill).
 
 import (
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -221,25 +222,11 @@ var headerKeys = map[string]string{
 // keys are read from: a request that sends one of them twice must be
 // refused before it is authorized, or a policy would see two values and
 // the handler act on one.
-func Headers() []string {
-	out := make([]string, 0, len(headerKeys))
-	for _, name := range headerKeys {
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return out
-}
+func Headers() []string { return slices.Sorted(maps.Values(headerKeys)) }
 
 // HeaderKeys lists the condition keys (lower case) whose value is a
 // request header's, for tests.
-func HeaderKeys() []string {
-	out := make([]string, 0, len(headerKeys))
-	for k := range headerKeys {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func HeaderKeys() []string { return slices.Sorted(maps.Keys(headerKeys)) }
 
 // remoteIP is the address part of a RemoteAddr ("1.2.3.4:5678", "[::1]:9").
 func remoteIP(addr string) string {

@@ -18,23 +18,12 @@ type goRequest struct {
 	both    bool
 }
 
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += n
-	return n, err
-}
-
 // parseGo reads stream with net/http's request parser, each body to its
 // end, until the first error.
 func parseGo(stream []byte) []goRequest {
-	cr := &countingReader{r: bytes.NewReader(stream)}
-	br := bufio.NewReader(cr)
+	rd := bytes.NewReader(stream)
+	br := bufio.NewReader(rd)
+	read := func() int { return len(stream) - rd.Len() - br.Buffered() } // by the parser
 	var out []goRequest
 	start := 0
 	for {
@@ -42,12 +31,12 @@ func parseGo(stream []byte) []goRequest {
 		if err != nil {
 			return out
 		}
-		end := cr.n - br.Buffered()
+		end := read()
 		out = append(out, goRequest{headEnd: end, both: headHasBoth(stream[start:end])})
 		if _, err := io.Copy(io.Discard, req.Body); err != nil {
 			return out
 		}
-		start = cr.n - br.Buffered()
+		start = read()
 	}
 }
 
