@@ -114,6 +114,7 @@ var errorTable = []struct {
 	{sigv4.ErrDecodedLengthMismatch, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the x-amz-decoded-content-length HTTP header.", http.StatusBadRequest}},
 	{sigv4.ErrMissingDecodedLength, *errMissingLength},
 	{sigv4.ErrMalformedTrailer, APIError{"MalformedTrailerError", "The request contained trailing data that was not well-formed or did not conform to our published schema.", http.StatusBadRequest}},
+	{sigv4.ErrEmptyTrailer, APIError{"InvalidRequest", "A trailing header announced in x-amz-trailer has no value.", http.StatusBadRequest}},
 	{service.ErrInvalidBucketName, APIError{"InvalidBucketName", "The specified bucket is not valid.", http.StatusBadRequest}},
 	{service.ErrKeyTooLong, APIError{"KeyTooLongError", "Your key is too long.", http.StatusBadRequest}},
 	{service.ErrInvalidKey, APIError{"InvalidArgument", "The object key is not valid.", http.StatusBadRequest}},

@@ -242,6 +242,20 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		if err := h.authenticate(req); err != nil {
 			return err
 		}
+	}
+	// A header or query parameter JOG reads one value of, sent twice, is
+	// refused before the authorizer and the handler read it: a policy
+	// would see both values, the handler act on one.
+	if name := repeatedHeader(req.Header); name != "" {
+		return apiErr(http.StatusBadRequest, "InvalidArgument",
+			"The header %q appears more than once.", strings.ToLower(name))
+	}
+	q := req.URL.Query()
+	if name := repeatedParam(q); name != "" {
+		return apiErr(http.StatusBadRequest, "InvalidArgument",
+			"The query parameter %q appears more than once.", name)
+	}
+	if req.route.Op != OpPostObject {
 		if err := h.authorize(req); err != nil {
 			return err
 		}
@@ -259,11 +273,6 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 			return ErrSlowDown
 		}
 		req.anonymous = true
-	}
-	q := req.URL.Query()
-	if name := repeatedParam(q); name != "" {
-		return apiErr(http.StatusBadRequest, "InvalidArgument",
-			"The query parameter %q appears more than once.", name)
 	}
 	switch req.route.Op {
 	case OpUnknown:

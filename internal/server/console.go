@@ -82,19 +82,12 @@ func (s *Server) serveConsole(ctx context.Context) (stop func(context.Context), 
 		return nil, fmt.Errorf("console listen: %w", err)
 	}
 	hs := s.httpServer(ctx, s.consoleHandler)
-	tls := s.cfg.TLSCert != ""
 	go func() {
-		var err error
-		if tls {
-			err = hs.ServeTLS(ln, "", "")
-		} else {
-			err = hs.Serve(ln)
-		}
-		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.serveOn(hs, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("console listener failed", "err", err)
 		}
 	}()
-	s.log.Info("serving the console", "addr", ln.Addr().String(), "tls", tls)
+	s.log.Info("serving the console", "addr", ln.Addr().String(), "tls", s.cfg.TLSCert != "")
 	return func(ctx context.Context) {
 		if err := hs.Shutdown(ctx); err != nil {
 			hs.Close()

@@ -19,6 +19,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/framing"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iamapi"
@@ -329,7 +330,8 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // --console-addr's) until ctx ends.
 func (s *Server) httpServer(ctx context.Context, h http.Handler) *http.Server {
 	return &http.Server{
-		Handler: h,
+		Handler:     framing.Guard(h),
+		ConnContext: framing.ConnContext,
 		// No ReadTimeout/WriteTimeout: they would cut long transfers.
 		// Bodies that stall or trickle are cut by the handlers instead
 		// (bodyLimits), with an answer.
@@ -341,6 +343,16 @@ func (s *Server) httpServer(ctx context.Context, h http.Handler) *http.Server {
 	}
 }
 
+// serveOn serves hs on ln until hs is shut down: over TLS with the
+// server's certificate, else plain HTTP with each connection's request
+// framing followed (internal/framing; httpServer's Guard answers).
+func (s *Server) serveOn(hs *http.Server, ln net.Listener) error {
+	if s.cfg.TLSCert != "" {
+		return hs.ServeTLS(ln, "", "") // certificates from TLSConfig
+	}
+	return hs.Serve(framing.Listen(ln))
+}
+
 // Serve answers requests on ln until ctx is cancelled, then stops accepting,
 // drains in-flight requests (up to drainTimeout) and closes the stores.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
@@ -350,15 +362,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return errors.Join(err, s.closeStores())
 	}
 	errc := make(chan error, 1)
-	tls := s.cfg.TLSCert != ""
-	go func() {
-		if tls {
-			errc <- hs.ServeTLS(ln, "", "") // certificates from TLSConfig
-			return
-		}
-		errc <- hs.Serve(ln)
-	}()
-	s.log.Info("serving S3", "addr", ln.Addr().String(), "tls", tls, "data_dir", s.cfg.DataDir, "region", s.cfg.Region)
+	go func() { errc <- s.serveOn(hs, ln) }()
+	s.log.Info("serving S3", "addr", ln.Addr().String(), "tls", s.cfg.TLSCert != "", "data_dir", s.cfg.DataDir, "region", s.cfg.Region)
 	var serveErr error
 	select {
 	case <-ctx.Done():
