@@ -203,6 +203,16 @@ func TestAWSPresignedTampered(t *testing.T) {
 	resp, body = awsPresignedDo(t, http.MethodDelete, pp.URL, pp.SignedHeader, nil)
 	itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
 	itest.WantObject(t, c, "tamper", "secret", []byte("secret content"))
+	// x-amz-* headers the URL did not sign are refused: the holder of a
+	// presigned PUT cannot make the object public, nor turn the PUT into a
+	// copy of another object the signer can read.
+	for name, value := range map[string]string{"X-Amz-Acl": "public-read", "X-Amz-Copy-Source": "/tamper/other", "X-Amz-Meta-Evil": "1"} {
+		hdr := pp.SignedHeader.Clone()
+		hdr.Set(name, value)
+		resp, body = awsPresignedDo(t, http.MethodPut, pp.URL, hdr, []byte("overwritten"))
+		itest.WantRawErr(t, resp, body, http.StatusForbidden, "AccessDenied")
+		itest.WantObject(t, c, "tamper", "secret", []byte("secret content"))
+	}
 	// A presigned GET used to PUT.
 	resp, body = awsPresignedDo(t, http.MethodPut, pg.URL, pg.SignedHeader, []byte("overwritten"))
 	itest.WantRawErr(t, resp, body, http.StatusForbidden, "SignatureDoesNotMatch")
