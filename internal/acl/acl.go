@@ -335,3 +335,25 @@ func IsPublic(grants []Grant) bool {
 	}
 	return false
 }
+
+// GrantsLogDelivery reports whether grants let S3's log delivery group
+// write server access logs into the bucket: WRITE and READ_ACP (or
+// FULL_CONTROL) to LogDelivery, what the canned log-delivery-write gives
+// and what S3 asked of a target bucket before bucket policies.
+func GrantsLogDelivery(grants []Grant) bool {
+	var write, readACP bool
+	for _, g := range grants {
+		if g.Grantee.Type != TypeGroup || g.Grantee.URI != LogDelivery {
+			continue
+		}
+		switch g.Permission {
+		case FullControl:
+			return true
+		case Write:
+			write = true
+		case ReadACP:
+			readACP = true
+		}
+	}
+	return write && readACP
+}

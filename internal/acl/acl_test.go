@@ -144,6 +144,12 @@ func TestEncodeDecode(t *testing.T) {
 	if !IsPublic(g) || !IsPublic([]Grant{group(AuthenticatedUsers, ReadACP)}) || IsPublic([]Grant{group(LogDelivery, Write)}) {
 		t.Error("IsPublic")
 	}
+	logWrite, _ := Canned("log-delivery-write", owner)
+	if !GrantsLogDelivery(logWrite) || !GrantsLogDelivery([]Grant{group(LogDelivery, FullControl)}) ||
+		GrantsLogDelivery([]Grant{group(LogDelivery, Write)}) || GrantsLogDelivery([]Grant{group(AllUsers, Write), group(AllUsers, ReadACP)}) ||
+		GrantsLogDelivery(g) {
+		t.Error("GrantsLogDelivery")
+	}
 }
 
 func decide(c *policy.Compiled, who policy.PrincipalType, action, resource string) bool {

@@ -523,3 +523,33 @@ func TestKeysPerAction(t *testing.T) {
 		c.Release()
 	}
 }
+
+// TestDecideService: the logging service is allowed by a bucket policy
+// naming it, with aws:SourceArn and aws:SourceAccount the source bucket's
+// and the account; not by one naming the account or a user, nor without
+// a policy.
+func TestDecideService(t *testing.T) {
+	a := New(acct, Options{})
+	named := bucketStmt("Allow", `{"Service":"`+LoggingService+`"}`, "s3:PutObject", "arn:aws:s3:::logs/p/*",
+		`{"ArnLike":{"aws:SourceArn":"arn:aws:s3:::src"},"StringEquals":{"aws:SourceAccount":"`+acct+`"}}`)
+	for _, c := range []struct {
+		name, doc, key, source string
+		want                   policy.Decision
+	}{
+		{"named, its source", named, "p/2026-01-01", "src", policy.Allowed},
+		{"named, another source", named, "p/2026-01-01", "other", policy.ImplicitDeny},
+		{"named, another prefix", named, "q/2026-01-01", "src", policy.ImplicitDeny},
+		{"the account", bucketStmt("Allow", `{"AWS":"`+acct+`"}`, "s3:PutObject", "arn:aws:s3:::logs/*", ""), "p/x", "src", policy.ImplicitDeny},
+		{"a user", bucketStmt("Allow", `{"AWS":"arn:aws:iam::`+acct+`:user/bob"}`, "s3:PutObject", "arn:aws:s3:::logs/*", ""), "p/x", "src", policy.ImplicitDeny},
+		{"denied", bucketStmt("Deny", `{"Service":"`+LoggingService+`"}`, "s3:PutObject", "arn:aws:s3:::logs/*", ""), "p/x", "src", policy.ExplicitDeny},
+		{"no policy", "", "p/x", "src", policy.ImplicitDeny},
+	} {
+		var p *policy.Compiled
+		if c.doc != "" {
+			p = compile(t, policy.Resource, c.doc)
+		}
+		if got := a.DecideService(LoggingService, "s3:PutObject", ObjectARN("logs", c.key), BucketARN(c.source), p); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}

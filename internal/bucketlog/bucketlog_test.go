@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -98,29 +99,71 @@ func TestLogOperations(t *testing.T) {
 	}
 }
 
-// memStore keeps the log objects written; fail makes puts fail.
+// memStore keeps the log objects written; fail makes puts into a
+// bucket fail ("*": every bucket), logging is each source's
+// configuration, refuse the targets that do not take logs; "gone" does
+// not exist.
 type memStore struct {
 	mu      sync.Mutex
 	objects map[string]string // bucket/key → body
-	puts    int
-	fail    error
+	puts    map[string]int    // attempts, by bucket
+	fail    map[string]error
+	logging map[string]string // source → target
+	refuse  map[string]bool
+}
+
+func newStore(logging map[string]string) *memStore {
+	return &memStore{objects: map[string]string{}, puts: map[string]int{}, fail: map[string]error{},
+		logging: logging, refuse: map[string]bool{}}
 }
 
 func (m *memStore) PutLogObject(_ context.Context, bucket, key string, body []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.fail != nil {
-		return m.fail
+	m.puts[bucket]++
+	if err := m.fail[bucket]; err != nil {
+		return err
+	}
+	if err := m.fail["*"]; err != nil {
+		return err
 	}
 	if bucket == "gone" {
 		return meta.ErrBucketNotFound
 	}
-	if m.objects == nil {
-		m.objects = map[string]string{}
-	}
-	m.puts++
 	m.objects[bucket+"/"+key] = string(body)
 	return nil
+}
+
+func (m *memStore) BucketLoggingOf(_ context.Context, source string) (*service.BucketLogging, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t, ok := m.logging[source]; ok {
+		return &service.BucketLogging{TargetBucket: t}, nil
+	}
+	return nil, nil
+}
+
+func (m *memStore) LogDeliveryAllowed(_ context.Context, _ *authz.Authorizer, _ string, l service.BucketLogging, _ string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if l.TargetBucket == "gone" {
+		return false, meta.ErrBucketNotFound
+	}
+	return !m.refuse[l.TargetBucket], nil
+}
+
+// bodies are the objects written into bucket, sorted.
+func (m *memStore) bodies(bucket string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for k, v := range m.objects {
+		if strings.HasPrefix(k, bucket+"/") {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // str is a record of fixed text.
@@ -128,96 +171,280 @@ func str(s string) func([]byte) []byte { return func(b []byte) []byte { return a
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-// Records go into one object per target, prefix and source bucket, named
-// prefix + date + 16 hex; the spool is empty once they are written; a
-// failed write keeps the file, and the retry writes the same names.
-func TestSpoolDelivery(t *testing.T) {
-	dir := t.TempDir()
-	sp, err := OpenSpool(dir, "0123456789abcdef", quiet())
+// openSpool opens a spool of gateway under dir, bounded by max (1 MiB
+// when 0), closed by the test's end.
+func openSpool(t *testing.T, dir, gateway string, max int64) *Spool {
+	t.Helper()
+	if max == 0 {
+		max = 1 << 20
+	}
+	sp, err := OpenSpool(dir, gateway, max, quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sp.Close()
-	store := &memStore{fail: errors.New("disk full")}
-	d := NewDelivery(sp, store, quiet())
+	t.Cleanup(func() { sp.Close() })
+	return sp
+}
+
+func newDelivery(sp *Spool, store Store) *Delivery {
+	return NewDelivery(sp, store, authz.New("111122223333", authz.Options{}), quiet())
+}
+
+// spoolFiles are the names of the sealed and held files in sp's
+// directory.
+func spoolFiles(t *testing.T, sp *Spool) (sealed, held []string) {
+	t.Helper()
+	l, err := sp.list()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range l.held {
+		held = append(held, h.name)
+	}
+	return l.sealed, held
+}
+
+// Records go into one object per target, prefix and source bucket, named
+// prefix + date + 16 hex; the spool is empty once they are written; a
+// failed write holds the records in a file per target, and the retry
+// writes them.
+func TestSpoolDelivery(t *testing.T) {
+	sp := openSpool(t, t.TempDir(), "0123456789abcdef", 0)
+	store := newStore(map[string]string{"src1": "logs", "src2": "logs", "src3": "gone"})
+	store.fail["*"] = errors.New("disk full")
+	d := newDelivery(sp, store)
 	sp.Append("logs", "a/", "src1", str("r1"))
 	sp.Append("logs", "a/", "src2", str("r2"))
 	sp.Append("logs", "a/", "src1", str("r3"))
 	sp.Append("logs", "b\t\"/", "src1", str("r4"))
-	sp.Append("gone", "x/", "src1", str("r5"))
-	if err := d.Deliver(context.Background()); err == nil {
-		t.Fatal("delivery into a failing store succeeded")
-	}
-	sealed, _ := sp.Sealed()
-	if len(sealed) != 1 {
-		t.Fatalf("sealed files after a failure: %v, want the one kept", sealed)
-	}
-	store.fail = nil
+	sp.Append("gone", "x/", "src3", str("r5"))
 	if err := d.Deliver(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if sealed, _ := sp.Sealed(); len(sealed) != 0 {
-		t.Errorf("sealed files left after delivery: %v", sealed)
+	sealed, held := spoolFiles(t, sp)
+	if len(sealed) != 0 || len(held) != 1 || !strings.HasSuffix(held[0], "_logs") {
+		t.Fatalf("after a failure: sealed %v, held %v; want the target's records held", sealed, held)
 	}
-	var bodies []string
-	for k, v := range store.objects {
+	if st := sp.Stats(); st.Failures != 1 || st.Waiting != 1 || st.Dropped["target_gone"] != 1 {
+		t.Errorf("stats after a failure: %+v", st)
+	}
+	delete(store.fail, "*")
+	if err := d.Deliver(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if sealed, held := spoolFiles(t, sp); len(sealed)+len(held) != 0 {
+		t.Errorf("files left after delivery: %v %v", sealed, held)
+	}
+	for k := range store.objects {
 		name := k[strings.LastIndex(k, "/")+1:]
 		if !strings.HasPrefix(k, "logs/a/") && !strings.HasPrefix(k, "logs/b\t\"/") {
 			t.Errorf("object %q", k)
 		}
 		// YYYY-mm-DD-HH-MM-SS-<16 upper-case hex>
-		if len(name) != len("2006-01-02-15-04-05-0123456789ABCDEF") || strings.ToUpper(name) != name {
+		if len(name) != service.LogObjectSuffixLen || strings.ToUpper(name) != name {
 			t.Errorf("object name %q", name)
 		}
-		bodies = append(bodies, v)
 	}
-	slices.Sort(bodies)
-	if want := []string{"r1\nr3\n", "r2\n", "r4\n"}; !slices.Equal(bodies, want) {
-		t.Errorf("objects %q, want %q", bodies, want)
+	if got, want := store.bodies("logs"), []string{"r1\nr3\n", "r2\n", "r4\n"}; !slices.Equal(got, want) {
+		t.Errorf("objects %q, want %q", got, want)
+	}
+	if st := sp.Stats(); st.Objects != 3 || st.Waiting != 0 || st.SpoolBytes != 0 {
+		t.Errorf("stats after the delivery: %+v", st)
 	}
 	// Nothing new: nothing written.
-	puts := store.puts
-	if err := d.Deliver(context.Background()); err != nil || store.puts != puts {
-		t.Errorf("an empty spool wrote %d objects (%v)", store.puts-puts, err)
+	puts := store.puts["logs"]
+	if err := d.Deliver(context.Background()); err != nil || store.puts["logs"] != puts {
+		t.Errorf("an empty spool wrote %d objects (%v)", store.puts["logs"]-puts, err)
 	}
 }
 
-// A gateway that ended (its lock free) left records: another adopts and
-// delivers them, and never touches a live gateway's.
-func TestAdoptEndedGateway(t *testing.T) {
-	dir := t.TempDir()
-	dead, err := OpenSpool(dir, "dead000000000000", quiet())
+// A failing target holds only its own records: the healthy target's are
+// delivered at once, every round; the failing one is retried after a wait
+// that doubles, its held file kept as it is, and delivered once it heals.
+func TestFailingTargetBesideHealthy(t *testing.T) {
+	sp := openSpool(t, t.TempDir(), "0123456789abcdef", 0)
+	store := newStore(map[string]string{"a": "full", "b": "fine"})
+	store.fail["full"] = meta.ErrQuotaExceeded
+	d := newDelivery(sp, store)
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	d.now = func() time.Time { return now }
+	d.retry = time.Minute
+	for i := range 3 {
+		sp.Append("full", "p/", "a", str(fmt.Sprintf("a%d", i)))
+		sp.Append("fine", "p/", "b", str(fmt.Sprintf("b%d", i)))
+		if err := d.Deliver(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := store.bodies("fine"); len(got) != i+1 || got[i] != fmt.Sprintf("b%d\n", i) {
+			t.Fatalf("round %d: the healthy target has %q", i, got)
+		}
+		now = now.Add(30 * time.Second)
+	}
+	// Tried at the first round and once the minute passed (the third
+	// round), not at the second.
+	if store.puts["full"] != 2 {
+		t.Errorf("%d attempts on the failing target in 1 min, want 2", store.puts["full"])
+	}
+	_, held := spoolFiles(t, sp)
+	if len(held) != 3 {
+		t.Fatalf("held files %v, want one a round", held)
+	}
+	// The next wait is 2 min: a round within it tries nothing and keeps
+	// the held files as they are.
+	now = now.Add(time.Minute)
+	if err := d.Deliver(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, again := spoolFiles(t, sp); store.puts["full"] != 2 || !slices.Equal(again, held) {
+		t.Errorf("within the wait: %d attempts, held %v (was %v)", store.puts["full"], again, held)
+	}
+	delete(store.fail, "full")
+	now = now.Add(2 * time.Minute)
+	if err := d.Deliver(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := store.bodies("full"); !slices.Equal(got, []string{"a0\n", "a1\n", "a2\n"}) {
+		t.Errorf("the healed target has %q", got)
+	}
+	if sealed, held := spoolFiles(t, sp); len(sealed)+len(held) != 0 {
+		t.Errorf("files left: %v %v", sealed, held)
+	}
+	if st := sp.Stats(); st.Failures != 2 || st.Waiting != 0 {
+		t.Errorf("stats: %+v", st)
+	}
+}
+
+// Records whose source no longer logs into their target, or whose target
+// refuses them or is gone, are dropped and counted, never held; removing
+// a failing target's configuration drops what it held.
+func TestDroppedRecords(t *testing.T) {
+	sp := openSpool(t, t.TempDir(), "0123456789abcdef", 0)
+	store := newStore(map[string]string{"a": "logs", "b": "other", "c": "refuses", "d": "gone", "e": "broken"})
+	store.refuse["refuses"] = true
+	store.fail["broken"] = errors.New("disk full")
+	d := newDelivery(sp, store)
+	sp.Append("logs", "p/", "a", str("kept"))
+	sp.Append("logs", "p/", "b", str("b moved to another target"))
+	sp.Append("logs", "p/", "off", str("logging off"))
+	sp.Append("refuses", "p/", "c", str("refused"))
+	sp.Append("gone", "p/", "d", str("gone"))
+	sp.Append("broken", "p/", "e", str("held"))
+	if err := d.Deliver(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := store.bodies("logs"); !slices.Equal(got, []string{"kept\n"}) {
+		t.Errorf("delivered %q", got)
+	}
+	if _, held := spoolFiles(t, sp); len(held) != 1 {
+		t.Errorf("held %v, want the failing target's", held)
+	}
+	store.mu.Lock()
+	delete(store.logging, "e")
+	store.mu.Unlock()
+	if err := d.Deliver(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if sealed, held := spoolFiles(t, sp); len(sealed)+len(held) != 0 {
+		t.Errorf("files left once the failing target's configuration went: %v %v", sealed, held)
+	}
+	st := sp.Stats()
+	for reason, want := range map[string]uint64{"config_gone": 3, "no_consent": 1, "target_gone": 1, "spool_full": 0, "evicted": 0} {
+		if st.Dropped[reason] != want {
+			t.Errorf("dropped %s: %d, want %d", reason, st.Dropped[reason], want)
+		}
+	}
+	if store.puts["refuses"] != 0 || store.puts["gone"] != 0 {
+		t.Errorf("writes into targets that do not take logs: %v", store.puts)
+	}
+}
+
+// The spool keeps at most its bound on disk: past it new records are
+// dropped; the records held for a failing target are kept within half of
+// it, the oldest dropped first; a healthy target's still arrive.
+func TestSpoolBound(t *testing.T) {
+	const max = 64 << 10
+	sp := openSpool(t, t.TempDir(), "0123456789abcdef", max)
+	store := newStore(map[string]string{"a": "full", "b": "fine"})
+	store.fail["full"] = meta.ErrQuotaExceeded
+	d := newDelivery(sp, store)
+	record := strings.Repeat("x", 1000)
+	for range 3 * max / 1000 {
+		sp.Append("full", "p/", "a", str(record))
+	}
+	if st := sp.Stats(); st.Dropped["spool_full"] == 0 || st.SpoolBytes < max {
+		t.Fatalf("appending 3 times the bound: %+v", st)
+	}
+	if err := sp.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Deliver(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The round's records of the failing target, one held file over half
+	// the bound: dropped whole.
+	if st := sp.Stats(); st.SpoolBytes != 0 || st.Dropped["evicted"] == 0 {
+		t.Fatalf("after a round: %+v", st)
+	}
+	// Room again: a healthy target's records go through, a second round
+	// of the failing one's is held within half the bound.
+	for i := range 20 {
+		sp.Append("full", "p/", "a", str(record))
+		sp.Append("fine", "p/", "b", str(fmt.Sprint(i)))
+	}
+	if err := d.Deliver(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := store.bodies("fine"); len(got) != 1 || strings.Count(got[0], "\n") != 20 {
+		t.Errorf("the healthy target got %q", got)
+	}
+	if st := sp.Stats(); st.SpoolBytes == 0 || st.SpoolBytes > max/2 || st.Dropped["spool_full"] == 0 {
+		t.Errorf("after the second round: %+v", st)
+	}
+	on, err := os.ReadDir(sp.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var total int64
+	for _, e := range on {
+		if fi, err := e.Info(); err == nil && !e.IsDir() {
+			total += fi.Size()
+		}
+	}
+	if total > max {
+		t.Errorf("%d bytes on disk, bound %d", total, max)
+	}
+}
+
+// A gateway that ended (its lock free) left records, sealed and held:
+// another adopts and delivers them, and never touches a live gateway's.
+func TestAdoptEndedGateway(t *testing.T) {
+	dir := t.TempDir()
+	dead, err := OpenSpool(dir, "dead000000000000", 1<<20, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := newStore(map[string]string{"src": "logs", "src2": "broken"})
+	store.fail["broken"] = errors.New("disk full")
+	dead.Append("broken", "p/", "src2", str("held by the dead"))
+	newDelivery(dead, store).Deliver(context.Background())
 	dead.Append("logs", "p/", "src", str("from the dead"))
 	dead.Seal()
 	dead.Append("logs", "p/", "src", str("unsealed"))
 	if err := dead.Close(); err != nil {
 		t.Fatal(err)
 	}
-	live, err := OpenSpool(dir, "live000000000000", quiet())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer live.Close()
+	live := openSpool(t, dir, "live000000000000", 0)
 	live.Append("logs", "p/", "src", str("live's own"))
-	me, err := OpenSpool(dir, "me00000000000000", quiet())
-	if err != nil {
+	me := openSpool(t, dir, "me00000000000000", 0)
+	delete(store.fail, "broken")
+	if err := newDelivery(me, store).Deliver(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	defer me.Close()
-	store := &memStore{}
-	if err := NewDelivery(me, store, quiet()).Deliver(context.Background()); err != nil {
-		t.Fatal(err)
+	if got, want := store.bodies("logs"), []string{"from the dead\n", "unsealed\n"}; !slices.Equal(got, want) {
+		t.Errorf("delivered %q, want %q", got, want)
 	}
-	var all []string
-	for _, v := range store.objects {
-		all = append(all, v)
-	}
-	slices.Sort(all)
-	if want := []string{"from the dead\n", "unsealed\n"}; !slices.Equal(all, want) {
-		t.Errorf("delivered %q, want %q", all, want)
+	if got, want := store.bodies("broken"), []string{"held by the dead\n"}; !slices.Equal(got, want) {
+		t.Errorf("delivered %q, want %q", got, want)
 	}
 	if _, err := os.Stat(filepath.Join(dir, Dir, "dead000000000000")); !os.IsNotExist(err) {
 		t.Errorf("the ended gateway's spool is still there: %v", err)
@@ -235,19 +462,15 @@ func (t targets) BucketLoggingOf(_ context.Context, b string) (*service.BucketLo
 
 // The observer spools records of buckets with logging only.
 func TestLoggerObserve(t *testing.T) {
-	sp, err := OpenSpool(t.TempDir(), "0123456789abcdef", quiet())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
+	sp := openSpool(t, t.TempDir(), "0123456789abcdef", 0)
 	l := NewLogger(targets{"src": {TargetBucket: "logs", TargetPrefix: "p/", Owner: owner}}, sp)
 	for _, b := range []string{"src", "other", "", "src"} {
 		r := getRecord()
 		r.Bucket = b
 		l.Observe(r)
 	}
-	store := &memStore{}
-	if err := NewDelivery(sp, store, quiet()).Deliver(context.Background()); err != nil {
+	store := newStore(map[string]string{"src": "logs"})
+	if err := newDelivery(sp, store).Deliver(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if len(store.objects) != 1 {
@@ -264,7 +487,7 @@ func TestLoggerObserve(t *testing.T) {
 // for its record (format and queue; the spool's writes are the writer
 // goroutine's).
 func BenchmarkObserve(b *testing.B) {
-	sp, err := OpenSpool(b.TempDir(), "0123456789abcdef", quiet())
+	sp, err := OpenSpool(b.TempDir(), "0123456789abcdef", 1<<30, quiet())
 	if err != nil {
 		b.Fatal(err)
 	}

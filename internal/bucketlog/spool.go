@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jogstore/jog/internal/accesslog"
@@ -27,10 +28,11 @@ const (
 	currentFile  = "current"   // records being appended
 	lockFile     = "lock"      // held while the gateway lives
 	sealedPrefix = "sealed-"   // sealed-<unix nanos>[-<gateway>]: awaiting delivery
+	heldPrefix   = "held-"     // held-<id>_<target>: one failing target's records (held.go)
+	tempPrefix   = "tmp-"      // a held file being written
 	spoolMax     = 16 << 20    // records held in memory while the disk is slow
 	flushEvery   = time.Second // the most a record waits in memory
 	groupMax     = 32 << 20    // the largest log object a delivery writes
-	nameTime     = "2006-01-02-15-04-05"
 )
 
 // Spool is one gateway's spool of records awaiting delivery. Append is
@@ -44,11 +46,25 @@ type Spool struct {
 	unlock  func() error
 	log     *slog.Logger
 	closing sync.Once
+	// max bounds the bytes of records on disk (--bucket-log-spool-max):
+	// stored (the sealed and held files, as the delivery last counted
+	// them, with the files sealed since) and current (appended since the
+	// current file was sealed).
+	max     int64
+	stored  atomic.Int64
+	current atomic.Int64
+	count   counters
 }
 
 // OpenSpool opens gateway's spool under dataDir, holding its lock (so
-// that other gateways leave it alone while this one lives).
-func OpenSpool(dataDir, gateway string, log *slog.Logger) (*Spool, error) {
+// that other gateways leave it alone while this one lives). max bounds
+// the bytes of records it keeps on disk (--bucket-log-spool-max): past it
+// new records are dropped (DropSpoolFull), and the delivery keeps the
+// records of failing targets within half of it (DropEvicted).
+func OpenSpool(dataDir, gateway string, max int64, log *slog.Logger) (*Spool, error) {
+	if max <= 0 {
+		return nil, fmt.Errorf("bucket log spool: a bound of %d bytes", max)
+	}
 	root := filepath.Join(dataDir, Dir)
 	dir := filepath.Join(root, gateway)
 	if err := os.MkdirAll(dir, 0o750); err != nil {
@@ -66,29 +82,44 @@ func OpenSpool(dataDir, gateway string, log *slog.Logger) (*Spool, error) {
 		unlock()
 		return nil, err
 	}
-	return &Spool{root: root, dir: dir, gateway: gateway, w: w, unlock: unlock, log: log}, nil
+	return &Spool{root: root, dir: dir, gateway: gateway, w: w, unlock: unlock, log: log, max: max}, nil
 }
 
 // Append queues one record of a request on bucket source, for target and
 // prefix: the record is what record appends (no newline). A spool line is
 // target, prefix (quoted), source and the record, tab-separated: bucket
 // names hold no tab, a quoted prefix none, and a record's fields none
-// (quoted escapes them).
+// (quoted escapes them). A spool at its bound drops the record.
 func (s *Spool) Append(target, prefix, source string, record func([]byte) []byte) {
-	s.w.AppendFunc(func(b []byte) []byte {
-		b = append(b, target...)
-		b = append(b, '\t')
-		b = strconv.AppendQuote(b, prefix)
-		b = append(b, '\t')
-		b = append(b, source...)
-		b = append(b, '\t')
-		return append(record(b), '\n')
-	})
+	if s.Bytes() >= s.max {
+		s.count.dropped[DropSpoolFull].Add(1)
+		return
+	}
+	n := 0
+	if s.w.AppendFunc(func(b []byte) []byte {
+		b = appendLineHead(b, target, prefix, source)
+		b = append(record(b), '\n')
+		n = len(b)
+		return b
+	}) {
+		s.current.Add(int64(n))
+	}
 }
 
-// Dropped is how many records were dropped because the spool's disk
-// could not take them fast enough.
-func (s *Spool) Dropped() int64 { return s.w.Dropped() }
+// appendLineHead appends a spool line's target, prefix and source, each
+// followed by a tab.
+func appendLineHead(b []byte, target, prefix, source string) []byte {
+	b = append(b, target...)
+	b = append(b, '\t')
+	b = strconv.AppendQuote(b, prefix)
+	b = append(b, '\t')
+	b = append(b, source...)
+	return append(b, '\t')
+}
+
+// Bytes is the bytes of records on the spool's disk (and about to be:
+// those queued in memory).
+func (s *Spool) Bytes() int64 { return s.stored.Load() + s.current.Load() }
 
 // Flush writes out (with fsync) the records queued now.
 func (s *Spool) Flush() error { return s.w.Flush() }
@@ -97,7 +128,14 @@ func (s *Spool) Flush() error { return s.w.Flush() }
 // sealed-<now>, awaiting delivery, and records go to a new current file.
 func (s *Spool) Seal() error {
 	return s.w.Rotate(func(path string) error {
-		return sealFile(path, filepath.Join(s.dir, sealedName(time.Now(), "")))
+		n, err := sealFile(path, filepath.Join(s.dir, sealedName(time.Now(), "")))
+		if err == nil {
+			// Restarted rather than lessened by n: bytes counted but never
+			// written (a write error) do not stay counted for good.
+			s.stored.Add(n)
+			s.current.Store(0)
+		}
+		return err
 	})
 }
 
@@ -117,7 +155,12 @@ func sealTime(name string) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	ns, _, _ := strings.Cut(rest, "-")
+	return idTime(rest)
+}
+
+// idTime is the time a sealed file's name starts with: unix nanos.
+func idTime(id string) (time.Time, bool) {
+	ns, _, _ := strings.Cut(id, "-")
 	n, err := strconv.ParseInt(ns, 10, 64)
 	if err != nil {
 		return time.Time{}, false
@@ -126,28 +169,30 @@ func sealTime(name string) (time.Time, bool) {
 }
 
 // sealFile renames a non-empty spool file to sealed (an empty one is
-// removed), and syncs the directory: the rename survives a crash.
-func sealFile(path, sealed string) error {
+// removed), and syncs the directory: the rename survives a crash. It
+// returns the file's size.
+func sealFile(path, sealed string) (int64, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if fi.Size() == 0 {
-		return os.Remove(path)
+		return 0, os.Remove(path)
 	}
 	if err := os.Rename(path, sealed); err != nil {
-		return err
+		return 0, err
 	}
-	return datadir.SyncDir(filepath.Dir(sealed))
+	return fi.Size(), datadir.SyncDir(filepath.Dir(sealed))
 }
 
 // Adopt takes over the spools of ended gateways (their lock is free):
 // their sealed files and current file become sealed files of this one,
-// and their directories go. A rename is atomic, so two gateways adopting
-// at once each get a file or nothing.
+// their held files held files of this one, and their directories go. A
+// rename is atomic, so two gateways adopting at once each get a file or
+// nothing.
 func (s *Spool) Adopt() error {
 	ended, err := datadir.EndedGateways(s.root, s.gateway, lockFile)
 	if err != nil {
@@ -169,12 +214,15 @@ func (s *Spool) Adopt() error {
 				if fi, err := f.Info(); err == nil {
 					t = fi.ModTime()
 				}
-				err = sealFile(from, filepath.Join(s.dir, sealedName(t, g)))
+				_, err = sealFile(from, filepath.Join(s.dir, sealedName(t, g)))
 			case strings.HasPrefix(f.Name(), sealedPrefix):
-				err = os.Rename(from, filepath.Join(s.dir, f.Name()+"-"+g))
-				if err == nil {
-					err = datadir.SyncDir(s.dir)
+				err = s.adoptFile(from, f.Name()+"-"+g)
+			case strings.HasPrefix(f.Name(), heldPrefix):
+				if id, target, ok := parseHeld(f.Name()); ok {
+					err = s.adoptFile(from, heldName(id+"-"+g, target))
 				}
+			case strings.HasPrefix(f.Name(), tempPrefix): // a held file the gateway did not finish
+				err = os.Remove(from)
 			}
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, err)
@@ -186,19 +234,54 @@ func (s *Spool) Adopt() error {
 	return errors.Join(errs...)
 }
 
+// adoptFile renames an ended gateway's file into this spool as name.
+func (s *Spool) adoptFile(from, name string) error {
+	if err := os.Rename(from, filepath.Join(s.dir, name)); err != nil {
+		return err
+	}
+	return datadir.SyncDir(s.dir)
+}
+
 // Sealed lists the sealed files awaiting delivery, oldest first.
 func (s *Spool) Sealed() ([]string, error) {
+	l, err := s.list()
+	return l.sealed, err
+}
+
+// listing is what a spool directory holds awaiting delivery.
+type listing struct {
+	sealed []string   // oldest first
+	held   []heldFile // oldest first
+	bytes  int64      // of both
+}
+
+// list reads the spool directory.
+func (s *Spool) list() (listing, error) {
+	var l listing
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
-		return nil, err
+		return l, err
 	}
-	var out []string
 	for _, e := range entries {
-		if _, ok := sealTime(e.Name()); ok && !e.IsDir() {
-			out = append(out, e.Name())
+		name := e.Name()
+		_, sealed := sealTime(name)
+		id, target, held := parseHeld(name)
+		if e.IsDir() || !sealed && !held {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue // gone meanwhile
+		}
+		l.bytes += fi.Size()
+		if sealed {
+			l.sealed = append(l.sealed, name)
+		} else {
+			t, _ := idTime(id)
+			l.held = append(l.held, heldFile{name: name, target: target, time: t, size: fi.Size()})
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int {
+	slices.SortFunc(l.sealed, func(a, b string) int {
 		ta, _ := sealTime(a)
 		tb, _ := sealTime(b)
 		if c := ta.Compare(tb); c != 0 {
@@ -206,7 +289,13 @@ func (s *Spool) Sealed() ([]string, error) {
 		}
 		return strings.Compare(a, b)
 	})
-	return out, nil
+	slices.SortFunc(l.held, func(a, b heldFile) int {
+		if c := a.time.Compare(b.time); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return l, nil
 }
 
 // Close writes out what is queued and releases the spool's lock (once:

@@ -50,24 +50,19 @@ type admin struct {
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog admin", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, adminUsage); fs.PrintDefaults() }
-	a := &admin{client: &http.Client{Timeout: time.Minute}, out: stdout}
-	region := firstEnv("AWS_REGION", "JOG_REGION")
-	if region == "" {
-		region = sigv4.DefaultRegion
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), adminUsage); fs.PrintDefaults() }
+	a := &admin{client: &http.Client{Timeout: time.Minute}, out: stdout, region: sigv4.DefaultRegion}
 	fs.StringVar(&a.endpoint, "endpoint", "http://127.0.0.1:9000", "the server's URL")
-	fs.StringVar(&a.access, "access-key", firstEnv("AWS_ACCESS_KEY_ID", "JOG_ACCESS_KEY"), "access key (default $AWS_ACCESS_KEY_ID or $JOG_ACCESS_KEY)")
-	fs.StringVar(&a.secret, "secret-key", firstEnv("AWS_SECRET_ACCESS_KEY", "JOG_SECRET_KEY"), "secret key (default $AWS_SECRET_ACCESS_KEY or $JOG_SECRET_KEY)")
-	fs.StringVar(&a.token, "session-token", os.Getenv("AWS_SESSION_TOKEN"), "session token of temporary credentials (default $AWS_SESSION_TOKEN)")
-	fs.StringVar(&a.region, "region", region, "signing region")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	bindCredentials(fs, &a.access, &a.secret, &a.token, &a.region)
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	rest := fs.Args()
 	if len(rest) >= 1 && rest[0] == "reservation" {
-		return runReservation(ctx, a, rest[1:], stderr)
+		return runReservation(ctx, a, rest[1:], stdout, stderr)
+	}
+	if helpAsked(rest) {
+		return printHelp(fs, stdout)
 	}
 	if len(rest) < 2 {
 		fs.Usage()
@@ -84,6 +79,15 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
+}
+
+// adminNested are jog admin's commands: "user create", "reservation ls".
+func adminNested() []string {
+	cmds := sortedKeys(adminCommands)
+	for _, r := range reservationNested() {
+		cmds = append(cmds, "reservation "+r)
+	}
+	return cmds
 }
 
 // adminCommand is one "noun verb" of jog admin: its arguments' names and

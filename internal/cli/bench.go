@@ -37,22 +37,30 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprint(stdout, benchUsage)
 		return 0
 	}
-	switch sub := args[0]; sub {
-	case "report":
-		return runBenchReport(args[1:], stdout, stderr)
-	case "compare":
-		return runBenchCompare(args[1:], stdout, stderr)
-	case "selftest":
-		return runBenchSelftest(ctx, args[1:], stdout, stderr)
-	case "sweep":
-		return runBenchMeasure(ctx, "sweep", args[1:], stdout, stderr)
-	default:
-		if !slices.Contains(bench.Workloads, sub) {
-			fmt.Fprintf(stderr, "jog bench: unknown workload %q\n\n%s", sub, benchUsage)
-			return 2
-		}
-		return runBenchMeasure(ctx, sub, args[1:], stdout, stderr)
+	sub := args[0]
+	if run, ok := benchTools[sub]; ok {
+		return run(ctx, args[1:], stdout, stderr)
 	}
+	if !slices.Contains(bench.Workloads, sub) {
+		fmt.Fprintf(stderr, "jog bench: unknown workload %q\n\n%s", sub, benchUsage)
+		return 2
+	}
+	return runBenchMeasure(ctx, sub, args[1:], stdout, stderr)
+}
+
+// benchTools are jog bench's commands besides the workloads.
+var benchTools = map[string]func(ctx context.Context, args []string, stdout, stderr io.Writer) int{
+	"report":   runBenchReport,
+	"compare":  runBenchCompare,
+	"selftest": runBenchSelftest,
+	"sweep": func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		return runBenchMeasure(ctx, "sweep", args, stdout, stderr)
+	},
+}
+
+// benchNested are jog bench's commands: the workloads and the tools.
+func benchNested() []string {
+	return append(slices.Clone(bench.Workloads), sortedKeys(benchTools)...)
 }
 
 // benchFlags is the parsed command line of a measuring run.
@@ -76,15 +84,8 @@ func (v *valueFunc) Set(s string) error { v.show = s; return v.set(s) }
 func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	c := &f.cfg
 	*c = bench.DefaultConfig()
-	c.AccessKey = firstEnv("AWS_ACCESS_KEY_ID", "JOG_ACCESS_KEY")
-	c.SecretKey = firstEnv("AWS_SECRET_ACCESS_KEY", "JOG_SECRET_KEY")
-	if r := firstEnv("AWS_REGION", "JOG_REGION"); r != "" {
-		c.Region = r
-	}
 	fs.StringVar(&c.Endpoint, "endpoint", c.Endpoint, "S3 endpoint URL; several, comma-separated, spread the requests over them in turn (gateways of one namespace)")
-	fs.StringVar(&c.AccessKey, "access-key", c.AccessKey, "access key (default $AWS_ACCESS_KEY_ID or $JOG_ACCESS_KEY)")
-	fs.StringVar(&c.SecretKey, "secret-key", c.SecretKey, "secret key (default $AWS_SECRET_ACCESS_KEY or $JOG_SECRET_KEY)")
-	fs.StringVar(&c.Region, "region", c.Region, "signing region")
+	bindCredentials(fs, &c.AccessKey, &c.SecretKey, nil, &c.Region)
 	fs.BoolVar(&c.PathStyle, "path-style", c.PathStyle, "path-style addressing; false: virtual-hosted style (bucket.host)")
 	fs.BoolVar(&c.InsecureTLS, "insecure-tls", false, "skip TLS certificate verification")
 	fs.StringVar(&c.Bucket, "bucket", "", "bucket to use (default: a fresh jog-bench-<random>, created and removed)")
@@ -148,22 +149,12 @@ func parseRate(s string, c *bench.Config) error {
 	return nil
 }
 
-func firstEnv(names ...string) string {
-	for _, n := range names {
-		if v := os.Getenv(n); v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 func runBenchMeasure(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) int {
 	var f benchFlags
 	fs := flag.NewFlagSet("jog bench "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	bindBenchFlags(fs, &f, sub == "sweep")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "jog bench %s: unexpected argument %q\n", sub, fs.Arg(0))
@@ -237,15 +228,14 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func runBenchReport(args []string, stdout, stderr io.Writer) int {
+func runBenchReport(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog bench report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	out := fs.String("out", "bench-report", "directory for the SVG charts and index.html")
 	title := fs.String("title", "jog bench report", "page title")
 	baseline := fs.String("baseline", "", "add ratios.svg: this server's obj/s against the best other server's, per workload cell")
 	qos := fs.Bool("qos", false, "the file is a qos.json from bench/qos.sh: draw qos-<direction>.svg, reserved against achieved per client")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "jog bench report: give one or more result files")
@@ -292,12 +282,11 @@ func runQoSReport(files []string, out, title string, stdout, stderr io.Writer) i
 	return 0
 }
 
-func runBenchCompare(args []string, stdout, stderr io.Writer) int {
+func runBenchCompare(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog bench compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	baseline := fs.String("baseline", "", "print this server's obj/s against the best other server's, per workload cell, instead of the table")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "jog bench compare: give one or more result files")
@@ -318,11 +307,10 @@ func runBenchCompare(args []string, stdout, stderr io.Writer) int {
 
 func runBenchSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog bench selftest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	d := fs.Duration("duration", 10*time.Second, "measured time per run")
 	out := fs.String("out", "", "write the JSON result file here")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	fmt.Fprintln(stderr, "measuring the client against an in-process endpoint that discards bodies (client and endpoint share the cores)")
 	results, err := bench.SelfTest(ctx, *d, bench.Options{Out: stderr, TTY: isTerminal(stderr), Version: Version})

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,8 +25,7 @@ Flags:
 
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog calibrate", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, calibrateUsage); fl.PrintDefaults() }
+	fl.Usage = func() { fmt.Fprint(fl.Output(), calibrateUsage); fl.PrintDefaults() }
 	dataDir := config.Default().DataDir
 	if v := config.Getenv("JOG_DATA_DIR"); v != "" {
 		dataDir = v
@@ -39,11 +37,8 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	})
 	dry := fl.Bool("dry-run", false, "print the figures, do not save them")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fl, args, stdout, stderr); done {
+		return code
 	}
 	if fl.NArg() != 0 || size <= 0 {
 		fl.Usage()

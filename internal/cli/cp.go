@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/jogstore/jog/internal/bench"
@@ -35,24 +34,12 @@ Flags:
 
 func runCp(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog cp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, cpUsage); fs.PrintDefaults() }
-	cfg := cp.ClientConfig{
-		AccessKey:    firstEnv("AWS_ACCESS_KEY_ID", "JOG_ACCESS_KEY"),
-		SecretKey:    firstEnv("AWS_SECRET_ACCESS_KEY", "JOG_SECRET_KEY"),
-		SessionToken: os.Getenv("AWS_SESSION_TOKEN"),
-		Region:       firstEnv("AWS_REGION", "JOG_REGION"),
-	}
-	if cfg.Region == "" {
-		cfg.Region = sigv4.DefaultRegion
-	}
+	fs.Usage = func() { fmt.Fprint(fs.Output(), cpUsage); fs.PrintDefaults() }
+	cfg := cp.ClientConfig{Region: sigv4.DefaultRegion}
 	var opts cp.Options
 	var recursive, quiet bool
 	fs.StringVar(&cfg.Endpoint, "endpoint", "http://127.0.0.1:9000", "S3 endpoint URL")
-	fs.StringVar(&cfg.AccessKey, "access-key", cfg.AccessKey, "access key (default $AWS_ACCESS_KEY_ID or $JOG_ACCESS_KEY)")
-	fs.StringVar(&cfg.SecretKey, "secret-key", cfg.SecretKey, "secret key (default $AWS_SECRET_ACCESS_KEY or $JOG_SECRET_KEY)")
-	fs.StringVar(&cfg.SessionToken, "session-token", cfg.SessionToken, "session token of temporary credentials (default $AWS_SESSION_TOKEN)")
-	fs.StringVar(&cfg.Region, "region", cfg.Region, "signing region")
+	bindCredentials(fs, &cfg.AccessKey, &cfg.SecretKey, &cfg.SessionToken, &cfg.Region)
 	fs.BoolVar(&cfg.VirtualHost, "virtual-host", false, "address buckets as bucket.host instead of host/bucket")
 	fs.BoolVar(&cfg.InsecureTLS, "insecure-tls", false, "skip TLS certificate verification")
 	fs.StringVar(&cfg.Reservation, "reservation", "", "throughput reservation ID, sent as x-jog-reservation-id on every GET, PUT and UploadPart")
@@ -67,8 +54,8 @@ func runCp(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// Flags may come before, between or after SRC and DST.
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			return 2
+		if code, done := parseFlags(fs, args, stdout, stderr); done {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break

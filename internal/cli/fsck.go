@@ -22,7 +22,6 @@ const (
 
 func runFsck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog fsck", flag.ContinueOnError)
-	fl.SetOutput(stderr)
 	dataDir := config.Default().DataDir
 	if v := config.Getenv("JOG_DATA_DIR"); v != "" {
 		dataDir = v
@@ -59,11 +58,8 @@ Flags:
 `)
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return fsckError
+	if code, done := parseFlags(fl, args, stdout, stderr); done {
+		return code
 	}
 	if fl.NArg() > 0 {
 		fmt.Fprintf(stderr, "jog fsck: unexpected argument %q\n", fl.Arg(0))

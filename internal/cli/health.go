@@ -18,14 +18,14 @@ import (
 // --config) to find the address and the scheme, so that the same
 // environment serves both.
 func runHealth(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, fs := serverFlags("jog health", stderr)
+	cfg, fs := serverFlags("jog health")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: jog health [--url URL] [--timeout D] [jog server's flags]\n\nExit 0 when the server at --addr (https with --tls-cert) answers /health/ready with 200, 1 otherwise.")
 		fs.PrintDefaults()
 	}
 	url := fs.String("url", "", "URL to probe (default: /health/ready at --addr, https when --tls-cert is set)")
 	timeout := fs.Duration("timeout", 5*time.Second, "give up after this long")
-	if _, code := loadSettings(cfg, fs, args, stderr); code != 0 {
+	if _, code, done := loadSettings(cfg, fs, args, stdout, stderr); done {
 		return code
 	}
 	if *url == "" {

@@ -25,7 +25,6 @@ const (
 
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog migrate", flag.ContinueOnError)
-	fl.SetOutput(stderr)
 	dataDirp := dataDirFlag(fl, "the data dir whose metadata moves; its blobs stay")
 	from := fl.String("from", "", "the metadata store to copy from, as jog server's --meta: sqlite, or a PostgreSQL URL or key=value string")
 	to := fl.String("to", "", "the metadata store to copy into (empty, or created), as --from")
@@ -55,11 +54,8 @@ Flags:
 `)
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return migrateError
+	if code, done := parseFlags(fl, args, stdout, stderr); done {
+		return code
 	}
 	if fl.NArg() > 0 || *from == "" || *to == "" {
 		fmt.Fprintln(stderr, "jog migrate: --from and --to are required, and nothing else")

@@ -41,38 +41,58 @@ requests/s, start, end, bound principal.
 // reservationFields are the fields of a reservation jog admin prints.
 var reservationFields = []string{"Id", "State", "ReadBytesPerSecond", "WriteBytesPerSecond", "RequestsPerSecond", "Start", "End", "Principal"}
 
+// reservationCommands are jog admin reservation's commands but create
+// (createReservation), which takes flags.
+var reservationCommands = map[string]adminCommand{
+	"ls": {args: []string{"BUCKET"}, run: func(ctx context.Context, a *admin, args []string) error {
+		return a.printReservations(ctx, http.MethodGet, args[0], "reservations", nil)
+	}},
+	"show": {args: []string{"BUCKET", "ID"}, run: func(ctx context.Context, a *admin, args []string) error {
+		return a.printReservations(ctx, http.MethodGet, args[0], "reservation="+url.QueryEscape(args[1]), nil)
+	}},
+	"rm": {args: []string{"BUCKET", "ID"}, run: func(ctx context.Context, a *admin, args []string) error {
+		_, err := a.s3Call(ctx, http.MethodDelete, args[0], "reservation="+url.QueryEscape(args[1]), nil)
+		return err
+	}},
+}
+
+// reservationCreate is the reservation command that takes flags.
+const reservationCreate = "create"
+
+// reservationNested are jog admin reservation's commands.
+func reservationNested() []string {
+	return append([]string{reservationCreate}, sortedKeys(reservationCommands)...)
+}
+
 // runReservation runs "jog admin reservation ..." with a's endpoint and
 // credentials.
-func runReservation(ctx context.Context, a *admin, args []string, stderr io.Writer) int {
-	usage := func() int { fmt.Fprint(stderr, reservationUsage); return 2 }
+func runReservation(ctx context.Context, a *admin, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == reservationCreate {
+		return a.createReservation(ctx, args[1:], stdout, stderr)
+	}
+	if helpAsked(args) {
+		fmt.Fprint(stdout, reservationUsage)
+		return 0
+	}
 	if len(args) == 0 {
-		return usage()
+		fmt.Fprint(stderr, reservationUsage)
+		return 2
 	}
-	var err error
-	switch cmd, rest := args[0], args[1:]; {
-	case cmd == "create":
-		return a.createReservation(ctx, rest, stderr)
-	case cmd == "ls" && len(rest) == 1:
-		err = a.printReservations(ctx, http.MethodGet, rest[0], "reservations", nil)
-	case cmd == "show" && len(rest) == 2:
-		err = a.printReservations(ctx, http.MethodGet, rest[0], "reservation="+url.QueryEscape(rest[1]), nil)
-	case cmd == "rm" && len(rest) == 2:
-		_, err = a.s3Call(ctx, http.MethodDelete, rest[0], "reservation="+url.QueryEscape(rest[1]), nil)
-	default:
-		fmt.Fprintf(stderr, "jog admin: unknown command or wrong arguments: reservation %s\n\n", strings.Join(args, " "))
-		return usage()
+	cmd, ok := reservationCommands[args[0]]
+	if !ok || len(args)-1 != len(cmd.args) {
+		fmt.Fprintf(stderr, "jog admin: unknown command or wrong arguments: reservation %s\n\n%s", strings.Join(args, " "), reservationUsage)
+		return 2
 	}
-	if err != nil {
+	if err := cmd.run(ctx, a, args[1:]); err != nil {
 		fmt.Fprintln(stderr, "jog admin:", err)
 		return 1
 	}
 	return 0
 }
 
-func (a *admin) createReservation(ctx context.Context, args []string, stderr io.Writer) int {
+func (a *admin) createReservation(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog admin reservation create", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, reservationUsage); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), reservationUsage); fs.PrintDefaults() }
 	var read, write int64
 	rate := func(p *int64) func(string) error {
 		return func(s string) (err error) { *p, err = units.ParseRate(s); return err }
@@ -86,8 +106,11 @@ func (a *admin) createReservation(ctx context.Context, args []string, stderr io.
 	end := fs.String("end", "", "end of the window, RFC 3339 (default start + --duration)")
 	dur := fs.Duration("duration", time.Hour, "length of the window when --end is not given")
 	principal := fs.String("principal", "", "ARN of a principal whose requests use the reservation without naming it")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if helpAsked(fs.Args()) {
+		return printHelp(fs, stdout)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

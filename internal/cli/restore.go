@@ -20,7 +20,6 @@ import (
 // server --replicate-to (or Litestream beside it) keeps (internal/replicate).
 func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog restore", flag.ContinueOnError)
-	fl.SetOutput(stderr)
 	env := func(name, def string) string {
 		if v := config.Getenv(name); v != "" {
 			return v
@@ -51,11 +50,8 @@ Flags:
 `)
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fl, args, stdout, stderr); done {
+		return code
 	}
 	if fl.NArg() > 0 || *from == "" || *dataDir == "" {
 		fmt.Fprintln(stderr, "jog restore: --data-dir and --from are required, and nothing else")
@@ -73,7 +69,7 @@ Flags:
 	}
 	opts.Replace = *force
 	target := replicate.Target{URL: *from, Endpoint: *endpoint, Region: *region,
-		AccessKey: config.Getenv("JOG_REPLICATE_ACCESS_KEY"), SecretKey: config.Getenv("JOG_REPLICATE_SECRET_KEY")}
+		AccessKey: config.Getenv(config.EnvReplicateAccessKey), SecretKey: config.Getenv(config.EnvReplicateSecretKey)}
 	if err := target.Validate(); err != nil {
 		fmt.Fprintln(stderr, "jog restore:", err)
 		return 2

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"strings"
 
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
@@ -14,10 +15,10 @@ import (
 )
 
 func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	pcfg, fs := serverFlags("jog server", stderr)
+	pcfg, fs := serverFlags("jog server")
 	printConfig := fs.Bool("print-config", false, "print the settings in effect as a config file (secrets masked) and exit")
-	layers, code := loadSettings(pcfg, fs, args, stderr)
-	if code != 0 {
+	layers, code, done := loadSettings(pcfg, fs, args, stdout, stderr)
+	if done {
 		return code
 	}
 	if *printConfig {
@@ -29,6 +30,10 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	cfg := *pcfg
 	log := newLogger(cfg, stderr)
+	if flags := layers.SecretsInArgv(); len(flags) > 0 {
+		log.Warn("secrets on the command line are visible to every local user in ps: give them in their JOG_* variables or the config file (--meta: or leave the password out and set PGPASSWORD or ~/.pgpass)",
+			"flags", strings.Join(flags, " "))
+	}
 	reopenLogs := reopenLogsOnSignal(ctx, log)
 	srv, err := server.New(ctx, cfg, log)
 	if err != nil {

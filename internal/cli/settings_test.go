@@ -49,3 +49,39 @@ func TestServerConfigFile(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfAKeyPair: a key pair given in half is refused naming what was
+// given, its flag, variable or config-file key, and what is missing.
+func TestHalfAKeyPair(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "jog.toml")
+	if err := os.WriteFile(file, []byte("secret-key = \"secret-from-file\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"JOG_SECRET_KEY": "secret-from-env"}, nil,
+			"JOG_SECRET_KEY is set but no access key (--access-key / JOG_ACCESS_KEY)"},
+		{nil, []string{"--secret-key", "secret-from-flag"},
+			"--secret-key is set but no access key (--access-key / JOG_ACCESS_KEY)"},
+		{nil, []string{"--config", file},
+			"secret-key (" + file + ":1) is set but no access key (--access-key / JOG_ACCESS_KEY)"},
+		{map[string]string{"JOG_ACCESS_KEY": "AKIDENV"}, nil,
+			"JOG_ACCESS_KEY is set but no secret key (--secret-key / JOG_SECRET_KEY)"},
+	} {
+		t.Setenv("JOG_SECRET_KEY", tc.env["JOG_SECRET_KEY"])
+		t.Setenv("JOG_ACCESS_KEY", tc.env["JOG_ACCESS_KEY"])
+		args := append([]string{"server", "--data-dir", dir, "--print-config"}, tc.args...)
+		var out, errs strings.Builder
+		code := Run(context.Background(), args, &out, &errs)
+		if code != 2 || !strings.Contains(errs.String(), tc.want) {
+			t.Errorf("%v %v: exit %d, stderr %q; want 2 and %q", tc.env, tc.args, code, errs.String(), tc.want)
+		}
+		if strings.Contains(errs.String(), "secret-from-") {
+			t.Errorf("%v %v: the error shows the secret: %s", tc.env, tc.args, errs.String())
+		}
+	}
+}

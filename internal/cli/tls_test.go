@@ -26,8 +26,9 @@ func startServer(t *testing.T, stderr io.Writer, args ...string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
+	dir := t.TempDir() // here, not in the goroutine: removed after the server stops
 	go func() {
-		done <- Run(ctx, append([]string{"server", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--fsync", "never"}, args...), pw, stderr)
+		done <- Run(ctx, append([]string{"server", "--addr", "127.0.0.1:0", "--data-dir", dir, "--fsync", "never"}, args...), pw, stderr)
 		pw.Close()
 	}()
 	t.Cleanup(func() {

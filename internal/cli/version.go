@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -47,7 +48,7 @@ func buildOf(info *debug.BuildInfo) build {
 	return b
 }
 
-func runVersion(stdout io.Writer) int {
+func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) int {
 	info, _ := debug.ReadBuildInfo()
 	b := buildOf(info)
 	commit, date := b.Commit, b.Date

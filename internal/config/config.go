@@ -115,6 +115,11 @@ type Config struct {
 	// with logging enabled (PutBucketLogging) are delivered to their
 	// target buckets; they are also delivered at start-up.
 	BucketLogInterval time.Duration
+	// BucketLogSpoolMax bounds the bytes of server access log records
+	// awaiting delivery on this gateway's disk (internal/bucketlog): past
+	// it new records are dropped, and the records of failing targets are
+	// kept within half of it (both logged and counted).
+	BucketLogSpoolMax Size
 	// Console serves the web console at /console/ (internal/console, ADR
 	// 0023) on a listener of its own, ConsoleAddr (console.go: derived
 	// from Addr when empty), or on the S3 port when ConsoleAddr is
@@ -129,6 +134,7 @@ type Config struct {
 	Notify Notify
 
 	envErrs []error // JOG_* values BindFlags could not parse
+	layers  *Layers // where each setting came from, once ApplyFile ran
 
 	// names are the settings' flags, in BindFlags order: the config
 	// file's keys.
@@ -142,12 +148,15 @@ const MaxInline = 1 << 20
 // MaxPack bounds --pack-max: packs are for small blobs.
 const MaxPack = 16 << 20
 
+// DefaultBucketLogSpoolMax is --bucket-log-spool-max's default.
+const DefaultBucketLogSpoolMax = 1 << 30
+
 // Default returns the zero-setup configuration.
 func Default() Config {
 	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
 		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
-		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute,
+		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
 		Console: true, ConsoleSession: 12 * time.Hour}
 }
 
@@ -211,6 +220,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		"fraction of successful requests the access log writes, e.g. 0.01; errors (status >= 400) always are (env "+envName("access-log-sample")+")")
 	names = append(names, "access-log-sample")
 	dur(&c.BucketLogInterval, "bucket-log-interval", "how often server access logs (PutBucketLogging) are delivered to their target buckets")
+	rate(&c.BucketLogSpoolMax, "bucket-log-spool-max", "most bytes of server access log records awaiting delivery kept on this gateway's disk, e.g. 1GiB; past it new records are dropped, and records of failing targets are kept within half of it (logged and counted)")
 	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
 	str(&c.ReplicateTo, "replicate-to", "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (its keys: the JOG_REPLICATE_ACCESS_KEY pair of variables, else the AWS SDK's chain)")
 	str(&c.ReplicateEndpoint, "replicate-endpoint", "S3 endpoint of --replicate-to when not AWS, e.g. http://minio:9000 (path-style requests)")
@@ -224,7 +234,7 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.ConsoleS3URL, "console-s3-url", "the S3 endpoint the console's share links, downloads and previews name, e.g. https://s3.example.com behind a proxy (empty: the console's host name at the S3 port)")
 	dur(&c.ConsoleSession, "console-session", "how long a console sign-in lasts (15m to 36h)")
 	names = c.bindNotify(fs, names)
-	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv("JOG_REPLICATE_ACCESS_KEY"), getenv("JOG_REPLICATE_SECRET_KEY")
+	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv(EnvReplicateAccessKey), getenv(EnvReplicateSecretKey)
 	c.IAMKey = getenv(keyring.EnvVar)
 	c.names = names
 	for _, name := range names {
@@ -238,18 +248,9 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 			c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q: %v", env, v, err))
 			continue
 		}
-		f.DefValue = v // -h shows the default in effect
+		f.DefValue = HelpDefault(name, v) // -h shows the default in effect, never a secret
 		if l, ok := f.Value.(*List); ok {
 			l.fromEnv()
-		}
-		if name == "meta" {
-			f.DefValue = RedactMeta(v) // never a password
-		}
-		if name == "notify-nats" {
-			f.DefValue = RedactMeta(v) // never a password
-		}
-		if name == "metrics-token" || name == "notify-webhook-token" {
-			f.DefValue = "(set)" // never the token
 		}
 	}
 }
@@ -310,10 +311,13 @@ func (c Config) Validate() error {
 	if err := checkMeta(c.Meta); err != nil {
 		errs = append(errs, err)
 	}
-	if (c.AccessKey == "") != (c.SecretKey == "") {
-		errs = append(errs, errors.New("--access-key and --secret-key must be given together"))
+	switch {
+	case c.AccessKey == "" && c.SecretKey != "":
+		errs = append(errs, fmt.Errorf("%s is set but no access key (--access-key / %s)", c.layers.Given("secret-key"), envName("access-key")))
+	case c.AccessKey != "" && c.SecretKey == "":
+		errs = append(errs, fmt.Errorf("%s is set but no secret key (--secret-key / %s)", c.layers.Given("access-key"), envName("secret-key")))
 	}
-	if c.AccessKey != "" && len(c.SecretKey) < 8 {
+	if c.AccessKey != "" && c.SecretKey != "" && len(c.SecretKey) < 8 {
 		errs = append(errs, errors.New("--secret-key must be at least 8 characters"))
 	}
 	if c.Region == "" {
@@ -362,6 +366,9 @@ func (c Config) Validate() error {
 	}
 	if c.BucketLogInterval <= 0 {
 		errs = append(errs, errors.New("--bucket-log-interval must be positive"))
+	}
+	if c.BucketLogSpoolMax < 1<<20 {
+		errs = append(errs, fmt.Errorf("--bucket-log-spool-max %d: want at least 1MiB", c.BucketLogSpoolMax))
 	}
 	if c.Fsync != "always" && c.Fsync != "never" {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))

@@ -160,19 +160,21 @@ func TestQoSRequestCapacity(t *testing.T) {
 // their JOG_* variables and their checks.
 func TestLogSettings(t *testing.T) {
 	d := Default()
-	if d.AccessLog != "" || d.AccessLogFormat != "json" || d.AccessLogSample != 1 || d.BucketLogInterval != 5*time.Minute {
-		t.Errorf("defaults: %q %q %v %v", d.AccessLog, d.AccessLogFormat, d.AccessLogSample, d.BucketLogInterval)
+	if d.AccessLog != "" || d.AccessLogFormat != "json" || d.AccessLogSample != 1 || d.BucketLogInterval != 5*time.Minute ||
+		d.BucketLogSpoolMax != 1<<30 {
+		t.Errorf("defaults: %q %q %v %v %v", d.AccessLog, d.AccessLogFormat, d.AccessLogSample, d.BucketLogInterval, d.BucketLogSpoolMax)
 	}
-	c, err := parse(t, map[string]string{"JOG_ACCESS_LOG": "/var/log/jog/access.log", "JOG_ACCESS_LOG_SAMPLE": "0.25"},
-		"--access-log-format", "text", "--bucket-log-interval", "30s")
+	c, err := parse(t, map[string]string{"JOG_ACCESS_LOG": "/var/log/jog/access.log", "JOG_ACCESS_LOG_SAMPLE": "0.25",
+		"JOG_BUCKET_LOG_SPOOL_MAX": "64MiB"}, "--access-log-format", "text", "--bucket-log-interval", "30s")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.AccessLog != "/var/log/jog/access.log" || c.AccessLogFormat != "text" || c.AccessLogSample != 0.25 || c.BucketLogInterval != 30*time.Second {
-		t.Errorf("parsed: %q %q %v %v", c.AccessLog, c.AccessLogFormat, c.AccessLogSample, c.BucketLogInterval)
+	if c.AccessLog != "/var/log/jog/access.log" || c.AccessLogFormat != "text" || c.AccessLogSample != 0.25 || c.BucketLogInterval != 30*time.Second ||
+		c.BucketLogSpoolMax != 64<<20 {
+		t.Errorf("parsed: %q %q %v %v %v", c.AccessLog, c.AccessLogFormat, c.AccessLogSample, c.BucketLogInterval, c.BucketLogSpoolMax)
 	}
 	for _, args := range [][]string{{"--access-log-format", "xml"}, {"--access-log-sample", "0"},
-		{"--access-log-sample", "1.5"}, {"--bucket-log-interval", "0s"}} {
+		{"--access-log-sample", "1.5"}, {"--bucket-log-interval", "0s"}, {"--bucket-log-spool-max", "1KiB"}} {
 		if _, err := parse(t, nil, args...); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "--")) {
 			t.Errorf("%v: %v", args, err)
 		}

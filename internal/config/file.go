@@ -50,6 +50,7 @@ type Layers struct {
 func (c *Config) ApplyFile(fs *flag.FlagSet, getenv func(string) string) (*Layers, error) {
 	l := &Layers{fs: fs, getenv: getenv, names: c.names, cmdline: map[string]bool{}, lines: map[string]int{}, applied: map[string]bool{}}
 	fs.Visit(func(f *flag.Flag) { l.cmdline[f.Name] = true })
+	c.layers = l
 	if c.ConfigFile == "" {
 		return l, nil
 	}
@@ -222,6 +223,36 @@ func (l *Layers) Source(name string) string {
 		return l.path + ":" + strconv.Itoa(l.lines[name])
 	}
 	return ""
+}
+
+// Given names how setting name was given, for an error message: its
+// flag, its JOG_* variable, or its key in the config file with the line;
+// its flag when it was not, or when l is nil (no layers known).
+func (l *Layers) Given(name string) string {
+	if l == nil || l.Source(name) == "" {
+		return "--" + name
+	}
+	if l.applied[name] {
+		return name + " (" + l.Source(name) + ")"
+	}
+	return l.Source(name)
+}
+
+// SecretsInArgv lists the flags given on the command line whose value holds a
+// secret: a setting Secret names, or a password in a connection string
+// (RedactMeta: --meta postgres://user:password@…). Every local user can
+// read them in a process listing.
+func (l *Layers) SecretsInArgv() []string {
+	var flags []string
+	for _, name := range l.names {
+		if !l.cmdline[name] {
+			continue
+		}
+		if v := l.fs.Lookup(name).Value.String(); Secret(name) && v != "" || RedactMeta(v) != v {
+			flags = append(flags, "--"+name)
+		}
+	}
+	return flags
 }
 
 // flagRef finds the flags an error message of Validate names.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/jogstore/jog/internal/iam/keyring"
 )
 
 // secretWords mark a secret setting by its name: a flag whose name holds
@@ -25,6 +27,40 @@ func Secret(name string) bool {
 		}
 	}
 	return false
+}
+
+// The replica's keys (Config.ReplicateAccessKey, ReplicateSecretKey) come
+// from these variables only: no flag, so that they never show in a
+// process listing.
+const (
+	EnvReplicateAccessKey = "JOG_REPLICATE_ACCESS_KEY"
+	EnvReplicateSecretKey = "JOG_REPLICATE_SECRET_KEY"
+)
+
+// SecretVars are the environment variables holding a secret of jog
+// server: those of the settings Secret names, and the secrets read from
+// the environment only.
+func SecretVars() []string {
+	c := Default()
+	c.BindFlags(flag.NewFlagSet("secrets", flag.ContinueOnError), func(string) string { return "" })
+	vars := []string{EnvReplicateSecretKey, keyring.EnvVar}
+	for _, name := range c.names {
+		if Secret(name) {
+			vars = append(vars, envName(name))
+		}
+	}
+	return vars
+}
+
+// HelpDefault is what -h shows as the default of a flag named name whose
+// value is v, of jog server or of any other command: "(set)" for a
+// secret (Secret), v with any password of a connection string masked
+// (RedactMeta) otherwise.
+func HelpDefault(name, v string) string {
+	if Secret(name) && v != "" {
+		return "(set)"
+	}
+	return RedactMeta(v)
 }
 
 // WriteTOML writes the settings in effect as a config file --config

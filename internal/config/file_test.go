@@ -182,6 +182,7 @@ func TestPrintConfigRoundTrip(t *testing.T) {
 	}
 	back.ConfigFile, c.ConfigFile = "", ""
 	back.names, c.names = nil, nil
+	back.layers, c.layers = nil, nil
 	if !equalConfig(back, c) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", back, c)
 	}
@@ -262,5 +263,21 @@ func TestEverySettingIsAKey(t *testing.T) {
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	if len(c.names) != n {
 		t.Errorf("BindFlags registered %d flags but lists %d settings: register a flag with BindFlags' helpers", n, len(c.names))
+	}
+}
+
+// TestSecretsInArgv: the flags of the command line that carry a secret,
+// by the setting's name or a password in a connection string; the same
+// values from the environment or the file are not listed.
+func TestSecretsInArgv(t *testing.T) {
+	_, l, _ := load(t, "metrics-token = \"from-file\"\n", map[string]string{"JOG_NOTIFY_WEBHOOK_TOKEN": "w=from-env"},
+		"--meta", "host=db user=jog password=pw dbname=jog", "--access-key", "AKID", "--secret-key", "secret-secret",
+		"--notify-nats", "n=nats://u:pw@nats:4222/events", "--notify-webhook", "w=http://hook/in", "--region", "password-less")
+	if got, want := strings.Join(l.SecretsInArgv(), " "), "--meta --secret-key --notify-nats"; got != want {
+		t.Errorf("SecretsInArgv = %q, want %q", got, want)
+	}
+	_, l, _ = load(t, "", nil, "--meta", "postgres://jog@db/jog")
+	if got := l.SecretsInArgv(); len(got) != 0 {
+		t.Errorf("a password-less --meta: SecretsInArgv = %q", got)
 	}
 }

@@ -14,7 +14,8 @@ var MetaBackends = []string{"sqlite", "postgres"}
 
 // metaUsage describes --meta's values.
 const metaUsage = `metadata backend: sqlite (in the data dir), or PostgreSQL as a postgres:// URL ` +
-	`("postgres://user:password@host:5432/jog") or a libpq key=value string ("host=db dbname=jog"); blobs stay in the data dir`
+	`("postgres://user@host:5432/jog") or a libpq key=value string ("host=db dbname=jog"); blobs stay in the data dir. ` +
+	`A password: in JOG_META, the config file, PGPASSWORD or ~/.pgpass (a flag shows in process listings)`
 
 // keyValue is the start of a libpq key=value connection string.
 var keyValue = regexp.MustCompile(`^\s*[A-Za-z_]+\s*=`)

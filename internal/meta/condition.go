@@ -23,8 +23,8 @@ type Latest struct {
 // Check reports whether c holds for a write over latest in a bucket in
 // state b (Known or not): nil, or the error
 // the write fails with — ErrPreconditionFailed, ErrObjectNotFound (IfMatch
-// on a missing key) or ErrVersioningChanged. A latest delete marker is
-// "no object".
+// on a missing key) or a *VersioningChangedError carrying b. A latest
+// delete marker is "no object".
 func (c Condition) Check(latest Latest, b BucketState) error {
 	if c.IfNoneMatchAny && latest.Live {
 		return ErrPreconditionFailed
@@ -44,7 +44,7 @@ func (c Condition) Check(latest Latest, b BucketState) error {
 	}
 	if c.Versioning != nil && *c.Versioning != b.Versioning ||
 		c.ObjectLock != nil && *c.ObjectLock != b.ObjectLock {
-		return ErrVersioningChanged
+		return &VersioningChangedError{Now: b}
 	}
 	if c.IfLatestVersion != "" {
 		id := latest.Marker

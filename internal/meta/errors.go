@@ -45,7 +45,8 @@ var (
 	// ErrVersioningChanged reports a write held to a bucket versioning
 	// state or object lock (Condition.Versioning, Condition.ObjectLock)
 	// that changed before it committed; it is an ErrConflict. Nothing
-	// changed: the caller decides again.
+	// changed: the caller decides again, under the state the store
+	// reports with it (VersioningChangedError).
 	ErrVersioningChanged = fmt.Errorf("bucket versioning or object lock changed during the write: %w", ErrConflict)
 	// ErrUnstorableKey reports a key (or version ID) the store cannot
 	// keep: PostgreSQL's text holds neither NUL bytes nor invalid UTF-8.
@@ -102,3 +103,14 @@ func IAMErrorf(code error, format string, args ...any) error {
 
 func (e *IAMError) Error() string { return e.Message }
 func (e *IAMError) Unwrap() error { return e.Code }
+
+// VersioningChangedError is ErrVersioningChanged (errors.Is) with the
+// bucket's state the failed write's transaction saw: the state a writer
+// retrying decides under, exact where a read of the bucket (a cache, a
+// hint) may not yet show the change.
+type VersioningChangedError struct{ Now BucketState }
+
+func (e *VersioningChangedError) Error() string { return ErrVersioningChanged.Error() }
+
+// Unwrap makes the error ErrVersioningChanged, and ErrConflict.
+func (e *VersioningChangedError) Unwrap() error { return ErrVersioningChanged }

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
@@ -12,7 +13,10 @@ import (
 // Server access logging (PutBucketLogging, GetBucketLogging): the
 // configuration lives in the service (service.BucketLogging), the records
 // are spooled and delivered by internal/bucketlog, an Observer of every
-// request's Record.
+// request's Record. A target bucket takes logs only with its consent
+// (service.Service.LogDeliveryAllowed: its policy allows the logging
+// service, or its ACL the log delivery group), asked here and at every
+// delivery; the root's configurations need none.
 
 // bucketLoggingStatus is the document of Put/GetBucketLogging.
 type bucketLoggingStatus struct {
@@ -36,13 +40,16 @@ type loggingEnabled struct {
 var (
 	errInvalidTargetBucket = apiErr(http.StatusBadRequest, "InvalidTargetBucketForLogging",
 		"The target bucket for logging does not exist")
+	errTargetRefusesLogs = apiErr(http.StatusBadRequest, "InvalidTargetBucketForLogging",
+		"You must either provide the necessary permissions to the logging service (logging.s3.amazonaws.com) "+
+			"using a bucket policy or give the log-delivery group WRITE and READ_ACP permissions to the target bucket")
 	errNoTargetGrants = notImplemented("TargetGrants are not implemented: log objects belong to the target bucket's owner.")
 	errNoPartitioned  = notImplemented("PartitionedPrefix is not implemented: log objects are named TargetPrefix + date + unique string (SimplePrefix).")
 )
 
 // maxPrefix bounds TargetPrefix: a key prefix, so a key's length at most
 // less the date and unique string the delivery appends.
-const maxPrefix = 1024 - len("2006-01-02-15-04-05-0123456789ABCDEF")
+const maxPrefix = service.MaxKeyLength - service.LogObjectSuffixLen
 
 func (h *Handler) putBucketLogging(w http.ResponseWriter, r *request) error {
 	body, err := readSmallBody(r.Request, maxXMLBody, true)
@@ -70,14 +77,19 @@ func (h *Handler) putBucketLogging(w http.ResponseWriter, r *request) error {
 	if f := le.TargetObjectKeyFormat; f != nil && f.PartitionedPrefix != nil {
 		return errNoPartitioned
 	}
-	if _, err := h.svc.GetBucket(r.Context(), le.TargetBucket); errors.Is(err, meta.ErrBucketNotFound) {
+	l := service.BucketLogging{TargetBucket: le.TargetBucket, TargetPrefix: *le.TargetPrefix,
+		Owner: ownerOf(b.Owner).ID, ByRoot: r.who.IsRoot()}
+	// The target's consent, asked of a key as the delivery will write.
+	key := service.LogObjectKey(l.TargetPrefix, time.Now(), "0000000000000000")
+	switch ok, err := h.svc.LogDeliveryAllowed(r.Context(), h.authz, r.route.Bucket, l, key); {
+	case errors.Is(err, meta.ErrBucketNotFound):
 		return errInvalidTargetBucket
-	} else if err != nil {
+	case err != nil:
 		return err
+	case !ok:
+		return errTargetRefusesLogs
 	}
-	return answer(w, http.StatusOK, h.svc.PutBucketLogging(r.Context(), r.route.Bucket, service.BucketLogging{
-		TargetBucket: le.TargetBucket, TargetPrefix: *le.TargetPrefix, Owner: ownerOf(b.Owner).ID,
-	}))
+	return answer(w, http.StatusOK, h.svc.PutBucketLogging(r.Context(), r.route.Bucket, l))
 }
 
 func (h *Handler) getBucketLogging(w http.ResponseWriter, r *request) error {

@@ -20,6 +20,7 @@ func (h *Handler) deleteObjects(w http.ResponseWriter, r *request) error {
 	if err := xml.Unmarshal(body, &req); err != nil || len(req.Objects) == 0 || len(req.Objects) > maxDeleteObjects {
 		return errMalformedXML
 	}
+	req.Objects = uniqueEntries(req.Objects)
 	// Every condition is read before anything is deleted: a malformed
 	// Size or LastModifiedTime refuses the whole request.
 	conds := make([]meta.Condition, len(req.Objects))
@@ -92,4 +93,28 @@ func (o deleteObject) condition() (c meta.Condition, ok bool) {
 		}
 	}
 	return c, true
+}
+
+// uniqueEntries drops the entries that repeat an earlier one: the same
+// key, version ID (or none) and conditions. S3 deletes and answers such an
+// entry once (as MinIO); done again, a delete without version ID on a
+// versioned bucket would add a second delete marker.
+func uniqueEntries(objs []deleteObject) []deleteObject {
+	type entry struct {
+		key, version, etag, modified, size string
+		versioned                          bool
+	}
+	seen := make(map[entry]bool, len(objs))
+	out := objs[:0]
+	for _, o := range objs {
+		e := entry{key: o.Key, etag: o.ETag, modified: o.LastModifiedTime, size: o.Size, versioned: o.VersionID != nil}
+		if o.VersionID != nil {
+			e.version = *o.VersionID
+		}
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, o)
+		}
+	}
+	return out
 }

@@ -67,6 +67,7 @@ var errorTable = []struct {
 	{meta.ErrBucketNotEmpty, APIError{"BucketNotEmpty", "The bucket you tried to delete is not empty.", http.StatusConflict}},
 	{meta.ErrObjectNotFound, APIError{"NoSuchKey", "The specified key does not exist.", http.StatusNotFound}},
 	{meta.ErrPreconditionFailed, *errPrecondition},
+	{service.ErrVersioningBusy, *errSlowDown}, // an unconditional write: SDKs retry 503, not 409
 	{meta.ErrConflict, APIError{"ConditionalRequestConflict", "A conflicting operation occurred. Retry the request.", http.StatusConflict}},
 	{meta.ErrUploadNotFound, APIError{"NoSuchUpload", "The specified multipart upload does not exist. The upload ID might be invalid, or the multipart upload might have been aborted or completed.", http.StatusNotFound}},
 	{cors.ErrNoConfig, APIError{"NoSuchCORSConfiguration", "The CORS configuration does not exist", http.StatusNotFound}},

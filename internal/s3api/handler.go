@@ -128,7 +128,7 @@ func New(svc *service.Service, cfg Config) *Handler {
 	h := &Handler{
 		svc: svc, cfg: cfg, log: cfg.Logger,
 		verifier:   &sigv4.Verifier{Region: cfg.Region, Credentials: creds},
-		verifierV2: &sigv2.Verifier{Credentials: creds, Domain: cfg.Domain},
+		verifierV2: &sigv2.Verifier{Credentials: creds, Domain: cfg.Domain, Routing: SignedRoutingParams()},
 		authz:      authz.New(account, authz.Options{TrustForwardedFor: cfg.TrustForwardedFor}),
 		keys:       creds,
 	}

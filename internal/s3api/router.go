@@ -3,6 +3,7 @@ package s3api
 import (
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -40,13 +41,15 @@ var objectSubresources = []string{
 // ParseRoute turns method, host, path and query into a Route. domain, when
 // set, enables virtual-hosted-style addressing (<bucket>.<domain>). The key is
 // the decoded path exactly as sent: no cleaning, so "a//b" and "../x" are
-// keys like any other.
+// keys like any other. It reads the query only through routingQuery: the
+// parameters of routingParams (routeparams.go), every one of which SigV2
+// signs or changes nothing S3 authorises.
 func ParseRoute(r *http.Request, domain string) Route {
 	bucket, key := splitPath(r.URL.Path)
 	if b, ok := virtualHostBucket(r.Host, domain); ok {
 		bucket, key = b, strings.TrimPrefix(r.URL.Path, "/")
 	}
-	q := r.URL.Query()
+	q := routingQuery(r.URL)
 	rt := Route{Bucket: bucket, Key: key}
 	switch {
 	case r.Method == http.MethodOptions:
@@ -78,91 +81,71 @@ func ParseRoute(r *http.Request, domain string) Route {
 	return rt
 }
 
-// configOp is the operation on a bucket configuration subresource
-// (?cors, ?lifecycle): PUT, GET or DELETE; any other method is OpUnknown.
-func configOp(method string, put, get, del Op) Op {
+// methods is an operation per HTTP method: OpUnknown where it has none.
+type methods struct{ get, put, post, del Op }
+
+func (m methods) op(method string) Op {
 	switch method {
-	case http.MethodPut:
-		return put
 	case http.MethodGet:
-		return get
+		return m.get
+	case http.MethodPut:
+		return m.put
+	case http.MethodPost:
+		return m.post
 	case http.MethodDelete:
-		return del
+		return m.del
 	}
 	return OpUnknown
 }
 
-// putGet is the operation of a subresource that has only PUT and GET.
-func putGet(method string, put, get Op) Op {
-	return byMethod(method, http.MethodPut, put, http.MethodGet, get)
+// subresource is a query parameter that selects an operation by method.
+type subresource struct {
+	param string
+	ops   methods
 }
 
-// byMethod is the operation of a subresource with two methods: a for
-// method ma, b for mb, OpUnknown for any other.
-func byMethod(method, ma string, a Op, mb string, b Op) Op {
-	switch method {
-	case ma:
-		return a
-	case mb:
-		return b
-	}
-	return OpUnknown
+// bucketRoutes are the bucket subresources JOG serves. The first present,
+// in this order, chooses the operation; a method it lacks is OpUnknown.
+var bucketRoutes = []subresource{
+	{"cors", methods{put: OpPutBucketCors, get: OpGetBucketCors, del: OpDeleteBucketCors}},
+	{"lifecycle", methods{put: OpPutBucketLifecycleConfiguration, get: OpGetBucketLifecycleConfiguration, del: OpDeleteBucketLifecycle}},
+	{"tagging", methods{put: OpPutBucketTagging, get: OpGetBucketTagging, del: OpDeleteBucketTagging}},
+	{"policy", methods{put: OpPutBucketPolicy, get: OpGetBucketPolicy, del: OpDeleteBucketPolicy}},
+	{"policyStatus", methods{get: OpGetBucketPolicyStatus}},
+	{"acl", methods{put: OpPutBucketAcl, get: OpGetBucketAcl}},
+	{"ownershipControls", methods{put: OpPutBucketOwnershipControls, get: OpGetBucketOwnershipControls, del: OpDeleteBucketOwnershipControls}},
+	{"publicAccessBlock", methods{put: OpPutPublicAccessBlock, get: OpGetPublicAccessBlock, del: OpDeletePublicAccessBlock}},
+	{"object-lock", methods{put: OpPutObjectLockConfiguration, get: OpGetObjectLockConfiguration}},
+	{"logging", methods{put: OpPutBucketLogging, get: OpGetBucketLogging}},
+	{"notification", methods{put: OpPutBucketNotificationConfiguration, get: OpGetBucketNotificationConfiguration}},
+	{"quota", methods{put: OpPutBucketQuota, get: OpGetBucketQuota, del: OpDeleteBucketQuota}},
+	{"reservations", methods{post: OpCreateReservation, get: OpListReservations}},
+	{"reservation", methods{get: OpGetReservation, del: OpDeleteReservation}},
+	{"versioning", methods{put: OpPutBucketVersioning, get: OpGetBucketVersioning}},
 }
 
-func bucketOp(method string, q map[string][]string) Op {
-	if has(q, "cors") {
-		return configOp(method, OpPutBucketCors, OpGetBucketCors, OpDeleteBucketCors)
-	}
-	if has(q, "lifecycle") {
-		return configOp(method, OpPutBucketLifecycleConfiguration, OpGetBucketLifecycleConfiguration, OpDeleteBucketLifecycle)
-	}
-	if has(q, "tagging") {
-		return configOp(method, OpPutBucketTagging, OpGetBucketTagging, OpDeleteBucketTagging)
-	}
-	if has(q, "policy") {
-		return configOp(method, OpPutBucketPolicy, OpGetBucketPolicy, OpDeleteBucketPolicy)
-	}
-	if has(q, "policyStatus") {
-		if method == http.MethodGet {
-			return OpGetBucketPolicyStatus
+// objectRoutes are the object subresources JOG serves, as bucketRoutes.
+var objectRoutes = []subresource{
+	{"retention", methods{put: OpPutObjectRetention, get: OpGetObjectRetention}},
+	{"legal-hold", methods{put: OpPutObjectLegalHold, get: OpGetObjectLegalHold}},
+	{"acl", methods{put: OpPutObjectAcl, get: OpGetObjectAcl}},
+	{"tagging", methods{put: OpPutObjectTagging, get: OpGetObjectTagging, del: OpDeleteObjectTagging}},
+}
+
+// subresourceOp is the operation of the first of routes present in q:
+// ok is false when none is.
+func subresourceOp(routes []subresource, method string, q url.Values) (op Op, ok bool) {
+	for _, s := range routes {
+		if has(q, s.param) {
+			return s.ops.op(method), true
 		}
-		return OpUnknown
 	}
-	if has(q, "acl") {
-		return putGet(method, OpPutBucketAcl, OpGetBucketAcl)
-	}
-	if has(q, "ownershipControls") {
-		return configOp(method, OpPutBucketOwnershipControls, OpGetBucketOwnershipControls, OpDeleteBucketOwnershipControls)
-	}
-	if has(q, "publicAccessBlock") {
-		return configOp(method, OpPutPublicAccessBlock, OpGetPublicAccessBlock, OpDeletePublicAccessBlock)
-	}
-	if has(q, "object-lock") {
-		return putGet(method, OpPutObjectLockConfiguration, OpGetObjectLockConfiguration)
-	}
-	if has(q, "logging") {
-		return putGet(method, OpPutBucketLogging, OpGetBucketLogging)
-	}
-	if has(q, "notification") {
-		return putGet(method, OpPutBucketNotificationConfiguration, OpGetBucketNotificationConfiguration)
-	}
-	if has(q, "quota") {
-		return configOp(method, OpPutBucketQuota, OpGetBucketQuota, OpDeleteBucketQuota)
-	}
-	if has(q, "reservations") {
-		return byMethod(method, http.MethodPost, OpCreateReservation, http.MethodGet, OpListReservations)
-	}
-	if has(q, "reservation") {
-		return byMethod(method, http.MethodGet, OpGetReservation, http.MethodDelete, OpDeleteReservation)
-	}
-	if has(q, "versioning") {
-		switch method {
-		case http.MethodPut:
-			return OpPutBucketVersioning
-		case http.MethodGet:
-			return OpGetBucketVersioning
-		}
-		return OpUnknown
+	return OpUnknown, false
+}
+
+func bucketOp(method string, q url.Values) Op {
+	if op, ok := subresourceOp(bucketRoutes, method, q); ok {
+		return op
 	}
 	if op := configReadOp(method, q); op != OpUnknown {
 		return op
@@ -185,7 +168,7 @@ func bucketOp(method string, q map[string][]string) Op {
 			return OpGetBucketLocation
 		case has(q, "versions"):
 			return OpListObjectVersions
-		case q["list-type"] != nil && q["list-type"][0] == "2":
+		case q.Get("list-type") == "2":
 			return OpListObjectsV2
 		default:
 			return OpListObjects
@@ -198,21 +181,12 @@ func bucketOp(method string, q map[string][]string) Op {
 	return OpUnknown
 }
 
-func objectOp(r *http.Request, q map[string][]string) Op {
-	if has(q, "retention") {
-		return putGet(r.Method, OpPutObjectRetention, OpGetObjectRetention)
-	}
-	if has(q, "legal-hold") {
-		return putGet(r.Method, OpPutObjectLegalHold, OpGetObjectLegalHold)
-	}
-	if has(q, "acl") {
-		return putGet(r.Method, OpPutObjectAcl, OpGetObjectAcl)
+func objectOp(r *http.Request, q url.Values) Op {
+	if op, ok := subresourceOp(objectRoutes, r.Method, q); ok {
+		return op
 	}
 	if firstPresent(q, objectSubresources) != "" {
 		return OpUnsupported
-	}
-	if has(q, "tagging") {
-		return configOp(r.Method, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging)
 	}
 	upload := has(q, "uploadId")
 	switch r.Method {
@@ -280,9 +254,9 @@ func virtualHostBucket(host, domain string) (string, bool) {
 	return b, ok && b != ""
 }
 
-func has(q map[string][]string, k string) bool { _, ok := q[k]; return ok }
+func has(q url.Values, k string) bool { _, ok := q[k]; return ok }
 
-func firstPresent(q map[string][]string, keys []string) string {
+func firstPresent(q url.Values, keys []string) string {
 	for _, k := range keys {
 		if has(q, k) {
 			return k

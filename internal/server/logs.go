@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/jogstore/jog/internal/accesslog"
+	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/bucketlog"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
@@ -25,7 +26,7 @@ type logs struct {
 // openLogs opens the access log and the bucket log spool, starts the
 // delivery (at once, then every --bucket-log-interval) and returns the
 // observer that feeds both.
-func (s *Server) openLogs(ctx context.Context, svc *service.Service) (s3api.Observer, error) {
+func (s *Server) openLogs(ctx context.Context, svc *service.Service, account string) (s3api.Observer, error) {
 	var obs s3api.Observers
 	if dest := s.cfg.AccessLog; dest != "" && dest != "off" {
 		format, _ := accesslog.ParseFormat(s.cfg.AccessLogFormat)
@@ -42,19 +43,23 @@ func (s *Server) openLogs(ctx context.Context, svc *service.Service) (s3api.Obse
 		s.logs.access = accesslog.New(w, format, s.cfg.AccessLogSample)
 		obs = append(obs, s.logs.access)
 	}
-	spool, err := bucketlog.OpenSpool(s.cfg.DataDir, s.stores.Blobs.Gateway(), s.log)
+	spool, err := bucketlog.OpenSpool(s.cfg.DataDir, s.stores.Blobs.Gateway(), int64(s.cfg.BucketLogSpoolMax), s.log)
 	if err != nil {
 		s.closeLogs()
 		return nil, err
 	}
 	s.logs.spool = spool
+	s.metrics.WatchBucketLog(spool.Stats)
 	obs = append(obs, bucketlog.NewLogger(svc, spool))
+	// The targets' consent is decided for the logging service, with
+	// aws:SourceAccount the account.
+	delivery := bucketlog.NewDelivery(spool, svc, authz.New(account, authz.Options{}), s.log)
 	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	s.logs.stopDelivery = func() { cancel(); <-done }
 	go func() {
 		defer close(done)
-		bucketlog.NewDelivery(spool, svc, s.log).Run(dctx, s.cfg.BucketLogInterval)
+		delivery.Run(dctx, s.cfg.BucketLogInterval)
 	}()
 	return obs, nil
 }

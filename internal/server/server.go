@@ -156,7 +156,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
 	sessions := sts.New(users, serverKey, sts.Options{})
 	keys := sts.Keys{Root: root, IAM: users, STS: sessions}
-	observer, err := s.openLogs(ctx, svc)
+	observer, err := s.openLogs(ctx, svc, users.Account())
 	if err != nil {
 		return nil, err
 	}

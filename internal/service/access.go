@@ -46,6 +46,9 @@ type Access struct {
 	policy     *policy.Compiled // the bucket policy, nil for none
 	restricted *policy.Compiled // its Deny statements alone (RestrictPublicBuckets)
 	acl        *policy.Compiled // the public grants of the bucket ACL, when they count
+	// logDelivery: ACLs are enabled and the bucket ACL grants the log
+	// delivery group what server access logging needs.
+	logDelivery bool
 }
 
 // ACLsEnabled reports whether ACLs are stored and honoured in the bucket:
@@ -89,6 +92,11 @@ func (a *Access) ACL() *policy.Compiled {
 	}
 	return a.acl
 }
+
+// LogDeliveryACL reports whether the bucket's ACL lets S3's log delivery
+// group write server access logs into it (acl.GrantsLogDelivery), ACLs
+// being enabled: the target's consent before bucket policies.
+func (a *Access) LogDeliveryACL() bool { return a != nil && a.logDelivery }
 
 // MayAllowAnonymous reports whether anything of the bucket could allow an
 // anonymous request: a policy or ACL, or object ACLs.
@@ -139,7 +147,7 @@ func (s *Service) loadAccess(ctx context.Context, bucket string) (*Access, error
 	case !errors.Is(err, ErrNoSuchBucketPolicy):
 		return nil, err
 	}
-	if a.ObjectACLs() {
+	if a.ACLsEnabled() {
 		enc, err := s.GetBucketACL(ctx, bucket)
 		if err != nil {
 			return nil, err
@@ -148,7 +156,10 @@ func (s *Service) loadAccess(ctx context.Context, bucket string) (*Access, error
 		if err != nil {
 			return nil, err
 		}
-		a.acl = acl.Compile(grants, authz.BucketARN(bucket), authz.BucketARN(bucket), false)
+		a.logDelivery = acl.GrantsLogDelivery(grants)
+		if a.ObjectACLs() {
+			a.acl = acl.Compile(grants, authz.BucketARN(bucket), authz.BucketARN(bucket), false)
+		}
 	}
 	return a, nil
 }

@@ -52,24 +52,51 @@ func writeVersion(b meta.Bucket) string {
 	return meta.NullVersion
 }
 
+// versioningTries bounds the writes underVersioning tries: each retry
+// decides under the state the last one's transaction saw, so only a change
+// of the bucket's versioning (or object lock) between two of them fails
+// it again.
+const versioningTries = 16
+
+// ErrVersioningBusy reports a write that gave up after its bucket's
+// versioning changed under each of versioningTries attempts: for a
+// write with no condition of its own, a reason to slow down and retry, not
+// a conflict (S3 answers ConditionalRequestConflict to conditional writes
+// only). Nothing changed.
+var ErrVersioningBusy = errors.New("bucket versioning changed under every attempt of the write")
+
 // underVersioning runs write with bucket b's versioning state and object
 // lock and cond holding the store to them (meta.Condition.Versioning,
-// meta.Condition.ObjectLock), again with the bucket read anew while the
-// store answers meta.ErrVersioningChanged: what a write makes (a new
-// version ID or the null version, a delete marker or a removal, a default
-// retention) follows the state its commit sees, even when versioning was
-// enabled while a long PUT streamed its body — or when b was a hint
-// (bucketForWrite).
+// meta.Condition.ObjectLock), again while the store answers
+// meta.ErrVersioningChanged, with the bucket read anew and the state the
+// store reported with the error (meta.VersioningChangedError, exact where
+// the read may lag): what a write makes (a new version ID or the null
+// version, a delete marker or a removal, a default retention) follows the
+// state its commit sees, even when versioning was enabled while a long PUT
+// streamed its body — or when b was a hint (bucketForWrite). write must
+// reuse what it wrote before (the body is read once). A write that never
+// commits fails with the store's ErrVersioningChanged when cond holds a
+// condition of the request, else with ErrVersioningBusy.
 func (s *Service) underVersioning(ctx context.Context, b meta.Bucket, cond meta.Condition, write func(meta.Bucket, meta.Condition) error) error {
 	for tries := 1; ; tries++ {
 		state, lock := b.Versioning, b.ObjectLock
 		cond.Versioning, cond.ObjectLock = &state, &lock
 		err := write(b, cond)
-		if !errors.Is(err, meta.ErrVersioningChanged) || tries == 4 {
+		switch {
+		case !errors.Is(err, meta.ErrVersioningChanged):
+			return err
+		case tries == versioningTries && cond.IsZero():
+			return ErrVersioningBusy
+		case tries == versioningTries:
 			return err
 		}
+		var changed *meta.VersioningChangedError
+		lost := errors.As(err, &changed)
 		if b, err = s.meta.GetBucket(ctx, b.Name); err != nil {
 			return err
+		}
+		if lost {
+			b.Versioning, b.ObjectLock = changed.Now.Versioning, changed.Now.ObjectLock
 		}
 	}
 }

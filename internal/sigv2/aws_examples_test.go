@@ -141,7 +141,7 @@ func TestAWSExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := stringToSignPrefix(r, line, canonicalAmzHeaders(r.Header, nil)) +
-				canonicalResource(virtualHostBucket(r.Host, ex.domain), wirePath(r), sigv4.ParseQuery(r.URL.RawQuery))
+				canonicalResource(virtualHostBucket(r.Host, ex.domain), wirePath(r), sigv4.ParseQuery(r.URL.RawQuery), signedSet(nil))
 			if got != ex.sts {
 				t.Fatalf("string to sign\n got %q\nwant %q", got, ex.sts)
 			}

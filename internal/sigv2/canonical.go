@@ -74,10 +74,10 @@ func cleanValue(v string) string {
 }
 
 // canonicalResource builds CanonicalizedResource: "/" + bucket for a
-// virtual-hosted-style request, the request path, then the signed
-// sub-resources sorted by name, "name" or "name=value" (decoded), joined by
-// "&" after a "?".
-func canonicalResource(bucket, path string, params []sigv4.QueryParam) string {
+// virtual-hosted-style request, the request path, then the parameters
+// signed reports, sorted by name, "name" or "name=value" (decoded), joined
+// by "&" after a "?".
+func canonicalResource(bucket, path string, params []sigv4.QueryParam, signed func(string) bool) string {
 	var b strings.Builder
 	if bucket != "" {
 		b.WriteByte('/')
@@ -86,7 +86,7 @@ func canonicalResource(bucket, path string, params []sigv4.QueryParam) string {
 	b.WriteString(path)
 	var subs []sigv4.QueryParam
 	for _, p := range params {
-		if subresources[p.Key] {
+		if signed(p.Key) {
 			subs = append(subs, p)
 		}
 	}

@@ -53,9 +53,18 @@ func TestCanonicalResource(t *testing.T) {
 			"/b/k?cors&lifecycle&location&logging&notification&policy&replication&requestPayment&restore&tagging&versioning&versions&website"},
 	}
 	for _, c := range cases {
-		if got := canonicalResource(c.bucket, c.path, sigv4.ParseQuery(c.query)); got != c.want {
+		if got := canonicalResource(c.bucket, c.path, sigv4.ParseQuery(c.query), signedSet(nil)); got != c.want {
 			t.Errorf("canonicalResource(%q, %q, %q) = %q, want %q", c.bucket, c.path, c.query, got, c.want)
 		}
+	}
+	// A server's routing parameters are signed beside AWS's, and only
+	// where it names them.
+	params := sigv4.ParseQuery("retention&prefix=p&quota=&acl&x-id=PutObjectRetention")
+	if got, want := canonicalResource("", "/b/k", params, signedSet([]string{"quota", "retention"})), "/b/k?acl&quota&retention"; got != want {
+		t.Errorf("with routing: %q, want %q", got, want)
+	}
+	if got, want := canonicalResource("", "/b/k", params, signedSet(nil)), "/b/k?acl"; got != want {
+		t.Errorf("without routing: %q, want %q", got, want)
 	}
 }
 

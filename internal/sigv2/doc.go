@@ -20,8 +20,13 @@
 // CanonicalizedResource is "/" + bucket when the bucket is named by the Host
 // header (virtual-hosted style, Verifier.Domain), then the path of the
 // Request-URI exactly as it was sent — still percent-encoded, never decoded,
-// re-encoded or cleaned — then the signed sub-resources from the query,
-// decoded and sorted by name. AWS specifies "the un-decoded HTTP Request-URI"
+// re-encoded or cleaned — then the signed parameters from the query, decoded
+// and sorted by name: the sub-resources AWS lists, and every parameter by
+// which the server chooses the operation (Verifier.Routing), so that a
+// parameter appended to a signed request cannot turn it into another
+// operation. A client that does not sign one of those (botocore does not
+// sign retention, legal-hold, attributes …) gets SignatureDoesNotMatch for
+// that operation, never an unsigned one. AWS specifies "the un-decoded HTTP Request-URI"
 // and its own worked example signs "/dictionary/fran%C3%A7ais/pr%c3%a9f%c3%a8re"
 // with the mixed-case escapes as sent; s3cmd and botocore sign the encoded
 // path they put on the wire (testdata holds requests they signed).

@@ -1,6 +1,8 @@
 package sigv2
 
 import (
+	"slices"
+
 	"github.com/jogstore/jog/internal/sigv4"
 )
 
@@ -13,9 +15,10 @@ func hasParam(params []sigv4.QueryParam, name string) bool {
 	return false
 }
 
-// subresources are the query parameters signed as part of the canonical
-// resource: the sub-resources and response-header overrides of the AWS
-// RESTAuthentication guide, plus the later ones botocore signs.
+// subresources are the query parameters always signed as part of the
+// canonical resource: the sub-resources and response-header overrides of
+// the AWS RESTAuthentication guide, plus the later ones botocore signs.
+// Verifier.Routing adds the server's own.
 var subresources = map[string]bool{
 	"accelerate": true, "acl": true, "analytics": true, "cors": true,
 	"delete": true, "inventory": true, "lifecycle": true, "location": true,
@@ -27,4 +30,10 @@ var subresources = map[string]bool{
 	"response-cache-control": true, "response-content-disposition": true,
 	"response-content-encoding": true, "response-content-language": true,
 	"response-content-type": true, "response-expires": true,
+}
+
+// signedSet reports whether a query parameter is signed: one of
+// subresources or of routing.
+func signedSet(routing []string) func(name string) bool {
+	return func(name string) bool { return subresources[name] || slices.Contains(routing, name) }
 }

@@ -38,8 +38,9 @@ func signatureMatches(secret, stringToSign, provided string) bool {
 // current time when neither Date nor x-amz-date is present, then sets
 // Authorization to "AWS accessKey:signature". The canonical resource is the
 // path r will be sent with, so set r.URL (and r.URL.RawPath, for a particular
-// encoding) before signing. For tests and tools.
-func Sign(r *http.Request, accessKey, secret string) {
+// encoding) before signing. routing names the parameters signed besides
+// AWS's sub-resources, as Verifier.Routing. For tests and tools.
+func Sign(r *http.Request, accessKey, secret string, routing ...string) {
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
@@ -55,22 +56,22 @@ func Sign(r *http.Request, accessKey, secret string) {
 		params = sigv4.ParseQuery(r.URL.RawQuery)
 	}
 	sts := stringToSignPrefix(r, date, canonicalAmzHeaders(r.Header, nil)) +
-		canonicalResource("", wirePath(r), params)
+		canonicalResource("", wirePath(r), params, signedSet(routing))
 	r.Header.Set("Authorization", "AWS "+accessKey+":"+signature(secret, sts))
 }
 
 // Presign adds SigV2 query-string authentication to r, path style: the
 // AWSAccessKeyId, Expires and Signature query parameters, valid until expires.
 // Headers set on r that are signed (Content-MD5, Content-Type, x-amz-*) must be
-// sent with the URL. For tests and tools.
-func Presign(r *http.Request, accessKey, secret string, expires time.Time) {
+// sent with the URL; routing is as for Sign. For tests and tools.
+func Presign(r *http.Request, accessKey, secret string, expires time.Time, routing ...string) {
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
 	exp := strconv.FormatInt(expires.Unix(), 10)
 	params := sigv4.ParseQuery(r.URL.RawQuery)
 	sts := stringToSignPrefix(r, exp, canonicalAmzHeaders(r.Header, amzQueryParams(params))) +
-		canonicalResource("", wirePath(r), params)
+		canonicalResource("", wirePath(r), params, signedSet(routing))
 	q := paramAccessKey + "=" + url.QueryEscape(accessKey) + "&" + paramExpires + "=" + exp +
 		"&" + paramSignature + "=" + url.QueryEscape(signature(secret, sts))
 	if r.URL.RawQuery != "" {

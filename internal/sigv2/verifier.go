@@ -33,6 +33,12 @@ type Verifier struct {
 	// "<bucket>.<Domain>[:port]" puts "/<bucket>" in front of the path in the
 	// canonical resource. It must match the router's domain.
 	Domain string
+	// Routing names the query parameters, besides the sub-resources AWS
+	// signs, by which the server chooses a request's operation. They are
+	// signed too: appending one to a signed request (a presigned URL) must
+	// break its signature, not turn it into another operation. The S3 edge
+	// sets them from its router (s3api.SignedRoutingParams).
+	Routing []string
 }
 
 // Result describes an authenticated request.
@@ -122,9 +128,10 @@ func (v *Verifier) secret(accessKey, token string) (string, any, error) {
 func (v *Verifier) check(r *http.Request, params []sigv4.QueryParam, secret, provided, date, amz string) error {
 	prefix := stringToSignPrefix(r, date, amz)
 	bucket := virtualHostBucket(requestHost(r), v.Domain)
+	signed := signedSet(v.Routing)
 	var first string
 	for i, path := range resourcePaths(r, bucket != "") {
-		sts := prefix + canonicalResource(bucket, path, params)
+		sts := prefix + canonicalResource(bucket, path, params, signed)
 		if i == 0 {
 			first = sts
 		}

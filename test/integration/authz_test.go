@@ -94,11 +94,17 @@ func startAuthz(t *testing.T) (*testutil.Server, map[string]*s3.Client) {
 // secret), the root's ("root") and an anonymous one ("anonymous").
 func startUsers(t *testing.T, bootstrap string, keys map[string][2]string) (*testutil.Server, map[string]*s3.Client) {
 	t.Helper()
+	return startUsersWith(t, bootstrap, keys)
+}
+
+// startUsersWith is startUsers with more options.
+func startUsersWith(t *testing.T, bootstrap string, keys map[string][2]string, opts ...testutil.Option) (*testutil.Server, map[string]*s3.Client) {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "iam.json")
 	if err := os.WriteFile(file, []byte(bootstrap), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync())
+	srv := testutil.StartServer(t, append([]testutil.Option{testutil.WithIAMBootstrap(file), testutil.WithoutFsync()}, opts...)...)
 	clients := map[string]*s3.Client{"root": srv.AWSClient(t)}
 	for name, k := range keys {
 		clients[name] = srv.AWSClient(t, func(o *s3.Options) {

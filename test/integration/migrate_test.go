@@ -39,14 +39,7 @@ func TestMigrateBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds jog and starts PostgreSQL")
 	}
-	pg, err := pgtest.Start()
-	if err != nil {
-		if err == pgtest.ErrNoPostgres && os.Getenv("JOG_REQUIRE_POSTGRES") == "" && os.Getenv("CI") == "" {
-			t.Skip(err)
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(pg.Stop)
+	pg := pgtest.Own(t)
 	// The test cluster trusts local connections: the password is only
 	// there to be kept out of every output.
 	pgURL := strings.Replace(pg.NewDatabase(t), "postgres://jog@", "postgres://jog:hunter2secret@", 1)

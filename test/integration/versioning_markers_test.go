@@ -155,3 +155,33 @@ func TestListVersionsVersionMarker(t *testing.T) {
 	_, err = c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: aws.String("vmark"), VersionIdMarker: aws.String("null")})
 	wantMsg("version marker without key marker", err, "A version-id marker cannot be specified without a key marker.")
 }
+
+// TestDeleteObjectsRepeatedEntry: a DeleteObjects naming one entry (key,
+// version ID, conditions) several times deletes it once and answers it
+// once, as S3 does (and MinIO): on a versioned bucket one delete marker,
+// not one per repetition. Entries that differ — the key and a version of
+// it — are each done.
+func TestDeleteObjectsRepeatedEntry(t *testing.T) {
+	srv, c := itest.StartBucket(t, "dups")
+	ctx := context.Background()
+	setVersioning(t, c, "dups", types.BucketVersioningStatusEnabled)
+	v1 := aws.ToString(itest.Put(t, c, "dups", "k", []byte("one")).VersionId)
+	v2 := aws.ToString(itest.Put(t, c, "dups", "k", []byte("two")).VersionId)
+	key := types.ObjectIdentifier{Key: aws.String("k")}
+	version := types.ObjectIdentifier{Key: aws.String("k"), VersionId: aws.String(v1)}
+	out, err := c.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String("dups"), Delete: &types.Delete{
+		Objects: []types.ObjectIdentifier{key, version, key, key, version}}})
+	if err != nil {
+		t.Fatalf("DeleteObjects: %v", err)
+	}
+	if len(out.Errors) != 0 || len(out.Deleted) != 2 {
+		t.Fatalf("DeleteObjects answered %d deleted and errors %+v, want 2 deleted (each entry once)", len(out.Deleted), out.Errors)
+	}
+	marker := aws.ToString(out.Deleted[0].DeleteMarkerVersionId)
+	if !aws.ToBool(out.Deleted[0].DeleteMarker) || marker == "" || aws.ToString(out.Deleted[1].VersionId) != v1 {
+		t.Errorf("DeleteObjects answered %+v, %+v: want a delete marker for k, then version %s", out.Deleted[0], out.Deleted[1], v1)
+	}
+	if got, want := versionsOf(t, srv, c, "dups", 1000), []string{"k@" + marker + "(DM)*", "k@" + v2}; !slices.Equal(got, want) {
+		t.Errorf("versions = %q, want %q: one delete marker", got, want)
+	}
+}

@@ -17,6 +17,11 @@ const (
 	User                               // an IAM user (also with GetSessionToken credentials)
 	AssumedRole                        // a role session from AssumeRole
 	FederatedUser                      // a federated user session from GetFederationToken
+	// Service is an AWS service principal acting on its own (S3's log
+	// delivery, logging.s3.amazonaws.com): Request.ARN is its name. Only
+	// a resource policy statement naming it (or every principal) allows
+	// it.
+	Service
 )
 
 // Request is what a policy decides on. Context holds the request's
@@ -98,8 +103,9 @@ type Set struct {
 //  1. An explicit Deny in any of the policies denies.
 //  2. The root user is allowed (only a resource policy's Deny stops it).
 //  3. A resource policy Allow that names the principal itself ("*", the
-//     user's ARN, the role session's ARN) allows, whatever the boundary
-//     and session policy say. An anonymous request can only be allowed so.
+//     user's ARN, the role session's ARN, the service's name) allows,
+//     whatever the boundary and session policy say. An anonymous request
+//     or a service principal can only be allowed so.
 //  4. Otherwise an Allow in an identity policy, or a resource policy
 //     Allow naming the session's role (or federated user's IAM user),
 //     allows if the permissions boundary and the session policy, where
@@ -123,7 +129,7 @@ func Evaluate(r *Request, s *Set) Decision {
 		}
 	}
 	switch r.Type {
-	case Anonymous:
+	case Anonymous, Service:
 		if resAllow == matchDirect {
 			return Allowed
 		}
@@ -279,6 +285,7 @@ type principalSet struct {
 	accounts  []string
 	arns      []string
 	canonical []string
+	services  []string
 }
 
 // Compile compiles a policy. Parse has already compiled the policies it
@@ -361,7 +368,7 @@ func ParseCompiled(doc []byte, kind Kind) (*Compiled, error) {
 }
 
 func compilePrincipal(p *Principal) *principalSet {
-	ps := &principalSet{wildcard: p.Wildcard, canonical: p.CanonicalUser}
+	ps := &principalSet{wildcard: p.Wildcard, canonical: p.CanonicalUser, services: p.Service}
 	for _, id := range p.AWS {
 		switch {
 		case id == "*":
@@ -381,7 +388,13 @@ func (ps *principalSet) match(r *Request) principalMatch {
 	if ps.wildcard {
 		return matchDirect
 	}
-	if r.Type == Anonymous {
+	switch r.Type {
+	case Anonymous:
+		return matchNone
+	case Service: // named by {"Service": name} alone
+		if slices.Contains(ps.services, r.ARN) {
+			return matchDirect
+		}
 		return matchNone
 	}
 	best := matchNone

@@ -244,6 +244,47 @@ func TestNotPrincipal(t *testing.T) {
 	})
 }
 
+// "AWS JSON policy elements: Principal", AWS service principals: a
+// service is allowed only by a resource policy statement naming it (or
+// every principal), under its conditions (aws:SourceArn); a statement
+// naming the account, a user or another service does not; a Deny naming
+// it wins.
+func TestServicePrincipal(t *testing.T) {
+	svc := func(name, action, resource string, kv ...string) *Request {
+		r := &Request{Type: Service, ARN: name, Action: action, Resource: resource, Context: Context{}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			r.Context.Set(kv[i], kv[i+1])
+		}
+		return r
+	}
+	const logging = "logging.s3.amazonaws.com"
+	logs := compileT(t, Resource, `{"Version":"2012-10-17","Statement":[
+		{"Effect":"Allow","Principal":{"Service":"`+logging+`"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::logs/src/*",
+		 "Condition":{"ArnLike":{"aws:SourceArn":"arn:aws:s3:::src"}}},
+		{"Effect":"Allow","Principal":{"AWS":"`+acct+`"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::logs/any/*"},
+		{"Effect":"Allow","Principal":{"AWS":"arn:aws:iam::`+acct+`:user/bob"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::logs/bob/*"},
+		{"Effect":"Allow","Principal":{"Service":"delivery.logs.amazonaws.com"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::logs/elb/*"},
+		{"Effect":"Allow","Principal":"*","Action":"s3:PutObject","Resource":"arn:aws:s3:::logs/public/*"},
+		{"Effect":"Deny","Principal":{"Service":"`+logging+`"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::logs/src/denied*"}]}`)
+	runEval(t, &Set{Resource: logs}, []evalCase{
+		{"named, condition met", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/src/2024", "aws:SourceArn", "arn:aws:s3:::src"), Allowed},
+		{"named, another source", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/src/2024", "aws:SourceArn", "arn:aws:s3:::other"), ImplicitDeny},
+		{"named, no source", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/src/2024"), ImplicitDeny},
+		{"another action", svc(logging, "s3:DeleteObject", "arn:aws:s3:::logs/src/2024", "aws:SourceArn", "arn:aws:s3:::src"), ImplicitDeny},
+		{"the account does not name a service", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/any/x"), ImplicitDeny},
+		{"a user's ARN does not name a service", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/bob/x"), ImplicitDeny},
+		{"another service", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/elb/x"), ImplicitDeny},
+		{"every principal", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/public/x"), Allowed},
+		{"a Deny naming it", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/src/denied", "aws:SourceArn", "arn:aws:s3:::src"), ExplicitDeny},
+		{"a user is not the service", user("bob", "s3:PutObject", "arn:aws:s3:::logs/src/2024", "aws:SourceArn", "arn:aws:s3:::src"), ImplicitDeny},
+	})
+	// An identity policy grants a service nothing.
+	all := compileT(t, Identity, `{"Version":"2012-10-17","Statement":{"Effect":"Allow","Action":"s3:*","Resource":"*"}}`)
+	runEval(t, &Set{Identity: []*Compiled{all}}, []evalCase{
+		{"identity policy alone", svc(logging, "s3:PutObject", "arn:aws:s3:::logs/x"), ImplicitDeny},
+	})
+}
+
 // A role's trust policy decides sts:AssumeRole like a resource policy.
 func TestTrustPolicy(t *testing.T) {
 	trust := compileT(t, Trust, `{"Version":"2012-10-17","Statement":[

@@ -59,7 +59,8 @@ func testConditionsIfLatestVersion(t *testing.T, s meta.Store) {
 }
 
 // testConditionsVersioning: a write held to a versioning state fails with
-// ErrVersioningChanged, changing nothing, once the state is another.
+// ErrVersioningChanged, changing nothing, once the state is another; the
+// error carries the state the write saw.
 func testConditionsVersioning(t *testing.T, s meta.Store) {
 	ctx := t.Context()
 	mkBucket(t, s, "b")
@@ -71,6 +72,7 @@ func testConditionsVersioning(t *testing.T, s meta.Store) {
 	o := object("b", "k", newBlob()) // the null version a write under "never set" would make
 	wantErr(t, "PUT held to never-set versioning", errOnly(s.PutObject(ctx, o, meta.Condition{Versioning: &never})), meta.ErrVersioningChanged)
 	wantErr(t, "delete held to never-set versioning", errOnly(s.DeleteObject(ctx, "b", "k", "", meta.Condition{Versioning: &never})), meta.ErrVersioningChanged)
+	wantChangedTo(t, "PUT held to never-set versioning", errOnly(s.PutObject(ctx, o, meta.Condition{Versioning: &never})), meta.BucketState{Known: true, Versioning: enabled})
 	checkObject(t, get(t, s, "b", "k"), null)
 	if got := versionIDs(listVersions(t, s, "b", meta.ListVersionsOptions{Limit: 10}).Versions); len(got) != 1 {
 		t.Errorf("versions after refused writes = %q, want the null version alone", got)
@@ -97,7 +99,8 @@ func testConditionsObjectLock(t *testing.T, s meta.Store) {
 	if err := s.EnableObjectLock(ctx, "b"); err != nil {
 		t.Fatal(err)
 	}
-	wantErr(t, "PUT held to no object lock", errOnly(s.PutObject(ctx, o, meta.Condition{ObjectLock: &unlocked})), meta.ErrVersioningChanged)
+	wantChangedTo(t, "PUT held to no object lock", errOnly(s.PutObject(ctx, o, meta.Condition{ObjectLock: &unlocked})),
+		meta.BucketState{Known: true, Versioning: meta.VersioningEnabled, ObjectLock: true})
 	wantMissing(t, s, "b", "k")
 	if _, err := s.PutObject(ctx, o, meta.Condition{ObjectLock: &locked}); err != nil {
 		t.Fatalf("PUT held to the object lock the bucket has: %v", err)
@@ -127,4 +130,14 @@ func testObjectInBucket(t *testing.T, s meta.Store) {
 		t.Fatal(err)
 	}
 	check("object lock enabled", meta.BucketState{Known: true, Versioning: meta.VersioningEnabled, ObjectLock: true})
+}
+
+// wantChangedTo checks that err is a *meta.VersioningChangedError carrying
+// the bucket state now.
+func wantChangedTo(t *testing.T, what string, err error, now meta.BucketState) {
+	t.Helper()
+	var changed *meta.VersioningChangedError
+	if !errors.As(err, &changed) || changed.Now != now {
+		t.Errorf("%s: err = %#v, want a VersioningChangedError with %+v", what, err, now)
+	}
 }

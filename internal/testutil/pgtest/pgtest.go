@@ -236,13 +236,32 @@ var (
 func Shared(t testing.TB) *Cluster {
 	t.Helper()
 	sharedOnce.Do(func() { shared, sharedErr = Start() })
-	if sharedErr != nil {
-		if errors.Is(sharedErr, ErrNoPostgres) && os.Getenv("JOG_REQUIRE_POSTGRES") == "" && os.Getenv("CI") == "" {
-			t.Skip(sharedErr)
-		}
-		t.Fatal(sharedErr)
-	}
+	need(t, sharedErr)
 	return shared
+}
+
+// Own starts a cluster of the test's own, stopped when the test ends
+// (after the cleanups the test registers later: servers using it stop
+// first). Without PostgreSQL installed the test is skipped, as by Shared.
+func Own(t testing.TB) *Cluster {
+	t.Helper()
+	c, err := Start()
+	need(t, err)
+	t.Cleanup(c.Stop)
+	return c
+}
+
+// need ends t when a cluster could not start: skipped without PostgreSQL
+// installed unless $JOG_REQUIRE_POSTGRES or $CI is set, failed otherwise.
+func need(t testing.TB, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	if errors.Is(err, ErrNoPostgres) && os.Getenv("JOG_REQUIRE_POSTGRES") == "" && os.Getenv("CI") == "" {
+		t.Skip(err)
+	}
+	t.Fatal(err)
 }
 
 // StopShared stops the shared cluster if one was started.

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jogstore/jog/internal/config"
+)
+
+// helpPaths are every command of jog, nested ones too ("admin user
+// create"), as the command tables list them.
+func helpPaths() [][]string {
+	var paths [][]string
+	for _, c := range commands {
+		paths = append(paths, []string{c.name})
+		if c.nested != nil {
+			for _, n := range c.nested() {
+				paths = append(paths, append([]string{c.name}, strings.Fields(n)...))
+			}
+		}
+	}
+	return paths
+}
+
+// TestHelpShowsNoSecret: with every variable holding a secret set (jog
+// server's, the AWS SDK's the clients read, and connection strings with a
+// password), -h and --help of every command and nested command print the
+// usage on stdout, exit 0, and show none of the secrets.
+func TestHelpShowsNoSecret(t *testing.T) {
+	secrets := map[string]string{}
+	for _, v := range append(config.SecretVars(), "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN") {
+		secrets[v] = "marker-" + strings.ToLower(v)
+	}
+	// Settings whose value may hold a password.
+	secrets["JOG_META"] = "postgres://jog:marker-meta-password@db/jog"
+	secrets["JOG_NOTIFY_NATS"] = "n1=nats://u:marker-nats-password@nats:4222/events"
+	for v, s := range secrets {
+		t.Setenv(v, s)
+	}
+	if len(secrets) < 6 {
+		t.Fatalf("only %d secret variables: %v", len(secrets), secrets)
+	}
+	paths := helpPaths()
+	if len(paths) < 40 {
+		t.Fatalf("only %d commands to walk: %v", len(paths), paths)
+	}
+	for _, path := range paths {
+		for _, h := range []string{"-h", "--help"} {
+			args := append(append([]string(nil), path...), h)
+			var out, errs bytes.Buffer
+			code := Run(context.Background(), args, &out, &errs)
+			for v, s := range secrets {
+				if strings.Contains(out.String()+errs.String(), s) {
+					t.Errorf("jog %s shows %s", strings.Join(args, " "), v)
+				}
+			}
+			if code != 0 || out.Len() == 0 || errs.Len() != 0 {
+				t.Errorf("jog %s: exit %d, %d bytes on stdout, stderr %q; want 0, the usage on stdout", strings.Join(args, " "), code, out.Len(), errs.String())
+			}
+		}
+	}
+}
