@@ -524,6 +524,29 @@ func TestKeysPerAction(t *testing.T) {
 	}
 }
 
+// TestHeaderKeys: each header-valued condition key holds its header's
+// value, and is absent without the header.
+func TestHeaderKeys(t *testing.T) {
+	if len(HeaderKeys()) != len(Headers()) {
+		t.Fatalf("%d keys, %d headers", len(HeaderKeys()), len(Headers()))
+	}
+	for _, k := range HeaderKeys() {
+		who := user(t, "bob", stmt("Allow", "s3:PutObject", "*", `{"StringEquals":{"`+k+`":"v1"}}`))
+		for _, tc := range []struct {
+			value string
+			want  policy.Decision
+		}{{"v1", policy.Allowed}, {"v2", policy.ImplicitDeny}, {"", policy.ImplicitDeny}} {
+			r := httptest.NewRequest("PUT", "/b/k", nil)
+			if tc.value != "" {
+				r.Header.Set(headerKeys[k], tc.value)
+			}
+			if got := New(acct, Options{}).Prepare(&Request{Principal: who, HTTP: r}).Decide("s3:PutObject", ObjectARN("b", "k"), nil); got != tc.want {
+				t.Errorf("%s, %s %q: %v, want %v", k, headerKeys[k], tc.value, got, tc.want)
+			}
+		}
+	}
+}
+
 // TestDecideService: the logging service is allowed by a bucket policy
 // naming it, with aws:SourceArn and aws:SourceAccount the source bucket's
 // and the account; not by one naming the account or a user, nor without

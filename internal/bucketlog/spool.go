@@ -66,11 +66,10 @@ func OpenSpool(dataDir, gateway string, max int64, log *slog.Logger) (*Spool, er
 		return nil, fmt.Errorf("bucket log spool: a bound of %d bytes", max)
 	}
 	root := filepath.Join(dataDir, Dir)
-	dir := filepath.Join(root, gateway)
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(root, 0o750); err != nil {
 		return nil, err
 	}
-	unlock, err := datadir.LockPath(filepath.Join(dir, lockFile))
+	dir, unlock, err := datadir.LockGatewayDir(root, gateway, lockFile)
 	if err != nil {
 		return nil, fmt.Errorf("bucket log spool: %w", err)
 	}
@@ -202,6 +201,9 @@ func (s *Spool) Adopt() error {
 	for _, g := range ended {
 		dir := filepath.Join(s.root, g)
 		files, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // another gateway adopted it
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue

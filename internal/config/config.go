@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -33,6 +34,17 @@ type Config struct {
 	// MaxRequests bounds the S3 requests served at once (503 SlowDown
 	// beyond); 0 means unbounded.
 	MaxRequests int
+	// AnonymousShare is the fraction of MaxRequests that requests not
+	// authenticated (yet) may hold at once: anonymous ones, browser form
+	// uploads before their signature is checked, console sign-ins
+	// (MaxAnonymousRequests).
+	AnonymousShare float64
+	// BodyIdleTimeout is the longest the server waits for a request
+	// body's next bytes, and BodyMinRate (bytes/s) the least average rate
+	// a body must keep up after that much grace (internal/bodytimeout):
+	// beyond, 400 RequestTimeout. 0 turns each off.
+	BodyIdleTimeout time.Duration
+	BodyMinRate     Rate
 	// TLSCert and TLSKey, when both set, make the server speak HTTPS.
 	TLSCert string
 	TLSKey  string
@@ -153,11 +165,22 @@ const DefaultBucketLogSpoolMax = 1 << 30
 
 // Default returns the zero-setup configuration.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, InlineMax: 16 << 10, PackMax: 1 << 20,
+	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, AnonymousShare: 0.25,
+		BodyIdleTimeout: 20 * time.Second, BodyMinRate: 1 << 10, InlineMax: 16 << 10, PackMax: 1 << 20,
 		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
 		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
 		Console: true, ConsoleSession: 12 * time.Hour}
+}
+
+// MaxAnonymousRequests is how many of MaxRequests the requests not
+// authenticated (yet) may hold at once: AnonymousShare of them, rounded
+// up, at least one; 0 (no bound) when MaxRequests is 0.
+func (c Config) MaxAnonymousRequests() int {
+	if c.MaxRequests <= 0 {
+		return 0
+	}
+	return max(1, int(math.Ceil(float64(c.MaxRequests)*c.AnonymousShare)))
 }
 
 // LeaveCheckpoints reports whether the SQLite store must leave WAL
@@ -181,6 +204,10 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 		fs.DurationVar(p, name, *p, usage+" (env "+envName(name)+")")
 		names = append(names, name)
 	}
+	rate := func(p flag.Value, name, usage string) {
+		fs.Var(p, name, usage+" (env "+envName(name)+")")
+		names = append(names, name)
+	}
 	str(&c.ConfigFile, fileFlag, "TOML file of settings, keys named as these flags (data-dir = \"/srv/jog\"); flags and JOG_* variables override it")
 	str(&c.Addr, "addr", "listen address")
 	str(&c.DataDir, "data-dir", "directory for metadata and object data")
@@ -192,6 +219,11 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	str(&c.LogLevel, "log-level", "debug, info, warn or error")
 	str(&c.LogFormat, "log-format", "text or json")
 	num(&c.MaxRequests, "max-requests", "S3 requests served at once; more get 503 SlowDown (0 = no bound)")
+	fs.Float64Var(&c.AnonymousShare, "anonymous-share", c.AnonymousShare,
+		"fraction of --max-requests that requests not authenticated (yet) may hold at once (anonymous ones, form uploads before their signature is checked, console sign-ins); more get 503 SlowDown (env "+envName("anonymous-share")+")")
+	names = append(names, "anonymous-share")
+	dur(&c.BodyIdleTimeout, "body-idle-timeout", "longest wait for a request body's next bytes; longer gets 400 RequestTimeout and nothing stored (0 = no limit, nor --body-min-rate)")
+	rate(&c.BodyMinRate, "body-min-rate", "least average rate of a request body once --body-idle-timeout has passed, e.g. 1KiB/s; slower gets 400 RequestTimeout (0 = none)")
 	num(&c.InlineMax, "inline-max", "objects up to this many bytes are stored in the metadata database, not in files (0 = never)")
 	num(&c.PackMax, "pack-max", "blobs up to this many bytes are appended to shared pack files, not written as files of their own (0 = never)")
 	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
@@ -203,10 +235,6 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&c.TrustForwardedFor, "trust-forwarded-for", c.TrustForwardedFor,
 		"take aws:SourceIp and aws:SecureTransport from X-Forwarded-For / X-Forwarded-Proto: only behind a proxy that sets them (env "+envName("trust-forwarded-for")+")")
 	names = append(names, "trust-forwarded-for")
-	rate := func(p flag.Value, name, usage string) {
-		fs.Var(p, name, usage+" (env "+envName(name)+")")
-		names = append(names, name)
-	}
 	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)")
 	rate(&c.QoSRequestCapacity, "qos-request-capacity", "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)")
@@ -331,6 +359,15 @@ func (c Config) Validate() error {
 	}
 	if c.MaxRequests < 0 {
 		errs = append(errs, errors.New("--max-requests must not be negative"))
+	}
+	if !(c.AnonymousShare > 0 && c.AnonymousShare <= 1) {
+		errs = append(errs, fmt.Errorf("--anonymous-share %v: want a fraction above 0, at most 1", c.AnonymousShare))
+	}
+	if c.BodyIdleTimeout < 0 || c.BodyMinRate < 0 {
+		errs = append(errs, errors.New("--body-idle-timeout and --body-min-rate must not be negative"))
+	}
+	if c.BodyMinRate > 0 && c.BodyIdleTimeout == 0 {
+		errs = append(errs, errors.New("--body-min-rate applies after --body-idle-timeout: set one, or --body-min-rate 0"))
 	}
 	if c.InlineMax < 0 || c.InlineMax > MaxInline {
 		errs = append(errs, fmt.Errorf("--inline-max must be between 0 and %d bytes", MaxInline))

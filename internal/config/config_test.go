@@ -183,3 +183,36 @@ func TestLogSettings(t *testing.T) {
 		t.Error("an unparsable JOG_ACCESS_LOG_SAMPLE was accepted")
 	}
 }
+
+// TestSlowBodySettings: --body-idle-timeout, --body-min-rate and
+// --anonymous-share, their defaults, their JOG_* variables, their checks,
+// and the anonymous bound they give.
+func TestSlowBodySettings(t *testing.T) {
+	d := Default()
+	if d.BodyIdleTimeout != 20*time.Second || d.BodyMinRate != 1024 || d.AnonymousShare != 0.25 || d.MaxAnonymousRequests() != 256 {
+		t.Errorf("defaults: %v %d %v (%d requests)", d.BodyIdleTimeout, d.BodyMinRate, d.AnonymousShare, d.MaxAnonymousRequests())
+	}
+	c, err := parse(t, map[string]string{"JOG_BODY_MIN_RATE": "4KiB/s", "JOG_ANONYMOUS_SHARE": "0.1"},
+		"--body-idle-timeout", "5s", "--max-requests", "15")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BodyIdleTimeout != 5*time.Second || c.BodyMinRate != 4096 || c.MaxAnonymousRequests() != 2 {
+		t.Errorf("parsed: %v %d, %d anonymous requests of 15; want 5s 4096 2", c.BodyIdleTimeout, c.BodyMinRate, c.MaxAnonymousRequests())
+	}
+	if c, err := parse(t, nil, "--max-requests", "0"); err != nil || c.MaxAnonymousRequests() != 0 {
+		t.Errorf("no request bound: %d anonymous requests, %v; want no bound either", c.MaxAnonymousRequests(), err)
+	}
+	if c, err := parse(t, nil, "--max-requests", "2", "--anonymous-share", "0.01"); err != nil || c.MaxAnonymousRequests() != 1 {
+		t.Errorf("a share under one request: %d, %v; want 1", c.MaxAnonymousRequests(), err)
+	}
+	if _, err := parse(t, nil, "--body-idle-timeout", "0", "--body-min-rate", "0"); err != nil {
+		t.Errorf("both off: %v", err)
+	}
+	for _, args := range [][]string{{"--anonymous-share", "0"}, {"--anonymous-share", "1.5"},
+		{"--body-idle-timeout", "-1s"}, {"--body-idle-timeout", "0"}} {
+		if _, err := parse(t, nil, args...); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "--")) {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}

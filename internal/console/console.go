@@ -68,6 +68,14 @@ type Config struct {
 	// the store refuses the session (SyncRevocations); else a sign-out
 	// holds on this gateway only.
 	Revoker meta.SessionRevoker
+	// Anonymous, when set, is the share of the server's request slots
+	// that requests not authenticated may hold (s3api.AnonymousShare): a
+	// sign-in takes a place while it is served, or is refused with 503
+	// SlowDown.
+	Anonymous interface {
+		Take() bool
+		Release()
+	}
 }
 
 // Handler serves /console/. It is safe for concurrent use.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iam/policy"
@@ -150,6 +151,13 @@ const maxSignIn = 8 << 10
 // signIn checks an access key and secret and, when they are right,
 // issues a session and its cookie.
 func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
+	if a := h.cfg.Anonymous; a != nil {
+		if !a.Take() {
+			writeError(w, http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
+			return
+		}
+		defer a.Release()
+	}
 	addr := h.throttleKey(r)
 	now := h.cfg.Now()
 	if wait, ok := h.throttle.allow(addr, now); !ok {
@@ -169,6 +177,10 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		SecretKey string `json:"secretKey"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, maxSignIn)).Decode(&in); err != nil {
+		if errors.Is(err, bodytimeout.ErrTimeout) {
+			writeError(w, http.StatusBadRequest, bodytimeout.Code, bodytimeout.Message)
+			return
+		}
 		writeError(w, http.StatusBadRequest, "MalformedJSON", "The body must be JSON {\"accessKey\", \"secretKey\"}.")
 		return
 	}

@@ -4,9 +4,12 @@ package datadir
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -128,4 +131,56 @@ func TestEndedGateways(t *testing.T) {
 	if err != nil || strings.Join(got, " ") != "ended never-locked" {
 		t.Errorf("EndedGateways = %v, %v; want [ended never-locked]", got, err)
 	}
+}
+
+// TestLockGatewayDirRace: gateways open their directories while another
+// adopts ended ones as the bucket log spool does (EndedGateways, then
+// its lock file and the directory removed). No gateway's directory may
+// be taken for an ended one while it is being opened: each opens, holds
+// its lock and writes a file in it. Seen in the crash harness with two
+// gateways started at once (one failed to start: its spool's directory
+// was gone).
+func TestLockGatewayDirRace(t *testing.T) {
+	root := t.TempDir()
+	done := make(chan struct{})
+	var adopters sync.WaitGroup
+	var adopted atomic.Int64
+	for range 3 {
+		adopters.Add(1)
+		go func() {
+			defer adopters.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				ended, _ := EndedGateways(root, "adopter", "lock")
+				for _, g := range ended {
+					os.Remove(filepath.Join(root, g, "lock"))
+					if os.Remove(filepath.Join(root, g)) == nil {
+						adopted.Add(1)
+					}
+				}
+			}
+		}()
+	}
+	defer adopters.Wait()
+	defer close(done)
+	const gateways = 300
+	for i := range gateways {
+		dir, release, err := LockGatewayDir(root, fmt.Sprintf("g%05d", i), "lock")
+		if err != nil {
+			t.Fatalf("gateway %d: %v", i, err)
+		}
+		if locked, err := PathLocked(filepath.Join(dir, "lock")); !locked || err != nil {
+			t.Errorf("gateway %d: its lock held = %v, %v", i, locked, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "current"), nil, 0o640); err != nil {
+			t.Errorf("gateway %d: %v", i, err)
+		}
+		os.Remove(filepath.Join(dir, "current"))
+		release()
+	}
+	t.Logf("%d gateways opened, %d ended ones adopted meanwhile", gateways, adopted.Load())
 }

@@ -45,6 +45,29 @@ type Capacity struct {
 // (never made, cancelled, or of another bucket where the bucket is given).
 var ErrNoSuchReservation = errors.New("no such reservation")
 
+// MaxReservationsPerBucket bounds the reservations of one bucket that
+// have not ended: each is summed at every admission overlapping it and
+// scanned by the data path's lookups, so their number is kept small.
+// Expired ones do not count (they stay listed until cancelled).
+const MaxReservationsPerBucket = 100
+
+// ErrTooManyReservations is CreateReservation's refusal of a reservation
+// that would give its bucket more than MaxReservationsPerBucket that have
+// not ended.
+var ErrTooManyReservations = errors.New("too many reservations")
+
+// AdmitCount is CreateReservation's check, under the transaction that inserts
+// r, given live, the number of r's bucket's reservations that have not
+// ended at r.CreatedAt: ErrTooManyReservations (wrapped, naming the bucket)
+// when r would be one too many.
+func AdmitCount(r Reservation, live int) error {
+	if live >= MaxReservationsPerBucket {
+		return fmt.Errorf("%w: bucket %s has %d reservations that have not ended, the most it may have",
+			ErrTooManyReservations, r.Bucket, live)
+	}
+	return nil
+}
+
 // CapacityError is CreateReservation's refusal: the reservation would make
 // the reservations active at some instant of its window exceed the
 // capacity. Free is the least capacity left, per direction, over the
@@ -78,11 +101,14 @@ func Admit(overlapping []Reservation, r Reservation, c Capacity) error {
 // bucket and are deleted with it.
 type ReservationStore interface {
 	// CreateReservation stores r if it fits: in the same transaction it
-	// sums the reservations (of every bucket) overlapping r's window at
-	// each instant of it (FreeCapacity, Admit) and refuses r with a
-	// *CapacityError when r would exceed c in any direction, so two
-	// concurrent creations cannot both pass. ErrBucketNotFound without
-	// r.Bucket.
+	// counts r.Bucket's reservations that have not ended at r.CreatedAt
+	// (the instant of admission) and refuses r with
+	// ErrTooManyReservations when it would make more than
+	// MaxReservationsPerBucket (AdmitCount); it sums the reservations (of
+	// every bucket) overlapping r's window at each instant of it
+	// (FreeCapacity, Admit) and refuses r with a *CapacityError when r
+	// would exceed c in any direction; so two concurrent creations cannot
+	// both pass either check. ErrBucketNotFound without r.Bucket.
 	CreateReservation(ctx context.Context, r Reservation, c Capacity) error
 	// GetReservation returns the reservation with id, whatever its
 	// bucket (ErrNoSuchReservation).

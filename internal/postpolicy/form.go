@@ -15,6 +15,14 @@ import (
 // hold in memory; the file itself is streamed.
 const MaxPreData = 20 << 10
 
+// MaxPreBytes bounds the bytes read before the file part, whatever they
+// hold: MaxPreData of names and values, and room for their multipart
+// framing (boundaries, part headers, a preamble) and the reader's
+// read-ahead into the file. The fields are read before the form's
+// signature is checked: without this bound, part headers (up to 10 MiB
+// each in mime/multipart) and a preamble would be read unbounded.
+const MaxPreBytes = MaxPreData + 64<<10
+
 // Form is a POST upload's fields and its file part, still unread.
 type Form struct {
 	fields map[string]string // by lower-case name
@@ -35,11 +43,17 @@ func ReadForm(body io.Reader, contentType string) (*Form, error) {
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil, errorf(Malformed, "The body of your POST request is not well-formed multipart/form-data.")
 	}
-	mr := multipart.NewReader(body, params["boundary"])
+	pre := &preBound{r: body, left: MaxPreBytes}
+	mr := multipart.NewReader(pre, params["boundary"])
 	f := &Form{fields: map[string]string{}}
 	budget := MaxPreData
+	// S3's words, spelling included.
+	tooLarge := errorf(PreDataTooLarge, "Your POST request fields preceeding the upload file was too large.")
 	for {
 		p, err := mr.NextPart()
+		if pre.hit {
+			return nil, tooLarge
+		}
 		if err == io.EOF {
 			return nil, errorf(Missing, "POST requires exactly one file upload per request.")
 		}
@@ -51,17 +65,20 @@ func ReadForm(body io.Reader, contentType string) (*Form, error) {
 			return nil, errorf(Malformed, "The body of your POST request is not well-formed multipart/form-data.")
 		}
 		if name == "file" {
+			pre.left = -1 // the file streams, bounded by the policy
 			f.File, f.FileName = p, p.FileName()
 			return f, nil
 		}
 		budget -= len(name)
 		value, err := io.ReadAll(io.LimitReader(p, int64(max(budget, 0))+1))
+		if pre.hit {
+			return nil, tooLarge
+		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, &Error{Kind: Malformed, Msg: "The body of your POST request is not well-formed multipart/form-data.", Err: err}
 		}
 		if budget -= len(value); budget < 0 {
-			// S3's words, spelling included.
-			return nil, errorf(PreDataTooLarge, "Your POST request fields preceeding the upload file was too large.")
+			return nil, tooLarge
 		}
 		if _, dup := f.fields[name]; dup {
 			return nil, errorf(Missing, "The form field %s appears more than once: POST takes one value per field.", name)
@@ -84,4 +101,28 @@ func (f *Form) Names() []string { return f.names }
 // the file's name, as S3 does before checking the policy.
 func (f *Form) Key() string {
 	return strings.ReplaceAll(f.Get("key"), "${filename}", f.FileName)
+}
+
+// errPreBytes ends the reads of a form past MaxPreBytes before its file.
+var errPreBytes = errors.New("postpolicy: more than MaxPreBytes before the file")
+
+// preBound reads at most left bytes of r (no bound once left is -1), and
+// notes whether a read went past them.
+type preBound struct {
+	r    io.Reader
+	left int
+	hit  bool
+}
+
+func (b *preBound) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return b.r.Read(p)
+	}
+	if b.left == 0 {
+		b.hit = true
+		return 0, errPreBytes
+	}
+	n, err := b.r.Read(p[:min(len(p), b.left)])
+	b.left -= n
+	return n, err
 }

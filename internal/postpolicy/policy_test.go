@@ -3,7 +3,9 @@ package postpolicy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -233,4 +235,57 @@ func TestReadForm(t *testing.T) {
 	refuse("truncated", body[:cut], ct, Malformed)
 	noFile := []byte("--x\r\nContent-Disposition: form-data; name=\"key\"\r\n\r\nk\r\n--x--\r\n")
 	refuse("no file", noFile, "multipart/form-data; boundary=x", Missing)
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// TestReadFormPreBytes: what comes before the file is bounded in bytes,
+// not only its names and values: a long preamble, a part header of
+// megabytes or thousands of tiny fields are refused with
+// PreDataTooLarge having read at most MaxPreBytes; the file itself,
+// after the fields, is not bounded.
+func TestReadFormPreBytes(t *testing.T) {
+	const ct = "multipart/form-data; boundary=x"
+	part := func(header, value string) string {
+		return "--x\r\nContent-Disposition: form-data; name=\"k\"" + header + "\r\n\r\n" + value + "\r\n"
+	}
+	var tiny strings.Builder
+	for i := range 4000 { // names of 3 characters at most: 12 KB of MaxPreData's 20
+		fmt.Fprintf(&tiny, "--x\r\nContent-Disposition: form-data; name=\"%s\"\r\n\r\n\r\n", strconv.FormatInt(int64(i), 36))
+	}
+	for name, body := range map[string]string{
+		"a long preamble":     strings.Repeat("preamble\r\n", 1<<17) + part("", "v"),
+		"a long part header":  part("\r\nX-Pad: "+strings.Repeat("p", 4<<20), "v"),
+		"many part headers":   part(strings.Repeat("\r\nX-Pad: p", 1<<18), "v"),
+		"thousands of fields": tiny.String(),
+	} {
+		src := &countingReader{r: strings.NewReader(body + "--x--\r\n")}
+		_, err := ReadForm(src, ct)
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Kind != PreDataTooLarge {
+			t.Errorf("%s: %v, want PreDataTooLarge", name, err)
+		}
+		if src.n > MaxPreBytes {
+			t.Errorf("%s: read %d bytes, more than MaxPreBytes %d", name, src.n, MaxPreBytes)
+		}
+	}
+	file := bytes.Repeat([]byte("f"), 4*MaxPreBytes)
+	body, ct2 := formBody(t, []field{{"key", "a"}}, "f", file)
+	f, err := ReadForm(bytes.NewReader(body), ct2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(f.File); err != nil || !bytes.Equal(got, file) {
+		t.Errorf("the file after the fields: %d bytes, %v; want %d", len(got), err, len(file))
+	}
 }

@@ -49,19 +49,49 @@ func TestValidate(t *testing.T) {
 		t.Fatalf("valid: %v", err)
 	}
 	for name, r := range map[string]meta.Reservation{
-		"no rate":       window("a", 0, 0, 0, time.Hour),
-		"negative":      window("a", -1, 5, 0, time.Hour),
-		"empty window":  window("a", 1, 0, time.Hour, time.Hour),
-		"backwards":     window("a", 1, 0, time.Hour, 0),
-		"past":          window("a", 1, 0, -2*time.Hour, -time.Hour),
-		"too long":      window("a", 1, 0, 0, MaxWindow+time.Second),
-		"sub-second":    window("a", 1, 0, 0, time.Hour+time.Millisecond),
-		"not an ARN":    func() meta.Reservation { r := ok; r.Principal = "alice"; return r }(),
-		"no start":      func() meta.Reservation { r := ok; r.Start = time.Time{}; return r }(),
-		"negative rate": func() meta.Reservation { r := ok; r.RequestsPerSecond = -1; return r }(),
+		"no rate":          window("a", 0, 0, 0, time.Hour),
+		"negative":         window("a", -1, 5, 0, time.Hour),
+		"empty window":     window("a", 1, 0, time.Hour, time.Hour),
+		"backwards":        window("a", 1, 0, time.Hour, 0),
+		"past":             window("a", 1, 0, -2*time.Hour, -time.Hour),
+		"too long":         window("a", 1, 0, 0, MaxWindow+time.Second),
+		"sub-second":       window("a", 1, 0, 0, time.Hour+time.Millisecond),
+		"not an ARN":       func() meta.Reservation { r := ok; r.Principal = "alice"; return r }(),
+		"no start":         func() meta.Reservation { r := ok; r.Start = time.Time{}; return r }(),
+		"negative rate":    func() meta.Reservation { r := ok; r.RequestsPerSecond = -1; return r }(),
+		"started long ago": window("a", 1, 0, -MaxPast-time.Second, time.Hour),
+		"years ahead":      window("a", 1, 0, MaxLead+time.Second, MaxLead+time.Hour),
 	} {
 		if err := Validate(r, t0); !IsKind(err, Invalid) {
 			t.Errorf("%s: Validate = %v, want an Invalid error", name, err)
+		}
+	}
+}
+
+// TestMayPresent: a bound reservation serves its principal and the root;
+// an unbound one anyone.
+func TestMayPresent(t *testing.T) {
+	const alice, bob = "arn:aws:iam::1:user/alice", "arn:aws:iam::1:user/bob"
+	bound := window("a", 1, 0, 0, time.Hour)
+	bound.ID, bound.Principal = "r1", alice
+	unbound := window("a", 1, 0, 0, time.Hour)
+	for _, c := range []struct {
+		name   string
+		r      meta.Reservation
+		caller string
+		root   bool
+		ok     bool
+	}{
+		{"its principal", bound, alice, false, true},
+		{"another user", bound, bob, false, false},
+		{"anonymous", bound, "", false, false},
+		{"the root", bound, "arn:aws:iam::1:root", true, true},
+		{"unbound, any user", unbound, bob, false, true},
+		{"unbound, anonymous", unbound, "", false, true},
+	} {
+		err := MayPresent(c.r, c.caller, c.root)
+		if c.ok != (err == nil) || (err != nil && (!IsKind(err, NotYours) || !strings.Contains(err.Error(), "bound to "+alice))) {
+			t.Errorf("%s: MayPresent = %v, want ok %v", c.name, err, c.ok)
 		}
 	}
 }
@@ -117,6 +147,36 @@ func TestAdmission(t *testing.T) {
 	list, _ := s.List(ctx, "b")
 	if len(list) != 2 {
 		t.Errorf("bucket b has %d reservations, want 2: refusals store nothing", len(list))
+	}
+}
+
+// TestCreateStart: a Start up to MaxPast ago is taken as now (the
+// reservation is stored and answered starting now); one further back, or
+// more than MaxLead ahead, is refused and nothing stored.
+func TestCreateStart(t *testing.T) {
+	clk := &clock{t: t0.Add(1500 * time.Millisecond)}
+	s, _ := open(t, meta.Capacity{Read: 1000}, clk)
+	ctx := t.Context()
+	r, err := s.Create(ctx, window("a", 1, 0, -MaxPast+2*time.Second, time.Hour))
+	if err != nil || !r.Start.Equal(t0.Add(time.Second)) {
+		t.Fatalf("a Start about %v ago: %+v, %v; want it stored starting now (%v)", MaxPast, r, err, t0.Add(time.Second))
+	}
+	if got, err := s.Get(ctx, "a", r.ID); err != nil || !got.Start.Equal(r.Start) {
+		t.Errorf("stored %+v, %v: want Start %v", got, err, r.Start)
+	}
+	if _, err := s.Create(ctx, window("a", 1, 0, MaxLead, MaxLead+time.Hour)); err != nil {
+		t.Errorf("a Start MaxLead ahead: %v", err)
+	}
+	for name, r := range map[string]meta.Reservation{
+		"an hour ago":  window("a", 1, 0, -time.Hour, time.Hour),
+		"in year 9999": {Bucket: "a", ReadBPS: 1, Start: time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), End: time.Date(9999, 1, 2, 0, 0, 0, 0, time.UTC)},
+	} {
+		if _, err := s.Create(ctx, r); !IsKind(err, Invalid) || !strings.Contains(err.Error(), "Start") {
+			t.Errorf("a Start %s: %v, want an Invalid error about Start", name, err)
+		}
+	}
+	if list, _ := s.List(ctx, "a"); len(list) != 2 {
+		t.Errorf("bucket a has %d reservations, want 2: refusals store nothing", len(list))
 	}
 }
 

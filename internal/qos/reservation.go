@@ -43,10 +43,21 @@ func StateAt(r meta.Reservation, now time.Time) State {
 // window people plan, not for ever.
 const MaxWindow = 366 * 24 * time.Hour
 
+// MaxLead bounds how far ahead a reservation may start: a year, as far as
+// a window may last.
+const MaxLead = MaxWindow
+
+// MaxPast bounds how far in the past a Start may be: "now" from a client
+// whose clock is behind, or sent a moment ago. Create moves such a Start
+// to the present (nothing reserves time gone by); one further back is
+// refused. It is the clock skew S3 allows a signature.
+const MaxPast = 15 * time.Minute
+
 // Validate checks a reservation a client asks for, at now: rates not
 // negative and not all zero, a window of whole seconds that ends after
-// it starts, in the future, at most MaxWindow long, and ARNs where
-// principals are named. Its errors are *Error of kind Invalid.
+// it starts, in the future, at most MaxWindow long, starting at most
+// MaxPast ago and MaxLead ahead, and ARNs where principals are named. Its
+// errors are *Error of kind Invalid.
 func Validate(r meta.Reservation, now time.Time) error {
 	switch {
 	case r.ReadBPS < 0 || r.WriteBPS < 0 || r.RequestsPerSecond < 0:
@@ -61,12 +72,32 @@ func Validate(r meta.Reservation, now time.Time) error {
 		return invalid("the window has already ended")
 	case r.End.Sub(r.Start) > MaxWindow:
 		return invalid("a window may last at most %d days", int(MaxWindow/(24*time.Hour)))
+	case now.Sub(r.Start) > MaxPast:
+		return invalid("Start is in the past: a reservation starts now at the earliest (a Start up to %d minutes ago is taken as now)", int(MaxPast/time.Minute))
+	case r.Start.Sub(now) > MaxLead:
+		return invalid("Start may be at most %d days ahead", int(MaxLead/(24*time.Hour)))
 	case !r.Start.Equal(r.Start.Truncate(time.Second)) || !r.End.Equal(r.End.Truncate(time.Second)):
 		return invalid("Start and End are whole seconds")
 	case r.Principal != "" && !strings.HasPrefix(r.Principal, "arn:"):
 		return invalid("Principal must be an ARN (arn:aws:iam::ACCOUNT:user/NAME)")
 	}
 	return nil
+}
+
+// MayPresent checks that the caller, whose ARN is caller ("" when
+// anonymous), may present r by its ID: anyone allowed on the bucket when
+// r is bound to no principal; else its Principal only, and the account's
+// root (root), which may do anything in the account, cancelling r
+// included. Its error is an *Error of kind NotYours.
+func MayPresent(r meta.Reservation, caller string, root bool) error {
+	if r.Principal == "" || root || caller == r.Principal {
+		return nil
+	}
+	who := caller
+	if who == "" {
+		who = "an anonymous request"
+	}
+	return &Error{Kind: NotYours, Msg: fmt.Sprintf("reservation %s is bound to %s: %s may not draw on it", r.ID, r.Principal, who)}
 }
 
 // NewID returns a random reservation ID: 20 bytes in lower-case base32
@@ -91,6 +122,8 @@ const (
 	NotActive
 	// WrongBucket: a presented reservation is another bucket's.
 	WrongBucket
+	// NotYours: a presented reservation is bound to another principal.
+	NotYours
 )
 
 // Error is a reservation refused by this package's rules.

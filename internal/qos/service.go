@@ -73,15 +73,20 @@ func (s *Reservations) BoundHint(f func() bool) { s.anyBound = f }
 // Capacity returns the capacity reservations are admitted against.
 func (s *Reservations) Capacity() meta.Capacity { return s.capacity }
 
-// Create validates r (Validate), gives it an ID and its creation time, and
-// stores it if the reservable part of the capacity (Reservable: 95%) holds
-// it over its whole window: *Error of kind
-// Invalid or NoCapacity, *meta.CapacityError, meta.ErrBucketNotFound.
+// Create validates r (Validate), moves a Start in the past (at most
+// MaxPast) to now, gives it an ID and its creation time, and stores it if
+// its bucket has fewer than meta.MaxReservationsPerBucket that have not
+// ended and the reservable part of the capacity (Reservable: 95%) holds
+// it over its whole window: *Error of kind Invalid or NoCapacity,
+// meta.ErrTooManyReservations, *meta.CapacityError, meta.ErrBucketNotFound.
 func (s *Reservations) Create(ctx context.Context, r meta.Reservation) (meta.Reservation, error) {
 	now := s.now().UTC()
 	r.Start, r.End = r.Start.UTC(), r.End.UTC()
 	if err := Validate(r, now); err != nil {
 		return meta.Reservation{}, err
+	}
+	if r.Start.Before(now) {
+		r.Start = now.Truncate(time.Second) // End is after now: the window is not empty
 	}
 	if err := noCapacity(r, s.capacity); err != nil {
 		return meta.Reservation{}, err

@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sigv4"
 )
@@ -109,6 +110,9 @@ func ReadBody(r *http.Request) ([]byte, error) {
 	if r.Body != nil {
 		var err error
 		body, err = io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+		if errors.Is(err, bodytimeout.ErrTimeout) {
+			return nil, Errorf(http.StatusBadRequest, bodytimeout.Code, "%s", bodytimeout.Message)
+		}
 		if err != nil {
 			return nil, Errorf(http.StatusBadRequest, "MalformedQueryString", "The request body could not be read.")
 		}

@@ -1,6 +1,9 @@
 package s3api
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // Admitter decides whether a request may be served now. It is the one
 // place where capacity policies plug in: today a bound on the requests in
@@ -20,8 +23,8 @@ import "context"
 // The order a request goes through:
 //
 //	route (ParseRoute) → admit (Admitter) → CORS, preflight → authenticate →
-//	unknown/unsupported refused → [authorise] → wire table, expected owners →
-//	handler → release
+//	[authorise] → anonymous share (AnonymousShare) → unknown/unsupported
+//	refused → wire table, expected owners → handler → release
 type Admitter interface {
 	// Admit admits a request for rt, or refuses it. ctx is the request's
 	// context: an Admitter that waits for capacity must stop when it is
@@ -65,5 +68,46 @@ func (l *ConcurrencyLimit) Admit(context.Context, Route) (func(), error) {
 		return l.release, nil
 	default:
 		return nil, ErrSlowDown
+	}
+}
+
+// AnonymousShare bounds the requests served at once that are not
+// authenticated (yet): anonymous requests a bucket policy serves, browser
+// form uploads (PostObject) until their signature is verified, console
+// sign-ins. They hold Admitter slots too, but never more than the share,
+// so however slowly they send their bodies, signed requests find the rest
+// of the slots free. Beyond it they are refused at once with ErrSlowDown.
+// A nil *AnonymousShare bounds nothing. Signed requests never touch it;
+// the others pay an atomic add.
+type AnonymousShare struct {
+	held atomic.Int64
+	max  int64
+}
+
+// NewAnonymousShare returns a share of max requests at once; nil (no
+// bound) when max <= 0.
+func NewAnonymousShare(max int) *AnonymousShare {
+	if max <= 0 {
+		return nil
+	}
+	return &AnonymousShare{max: int64(max)}
+}
+
+// Take takes a place in the share if one is free; Release gives it back.
+func (s *AnonymousShare) Take() bool {
+	if s == nil {
+		return true
+	}
+	if s.held.Add(1) > s.max {
+		s.held.Add(-1)
+		return false
+	}
+	return true
+}
+
+// Release gives back a place Take took.
+func (s *AnonymousShare) Release() {
+	if s != nil {
+		s.held.Add(-1)
 	}
 }

@@ -79,3 +79,33 @@ func TestAdmitterBeforeAuthentication(t *testing.T) {
 		t.Errorf("admitted %d requests, released %d; want 1, 1", len(admit.routes), admit.released)
 	}
 }
+
+// TestAnonymousShare: at most max places at once, given back by Release,
+// with no allocation; a nil share bounds nothing.
+func TestAnonymousShare(t *testing.T) {
+	s := NewAnonymousShare(2)
+	for i := range 2 {
+		if !s.Take() {
+			t.Fatalf("the share refused place %d of 2", i+1)
+		}
+	}
+	if s.Take() {
+		t.Fatal("the share took a third place of two")
+	}
+	s.Release()
+	if !s.Take() {
+		t.Fatal("the share refused after a release")
+	}
+	s.Release()
+	s.Release()
+	if n := testing.AllocsPerRun(100, func() { s.Take(); s.Release() }); n != 0 {
+		t.Errorf("Take and Release allocate %v times", n)
+	}
+	var none *AnonymousShare = NewAnonymousShare(0)
+	for range 3 {
+		if !none.Take() {
+			t.Fatal("a nil share refused")
+		}
+	}
+	none.Release()
+}

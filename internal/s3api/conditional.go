@@ -17,14 +17,14 @@ import (
 // notModified is the error for a 304 outcome.
 func checkConditions(h http.Header, names condHeaders, o meta.Object, notModified error) error {
 	modified := o.LastModified.Truncate(time.Second)
-	if v := h.Get(names.ifMatch); v != "" {
+	if v := headerValue(h, names.ifMatch); v != "" {
 		if !etagMatches(v, o.ETag) {
 			return errPrecondition
 		}
 	} else if t, ok := parseHTTPTime(h.Get(names.ifUnmodifiedSince)); ok && modified.After(t) {
 		return errPrecondition
 	}
-	if v := h.Get(names.ifNoneMatch); v != "" {
+	if v := headerValue(h, names.ifNoneMatch); v != "" {
 		if etagMatches(v, o.ETag) {
 			return notModified
 		}
@@ -67,14 +67,14 @@ func parseHTTPTime(v string) (time.Time, bool) {
 // If-Match (an ETag, or "*": any existing object).
 func writeCondition(h http.Header) (meta.Condition, error) {
 	var c meta.Condition
-	if v := h.Get("If-None-Match"); v != "" {
+	if v := headerValue(h, "If-None-Match"); v != "" {
 		if strings.TrimSpace(v) != "*" {
 			return c, apiErr(http.StatusNotImplemented, "NotImplemented",
 				"If-None-Match on writes supports only the value '*'")
 		}
 		c.IfNoneMatchAny = true
 	}
-	setIfMatch(&c, h.Get("If-Match"))
+	setIfMatch(&c, headerValue(h, "If-Match"))
 	return c, nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/iam/policy"
@@ -54,6 +55,9 @@ var (
 	// errInsufficientStorage: the storage under the data dir is full
 	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
+	// errRequestTimeout: the client stopped sending the request body, or
+	// sent it too slowly (bodytimeout), or went while it was served.
+	errRequestTimeout = &APIError{bodytimeout.Code, bodytimeout.Message, http.StatusBadRequest}
 )
 
 // errorTable maps domain sentinels to wire errors. It is the one place where
@@ -110,6 +114,7 @@ var errorTable = []struct {
 	{sigv4.ErrDecodedLengthMismatch, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the x-amz-decoded-content-length HTTP header.", http.StatusBadRequest}},
 	{sigv4.ErrMissingDecodedLength, *errMissingLength},
 	{sigv4.ErrMalformedTrailer, APIError{"MalformedTrailerError", "The request contained trailing data that was not well-formed or did not conform to our published schema.", http.StatusBadRequest}},
+	{sigv4.ErrEmptyTrailer, APIError{"InvalidRequest", "A trailing header announced in x-amz-trailer has no value.", http.StatusBadRequest}},
 	{service.ErrInvalidBucketName, APIError{"InvalidBucketName", "The specified bucket is not valid.", http.StatusBadRequest}},
 	{service.ErrKeyTooLong, APIError{"KeyTooLongError", "Your key is too long.", http.StatusBadRequest}},
 	{service.ErrInvalidKey, APIError{"InvalidArgument", "The object key is not valid.", http.StatusBadRequest}},
@@ -153,6 +158,7 @@ var qosErrors = map[qos.Kind]APIError{
 	qos.NoCapacity:  {Code: "CapacityNotConfigured", Status: http.StatusConflict},
 	qos.NotActive:   {Code: "ReservationNotActive", Status: http.StatusForbidden},
 	qos.WrongBucket: {Code: "ReservationBucketMismatch", Status: http.StatusBadRequest},
+	qos.NotYours:    {Code: "AccessDenied", Status: http.StatusForbidden},
 }
 
 // toAPIError maps any error to the wire error to send. Unknown errors become
@@ -162,6 +168,9 @@ func toAPIError(err error) (*APIError, bool) {
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae, true
+	}
+	if errors.Is(err, bodytimeout.ErrTimeout) { // before errClientRead, which wraps it too
+		return errRequestTimeout, true
 	}
 	for _, e := range errorTable {
 		if errors.Is(err, e.err) {
@@ -187,6 +196,10 @@ func toAPIError(err error) (*APIError, bool) {
 	}
 	if errors.Is(err, meta.ErrQuotaExceeded) {
 		return apiErr(http.StatusForbidden, "QuotaExceeded", "The write would exceed the bucket's quota (%s); nothing was stored.", err.Error()), true
+	}
+	if errors.Is(err, meta.ErrTooManyReservations) {
+		return apiErr(http.StatusBadRequest, "TooManyReservations",
+			"The bucket has %d reservations that have not ended, the most it may have: cancel one or wait for one to end.", meta.MaxReservationsPerBucket), true
 	}
 	if errors.Is(err, meta.ErrNoSuchReservation) {
 		return apiErr(http.StatusNotFound, "NoSuchReservation", "The specified reservation does not exist (%s).", err.Error()), true
@@ -242,7 +255,7 @@ func toAPIError(err error) (*APIError, bool) {
 		return errInsufficientStorage, true
 	}
 	if errors.Is(err, context.Canceled) {
-		return &APIError{"RequestTimeout", "Your socket connection to the server was not read from or written to within the timeout period.", http.StatusBadRequest}, true
+		return errRequestTimeout, true
 	}
 	return &APIError{"InternalError", "We encountered an internal error. Please try again.", http.StatusInternalServerError}, false
 }

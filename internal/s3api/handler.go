@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
@@ -39,6 +40,12 @@ type Config struct {
 	// once (a ConcurrencyLimit); beyond it requests are refused at once
 	// with 503 SlowDown, as S3 does. 0 means no bound.
 	MaxRequests int
+	// Anonymous, when set, bounds the requests not authenticated (yet)
+	// served at once, within the Admitter's (AnonymousShare).
+	Anonymous *AnonymousShare
+	// Body bounds how slowly a request body may arrive (bodytimeout):
+	// beyond, 400 RequestTimeout and nothing stored.
+	Body bodytimeout.Limits
 	// IAM, when set, authenticates IAM users' access keys (after the
 	// root's Credentials) and gives their identity policies.
 	IAM *iam.Service
@@ -108,6 +115,11 @@ type request struct {
 	// client's network errors (clientBody).
 	body    clientBody
 	bytesIn int64
+	// timed is the body under Config.Body, beneath body.
+	timed bodytimeout.Reader
+	// anonymous is set while the request holds a place in
+	// Config.Anonymous (releaseAnonymous).
+	anonymous bool
 	// code is the S3 error code sent, "" on success.
 	code string
 }
@@ -167,6 +179,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		h.writeError(w, req, err)
 	}
+	req.timed.Done() // what net/http reads of the rest of the body is bounded too
 	h.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 		slog.String("id", req.id), slog.String("op", req.route.Op.String()),
 		slog.String("method", r.Method), slog.String("bucket", req.route.Bucket),
@@ -184,6 +197,7 @@ func (h *Handler) serveThenRelease(w http.ResponseWriter, req *request, release 
 		if release != nil {
 			release()
 		}
+		h.releaseAnonymous(req)
 		req.check.Release()
 		req.check = nil
 	}()
@@ -199,7 +213,12 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	// 256 KiB first, waiting on a client that waits for the answer.
 	req.Request = req.Request.WithContext(req.Context())
 	if req.Body != nil && req.Body != http.NoBody {
-		req.body = clientBody{ReadCloser: req.Body, n: &req.bytesIn}
+		src := req.Body
+		if h.cfg.Body.On() && !bodytimeout.Timed(src) { // the console's proxy timed it already
+			req.timed.Reset(w, src, h.cfg.Body)
+			src = &req.timed
+		}
+		req.body = clientBody{ReadCloser: src, n: &req.bytesIn}
 		req.Body = &req.body
 	}
 	// CORS comes before authentication, as in S3: a preflight carries no
@@ -218,6 +237,20 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		if err := h.authenticate(req); err != nil {
 			return err
 		}
+	}
+	// A header or query parameter JOG reads one value of, sent twice, is
+	// refused before the authorizer and the handler read it: a policy
+	// would see both values, the handler act on one.
+	if name := repeatedHeader(req.Header); name != "" {
+		return apiErr(http.StatusBadRequest, "InvalidArgument",
+			"The header %q appears more than once.", strings.ToLower(name))
+	}
+	q := req.URL.Query()
+	if name := repeatedParam(q); name != "" {
+		return apiErr(http.StatusBadRequest, "InvalidArgument",
+			"The query parameter %q appears more than once.", name)
+	}
+	if req.route.Op != OpPostObject {
 		if err := h.authorize(req); err != nil {
 			return err
 		}
@@ -227,10 +260,14 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 			}
 		}
 	}
-	q := req.URL.Query()
-	if name := repeatedParam(q); name != "" {
-		return apiErr(http.StatusBadRequest, "InvalidArgument",
-			"The query parameter %q appears more than once.", name)
+	// Not authenticated (yet): an anonymous request, or a form upload
+	// until postObject verifies its signature (its who is still the zero
+	// Principal, anonymous). It holds a place in the anonymous share.
+	if req.who.Type == policy.Anonymous {
+		if !h.cfg.Anonymous.Take() {
+			return ErrSlowDown
+		}
+		req.anonymous = true
 	}
 	switch req.route.Op {
 	case OpUnknown:
@@ -263,6 +300,16 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 	}
 	h.withNotify(req)
 	return operations[req.route.Op].serve(h, w, req)
+}
+
+// releaseAnonymous gives back the request's place in the anonymous share,
+// if it holds one: when it is answered, or once a form upload's signature
+// is verified.
+func (h *Handler) releaseAnonymous(req *request) {
+	if req.anonymous {
+		req.anonymous = false
+		h.cfg.Anonymous.Release()
+	}
 }
 
 // errClientRead marks a failure to read the request body from the client's

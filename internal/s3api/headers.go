@@ -15,7 +15,9 @@ const metaPrefix = "X-Amz-Meta-"
 // parseObjectHeaders reads the content headers and user metadata a write
 // stores with the object, byte for byte as sent (but for Content-Encoding's
 // aws-chunked token): a header sent on several lines is stored as its
-// values joined by ",", as SigV4 canonicalizes them.
+// values joined by ",", as SigV4 canonicalizes them (but Content-Type,
+// which SigV2 signs one line of and PostObject parses: a request that
+// repeats it is refused before, as the wire table says).
 func parseObjectHeaders(h http.Header) (meta.ContentHeaders, map[string]string, error) {
 	ch := meta.ContentHeaders{
 		ContentType:        headerValue(h, "Content-Type"),

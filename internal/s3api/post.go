@@ -36,6 +36,7 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if r.who, err = h.principal(r.Request, r.auth.AccessKey, r.auth.Holder); err != nil {
 		return err
 	}
+	h.releaseAnonymous(r) // authenticated: out of the anonymous share
 	h.withNotify(r)
 	// The form's fields are authorized as a PUT's headers (x-amz-acl,
 	// tagging, the lock fields); a form whose fields do not parse is

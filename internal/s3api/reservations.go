@@ -166,8 +166,9 @@ var reservationHeaderKey = textproto.CanonicalMIMEHeaderKey(qos.Header)
 // presentReservation validates the reservation a request presents — by
 // header, by query parameter, or bound to its principal — and keeps it on
 // the request (request.reservation) for the data path's scheduler. A
-// request that names one that is unknown, another bucket's, pending or
-// expired is refused before anything is read or stored.
+// request that names one that is unknown, another bucket's, bound to
+// another principal (qos.MayPresent), pending or expired is refused before
+// anything is read or stored.
 func (h *Handler) presentReservation(r *request) error {
 	var id string
 	if v := r.Header[reservationHeaderKey]; len(v) > 0 { // no canonicalising on every request
@@ -186,6 +187,9 @@ func (h *Handler) presentReservation(r *request) error {
 	if id != "" {
 		res, err := h.cfg.Reservations.Active(r.Context(), r.route.Bucket, id)
 		if err != nil {
+			return err
+		}
+		if err := qos.MayPresent(res, h.authz.ARN(r.who), r.who.IsRoot()); err != nil {
 			return err
 		}
 		r.reservation = &res

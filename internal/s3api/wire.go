@@ -4,13 +4,18 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/qos"
 )
 
 // The wire table: every request header and query parameter S3 defines for
-// the operations JOG routes, and what JOG does with it. A parameter is
-// either carried out by the operations in handled, or refused — before
-// anything is read or stored — by the operations in refused, where S3
-// would act on it and JOG cannot. On any other operation S3 ignores it, and
+// the operations JOG routes (and the few headers outside S3's model that
+// JOG reads), and what JOG does with it. A parameter is either carried out
+// by the operations in handled, or refused — before anything is read or
+// stored — by the operations in refused, where S3 would act on it and JOG
+// cannot. Every header in it is read as one value, and refused when sent
+// twice, but those marked joined. On any other operation S3 ignores it, and
 // so does JOG. TestWireTableCoversS3 checks the table against the S3 API
 // model (testdata/wire/s3-params.json), TestWireTableRefuses walks it, and
 // test/integration's TestWireRefusals sends every refusal to a real
@@ -113,6 +118,11 @@ type wireRule struct {
 	// note says what "handled" means where it is not plain, for
 	// COMPATIBILITY.md.
 	note string
+	// joined marks a header JOG reads as one value, its lines joined by
+	// "," (RFC 9110 §5.3): a list, or a value stored as sent. JOG reads
+	// one value of every other header, so a request that sends one of
+	// them twice is refused (repeatedHeader).
+	joined bool
 }
 
 // Refusals.
@@ -159,6 +169,13 @@ var wireTable = []wireRule{
 	{name: "X-Amz-Security-Token", query: true, handled: routed, note: "a presigned URL's session token, verified with the signature"},
 	{name: "x-amz-request-payer", handled: routed, note: "no bucket is requester-pays, so the requester never pays"},
 	{name: "x-amz-expected-bucket-owner", handled: onBucket, note: "403 AccessDenied unless it names the bucket owner's canonical ID"},
+	// Outside S3's API model, which names neither these nor JOG's own.
+	{name: "date", handled: routed, note: "the request time of a SigV2 signature, or of SigV4 without x-amz-date"},
+	{name: "origin", handled: onBucket, note: "CORS: the bucket's rule for it sets the response's Access-Control-* headers"},
+	{name: "x-amz-decoded-content-length", handled: opsOf(OpPutObject, OpUploadPart), note: "the length of an aws-chunked (STREAMING-*) body"},
+	{name: "x-amz-trailer", handled: opsOf(OpPutObject, OpUploadPart), note: "the x-amz-checksum-* trailer of an aws-chunked body"},
+	{name: strings.ToLower(QuotaHeader), handled: opsOf(OpCreateBucket), note: "JOG's own (docs/QOS.md): the new bucket's quota"},
+	{name: qos.Header, handled: reservationOps, note: "JOG's own (docs/QOS.md): the reservation the request draws on; elsewhere 400 InvalidArgument"},
 
 	// Integrity.
 	{name: "content-md5", handled: configBodies},
@@ -183,12 +200,12 @@ var wireTable = []wireRule{
 		note: "400 InvalidRequest unless it is the completed object's size"},
 
 	// What a new object is stored with.
-	{name: "cache-control", handled: objectWrites},
-	{name: "content-disposition", handled: objectWrites},
-	{name: "content-encoding", handled: objectWrites},
-	{name: "content-language", handled: objectWrites},
-	{name: "expires", handled: objectWrites},
-	{name: "x-amz-meta-*", handled: objectWrites},
+	{name: "cache-control", handled: objectWrites, joined: true},
+	{name: "content-disposition", handled: objectWrites, joined: true},
+	{name: "content-encoding", handled: objectWrites, joined: true},
+	{name: "content-language", handled: objectWrites, joined: true},
+	{name: "expires", handled: objectWrites, joined: true},
+	{name: "x-amz-meta-*", handled: objectWrites, joined: true},
 	{name: "x-amz-storage-class", handled: objectWrites},
 	{name: "x-amz-metadata-directive", handled: opsOf(OpCopyObject)},
 	{name: "x-amz-tagging-directive", handled: opsOf(OpCopyObject),
@@ -249,8 +266,8 @@ var wireTable = []wireRule{
 		note: "no bucket has MFA delete enabled, so it is not required (MfaDelete Enabled is refused with 501 NotImplemented)"},
 
 	// Conditions.
-	{name: "if-match", handled: reads.with(OpPutObject, OpCopyObject, OpCompleteMultipartUpload, OpDeleteObject)},
-	{name: "if-none-match", handled: reads.with(OpPutObject, OpCopyObject, OpCompleteMultipartUpload)},
+	{name: "if-match", handled: reads.with(OpPutObject, OpCopyObject, OpCompleteMultipartUpload, OpDeleteObject), joined: true},
+	{name: "if-none-match", handled: reads.with(OpPutObject, OpCopyObject, OpCompleteMultipartUpload), joined: true},
 	{name: "if-modified-since", handled: reads},
 	{name: "if-unmodified-since", handled: reads},
 	{name: "x-amz-if-match-size", handled: opsOf(OpDeleteObject)},
@@ -260,8 +277,8 @@ var wireTable = []wireRule{
 
 	// Copies.
 	{name: "x-amz-copy-source", handled: copies},
-	{name: "x-amz-copy-source-if-match", handled: copies},
-	{name: "x-amz-copy-source-if-none-match", handled: copies},
+	{name: "x-amz-copy-source-if-match", handled: copies, joined: true},
+	{name: "x-amz-copy-source-if-none-match", handled: copies, joined: true},
 	{name: "x-amz-copy-source-if-modified-since", handled: copies},
 	{name: "x-amz-copy-source-if-unmodified-since", handled: copies},
 	{name: "x-amz-copy-source-range", handled: opsOf(OpUploadPartCopy)},
@@ -269,10 +286,10 @@ var wireTable = []wireRule{
 		note: "403 AccessDenied unless it names the source bucket owner's canonical ID"},
 
 	// GetObjectAttributes and listings.
-	{name: "x-amz-object-attributes", handled: opsOf(OpGetObjectAttributes)},
+	{name: "x-amz-object-attributes", handled: opsOf(OpGetObjectAttributes), joined: true},
 	{name: "x-amz-max-parts", handled: opsOf(OpGetObjectAttributes)},
 	{name: "x-amz-part-number-marker", handled: opsOf(OpGetObjectAttributes)},
-	{name: "x-amz-optional-object-attributes", handled: opsOf(OpListObjects, OpListObjectsV2, OpListObjectVersions),
+	{name: "x-amz-optional-object-attributes", handled: opsOf(OpListObjects, OpListObjectsV2, OpListObjectVersions), joined: true,
 		note: "RestoreStatus: no object is archived, so there is none to report"},
 
 	// Query parameters.
@@ -324,6 +341,41 @@ func indexRefusals() (headers, query map[string]*wireRule) {
 		}
 	}
 	return headers, query
+}
+
+// singleHeaders are the headers (canonical names) JOG reads one value of:
+// those of the table it does not read joined, and those the authorizer
+// reads condition keys from.
+var singleHeaders = indexSingleHeaders()
+
+func indexSingleHeaders() map[string]bool {
+	set := map[string]bool{}
+	for _, r := range wireTable {
+		if !r.query && !r.joined && !strings.HasSuffix(r.name, "*") {
+			set[http.CanonicalHeaderKey(r.name)] = true
+		}
+	}
+	for _, name := range authz.Headers() {
+		set[name] = true
+	}
+	return set
+}
+
+// repeatedHeader returns the first (by name) header JOG reads one value
+// of that the request sends on more than one line, or "". Such a request
+// is refused, as a repeated query parameter is: under RFC 9110 its value
+// is the lines joined by ",", which no such header's grammar allows, and
+// a reader that took the first line (the handlers) would act on another
+// value than one that took them all (the authorizer's condition keys).
+// A header on one line is read once, so this costs no lookup.
+func repeatedHeader(h http.Header) string {
+	name := ""
+	for k, v := range h {
+		if len(v) > 1 && singleHeaders[k] && (name == "" || k < name) {
+			name = k
+		}
+	}
+	return name
 }
 
 // checkWire refuses a request that carries a header or query parameter its

@@ -10,9 +10,11 @@ import (
 	"sync/atomic"
 
 	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/sts"
 )
 
@@ -24,7 +26,11 @@ import (
 // then has no console, and the console's links name the S3 port. With
 // --console-addr=same it is served on the S3 port at /console/ (a
 // request elsewhere costs one prefix check). ADR 0025.
-func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyring.Keyring, az *authz.Authorizer) (http.Handler, error) {
+//
+// The console's handler reads sign-ins and its own API's bodies under
+// bodyLimits (the S3 requests it proxies keep that timing), and a sign-in
+// holds a place in the S3 handler's anonymous share while it is served.
+func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyring.Keyring, az *authz.Authorizer, anonymous *s3api.AnonymousShare) (http.Handler, error) {
 	if !s.cfg.Console {
 		return next, nil
 	}
@@ -36,7 +42,7 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 		Handler: next, Keys: keys, Sealer: serverKey, Authorizer: az, Metrics: s.metrics.Handler(),
 		Region: s.cfg.Region, Domain: s.cfg.Domain, Session: s.cfg.ConsoleSession, S3URL: s.cfg.ConsoleS3URL,
 		TrustForwardedFor: s.cfg.TrustForwardedFor, Logger: s.log.With("component", "console"),
-		Revoker: revoker(s.stores.Meta),
+		Revoker: revoker(s.stores.Meta), Anonymous: anonymous,
 	}
 	if own != "" {
 		cfg.S3Port = s.s3Port.Load
@@ -49,13 +55,14 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 	done := make(chan struct{})
 	go func() { defer close(done); c.SyncRevocations(ctx, s.sessionsChanged) }()
 	s.stopRevocations = func() { cancel(); <-done }
+	timed := bodytimeout.Handler(c, bodyLimits(s.cfg))
 	if own != "" {
-		s.consoleHandler = consoleOnly(c)
+		s.consoleHandler = consoleOnly(timed)
 		return next, nil
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, consolePath) && console.Wants(r) {
-			c.ServeHTTP(w, r)
+			timed.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -65,7 +72,7 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 // consoleOnly serves the console's own listener: the console under
 // /console, "/" sent there, and nothing else (no S3: an object served on
 // the console's origin could use its session).
-func consoleOnly(c *console.Handler) http.Handler {
+func consoleOnly(c http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
 		case p == consolePath || strings.HasPrefix(p, console.Prefix):
@@ -127,19 +134,12 @@ func (s *Server) serveConsole(ctx context.Context, s3 net.Addr) (stop func(conte
 	}
 	ln := s.consoleLn
 	hs := s.httpServer(ctx, s.consoleHandler)
-	tls := s.cfg.TLSCert != ""
 	go func() {
-		var err error
-		if tls {
-			err = hs.ServeTLS(ln, "", "")
-		} else {
-			err = hs.Serve(ln)
-		}
-		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.serveOn(hs, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("console listener failed", "err", err)
 		}
 	}()
-	s.log.Info("serving the console", "addr", ln.Addr().String(), "tls", tls)
+	s.log.Info("serving the console", "addr", ln.Addr().String(), "tls", s.cfg.TLSCert != "")
 	return func(ctx context.Context) {
 		if err := hs.Shutdown(ctx); err != nil {
 			hs.Close()

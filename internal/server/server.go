@@ -17,7 +17,9 @@ import (
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/framing"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iamapi"
@@ -160,8 +162,11 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if err != nil {
 		return nil, err
 	}
+	body := bodyLimits(cfg)
+	anonymous := s3api.NewAnonymousShare(cfg.MaxAnonymousRequests())
 	s3 := s3api.New(svc, s3api.Config{
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
+		Anonymous: anonymous, Body: body,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 		Reservations: reservations, Scheduler: scheduler,
 		Observer: s3api.Observers{s.metrics.Requests(), observer},
@@ -171,9 +176,10 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	iamAuthz := authz.New(users.Account(), authz.Options{TrustForwardedFor: cfg.TrustForwardedFor})
 	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Keys: keys, Authorize: iamAuthz.DecideIAM, Logger: log})
 	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
-	s.handler = s.withHealth(countInFlight(byService(s3, map[string]http.Handler{iamapi.Service: iamAPI, stsapi.Service: stsAPI}), s.metrics.Requests()))
+	apis := map[string]http.Handler{iamapi.Service: bodytimeout.Handler(iamAPI, body), stsapi.Service: bodytimeout.Handler(stsAPI, body)}
+	s.handler = s.withHealth(countInFlight(byService(s3, apis), s.metrics.Requests()))
 	s.handler = s.withMetrics(s.handler)
-	if s.handler, err = s.withConsole(s.handler, keys, serverKey, iamAuthz); err != nil {
+	if s.handler, err = s.withConsole(s.handler, keys, serverKey, iamAuthz, anonymous); err != nil {
 		return nil, err
 	}
 	s.metrics.Watch(metrics.Sources{Blobs: stores.Blobs, Meta: stores.Meta, Lifecycle: s.lcWorker,
@@ -182,6 +188,14 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		return nil, err
 	}
 	return s, nil
+}
+
+// bodyLimits are how slowly a request body may arrive on the server's
+// listeners (--body-idle-timeout, --body-min-rate): the S3 handler times
+// its bodies itself, the IAM, STS and console handlers through
+// bodytimeout.Handler.
+func bodyLimits(cfg config.Config) bodytimeout.Limits {
+	return bodytimeout.Limits{Idle: cfg.BodyIdleTimeout, MinRate: int64(cfg.BodyMinRate)}
 }
 
 // openIAM loads the server key and opens the IAM service over the
@@ -318,14 +332,27 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // --console-addr's) until ctx ends.
 func (s *Server) httpServer(ctx context.Context, h http.Handler) *http.Server {
 	return &http.Server{
-		Handler: h,
+		Handler:     framing.Guard(h),
+		ConnContext: framing.ConnContext,
 		// No ReadTimeout/WriteTimeout: they would cut long transfers.
+		// Bodies that stall or trickle are cut by the handlers instead
+		// (bodyLimits), with an answer.
 		ReadHeaderTimeout: 30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		TLSConfig:         s.tlsConfig(),
 	}
+}
+
+// serveOn serves hs on ln until hs is shut down: over TLS with the
+// server's certificate, else plain HTTP with each connection's request
+// framing followed (internal/framing; httpServer's Guard answers).
+func (s *Server) serveOn(hs *http.Server, ln net.Listener) error {
+	if s.cfg.TLSCert != "" {
+		return hs.ServeTLS(ln, "", "") // certificates from TLSConfig
+	}
+	return hs.Serve(framing.Listen(ln))
 }
 
 // Serve answers requests on ln until ctx is cancelled, then stops accepting,
@@ -337,15 +364,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return errors.Join(err, s.closeStores())
 	}
 	errc := make(chan error, 1)
-	tls := s.cfg.TLSCert != ""
-	go func() {
-		if tls {
-			errc <- hs.ServeTLS(ln, "", "") // certificates from TLSConfig
-			return
-		}
-		errc <- hs.Serve(ln)
-	}()
-	s.log.Info("serving S3", "addr", ln.Addr().String(), "tls", tls, "data_dir", s.cfg.DataDir, "region", s.cfg.Region)
+	go func() { errc <- s.serveOn(hs, ln) }()
+	s.log.Info("serving S3", "addr", ln.Addr().String(), "tls", s.cfg.TLSCert != "", "data_dir", s.cfg.DataDir, "region", s.cfg.Region)
 	var serveErr error
 	select {
 	case <-ctx.Done():

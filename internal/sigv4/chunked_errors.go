@@ -35,6 +35,11 @@ var (
 	// body (MalformedTrailerError, 400).
 	ErrMalformedTrailer = errors.New("the request contained trailing data that was not well-formed")
 
+	// ErrEmptyTrailer reports an announced trailer sent without a value
+	// (or with blanks only): a checksum that would check nothing
+	// (InvalidRequest, 400, as an invalid trailing checksum).
+	ErrEmptyTrailer = errors.New("the trailing header has no value")
+
 	// ErrDecodedLengthMismatch reports a body whose decoded length differs
 	// from x-amz-decoded-content-length (IncompleteBody, 400).
 	ErrDecodedLengthMismatch = errors.New("the decoded body length does not match x-amz-decoded-content-length")

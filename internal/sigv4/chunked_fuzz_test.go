@@ -57,7 +57,7 @@ func FuzzChunkedReader(f *testing.F) {
 			}
 			if err != nil {
 				known := []error{ErrMalformedChunk, ErrMalformedTrailer, ErrChunkSignatureMismatch,
-					ErrTrailerSignatureMismatch, ErrDecodedLengthMismatch}
+					ErrTrailerSignatureMismatch, ErrDecodedLengthMismatch, ErrEmptyTrailer}
 				if !slicesContainsErr(known, err) {
 					t.Fatalf("unexpected error %v", err)
 				}

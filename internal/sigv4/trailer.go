@@ -65,6 +65,9 @@ lines:
 		if err := c.checkTrailer(got, name); err != nil {
 			return nil, err
 		}
+		if value == "" { // announced, so awaited: never "nothing to check"
+			return nil, fmt.Errorf("%w: %s", ErrEmptyTrailer, name)
+		}
 		got = append(got, Trailer{Name: name, Value: value})
 	}
 	for _, name := range c.announced {

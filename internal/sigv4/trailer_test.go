@@ -62,6 +62,8 @@ func TestTrailerErrors(t *testing.T) {
 		{"bad name", "0\r\nx amz:1\r\n\r\n", []string{"x amz"}, ErrMalformedTrailer},
 		{"signature in unsigned body", "0\r\nx-amz-checksum-crc32:NhCmhg==\r\nx-amz-trailer-signature:" + sig + "\r\n\r\n", []string{crc32Name}, ErrMalformedTrailer},
 		{"cut inside a trailer", "0\r\nx-amz-checksum-crc32:NhCm", []string{crc32Name}, io.ErrUnexpectedEOF},
+		{"empty value", "0\r\nx-amz-checksum-crc32:\r\n\r\n", []string{crc32Name}, ErrEmptyTrailer},
+		{"blank value", "0\r\nx-amz-checksum-crc32: \t \r\n\r\n", []string{crc32Name}, ErrEmptyTrailer},
 		{"data after trailers", "0\r\nx-amz-checksum-crc32:NhCmhg==\r\n\r\nmore", []string{crc32Name}, ErrMalformedChunk},
 	}
 	for _, c := range cases {

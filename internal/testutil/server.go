@@ -58,6 +58,12 @@ func WithoutFsync() Option { return func(c *config.Config) { c.Fsync = "never" }
 // WithMaxRequests bounds concurrent S3 requests (503 SlowDown beyond).
 func WithMaxRequests(n int) Option { return func(c *config.Config) { c.MaxRequests = n } }
 
+// WithBodyLimits sets how slowly a request body may arrive
+// (--body-idle-timeout, --body-min-rate in bytes/s).
+func WithBodyLimits(idle time.Duration, minRate int64) Option {
+	return func(c *config.Config) { c.BodyIdleTimeout, c.BodyMinRate = idle, config.Rate(minRate) }
+}
+
 // WithInlineMax sets --inline-max: objects up to n bytes are stored in the
 // metadata database (0: none).
 func WithInlineMax(n int) Option { return func(c *config.Config) { c.InlineMax = n } }

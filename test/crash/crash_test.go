@@ -41,7 +41,7 @@ func TestCrashConsistency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash harness: kill -9 cycles of a real server")
 	}
-	crashConsistency(t, "", 8)
+	crashConsistency(t, "", 8, 1)
 }
 
 // TestCrashConsistencyPostgres is the reduced run against the PostgreSQL
@@ -52,12 +52,26 @@ func TestCrashConsistencyPostgres(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash harness: kill -9 cycles of a real server")
 	}
-	crashConsistency(t, pgtest.Shared(t).NewDatabase(t), 4)
+	crashConsistency(t, pgtest.Shared(t).NewDatabase(t), 4, 1)
+}
+
+// TestCrashConsistencyGateways is the reduced run of two gateways over
+// one PostgreSQL database and one data dir (docs/SCALING.md): the
+// workload's requests go to either, each cycle kills one of them at
+// random (or, in a quarter of the cycles, both); 4 cycles unless
+// JOG_CRASH_CYCLES says otherwise, JOG_CRASH_GATEWAYS gateways (2).
+// run-long.sh --gateways 2 runs it at length.
+func TestCrashConsistencyGateways(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash harness: kill -9 cycles of real gateways")
+	}
+	crashConsistency(t, pgtest.Shared(t).NewDatabase(t), 4, testutil.EnvInt(t, "JOG_CRASH_GATEWAYS", 2))
 }
 
 // crashConsistency runs the harness with meta as --meta ("" for the
-// embedded SQLite store) and cycles kill/restart cycles by default.
-func crashConsistency(t *testing.T, meta string, cycles int) {
+// embedded SQLite store), gateways servers and cycles kill/restart cycles
+// by default.
+func crashConsistency(t *testing.T, meta string, cycles, gateways int) {
 	tmp := t.TempDir()
 	if os.Getenv("JOG_CRASH_KEEP") != "" {
 		var err error
@@ -83,6 +97,7 @@ func crashConsistency(t *testing.T, meta string, cycles int) {
 		Seed:      seed,
 		FsckEvery: testutil.EnvInt(t, "JOG_CRASH_FSCK_EVERY", 2),
 		Meta:      meta,
+		Gateways:  gateways,
 		Log:       testLog{t},
 	}
 	start := time.Now()
@@ -94,11 +109,11 @@ func crashConsistency(t *testing.T, meta string, cycles int) {
 		}
 	}
 	if err != nil {
-		if log, rerr := os.ReadFile(filepath.Join(tmp, "server.log")); rerr == nil && len(log) > 0 {
-			if len(log) > 4000 {
-				log = log[len(log)-4000:]
+		logs, _ := filepath.Glob(filepath.Join(tmp, "server*.log"))
+		for _, name := range logs {
+			if log, rerr := os.ReadFile(name); rerr == nil && len(log) > 0 {
+				t.Logf("%s (end):\n%s", filepath.Base(name), log[max(len(log)-4000, 0):])
 			}
-			t.Logf("server.log (end):\n%s", log)
 		}
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
 // Package crash is JOG's crash-consistency harness. It starts a real
-// `jog server` process (fsync always), drives concurrent PUTs, overwrites,
-// DELETEs, multipart uploads and copies on random keys, kill -9s the
-// process at random moments, restarts it on the same data dir and checks
-// what came back against a model of every acknowledged and in-flight write:
+// `jog server` process (fsync always) — or several gateways over one
+// PostgreSQL database and one data dir —, drives concurrent PUTs,
+// overwrites, DELETEs, multipart uploads and copies on random keys, kill
+// -9s the process (one gateway or all) at random moments, restarts it on
+// the same data dir and checks what came back against a model of every
+// acknowledged and in-flight write:
 //
 //   - the latest acknowledged state of every key reads back byte-exact with
 //     its ETag, unless a later write to the key was in flight at the kill,
@@ -22,11 +24,11 @@ package crash
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
-	"os/exec"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -57,15 +59,26 @@ type Config struct {
 	// Meta, when set, is the server's and fsck's --meta (a postgres://
 	// URL): the metadata lives there, the blobs in DataDir.
 	Meta string
-	Log  io.Writer // progress lines; nil for none
+	// Gateways is the number of servers (1 if 0); more than one needs
+	// Meta. They share Meta and DataDir, the workload's requests are
+	// spread over them, and each cycle ends with SIGKILL to one of them
+	// at random, or in a quarter of the cycles to all.
+	Gateways int
+	Log      io.Writer // progress lines; nil for none
 }
 
 // Result counts what a run did and found. Lost, Corrupt, Violations and
 // CrashDamage must be zero and FinalFsckExit 0.
 type Result struct {
 	Cycles       int
-	StartupKills int   // extra kills during start-up (recovery), before the server was ready
-	Ops          int64 // requests sent by the workload
+	StartupKills int // extra kills during start-up (recovery), before the server was ready
+	// Kills counts each server's SIGKILLs at the end of a cycle; AllKilled
+	// the cycles that killed every server (with more than one). Requests
+	// counts the requests sent to each server.
+	Kills     []int
+	AllKilled int
+	Requests  []int64
+	Ops       int64 // requests sent by the workload
 	// Acked counts acknowledged mutations: PUTs, completed multipart
 	// uploads, copies and DELETEs.
 	Acked, AckedPuts, AckedMultipart, AckedCopies, AckedDeletes int64
@@ -80,7 +93,8 @@ type Result struct {
 	// effect is / is not there after the restart (both allowed).
 	UnackPresent, UnackAbsent int
 	// NotSent: mutations refused at connect by the dead server (no effect).
-	NotSent int
+	// ServerErrors: mutations answered with a 5xx (outcome unknown).
+	NotSent, ServerErrors int
 	// Pauses: cycles whose last stallAfter brought no answer while
 	// requests waited (answers resumed later). Stalls: no answer for
 	// stuckAfter more; the server was then stopped with SIGQUIT, which
@@ -111,9 +125,17 @@ type Result struct {
 	FsckVersions, FsckMarkers int
 	// UploadsAborted: uploads a kill interrupted, aborted after the restart.
 	UploadsAborted int
-	FinalFsckExit  int
-	FinalFsck      string // its summary
-	Violations     []string
+	// TempRecovered: temp files removed by the servers' start-up recovery.
+	// TempLeft: on a shared data dir, the killed gateways' temp files left
+	// in tmp/ after the last restart (kept for blob.Grace). AgedTemp and
+	// AgedOrphans: what the first gateway's recovery and sweep removed once
+	// the hour had passed (ageLeftovers).
+	TempRecovered, TempLeft, AgedTemp, AgedOrphans int
+	Shared                                         bool // the data dir was shared (an external metadata store)
+
+	FinalFsckExit int
+	FinalFsck     string // its summary
+	Violations    []string
 }
 
 func (r *Result) violate(format string, args ...any) {
@@ -128,18 +150,27 @@ func (r *Result) OK() bool {
 }
 
 func (r *Result) String() string {
-	return fmt.Sprintf("cycles %d (+%d kills during start-up), ops %d, writes acknowledged %d (put %d, multipart %d, copy %d, delete %d), "+
+	s := fmt.Sprintf("cycles %d (+%d kills during start-up), ops %d, writes acknowledged %d (put %d, multipart %d, copy %d, delete %d), "+
 		"verified %d, rechecked %d, lost %d, corrupt %d, superseded-by-unacknowledged %d, "+
-		"unacknowledged-present %d, unacknowledged-absent %d, not sent %d, live reads %d, pauses %d, stalls %d, "+
+		"unacknowledged-present %d, unacknowledged-absent %d, not sent %d, answered 5xx %d, live reads %d, pauses %d, stalls %d, "+
 		"post-kill fsck runs %d (orphans %d, temp files %d, damage %d), uploads aborted %d, final fsck exit %d; "+
 		"versioned and locked buckets: acknowledged %d (versions %d, delete markers %d, version deletes %d), "+
 		"versions verified by ID %d, delete markers verified %d, locked versions verified %d (refused during the workload %d), "+
 		"deleted with governance bypass %d, deleted after their retention ended %d, final fsck versions %d, delete markers %d",
 		r.Cycles, r.StartupKills, r.Ops, r.Acked, r.AckedPuts, r.AckedMultipart, r.AckedCopies, r.AckedDeletes,
-		r.Verified, r.Rechecked, r.Lost, r.Corrupt, r.Superseded, r.UnackPresent, r.UnackAbsent, r.NotSent, r.LiveReads, r.Pauses, r.Stalls,
+		r.Verified, r.Rechecked, r.Lost, r.Corrupt, r.Superseded, r.UnackPresent, r.UnackAbsent, r.NotSent, r.ServerErrors, r.LiveReads, r.Pauses, r.Stalls,
 		r.CrashChecks, r.CrashOrphans, r.CrashTemp, r.CrashDamage, r.UploadsAborted, r.FinalFsckExit,
 		r.VAcked, r.VAckedVersions, r.VAckedMarkers, r.VAckedRemoves, r.VersionsVerified, r.MarkersVerified,
 		r.LockedVerified, r.LockRefusals, r.BypassDeleted, r.ExpiredDeleted, r.FsckVersions, r.FsckMarkers)
+	if len(r.Kills) > 1 {
+		s += fmt.Sprintf("; gateways %d: kills %v (all at once %d), requests sent %v", len(r.Kills), r.Kills, r.AllKilled, r.Requests)
+	}
+	s += fmt.Sprintf("; temp files removed by recovery %d", r.TempRecovered)
+	if r.Shared {
+		s += fmt.Sprintf(", left for the hour's grace %d, removed once it had passed: temp files %d, orphan blobs %d",
+			r.TempLeft, r.AgedTemp, r.AgedOrphans)
+	}
+	return s
 }
 
 // A cycle whose last stallAfter brought no answer while requests wait is a
@@ -158,13 +189,13 @@ const (
 )
 
 type harness struct {
-	cfg    Config
-	res    Result
-	addr   string
-	client *s3.Client
-	http   *timedClient
-	gen    atomic.Uint64
-	ops    atomic.Int64
+	cfg     Config
+	res     Result
+	servers []*server
+	client  *s3.Client
+	http    *timedClient
+	gen     atomic.Uint64
+	ops     atomic.Int64
 
 	mu   sync.Mutex // guards keys and res
 	keys []*key
@@ -173,8 +204,6 @@ type harness struct {
 	bypassed     bool // a GOVERNANCE version was deleted with the bypass in this verify
 
 	stop atomic.Bool // workers stop starting operations
-	cmd  *exec.Cmd
-	exit chan error // the server process's Wait
 }
 
 // Run runs the harness. An error means the harness itself could not work
@@ -190,7 +219,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.MaxRun < cfg.MinRun {
 		cfg.MaxRun = cfg.MinRun
 	}
+	cfg.Gateways = max(cfg.Gateways, 1)
+	if cfg.Gateways > 1 && cfg.Meta == "" {
+		return nil, errors.New("several gateways need an external metadata store (Meta)")
+	}
 	h := &harness{cfg: cfg}
+	h.res.Kills, h.res.Shared = make([]int, cfg.Gateways), h.shared()
 	for i := range cfg.Keys {
 		// Two keys per directory, so deletes empty some of them: listings by
 		// "/" read the directory index, which must survive kills too.
@@ -198,34 +232,37 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	h.vers = newVBucket(bucket+"v", false, max(cfg.Keys/2, 2))
 	h.locked = newVBucket(bucket+"l", true, max(cfg.Keys/4, 2))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
+	h.http = &timedClient{c: awshttp.NewBuildableClient().WithTimeout(2 * time.Minute), sent: map[string]*atomic.Int64{}}
+	for n := 1; n <= cfg.Gateways; n++ {
+		s, err := newServer(n, filepath.Dir(cfg.DataDir), cfg.Gateways > 1)
+		if err != nil {
+			return nil, err
+		}
+		h.servers = append(h.servers, s)
+		h.http.sent[s.addr] = new(atomic.Int64)
 	}
-	h.addr = ln.Addr().String()
-	ln.Close()
-	h.http = &timedClient{c: awshttp.NewBuildableClient().WithTimeout(2 * time.Minute)}
-	h.client = newClient("http://"+h.addr, h.http)
+	h.client = newClient("http://"+h.servers[0].addr, h.http)
+	defer func() { // the counts, also when the run fails
+		h.res.Ops = h.ops.Load()
+		for _, s := range h.servers {
+			h.res.Requests = append(h.res.Requests, h.http.sent[s.addr].Load())
+		}
+	}()
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5bd1e995))
-	h.logf("crash harness: %d cycles, %d workers, %d keys, run %v–%v per cycle, seed %d, data %s",
-		cfg.Cycles, cfg.Workers, cfg.Keys, cfg.MinRun, cfg.MaxRun, cfg.Seed, cfg.DataDir)
+	h.logf("crash harness: %d cycles, %d servers, %d workers, %d keys, run %v–%v per cycle, seed %d, data %s",
+		cfg.Cycles, cfg.Gateways, cfg.Workers, cfg.Keys, cfg.MinRun, cfg.MaxRun, cfg.Seed, cfg.DataDir)
 
 	for cycle := 1; cycle <= cfg.Cycles; cycle++ {
-		if cycle > 1 && rng.IntN(4) == 0 {
-			if err := h.killDuringStartup(rng); err != nil {
-				return &h.res, err
-			}
-		}
-		if err := h.start(ctx); err != nil {
+		if err := h.restart(ctx, rng, cycle > 1); err != nil {
 			return &h.res, err
 		}
 		if cycle == 1 {
 			if err := h.createBuckets(ctx); err != nil {
-				h.kill()
+				h.killAll()
 				return &h.res, err
 			}
 		} else if err := h.verify(ctx); err != nil {
-			h.kill()
+			h.killAll()
 			return &h.res, err
 		}
 		run := cfg.MinRun + time.Duration(rng.Int64N(int64(cfg.MaxRun-cfg.MinRun)+1))
@@ -233,7 +270,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		ops := h.ops.Load()
 		h.http.slowest.Store(0)
 		h.http.slow.Store(0)
-		h.workload(ctx, run, rng.Uint64())
+		killed := h.victims(rng)
+		if err := h.workload(ctx, run, rng.Uint64(), killed, rng); err != nil {
+			return &h.res, err
+		}
 		h.res.Cycles = cycle
 		inflight := 0
 		for _, k := range h.allKeys() {
@@ -241,8 +281,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				inflight++
 			}
 		}
-		h.logf("cycle %d: killed after %v: %d ops, %d acknowledged, %d in flight; slowest answer %v, %d over 1 s",
-			cycle, run.Round(time.Millisecond), h.ops.Load()-ops, h.res.Acked-before.Acked, inflight,
+		h.logf("cycle %d: %s killed after %v: %d ops, %d acknowledged, %d in flight; slowest answer %v, %d over 1 s",
+			cycle, h.named(killed), run.Round(time.Millisecond), h.ops.Load()-ops, h.res.Acked-before.Acked, inflight,
 			time.Duration(h.http.slowest.Load()).Round(time.Millisecond), h.http.slow.Load())
 		if cfg.FsckEvery > 0 && cycle%cfg.FsckEvery == 0 {
 			if err := h.fsckAfterKill(ctx); err != nil {
@@ -250,22 +290,28 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			}
 		}
 	}
-	// The last restart: verify, let the orphan sweep end, stop gracefully,
-	// then fsck must be clean.
-	swept := h.sweepsDone()
-	if err := h.start(ctx); err != nil {
+	// The last restart: verify, let the orphan sweeps end, stop gracefully
+	// (on a shared data dir, let the hour's grace pass), then fsck must be
+	// clean.
+	swept := h.sweeps()
+	if err := h.restart(ctx, nil, false); err != nil {
 		return &h.res, err
 	}
 	if err := h.verify(ctx); err != nil {
-		h.kill()
+		h.killAll()
 		return &h.res, err
 	}
 	if err := h.waitSwept(ctx, swept); err != nil {
-		h.kill()
+		h.killAll()
 		return &h.res, err
 	}
-	if err := h.stopGracefully(); err != nil {
+	if err := h.stopAll(); err != nil {
 		return &h.res, err
+	}
+	if h.shared() {
+		if err := h.ageLeftovers(ctx); err != nil {
+			return &h.res, err
+		}
 	}
 	code, sum, rep, err := h.fsck(ctx)
 	if err != nil {
@@ -275,8 +321,41 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	h.res.FinalFsck = sum
 	h.checkFsckCounts(rep)
 	h.logf("final fsck --deep: exit %d: %s", code, sum)
-	h.res.Ops = h.ops.Load()
 	return &h.res, nil
+}
+
+// victims picks the servers a cycle kills: the only one; or one of
+// several at random, or all of them in a quarter of the cycles.
+func (h *harness) victims(rng *rand.Rand) []*server {
+	if len(h.servers) == 1 {
+		return h.servers
+	}
+	if rng.IntN(4) == 0 {
+		h.res.AllKilled++
+		return h.servers
+	}
+	return []*server{h.servers[rng.IntN(len(h.servers))]}
+}
+
+// pick is one of ss at random (drawing nothing when there is one).
+func pick(rng *rand.Rand, ss []*server) *server {
+	if len(ss) == 1 {
+		return ss[0]
+	}
+	return ss[rng.IntN(len(ss))]
+}
+
+// named names the servers ss for the log.
+func (h *harness) named(ss []*server) string {
+	switch {
+	case len(h.servers) == 1:
+		return "the server"
+	case len(ss) == len(h.servers):
+		return "every gateway"
+	case len(ss) == 1:
+		return fmt.Sprintf("gateway %d", ss[0].n)
+	}
+	return fmt.Sprintf("%d gateways", len(ss))
 }
 
 // checkFsckCounts: the final fsck saw as many object versions and delete

@@ -1,7 +1,8 @@
 package crash
 
-// The server process: start, kill -9, graceful stop, fsck of its data dir,
-// and the S3 client that times its answers.
+// The server processes (one, or several gateways sharing the data dir):
+// start, kill -9, graceful stop, fsck of the data dir, and the S3 client
+// that times its answers and spreads them over the servers.
 
 import (
 	"bytes"
@@ -10,10 +11,15 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -26,16 +32,32 @@ import (
 )
 
 // timedClient records the slowest answer (response headers) of a cycle,
-// the time of the last answer and the requests waiting for one.
+// the time of the last answer and the requests waiting for one. With
+// several servers it is also their load balancer: each request goes to
+// one of the running servers at random (its Host header, which the
+// signature covers, stays the endpoint's), so a multipart upload's parts
+// and the reads after a write take any gateway, as behind a balancer
+// without stickiness. With none running, requests go to the endpoint.
 type timedClient struct {
 	c          *awshttp.BuildableClient
-	slowest    atomic.Int64 // nanoseconds
-	slow       atomic.Int64 // answers slower than a second
-	lastAnswer atomic.Int64 // Unix nanoseconds
+	up         atomic.Pointer[[]string] // the running servers' addresses
+	sent       map[string]*atomic.Int64 // requests sent to each server, by address
+	slowest    atomic.Int64             // nanoseconds
+	slow       atomic.Int64             // answers slower than a second
+	lastAnswer atomic.Int64             // Unix nanoseconds
 	waiting    atomic.Int64
 }
 
 func (t *timedClient) Do(r *http.Request) (*http.Response, error) {
+	if up := t.up.Load(); up != nil && len(*up) > 0 {
+		if addr := (*up)[rand.IntN(len(*up))]; addr != r.URL.Host {
+			r = r.Clone(r.Context())
+			r.Host, r.URL.Host = r.URL.Host, addr
+		}
+	}
+	if n := t.sent[r.URL.Host]; n != nil {
+		n.Add(1)
+	}
 	start := time.Now()
 	t.waiting.Add(1)
 	resp, err := t.c.Do(r)
@@ -81,52 +103,152 @@ func (h *harness) metaArgs(args ...string) []string {
 	return args
 }
 
-func (h *harness) logPath() string { return filepath.Join(filepath.Dir(h.cfg.DataDir), "server.log") }
+// shared reports whether the servers share the data dir as gateways (an
+// external metadata store), rather than one holding it alone.
+func (h *harness) shared() bool { return h.cfg.Meta != "" }
+
+// server is one `jog server` process of the run, on an address it keeps
+// across restarts.
+type server struct {
+	n       int // 1, 2, …
+	addr    string
+	log     string // its log file, appended to by every start
+	cmd     *exec.Cmd
+	exit    chan error // the process's Wait
+	gateway string     // its blob store's gateway ID, read from the log at start
+}
+
+func (s *server) running() bool { return s.cmd != nil }
+
+// newServer picks a free loopback port for server n.
+func newServer(n int, dir string, several bool) (*server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	defer ln.Close()
+	name := "server.log"
+	if several {
+		name = fmt.Sprintf("server%d.log", n)
+	}
+	return &server{n: n, addr: ln.Addr().String(), log: filepath.Join(dir, name)}, nil
+}
 
 // spawn starts `jog server` on the data dir.
-func (h *harness) spawn() error {
-	logf, err := os.OpenFile(h.logPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+func (h *harness) spawn(s *server) error {
+	logf, err := os.OpenFile(s.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
 	defer logf.Close()
-	cmd := exec.Command(h.cfg.Bin, h.metaArgs("server", "--addr", h.addr, "--data-dir", h.cfg.DataDir,
+	cmd := exec.Command(h.cfg.Bin, h.metaArgs("server", "--addr", s.addr, "--data-dir", h.cfg.DataDir,
 		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "info", "--fsync", "always",
 		"--console=false")...) // no console: its port, the next, is not reserved across restarts
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	h.cmd, h.exit = cmd, make(chan error, 1)
-	go func() { h.exit <- cmd.Wait() }()
+	exit := make(chan error, 1)
+	s.cmd, s.exit = cmd, exit
+	go func() { exit <- cmd.Wait() }()
 	return nil
 }
 
-// killDuringStartup starts the server and kills it after up to 40 ms:
-// while it opens the database and runs recovery.
-func (h *harness) killDuringStartup(rng *rand.Rand) error {
-	if err := h.spawn(); err != nil {
+// killDuringStartup starts s and kills it after up to 40 ms: while it
+// opens the database and runs recovery.
+func (h *harness) killDuringStartup(s *server, rng *rand.Rand) error {
+	if err := h.spawn(s); err != nil {
 		return err
 	}
 	time.Sleep(time.Duration(rng.Int64N(int64(40 * time.Millisecond))))
-	h.kill()
+	s.kill()
 	h.res.StartupKills++
 	return nil
 }
 
-// start starts the server and waits until it is ready.
-func (h *harness) start(ctx context.Context) error {
-	if err := h.spawn(); err != nil {
+// restart starts every server that is not running and checks tmp/
+// (checkTemp). If startupKill, in a quarter of the calls one of them is
+// first killed during its start-up.
+func (h *harness) restart(ctx context.Context, rng *rand.Rand, startupKill bool) error {
+	if err := h.startDown(ctx, rng, startupKill); err != nil {
+		return err
+	}
+	h.res.TempLeft = h.checkTemp(true)
+	return nil
+}
+
+// startDown starts every server that is not running, at once, waits until
+// they are ready and lets the workload's requests go to them. If
+// startupKill, in a quarter of the calls one of them is first killed
+// during its start-up.
+func (h *harness) startDown(ctx context.Context, rng *rand.Rand, startupKill bool) error {
+	var down []*server
+	for _, s := range h.servers {
+		if !s.running() {
+			down = append(down, s)
+		}
+	}
+	if startupKill && len(down) > 0 && rng.IntN(4) == 0 {
+		if err := h.killDuringStartup(pick(rng, down), rng); err != nil {
+			return err
+		}
+	}
+	return h.startAll(ctx, down)
+}
+
+// startAll starts the servers ss at once and waits until they are ready;
+// then the workload's requests go to them too.
+func (h *harness) startAll(ctx context.Context, ss []*server) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(ss))
+	for i, s := range ss {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = h.start(ctx, s)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		h.killAll()
+		return err
+	}
+	h.route()
+	return nil
+}
+
+// route sends the workload's requests to the running servers only, as a
+// load balancer that checks their health would.
+func (h *harness) route() {
+	var up []string
+	for _, s := range h.servers {
+		if s.running() {
+			up = append(up, s.addr)
+		}
+	}
+	h.http.up.Store(&up)
+}
+
+// gatewayLine is the start-up line that names the gateway and what its
+// recovery removed from tmp/.
+var gatewayLine = regexp.MustCompile(`msg="temp files of interrupted writes removed" removed=(\d+) gateway=([0-9a-f]+)`)
+
+// start starts s and waits until it is ready, then reads its gateway ID
+// and the temp files its recovery removed from its log.
+func (h *harness) start(ctx context.Context, s *server) error {
+	logged, _ := os.Stat(s.log)
+	if err := h.spawn(s); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		select {
-		case err := <-h.exit:
-			return fmt.Errorf("jog server exited during start-up (%v); see %s", err, h.logPath())
+		case err := <-s.exit:
+			s.cmd = nil
+			return fmt.Errorf("jog server %d exited during start-up (%v); see %s", s.n, err, s.log)
 		default:
 		}
-		resp, err := http.Get("http://" + h.addr + "/health/ready")
+		resp, err := http.Get("http://" + s.addr + "/health/ready")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
@@ -134,65 +256,112 @@ func (h *harness) start(ctx context.Context) error {
 			}
 		}
 		if time.Now().After(deadline) {
-			h.kill()
-			return fmt.Errorf("jog server not ready after 30 s: %v", err)
+			s.kill()
+			return fmt.Errorf("jog server %d not ready after 30 s: %v", s.n, err)
 		}
 		if ctx.Err() != nil {
-			h.kill()
+			s.kill()
 			return ctx.Err()
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	// Temp files go before the server listens: tmp/ must be empty now —
-	// unless the data dir is shared (an external --meta), where a dead
-	// gateway's leftovers stay for blob.Grace (an hour: another gateway
-	// may still be writing them, docs/RELIABILITY.md), which
-	// internal/service TestGatewaysShareDataDir checks instead.
-	if entries, err := os.ReadDir(filepath.Join(h.cfg.DataDir, "tmp")); h.cfg.Meta == "" && (err != nil || len(entries) != 0) {
-		h.res.violate("after restart tmp/ holds %d files (%v)", len(entries), err)
+	b, err := os.ReadFile(s.log)
+	if err != nil {
+		return err
 	}
+	if logged != nil {
+		b = b[min(logged.Size(), int64(len(b))):]
+	}
+	m := gatewayLine.FindSubmatch(b)
+	if m == nil {
+		return fmt.Errorf("jog server %d: no gateway ID in its log %s", s.n, s.log)
+	}
+	s.gateway = string(m[2])
+	removed, _ := strconv.Atoi(string(m[1]))
+	h.mu.Lock()
+	h.res.TempRecovered += removed
+	h.mu.Unlock()
 	return nil
 }
 
-// sweepsDone counts the background orphan sweeps the server log reports
-// as ended, over all starts so far.
-func (h *harness) sweepsDone() int {
-	b, _ := os.ReadFile(h.logPath())
+// sweepsDone counts the background orphan sweeps s's log reports as
+// ended, over all its starts so far.
+func (s *server) sweepsDone() int {
+	b, _ := os.ReadFile(s.log)
 	return bytes.Count(b, []byte("orphan sweep done"))
 }
 
-// waitSwept waits until the server log reports more ended sweeps than
-// before: the running server's sweep has removed what the kills left.
-func (h *harness) waitSwept(ctx context.Context, before int) error {
+// waitSwept waits until the log of each server in before that runs
+// reports more ended sweeps than before says: their sweeps have removed
+// what they may of what the kills left.
+func (h *harness) waitSwept(ctx context.Context, before map[*server]int) error {
 	deadline := time.Now().Add(2 * time.Minute)
-	for h.sweepsDone() <= before {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the orphan sweep has not ended after 2 minutes; see %s", h.logPath())
+	for s, n := range before {
+		for s.running() && s.sweepsDone() <= n {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("the orphan sweep has not ended after 2 minutes; see %s", s.log)
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	return nil
 }
 
-func (h *harness) kill() {
-	h.cmd.Process.Signal(syscall.SIGKILL)
-	<-h.exit
+// sweeps is the sweepsDone of every server that is not running: those a
+// start will sweep.
+func (h *harness) sweeps() map[*server]int {
+	n := map[*server]int{}
+	for _, s := range h.servers {
+		if !s.running() {
+			n[s] = s.sweepsDone()
+		}
+	}
+	return n
 }
 
-func (h *harness) stopGracefully() error {
-	h.cmd.Process.Signal(syscall.SIGTERM)
+// kill sends SIGKILL to s, if it runs, and waits for it to go.
+func (s *server) kill() {
+	if s.cmd == nil {
+		return
+	}
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.exit
+	s.cmd = nil
+}
+
+func (h *harness) killAll() {
+	for _, s := range h.servers {
+		s.kill()
+	}
+}
+
+// stopAll stops every running server with SIGTERM.
+func (h *harness) stopAll() error {
+	var errs []error
+	for _, s := range h.servers {
+		errs = append(errs, s.stopGracefully())
+	}
+	return errors.Join(errs...)
+}
+
+func (s *server) stopGracefully() error {
+	if s.cmd == nil {
+		return nil
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case err := <-h.exit:
+	case err := <-s.exit:
+		s.cmd = nil
 		if err != nil {
-			return fmt.Errorf("jog server stop: %w", err)
+			return fmt.Errorf("jog server %d stop: %w", s.n, err)
 		}
 		return nil
 	case <-time.After(time.Minute):
-		h.kill()
-		return errors.New("jog server did not stop within a minute of SIGTERM")
+		s.kill()
+		return fmt.Errorf("jog server %d did not stop within a minute of SIGTERM", s.n)
 	}
 }
 
@@ -211,6 +380,7 @@ type fsckReport struct {
 		BytesVerfied  int64 `json:"bytes_verified"`
 		Orphans       int   `json:"orphans"`
 		TempFiles     int   `json:"temp_files"`
+		Live          bool  `json:"live"`
 	} `json:"summary"`
 	Remaining int    `json:"remaining"`
 	Status    string `json:"status"`
@@ -244,6 +414,11 @@ func (h *harness) fsckAfterKill(ctx context.Context) error {
 		return err
 	}
 	h.res.CrashChecks++
+	if rep.Summary.Live {
+		// A shared data dir is checked live: temp files are not problems,
+		// blobs younger than blob.Grace are no orphans (docs/RELIABILITY.md).
+		h.res.CrashTemp += rep.Summary.TempFiles
+	}
 	for _, p := range rep.Problems {
 		switch p.Kind {
 		case "orphan":
@@ -258,6 +433,10 @@ func (h *harness) fsckAfterKill(ctx context.Context) error {
 	if code == 2 {
 		return fmt.Errorf("fsck after kill failed: %s", sum)
 	}
-	h.logf("  fsck after kill (before recovery): %s", sum)
+	when := "after the kill (before recovery)"
+	if slices.ContainsFunc(h.servers, (*server).running) {
+		when = "at the end of the cycle (beside the idle gateways)"
+	}
+	h.logf("  fsck %s: %s", when, sum)
 	return nil
 }

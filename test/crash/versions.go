@@ -154,6 +154,7 @@ func (h *harness) vsettle(b *vbucket, k *key, op *vop, id string, err error) {
 	case definite(err):
 		h.res.violate("%s/%s: %s refused with %v while the server was up", b.name, k.name, op, err)
 	default:
+		h.unknown(b.name+"/"+k.name, err)
 		k.pending = op
 	}
 }

@@ -46,7 +46,7 @@ func (l listed) is(x *vver) bool {
 // XML is read as the server sent it.
 func (h *harness) listVersions(ctx context.Context, b *vbucket) (map[string][]listed, error) {
 	raw := &rawBody{c: h.http}
-	client := newClient("http://"+h.addr, raw)
+	client := newClient("http://"+h.servers[0].addr, raw)
 	out := map[string][]listed{}
 	in := &s3.ListObjectVersionsInput{Bucket: aws.String(b.name), MaxKeys: aws.Int32(50)}
 	for {

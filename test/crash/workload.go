@@ -20,7 +20,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
-func (h *harness) workload(ctx context.Context, run time.Duration, seed uint64) {
+// workload runs the workers for run and SIGKILLs the servers victims with
+// requests in flight. Where other servers survive, the workers go on
+// through them while the victims start again (their recovery and orphan
+// sweep run beside the survivors' writes), and every server then serves
+// for run/2 more before the workers stop. Otherwise the workers stop
+// starting requests just before the kill.
+func (h *harness) workload(ctx context.Context, run time.Duration, seed uint64, victims []*server, rng *rand.Rand) error {
 	h.stop.Store(false)
 	var wg sync.WaitGroup
 	for w := range h.cfg.Workers {
@@ -32,38 +38,79 @@ func (h *harness) workload(ctx context.Context, run time.Duration, seed uint64) 
 	}
 	started := time.Now()
 	time.Sleep(run)
+	survivors := len(victims) < len(h.servers)
+	if survivors {
+		h.kill(victims)
+		killed := time.Now()
+		if err := h.startDown(ctx, rng, true); err != nil {
+			h.stop.Store(true)
+			h.killAll()
+			wg.Wait()
+			return err
+		}
+		h.logf("  %s started again %v after the kill while the others served; all serve for %v more",
+			h.named(victims), time.Since(killed).Round(time.Millisecond), (run / 2).Round(time.Millisecond))
+		time.Sleep(run / 2)
+	}
 	h.stop.Store(true) // requests already sent stay in flight through the kill
+	if h.stuck(started) {
+		wg.Wait()
+		return nil
+	}
+	if !survivors {
+		h.kill(victims)
+	}
+	wg.Wait()
+	return nil
+}
+
+// kill SIGKILLs the servers ss; requests then go to the others.
+func (h *harness) kill(ss []*server) {
+	for _, s := range ss {
+		s.kill()
+		h.res.Kills[s.n-1]++
+	}
+	h.route()
+}
+
+// stuck reports whether the servers stopped answering: no answer since
+// stallAfter with requests waiting is a pause; if stuckAfter more bring
+// none, they are stuck (a violation), and are stopped with SIGQUIT, which
+// makes each write its goroutines to its log as it dies.
+func (h *harness) stuck(started time.Time) bool {
 	last := time.Unix(0, h.http.lastAnswer.Load())
 	if last.Before(started) {
 		last = started
 	}
-	if quiet := time.Since(last); quiet > stallAfter && h.http.waiting.Load() > 0 {
-		// No answer for a while with requests waiting: slow, or stuck?
-		// Wait up to stuckAfter for any answer before the kill.
-		h.res.Pauses++
-		deadline := time.Now().Add(stuckAfter)
-		for h.http.lastAnswer.Load() <= last.UnixNano() && h.http.waiting.Load() > 0 && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if h.http.lastAnswer.Load() <= last.UnixNano() && h.http.waiting.Load() > 0 {
-			// Stuck: SIGQUIT makes the server write its goroutines to
-			// server.log as it dies.
-			h.res.Stalls++
-			h.res.violate("stall: no answer for %v with %d requests waiting; goroutine dump in %s",
-				time.Since(last).Round(time.Millisecond), h.http.waiting.Load(), h.logPath())
-			h.cmd.Process.Signal(syscall.SIGQUIT)
-			select {
-			case <-h.exit:
-			case <-time.After(10 * time.Second):
-				h.kill()
-			}
-			wg.Wait()
-			return
-		}
-		h.logf("  pause: no answer for %v with requests waiting, then answers resumed", quiet.Round(time.Millisecond))
+	quiet := time.Since(last)
+	if quiet <= stallAfter || h.http.waiting.Load() == 0 {
+		return false
 	}
-	h.kill()
-	wg.Wait()
+	h.res.Pauses++
+	deadline := time.Now().Add(stuckAfter)
+	for h.http.lastAnswer.Load() <= last.UnixNano() && h.http.waiting.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if h.http.lastAnswer.Load() > last.UnixNano() || h.http.waiting.Load() == 0 {
+		h.logf("  pause: no answer for %v with requests waiting, then answers resumed", quiet.Round(time.Millisecond))
+		return false
+	}
+	h.res.Stalls++
+	h.res.violate("stall: no answer for %v with %d requests waiting; goroutine dumps in the server logs",
+		time.Since(last).Round(time.Millisecond), h.http.waiting.Load())
+	for _, s := range h.servers {
+		if !s.running() {
+			continue
+		}
+		s.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-s.exit:
+			s.cmd = nil
+		case <-time.After(10 * time.Second):
+			s.kill()
+		}
+	}
+	return true
 }
 
 func (h *harness) worker(ctx context.Context, rng *rand.Rand) {
@@ -153,7 +200,20 @@ func (h *harness) settle(k *key, v *version, err error, counter *int64) {
 	case definite(err):
 		h.res.violate("%s: refused with %v while the server was up", k.name, err)
 	default:
+		h.unknown(k.name, err)
 		k.inflight = v
+	}
+}
+
+// unknown notes a mutation of name whose outcome err leaves unknown: no
+// answer (the kill), or a 5xx answer, which is counted and logged (the
+// first 20). h.mu is held.
+func (h *harness) unknown(name string, err error) {
+	if statusOf(err) < 500 {
+		return
+	}
+	if h.res.ServerErrors++; h.res.ServerErrors <= 20 {
+		h.logf("  %s: %v", name, err)
 	}
 }
 
@@ -219,11 +279,12 @@ func (h *harness) upload(ctx context.Context, bkt, name string, bodies [][]byte,
 		out, err := h.client.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bkt), Key: aws.String(name),
 			UploadId: up.UploadId, PartNumber: aws.Int32(int32(i + 1)), Body: bytes.NewReader(b)})
 		if err != nil {
+			h.mu.Lock()
 			if definite(err) {
-				h.mu.Lock()
 				h.res.violate("%s/%s: UploadPart refused: %v", bkt, name, err)
-				h.mu.Unlock()
 			}
+			h.unknown(bkt+"/"+name, err)
+			h.mu.Unlock()
 			return nil, false, err
 		}
 		parts = append(parts, types.CompletedPart{PartNumber: aws.Int32(int32(i + 1)), ETag: out.ETag,

@@ -31,6 +31,17 @@ const routesBootstrap = `{"users": [
  {"name": "denier", "accessKeys": [{"accessKeyId": "AKIADENIER0000000000", "secretAccessKey": "denier-secret-000000000000000000000000000"}]}
 ]}`
 
+// startRoutesServer starts a server with routesBootstrap's users and
+// throughput capacity for reservations.
+func startRoutesServer(t *testing.T) *testutil.Server {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "iam.json")
+	if err := os.WriteFile(file, []byte(routesBootstrap), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
+}
+
 var routeKeys = map[string][2]string{
 	"nobody":  {"AKIANOBODY0000000000", "nobody-secret-000000000000000000000000000"},
 	"grantee": {"AKIAGRANTEE000000000", "grantee-secret-00000000000000000000000000"},
@@ -147,11 +158,7 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 // allowed exactly the route's actions gets past authorization. A route
 // added without a request here fails the test.
 func TestAuthzEveryRoute(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "iam.json")
-	if err := os.WriteFile(file, []byte(routesBootstrap), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
+	srv := startRoutesServer(t)
 	ctx := context.Background()
 	root := srv.AWSClient(t)
 	admin := iamClient(t, srv, testutil.AccessKey, testutil.SecretKey)

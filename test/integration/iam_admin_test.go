@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 
-	"github.com/jogstore/jog/internal/cli"
 	"github.com/jogstore/jog/internal/testutil"
 )
 
@@ -26,12 +24,7 @@ func TestJogAdmin(t *testing.T) {
 	trustFile := filepath.Join(dir, "trust.json")
 	os.WriteFile(polFile, []byte(allowGet), 0o600)
 	os.WriteFile(trustFile, []byte(trustEC2), 0o600)
-	admin := func(args ...string) (string, int) {
-		var out, errOut bytes.Buffer
-		flags := []string{"admin", "--endpoint", srv.URL, "--access-key", srv.Config.AccessKey, "--secret-key", srv.Config.SecretKey, "--region", srv.Config.Region}
-		code := cli.Run(ctx, append(flags, args...), &out, &errOut)
-		return out.String() + errOut.String(), code
-	}
+	admin := func(args ...string) (string, int) { return jogAdmin(srv, args...) }
 	must := func(args ...string) string {
 		t.Helper()
 		out, code := admin(args...)

@@ -50,6 +50,22 @@ func signedPut(t *testing.T, srv *testutil.Server, path string, body io.Reader, 
 	return req
 }
 
+// waitTempFiles waits, a minute at most, until srv's tmp/ holds n files
+// (uploads inside the blob writer; 0 once they ended), else fails with
+// what.
+func waitTempFiles(t *testing.T, srv *testutil.Server, n int, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		entries, _ := os.ReadDir(filepath.Join(srv.DataDir, "tmp"))
+		if len(entries) == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d temp files, want %d", what, len(entries), n)
+		}
+	}
+}
+
 // TestMaxRequestsSlowDown holds the server at its request bound and checks
 // that one more request is refused with 503 SlowDown at once, and that the
 // server serves again once the held requests finish.
@@ -98,14 +114,7 @@ func TestMaxRequestsSlowDown(t *testing.T) {
 	// The held requests are inside the server, holding both slots, once
 	// each has created its temp blob and waits for the rest of its body.
 	// Watch the data dir, not the API: a probe request would take a slot.
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if entries, _ := os.ReadDir(filepath.Join(srv.DataDir, "tmp")); len(entries) == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the held requests never reached the server's blob writer")
-		}
-	}
+	waitTempFiles(t, srv, 2, "the held requests never reached the server's blob writer")
 	_, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("limits")})
 	if got := itest.Code(err); got != "SlowDown" {
 		t.Errorf("request beyond the bound: %v, want SlowDown", err)

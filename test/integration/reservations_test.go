@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -83,12 +81,7 @@ func TestReservationsAPI(t *testing.T) {
 	itest.CreateBucket(t, root, "rsv")
 	itest.CreateBucket(t, root, "rsv2")
 	ctx := context.Background()
-	admin := func(args ...string) (string, int) {
-		var out, errOut bytes.Buffer
-		flags := []string{"admin", "--endpoint", srv.URL, "--access-key", srv.Config.AccessKey, "--secret-key", srv.Config.SecretKey, "--region", srv.Config.Region}
-		code := cli.Run(ctx, append(flags, args...), &out, &errOut)
-		return out.String() + errOut.String(), code
-	}
+	admin := func(args ...string) (string, int) { return jogAdmin(srv, args...) }
 
 	now := time.Now().UTC().Truncate(time.Second)
 	out, code := admin("reservation", "create", "--read", "200MB/s", "--write", "50MB/s", "--duration", "2h", "rsv")
@@ -248,11 +241,7 @@ func TestReservationsNotConfigured(t *testing.T) {
 // one is refused with nothing done; a bound principal draws on its own
 // without naming it.
 func TestReservationPresented(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "iam.json")
-	if err := os.WriteFile(file, []byte(routesBootstrap), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
+	srv := startRoutesServer(t)
 	root := itest.AWSClient(t, srv)
 	ctx := context.Background()
 	itest.CreateBucket(t, root, "pbk")
@@ -391,11 +380,7 @@ func TestReservationPresented(t *testing.T) {
 // TestReservationsIAM: only a principal allowed jog:CreateReservation on
 // the bucket may reserve; s3:* does not allow it.
 func TestReservationsIAM(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "iam.json")
-	if err := os.WriteFile(file, []byte(routesBootstrap), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := testutil.StartServer(t, testutil.WithIAMBootstrap(file), testutil.WithoutFsync(), testutil.WithQoSCapacity(1e9, 1e9))
+	srv := startRoutesServer(t)
 	itest.CreateBucket(t, itest.AWSClient(t, srv), "ibk")
 	itest.CreateBucket(t, itest.AWSClient(t, srv), "ibk2")
 	admin := iamClient(t, srv, testutil.AccessKey, testutil.SecretKey)

@@ -69,10 +69,10 @@ func (s *Store) tempPath(id string) string {
 	return filepath.Join(s.root, "tmp", s.gateway+"-"+id)
 }
 
-// tempOwner returns the gateway whose file name (in tmp/) is, and whether
+// TempOwner returns the gateway whose file name (in tmp/) is, and whether
 // it is the gateway's lock file; owner is "" for a name without a gateway
 // (written before gateways had IDs).
-func tempOwner(name string) (owner string, lock bool) {
+func TempOwner(name string) (owner string, lock bool) {
 	if g, ok := strings.CutSuffix(name, lockSuffix); ok && validGateway(g) {
 		return g, true
 	}
@@ -148,7 +148,7 @@ func (s *Store) CleanTemp(ctx context.Context, before time.Time) (int, error) {
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		owner, lock := tempOwner(e.Name())
+		owner, lock := TempOwner(e.Name())
 		if e.IsDir() || owner != "" && !isGone(owner) {
 			continue
 		}
@@ -180,7 +180,7 @@ func (s *Store) WalkTemp(ctx context.Context, fn func(blob.Info) error) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if _, lock := tempOwner(e.Name()); lock || e.IsDir() {
+		if _, lock := TempOwner(e.Name()); lock || e.IsDir() {
 			continue
 		}
 		info, err := e.Info()

@@ -56,7 +56,7 @@ func tempFiles(t *testing.T, dir string) (files map[string][]string, locks []str
 	}
 	files = make(map[string][]string)
 	for _, e := range entries {
-		g, lock := tempOwner(e.Name())
+		g, lock := TempOwner(e.Name())
 		if lock {
 			locks = append(locks, g)
 		} else {

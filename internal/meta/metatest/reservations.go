@@ -20,6 +20,7 @@ var reservationCases = []testCase{
 	{"Reservations/Admission", testReservationsAdmission},
 	{"Reservations/RequestRate", testReservationsRequestRate},
 	{"Reservations/ConcurrentAdmission", testReservationsConcurrentAdmission},
+	{"Reservations/PerBucketLimit", testReservationsPerBucketLimit},
 	{"Reservations/BucketDelete", testReservationsBucketDelete},
 	{"Reservations/Between", testReservationsBetween},
 }
@@ -215,6 +216,33 @@ func testReservationsConcurrentAdmission(t *testing.T, s meta.Store) {
 	if passed != fit {
 		t.Errorf("%d of %d racing creations passed, want exactly %d", passed, n, fit)
 	}
+}
+
+// testReservationsPerBucketLimit: a bucket holds at most
+// meta.MaxReservationsPerBucket reservations that have not ended at the
+// new one's CreatedAt; ended ones do not count, nor other buckets'; a
+// refusal stores nothing, and a cancel makes room.
+func testReservationsPerBucketLimit(t *testing.T, s meta.Store) {
+	ctx := t.Context()
+	mkBucket(t, s, "b")
+	mkBucket(t, s, "other")
+	c := meta.Capacity{Read: 1 << 20}
+	createReservations(t, s, c, rsv("ended", "b", 1, 0, -2, 0)) // ends at CreatedAt: not counted
+	for i := range meta.MaxReservationsPerBucket {
+		createReservations(t, s, c, rsv(fmt.Sprintf("r%03d", i), "b", 1, 0, i%5, 6))
+	}
+	err := s.CreateReservation(ctx, rsv("one-too-many", "b", 1, 0, 7, 8), c)
+	wantErr(t, "CreateReservation past the bound", err, meta.ErrTooManyReservations)
+	if err != nil && !strings.Contains(err.Error(), "bucket b") {
+		t.Errorf("the refusal %q does not name the bucket", err)
+	}
+	_, err = s.GetReservation(ctx, "one-too-many")
+	wantErr(t, "GetReservation(refused)", err, meta.ErrNoSuchReservation)
+	createReservations(t, s, c, rsv("elsewhere", "other", 1, 0, 0, 1))
+	if err := s.DeleteReservation(ctx, "b", "r000"); err != nil {
+		t.Fatal(err)
+	}
+	createReservations(t, s, c, rsv("room", "b", 1, 0, 7, 8))
 }
 
 func testReservationsBucketDelete(t *testing.T, s meta.Store) {

@@ -24,9 +24,10 @@ const reservationColumns = `r.id, b.name, r.read_bps, r.write_bps, r.rps, r.star
 
 // CreateReservation implements meta.Store. In one transaction it takes the
 // bucket's row (FOR KEY SHARE, lock order 1: DeleteBucket waits for it),
-// then the admission lock, reads the reservations overlapping r's window
-// and inserts r if it fits: two gateways admitting at once are serial, and
-// together never exceed c.
+// then the admission lock, counts the bucket's reservations that have not
+// ended and reads those overlapping r's window, and inserts r if it fits:
+// two gateways admitting at once are serial, and together never exceed c
+// nor meta.MaxReservationsPerBucket.
 func (s *Store) CreateReservation(ctx context.Context, r meta.Reservation, c meta.Capacity) error {
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		bid, err := lockBucket(ctx, tx, r.Bucket, false)
@@ -34,6 +35,14 @@ func (s *Store) CreateReservation(ctx context.Context, r meta.Reservation, c met
 			return err
 		}
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(admissionLock)); err != nil {
+			return err
+		}
+		var live int
+		if err := tx.QueryRow(ctx, "SELECT COUNT(*) FROM reservations WHERE bucket_id = $1 AND end_at > $2",
+			bid, r.CreatedAt.Unix()).Scan(&live); err != nil {
+			return err
+		}
+		if err := meta.AdmitCount(r, live); err != nil {
 			return err
 		}
 		overlapping, err := reservations(ctx, tx, " WHERE r.end_at > $1 AND r.start_at < $2", r.Start.Unix(), r.End.Unix())

@@ -11,13 +11,21 @@ import (
 
 const reservationCols = `r.id, b.name, r.read_bps, r.write_bps, r.rps, r.start_at, r.end_at, r.owner, r.principal, r.created_at`
 
-// CreateReservation implements meta.Store. The overlap query and the
-// insert run in one write transaction: the single writer serialises
-// admissions.
+// CreateReservation implements meta.Store. The count, the overlap query
+// and the insert run in one write transaction: the single writer
+// serialises admissions.
 func (s *Store) CreateReservation(ctx context.Context, r meta.Reservation, c meta.Capacity) error {
 	return s.write(ctx, func(tx querier) error {
 		id, err := bucketID(ctx, tx, r.Bucket)
 		if err != nil {
+			return err
+		}
+		var live int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM reservations WHERE bucket_id = ? AND end_at > ?`,
+			id, r.CreatedAt.Unix()).Scan(&live); err != nil {
+			return err
+		}
+		if err := meta.AdmitCount(r, live); err != nil {
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT `+reservationCols+` FROM reservations r JOIN buckets b ON b.id = r.bucket_id

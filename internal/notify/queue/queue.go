@@ -142,11 +142,10 @@ func Open(dataDir, gateway string, opts Options) (*Queue, error) {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	root := filepath.Join(dataDir, Dir)
-	dir := filepath.Join(root, gateway)
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	if err := os.MkdirAll(root, 0o750); err != nil {
 		return nil, err
 	}
-	unlock, err := datadir.LockPath(filepath.Join(dir, lockFile))
+	dir, unlock, err := datadir.LockGatewayDir(root, gateway, lockFile)
 	if err != nil {
 		return nil, fmt.Errorf("notification queue: %w", err)
 	}
