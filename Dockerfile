@@ -1,10 +1,11 @@
 # syntax=docker/dockerfile:1
 #
 # JOG as a container: a static binary on distroless/static, run as a
-# non-root user, data in the /data volume, S3 on port 9000.
+# non-root user, data in the /data volume, S3 on port 9000, the web console
+# on port 9001 (an origin of its own: ADR 0025).
 #
 #   make image        # docker build stamped with git describe, commit, date
-#   docker run -d -p 9000:9000 -v jog-data:/data \
+#   docker run -d -p 9000:9000 -p 9001:9001 -v jog-data:/data \
 #     -e JOG_ACCESS_KEY=... -e JOG_SECRET_KEY=... jog:<version>
 #
 # Settings come from JOG_* variables, flags after `server`, or a TOML
@@ -31,7 +32,7 @@ COPY --from=build --chown=65532:65532 /out/data /data
 USER 65532:65532
 ENV JOG_DATA_DIR=/data JOG_ADDR=:9000
 VOLUME ["/data"]
-EXPOSE 9000
+EXPOSE 9000 9001
 # jog health reads the same JOG_* variables (and JOG_CONFIG) as the server:
 # it probes /health/ready at JOG_ADDR, over https with JOG_TLS_CERT.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \

@@ -13,7 +13,9 @@
 # the page's own clock, performance.now()), and the median. Target: < 1 s.
 #
 # latency: the same `jog bench mixed` run (64 KiB at concurrency 16 by
-# default) against `jog server` and `jog server --console=false`, the two
+# default) against `jog server --console-addr same` (the console on the S3
+# port, where each request pays its prefix check; by default it has a port of
+# its own and the S3 port pays nothing) and `jog server --console=false`, the two
 # taking turns $PAIRS times (the first alternates from pair to pair), each
 # run on a fresh data directory. Results: $OUT (bench/results/<date>-console/)
 # holds <label>-p<pair>.json; the script ends with
@@ -53,11 +55,11 @@ latency() {
 	}
 	for p in $(seq "$pairs"); do
 		if [ $((p % 2)) = 1 ]; then
-			run jog-console "$p"
+			run jog-console "$p" --console-addr same
 			run jog-noconsole "$p" --console=false
 		else
 			run jog-noconsole "$p" --console=false
-			run jog-console "$p"
+			run jog-console "$p" --console-addr same
 		fi
 	done
 	"$bin" bench compare --baseline jog-noconsole "$out"/*.json

@@ -57,7 +57,7 @@ setup() {
 	for i in $(seq 1 "$n"); do
 		local addr=127.0.0.1:$((PORT + i))
 		"${pin[@]}" "$sbin" server --addr "$addr" --data-dir "$data" "${meta[@]}" --access-key "$AK" --secret-key "$SK" \
-			--log-level warn >>"$data.log" 2>&1 &
+			--log-level warn --console=false >>"$data.log" 2>&1 &
 		pids+=($!)
 		for _ in $(seq 100); do curl -sf -o /dev/null "http://$addr/health/ready" && break; sleep 0.1; done
 		endpoints+=${endpoints:+,}http://$addr

@@ -51,7 +51,7 @@ mkdir -p "$data"
 
 echo "== jog on 127.0.0.1:$port, data dir $data, fsync always"
 "$work/jog" server --addr "127.0.0.1:$port" --data-dir "$data" --fsync always \
-  --access-key "$access" --secret-key "$secret" --log-level warn >"$work/jog.log" 2>&1 &
+  --access-key "$access" --secret-key "$secret" --log-level warn --console=false >"$work/jog.log" 2>&1 &
 jog_pid=$!
 
 echo "== load for $duration ($workers workers, bodies up to $max_size bytes)"

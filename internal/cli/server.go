@@ -55,8 +55,15 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 1
 		}
 	}
+	consoleAddr, err := srv.ListenConsole(ln.Addr())
+	if err != nil {
+		ln.Close()
+		srv.Close()
+		log.Error("listen failed", "err", err)
+		return 1
+	}
 	reloadOnHangup(ctx, srv, log)
-	printBanner(stdout, ln.Addr(), srv, cfg)
+	printBanner(stdout, ln.Addr(), consoleAddr, srv, cfg)
 	tctx, stopTuning := context.WithCancel(ctx)
 	defer stopTuning()
 	go tuneProcs(tctx, srv.Blobs().SyncTime, procsWindow, log)
@@ -77,10 +84,15 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-func printBanner(w io.Writer, addr net.Addr, srv *server.Server, cfg config.Config) {
+// printBanner says where the server listens (addr) and its console
+// (consoleAddr; nil when it is on the S3 port), and the root's key.
+func printBanner(w io.Writer, addr, consoleAddr net.Addr, srv *server.Server, cfg config.Config) {
 	fmt.Fprintf(w, "JOG %s listening on %s\n", Version, addr)
-	if cfg.Console && cfg.ConsoleAddr == "" {
-		fmt.Fprintf(w, "Console: %s/console/ (sign in with the access key and secret)\n", consoleURL(addr, cfg))
+	if cfg.Console {
+		if consoleAddr == nil {
+			consoleAddr = addr
+		}
+		fmt.Fprintf(w, "Console: %s/console/ (sign in with the access key and secret)\n", consoleURL(consoleAddr, cfg))
 	}
 	c := srv.Credentials
 	switch {

@@ -133,10 +133,14 @@ type Config struct {
 	// kept within half of it (both logged and counted).
 	BucketLogSpoolMax Size
 	// Console serves the web console at /console/ (internal/console, ADR
-	// 0023); ConsoleAddr, when set, serves it on a listener of its own
-	// instead of the S3 port; ConsoleSession is how long a sign-in lasts.
+	// 0023) on a listener of its own, ConsoleAddr (console.go: derived
+	// from Addr when empty), or on the S3 port when ConsoleAddr is
+	// ConsoleSame (ADR 0025); ConsoleS3URL is the S3 endpoint its links
+	// and previews name (else the console's host at the S3 port);
+	// ConsoleSession is how long a sign-in lasts.
 	Console        bool
 	ConsoleAddr    string
+	ConsoleS3URL   string
 	ConsoleSession time.Duration
 	// Notify are the settings of bucket event notifications (notify.go).
 	Notify Notify
@@ -252,9 +256,10 @@ func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&c.SQLiteCheckpoints, "sqlite-checkpoints", c.SQLiteCheckpoints,
 		"run SQLite's WAL checkpoints in the server; false leaves them to Litestream run beside it (implied by --replicate-to) (env "+envName("sqlite-checkpoints")+")")
 	names = append(names, "sqlite-checkpoints")
-	fs.BoolVar(&c.Console, "console", c.Console, "serve the web console at /console/ (env "+envName("console")+")")
+	fs.BoolVar(&c.Console, "console", c.Console, "serve the web console, at /console/ on --console-addr (env "+envName("console")+")")
 	names = append(names, "console")
-	str(&c.ConsoleAddr, "console-addr", "serve the web console (and S3) on this address instead of at /console/ on the S3 port, e.g. 127.0.0.1:9001")
+	str(&c.ConsoleAddr, "console-addr", "address of the web console's own listener, an origin apart from the objects'; empty: --addr's host at its port + 1 (:9001 beside :9000); "+ConsoleSame+": at /console/ on the S3 port instead")
+	str(&c.ConsoleS3URL, "console-s3-url", "the S3 endpoint the console's share links, downloads and previews name, e.g. https://s3.example.com behind a proxy (empty: the console's host name at the S3 port)")
 	dur(&c.ConsoleSession, "console-session", "how long a console sign-in lasts (15m to 36h)")
 	names = c.bindNotify(fs, names)
 	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv(EnvReplicateAccessKey), getenv(EnvReplicateSecretKey)
@@ -411,9 +416,7 @@ func (c Config) Validate() error {
 	if c.ReplicateTo != "" && !strings.HasPrefix(c.ReplicateTo, "s3://") {
 		errs = append(errs, fmt.Errorf("--replicate-to %q: want s3://bucket/path", c.ReplicateTo))
 	}
-	if c.Console && (c.ConsoleSession < 15*time.Minute || c.ConsoleSession > 36*time.Hour) {
-		errs = append(errs, fmt.Errorf("--console-session %v: want 15m to 36h, as STS sessions", c.ConsoleSession))
-	}
+	errs = append(errs, c.validateConsole()...)
 	errs = append(errs, c.validateNotify()...)
 	return errors.Join(errs...)
 }

@@ -46,6 +46,13 @@ type Config struct {
 	// they carry (path-style at the bare domain, never a virtual host).
 	Region string
 	Domain string
+	// S3URL is the S3 endpoint's origin (http(s)://host[:port]) that
+	// presigned links name and the pages may load previews from;
+	// S3Port, when set, the S3 listener's port: the console is served on
+	// a listener of its own, and the S3 origin is the request's host
+	// name at that port. Without either, the request's own origin.
+	S3URL  string
+	S3Port func() string
 	// Session is how long a sign-in lasts (DefaultSession when 0).
 	Session time.Duration
 	// TrustForwardedFor takes the client's address (the sign-in
@@ -149,7 +156,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.api(w, r, rest)
 		return
 	}
-	h.static.serve(w, r, strings.TrimPrefix(p, Prefix))
+	h.static.serve(w, r, strings.TrimPrefix(p, Prefix), pageCSP(h.s3Origin(r)))
 }
 
 // api serves /console/api/<rest>.

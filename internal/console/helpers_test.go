@@ -69,7 +69,7 @@ func signIn(t *testing.T, srv *testutil.Server, key, secret string) *session {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("sign-in as %s: %s %s", key, resp.Status, body)
 	}
-	s := &session{t: t, base: srv.URL, hc: srv.HTTPClient(), info: map[string]string{}}
+	s := &session{t: t, base: srv.Console, hc: srv.HTTPClient(), info: map[string]string{}}
 	if err := json.Unmarshal(body, &s.info); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func signIn(t *testing.T, srv *testutil.Server, key, secret string) *session {
 func post(t *testing.T, srv *testutil.Server, key, secret string) (*http.Response, []byte) {
 	t.Helper()
 	b, _ := json.Marshal(map[string]string{"accessKey": key, "secretKey": secret})
-	resp, err := srv.HTTPClient().Post(srv.URL+"/console/api/session", "application/json", strings.NewReader(string(b)))
+	resp, err := srv.HTTPClient().Post(srv.Console+"/console/api/session", "application/json", strings.NewReader(string(b)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -141,12 +143,15 @@ const maxPresign = 7 * 24 * time.Hour
 const defaultPresign = time.Hour
 
 // presign answers POST /console/api/presign {"bucket","key","versionId",
-// "expires"} with a presigned GET URL of the object on the request's
-// host, signed with the session's credentials: it lasts expires seconds
-// (an hour when 0), at most 7 days and never past the session. With
-// "inline": true the URL asks for Content-Disposition: inline (S3's
+// "expires"} with a presigned GET URL of the object on the S3 origin
+// (s3Origin), signed with the session's credentials: it lasts expires
+// seconds (an hour when 0), at most 7 days and never past the session.
+// With "inline": true the URL asks for Content-Disposition: inline (S3's
 // response-content-disposition), so that a preview frame draws an object
-// stored as an attachment instead of downloading it.
+// stored as an attachment instead of downloading it; with "download":
+// true, for attachment with the key's base name, so that a link
+// downloads the object (a link's download attribute is ignored across
+// origins).
 func (h *Handler) presign(w http.ResponseWriter, r *http.Request, s *Session) {
 	if r.Method != http.MethodPost {
 		methodNotAllowed(w, "POST")
@@ -158,6 +163,7 @@ func (h *Handler) presign(w http.ResponseWriter, r *http.Request, s *Session) {
 		VersionID string `json:"versionId"`
 		Expires   int64  `json:"expires"`
 		Inline    bool   `json:"inline"`
+		Download  bool   `json:"download"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 16<<10)).Decode(&in); err != nil || in.Bucket == "" || in.Key == "" || in.Expires < 0 {
 		writeError(w, http.StatusBadRequest, "InvalidRequest", "The body must be JSON {\"bucket\", \"key\", \"versionId\", \"expires\"} with a bucket, a key and expires in seconds.")
@@ -175,23 +181,44 @@ func (h *Handler) presign(w http.ResponseWriter, r *http.Request, s *Session) {
 		writeError(w, http.StatusUnauthorized, codeExpired, "The session is about to expire; sign in again.")
 		return
 	}
-	scheme := "http"
-	if h.secure(r) {
-		scheme = "https"
+	origin, err := url.Parse(h.s3Origin(r))
+	if err != nil || origin.Host == "" {
+		writeError(w, http.StatusBadRequest, "InvalidRequest", "The S3 endpoint's address cannot be made from this request's host.")
+		return
 	}
 	q := sigv4.SecurityTokenHeader + "=" + queryEscape(s.Token)
 	if in.VersionID != "" {
 		q = "versionId=" + queryEscape(in.VersionID) + "&" + q
 	}
-	if in.Inline {
+	switch {
+	case in.Inline:
 		q = "response-content-disposition=inline&" + q
+	case in.Download:
+		q = "response-content-disposition=" + queryEscape(attachment(path.Base(in.Key))) + "&" + q
 	}
-	req := &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: scheme, Host: r.Host, Path: "/" + in.Bucket + "/" + in.Key, RawQuery: q}}
+	req := &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: origin.Scheme, Host: origin.Host, Path: "/" + in.Bucket + "/" + in.Key, RawQuery: q}}
 	sigv4.PresignRequest(req, s.AccessKeyID, s.Secret.Reveal(), h.cfg.Region, now, d)
 	writeJSON(w, http.StatusOK, struct {
 		URL     string `json:"url"`
 		Expires string `json:"expires"`
 	}{req.URL.String(), now.Add(d).UTC().Format(time.RFC3339)})
+}
+
+// attachment is a Content-Disposition saving the object as name: RFC
+// 6266's filename* (UTF-8, every byte but RFC 5987's attr-char
+// percent-encoded).
+func attachment(name string) string {
+	var b strings.Builder
+	b.WriteString("attachment; filename*=UTF-8''")
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$&+-.^_`|~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }
 
 // queryEscape percent-encodes a query value as SigV4 does (a space is

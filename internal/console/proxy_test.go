@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -284,10 +283,11 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
-// TestBucketNamedConsole: signed path-style requests to a bucket named
+// TestBucketNamedConsole: with the console on the S3 port
+// (--console-addr=same), signed path-style requests to a bucket named
 // "console" reach S3, while an unsigned /console/ is the console.
 func TestBucketNamedConsole(t *testing.T) {
-	srv := startServer(t)
+	srv := startServer(t, func(c *config.Config) { c.ConsoleAddr = config.ConsoleSame })
 	ctx := t.Context()
 	c := srv.AWSClient(t)
 	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("console")}); err != nil {
@@ -327,27 +327,79 @@ func TestBucketNamedConsole(t *testing.T) {
 	}
 }
 
-// TestConsoleAddr: with --console-addr the console is served there (with
-// S3, for its presigned URLs), and the S3 port has none.
+// TestConsoleAddr: by default the console is served on a listener of
+// its own and nothing else is: not S3 (a presigned URL of an HTML object
+// there would run on the console's origin), and the S3 port has no
+// console; the console's presigned links name the S3 port, with the
+// console's host name. With --console-s3-url they name that endpoint.
 func TestConsoleAddr(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	srv := startServer(t)
+	if srv.Console == "" || srv.Console == srv.URL {
+		t.Fatalf("the console is at %q, the S3 port at %q: want a listener of its own", srv.Console, srv.URL)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	srv := startServer(t, func(c *config.Config) { c.ConsoleAddr = addr })
 	resp, b := fetch(t, srv.URL+"/console/")
 	if resp.StatusCode == http.StatusOK || !strings.Contains(string(b), "<Error>") {
 		t.Errorf("the S3 port serves the console: %s %.100s", resp.Status, b)
 	}
-	consoleSrv := *srv
-	consoleSrv.URL = "http://" + addr
-	s := signIn(t, &consoleSrv, testutil.AccessKey, testutil.SecretKey)
-	if resp, body := s.call(http.MethodPut, "/console/api/s3/via-console", nil); resp.StatusCode != http.StatusOK {
-		t.Fatalf("CreateBucket via --console-addr: %s %s", resp.Status, body)
+	resp, b = fetch(t, srv.Console+"/")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "<html") {
+		t.Errorf("GET / on the console's listener: %s %.100s; want the console's page", resp.Status, b)
 	}
-	if _, err := srv.AWSClient(t).HeadBucket(t.Context(), &s3.HeadBucketInput{Bucket: aws.String("via-console")}); err != nil {
-		t.Fatalf("the bucket made through --console-addr: %v", err)
+	c := srv.AWSClient(t)
+	if _, err := c.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("pages")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("pages"), Key: aws.String("a.html"),
+		Body: strings.NewReader("<script>alert(1)</script>"), ContentType: aws.String("text/html")}); err != nil {
+		t.Fatal(err)
+	}
+	s := signIn(t, srv, testutil.AccessKey, testutil.SecretKey)
+	resp, out := s.presign("pages", "a.html", 60)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("presign: %s %v", resp.Status, out)
+	}
+	u, err := url.Parse(out["url"])
+	if err != nil || "http://"+u.Host != srv.URL {
+		t.Fatalf("presigned URL %q: want it on the S3 port, %s", out["url"], srv.URL)
+	}
+	if get, body := fetch(t, out["url"]); get.StatusCode != http.StatusOK || string(body) != "<script>alert(1)</script>" ||
+		get.Header.Get("Content-Security-Policy") != "sandbox" {
+		t.Errorf("GET the presigned URL: %s, CSP %q, %q", get.Status, get.Header.Get("Content-Security-Policy"), body)
+	}
+	u.Host = strings.TrimPrefix(srv.Console, "http://")
+	if get, body := fetch(t, u.String()); get.StatusCode != http.StatusNotFound || strings.Contains(string(body), "alert") {
+		t.Errorf("the presigned URL on the console's listener: %s %q; want 404, no object", get.Status, body)
+	}
+	// The page may show previews from the S3 origin.
+	page, _ := fetch(t, srv.Console+"/console/")
+	if csp := page.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "img-src 'self' blob: data: "+srv.URL+";") ||
+		!strings.Contains(csp, "frame-src 'self' blob: "+srv.URL+";") {
+		t.Errorf("the page's CSP %q: want img-src and frame-src to allow %s", csp, srv.URL)
+	}
+
+	proxied := startServer(t, func(c *config.Config) { c.ConsoleS3URL = "https://s3.example.com" })
+	s = signIn(t, proxied, testutil.AccessKey, testutil.SecretKey)
+	if _, out := s.presign("pages", "a.html", 60); !strings.HasPrefix(out["url"], "https://s3.example.com/pages/a.html?") {
+		t.Errorf("with --console-s3-url: presigned URL %q", out["url"])
+	}
+}
+
+// TestConsoleSame: with --console-addr=same the console is on the S3
+// port, and its presigned links name the address it was reached at.
+func TestConsoleSame(t *testing.T) {
+	srv := startServer(t, func(c *config.Config) { c.ConsoleAddr = config.ConsoleSame })
+	if srv.Console != srv.URL {
+		t.Fatalf("the console is at %q: want the S3 port, %s", srv.Console, srv.URL)
+	}
+	s := signIn(t, srv, testutil.AccessKey, testutil.SecretKey)
+	if resp, body := s.call(http.MethodPut, "/console/api/s3/via-console", nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("CreateBucket via the console: %s %s", resp.Status, body)
+	}
+	if _, err := srv.AWSClient(t).PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("via-console"), Key: aws.String("k"),
+		Body: strings.NewReader("v")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, out := s.presign("via-console", "k", 60); !strings.HasPrefix(out["url"], srv.URL+"/via-console/k?") {
+		t.Errorf("presigned URL %q: want it on %s", out["url"], srv.URL)
 	}
 }

@@ -48,7 +48,7 @@ func TestSignIn(t *testing.T) {
 	}
 
 	// A form (text/plain, as another site's page could send) is refused.
-	form, err := srv.HTTPClient().Post(srv.URL+"/console/api/session", "text/plain",
+	form, err := srv.HTTPClient().Post(srv.Console+"/console/api/session", "text/plain",
 		strings.NewReader(`{"accessKey":"`+testutil.AccessKey+`","secretKey":"`+testutil.SecretKey+`"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestCSRF(t *testing.T) {
 	resp, body = s.do(req)
 	wantJSONError(t, resp, body, http.StatusForbidden, "InvalidCsrfToken")
 	// No cookie.
-	anon := &session{t: t, base: srv.URL, hc: srv.HTTPClient(), csrf: s.csrf}
+	anon := &session{t: t, base: srv.Console, hc: srv.HTTPClient(), csrf: s.csrf}
 	resp, body = anon.call(http.MethodGet, "/console/api/s3/", nil)
 	wantJSONError(t, resp, body, http.StatusUnauthorized, "NotSignedIn")
 	// With both: ListBuckets.

@@ -16,13 +16,6 @@ import (
 	"time"
 )
 
-// pageCSP is the console page's Content-Security-Policy: its own scripts
-// and styles only (no inline script, no eval), objects previewed from
-// blob: URLs the page made or from this origin, nothing framing it.
-const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; " +
-	"media-src 'self' blob:; frame-src 'self' blob:; object-src 'none'; connect-src 'self'; " +
-	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-
 // hashedName matches the file names of a build's fingerprinted assets
 // under assets/ (assets/app-3f9a1c2e.js, assets/index.B4xk_9Qz.css):
 // their content never changes under that name, so browsers may keep
@@ -90,8 +83,9 @@ func compressible(ctype string) bool {
 
 // serve answers GET/HEAD /console/<name>: the file, or index.html for a
 // path of the UI's own routes (a missing file in one of the UI's
-// directories, e.g. assets/, is 404).
-func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) {
+// directories, e.g. assets/, is 404), with the Content-Security-Policy
+// csp.
+func (s *static) serve(w http.ResponseWriter, r *http.Request, name, csp string) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -112,7 +106,7 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request, name string) {
 		}
 	}
 	h := w.Header()
-	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")

@@ -69,11 +69,6 @@ type Config struct {
 	// Observer, when set, is handed every request's Record once it is
 	// answered (metrics, access logs). Nil: no Record is built.
 	Observer Observer
-	// SandboxDocuments keeps objects a browser would run scripts in (HTML,
-	// SVG, XML) from running them on this origin (sandboxDocument): set
-	// when the web console, whose session cookie a script there could
-	// use, is served on the same origin.
-	SandboxDocuments bool
 }
 
 // Handler serves the S3 API over a service.Service.

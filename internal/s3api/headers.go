@@ -126,29 +126,3 @@ func storageClassHeader(h http.Header) (string, error) {
 	}
 	return v, nil
 }
-
-// sandboxDocument makes the response an opaque-origin sandbox
-// (Content-Security-Policy: sandbox) when its Content-Type — the
-// object's, or the response-content-type a request asked for — is one a
-// browser runs scripts in, and forbids sniffing another: an HTML or SVG
-// object opened from a presigned link or a public bucket then cannot act
-// through the web console on the same origin with the console's cookie.
-// Other types (images, PDF, video, downloads) are left as they are.
-func sandboxDocument(h http.Header) {
-	h.Set("X-Content-Type-Options", "nosniff")
-	if activeContent(h.Get("Content-Type")) {
-		h.Set("Content-Security-Policy", "sandbox")
-	}
-}
-
-// activeContent reports a media type a browser renders as a document
-// that can run scripts: HTML, XHTML, SVG and XML (+xml).
-func activeContent(ct string) bool {
-	mt, _, _ := strings.Cut(ct, ";")
-	mt = strings.ToLower(strings.TrimSpace(mt))
-	switch mt {
-	case "text/html", "text/xml", "application/xml", "text/xsl", "":
-		return true
-	}
-	return strings.HasSuffix(mt, "+xml")
-}

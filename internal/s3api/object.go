@@ -173,9 +173,7 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	setObjectHeaders(hdr, o, q)
-	if h.cfg.SandboxDocuments {
-		sandboxDocument(hdr)
-	}
+	sandboxDocument(hdr)
 	h.setExpiration(hdr, r, o)
 	if b.ObjectLock {
 		if err := h.setLockHeaders(hdr, r, o); err != nil {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/bodytimeout"
@@ -19,11 +20,12 @@ import (
 
 // withConsole mounts the web console (internal/console, --console) on
 // next, the server's handler: its requests are signed with a session's
-// temporary credentials and served by next, as any client's. Without
-// --console-addr it is served on the S3 port at /console/ (a request
-// elsewhere costs one prefix check); with it, on that listener only,
-// which also serves next (its presigned URLs name the host they were
-// made on), and the S3 port has no console.
+// temporary credentials and served by next, as any client's. By default
+// it is served on a listener of its own (config.ConsoleListen), an
+// origin apart from the objects', which serves nothing else; the S3 port
+// then has no console, and the console's links name the S3 port. With
+// --console-addr=same it is served on the S3 port at /console/ (a
+// request elsewhere costs one prefix check). ADR 0025.
 //
 // The console's handler reads sign-ins and its own API's bodies under
 // bodyLimits (the S3 requests it proxies keep that timing), and a sign-in
@@ -32,12 +34,20 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 	if !s.cfg.Console {
 		return next, nil
 	}
-	c, err := console.New(console.Config{
+	own, err := s.cfg.ConsoleListen()
+	if err != nil {
+		return nil, err
+	}
+	cfg := console.Config{
 		Handler: next, Keys: keys, Sealer: serverKey, Authorizer: az, Metrics: s.metrics.Handler(),
-		Region: s.cfg.Region, Domain: s.cfg.Domain, Session: s.cfg.ConsoleSession,
+		Region: s.cfg.Region, Domain: s.cfg.Domain, Session: s.cfg.ConsoleSession, S3URL: s.cfg.ConsoleS3URL,
 		TrustForwardedFor: s.cfg.TrustForwardedFor, Logger: s.log.With("component", "console"),
 		Revoker: revoker(s.stores.Meta), Anonymous: anonymous,
-	})
+	}
+	if own != "" {
+		cfg.S3Port = s.s3Port.Load
+	}
+	c, err := console.New(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -46,18 +56,33 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 	go func() { defer close(done); c.SyncRevocations(ctx, s.sessionsChanged) }()
 	s.stopRevocations = func() { cancel(); <-done }
 	timed := bodytimeout.Handler(c, bodyLimits(s.cfg))
-	mounted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	if own != "" {
+		s.consoleHandler = consoleOnly(timed)
+		return next, nil
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, consolePath) && console.Wants(r) {
 			timed.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
+	}), nil
+}
+
+// consoleOnly serves the console's own listener: the console under
+// /console, "/" sent there, and nothing else (no S3: an object served on
+// the console's origin could use its session).
+func consoleOnly(c http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case p == consolePath || strings.HasPrefix(p, console.Prefix):
+			c.ServeHTTP(w, r)
+		case p == "/":
+			http.Redirect(w, r, console.Prefix, http.StatusFound)
+		default:
+			http.Error(w, "Not found: the web console is at "+console.Prefix+"; S3 is served on another port.", http.StatusNotFound)
+		}
 	})
-	if s.cfg.ConsoleAddr != "" {
-		s.consoleHandler = mounted
-		return next, nil
-	}
-	return mounted, nil
 }
 
 // revoker is the store's record of sign-outs, final on every gateway
@@ -71,16 +96,43 @@ func revoker(store meta.Store) meta.SessionRevoker {
 // its slash, which a browser may be sent to.
 const consolePath = "/console"
 
-// serveConsole serves the console on --console-addr until the returned
-// stop is called (a no-op without the flag).
-func (s *Server) serveConsole(ctx context.Context) (stop func(context.Context), err error) {
-	if s.consoleHandler == nil {
-		return func(context.Context) {}, nil
-	}
-	ln, err := net.Listen("tcp", s.cfg.ConsoleAddr)
+// s3PortOf is the port of the S3 listener's address.
+func s3PortOf(a net.Addr) string {
+	_, port, err := net.SplitHostPort(a.String())
 	if err != nil {
-		return nil, fmt.Errorf("console listen: %w", err)
+		return ""
 	}
+	return port
+}
+
+// ListenConsole opens the console's own listener, when it has one
+// (config.ConsoleListen), and records the port of the S3 listener s3,
+// which the console's links name. It returns the console's address, nil
+// when it has no listener of its own. Serve calls it when the caller has
+// not (the caller calls it first to print the address).
+func (s *Server) ListenConsole(s3 net.Addr) (net.Addr, error) {
+	s.s3Port.Store(s3PortOf(s3))
+	if s.consoleHandler == nil {
+		return nil, nil
+	}
+	if s.consoleLn == nil {
+		addr, _ := s.cfg.ConsoleListen() // checked by withConsole
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("console listen: %w", err)
+		}
+		s.consoleLn = ln
+	}
+	return s.consoleLn.Addr(), nil
+}
+
+// serveConsole serves the console on its own listener until the returned
+// stop is called (a no-op when it has none).
+func (s *Server) serveConsole(ctx context.Context, s3 net.Addr) (stop func(context.Context), err error) {
+	if _, err := s.ListenConsole(s3); err != nil || s.consoleLn == nil {
+		return func(context.Context) {}, err
+	}
+	ln := s.consoleLn
 	hs := s.httpServer(ctx, s.consoleHandler)
 	go func() {
 		if err := s.serveOn(hs, ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -93,4 +145,15 @@ func (s *Server) serveConsole(ctx context.Context) (stop func(context.Context), 
 			hs.Close()
 		}
 	}, nil
+}
+
+// portHolder is the S3 listener's port, set once it listens.
+type portHolder struct{ v atomic.Value }
+
+func (p *portHolder) Store(port string) { p.v.Store(port) }
+
+// Load is the port ("" before the S3 listener is known).
+func (p *portHolder) Load() string {
+	v, _ := p.v.Load().(string)
+	return v
 }

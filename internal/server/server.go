@@ -57,8 +57,12 @@ type Server struct {
 	// stopReplication brings the metadata's replica up to date and stops
 	// replicating (replicate.go).
 	stopReplication func(context.Context) error
-	// consoleHandler serves --console-addr (console.go); nil without it.
+	// consoleHandler serves the console's own listener, consoleLn, opened
+	// by ListenConsole (console.go); nil when the console has none.
 	consoleHandler http.Handler
+	consoleLn      net.Listener
+	// s3Port is the S3 listener's port, which the console's links name.
+	s3Port portHolder
 	// sessionsChanged kicks the console's revocation sync (notify.go);
 	// stopRevocations stops that sync and waits (console.go).
 	sessionsChanged chan struct{}
@@ -166,8 +170,6 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
 		Reservations: reservations, Scheduler: scheduler,
 		Observer: s3api.Observers{s.metrics.Requests(), observer},
-		// The console shares its origin with the objects served.
-		SandboxDocuments: cfg.Console,
 	})
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
@@ -357,7 +359,7 @@ func (s *Server) serveOn(hs *http.Server, ln net.Listener) error {
 // drains in-flight requests (up to drainTimeout) and closes the stores.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := s.httpServer(ctx, s.handler)
-	stopConsole, err := s.serveConsole(ctx)
+	stopConsole, err := s.serveConsole(ctx, ln.Addr())
 	if err != nil {
 		return errors.Join(err, s.closeStores())
 	}
@@ -407,4 +409,9 @@ const drainTimeout = 5 * time.Minute
 func (s *Server) Blobs() backend.Blobs { return s.stores.Blobs }
 
 // Close releases the stores of a server that was never served.
-func (s *Server) Close() error { return s.closeStores() }
+func (s *Server) Close() error {
+	if s.consoleLn != nil {
+		s.consoleLn.Close()
+	}
+	return s.closeStores()
+}

@@ -18,6 +18,9 @@ import (
 // of its choosing; the test's end stops it.
 type Jog struct {
 	URL string
+	// Console is the web console's origin (http://127.0.0.1:port), from
+	// the banner's "Console:" line; "" when it printed none.
+	Console string
 	// Banner holds the lines the server printed on stdout at start-up:
 	// from "… listening on ADDR" to half a second after it.
 	Banner []string
@@ -85,6 +88,10 @@ func StartJog(t testing.TB, bin string, env []string, args ...string) *Jog {
 				break
 			}
 			j.Banner = append(j.Banner, l)
+			if _, u, ok := strings.Cut(l, "Console: "); ok {
+				u, _, _ = strings.Cut(u, " ")
+				j.Console = strings.TrimSuffix(u, "/console/")
+			}
 		case <-time.After(500 * time.Millisecond):
 			done = true
 		}

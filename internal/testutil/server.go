@@ -26,8 +26,11 @@ const (
 
 // Server is a running JOG server.
 type Server struct {
-	URL     string // http://127.0.0.1:port
-	Addr    string // 127.0.0.1:port
+	URL  string // http://127.0.0.1:port
+	Addr string // 127.0.0.1:port
+	// Console is the web console's origin (http://127.0.0.1:port): its
+	// own listener's, or URL with --console-addr=same; "" when it is off.
+	Console string
 	DataDir string
 	Config  config.Config
 	// Blobs is the running server's blob store, for tests that count or
@@ -134,6 +137,13 @@ func Start(t testing.TB, cfg config.Config) *Server {
 		srv.Close()
 		t.Fatalf("listen: %v", err)
 	}
+	consoleAddr, err := srv.ListenConsole(ln.Addr())
+	if err != nil {
+		cancel()
+		ln.Close()
+		srv.Close()
+		t.Fatalf("console listen: %v", err)
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
 	scheme := "http://"
@@ -141,6 +151,12 @@ func Start(t testing.TB, cfg config.Config) *Server {
 		scheme = "https://"
 	}
 	s := &Server{URL: scheme + ln.Addr().String(), Addr: ln.Addr().String(), DataDir: cfg.DataDir, Config: cfg, Blobs: srv.Blobs(), Swept: srv.Swept()}
+	switch {
+	case consoleAddr != nil:
+		s.Console = scheme + consoleAddr.String()
+	case cfg.Console:
+		s.Console = s.URL
+	}
 	stopped := false
 	s.stop = func() {
 		if stopped {

@@ -44,7 +44,7 @@ endpoint="http://127.0.0.1:$port"
 # --fsync never: this test checks the protocol, not durability, and must not
 # crawl when other tests load the disk.
 "$tmp/jog" server --addr "127.0.0.1:$port" --data-dir "$tmp/data" \
-	--access-key "$access_key" --secret-key "$secret_key" --region us-east-1 --fsync never \
+	--access-key "$access_key" --secret-key "$secret_key" --region us-east-1 --fsync never --console=false \
 	>"$tmp/server.out" 2>"$tmp/server.log" &
 server_pid=$!
 

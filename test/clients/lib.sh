@@ -99,7 +99,7 @@ start_jog() {
 	jog_port=$(free_port)
 	jog_endpoint="$scheme://127.0.0.1:$jog_port"
 	"$tmp/jog" server --addr "127.0.0.1:$jog_port" --data-dir "$tmp/$sname.data" \
-		--access-key "$access_key" --secret-key "$secret_key" --region "$region" \
+		--access-key "$access_key" --secret-key "$secret_key" --region "$region" --console=false \
 		--fsync "$fsync" "${args[@]}" >"$tmp/$sname.out" 2>"$tmp/$sname.log" &
 	jog_pid=$!
 	jog_pids+=("$jog_pid")

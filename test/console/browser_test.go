@@ -43,13 +43,13 @@ type browser struct {
 }
 
 // startConsole starts `jog server` with args and a browser on its
-// console. Without Chromium the test skips (fails when CI is set), as it
+// console (its own origin, or the S3 port's with --console-addr=same). Without Chromium the test skips (fails when CI is set), as it
 // does under -short.
 func startConsole(t *testing.T, args ...string) (*jogServer, *browser) {
 	t.Helper()
 	path := needChromium(t)
 	srv := startJog(t, args...)
-	return srv, newBrowser(t, path, srv.URL)
+	return srv, newBrowser(t, path, srv.Console)
 }
 
 // needChromium returns Chromium's path, or skips the test: without

@@ -12,8 +12,15 @@
 //     long listing, and signs out.
 //   - TestConsoleAccess: a wrong secret is refused; an IAM user allowed only to
 //     list and read sees AccessDenied when uploading.
-//   - TestConsoleOwnAddress: with --console-addr the console is served there,
-//     not on the S3 port, and its share links name that address.
+//   - TestConsoleOwnAddress: by default the console is on a port of its own
+//     (the banner's), which serves no object, and not on the S3 port; its
+//     share and download links name the S3 port, and an image preview
+//     loads from there; with --console-addr=same it is on the S3 port.
+//   - TestConsoleXSS (issue 37): pages with a script stored under 40
+//     Content-Type values (lists, parameters, SVG, XML, x-mixed-replace…),
+//     opened through presigned links in Chromium and Firefox (firefox/xss.mjs)
+//     signed in as the root, the console on its own origin and on the S3
+//     port: no script may run, no console call succeed, no user appear.
 //   - TestFirefox: the flows again in Firefox (firefox/flows.mjs, needing
 //     `npm ci` in firefox/): sign-in by keyboard, a wrong secret, uploads (20
 //     MiB multipart with progress, 20 files into a new folder), the

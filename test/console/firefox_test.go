@@ -112,7 +112,7 @@ func TestFirefox(t *testing.T) {
 	multipartBefore := srv.requests(t, "CompleteMultipartUpload")
 
 	runNode(t, node, "flows.mjs",
-		"JOG_URL="+srv.URL, "JOG_FIREFOX="+firefox, "JOG_FILES="+dir, "JOG_ALBUM="+string(albumJSON),
+		"JOG_URL="+srv.Console, "JOG_S3_URL="+srv.URL, "JOG_FIREFOX="+firefox, "JOG_FILES="+dir, "JOG_ALBUM="+string(albumJSON),
 		`JOG_TRIP=["day-1.txt","day-2.txt"]`,
 		"JOG_ACCESS_KEY="+testutil.AccessKey, "JOG_SECRET_KEY="+testutil.SecretKey,
 		"JOG_VIEWER_KEY="+viewerKey, "JOG_VIEWER_SECRET="+viewerSecret,

@@ -55,7 +55,7 @@ func TestConsoleFirstPage(t *testing.T) {
 			t.Fatalf("open a tab: %v", err)
 		}
 		start := time.Now()
-		tb.do("open "+page, wait, chromedp.Navigate(srv.URL+page), chromedp.WaitVisible(chromedp.CSS(first.css)))
+		tb.do("open "+page, wait, chromedp.Navigate(srv.Console+page), chromedp.WaitVisible(chromedp.CSS(first.css)))
 		wall := time.Since(start)
 		// performance.now(): milliseconds since the navigation started, in
 		// the page's own clock.

@@ -238,7 +238,7 @@ func TestConsoleFlows(t *testing.T) {
 		link := p.until("the share URL", wait, `(document.querySelector('[data-test="share-url"]') || {}).value || ''`)
 		u, err := url.Parse(link)
 		if err != nil || u.Host != strings.TrimPrefix(srv.URL, "http://") {
-			p.t.Fatalf("share URL %q: not on the server's address %s (%v)", link, srv.URL, err)
+			p.t.Fatalf("share URL %q: not on the S3 port's address %s (%v)", link, srv.URL, err)
 		}
 		if got := u.Query().Get("X-Amz-Expires"); got != expires {
 			p.t.Errorf("share URL expires in %s s, the page chose %s", got, expires)
@@ -329,7 +329,7 @@ func TestConsoleFlows(t *testing.T) {
 		p.open("/console/")
 		p.click(hook("signout"))
 		p.visible(hook("signin-access-key"))
-		if st := sessionStatus(p.t, srv.URL, cookie); st != http.StatusUnauthorized {
+		if st := sessionStatus(p.t, srv.Console, cookie); st != http.StatusUnauthorized {
 			p.t.Errorf("GET /console/api/session with the signed-out session's cookie: %d, want 401", st)
 		}
 		p.open("/console/b/" + bucket + "/")

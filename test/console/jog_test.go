@@ -62,11 +62,14 @@ func jogBinary(t *testing.T) string {
 
 // jogServer is a `jog server` process on a loopback port the kernel chose.
 type jogServer struct {
-	URL  string // http://127.0.0.1:port
-	srv  *testutil.Server
-	cmd  *exec.Cmd
-	log  *testutil.SyncBuffer
-	done chan error
+	URL string // http://127.0.0.1:port, the S3 port
+	// Console is the console's origin (http://127.0.0.1:port), from the
+	// banner: a port of its own, or URL with --console-addr=same.
+	Console string
+	srv     *testutil.Server
+	cmd     *exec.Cmd
+	log     *testutil.SyncBuffer
+	done    chan error
 }
 
 // startJog runs `jog server --addr 127.0.0.1:0` over a fresh data dir with
@@ -88,8 +91,9 @@ func startJog(t *testing.T, args ...string) *jogServer {
 		t.Fatal(err)
 	}
 	s := &jogServer{cmd: cmd, log: log, done: make(chan error, 1)}
-	// The banner's first line names the address: "JOG v… listening on 127.0.0.1:port".
-	addr := make(chan string, 1)
+	// The banner's first line names the address: "JOG v… listening on
+	// 127.0.0.1:port"; the next, the console's: "Console: http://…/console/ …".
+	addr, console := make(chan string, 1), make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
@@ -98,6 +102,13 @@ func startJog(t *testing.T, args ...string) *jogServer {
 			if _, a, ok := strings.Cut(line, " listening on "); ok {
 				select {
 				case addr <- strings.TrimSpace(a):
+				default:
+				}
+			}
+			if _, u, ok := strings.Cut(line, "Console: "); ok {
+				u, _, _ = strings.Cut(u, " ")
+				select {
+				case console <- strings.TrimSuffix(u, "/console/"):
 				default:
 				}
 			}
@@ -113,6 +124,11 @@ func startJog(t *testing.T, args ...string) *jogServer {
 		t.Fatalf("jog server exited: %v\n%s", err, log)
 	case <-time.After(30 * time.Second):
 		t.Fatalf("jog server printed no address in 30 s:\n%s", log)
+	}
+	select {
+	case s.Console = <-console:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("jog server printed no console address in 30 s:\n%s", log)
 	}
 	testutil.WaitReady(t, s.URL)
 	s.srv = &testutil.Server{URL: s.URL, Addr: strings.TrimPrefix(s.URL, "http://"),

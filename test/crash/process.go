@@ -142,7 +142,8 @@ func (h *harness) spawn(s *server) error {
 	}
 	defer logf.Close()
 	cmd := exec.Command(h.cfg.Bin, h.metaArgs("server", "--addr", s.addr, "--data-dir", h.cfg.DataDir,
-		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "info", "--fsync", "always")...)
+		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "info", "--fsync", "always",
+		"--console=false")...) // no console: its port, the next, is not reserved across restarts
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return err

@@ -55,7 +55,10 @@ func (g *gateway) start(ctx context.Context) error {
 		return err
 	}
 	cmd := exec.Command(g.bin, "server", "--addr", g.addr, "--data-dir", g.dataDir, "--meta", g.meta,
-		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "warn", "--fsync", "always")
+		"--access-key", accessKey, "--secret-key", secretKey, "--region", region, "--log-level", "warn", "--fsync", "always",
+		// The console on the S3 port: a port of its own would be the next,
+		// which the gateway's address, free when chosen, does not reserve.
+		"--console-addr", "same")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		logf.Close()

@@ -263,7 +263,8 @@ func startJog(t *testing.T, bin, dataDir, metaStore string, args ...string) *jog
 	l.Close()
 	p := &jogProcess{url: "http://" + addr, done: make(chan error, 1), log: &bytes.Buffer{}}
 	p.cmd = exec.Command(bin, append([]string{"server", "--addr", addr, "--data-dir", dataDir, "--meta", metaStore,
-		"--access-key", migAccess, "--secret-key", migSecret, "--region", "us-east-1", "--log-level", "warn"}, args...)...)
+		"--access-key", migAccess, "--secret-key", migSecret, "--region", "us-east-1", "--log-level", "warn",
+		"--console=false"}, args...)...) // no console: its port would be the next, not reserved
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

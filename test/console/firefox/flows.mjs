@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { env, launch, goto, stepper, until, visible, present, gone, click, type, hook, colorShare, sleep, WAIT } from './harness.mjs';
 
 const base = env('JOG_URL');
+const s3 = env('JOG_S3_URL');
 const files = env('JOG_FILES');
 const bucket = 'ff-versioned';
 const UPLOAD_WAIT = 5 * 60_000;
@@ -268,7 +269,7 @@ await step('share a link and fetch it', ['upload a folder'], async () => {
   await click(page, hook('share-create'));
   const link = await until(page, 'the share URL', () => document.querySelector('[data-test="share-url"]')?.value);
   const u = new URL(link);
-  if (u.origin !== base) fail(`share URL ${link} is not on the server's address ${base}`);
+  if (u.origin !== s3) fail(`share URL ${link} is not on the S3 port's address ${s3}`);
   if (u.searchParams.get('X-Amz-Expires') !== expires)
     fail(`share URL expires in ${u.searchParams.get('X-Amz-Expires')} s, the page chose ${expires}`);
   const res = await fetch(link);

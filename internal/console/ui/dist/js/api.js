@@ -140,11 +140,16 @@ export async function iam(action, params = {}) {
   return res.text();
 }
 
-/** presign returns a presigned GET URL of an object valid for expires seconds (inline: served with Content-Disposition: inline). */
-export async function presign(bucket, key, expires, versionId = '', inline = false) {
+/**
+ * presign returns a presigned GET URL of an object, on the S3 endpoint, valid for expires seconds:
+ * with inline, served with Content-Disposition: inline (a preview); with download, as an attachment
+ * named as the key (a link's download attribute is ignored across origins, and S3's is not the console's).
+ */
+export async function presign(bucket, key, expires, { versionId = '', inline = false, download = false } = {}) {
   const body = { bucket, key, expires };
   if (versionId) body.versionId = versionId;
   if (inline) body.inline = true;
+  if (download) body.download = true;
   const res = await call(`${BASE}/presign`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

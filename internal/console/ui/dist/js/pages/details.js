@@ -115,7 +115,7 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
       rows.map(([k, v, t]) => [h('dt', null, k), h('dd', t ? { 'data-test': t } : null, v)]),
     );
     try {
-      download.href = await api.presign(bucket, key, PREVIEW_URL_SECONDS);
+      download.href = await api.presign(bucket, key, PREVIEW_URL_SECONDS, { download: true });
       download.setAttribute('download', baseName(key));
       download.removeAttribute('aria-disabled');
     } catch (e) {
@@ -138,7 +138,7 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
         fill(preview, h('img', { src: url, alt: `Preview of ${baseName(key)}` }));
       } else if (kind === 'pdf') {
         // inline: a PDF stored as an attachment would download, not show.
-        const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS, '', true);
+        const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS, { inline: true });
         fill(preview, h('iframe', { src: url, title: `Preview of ${baseName(key)}` }));
       } else if (kind === 'text') {
         if (size === 0) {
@@ -236,7 +236,7 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
 
   async function downloadVersion(versionId) {
     try {
-      const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS, versionId);
+      const url = await api.presign(bucket, key, PREVIEW_URL_SECONDS, { versionId, download: true });
       const a = h('a', { href: url, download: baseName(key), hidden: true });
       document.body.append(a);
       a.click();

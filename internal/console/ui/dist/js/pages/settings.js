@@ -40,6 +40,33 @@ function section(title, test, load) {
   return h('section', { class: 'card settings', 'data-test': test }, h('h2', null, title), box, msg);
 }
 
+/** LIFECYCLE_EXAMPLE is the lifecycle configuration the empty editor shows as its placeholder, never as its value. */
+export const LIFECYCLE_EXAMPLE =
+  '<LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">\n  <Rule>\n    <ID>expire-tmp</ID>\n    <Filter><Prefix>tmp/</Prefix></Filter>\n    <Status>Enabled</Status>\n    <Expiration><Days>7</Days></Expiration>\n  </Rule>\n</LifecycleConfiguration>';
+
+/**
+ * lifecycleForm is the lifecycle rules' editor: a textarea holding the bucket's configuration xml ('' when it
+ * has none: the example is only a placeholder, so that nothing that deletes objects is saved by one click),
+ * saved with save(text) once it parses as XML; extra goes beside Save rules.
+ */
+export function lifecycleForm(xml, save, say, extra) {
+  const area = h('textarea', {
+    rows: 10,
+    spellcheck: 'false',
+    class: 'mono',
+    'aria-label': 'Lifecycle configuration XML',
+    'data-test': 'lifecycle-xml',
+    placeholder: `For example:\n${LIFECYCLE_EXAMPLE}`,
+    value: xml || '',
+  });
+  const submitted = saver(async () => {
+    if (!area.value.trim()) throw new Error('Write a lifecycle configuration first (the example shows one).');
+    parseXML(area.value);
+    await save(area.value);
+  }, say);
+  return form(null, submitted, area, h('div', { class: 'row' }, submit('Save rules', 'primary', { 'data-test': 'lifecycle-save' }), extra));
+}
+
 /** missing says whether an error is the "nothing configured" answer of a subresource GET. */
 function missing(e) {
   return e.status === 404 && e.code !== 'NoSuchBucket';
@@ -100,16 +127,7 @@ export function settingsPage(app, main, bucket) {
     section('Lifecycle rules', 'settings-lifecycle', async (box, reload, say) => {
       const xml = await configured('lifecycle');
       const rules = xml ? parseLifecycle(xml) : [];
-      const area = h('textarea', { rows: 10, spellcheck: 'false', class: 'mono', 'aria-label': 'Lifecycle configuration XML' });
-      area.value =
-        xml ||
-        '<LifecycleConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/">\n  <Rule>\n    <ID>expire-tmp</ID>\n    <Filter><Prefix>tmp/</Prefix></Filter>\n    <Status>Enabled</Status>\n    <Expiration><Days>7</Days></Expiration>\n  </Rule>\n</LifecycleConfiguration>';
       const days = (n) => (n ? `${n} d` : '');
-      const save = saver(async () => {
-        parseXML(area.value);
-        await put('lifecycle', area.value, 'application/xml');
-        await reload();
-      }, say);
       fill(
         box,
         rules.length
@@ -127,11 +145,14 @@ export function settingsPage(app, main, bucket) {
               ),
             )
           : h('p', { class: 'hint' }, 'No rules.'),
-        form(
-          null,
-          save,
-          area,
-          h('div', { class: 'row' }, submit('Save rules'), rules.length > 0 && remover('Remove all rules', 'lifecycle', reload, say)),
+        lifecycleForm(
+          xml,
+          async (text) => {
+            await put('lifecycle', text, 'application/xml');
+            await reload();
+          },
+          say,
+          rules.length > 0 && remover('Remove all rules', 'lifecycle', reload, say),
         ),
       );
     }),
