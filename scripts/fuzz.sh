@@ -5,7 +5,9 @@
 # package, so new ones are picked up without editing this script.
 #
 #   scripts/fuzz.sh                      # every target, 30s each
-#   FUZZTIME=5m scripts/fuzz.sh          # longer
+#   FUZZTIME=5m scripts/fuzz.sh          # longer: with 2 workers (-parallel,
+#                                        # FUZZ_PARALLEL, default: the cores),
+#                                        # about 10 CPU-minutes per target
 #   FUZZTIME=20s scripts/fuzz.sh ./internal/s3api   # only some packages
 #
 # A failing input is written by `go test` to the package's
@@ -17,6 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZTIME=${FUZZTIME:-30s}
+FUZZ_PARALLEL=${FUZZ_PARALLEL:-$(nproc)}
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
   mapfile -t pkgs < <(go list ./...)
@@ -39,16 +42,24 @@ for pkg in "${pkgs[@]}"; do
     echo "== $importpath $name ($FUZZTIME)"
     log=$(mktemp)
     start=$(date +%s)
-    go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" 2>&1 | tee "$log"
+    cpuf=$(mktemp)
+    # The CPU time of the fuzzer and its workers (children of go test),
+    # so a report can say how many CPU-minutes a target really had.
+    # (Debian's package time; without it the column says "?").
+    timer=()
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "$cpuf" -f '%U %S')
+    "${timer[@]}" go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -parallel "$FUZZ_PARALLEL" "$pkg" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     took=$(( $(date +%s) - start ))
+    cpu=$(awk 'NF == 2 { c = $1 + $2; ok = 1 } END { if (ok) printf "%.0f", c; else print "?" }' "$cpuf")
+    rm -f "$cpuf"
     execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
     corpus=$(grep -oE 'total: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
     if [ "$rc" -ne 0 ]; then
       failed+=("$importpath $name")
-      summary+=("$(printf '%-58s %-32s FAIL  %10s execs %4ss' "$importpath" "$name" "$execs" "$took")")
+      summary+=("$(printf '%-58s %-32s FAIL  %10s execs %4ss cpu %5ss' "$importpath" "$name" "$execs" "$took" "$cpu")")
     else
-      summary+=("$(printf '%-58s %-32s ok    %10s execs %4ss corpus %s' "$importpath" "$name" "$execs" "$took" "$corpus")")
+      summary+=("$(printf '%-58s %-32s ok    %10s execs %4ss cpu %5ss corpus %s' "$importpath" "$name" "$execs" "$took" "$cpu" "$corpus")")
     fi
     if [ "${FUZZ_SAVE_CORPUS:-}" = 1 ] && [ -d "$cache/$importpath/$name" ]; then
       mkdir -p "$dir/testdata/fuzz/$name"
