@@ -33,12 +33,13 @@ type slowAnswer struct {
 }
 
 // slowRequest sends req's head (its Host, Content-Length and headers,
-// signed or not) on a connection of its own, then first, then one more
+// signed or not) on a connection of its own to req's host (the S3 port, or
+// the console's: the anonymous share spans both), then first, then one more
 // byte of the body every gap until the server answers, and reports the
 // answer (status 0 and the error when there is none within a minute).
 func slowRequest(t *testing.T, srv *testutil.Server, kind string, req *http.Request, first string, gap time.Duration) <-chan slowAnswer {
 	t.Helper()
-	conn, err := net.Dial("tcp", srv.Addr)
+	conn, err := net.Dial("tcp", req.URL.Host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,10 @@ func slowForm(t *testing.T, srv *testutil.Server, gap time.Duration) <-chan slow
 
 // slowSignIn is a console sign-in whose JSON trickles.
 func slowSignIn(t *testing.T, srv *testutil.Server, gap time.Duration) <-chan slowAnswer {
-	req := itest.RawRequest(t, srv, http.MethodPost, "/console/api/session", nil)
+	req, err := http.NewRequest(http.MethodPost, srv.Console+"/console/api/session", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.ContentLength = 500
 	req.Header.Set("Content-Type", "application/json")
 	return slowRequest(t, srv, "sign-in", req, `{"accessKey": "`, gap)
