@@ -9,6 +9,10 @@
 #                                        # FUZZ_PARALLEL, default: the cores),
 #                                        # about 10 CPU-minutes per target
 #   FUZZTIME=20s scripts/fuzz.sh ./internal/s3api   # only some packages
+#   FUZZ_CPU=600 FUZZTIME=2m scripts/fuzz.sh   # each target in 2m rounds until
+#                                        # it has had 600 CPU-seconds (a
+#                                        # shared machine gives a time budget
+#                                        # fewer CPU-seconds than it says)
 #
 # A failing input is written by `go test` to the package's
 # testdata/fuzz/<FuzzName>/ directory; commit it with the fix so it stays a
@@ -47,13 +51,24 @@ for pkg in "${pkgs[@]}"; do
     # so a report can say how many CPU-minutes a target really had.
     # (Debian's package time; without it the column says "?").
     timer=()
-    [ -x /usr/bin/time ] && timer=(/usr/bin/time -o "$cpuf" -f '%U %S')
-    "${timer[@]}" go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -parallel "$FUZZ_PARALLEL" "$pkg" 2>&1 | tee "$log"
-    rc=${PIPESTATUS[0]}
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -a -o "$cpuf" -f '%U %S')
+    # Rounds: one unless FUZZ_CPU asks for more CPU-seconds than a round
+    # gave. Each round starts from the corpus the rounds before it built
+    # (go test keeps it in the build cache), so rounds add up.
+    execs=0 rc=0
+    while :; do
+      "${timer[@]}" go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -parallel "$FUZZ_PARALLEL" "$pkg" 2>&1 | tee -a "$log" >"$log.round"
+      rc=${PIPESTATUS[0]}
+      cat "$log.round"
+      e=$(grep -oE 'execs: [0-9]+' "$log.round" | tail -1 | grep -oE '[0-9]+' || echo 0)
+      execs=$((execs + e))
+      cpu=$(awk 'NF == 2 { c += $1 + $2; ok = 1 } END { if (ok) printf "%.0f", c; else print "?" }' "$cpuf")
+      [ "$rc" -ne 0 ] && break
+      [ -z "${FUZZ_CPU:-}" ] || [ "$cpu" = "?" ] || [ "$cpu" -ge "$FUZZ_CPU" ] && break
+    done
+    rm -f "$log.round"
     took=$(( $(date +%s) - start ))
-    cpu=$(awk 'NF == 2 { c = $1 + $2; ok = 1 } END { if (ok) printf "%.0f", c; else print "?" }' "$cpuf")
     rm -f "$cpuf"
-    execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
     corpus=$(grep -oE 'total: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
     if [ "$rc" -ne 0 ]; then
       failed+=("$importpath $name")
@@ -70,7 +85,7 @@ for pkg in "${pkgs[@]}"; do
 done
 
 echo
-echo "== fuzz summary ($total targets, $FUZZTIME each)"
+echo "== fuzz summary ($total targets, $FUZZTIME each${FUZZ_CPU:+, rounds until ${FUZZ_CPU} CPU-s})"
 printf '%s\n' "${summary[@]}"
 if [ ${#failed[@]} -ne 0 ]; then
   echo
