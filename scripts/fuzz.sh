@@ -76,6 +76,7 @@ for pkg in "${pkgs[@]}"; do
     else
       summary+=("$(printf '%-58s %-32s ok    %10s execs %4ss cpu %5ss corpus %s' "$importpath" "$name" "$execs" "$took" "$cpu" "$corpus")")
     fi
+    echo "== done: ${summary[-1]}"
     if [ "${FUZZ_SAVE_CORPUS:-}" = 1 ] && [ -d "$cache/$importpath/$name" ]; then
       mkdir -p "$dir/testdata/fuzz/$name"
       cp -n "$cache/$importpath/$name"/* "$dir/testdata/fuzz/$name/" 2>/dev/null || true
