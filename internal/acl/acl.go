@@ -63,6 +63,11 @@ type Error struct{ Code, Message string }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
+// S3Error is what a client is told (s3api.ClientError).
+func (e *Error) S3Error() (code string, status int, message string) {
+	return e.Code, http.StatusBadRequest, e.Message
+}
+
 func malformed() error {
 	return &Error{"MalformedACLError", "The XML you provided was not well-formed or did not validate against our published schema"}
 }

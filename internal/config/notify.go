@@ -3,6 +3,8 @@ package config
 import (
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,34 +16,72 @@ import (
 // docs/NOTIFICATIONS.md): the targets buckets may name, and the bound of
 // the durable queue of deliveries.
 type Notify struct {
-	// Webhooks and NATS are the targets, "ID=URL" each; WebhookTokens
-	// the webhooks' bearer tokens, "ID=TOKEN" each (a secret: its flag's
-	// name says so, and --print-config masks it).
-	Webhooks, NATS, WebhookTokens List
+	// Targets and Tokens hold, by kind (target.Kinds), the "ID=URL"
+	// entries of --notify-<kind> and the "ID=TOKEN" entries of
+	// --notify-<kind>-token (a secret: its flag's name says so, and
+	// --print-config masks it).
+	Targets, Tokens Lists
 	// QueueMax bounds the bytes of the queue on this gateway's disk:
 	// past it events are refused (logged, counted) rather than stored; 0
 	// (a Config not from BindFlags) means DefaultNotifyQueueMax.
 	QueueMax Size
 }
 
+// Lists are flags of entries by kind of target.
+type Lists map[string]*List
+
+// Of is the list of a kind (target.Webhook, target.NATS), made empty if
+// there is none yet.
+func (ls *Lists) Of(kind string) *List {
+	if *ls == nil {
+		*ls = Lists{}
+	}
+	if (*ls)[kind] == nil {
+		(*ls)[kind] = &List{}
+	}
+	return (*ls)[kind]
+}
+
+// items are the entries by kind.
+func (ls Lists) items() map[string][]string {
+	m := make(map[string][]string, len(ls))
+	for k, l := range ls {
+		m[k] = l.Items
+	}
+	return m
+}
+
+// String shows the entries by kind, in the order of the kinds' names.
+func (ls Lists) String() string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(ls)) {
+		fmt.Fprintf(&b, "%s:%q ", k, ls[k].Items)
+	}
+	return strings.TrimSuffix(b.String(), " ")
+}
+
 // DefaultNotifyQueueMax is --notify-queue-max's default.
 const DefaultNotifyQueueMax = 1 << 30
 
-// bindNotify registers the notification flags on fs and returns names
-// with theirs added.
+// bindNotify registers the notification flags on fs, two for each kind of
+// target (one without a token), and returns names with theirs added.
 func (c *Config) bindNotify(fs *flag.FlagSet, names []string) []string {
 	if c.Notify.QueueMax == 0 {
 		c.Notify.QueueMax = DefaultNotifyQueueMax
 	}
-	for _, f := range []struct {
+	type flagRow struct {
 		v           flag.Value
 		name, usage string
-	}{
-		{&c.Notify.Webhooks, "notify-webhook", "event notification target: ID=URL of a webhook taking a POST of each event as JSON (repeatable, or space-separated); its ARN is arn:jog:sqs:<region>:<ID>:webhook"},
-		{&c.Notify.WebhookTokens, "notify-webhook-token", "bearer token of a --notify-webhook: ID=TOKEN (repeatable, or space-separated; prefer the env variable: a flag shows in process listings)"},
-		{&c.Notify.NATS, "notify-nats", "event notification target: ID=nats://[user:password@]host:4222/subject, each event published to the subject (repeatable, or space-separated); its ARN is arn:jog:sqs:<region>:<ID>:nats"},
-		{&c.Notify.QueueMax, "notify-queue-max", "most bytes of undelivered event notifications kept on this gateway's disk, e.g. 1GiB; past it new events are refused (logged and counted)"},
-	} {
+	}
+	var rows []flagRow
+	for _, k := range target.Kinds() {
+		rows = append(rows, flagRow{c.Notify.Targets.Of(k.Name), k.Flag(), k.FlagUsage()})
+		if k.Token {
+			rows = append(rows, flagRow{c.Notify.Tokens.Of(k.Name), k.TokenFlag(), k.TokenUsage()})
+		}
+	}
+	rows = append(rows, flagRow{&c.Notify.QueueMax, "notify-queue-max", "most bytes of undelivered event notifications kept on this gateway's disk, e.g. 1GiB; past it new events are refused (logged and counted)"})
+	for _, f := range rows {
 		fs.Var(f.v, f.name, f.usage+" (env "+envName(f.name)+")")
 		names = append(names, f.name)
 	}
@@ -50,7 +90,7 @@ func (c *Config) bindNotify(fs *flag.FlagSet, names []string) []string {
 
 // NotifyTargets parses the notification targets (checked by Validate).
 func (c Config) NotifyTargets() ([]target.Spec, error) {
-	return target.ParseSpecs(c.Notify.Webhooks.Items, c.Notify.NATS.Items, c.Notify.WebhookTokens.Items)
+	return target.ParseSpecs(c.Notify.Targets.items(), c.Notify.Tokens.items())
 }
 
 // validateNotify checks the notification settings.

@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -115,6 +116,11 @@ var ErrTransition = errors.New("lifecycle transitions to other storage classes a
 type RuleError struct{ Code, Msg string }
 
 func (e *RuleError) Error() string { return e.Msg }
+
+// S3Error is what a client is told (s3api.ClientError).
+func (e *RuleError) S3Error() (code string, status int, message string) {
+	return e.Code, http.StatusBadRequest, e.Msg
+}
 
 func invalidArgument(format string, args ...any) error {
 	return &RuleError{Code: "InvalidArgument", Msg: fmt.Sprintf(format, args...)}

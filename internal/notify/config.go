@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -68,6 +69,14 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string { return e.Code + ": " + e.Msg }
+
+// S3Error is what a client is told (s3api.ClientError).
+func (e *ConfigError) S3Error() (code string, status int, message string) {
+	if e.Code == CodeNotImplemented {
+		return e.Code, http.StatusNotImplemented, e.Msg
+	}
+	return e.Code, http.StatusBadRequest, e.Msg
+}
 
 // The error codes of ConfigError.
 const (

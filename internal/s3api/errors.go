@@ -60,83 +60,117 @@ var (
 	errRequestTimeout = &APIError{bodytimeout.Code, bodytimeout.Message, http.StatusBadRequest}
 )
 
+// ClientError is an error written for S3 clients below the edge (acl,
+// lifecycle, tagging and notify's refusals): its S3 code, HTTP status and
+// message reach the client as they are. It is the only way a domain
+// error's own text reaches a client: any other error gets its row's
+// message in errorTable (its text, which may hold a path or a socket
+// address, stays in the log) unless its row opts in with detail.
+type ClientError interface {
+	error
+	S3Error() (code string, status int, message string)
+}
+
+// The packages whose errors are ClientErrors.
+var (
+	_ ClientError = (*acl.Error)(nil)
+	_ ClientError = (*lifecycle.RuleError)(nil)
+	_ ClientError = (*tagging.Error)(nil)
+	_ ClientError = (*notify.ConfigError)(nil)
+)
+
+// Whether the text wrapped around a sentinel (fmt.Errorf("%w: ...")) is
+// sent as the message: only for sentinels whose wrappers write that text
+// for clients (a signature's or a name's fault, said in its terms).
+const (
+	fixed  = false // the row's message, whatever wraps the sentinel
+	detail = true  // the error's text, when something wraps the sentinel
+)
+
 // errorTable maps domain sentinels to wire errors. It is the one place where
 // storage, service and auth errors become S3 codes.
 var errorTable = []struct {
-	err error
-	api APIError
+	err    error
+	api    APIError
+	detail bool
 }{
-	{meta.ErrBucketNotFound, APIError{"NoSuchBucket", "The specified bucket does not exist.", http.StatusNotFound}},
-	{meta.ErrBucketExists, APIError{"BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.", http.StatusConflict}},
-	{meta.ErrBucketNotEmpty, APIError{"BucketNotEmpty", "The bucket you tried to delete is not empty.", http.StatusConflict}},
-	{meta.ErrObjectNotFound, APIError{"NoSuchKey", "The specified key does not exist.", http.StatusNotFound}},
-	{meta.ErrPreconditionFailed, *errPrecondition},
-	{service.ErrVersioningBusy, *errSlowDown}, // an unconditional write: SDKs retry 503, not 409
-	{meta.ErrConflict, APIError{"ConditionalRequestConflict", "A conflicting operation occurred. Retry the request.", http.StatusConflict}},
-	{meta.ErrUploadNotFound, APIError{"NoSuchUpload", "The specified multipart upload does not exist. The upload ID might be invalid, or the multipart upload might have been aborted or completed.", http.StatusNotFound}},
-	{cors.ErrNoConfig, APIError{"NoSuchCORSConfiguration", "The CORS configuration does not exist", http.StatusNotFound}},
-	{cors.ErrNoOrigin, APIError{"BadRequest", "Insufficient information. Origin request header needed.", http.StatusBadRequest}},
-	{cors.ErrNoBucket, APIError{"AccessForbidden", "CORSResponse: Bucket not found", http.StatusForbidden}},
-	{cors.ErrNotEnabled, APIError{"AccessForbidden", "CORSResponse: CORS is not enabled for this bucket.", http.StatusForbidden}},
-	{cors.ErrNotAllowed, APIError{"AccessForbidden", "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.", http.StatusForbidden}},
-	{service.ErrNoSuchBucketPolicy, APIError{"NoSuchBucketPolicy", "The bucket policy does not exist", http.StatusNotFound}},
+	// First: a failed read of the body is the connection's fault whatever
+	// else the error wraps, and its text names the client's socket.
+	{errClientRead, APIError{"IncompleteBody", "The request body could not be read to its end.", http.StatusBadRequest}, fixed},
+	{meta.ErrBucketNotFound, APIError{"NoSuchBucket", "The specified bucket does not exist.", http.StatusNotFound}, fixed},
+	{meta.ErrBucketExists, APIError{"BucketAlreadyOwnedByYou", "Your previous request to create the named bucket succeeded and you already own it.", http.StatusConflict}, fixed},
+	{meta.ErrBucketNotEmpty, APIError{"BucketNotEmpty", "The bucket you tried to delete is not empty.", http.StatusConflict}, fixed},
+	{meta.ErrObjectNotFound, APIError{"NoSuchKey", "The specified key does not exist.", http.StatusNotFound}, fixed},
+	{meta.ErrPreconditionFailed, *errPrecondition, fixed},
+	{service.ErrVersioningBusy, *errSlowDown, fixed}, // an unconditional write: SDKs retry 503, not 409
+	{meta.ErrConflict, APIError{"ConditionalRequestConflict", "A conflicting operation occurred. Retry the request.", http.StatusConflict}, fixed},
+	{meta.ErrUploadNotFound, APIError{"NoSuchUpload", "The specified multipart upload does not exist. The upload ID might be invalid, or the multipart upload might have been aborted or completed.", http.StatusNotFound}, fixed},
+	{cors.ErrNoConfig, APIError{"NoSuchCORSConfiguration", "The CORS configuration does not exist", http.StatusNotFound}, fixed},
+	{cors.ErrNoOrigin, APIError{"BadRequest", "Insufficient information. Origin request header needed.", http.StatusBadRequest}, fixed},
+	{cors.ErrNoBucket, APIError{"AccessForbidden", "CORSResponse: Bucket not found", http.StatusForbidden}, fixed},
+	{cors.ErrNotEnabled, APIError{"AccessForbidden", "CORSResponse: CORS is not enabled for this bucket.", http.StatusForbidden}, fixed},
+	{cors.ErrNotAllowed, APIError{"AccessForbidden", "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.", http.StatusForbidden}, fixed},
+	{service.ErrNoSuchBucketPolicy, APIError{"NoSuchBucketPolicy", "The bucket policy does not exist", http.StatusNotFound}, fixed},
 	// The message is the parser's reason ("Policy has invalid resource").
-	{policy.ErrMalformed, APIError{"MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'", http.StatusBadRequest}},
-	{tagging.ErrNoTagSet, APIError{"NoSuchTagSet", "The TagSet does not exist", http.StatusNotFound}},
-	{service.ErrNoOwnershipControls, APIError{"OwnershipControlsNotFoundError", "The bucket ownership controls were not found", http.StatusNotFound}},
-	{service.ErrNoPublicAccessBlock, APIError{"NoSuchPublicAccessBlockConfiguration", "The public access block configuration was not found", http.StatusNotFound}},
-	{lifecycle.ErrNoConfig, APIError{"NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist", http.StatusNotFound}},
-	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}},
-	{meta.ErrVersionMarker, *errInvalidVersionID},
-	{meta.ErrUnstorableKey, APIError{"InvalidArgument", "The metadata backend cannot store an object key with a NUL byte or invalid UTF-8.", http.StatusBadRequest}},
-	{meta.ErrPartChanged, APIError{"InvalidPart", "One or more of the specified parts changed while the upload was being completed.", http.StatusBadRequest}},
-	{service.ErrInvalidPart, APIError{"InvalidPart", "One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part's entity tag.", http.StatusBadRequest}},
-	{service.ErrInvalidPartOrder, APIError{"InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", http.StatusBadRequest}},
-	{service.ErrEntityTooSmall, APIError{"EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", http.StatusBadRequest}},
-	{service.ErrInvalidPartNumber, APIError{"InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", http.StatusBadRequest}},
-	{service.ErrNoParts, *errMalformedXML},
-	{service.ErrVersioningState, *errMalformedXML},
-	{meta.ErrObjectLocked, APIError{"AccessDenied", "Access Denied because object protected by object lock.", http.StatusForbidden}},
-	{meta.ErrNoObjectLock, *errNoLock},
-	{service.ErrLockedVersioning, APIError{"InvalidBucketState", "An Object Lock configuration is present on this bucket, so the versioning state cannot be changed.", http.StatusConflict}},
-	{service.ErrLockNotEnabled, APIError{"InvalidBucketState", "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration", http.StatusConflict}},
-	{service.ErrNoLockConfig, APIError{"ObjectLockConfigurationNotFoundError", "Object Lock configuration does not exist for this bucket", http.StatusNotFound}},
-	{service.ErrNoVersionLock, APIError{"NoSuchObjectLockConfiguration", "The specified object does not have a ObjectLock configuration", http.StatusNotFound}},
-	{service.ErrRetainUntilPast, APIError{"InvalidArgument", "The retain until date must be in the future!", http.StatusBadRequest}},
-	{service.ErrLockNeedsIntegrity, APIError{"InvalidRequest", "Content-MD5 OR x-amz-checksum- HTTP header is required for Put Object requests with Object Lock parameters", http.StatusBadRequest}},
-	{service.ErrLockPartNeedsIntegrity, APIError{"InvalidRequest", "Content-MD5 OR x-amz-checksum- HTTP header is required for Put Part requests with Object Lock parameters", http.StatusBadRequest}},
-	{service.ErrObjectSizeMismatch, APIError{"InvalidRequest", "The provided 'x-amz-mp-object-size' header value does not match what was computed.", http.StatusBadRequest}},
-	{service.ErrChecksumTypeMismatch, APIError{"InvalidRequest", "The upload was created using a different checksum type than the one given in x-amz-checksum-type.", http.StatusBadRequest}},
-	{service.ErrBadChecksumType, APIError{"InvalidRequest", "The checksum type is not valid for the checksum algorithm.", http.StatusBadRequest}},
-	{service.ErrInvalidCopyRange, APIError{"InvalidArgument", "The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy", http.StatusBadRequest}},
-	{sigv4.ErrChunkSignatureMismatch, APIError{"SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.", http.StatusForbidden}},
-	{sigv4.ErrTrailerSignatureMismatch, APIError{"SignatureDoesNotMatch", "The trailer signature we calculated does not match the signature you provided.", http.StatusForbidden}},
-	{sigv4.ErrDecodedLengthMismatch, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the x-amz-decoded-content-length HTTP header.", http.StatusBadRequest}},
-	{sigv4.ErrMissingDecodedLength, *errMissingLength},
-	{sigv4.ErrMalformedTrailer, APIError{"MalformedTrailerError", "The request contained trailing data that was not well-formed or did not conform to our published schema.", http.StatusBadRequest}},
-	{sigv4.ErrEmptyTrailer, APIError{"InvalidRequest", "A trailing header announced in x-amz-trailer has no value.", http.StatusBadRequest}},
-	{service.ErrInvalidBucketName, APIError{"InvalidBucketName", "The specified bucket is not valid.", http.StatusBadRequest}},
-	{service.ErrKeyTooLong, APIError{"KeyTooLongError", "Your key is too long.", http.StatusBadRequest}},
-	{service.ErrInvalidKey, APIError{"InvalidArgument", "The object key is not valid.", http.StatusBadRequest}},
-	{service.ErrBadDigest, APIError{"BadDigest", "The Content-MD5 you specified did not match what we received.", http.StatusBadRequest}},
-	{service.ErrIncompleteBody, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", http.StatusBadRequest}},
-	{errClientRead, APIError{"IncompleteBody", "The request body could not be read to its end.", http.StatusBadRequest}},
-	{service.ErrEntityTooLarge, APIError{"EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", http.StatusBadRequest}},
-	{sigv4.ErrMissingAuth, *errAccessDenied},
-	{sigv4.ErrInvalidAccessKeyID, APIError{"InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.", http.StatusForbidden}},
-	{sigv4.ErrInvalidToken, APIError{"InvalidToken", "The provided token is malformed or otherwise invalid.", http.StatusBadRequest}},
-	{sigv4.ErrExpiredToken, APIError{"ExpiredToken", "The provided token has expired.", http.StatusBadRequest}},
-	{sigv4.ErrSignatureDoesNotMatch, APIError{"SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.", http.StatusForbidden}},
-	{sigv4.ErrRequestTimeTooSkewed, APIError{"RequestTimeTooSkewed", "The difference between the request time and the current time is too large.", http.StatusForbidden}},
-	{sigv4.ErrExpired, APIError{"AccessDenied", "Request has expired", http.StatusForbidden}},
-	{sigv4.ErrAuthHeaderMalformed, APIError{"AuthorizationHeaderMalformed", "The authorization header is malformed.", http.StatusBadRequest}},
-	{sigv4.ErrQueryMalformed, APIError{"AuthorizationQueryParametersError", "The authorization query parameters are malformed.", http.StatusBadRequest}},
-	{sigv4.ErrMissingDate, APIError{"AccessDenied", "AWS authentication requires a valid Date or x-amz-date header", http.StatusForbidden}},
-	{sigv4.ErrMultipleAuth, APIError{"InvalidArgument", "Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter or the Authorization header should be specified.", http.StatusBadRequest}},
-	{sigv4.ErrUnsupportedAlgorithm, APIError{"InvalidArgument", "Unsupported authorization algorithm.", http.StatusBadRequest}},
-	{sigv4.ErrContentSHA256Mismatch, APIError{"XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.", http.StatusBadRequest}},
-	{sigv4.ErrMissingContentSHA256, APIError{"InvalidRequest", "Missing required header for this request: x-amz-content-sha256", http.StatusBadRequest}},
-	{sigv4.ErrInvalidContentSHA256, APIError{"InvalidArgument", "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD, or a valid sha256 value.", http.StatusBadRequest}},
+	{policy.ErrMalformed, APIError{"MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'", http.StatusBadRequest}, detail},
+	{tagging.ErrNoTagSet, APIError{"NoSuchTagSet", "The TagSet does not exist", http.StatusNotFound}, fixed},
+	{service.ErrNoOwnershipControls, APIError{"OwnershipControlsNotFoundError", "The bucket ownership controls were not found", http.StatusNotFound}, fixed},
+	{service.ErrNoPublicAccessBlock, APIError{"NoSuchPublicAccessBlockConfiguration", "The public access block configuration was not found", http.StatusNotFound}, fixed},
+	{lifecycle.ErrNoConfig, APIError{"NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist", http.StatusNotFound}, fixed},
+	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}, fixed},
+	{meta.ErrVersionMarker, *errInvalidVersionID, fixed},
+	{meta.ErrUnstorableKey, APIError{"InvalidArgument", "The metadata backend cannot store an object key with a NUL byte or invalid UTF-8.", http.StatusBadRequest}, fixed},
+	{meta.ErrPartChanged, APIError{"InvalidPart", "One or more of the specified parts changed while the upload was being completed.", http.StatusBadRequest}, fixed},
+	{service.ErrInvalidPart, APIError{"InvalidPart", "One or more of the specified parts could not be found. The part might not have been uploaded, or the specified entity tag might not have matched the part's entity tag.", http.StatusBadRequest}, detail},
+	{service.ErrInvalidPartOrder, APIError{"InvalidPartOrder", "The list of parts was not in ascending order. The parts list must be specified in order by part number.", http.StatusBadRequest}, fixed},
+	{service.ErrEntityTooSmall, APIError{"EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.", http.StatusBadRequest}, detail},
+	{service.ErrInvalidPartNumber, APIError{"InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", http.StatusBadRequest}, fixed},
+	{service.ErrNoParts, *errMalformedXML, fixed},
+	{cors.ErrMalformed, *errMalformedXML, fixed},
+	{lifecycle.ErrMalformed, *errMalformedXML, fixed},
+	{tagging.ErrMalformed, *errMalformedXML, fixed},
+	{notify.ErrMalformed, *errMalformedXML, fixed},
+	{service.ErrVersioningState, *errMalformedXML, fixed},
+	{meta.ErrObjectLocked, APIError{"AccessDenied", "Access Denied because object protected by object lock.", http.StatusForbidden}, fixed},
+	{meta.ErrNoObjectLock, *errNoLock, fixed},
+	{service.ErrLockedVersioning, APIError{"InvalidBucketState", "An Object Lock configuration is present on this bucket, so the versioning state cannot be changed.", http.StatusConflict}, fixed},
+	{service.ErrLockNotEnabled, APIError{"InvalidBucketState", "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration", http.StatusConflict}, fixed},
+	{service.ErrNoLockConfig, APIError{"ObjectLockConfigurationNotFoundError", "Object Lock configuration does not exist for this bucket", http.StatusNotFound}, fixed},
+	{service.ErrNoVersionLock, APIError{"NoSuchObjectLockConfiguration", "The specified object does not have a ObjectLock configuration", http.StatusNotFound}, fixed},
+	{service.ErrRetainUntilPast, APIError{"InvalidArgument", "The retain until date must be in the future!", http.StatusBadRequest}, fixed},
+	{service.ErrLockNeedsIntegrity, APIError{"InvalidRequest", "Content-MD5 OR x-amz-checksum- HTTP header is required for Put Object requests with Object Lock parameters", http.StatusBadRequest}, fixed},
+	{service.ErrLockPartNeedsIntegrity, APIError{"InvalidRequest", "Content-MD5 OR x-amz-checksum- HTTP header is required for Put Part requests with Object Lock parameters", http.StatusBadRequest}, fixed},
+	{service.ErrObjectSizeMismatch, APIError{"InvalidRequest", "The provided 'x-amz-mp-object-size' header value does not match what was computed.", http.StatusBadRequest}, detail},
+	{service.ErrChecksumTypeMismatch, APIError{"InvalidRequest", "The upload was created using a different checksum type than the one given in x-amz-checksum-type.", http.StatusBadRequest}, fixed},
+	{service.ErrBadChecksumType, APIError{"InvalidRequest", "The checksum type is not valid for the checksum algorithm.", http.StatusBadRequest}, detail},
+	{service.ErrInvalidCopyRange, APIError{"InvalidArgument", "The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy", http.StatusBadRequest}, fixed},
+	{sigv4.ErrChunkSignatureMismatch, APIError{"SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.", http.StatusForbidden}, fixed},
+	{sigv4.ErrTrailerSignatureMismatch, APIError{"SignatureDoesNotMatch", "The trailer signature we calculated does not match the signature you provided.", http.StatusForbidden}, fixed},
+	{sigv4.ErrDecodedLengthMismatch, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the x-amz-decoded-content-length HTTP header.", http.StatusBadRequest}, detail},
+	{sigv4.ErrMissingDecodedLength, *errMissingLength, fixed},
+	{sigv4.ErrMalformedTrailer, APIError{"MalformedTrailerError", "The request contained trailing data that was not well-formed or did not conform to our published schema.", http.StatusBadRequest}, detail},
+	{sigv4.ErrEmptyTrailer, APIError{"InvalidRequest", "A trailing header announced in x-amz-trailer has no value.", http.StatusBadRequest}, detail},
+	{service.ErrInvalidBucketName, APIError{"InvalidBucketName", "The specified bucket is not valid.", http.StatusBadRequest}, detail},
+	{service.ErrKeyTooLong, APIError{"KeyTooLongError", "Your key is too long.", http.StatusBadRequest}, fixed},
+	{service.ErrInvalidKey, APIError{"InvalidArgument", "The object key is not valid.", http.StatusBadRequest}, detail},
+	{service.ErrBadDigest, APIError{"BadDigest", "The Content-MD5 you specified did not match what we received.", http.StatusBadRequest}, detail},
+	{service.ErrIncompleteBody, APIError{"IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header.", http.StatusBadRequest}, detail},
+	{service.ErrEntityTooLarge, APIError{"EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.", http.StatusBadRequest}, fixed},
+	{sigv4.ErrMissingAuth, *errAccessDenied, fixed},
+	{sigv4.ErrInvalidAccessKeyID, APIError{"InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.", http.StatusForbidden}, fixed},
+	{sigv4.ErrInvalidToken, APIError{"InvalidToken", "The provided token is malformed or otherwise invalid.", http.StatusBadRequest}, detail},
+	{sigv4.ErrExpiredToken, APIError{"ExpiredToken", "The provided token has expired.", http.StatusBadRequest}, detail},
+	{sigv4.ErrSignatureDoesNotMatch, APIError{"SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.", http.StatusForbidden}, fixed},
+	{sigv4.ErrRequestTimeTooSkewed, APIError{"RequestTimeTooSkewed", "The difference between the request time and the current time is too large.", http.StatusForbidden}, fixed},
+	{sigv4.ErrExpired, APIError{"AccessDenied", "Request has expired", http.StatusForbidden}, fixed},
+	{sigv4.ErrAuthHeaderMalformed, APIError{"AuthorizationHeaderMalformed", "The authorization header is malformed.", http.StatusBadRequest}, detail},
+	{sigv4.ErrQueryMalformed, APIError{"AuthorizationQueryParametersError", "The authorization query parameters are malformed.", http.StatusBadRequest}, detail},
+	{sigv4.ErrMissingDate, APIError{"AccessDenied", "AWS authentication requires a valid Date or x-amz-date header", http.StatusForbidden}, fixed},
+	{sigv4.ErrMultipleAuth, APIError{"InvalidArgument", "Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter or the Authorization header should be specified.", http.StatusBadRequest}, detail},
+	{sigv4.ErrUnsupportedAlgorithm, APIError{"InvalidArgument", "Unsupported authorization algorithm.", http.StatusBadRequest}, detail},
+	{sigv4.ErrContentSHA256Mismatch, APIError{"XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.", http.StatusBadRequest}, detail},
+	{sigv4.ErrMissingContentSHA256, APIError{"InvalidRequest", "Missing required header for this request: x-amz-content-sha256", http.StatusBadRequest}, fixed},
+	{sigv4.ErrInvalidContentSHA256, APIError{"InvalidArgument", "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD, or a valid sha256 value.", http.StatusBadRequest}, detail},
 }
 
 // formErrors are the S3 codes of a PostObject form's refusals, by kind;
@@ -162,8 +196,9 @@ var qosErrors = map[qos.Kind]APIError{
 }
 
 // toAPIError maps any error to the wire error to send. Unknown errors become
-// InternalError (the caller logs them with the request ID). Detail wrapped
-// around an auth or validation sentinel becomes the message.
+// InternalError (the caller logs them with the request ID). Only a
+// ClientError's message, or the detail wrapped around a sentinel whose row
+// opts in, is the error's own text.
 func toAPIError(err error) (*APIError, bool) {
 	var ae *APIError
 	if errors.As(err, &ae) {
@@ -175,15 +210,16 @@ func toAPIError(err error) (*APIError, bool) {
 	for _, e := range errorTable {
 		if errors.Is(err, e.err) {
 			out := e.api
-			if e.api.Status == http.StatusBadRequest && err.Error() != e.err.Error() {
+			if e.detail && err.Error() != e.err.Error() {
 				out.Message = err.Error()
 			}
 			return &out, true
 		}
 	}
-	var aclErr *acl.Error
-	if errors.As(err, &aclErr) {
-		return &APIError{Code: aclErr.Code, Message: aclErr.Message, Status: http.StatusBadRequest}, true
+	var ce ClientError
+	if errors.As(err, &ce) {
+		code, status, msg := ce.S3Error()
+		return &APIError{Code: code, Message: msg, Status: status}, true
 	}
 	var qe *qos.Error
 	if errors.As(err, &qe) {
@@ -212,25 +248,6 @@ func toAPIError(err error) (*APIError, bool) {
 	if errors.As(err, &form) {
 		c := formErrors[form.Kind]
 		return apiErr(c.Status, c.Code, "%s", form.Msg), true
-	}
-	var nc *notify.ConfigError
-	if errors.As(err, &nc) {
-		status := http.StatusBadRequest
-		if nc.Code == notify.CodeNotImplemented {
-			status = http.StatusNotImplemented
-		}
-		return apiErr(status, nc.Code, "%s", nc.Msg), true
-	}
-	if errors.Is(err, cors.ErrMalformed) || errors.Is(err, lifecycle.ErrMalformed) || errors.Is(err, tagging.ErrMalformed) || errors.Is(err, notify.ErrMalformed) { // S3's message, not the detail
-		return errMalformedXML, true
-	}
-	var lcRule *lifecycle.RuleError
-	if errors.As(err, &lcRule) {
-		return apiErr(http.StatusBadRequest, lcRule.Code, "%s", lcRule.Msg), true
-	}
-	var tagErr *tagging.Error
-	if errors.As(err, &tagErr) {
-		return apiErr(http.StatusBadRequest, tagErr.Code, "%s", tagErr.Msg), true
 	}
 	var rule *cors.RuleError
 	if errors.As(err, &rule) {

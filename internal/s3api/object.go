@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -103,66 +104,105 @@ func contentMD5(h http.Header) ([]byte, error) {
 	return sum, nil
 }
 
-// getObject serves GET and HEAD: conditionals, Range or partNumber,
-// response-* overrides, checksums, and a zero-copy body.
+// getObject serves GET and HEAD: it resolves the version asked for, plans
+// the response (conditionals, Range or partNumber, response-* overrides,
+// checksums) and sends it, with a zero-copy body for GET.
 func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
-	part := 0
-	if _, ok := q["partNumber"]; ok {
-		n, err := partNumber(q)
+	obj, err := h.resolveObject(w, r)
+	if err != nil {
+		return err
+	}
+	if obj.body != nil {
+		defer obj.body.Close()
+	}
+	p, err := h.planObject(w.Header(), r, &obj)
+	if err != nil {
+		return err
+	}
+	return h.sendObject(w, r, obj.body, p)
+}
+
+// objectRead is the object version a GET or HEAD resolved.
+type objectRead struct {
+	o      meta.Object
+	body   service.ObjectReader // GET's open data; nil for HEAD
+	bucket meta.Bucket          // its versioning and lock state
+	part   int                  // the partNumber asked for; 0 for none
+	query  url.Values
+}
+
+// resolveObject reads the version a GET or HEAD names: partNumber (not
+// with Range), versionId, then the object — HEAD reads only its metadata,
+// GET opens its data with it, consistently — and its bucket's state. A
+// named version is served or refused, never replaced by the latest;
+// unversioned writes create the version "null". A delete marker is
+// refused with its headers.
+func (h *Handler) resolveObject(w http.ResponseWriter, r *request) (objectRead, error) {
+	res := objectRead{query: r.URL.Query()}
+	if _, ok := res.query["partNumber"]; ok {
+		n, err := partNumber(res.query)
 		if err != nil {
-			return err
+			return res, err
 		}
 		if r.Header.Get("Range") != "" {
-			return apiErr(http.StatusBadRequest, "InvalidRequest", "Cannot specify both Range header and partNumber query parameter.")
+			return res, apiErr(http.StatusBadRequest, "InvalidRequest", "Cannot specify both Range header and partNumber query parameter.")
 		}
-		part = n
+		res.part = n
 	}
-	// A named version is served or refused, never replaced by the latest;
-	// unversioned writes create the version "null". A delete marker is
-	// refused with its headers.
-	version := q.Get("versionId")
-	// HEAD reads only metadata; GET opens the data with it, consistently.
-	var o meta.Object
-	var body service.ObjectReader
+	version := res.query.Get("versionId")
 	var err error
 	if r.Method == http.MethodHead {
-		o, err = h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, part > 0)
+		res.o, err = h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, res.part > 0)
 	} else {
-		o, body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
+		res.o, res.body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
 	}
 	if err != nil {
 		if dmErr := deleteMarkerError(w, err, version != ""); dmErr != nil {
-			return dmErr
+			return res, dmErr
 		}
 		if version != "" && errors.Is(err, meta.ErrObjectNotFound) {
-			return errNoSuchVersion
+			return res, errNoSuchVersion
 		}
-		return err
-	}
-	if body != nil {
-		defer body.Close()
+		return res, err
 	}
 	// One bucket lookup (none when the store read it with the object)
 	// serves the version header and the lock headers.
-	b, err := h.svc.ObjectBucket(r.Context(), r.route.Bucket, o)
-	if err != nil {
-		return err
+	if res.bucket, err = h.svc.ObjectBucket(r.Context(), r.route.Bucket, res.o); err != nil {
+		if res.body != nil {
+			res.body.Close()
+		}
+		return objectRead{}, err
 	}
-	hdr := w.Header()
-	if v := service.VersionHeaderOf(b, o.VersionID); v != "" {
+	return res, nil
+}
+
+// objectPlan is the response planned for an objectRead: its status and
+// the bytes of the object it carries.
+type objectPlan struct {
+	status int
+	rng    byteRange
+}
+
+// planObject sets the response headers of obj and decides its status and
+// byte range: validators, then conditionals, then the part or Range asked
+// for, the object's own headers with the response-* overrides,
+// expiration, lock and (when asked) checksum headers, Content-Length.
+func (h *Handler) planObject(hdr http.Header, r *request, obj *objectRead) (objectPlan, error) {
+	o := &obj.o
+	if v := service.VersionHeaderOf(obj.bucket, o.VersionID); v != "" {
 		hdr.Set("X-Amz-Version-Id", v)
 	}
 	hdr.Set("ETag", `"`+o.ETag+`"`)
 	hdr.Set("Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
-	if err := checkConditions(r.Header, getConditions, o, errNotModified); err != nil {
-		return err
+	if err := checkConditions(r.Header, getConditions, *o, errNotModified); err != nil {
+		return objectPlan{}, err
 	}
 	var rng byteRange
+	var err error
 	partial := false
-	if part > 0 {
-		if rng, err = partRange(o, part); err != nil {
-			return err
+	if obj.part > 0 {
+		if rng, err = partRange(*o, obj.part); err != nil {
+			return objectPlan{}, err
 		}
 		partial = true
 		if o.PartsCount > 0 {
@@ -170,34 +210,40 @@ func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
 		}
 	} else if rng, partial, err = parseRange(r.Header.Get("Range"), o.Size); err != nil {
 		hdr.Set("Content-Range", fmt.Sprintf("bytes */%d", o.Size))
-		return err
+		return objectPlan{}, err
 	}
-	setObjectHeaders(hdr, o, q)
+	setObjectHeaders(hdr, *o, obj.query)
 	sandboxDocument(hdr)
-	h.setExpiration(hdr, r, o)
-	if b.ObjectLock {
-		if err := h.setLockHeaders(hdr, r, o); err != nil {
-			return err
+	h.setExpiration(hdr, r, *o)
+	if obj.bucket.ObjectLock {
+		if err := h.setLockHeaders(hdr, r, *o); err != nil {
+			return objectPlan{}, err
 		}
 	}
 	if strings.EqualFold(r.Header.Get("X-Amz-Checksum-Mode"), "ENABLED") {
-		setChecksumHeaders(hdr, servedChecksum(o, part, partial))
+		setChecksumHeaders(hdr, servedChecksum(*o, obj.part, partial))
 	}
-	status, length := http.StatusOK, o.Size
+	p := objectPlan{status: http.StatusOK, rng: byteRange{0, o.Size}}
 	if partial {
-		status, length = http.StatusPartialContent, rng.length
+		p.status, p.rng = http.StatusPartialContent, rng
 		hdr.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", rng.start, rng.start+rng.length-1, o.Size))
-		if length == 0 { // an empty object's "part 1"
-			status = http.StatusOK
+		if rng.length == 0 { // an empty object's "part 1"
+			p.status = http.StatusOK
 			hdr.Del("Content-Range")
 		}
 	}
-	hdr.Set("Content-Length", strconv.FormatInt(length, 10))
-	w.WriteHeader(status)
-	if body == nil || length == 0 {
+	hdr.Set("Content-Length", strconv.FormatInt(p.rng.length, 10))
+	return p, nil
+}
+
+// sendObject writes the planned status and, for GET, the planned bytes of
+// body.
+func (h *Handler) sendObject(w http.ResponseWriter, r *request, body service.ObjectReader, p objectPlan) error {
+	w.WriteHeader(p.status)
+	if body == nil || p.rng.length == 0 {
 		return nil
 	}
-	if _, err := body.CopyRange(h.scheduledDownload(r, w, length), rng.start, length); err != nil {
+	if _, err := body.CopyRange(h.scheduledDownload(r, w, p.rng.length), p.rng.start, p.rng.length); err != nil {
 		return errAfterHeader{err}
 	}
 	return nil

@@ -29,20 +29,13 @@ func (s *Server) openEvents() (*queue.Queue, error) {
 	senders := map[string]queue.Sender{}
 	for _, spec := range specs {
 		arn := spec.ARN(s.cfg.Region)
-		switch spec.Kind {
-		case target.Webhook:
-			w := target.NewWebhook(spec)
-			senders[arn] = w
-			s.events.senders = append(s.events.senders, w)
-		case target.NATS:
-			n, err := target.NewNATS(spec, s.log)
-			if err != nil {
-				s.closeEvents()
-				return nil, err
-			}
-			senders[arn] = n
-			s.events.senders = append(s.events.senders, n)
+		snd, err := target.Open(spec, s.log)
+		if err != nil {
+			s.closeEvents()
+			return nil, err
 		}
+		senders[arn] = snd
+		s.events.senders = append(s.events.senders, snd)
 		s.events.arns = append(s.events.arns, arn)
 	}
 	q, err := queue.Open(s.cfg.DataDir, s.stores.Blobs.Gateway(), queue.Options{Targets: senders,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/notify/target"
 	"github.com/jogstore/jog/internal/testutil"
 )
 
@@ -34,7 +35,7 @@ func TestEventsOffWithoutTargets(t *testing.T) {
 		t.Error("a server without targets has notification metrics")
 	}
 	on := testutil.StartServer(t, testutil.WithoutFsync(), public, func(c *config.Config) {
-		c.Notify.Webhooks.Set("hook=http://127.0.0.1:1/events")
+		c.Notify.Targets.Of(target.Webhook).Set("hook=http://127.0.0.1:1/events")
 	})
 	gws, err := os.ReadDir(filepath.Join(on.DataDir, "notify"))
 	if err != nil || len(gws) != 1 {

@@ -10,6 +10,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"unicode"
@@ -41,6 +42,11 @@ var (
 type Error struct{ Code, Msg string }
 
 func (e *Error) Error() string { return e.Msg }
+
+// S3Error is what a client is told (s3api.ClientError).
+func (e *Error) S3Error() (code string, status int, message string) {
+	return e.Code, http.StatusBadRequest, e.Msg
+}
 
 // Tag is one key and value.
 type Tag struct {

@@ -4,5 +4,7 @@
 // that deliver one notify.Message to them for the queue's workers
 // (internal/notify/queue): an HTTP POST to a webhook (2xx: taken), a
 // publish to a NATS subject followed by a flush (taken once the server
-// has it).
+// has it). Each kind of target is one Kind in kinds, next to its sender:
+// its flags, their checks, its ARN and its sender derive from that entry,
+// so a new kind is a file of this package and a line in kinds.
 package target

@@ -11,6 +11,23 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
+// natsKind: a NATS target publishes each message to a subject.
+var natsKind = Kind{
+	Name:  NATS,
+	Usage: "ID=nats://[user:password@]host:4222/subject, each event published to the subject",
+	check: func(u *url.URL) bool {
+		return (u.Scheme == "nats" || u.Scheme == "tls") && u.Host != "" && subject(u) != ""
+	},
+	want: "nats://[user:password@]host:4222/subject",
+	open: func(s Spec, log *slog.Logger) (Sender, error) {
+		n, err := NewNATS(s, log)
+		if err != nil {
+			return nil, err
+		}
+		return n, nil
+	},
+}
+
 // NATSFlushTimeout bounds the wait for the server to confirm a publish.
 const NATSFlushTimeout = 10 * time.Second
 

@@ -16,7 +16,7 @@ import (
 )
 
 func TestParseSpecs(t *testing.T) {
-	specs, err := ParseSpecs([]string{"hook=https://example.com/in"}, []string{"bus=nats://u:p@127.0.0.1:4222/jog.events"},
+	specs, err := parseSpecs([]string{"hook=https://example.com/in"}, []string{"bus=nats://u:p@127.0.0.1:4222/jog.events"},
 		[]string{"hook=s3cr3t"})
 	if err != nil {
 		t.Fatal(err)
@@ -38,14 +38,52 @@ func TestParseSpecs(t *testing.T) {
 		{nil, []string{"n=nats://h:4222"}, nil, "nats://[user:password@]host:4222/subject"},
 		{nil, nil, []string{"x=tok"}, `no --notify-webhook with ID "x"`},
 	} {
-		_, err := ParseSpecs(c.hooks, c.nats, c.tokens)
+		_, err := parseSpecs(c.hooks, c.nats, c.tokens)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v %v %v: %v, want %q", c.hooks, c.nats, c.tokens, err, c.want)
 		}
 	}
-	_, err = ParseSpecs(nil, []string{"n=nats://u:hunter2@h:4222"}, nil)
+	_, err = parseSpecs(nil, []string{"n=nats://u:hunter2@h:4222"}, nil)
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("error shows the password: %v", err)
+	}
+}
+
+// parseSpecs is ParseSpecs of webhook and NATS entries and webhook tokens.
+func parseSpecs(hooks, nats, tokens []string) ([]Spec, error) {
+	return ParseSpecs(map[string][]string{Webhook: hooks, NATS: nats}, map[string][]string{Webhook: tokens})
+}
+
+// Every kind's flags, checks and sender come from its entry in kinds:
+// the names are distinct, each refuses a URL that is not its kind's and
+// Open makes a sender of each (a kind whose entry lacks its constructor
+// or check fails here, not at a server's start).
+func TestKinds(t *testing.T) {
+	flags := map[string]bool{}
+	for _, k := range Kinds() {
+		for _, f := range []string{k.Flag(), k.TokenFlag()} {
+			if f != "" && flags[f] {
+				t.Errorf("flag --%s twice", f)
+			}
+			flags[f] = true
+		}
+		if !strings.Contains(k.FlagUsage(), ":"+k.Name) || k.Usage == "" || k.want == "" {
+			t.Errorf("kind %s: usage %q, want %q", k.Name, k.FlagUsage(), k.want)
+		}
+		if _, err := ParseSpecs(map[string][]string{k.Name: {"x=ftp://h/s"}}, nil); err == nil || !strings.Contains(err.Error(), "--"+k.Flag()+" x") {
+			t.Errorf("kind %s took an ftp URL: %v", k.Name, err)
+		}
+	}
+	if _, err := Open(Spec{ID: "x", Kind: "carrier-pigeon"}, slog.New(slog.DiscardHandler)); err == nil {
+		t.Error("Open of an unknown kind")
+	}
+	ns := natstest.Start(t)
+	for _, s := range []Spec{{ID: "h", Kind: Webhook, URL: "http://127.0.0.1:1/in"}, {ID: "n", Kind: NATS, URL: ns.URL() + "/s"}} {
+		snd, err := Open(s, slog.New(slog.DiscardHandler))
+		if err != nil || snd == nil {
+			t.Fatalf("Open(%+v) = %v, %v", s, snd, err)
+		}
+		snd.Close()
 	}
 }
 

@@ -5,9 +5,22 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 )
+
+// webhookKind: a webhook takes a POST of each message, with a bearer token
+// when one is given.
+var webhookKind = Kind{
+	Name:  Webhook,
+	Usage: "ID=URL of a webhook taking a POST of each event as JSON",
+	Token: true,
+	check: func(u *url.URL) bool { return (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" },
+	want:  "http://host/path or https://host/path",
+	open:  func(s Spec, _ *slog.Logger) (Sender, error) { return NewWebhook(s), nil },
+}
 
 // WebhookTimeout bounds one POST to a webhook.
 const WebhookTimeout = 10 * time.Second
