@@ -6,9 +6,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/hist"
 	"github.com/jogstore/jog/internal/meta/postgres"
 	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/metrics/hist"
 )
 
 // Optional capabilities the collectors find by type assertion on the

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/jogstore/jog/internal/metrics/hist"
+	"github.com/jogstore/jog/internal/hist"
 )
 
 // Stats is what the store has done since it opened and the state of its
