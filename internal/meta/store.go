@@ -2,7 +2,7 @@ package meta
 
 import "time"
 
-// Store is a metadata backend: the four groups a reader thinks in, each in
+// Store is a metadata backend: the six groups a reader thinks in, each in
 // its own file with its contract, composed into the one interface servers
 // and tools hold. A function that needs only one group takes that group's
 // interface.
@@ -40,7 +40,9 @@ import "time"
 //     comes between the check and the commit.
 //
 // Optional capabilities a backend may add are separate interfaces that
-// callers discover with a type assertion (IndexChecker).
+// callers discover with a type assertion (IndexChecker, Changes,
+// CommitReporter): a backend says which it offers with a compile-time
+// guard, var _ meta.IndexChecker = (*Store)(nil).
 type Store interface {
 	BucketStore
 	ObjectStore

@@ -5,10 +5,12 @@
 // counters kept in arrays indexed by operation, and observes a latency
 // histogram child resolved once per operation, with no allocation. Every
 // other metric is read at scrape time by a collector from a store's or a
-// worker's own counters (disk.Store.Stats, sqlite.Store.Stats,
-// postgres.Store.Stats, worker.Worker.Stats, sched.Direction.Granted),
-// found by type assertion, so that those packages do not import
-// Prometheus and their hot paths do no more than the atomic adds they
+// worker's own counters (worker.Worker.Stats, sched.Direction.Granted),
+// the stores' through the interfaces blob and meta declare for them
+// (blob.StatsReporter, meta.CommitReporter, meta.PoolReporter), found by
+// type assertion: this package names no backend, a backend that
+// implements one has its metrics, those packages do not import
+// Prometheus, and their hot paths do no more than the atomic adds they
 // already make. Only internal/metrics and internal/server import
 // Prometheus.
 package metrics

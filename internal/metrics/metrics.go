@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/qos/sched"
@@ -38,14 +39,16 @@ func (m *Metrics) Requests() *Requests { return m.requests }
 func (m *Metrics) Recovery() *Recovery { return m.recovery }
 
 // Sources are what a server's metrics read at scrape time. Any may be
-// nil (or lack the capability the collector asks for).
+// nil; a store has the metrics of the statistics it reports (the
+// interfaces of blob/stats.go and meta/stats.go), found by type assertion.
 type Sources struct {
-	// Blobs is the blob store: disk.Store's Stats (blob, fsync, disk free
+	// Blobs is the blob store: blob.StatsReporter (blob, fsync, disk free
 	// and reserve metrics).
-	Blobs any
-	// Meta is the metadata store: sqlite.Store's or postgres.Store's
-	// Stats, and its buckets' usage (BucketStore).
-	Meta any
+	Blobs blob.Store
+	// Meta is the metadata store: meta.CommitReporter, meta.PoolReporter,
+	// and its buckets' usage (all of them, or with meta.UsageSummer only
+	// those with a quota).
+	Meta meta.Store
 	// Lifecycle is the lifecycle worker; nil when it is off.
 	Lifecycle *worker.Worker
 	// Scheduler is the data path's scheduler (reservations).
@@ -56,18 +59,18 @@ type Sources struct {
 
 // Watch registers the collectors of src's capabilities.
 func (m *Metrics) Watch(src Sources) {
-	if s, ok := src.Blobs.(blobStats); ok {
+	if s, ok := src.Blobs.(blob.StatsReporter); ok {
 		m.reg.MustRegister(newBlobCollector(s))
 	}
-	switch s := src.Meta.(type) {
-	case sqliteStats:
-		m.reg.MustRegister(newSQLiteCollector(s))
-	case postgresStats:
-		m.reg.MustRegister(newPostgresCollector(s))
+	if s, ok := src.Meta.(meta.CommitReporter); ok {
+		m.reg.MustRegister(newCommitCollector(s))
 	}
-	if b, ok := src.Meta.(meta.BucketStore); ok && src.BucketLimit > 0 {
-		_, pg := src.Meta.(postgresStats)
-		m.reg.MustRegister(newBucketCollector(b, src.BucketLimit, pg))
+	if s, ok := src.Meta.(meta.PoolReporter); ok {
+		m.reg.MustRegister(newPoolCollector(s))
+	}
+	if src.Meta != nil && src.BucketLimit > 0 {
+		_, quotaOnly := src.Meta.(meta.UsageSummer)
+		m.reg.MustRegister(newBucketCollector(src.Meta, src.BucketLimit, quotaOnly))
 	}
 	if src.Lifecycle != nil {
 		m.reg.MustRegister(newLifecycleCollector(src.Lifecycle))

@@ -5,18 +5,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/jogstore/jog/internal/blob/disk"
-	"github.com/jogstore/jog/internal/meta/postgres"
-	"github.com/jogstore/jog/internal/meta/sqlite"
-	"github.com/jogstore/jog/internal/metrics/hist"
-)
-
-// Optional capabilities the collectors find by type assertion on the
-// stores the server holds; a store without one has no such metrics.
-type (
-	blobStats     interface{ Stats() disk.Stats }
-	sqliteStats   interface{ Stats() sqlite.Stats }
-	postgresStats interface{ Stats() postgres.Stats }
+	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/hist"
+	"github.com/jogstore/jog/internal/meta"
 )
 
 // newDesc is prometheus.NewDesc without constant labels.
@@ -62,14 +53,14 @@ func log2Histogram(d *prometheus.Desc, s hist.Snapshot, lo, hi int, scale float6
 	return prometheus.MustNewConstHistogram(d, s.Count(), float64(s.Sum)*scale, buckets)
 }
 
-// blobCollector reads a disk store's Stats at scrape time.
+// blobCollector reads a blob store's Stats at scrape time.
 type blobCollector struct {
-	s                                          blobStats
+	s                                          blob.StatsReporter
 	writes, written, deletes, syncTime, syncs  *prometheus.Desc
 	packFiles, diskFree, diskSize, diskReserve *prometheus.Desc
 }
 
-func newBlobCollector(s blobStats) *blobCollector {
+func newBlobCollector(s blob.StatsReporter) *blobCollector {
 	return &blobCollector{
 		s: s,
 		writes: newDesc("jog_blob_writes_total",
@@ -109,14 +100,15 @@ func (c *blobCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// sqliteCollector reads a SQLite store's Stats at scrape time.
-type sqliteCollector struct {
-	s                                  sqliteStats
+// commitCollector reads a metadata store's group commits and write-ahead
+// log (SQLite's) at scrape time.
+type commitCollector struct {
+	s                                  meta.CommitReporter
 	batch, commit, walBytes, walResets *prometheus.Desc
 }
 
-func newSQLiteCollector(s sqliteStats) *sqliteCollector {
-	return &sqliteCollector{
+func newCommitCollector(s meta.CommitReporter) *commitCollector {
+	return &commitCollector{
 		s:     s,
 		batch: newDesc("jog_meta_commit_batch_size", "Writes carried by each SQLite group commit."),
 		commit: newDesc("jog_meta_commit_duration_seconds",
@@ -127,7 +119,7 @@ func newSQLiteCollector(s sqliteStats) *sqliteCollector {
 	}
 }
 
-func (c *sqliteCollector) Describe(ch chan<- *prometheus.Desc) {
+func (c *commitCollector) Describe(ch chan<- *prometheus.Desc) {
 	describe(ch, c.batch, c.commit, c.walBytes, c.walResets)
 }
 
@@ -135,22 +127,23 @@ func (c *sqliteCollector) Describe(ch chan<- *prometheus.Desc) {
 // up to 2^8 - 1 (the committer's maxBatch is 128).
 const commitLo, commitHi, batchHi = 14, 34, 8
 
-func (c *sqliteCollector) Collect(ch chan<- prometheus.Metric) {
-	s := c.s.Stats()
+func (c *commitCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.s.CommitStats()
 	ch <- log2Histogram(c.batch, s.Batches, 1, batchHi, 1, true)
 	ch <- log2Histogram(c.commit, s.Commits, commitLo, commitHi, 1e-9, false)
 	ch <- gauge(c.walBytes, s.WALBytes)
 	ch <- counter(c.walResets, s.WALResets)
 }
 
-// postgresCollector reads a PostgreSQL store's pool statistics.
-type postgresCollector struct {
-	s                                                     postgresStats
+// poolCollector reads a metadata store's connection pool (PostgreSQL's)
+// at scrape time.
+type poolCollector struct {
+	s                                                     meta.PoolReporter
 	conns, max, acquires, empty, wait, created, destroyed *prometheus.Desc
 }
 
-func newPostgresCollector(s postgresStats) *postgresCollector {
-	return &postgresCollector{
+func newPoolCollector(s meta.PoolReporter) *poolCollector {
+	return &poolCollector{
 		s:         s,
 		conns:     newDesc("jog_meta_pg_connections", "PostgreSQL pool connections, by state (idle, acquired).", "state"),
 		max:       newDesc("jog_meta_pg_max_connections", "The PostgreSQL pool's bound on connections."),
@@ -162,12 +155,12 @@ func newPostgresCollector(s postgresStats) *postgresCollector {
 	}
 }
 
-func (c *postgresCollector) Describe(ch chan<- *prometheus.Desc) {
+func (c *poolCollector) Describe(ch chan<- *prometheus.Desc) {
 	describe(ch, c.conns, c.max, c.acquires, c.empty, c.wait, c.created, c.destroyed)
 }
 
-func (c *postgresCollector) Collect(ch chan<- prometheus.Metric) {
-	s := c.s.Stats()
+func (c *poolCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.s.PoolStats()
 	ch <- gauge(c.conns, s.Idle, "idle")
 	ch <- gauge(c.conns, s.Acquired, "acquired")
 	ch <- gauge(c.max, s.Max)

@@ -5,7 +5,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/jogstore/jog/internal/metrics/hist"
+	"github.com/jogstore/jog/internal/hist"
 )
 
 // TestLog2Histogram: a hist.Snapshot exposed with power-of-two bounds

@@ -4,9 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"time"
 
-	"github.com/jogstore/jog/internal/metrics/hist"
+	"github.com/jogstore/jog/internal/blob"
 )
 
 // counters are what the store counts as it works, for Stats: one atomic
@@ -28,34 +27,13 @@ func (c *counters) committed(n int64, packed bool) {
 	c.bytes.Add(uint64(n))
 }
 
-// Stats is what the store has done since it opened and the state of its
-// file system, for metrics (internal/metrics reads it at scrape time).
-type Stats struct {
-	FilesWritten  uint64 // blobs committed as files of their own
-	PackedWritten uint64 // blobs committed as records in pack files
-	BytesWritten  uint64 // bytes of the blobs committed
-	Deleted       uint64 // blobs deleted
-	// SyncTime is the time spent in flushing calls (SyncTime); Syncs the
-	// latency of each fsync and fdatasync of blob data, a pack's group
-	// sync or a directory, in nanoseconds.
-	SyncTime time.Duration
-	Syncs    hist.Snapshot
-	// PackFiles is the number of pack files in the data dir (all
-	// gateways').
-	PackFiles int
-	// Free and Total are the file system's bytes available to the store
-	// and its size; SpaceKnown is false where the platform cannot tell.
-	Free, Total int64
-	SpaceKnown  bool
-	// Reserve is the free space blob writes leave (Store.Reserve).
-	Reserve int64
-}
+var _ blob.StatsReporter = (*Store)(nil) // internal/metrics finds it by type assertion
 
 // Stats reads the store's counters, lists the pack directory and asks the
 // file system for its free space: a scrape's work, none of it on the
 // write path.
-func (s *Store) Stats() Stats {
-	st := Stats{
+func (s *Store) Stats() blob.Stats {
+	st := blob.Stats{
 		FilesWritten:  s.count.files.Load(),
 		PackedWritten: s.count.packed.Load(),
 		BytesWritten:  s.count.bytes.Load(),

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jogstore/jog/internal/metrics/hist"
+	"github.com/jogstore/jog/internal/hist"
 )
 
 // syncClock adds up the time spent inside fsync, fdatasync and

@@ -1,5 +1,5 @@
 // Package metatest is the conformance suite every meta.Store implementation
-// runs (SQLite today, PostgreSQL later):
+// runs (meta/sqlite always, meta/postgres against a throwaway cluster):
 //
 //	func TestConformance(t *testing.T) {
 //		metatest.Run(t, func(t *testing.T) meta.Store { return openFresh(t) })

@@ -1,24 +1,17 @@
 package postgres
 
-import "time"
+import "github.com/jogstore/jog/internal/meta"
 
-// Stats is the connection pool's state, for metrics (internal/metrics
-// reads it at scrape time).
-type Stats struct {
-	Total, Idle, Acquired, Max int32 // connections now, and the pool's bound
-	// Acquires counts connections taken from the pool, EmptyAcquires
-	// those that had to wait for one; AcquireWait is the time spent
-	// waiting in all of them.
-	Acquires, EmptyAcquires uint64
-	AcquireWait             time.Duration
-	// Created and Destroyed count connections opened and closed.
-	Created, Destroyed uint64
-}
+// Capabilities internal/metrics finds by type assertion.
+var (
+	_ meta.PoolReporter = (*Store)(nil)
+	_ meta.UsageSummer  = (*Store)(nil)
+)
 
-// Stats reads pgxpool's statistics.
-func (s *Store) Stats() Stats {
+// PoolStats reads pgxpool's statistics.
+func (s *Store) PoolStats() meta.PoolStats {
 	p := s.pool.Stat()
-	return Stats{
+	return meta.PoolStats{
 		Total: p.TotalConns(), Idle: p.IdleConns(), Acquired: p.AcquiredConns(), Max: p.MaxConns(),
 		Acquires: uint64(p.AcquireCount()), EmptyAcquires: uint64(p.EmptyAcquireCount()),
 		AcquireWait: p.AcquireDuration(),
@@ -26,3 +19,7 @@ func (s *Store) Stats() Stats {
 		Destroyed:   uint64(p.MaxLifetimeDestroyCount() + p.MaxIdleDestroyCount()),
 	}
 }
+
+// SumsUsageWithoutQuota implements meta.UsageSummer: a bucket without a
+// quota has no usage kept (quota.go).
+func (*Store) SumsUsageWithoutQuota() {}

@@ -21,11 +21,9 @@ type Store struct {
 	pool  *pgxpool.Pool
 	log   *slog.Logger
 	hints hints // BucketHint's
-
-	// meta.Store is embedded while the groups are being written: a method
-	// not yet implemented here panics. Removed when every group is.
-	meta.Store
 }
+
+var _ meta.Store = (*Store)(nil)
 
 // Options tune a Store.
 type Options struct {

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jogstore/jog/internal/metrics/hist"
+	"github.com/jogstore/jog/internal/hist"
 )
 
 // Group commit: every write transaction goes through one goroutine, which

@@ -11,7 +11,7 @@ import (
 func TestStats(t *testing.T) {
 	s, _ := openTemp(t)
 	defer s.Close()
-	before := s.Stats()
+	before := s.CommitStats()
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
@@ -21,7 +21,7 @@ func TestStats(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	st := s.Stats()
+	st := s.CommitStats()
 	// 20 writes in some number of batches: every write counted once.
 	if got := st.Batches.Sum - before.Batches.Sum; got != 20 {
 		t.Errorf("batches carried %d writes, want 20", got)

@@ -20,7 +20,7 @@ type Store struct {
 	wc *stmtCache
 	rd pool // r through cached prepared statements
 	gc *committer
-	// path is the database file, for Stats (its WAL).
+	// path is the database file, for CommitStats (its WAL).
 	path string
 
 	buckets bucketCache
