@@ -1,7 +1,6 @@
 package config
 
 import (
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,37 +14,23 @@ import (
 // the durable queue of deliveries.
 type Notify struct {
 	// Webhooks and NATS are the targets, "ID=URL" each; WebhookTokens
-	// the webhooks' bearer tokens, "ID=TOKEN" each (a secret: its flag's
-	// name says so, and --print-config masks it).
+	// the webhooks' bearer tokens, "ID=TOKEN" each (a secret: its row of
+	// the settings table says so, and --print-config masks it).
 	Webhooks, NATS, WebhookTokens List
-	// QueueMax bounds the bytes of the queue on this gateway's disk:
-	// past it events are refused (logged, counted) rather than stored; 0
-	// (a Config not from BindFlags) means DefaultNotifyQueueMax.
+	// QueueMax bounds the bytes of the queue on this gateway's disk
+	// (queue.Options.MaxBytes): past it events are refused (logged,
+	// counted) rather than stored; 0 leaves the queue's own default.
 	QueueMax Size
 }
 
-// DefaultNotifyQueueMax is --notify-queue-max's default.
-const DefaultNotifyQueueMax = 1 << 30
-
-// bindNotify registers the notification flags on fs and returns names
-// with theirs added.
-func (c *Config) bindNotify(fs *flag.FlagSet, names []string) []string {
-	if c.Notify.QueueMax == 0 {
-		c.Notify.QueueMax = DefaultNotifyQueueMax
+// settings are the notification rows of the settings table.
+func (n *Notify) settings() []setting {
+	return []setting{
+		{name: "notify-webhook", ptr: &n.Webhooks, usage: "event notification target: ID=URL of a webhook taking a POST of each event as JSON (repeatable, or space-separated); its ARN is arn:jog:sqs:<region>:<ID>:webhook"},
+		{name: "notify-webhook-token", ptr: &n.WebhookTokens, usage: "bearer token of a --notify-webhook: ID=TOKEN (repeatable, or space-separated; prefer the env variable: a flag shows in process listings)", secret: true},
+		{name: "notify-nats", ptr: &n.NATS, usage: "event notification target: ID=nats://[user:password@]host:4222/subject, each event published to the subject (repeatable, or space-separated); its ARN is arn:jog:sqs:<region>:<ID>:nats"},
+		{name: "notify-queue-max", ptr: &n.QueueMax, usage: "most bytes of undelivered event notifications kept on this gateway's disk, e.g. 1GiB; past it new events are refused (logged and counted)"},
 	}
-	for _, f := range []struct {
-		v           flag.Value
-		name, usage string
-	}{
-		{&c.Notify.Webhooks, "notify-webhook", "event notification target: ID=URL of a webhook taking a POST of each event as JSON (repeatable, or space-separated); its ARN is arn:jog:sqs:<region>:<ID>:webhook"},
-		{&c.Notify.WebhookTokens, "notify-webhook-token", "bearer token of a --notify-webhook: ID=TOKEN (repeatable, or space-separated; prefer the env variable: a flag shows in process listings)"},
-		{&c.Notify.NATS, "notify-nats", "event notification target: ID=nats://[user:password@]host:4222/subject, each event published to the subject (repeatable, or space-separated); its ARN is arn:jog:sqs:<region>:<ID>:nats"},
-		{&c.Notify.QueueMax, "notify-queue-max", "most bytes of undelivered event notifications kept on this gateway's disk, e.g. 1GiB; past it new events are refused (logged and counted)"},
-	} {
-		fs.Var(f.v, f.name, f.usage+" (env "+envName(f.name)+")")
-		names = append(names, f.name)
-	}
-	return names
 }
 
 // NotifyTargets parses the notification targets (checked by Validate).
