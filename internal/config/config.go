@@ -15,6 +15,7 @@ import (
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/notify/queue"
+	"github.com/jogstore/jog/internal/replicate"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/units"
 )
@@ -104,18 +105,14 @@ type Config struct {
 	MetricsToken   string
 	MetricsPublic  bool
 	MetricsBuckets int
-	// ReplicateTo, when set (s3://bucket/path), streams the SQLite
-	// metadata to that bucket with Litestream while the server runs
-	// (internal/replicate, ADR 0021); ReplicateEndpoint is the S3
-	// endpoint for anything but AWS, ReplicateRegion its region. The keys
-	// come from JOG_REPLICATE_ACCESS_KEY and JOG_REPLICATE_SECRET_KEY only
-	// (else the AWS SDK's default chain): no flag, so that they never show
-	// in a process listing.
-	ReplicateTo        string
-	ReplicateEndpoint  string
-	ReplicateRegion    string
-	ReplicateAccessKey string
-	ReplicateSecretKey string
+	// Replicate, when its URL is set (s3://bucket/path), streams the
+	// SQLite metadata to that bucket with Litestream while the server
+	// runs (internal/replicate, ADR 0021): --replicate-to, its Endpoint
+	// for anything but AWS, its Region. The keys come from
+	// JOG_REPLICATE_ACCESS_KEY and JOG_REPLICATE_SECRET_KEY only (else the
+	// AWS SDK's default chain): no flag, so that they never show in a
+	// process listing.
+	Replicate replicate.Target
 	// SQLiteCheckpoints false turns the SQLite writer's automatic WAL
 	// checkpoints off, for a Litestream process run beside the server
 	// (litestream replicate -exec) to run them; --replicate-to does so
@@ -206,7 +203,7 @@ func (c Config) MaxAnonymousRequests() int {
 
 // LeaveCheckpoints reports whether the SQLite store must leave WAL
 // checkpoints to Litestream: replicating in the server, or beside it.
-func (c Config) LeaveCheckpoints() bool { return c.ReplicateTo != "" || !c.SQLiteCheckpoints }
+func (c Config) LeaveCheckpoints() bool { return c.Replicate.URL != "" || !c.SQLiteCheckpoints }
 
 // Rate is a flag of bytes per second: a number with an optional unit and
 // "/s" (units.ParseRate: "300MB/s", "300MiB").
@@ -329,11 +326,11 @@ func (c Config) Validate() error {
 	if c.Fsync != FsyncAlways && c.Fsync != FsyncNever {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))
 	}
-	if c.ReplicateTo != "" && MetaBackend(c.Meta) != "sqlite" {
+	if c.Replicate.URL != "" && MetaBackend(c.Meta) != "sqlite" {
 		errs = append(errs, errors.New("--replicate-to replicates the SQLite metadata: back PostgreSQL up with its own tools"))
 	}
-	if c.ReplicateTo != "" && !strings.HasPrefix(c.ReplicateTo, "s3://") {
-		errs = append(errs, fmt.Errorf("--replicate-to %q: want s3://bucket/path", c.ReplicateTo))
+	if c.Replicate.URL != "" && !strings.HasPrefix(c.Replicate.URL, "s3://") {
+		errs = append(errs, fmt.Errorf("--replicate-to %q: want s3://bucket/path", c.Replicate.URL))
 	}
 	errs = append(errs, c.validateConsole()...)
 	errs = append(errs, c.validateNotify()...)

@@ -81,11 +81,11 @@ func (c *Config) settings() []setting {
 		{name: "bucket-log-interval", ptr: &c.BucketLogInterval, usage: "how often server access logs (PutBucketLogging) are delivered to their target buckets"},
 		{name: "bucket-log-spool-max", ptr: &c.BucketLogSpoolMax, usage: "most bytes of server access log records awaiting delivery kept on this gateway's disk, e.g. 1GiB; past it new records are dropped, and records of failing targets are kept within half of it (logged and counted)"},
 		{name: "fsync", ptr: (*string)(&c.Fsync), usage: "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)"},
-		{name: "replicate-to", ptr: &c.ReplicateTo, usage: "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (its keys: the JOG_REPLICATE_ACCESS_KEY pair of variables, else the AWS SDK's chain)"},
-		{name: "replicate-endpoint", ptr: &c.ReplicateEndpoint, usage: "S3 endpoint of --replicate-to when not AWS, e.g. http://minio:9000 (path-style requests)"},
-		{name: "replicate-region", ptr: &c.ReplicateRegion, usage: "region of --replicate-to (empty: found from AWS, us-east-1 for another endpoint)"},
-		{env: EnvReplicateAccessKey, ptr: &c.ReplicateAccessKey},
-		{env: EnvReplicateSecretKey, ptr: &c.ReplicateSecretKey, secret: true},
+		{name: "replicate-to", ptr: &c.Replicate.URL, usage: "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (its keys: the JOG_REPLICATE_ACCESS_KEY pair of variables, else the AWS SDK's chain)"},
+		{name: "replicate-endpoint", ptr: &c.Replicate.Endpoint, usage: "S3 endpoint of --replicate-to when not AWS, e.g. http://minio:9000 (path-style requests)"},
+		{name: "replicate-region", ptr: &c.Replicate.Region, usage: "region of --replicate-to (empty: found from AWS, us-east-1 for another endpoint)"},
+		{env: EnvReplicateAccessKey, ptr: &c.Replicate.AccessKey},
+		{env: EnvReplicateSecretKey, ptr: &c.Replicate.SecretKey, secret: true},
 		{env: keyring.EnvVar, ptr: &c.IAMKey, secret: true},
 		{name: "sqlite-checkpoints", ptr: &c.SQLiteCheckpoints, usage: "run SQLite's WAL checkpoints in the server; false leaves them to Litestream run beside it (implied by --replicate-to)"},
 		{name: "console", ptr: &c.Console, usage: "serve the web console, at /console/ on --console-addr"},
@@ -95,7 +95,7 @@ func (c *Config) settings() []setting {
 	}, c.Notify.settings()...)
 }
 
-// The replica's keys (Config.ReplicateAccessKey, ReplicateSecretKey) come
+// The replica's keys (Config.Replicate.AccessKey, SecretKey) come
 // from these variables only: no flag, so that they never show in a
 // process listing.
 const (
