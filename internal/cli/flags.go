@@ -51,6 +51,22 @@ func printHelp(fs *flag.FlagSet, stdout io.Writer) int {
 	return 0
 }
 
+// serverFlag defines --name on fl holding jog server's setting --setting:
+// its default is the setting's JOG_* variable when set, else def.
+func serverFlag(fl *flag.FlagSet, name, setting, def, usage string) *string {
+	env := config.EnvName(setting)
+	if v := config.Getenv(env); v != "" {
+		def = v
+	}
+	return fl.String(name, def, usage+" (env "+env+")")
+}
+
+// dataDirFlag defines --data-dir on fl as jog server's, as every command
+// on a data dir takes it.
+func dataDirFlag(fl *flag.FlagSet, usage string) *string {
+	return serverFlag(fl, "data-dir", "data-dir", config.Default().DataDir, usage)
+}
+
 // clientFlag is a flag of a client's credentials: its default is the first
 // of its variables set (the AWS CLI's, then jog server's: config.EnvName).
 type clientFlag struct {
