@@ -13,10 +13,13 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/notify/queue"
 	"github.com/jogstore/jog/internal/replicate"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/units"
 )
 
@@ -182,12 +185,12 @@ const DefaultBucketLogSpoolMax = 1 << 30
 // Default returns the zero-setup configuration. Where a component owns a
 // default (inlining, packing, the event queue), it is that package's.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: FsyncAlways, MaxRequests: 1024, AnonymousShare: 0.25,
+	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: sigv4.DefaultRegion, LogLevel: "info", LogFormat: "text", Fsync: FsyncAlways, MaxRequests: 1024, AnonymousShare: 0.25,
 		BodyIdleTimeout: 20 * time.Second, BodyMinRate: 1 << 10, InlineMax: service.DefaultInlineMax, PackMax: disk.DefaultPackMax,
-		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
+		LifecycleDay: lifecycle.Day, LifecycleInterval: time.Hour,
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
 		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
-		Console: true, ConsoleSession: 12 * time.Hour,
+		Console: true, ConsoleSession: console.DefaultSession,
 		Notify: Notify{QueueMax: queue.DefaultMaxBytes}}
 }
 
