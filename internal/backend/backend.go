@@ -111,7 +111,7 @@ func existing(ctx context.Context, cfg config.Config, mb metaBackend) error {
 
 // open opens the stores once the data dir is there (and locked).
 func open(ctx context.Context, cfg config.Config, log *slog.Logger, mb metaBackend, shared bool) (*Stores, error) {
-	noSync := cfg.Fsync == "never"
+	noSync := cfg.Fsync.Off()
 	if noSync {
 		log.Warn("fsync disabled: acknowledged writes may be lost on power failure")
 	}

@@ -55,7 +55,7 @@ func openBlobs(cfg config.Config, log *slog.Logger, shared bool) (Blobs, error) 
 		return nil, err
 	}
 	log.Debug("blob store open", "gateway", b.Gateway(), "shared", shared)
-	b.NoSync = cfg.Fsync == "never"
+	b.NoSync = cfg.Fsync.Off()
 	b.PackMax = int64(cfg.PackMax)
 	if b.Packing && b.PackMax > 0 {
 		log.Debug("packing small blobs", "max", b.PackMax)

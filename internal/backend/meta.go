@@ -49,7 +49,7 @@ func checkSQLite(_ context.Context, cfg config.Config) error {
 // synchronous commits too.
 func openSQLite(ctx context.Context, cfg config.Config, log *slog.Logger) (meta.Store, func(context.Context) error, error) {
 	path := filepath.Join(cfg.DataDir, datadir.DBFile)
-	m, err := sqlite.OpenWith(ctx, path, sqlite.Options{NoSync: cfg.Fsync == "never", Log: log, NoCheckpoint: cfg.LeaveCheckpoints()})
+	m, err := sqlite.OpenWith(ctx, path, sqlite.Options{NoSync: cfg.Fsync.Off(), Log: log, NoCheckpoint: cfg.LeaveCheckpoints()})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -34,7 +34,7 @@ func openPostgres(ctx context.Context, cfg config.Config, log *slog.Logger) (met
 		return nil, nil, redact(err, cfg.Meta)
 	}
 	log.Info("metadata in PostgreSQL", "meta", config.RedactMeta(cfg.Meta))
-	if cfg.Fsync == "never" {
+	if cfg.Fsync.Off() {
 		log.Info("--fsync never leaves PostgreSQL's durability to its own settings")
 	}
 	return m, m.Ping, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/units"
 )
@@ -26,11 +25,7 @@ Flags:
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog calibrate", flag.ContinueOnError)
 	fl.Usage = func() { fmt.Fprint(fl.Output(), calibrateUsage); fl.PrintDefaults() }
-	dataDir := config.Default().DataDir
-	if v := config.Getenv("JOG_DATA_DIR"); v != "" {
-		dataDir = v
-	}
-	fl.StringVar(&dataDir, "data-dir", dataDir, "the data dir to measure (env JOG_DATA_DIR)")
+	dataDir := dataDirFlag(fl, "the data dir to measure")
 	size := int64(1 << 30)
 	fl.Func("size", "bytes to write and read back, e.g. 1GiB (default 1GiB)", func(s string) (err error) {
 		size, err = units.ParseSize(s)
@@ -44,7 +39,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fl.Usage()
 		return 2
 	}
-	c, err := qos.Calibrate(ctx, dataDir, size)
+	c, err := qos.Calibrate(ctx, *dataDir, size)
 	if err != nil {
 		fmt.Fprintln(stderr, "jog calibrate:", err)
 		return 1
@@ -58,7 +53,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "to use it: jog server --qos-read-capacity %d --qos-write-capacity %d\n", c.ReadBytesPerSecond, c.WriteBytesPerSecond)
 		return 0
 	}
-	if err := qos.SaveCalibration(dataDir, c); err != nil {
+	if err := qos.SaveCalibration(*dataDir, c); err != nil {
 		fmt.Fprintln(stderr, "jog calibrate:", err)
 		return 1
 	}

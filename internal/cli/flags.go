@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/jogstore/jog/internal/config"
 )
@@ -15,10 +16,11 @@ import (
 // for help (-h, --help) it prints the usage on stdout and reports done
 // with exit code 0, as GNU tools do; a bad flag prints the error and the
 // usage on stderr: done, exit code 2. Either way -h shows no secret: the
-// default of a secret flag, taken from the environment, is masked
-// (config.HelpDefault).
+// flags that hold one mask their defaults where they are registered
+// (config.BindFlags, bindCredentials), and any password in a connection
+// string is masked here (config.HelpDefault).
 func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, done bool) {
-	fs.VisitAll(func(f *flag.Flag) { f.DefValue = config.HelpDefault(f.Name, f.DefValue) })
+	fs.VisitAll(func(f *flag.Flag) { f.DefValue = config.HelpDefault(f.DefValue, false) })
 	var out bytes.Buffer
 	fs.SetOutput(&out)
 	err := fs.Parse(args)
@@ -49,23 +51,58 @@ func printHelp(fs *flag.FlagSet, stdout io.Writer) int {
 	return 0
 }
 
+// serverFlag defines --name on fl holding jog server's setting --setting:
+// its default is the setting's JOG_* variable when set, else def.
+func serverFlag(fl *flag.FlagSet, name, setting, def, usage string) *string {
+	env := config.EnvName(setting)
+	if v := config.Getenv(env); v != "" {
+		def = v
+	}
+	return fl.String(name, def, usage+" (env "+env+")")
+}
+
+// dataDirFlag defines --data-dir on fl as jog server's, as every command
+// on a data dir takes it.
+func dataDirFlag(fl *flag.FlagSet, usage string) *string {
+	return serverFlag(fl, "data-dir", "data-dir", config.Default().DataDir, usage)
+}
+
+// clientFlag is a flag of a client's credentials: its default is the first
+// of its variables set (the AWS CLI's, then jog server's: config.EnvName).
+type clientFlag struct {
+	name, usage string
+	vars        []string
+	secret      bool // -h masks its default
+}
+
+// The client credential flags of jog admin, bench and cp.
+var (
+	accessKeyFlag    = clientFlag{"access-key", "access key", []string{"AWS_ACCESS_KEY_ID", config.EnvName("access-key")}, false}
+	secretKeyFlag    = clientFlag{"secret-key", "secret key", []string{"AWS_SECRET_ACCESS_KEY", config.EnvName("secret-key")}, true}
+	sessionTokenFlag = clientFlag{"session-token", "session token of temporary credentials", []string{"AWS_SESSION_TOKEN"}, true}
+	regionFlag       = clientFlag{"region", "signing region", []string{"AWS_REGION", config.EnvName("region")}, false}
+)
+
+// bind registers the flag on fs bound to p: p keeps its value when none
+// of the variables is set.
+func (c clientFlag) bind(fs *flag.FlagSet, p *string) {
+	if v := firstEnv(c.vars...); v != "" {
+		*p = v
+	}
+	fs.StringVar(p, c.name, *p, c.usage+" (env "+strings.Join(c.vars, " or ")+")")
+	fs.Lookup(c.name).DefValue = config.HelpDefault(*p, c.secret)
+}
+
 // bindCredentials registers the flags of a client's credentials and
 // signing region on fs, their defaults from the environment as the AWS
-// CLI's (else JOG server's variables); region keeps its value when no
-// variable names one. A nil token: no --session-token.
+// CLI's (else jog server's variables). A nil token: no --session-token.
 func bindCredentials(fs *flag.FlagSet, access, secret, token, region *string) {
-	*access = firstEnv("AWS_ACCESS_KEY_ID", "JOG_ACCESS_KEY")
-	*secret = firstEnv("AWS_SECRET_ACCESS_KEY", "JOG_SECRET_KEY")
-	if r := firstEnv("AWS_REGION", "JOG_REGION"); r != "" {
-		*region = r
-	}
-	fs.StringVar(access, "access-key", *access, "access key (env AWS_ACCESS_KEY_ID or JOG_ACCESS_KEY)")
-	fs.StringVar(secret, "secret-key", *secret, "secret key (env AWS_SECRET_ACCESS_KEY or JOG_SECRET_KEY)")
+	accessKeyFlag.bind(fs, access)
+	secretKeyFlag.bind(fs, secret)
 	if token != nil {
-		*token = os.Getenv("AWS_SESSION_TOKEN")
-		fs.StringVar(token, "session-token", *token, "session token of temporary credentials (env AWS_SESSION_TOKEN)")
+		sessionTokenFlag.bind(fs, token)
 	}
-	fs.StringVar(region, "region", *region, "signing region (env AWS_REGION or JOG_REGION)")
+	regionFlag.bind(fs, region)
 }
 
 // firstEnv is the first of the variables names that is set.

@@ -22,16 +22,8 @@ const (
 
 func runFsck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog fsck", flag.ContinueOnError)
-	dataDir := config.Default().DataDir
-	if v := config.Getenv("JOG_DATA_DIR"); v != "" {
-		dataDir = v
-	}
-	fl.StringVar(&dataDir, "data-dir", dataDir, "the data dir to check (env JOG_DATA_DIR)")
-	metaName := config.Default().Meta
-	if v := config.Getenv("JOG_META"); v != "" {
-		metaName = v
-	}
-	fl.StringVar(&metaName, "meta", metaName, "the metadata store, as jog server's --meta: with any but sqlite the data dir is shared by gateways, and a read-only check runs beside them (env JOG_META)")
+	dataDir := dataDirFlag(fl, "the data dir to check")
+	metaName := serverFlag(fl, "meta", "meta", config.Default().Meta, "the metadata store, as jog server's --meta: with any but sqlite the data dir is shared by gateways, and a read-only check runs beside them")
 	deep := fl.Bool("deep", false, "read every blob and verify its MD5 (ETag) and stored checksum")
 	repair := fl.Bool("repair", false, "remove orphan blobs and temp files, rebuild a wrong directory index (refused while a server runs)")
 	dropLost := fl.Bool("repair-drop-lost", false, "implies --repair; also delete objects and abort uploads whose data is missing or corrupt")
@@ -66,7 +58,7 @@ Flags:
 		fl.Usage()
 		return fsckError
 	}
-	opts := fsck.Options{DataDir: dataDir, Meta: metaName, Deep: *deep, Repair: *repair || *dropLost, DropLost: *dropLost}
+	opts := fsck.Options{DataDir: *dataDir, Meta: *metaName, Deep: *deep, Repair: *repair || *dropLost, DropLost: *dropLost}
 
 	var out fsckOutput = &textOutput{w: stdout}
 	if *asJSON {

@@ -100,16 +100,6 @@ Flags:
 	return migrateDone
 }
 
-// dataDirFlag defines --data-dir on fl, defaulting to $JOG_DATA_DIR or
-// the server's default, as every subcommand on a data dir takes it.
-func dataDirFlag(fl *flag.FlagSet, usage string) *string {
-	dir := config.Default().DataDir
-	if v := config.Getenv("JOG_DATA_DIR"); v != "" {
-		dir = v
-	}
-	return fl.String("data-dir", dir, usage+" (env JOG_DATA_DIR)")
-}
-
 // printMigrateReport prints each table's counts and checksums, source and
 // target, then both fsck summaries.
 func printMigrateReport(w io.Writer, rep metamigrate.Report) {

@@ -20,16 +20,10 @@ import (
 // server --replicate-to (or Litestream beside it) keeps (internal/replicate).
 func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog restore", flag.ContinueOnError)
-	env := func(name, def string) string {
-		if v := config.Getenv(name); v != "" {
-			return v
-		}
-		return def
-	}
-	dataDir := fl.String("data-dir", env("JOG_DATA_DIR", config.Default().DataDir), "the data dir whose metadata to rebuild (env JOG_DATA_DIR)")
-	from := fl.String("from", env("JOG_REPLICATE_TO", ""), "the replica, s3://bucket/path: what jog server's --replicate-to named (env JOG_REPLICATE_TO)")
-	endpoint := fl.String("endpoint", env("JOG_REPLICATE_ENDPOINT", ""), "S3 endpoint of the replica when not AWS, e.g. http://minio:9000 (env JOG_REPLICATE_ENDPOINT)")
-	region := fl.String("region", env("JOG_REPLICATE_REGION", ""), "region of the replica's bucket (env JOG_REPLICATE_REGION)")
+	dataDir := dataDirFlag(fl, "the data dir whose metadata to rebuild")
+	from := serverFlag(fl, "from", "replicate-to", "", "the replica, s3://bucket/path: what jog server's --replicate-to named")
+	endpoint := serverFlag(fl, "endpoint", "replicate-endpoint", "", "S3 endpoint of the replica when not AWS, e.g. http://minio:9000")
+	region := serverFlag(fl, "region", "replicate-region", "", "region of the replica's bucket")
 	at := fl.String("timestamp", "", "restore the metadata as it was at this time (RFC 3339) instead of the latest")
 	force := fl.Bool("force", false, "replace the data dir's jog.db (and its -wal and -shm) when there is one")
 	fl.Usage = func() {

@@ -4,7 +4,6 @@ package config
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"math"
@@ -13,7 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jogstore/jog/internal/blob/disk"
+	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/lifecycle"
+	"github.com/jogstore/jog/internal/notify/queue"
+	"github.com/jogstore/jog/internal/replicate"
+	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/units"
 )
 
@@ -48,14 +54,17 @@ type Config struct {
 	// TLSCert and TLSKey, when both set, make the server speak HTTPS.
 	TLSCert string
 	TLSKey  string
-	// Fsync is "always" (default: every acknowledged write is on stable
-	// storage) or "never" (for throwaway data: tests, benchmarks).
-	Fsync string
+	// Fsync is FsyncAlways (default: every acknowledged write is on
+	// stable storage) or FsyncNever (for throwaway data: tests,
+	// benchmarks).
+	Fsync Fsync
 	// InlineMax is the largest object, in bytes, kept inline in the
-	// metadata database instead of a blob file; 0 turns inlining off.
+	// metadata database instead of a blob file (service.Options); 0 turns
+	// inlining off.
 	InlineMax int
 	// PackMax is the largest blob, in bytes, stored as a record in a shared
-	// pack file instead of a file of its own (ADR 0007); 0 turns packing off.
+	// pack file instead of a file of its own (ADR 0007, disk.Store); 0
+	// turns packing off.
 	PackMax int
 	// DebugAddr, when set, serves Go's runtime profiles (net/http/pprof)
 	// on a separate listener: never on the S3 port, off by default.
@@ -99,18 +108,14 @@ type Config struct {
 	MetricsToken   string
 	MetricsPublic  bool
 	MetricsBuckets int
-	// ReplicateTo, when set (s3://bucket/path), streams the SQLite
-	// metadata to that bucket with Litestream while the server runs
-	// (internal/replicate, ADR 0021); ReplicateEndpoint is the S3
-	// endpoint for anything but AWS, ReplicateRegion its region. The keys
-	// come from JOG_REPLICATE_ACCESS_KEY and JOG_REPLICATE_SECRET_KEY only
-	// (else the AWS SDK's default chain): no flag, so that they never show
-	// in a process listing.
-	ReplicateTo        string
-	ReplicateEndpoint  string
-	ReplicateRegion    string
-	ReplicateAccessKey string
-	ReplicateSecretKey string
+	// Replicate, when its URL is set (s3://bucket/path), streams the
+	// SQLite metadata to that bucket with Litestream while the server
+	// runs (internal/replicate, ADR 0021): --replicate-to, its Endpoint
+	// for anything but AWS, its Region. The keys come from
+	// JOG_REPLICATE_ACCESS_KEY and JOG_REPLICATE_SECRET_KEY only (else the
+	// AWS SDK's default chain): no flag, so that they never show in a
+	// process listing.
+	Replicate replicate.Target
 	// SQLiteCheckpoints false turns the SQLite writer's automatic WAL
 	// checkpoints off, for a Litestream process run beside the server
 	// (litestream replicate -exec) to run them; --replicate-to does so
@@ -148,10 +153,24 @@ type Config struct {
 	envErrs []error // JOG_* values BindFlags could not parse
 	layers  *Layers // where each setting came from, once ApplyFile ran
 
-	// names are the settings' flags, in BindFlags order: the config
-	// file's keys.
-	names []string
+	// table is the settings table BindFlags registered (settings.go),
+	// its rows pointing into the Config BindFlags ran on.
+	table []setting
 }
+
+// Fsync is --fsync: whether acknowledged writes are synced to stable
+// storage. Validate accepts FsyncAlways and FsyncNever only.
+type Fsync string
+
+// The values of --fsync.
+const (
+	FsyncAlways Fsync = "always"
+	FsyncNever  Fsync = "never"
+)
+
+// Off reports whether fsync is off (--fsync never): the stores skip their
+// syncs, and acknowledged writes may be lost on power failure.
+func (f Fsync) Off() bool { return f == FsyncNever }
 
 // MaxInline bounds --inline-max: each request in flight may hold this much
 // in memory, and SQLite rows past a few MiB are slow.
@@ -163,14 +182,16 @@ const MaxPack = 16 << 20
 // DefaultBucketLogSpoolMax is --bucket-log-spool-max's default.
 const DefaultBucketLogSpoolMax = 1 << 30
 
-// Default returns the zero-setup configuration.
+// Default returns the zero-setup configuration. Where a component owns a
+// default (inlining, packing, the event queue), it is that package's.
 func Default() Config {
-	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: "us-east-1", LogLevel: "info", LogFormat: "text", Fsync: "always", MaxRequests: 1024, AnonymousShare: 0.25,
-		BodyIdleTimeout: 20 * time.Second, BodyMinRate: 1 << 10, InlineMax: 16 << 10, PackMax: 1 << 20,
-		LifecycleDay: 24 * time.Hour, LifecycleInterval: time.Hour,
+	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: sigv4.DefaultRegion, LogLevel: "info", LogFormat: "text", Fsync: FsyncAlways, MaxRequests: 1024, AnonymousShare: 0.25,
+		BodyIdleTimeout: 20 * time.Second, BodyMinRate: 1 << 10, InlineMax: service.DefaultInlineMax, PackMax: disk.DefaultPackMax,
+		LifecycleDay: lifecycle.Day, LifecycleInterval: time.Hour,
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
 		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
-		Console: true, ConsoleSession: 12 * time.Hour}
+		Console: true, ConsoleSession: console.DefaultSession,
+		Notify: Notify{QueueMax: queue.DefaultMaxBytes}}
 }
 
 // MaxAnonymousRequests is how many of MaxRequests the requests not
@@ -185,103 +206,7 @@ func (c Config) MaxAnonymousRequests() int {
 
 // LeaveCheckpoints reports whether the SQLite store must leave WAL
 // checkpoints to Litestream: replicating in the server, or beside it.
-func (c Config) LeaveCheckpoints() bool { return c.ReplicateTo != "" || !c.SQLiteCheckpoints }
-
-// BindFlags registers every setting on fs. Each flag's default comes from
-// its JOG_* environment variable when set, else from c; an environment value
-// the flag cannot parse is reported by Validate.
-func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
-	var names []string
-	str := func(p *string, name, usage string) {
-		fs.StringVar(p, name, *p, usage+" (env "+envName(name)+")")
-		names = append(names, name)
-	}
-	num := func(p *int, name, usage string) {
-		fs.IntVar(p, name, *p, usage+" (env "+envName(name)+")")
-		names = append(names, name)
-	}
-	dur := func(p *time.Duration, name, usage string) {
-		fs.DurationVar(p, name, *p, usage+" (env "+envName(name)+")")
-		names = append(names, name)
-	}
-	rate := func(p flag.Value, name, usage string) {
-		fs.Var(p, name, usage+" (env "+envName(name)+")")
-		names = append(names, name)
-	}
-	str(&c.ConfigFile, fileFlag, "TOML file of settings, keys named as these flags (data-dir = \"/srv/jog\"); flags and JOG_* variables override it")
-	str(&c.Addr, "addr", "listen address")
-	str(&c.DataDir, "data-dir", "directory for metadata and object data")
-	str(&c.Meta, "meta", metaUsage)
-	str(&c.AccessKey, "access-key", "S3 access key ID (generated on first start when empty)")
-	str(&c.SecretKey, "secret-key", "S3 secret access key")
-	str(&c.Region, "region", "region reported to clients and required in signatures")
-	str(&c.Domain, "domain", "base domain for virtual-hosted-style requests (<bucket>.<domain>)")
-	str(&c.LogLevel, "log-level", "debug, info, warn or error")
-	str(&c.LogFormat, "log-format", "text or json")
-	num(&c.MaxRequests, "max-requests", "S3 requests served at once; more get 503 SlowDown (0 = no bound)")
-	fs.Float64Var(&c.AnonymousShare, "anonymous-share", c.AnonymousShare,
-		"fraction of --max-requests that requests not authenticated (yet) may hold at once (anonymous ones, form uploads before their signature is checked, console sign-ins); more get 503 SlowDown (env "+envName("anonymous-share")+")")
-	names = append(names, "anonymous-share")
-	dur(&c.BodyIdleTimeout, "body-idle-timeout", "longest wait for a request body's next bytes; longer gets 400 RequestTimeout and nothing stored (0 = no limit, nor --body-min-rate)")
-	rate(&c.BodyMinRate, "body-min-rate", "least average rate of a request body once --body-idle-timeout has passed, e.g. 1KiB/s; slower gets 400 RequestTimeout (0 = none)")
-	num(&c.InlineMax, "inline-max", "objects up to this many bytes are stored in the metadata database, not in files (0 = never)")
-	num(&c.PackMax, "pack-max", "blobs up to this many bytes are appended to shared pack files, not written as files of their own (0 = never)")
-	str(&c.TLSCert, "tls-cert", "PEM certificate file: serve HTTPS (with --tls-key)")
-	str(&c.TLSKey, "tls-key", "PEM private key file for --tls-cert")
-	str(&c.DebugAddr, "debug-addr", "serve Go profiles (/debug/pprof/) on this address, e.g. 127.0.0.1:6060; unauthenticated, keep it private")
-	dur(&c.LifecycleDay, "lifecycle-day", "length of a day in lifecycle rules (shorten it only to test rules)")
-	dur(&c.LifecycleInterval, "lifecycle-interval", "how often the lifecycle worker applies the buckets' lifecycle rules (0 = never)")
-	str(&c.IAMBootstrap, "iam-bootstrap", "JSON file of IAM groups, users, policies and access keys to create at start-up where absent")
-	fs.BoolVar(&c.TrustForwardedFor, "trust-forwarded-for", c.TrustForwardedFor,
-		"take aws:SourceIp and aws:SecureTransport from X-Forwarded-For / X-Forwarded-Proto: only behind a proxy that sets them (env "+envName("trust-forwarded-for")+")")
-	names = append(names, "trust-forwarded-for")
-	rate(&c.QoSReadCapacity, "qos-read-capacity", "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)")
-	rate(&c.QoSWriteCapacity, "qos-write-capacity", "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)")
-	rate(&c.QoSRequestCapacity, "qos-request-capacity", "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)")
-	str(&c.MetricsToken, "metrics-token", "bearer token that scrapes /metrics on the S3 port (prefer the env variable: a flag shows in process listings)")
-	fs.BoolVar(&c.MetricsPublic, "metrics-public", c.MetricsPublic, "serve /metrics on the S3 port to unsigned requests, without a token (env "+envName("metrics-public")+")")
-	names = append(names, "metrics-public")
-	num(&c.MetricsBuckets, "metrics-buckets", "most buckets whose usage /metrics reports, one series each (0 = none)")
-	str(&c.AccessLog, "access-log", "access log: off (default), stderr, or a file path (reopened on SIGUSR1)")
-	str(&c.AccessLogFormat, "access-log-format", "access log lines: json or text")
-	fs.Float64Var(&c.AccessLogSample, "access-log-sample", c.AccessLogSample,
-		"fraction of successful requests the access log writes, e.g. 0.01; errors (status >= 400) always are (env "+envName("access-log-sample")+")")
-	names = append(names, "access-log-sample")
-	dur(&c.BucketLogInterval, "bucket-log-interval", "how often server access logs (PutBucketLogging) are delivered to their target buckets")
-	rate(&c.BucketLogSpoolMax, "bucket-log-spool-max", "most bytes of server access log records awaiting delivery kept on this gateway's disk, e.g. 1GiB; past it new records are dropped, and records of failing targets are kept within half of it (logged and counted)")
-	str(&c.Fsync, "fsync", "always (acknowledged writes survive power loss) or never (unsafe, for throwaway data)")
-	str(&c.ReplicateTo, "replicate-to", "stream the SQLite metadata to this S3 URL with Litestream, e.g. s3://backups/jog (its keys: the JOG_REPLICATE_ACCESS_KEY pair of variables, else the AWS SDK's chain)")
-	str(&c.ReplicateEndpoint, "replicate-endpoint", "S3 endpoint of --replicate-to when not AWS, e.g. http://minio:9000 (path-style requests)")
-	str(&c.ReplicateRegion, "replicate-region", "region of --replicate-to (empty: found from AWS, us-east-1 for another endpoint)")
-	fs.BoolVar(&c.SQLiteCheckpoints, "sqlite-checkpoints", c.SQLiteCheckpoints,
-		"run SQLite's WAL checkpoints in the server; false leaves them to Litestream run beside it (implied by --replicate-to) (env "+envName("sqlite-checkpoints")+")")
-	names = append(names, "sqlite-checkpoints")
-	fs.BoolVar(&c.Console, "console", c.Console, "serve the web console, at /console/ on --console-addr (env "+envName("console")+")")
-	names = append(names, "console")
-	str(&c.ConsoleAddr, "console-addr", "address of the web console's own listener, an origin apart from the objects'; empty: --addr's host at its port + 1 (:9001 beside :9000); "+ConsoleSame+": at /console/ on the S3 port instead")
-	str(&c.ConsoleS3URL, "console-s3-url", "the S3 endpoint the console's share links, downloads and previews name, e.g. https://s3.example.com behind a proxy (empty: the console's host name at the S3 port)")
-	dur(&c.ConsoleSession, "console-session", "how long a console sign-in lasts (15m to 36h)")
-	names = c.bindNotify(fs, names)
-	c.ReplicateAccessKey, c.ReplicateSecretKey = getenv(EnvReplicateAccessKey), getenv(EnvReplicateSecretKey)
-	c.IAMKey = getenv(keyring.EnvVar)
-	c.names = names
-	for _, name := range names {
-		env := envName(name)
-		v := getenv(env)
-		if v == "" {
-			continue
-		}
-		f := fs.Lookup(name)
-		if err := f.Value.Set(v); err != nil {
-			c.envErrs = append(c.envErrs, fmt.Errorf("%s=%q: %v", env, v, err))
-			continue
-		}
-		f.DefValue = HelpDefault(name, v) // -h shows the default in effect, never a secret
-		if l, ok := f.Value.(*List); ok {
-			l.fromEnv()
-		}
-	}
-}
+func (c Config) LeaveCheckpoints() bool { return c.Replicate.URL != "" || !c.SQLiteCheckpoints }
 
 // Rate is a flag of bytes per second: a number with an optional unit and
 // "/s" (units.ParseRate: "300MB/s", "300MiB").
@@ -319,12 +244,6 @@ func (r *RequestRate) Set(s string) error {
 	}
 	*r = RequestRate(n)
 	return nil
-}
-
-// envName is the environment variable of flag name: JOG_DATA_DIR for
-// data-dir.
-func envName(name string) string {
-	return "JOG_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 }
 
 // Validate checks the configuration for mistakes a user can fix.
@@ -407,14 +326,14 @@ func (c Config) Validate() error {
 	if c.BucketLogSpoolMax < 1<<20 {
 		errs = append(errs, fmt.Errorf("--bucket-log-spool-max %d: want at least 1MiB", c.BucketLogSpoolMax))
 	}
-	if c.Fsync != "always" && c.Fsync != "never" {
+	if c.Fsync != FsyncAlways && c.Fsync != FsyncNever {
 		errs = append(errs, fmt.Errorf("--fsync %q: want always or never", c.Fsync))
 	}
-	if c.ReplicateTo != "" && MetaBackend(c.Meta) != "sqlite" {
+	if c.Replicate.URL != "" && MetaBackend(c.Meta) != "sqlite" {
 		errs = append(errs, errors.New("--replicate-to replicates the SQLite metadata: back PostgreSQL up with its own tools"))
 	}
-	if c.ReplicateTo != "" && !strings.HasPrefix(c.ReplicateTo, "s3://") {
-		errs = append(errs, fmt.Errorf("--replicate-to %q: want s3://bucket/path", c.ReplicateTo))
+	if c.Replicate.URL != "" && !strings.HasPrefix(c.Replicate.URL, "s3://") {
+		errs = append(errs, fmt.Errorf("--replicate-to %q: want s3://bucket/path", c.Replicate.URL))
 	}
 	errs = append(errs, c.validateConsole()...)
 	errs = append(errs, c.validateNotify()...)

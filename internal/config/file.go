@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,10 +13,10 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// The config file (ADR 0020) is TOML whose keys are the flag names
-// BindFlags registers: `data-dir = "/srv/jog"`. It is a layer of the
-// settings, generic over the flag set: a flag added to BindFlags is a key
-// with no code here. Precedence, highest first:
+// The config file (ADR 0020) is TOML whose keys are the flag names of the
+// settings table (settings.go): `data-dir = "/srv/jog"`. It is a layer of
+// the settings, generic over the flag set: a row added to the table is a
+// key with no code here. Precedence, highest first:
 //
 //	flag > JOG_* variable > config file > default
 //
@@ -35,7 +34,7 @@ const fileFlag = "config"
 type Layers struct {
 	fs      *flag.FlagSet
 	getenv  func(string) string
-	names   []string
+	table   []setting
 	cmdline map[string]bool
 	path    string         // the config file, "" when none
 	lines   map[string]int // file key → its line
@@ -48,7 +47,7 @@ type Layers struct {
 // line nor its JOG_* variable set. Every key must name a setting and hold
 // a value of its type; the errors name the file, the line and the key.
 func (c *Config) ApplyFile(fs *flag.FlagSet, getenv func(string) string) (*Layers, error) {
-	l := &Layers{fs: fs, getenv: getenv, names: c.names, cmdline: map[string]bool{}, lines: map[string]int{}, applied: map[string]bool{}}
+	l := &Layers{fs: fs, getenv: getenv, table: c.table, cmdline: map[string]bool{}, lines: map[string]int{}, applied: map[string]bool{}}
 	fs.Visit(func(f *flag.Flag) { l.cmdline[f.Name] = true })
 	c.layers = l
 	if c.ConfigFile == "" {
@@ -108,7 +107,8 @@ func (l *Layers) set(name string, v any) error {
 
 // isSetting reports whether name is a key of the file: a setting's flag.
 func (l *Layers) isSetting(name string) bool {
-	return name != fileFlag && slices.Contains(l.names, name)
+	s, ok := row(l.table, name)
+	return ok && s.isKey()
 }
 
 // topKeys lists the file's top-level keys in the file's order: a key of a
@@ -239,17 +239,17 @@ func (l *Layers) Given(name string) string {
 }
 
 // SecretsInArgv lists the flags given on the command line whose value holds a
-// secret: a setting Secret names, or a password in a connection string
-// (RedactMeta: --meta postgres://user:password@…). Every local user can
-// read them in a process listing.
+// secret: a secret setting of the table, or a password in a connection
+// string (RedactMeta: --meta postgres://user:password@…). Every local user
+// can read them in a process listing.
 func (l *Layers) SecretsInArgv() []string {
 	var flags []string
-	for _, name := range l.names {
-		if !l.cmdline[name] {
+	for _, s := range l.table {
+		if s.name == "" || !l.cmdline[s.name] {
 			continue
 		}
-		if v := l.fs.Lookup(name).Value.String(); Secret(name) && v != "" || RedactMeta(v) != v {
-			flags = append(flags, "--"+name)
+		if v := l.fs.Lookup(s.name).Value.String(); s.secret && v != "" || RedactMeta(v) != v {
+			flags = append(flags, "--"+s.name)
 		}
 	}
 	return flags

@@ -181,7 +181,7 @@ func TestPrintConfigRoundTrip(t *testing.T) {
 		t.Fatalf("printed config does not load: %v\n%s", err, out.String())
 	}
 	back.ConfigFile, c.ConfigFile = "", ""
-	back.names, c.names = nil, nil
+	back.table, c.table = nil, nil
 	back.layers, c.layers = nil, nil
 	if !equalConfig(back, c) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", back, c)
@@ -196,7 +196,7 @@ func equalConfig(a, b Config) bool {
 // TestSecretsMasked: --print-config never shows a secret. Every string
 // setting gets a distinct value; a setting whose usage speaks of a secret,
 // a password or a token must not show its value, whatever its name (so a
-// new secret flag named without one of Secret's words fails here), and
+// new secret row not marked secret in the settings table fails here), and
 // the others must show theirs.
 func TestSecretsMasked(t *testing.T) {
 	c := Default()
@@ -261,8 +261,14 @@ func TestEverySettingIsAKey(t *testing.T) {
 	c.BindFlags(fs, func(string) string { return "" })
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
-	if len(c.names) != n {
-		t.Errorf("BindFlags registered %d flags but lists %d settings: register a flag with BindFlags' helpers", n, len(c.names))
+	keys := 0
+	for _, s := range c.table {
+		if s.name != "" {
+			keys++
+		}
+	}
+	if keys != n {
+		t.Errorf("BindFlags registered %d flags but the table lists %d settings with a flag: add a flag as a row of the settings table", n, keys)
 	}
 }
 

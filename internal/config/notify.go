@@ -1,7 +1,6 @@
 package config
 
 import (
-	"flag"
 	"fmt"
 	"maps"
 	"slices"
@@ -18,13 +17,26 @@ import (
 type Notify struct {
 	// Targets and Tokens hold, by kind (target.Kinds), the "ID=URL"
 	// entries of --notify-<kind> and the "ID=TOKEN" entries of
-	// --notify-<kind>-token (a secret: its flag's name says so, and
-	// --print-config masks it).
+	// --notify-<kind>-token (a secret: its row of the settings table says
+	// so, and --print-config masks it).
 	Targets, Tokens Lists
-	// QueueMax bounds the bytes of the queue on this gateway's disk:
-	// past it events are refused (logged, counted) rather than stored; 0
-	// (a Config not from BindFlags) means DefaultNotifyQueueMax.
+	// QueueMax bounds the bytes of the queue on this gateway's disk
+	// (queue.Options.MaxBytes): past it events are refused (logged,
+	// counted) rather than stored; 0 leaves the queue's own default.
 	QueueMax Size
+}
+
+// settings are the notification rows of the settings table: two for each
+// kind of target (one for a kind without a token), then the queue's bound.
+func (n *Notify) settings() []setting {
+	var rows []setting
+	for _, k := range target.Kinds() {
+		rows = append(rows, setting{name: k.Flag(), ptr: n.Targets.Of(k.Name), usage: k.FlagUsage()})
+		if k.Token {
+			rows = append(rows, setting{name: k.TokenFlag(), ptr: n.Tokens.Of(k.Name), usage: k.TokenUsage(), secret: true})
+		}
+	}
+	return append(rows, setting{name: "notify-queue-max", ptr: &n.QueueMax, usage: "most bytes of undelivered event notifications kept on this gateway's disk, e.g. 1GiB; past it new events are refused (logged and counted)"})
 }
 
 // Lists are flags of entries by kind of target.
@@ -58,34 +70,6 @@ func (ls Lists) String() string {
 		fmt.Fprintf(&b, "%s:%q ", k, ls[k].Items)
 	}
 	return strings.TrimSuffix(b.String(), " ")
-}
-
-// DefaultNotifyQueueMax is --notify-queue-max's default.
-const DefaultNotifyQueueMax = 1 << 30
-
-// bindNotify registers the notification flags on fs, two for each kind of
-// target (one without a token), and returns names with theirs added.
-func (c *Config) bindNotify(fs *flag.FlagSet, names []string) []string {
-	if c.Notify.QueueMax == 0 {
-		c.Notify.QueueMax = DefaultNotifyQueueMax
-	}
-	type flagRow struct {
-		v           flag.Value
-		name, usage string
-	}
-	var rows []flagRow
-	for _, k := range target.Kinds() {
-		rows = append(rows, flagRow{c.Notify.Targets.Of(k.Name), k.Flag(), k.FlagUsage()})
-		if k.Token {
-			rows = append(rows, flagRow{c.Notify.Tokens.Of(k.Name), k.TokenFlag(), k.TokenUsage()})
-		}
-	}
-	rows = append(rows, flagRow{&c.Notify.QueueMax, "notify-queue-max", "most bytes of undelivered event notifications kept on this gateway's disk, e.g. 1GiB; past it new events are refused (logged and counted)"})
-	for _, f := range rows {
-		fs.Var(f.v, f.name, f.usage+" (env "+envName(f.name)+")")
-		names = append(names, f.name)
-	}
-	return names
 }
 
 // NotifyTargets parses the notification targets (checked by Validate).

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"strings"
 	"testing"
+
+	"github.com/jogstore/jog/internal/notify/queue"
 )
 
 // TestNotifySettings: targets from flags (repeated), variables and the
@@ -31,7 +33,7 @@ func TestNotifySettings(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Errorf("targets\n%s\nwant\n%s", strings.Join(got, "|"), want)
 	}
-	if c.Notify.QueueMax != 64<<20 || Default().Notify.QueueMax != 0 {
+	if c.Notify.QueueMax != 64<<20 || Default().Notify.QueueMax != queue.DefaultMaxBytes {
 		t.Errorf("queue max %d", c.Notify.QueueMax)
 	}
 	for _, args := range [][]string{

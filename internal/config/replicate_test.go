@@ -18,7 +18,7 @@ func TestReplicate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.ReplicateTo != "s3://backups/jog" || c.ReplicateEndpoint != "http://m:9000" || c.ReplicateAccessKey != "ak" || c.ReplicateSecretKey != "sk" {
+	if c.Replicate.URL != "s3://backups/jog" || c.Replicate.Endpoint != "http://m:9000" || c.Replicate.AccessKey != "ak" || c.Replicate.SecretKey != "sk" {
 		t.Errorf("got %+v", c)
 	}
 	if !c.LeaveCheckpoints() {

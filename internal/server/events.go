@@ -39,7 +39,7 @@ func (s *Server) openEvents() (*queue.Queue, error) {
 		s.events.arns = append(s.events.arns, arn)
 	}
 	q, err := queue.Open(s.cfg.DataDir, s.stores.Blobs.Gateway(), queue.Options{Targets: senders,
-		MaxBytes: int64(s.cfg.Notify.QueueMax), NoSync: s.cfg.Fsync == "never", Log: s.log})
+		MaxBytes: int64(s.cfg.Notify.QueueMax), NoSync: s.cfg.Fsync.Off(), Log: s.log})
 	if err != nil {
 		s.closeEvents()
 		return nil, err

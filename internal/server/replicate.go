@@ -15,12 +15,10 @@ import (
 // so that the replica ends with every acknowledged write.
 func (s *Server) replicate(ctx context.Context) error {
 	s.stopReplication = func(context.Context) error { return nil }
-	if s.cfg.ReplicateTo == "" {
+	if s.cfg.Replicate.URL == "" {
 		return nil
 	}
-	t := replicate.Target{URL: s.cfg.ReplicateTo, Endpoint: s.cfg.ReplicateEndpoint, Region: s.cfg.ReplicateRegion,
-		AccessKey: s.cfg.ReplicateAccessKey, SecretKey: s.cfg.ReplicateSecretKey}
-	r, err := replicate.Start(ctx, filepath.Join(s.cfg.DataDir, datadir.DBFile), t, replicate.Options{}, s.log)
+	r, err := replicate.Start(ctx, filepath.Join(s.cfg.DataDir, datadir.DBFile), s.cfg.Replicate, replicate.Options{}, s.log)
 	if err != nil {
 		return err
 	}

@@ -107,11 +107,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		}
 		s.Credentials, s.GeneratedCredentials = c, gen
 	}
-	inline := cfg.InlineMax
-	if inline == 0 {
-		inline = -1 // off
-	}
-	opts := service.Options{InlineMax: inline, LifecycleDay: cfg.LifecycleDay}
+	opts := service.Options{InlineMax: cfg.InlineMax, LifecycleDay: cfg.LifecycleDay}
 	if stores.Shared { // other gateways' orphan sweeps spare blobs younger than blob.Grace
 		opts.CommitWithin = blob.Grace / 2
 	}

@@ -105,7 +105,7 @@ func (a *Access) MayAllowAnonymous() bool {
 }
 
 // BucketAccess returns bucket's Access, meta.ErrBucketNotFound without
-// the bucket. Answers come from a cache (CORSCacheTTL), dropped at once by
+// the bucket. Answers come from a cache (ConfigCacheTTL), dropped at once by
 // a change of the policy, ACL, ownership or public access block through
 // this Service.
 func (s *Service) BucketAccess(ctx context.Context, bucket string) (*Access, error) {

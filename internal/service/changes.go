@@ -7,7 +7,7 @@ import "github.com/jogstore/jog/internal/meta"
 // everything cached of that bucket, ChangedAll everything cached of every
 // bucket, as this process's own writes do, lookups in flight included
 // (configCache). Without it, such a change is seen when the entry's time
-// bound runs out (CORSCacheTTL).
+// bound runs out (ConfigCacheTTL).
 func (s *Service) StoreChanged(c meta.Change) {
 	for _, cache := range s.bucketCaches() {
 		switch c.Kind {

@@ -17,6 +17,17 @@ import (
 // naming buckets that do not exist cost no query on repeat either. At max
 // entries the cache starts over empty. Lookups share a read lock: the
 // lifecycle rules are looked up on every PUT, GET and HEAD.
+// ConfigCacheTTL is how long a gateway keeps what it derived from a
+// bucket's configuration (CORS rules, lifecycle rules, object lock
+// defaults, policy and ACLs, logging, notifications) before it reads it
+// again: the longest a change made through another gateway sharing the
+// database goes unseen here when the database does not announce it
+// (StoreChanged).
+const ConfigCacheTTL = 5 * time.Second
+
+// configCacheMax bounds the buckets each configuration cache holds at once.
+const configCacheMax = 10_000
+
 type configCache[T any] struct {
 	ttl time.Duration
 	max int

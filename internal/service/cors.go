@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/meta"
@@ -12,15 +11,6 @@ import (
 // corsConfig is the name a bucket's CORS configuration is stored under
 // (meta.Store.PutBucketConfig), as JSON of cors.Config.
 const corsConfig = "cors"
-
-// CORSCacheTTL is how long a gateway keeps a bucket's CORS rules before it
-// reads them again: the longest a change made through another gateway
-// sharing the database goes unseen here when the database does not
-// announce it (StoreChanged).
-const CORSCacheTTL = 5 * time.Second
-
-// corsCacheMax bounds the buckets whose CORS rules are kept at once.
-const corsCacheMax = 10_000
 
 // PutBucketCORS stores bucket's CORS configuration (validated by the
 // caller with cors.ParseXML), replacing any earlier one.
@@ -41,7 +31,7 @@ func (s *Service) DeleteBucketCORS(ctx context.Context, bucket string) error {
 
 // BucketCORS returns bucket's compiled CORS rules, nil when it has none,
 // meta.ErrBucketNotFound without the bucket. Answers come from a cache
-// (CORSCacheTTL), so requests from browsers cost no query on repeat.
+// (ConfigCacheTTL), so requests from browsers cost no query on repeat.
 func (s *Service) BucketCORS(ctx context.Context, bucket string) (*cors.Rules, error) {
 	return s.corsRules.load(bucket, func() (*cors.Rules, error) {
 		c, err := s.GetBucketCORS(ctx, bucket)

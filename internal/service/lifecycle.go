@@ -36,7 +36,7 @@ func (s *Service) DeleteBucketLifecycle(ctx context.Context, bucket string) erro
 
 // BucketLifecycle returns bucket's compiled lifecycle rules, nil when it
 // has none, meta.ErrBucketNotFound without the bucket. Answers come from a
-// cache (CORSCacheTTL), so the x-amz-expiration header of PUT, GET and
+// cache (ConfigCacheTTL), so the x-amz-expiration header of PUT, GET and
 // HEAD costs no query on repeat, with or without a configuration.
 func (s *Service) BucketLifecycle(ctx context.Context, bucket string) (*lifecycle.Rules, error) {
 	return s.lifecycleRules.load(bucket, func() (*lifecycle.Rules, error) {

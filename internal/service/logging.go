@@ -92,7 +92,7 @@ func (s *Service) DeleteBucketLogging(ctx context.Context, bucket string) error 
 }
 
 // BucketLoggingOf returns where bucket's records go, nil when logging is
-// off or there is no such bucket. Answers come from a cache (CORSCacheTTL:
+// off or there is no such bucket. Answers come from a cache (ConfigCacheTTL:
 // the longest a change through another gateway goes unseen), so the
 // access log observer costs no query per request.
 func (s *Service) BucketLoggingOf(ctx context.Context, bucket string) (*BucketLogging, error) {

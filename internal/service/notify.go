@@ -67,7 +67,7 @@ func (s *Service) GetBucketNotification(ctx context.Context, bucket string) (not
 }
 
 // bucketNotify returns bucket's compiled configuration, nil when it has
-// none, from a cache (CORSCacheTTL).
+// none, from a cache (ConfigCacheTTL).
 func (s *Service) bucketNotify(ctx context.Context, bucket string) (*notify.Rules, error) {
 	return s.notifyRules.load(bucket, func() (*notify.Rules, error) {
 		c, err := s.GetBucketNotification(ctx, bucket)

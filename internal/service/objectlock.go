@@ -167,12 +167,12 @@ func (s *Service) versionLock(ctx context.Context, b meta.Bucket, l meta.ObjectL
 }
 
 // lockDefaults is bucket's default retention (a bucket with object lock),
-// from the cache (CORSCacheTTL), so that writes to a bucket with object
+// from the cache (ConfigCacheTTL), so that writes to a bucket with object
 // lock cost no query for it on repeat. PutObjectLockConfiguration drops the
 // entry before and after its write, and a lookup that raced with it is not
 // kept (configCache): once it has answered, no write that starts on this
 // gateway gets the old default retention. Another gateway sharing the
-// database sees the change within CORSCacheTTL (docs/ARCHITECTURE.md).
+// database sees the change within ConfigCacheTTL (docs/ARCHITECTURE.md).
 func (s *Service) lockDefaults(ctx context.Context, bucket string) (LockConfig, error) {
 	return s.lockDefaultsCache.load(bucket, func() (LockConfig, error) {
 		return getConfigDoc[LockConfig](ctx, s, bucket, lockConfig, nil)

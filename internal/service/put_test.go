@@ -109,6 +109,35 @@ func TestPutInlineOrSpill(t *testing.T) {
 	}
 }
 
+// TestInlineMaxZero: InlineMax 0 means never, as --inline-max 0 does: a
+// one-byte object goes to a blob; New keeps it inline (DefaultInlineMax).
+func TestInlineMaxZero(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		s      func() (*Service, *disk.Store)
+		inline bool
+		blobs  int
+	}{
+		{"InlineMax 0", func() (*Service, *disk.Store) { return newTestService(t, 0) }, false, 1},
+		{"New", func() (*Service, *disk.Store) {
+			s, b := newTestService(t, 0)
+			return New(s.meta, b, s.log), b
+		}, true, 0},
+	} {
+		s, b := tc.s()
+		if _, err := s.PutObject(t.Context(), PutInput{Bucket: "b", Key: "k", Body: bytes.NewReader([]byte("x")), Size: 1}); err != nil {
+			t.Fatal(err)
+		}
+		o, err := s.HeadObject(t.Context(), "b", "k", "", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inline := o.BlobID == ""; inline != tc.inline || countBlobs(t, b) != tc.blobs {
+			t.Errorf("%s: inline %v, %d blobs; want inline %v", tc.name, inline, countBlobs(t, b), tc.inline)
+		}
+	}
+}
+
 // countingZeros is an endless body that counts what was read of it.
 type countingZeros struct{ n int64 }
 

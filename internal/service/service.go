@@ -51,10 +51,11 @@ type Service struct {
 // metadata database rather than in blob files (ADR 0005).
 const DefaultInlineMax = 16 << 10
 
-// Options tunes a Service; the zero value means the defaults.
+// Options tunes a Service.
 type Options struct {
 	// InlineMax is the largest object (bytes) stored inline in the
-	// metadata store: 0 means DefaultInlineMax, negative means never.
+	// metadata store (DefaultInlineMax in New): 0, as --inline-max 0,
+	// means never.
 	InlineMax int
 	// LifecycleDay is the length of a lifecycle day (lifecycle.Day when
 	// 0): tests shorten it to watch rules apply.
@@ -73,28 +74,23 @@ type Options struct {
 
 // New returns a Service over the given stores with default options.
 func New(m meta.Store, b blob.Store, log *slog.Logger) *Service {
-	return NewWith(m, b, log, Options{})
+	return NewWith(m, b, log, Options{InlineMax: DefaultInlineMax})
 }
 
 // NewWith returns a Service over the given stores.
 func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Service {
 	s := &Service{meta: m, blobs: b, log: log, pins: newPins(), inlineMax: opts.InlineMax,
-		corsRules:         newConfigCache[*cors.Rules](CORSCacheTTL, corsCacheMax),
-		lifecycleRules:    newConfigCache[*lifecycle.Rules](CORSCacheTTL, corsCacheMax),
-		lockDefaultsCache: newConfigCache[LockConfig](CORSCacheTTL, corsCacheMax),
-		bucketAccess:      newConfigCache[*Access](CORSCacheTTL, corsCacheMax),
-		bucketLogging:     newConfigCache[*BucketLogging](CORSCacheTTL, corsCacheMax),
-		notifyRules:       newConfigCache[*notify.Rules](CORSCacheTTL, corsCacheMax),
+		corsRules:         newConfigCache[*cors.Rules](ConfigCacheTTL, configCacheMax),
+		lifecycleRules:    newConfigCache[*lifecycle.Rules](ConfigCacheTTL, configCacheMax),
+		lockDefaultsCache: newConfigCache[LockConfig](ConfigCacheTTL, configCacheMax),
+		bucketAccess:      newConfigCache[*Access](ConfigCacheTTL, configCacheMax),
+		bucketLogging:     newConfigCache[*BucketLogging](ConfigCacheTTL, configCacheMax),
+		notifyRules:       newConfigCache[*notify.Rules](ConfigCacheTTL, configCacheMax),
 		lifecycleDay:      opts.LifecycleDay, commitWithin: opts.CommitWithin}
 	if s.lifecycleDay <= 0 {
 		s.lifecycleDay = lifecycle.Day
 	}
-	switch {
-	case s.inlineMax == 0:
-		s.inlineMax = DefaultInlineMax
-	case s.inlineMax < 0:
-		s.inlineMax = 0
-	}
+	s.inlineMax = max(s.inlineMax, 0)
 	s.notify.queue = opts.Notify
 	s.inlineBufs.New = func() any { b := make([]byte, 0, s.inlineMax); return &b }
 	return s

@@ -53,7 +53,7 @@ func WithRegion(r string) Option { return func(c *config.Config) { c.Region = r 
 
 // WithoutFsync runs the server with --fsync never, for tests that write many
 // objects and do not test durability.
-func WithoutFsync() Option { return func(c *config.Config) { c.Fsync = "never" } }
+func WithoutFsync() Option { return func(c *config.Config) { c.Fsync = config.FsyncNever } }
 
 // WithMaxRequests bounds concurrent S3 requests (503 SlowDown beyond).
 func WithMaxRequests(n int) Option { return func(c *config.Config) { c.MaxRequests = n } }

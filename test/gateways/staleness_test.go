@@ -88,7 +88,7 @@ func anonymousGet(t *testing.T, url string) int {
 // notifiedBound is how soon a gateway obeys a change made through another
 // that the database announced (meta.Changes: LISTEN/NOTIFY): a
 // correctness bound, far above a notification's milliseconds on a busy
-// machine and below service.CORSCacheTTL, so that it fails when the
+// machine and below service.ConfigCacheTTL, so that it fails when the
 // announcement does not arrive.
 const notifiedBound = 2 * time.Second
 
@@ -96,7 +96,7 @@ const notifiedBound = 2 * time.Second
 // a bucket policy granting and then no longer granting anonymous reads, an
 // access key deleted — within notifiedBound while the database announces
 // changes, and, with the announcements silenced, within the time bounds of
-// the caches (service.CORSCacheTTL, the IAM change counter read every
+// the caches (service.ConfigCacheTTL, the IAM change counter read every
 // second). The measured staleness is logged.
 func TestStaleness(t *testing.T) {
 	if testing.Short() {
@@ -120,7 +120,7 @@ func TestStaleness(t *testing.T) {
 	t.Run("silenced", func(t *testing.T) {
 		gws, db := startGatewaysOn(t, 2)
 		silence(t, db)
-		staleness(t, gws, service.CORSCacheTTL+slack, iamPollInterval+slack)
+		staleness(t, gws, service.ConfigCacheTTL+slack, iamPollInterval+slack)
 	})
 }
 
