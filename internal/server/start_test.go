@@ -75,11 +75,11 @@ var startFaults = []startFault{
 // that can fail and checks that New leaves no goroutine behind: every
 // component it had started is stopped, and the stores are closed (their
 // own goroutines end). A server that starts, then is closed or served
-// until its context ends, leaves none either.
-// With every component there is: a notification target (the event
-// queue), the lifecycle worker, the console (its revocation sync), the
-// bucket log delivery, the reservations' activator, and on PostgreSQL the
-// relay of other gateways' changes.
+// until its context ends, leaves none either. Every case has every
+// background component there is: the event queue (a notification target),
+// the lifecycle worker, the console's revocation sync, the bucket log
+// delivery, the reservations' activator, the orphan sweep, and on
+// PostgreSQL the cross-gateway cache relay.
 func TestStartFailureLeavesNothingRunning(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) { testStartFailures(t, "sqlite") })
 	t.Run("postgres", func(t *testing.T) {
