@@ -30,13 +30,15 @@ import (
 // The console's handler reads sign-ins and its own API's bodies under
 // bodyLimits (the S3 requests it proxies keep that timing), and a sign-in
 // holds a place in the S3 handler's anonymous share while it is served.
-func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyring.Keyring, az *authz.Authorizer, anonymous *s3api.AnonymousShare) (http.Handler, error) {
+// It returns the console too (nil when off), whose revocation sync start
+// runs.
+func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyring.Keyring, az *authz.Authorizer, anonymous *s3api.AnonymousShare) (http.Handler, *console.Handler, error) {
 	if !s.cfg.Console {
-		return next, nil
+		return next, nil, nil
 	}
 	own, err := s.cfg.ConsoleListen()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cfg := console.Config{
 		Handler: next, Keys: keys, Sealer: serverKey, Authorizer: az, Metrics: s.metrics.Handler(),
@@ -49,16 +51,12 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 	}
 	c, err := console.New(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); c.SyncRevocations(ctx, s.sessionsChanged) }()
-	s.stopRevocations = func() { cancel(); <-done }
 	timed := bodytimeout.Handler(c, bodyLimits(s.cfg))
 	if own != "" {
 		s.consoleHandler = consoleOnly(timed)
-		return next, nil
+		return next, c, nil
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, consolePath) && console.Wants(r) {
@@ -66,7 +64,7 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 			return
 		}
 		next.ServeHTTP(w, r)
-	}), nil
+	}), c, nil
 }
 
 // consoleOnly serves the console's own listener: the console under

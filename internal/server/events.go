@@ -1,26 +1,24 @@
 package server
 
 import (
-	"errors"
-	"io"
-
 	"github.com/jogstore/jog/internal/notify/queue"
 	"github.com/jogstore/jog/internal/notify/target"
 )
 
 // events is bucket event notifications' part of the server: the durable
-// queue of deliveries (internal/notify/queue) and its targets' senders
+// queue of deliveries (internal/notify/queue) to its targets
 // (internal/notify/target). Without a configured target there is no
 // queue: the feature costs nothing.
 type events struct {
-	queue   *queue.Queue // nil without targets
-	arns    []string     // the targets' ARNs, in flag order
-	senders []io.Closer
+	queue *queue.Queue // nil without targets
+	arns  []string     // the targets' ARNs, in flag order
 }
 
 // openEvents builds the queue of the configured targets on this gateway
-// (adopting the queues of ended gateways), registers its metrics and
-// starts the delivery; nil without targets.
+// (adopting the queues of ended gateways) and pushes the targets' Close
+// and the queue's, which stops its delivery (nothing queued is lost: the
+// next start delivers it); nil without targets. start starts the
+// delivery.
 func (s *Server) openEvents() (*queue.Queue, error) {
 	specs, err := s.cfg.NotifyTargets()
 	if err != nil || len(specs) == 0 {
@@ -31,38 +29,22 @@ func (s *Server) openEvents() (*queue.Queue, error) {
 		arn := spec.ARN(s.cfg.Region)
 		snd, err := target.Open(spec, s.log)
 		if err != nil {
-			s.closeEvents()
 			return nil, err
 		}
+		s.stops.push(snd.Close)
 		senders[arn] = snd
-		s.events.senders = append(s.events.senders, snd)
 		s.events.arns = append(s.events.arns, arn)
 	}
 	q, err := queue.Open(s.cfg.DataDir, s.stores.Blobs.Gateway(), queue.Options{Targets: senders,
 		MaxBytes: int64(s.cfg.Notify.QueueMax), NoSync: s.cfg.Fsync.Off(), Log: s.log})
 	if err != nil {
-		s.closeEvents()
 		return nil, err
 	}
+	s.stops.push(q.Close)
 	s.events.queue = q
-	q.Start()
 	s.log.Info("event notifications", "targets", s.events.arns)
 	return q, nil
 }
 
 // NotifyTargets are the ARNs of the configured notification targets.
 func (s *Server) NotifyTargets() []string { return s.events.arns }
-
-// closeEvents stops the delivery, closes the queue (nothing queued is
-// lost: the next start delivers it) and the targets' connections.
-func (s *Server) closeEvents() error {
-	var errs []error
-	if s.events.queue != nil {
-		errs = append(errs, s.events.queue.Close())
-	}
-	for _, c := range s.events.senders {
-		errs = append(errs, c.Close())
-	}
-	s.events = events{arns: s.events.arns}
-	return errors.Join(errs...)
-}

@@ -14,15 +14,15 @@ import (
 // scheduler paced at the server's capacity, the reservation service
 // (which admits up to qos.Reservable of it: the rest is best effort's
 // guaranteed share), and the activator that registers reservations in the
-// scheduler from their start to their end, running until Close. With a
+// scheduler from their start to their end, synced here and run by start
+// until Close. With a
 // request capacity (--qos-request-capacity) the scheduler has a request
 // direction and request rates are admitted and enforced; without one,
 // request-rate reservations are refused.
-func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, *sched.Scheduler, error) {
-	s.stopQoS = func() {}
+func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, *sched.Scheduler, *qos.Activator, error) {
 	capacity, err := qosCapacity(s.cfg, s.log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if capacity != (meta.Capacity{}) {
 		s.log.Info("reservations scheduled", "read_capacity", capacity.Read, "write_capacity", capacity.Write,
@@ -35,16 +35,9 @@ func (s *Server) qos(ctx context.Context, store meta.Store) (*qos.Reservations, 
 	reservations.OnChange(activator.Changed)
 	reservations.BoundHint(activator.AnyBound)
 	if _, err := activator.Sync(ctx); err != nil { // active before the first request
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	s.stopQoS = func() { cancel(); <-done }
-	go func() {
-		defer close(done)
-		activator.Run(ctx)
-	}()
-	return reservations, scheduler, nil
+	return reservations, scheduler, activator, nil
 }
 
 // qosCapacity is what the server can carry per direction: the

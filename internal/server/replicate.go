@@ -11,10 +11,10 @@ import (
 // replicate starts streaming the SQLite metadata to --replicate-to
 // (internal/replicate) when it is set. The store was opened with its
 // automatic checkpoints off (config.LeaveCheckpoints): Litestream runs them.
-// closeStores stops it after the last write and before the store closes,
-// so that the replica ends with every acknowledged write.
+// start starts it before every component that writes, so that Close stops
+// it after the last write and before the store closes, and the replica
+// ends with every acknowledged write.
 func (s *Server) replicate(ctx context.Context) error {
-	s.stopReplication = func(context.Context) error { return nil }
 	if s.cfg.Replicate.URL == "" {
 		return nil
 	}
@@ -22,6 +22,6 @@ func (s *Server) replicate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.stopReplication = r.Close
+	s.stops.push(func() error { return r.Close(context.Background()) })
 	return nil
 }

@@ -18,13 +18,16 @@ import (
 	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
+	"github.com/jogstore/jog/internal/bucketlog"
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/framing"
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iamapi"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
 	"github.com/jogstore/jog/internal/metrics"
+	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sts"
@@ -33,17 +36,15 @@ import (
 
 // Server is one JOG server instance.
 type Server struct {
-	cfg       config.Config
-	log       *slog.Logger
-	stores    *backend.Stores
-	handler   http.Handler
-	draining  atomic.Bool
-	swept     chan struct{} // closed when the orphan sweep ends
-	stopSweep func()        // cancels the sweep and waits for it
-	// stopLifecycle stops the lifecycle worker and waits for it.
-	stopLifecycle func()
-	// stopQoS stops the reservations' activator and waits for it.
-	stopQoS     func()
+	cfg      config.Config
+	log      *slog.Logger
+	stores   *backend.Stores
+	handler  http.Handler
+	draining atomic.Bool
+	// stops undoes New, last in first out (stack.go): the end of Serve
+	// and Close unwind it.
+	stops       stack
+	swept       chan struct{}    // closed when the orphan sweep ends
 	certs       *certHolder      // --tls-cert's pair, reloaded by ReloadTLS; nil without TLS
 	metrics     *metrics.Metrics // metrics.go
 	lcWorker    *worker.Worker   // the lifecycle worker, nil when off
@@ -52,21 +53,14 @@ type Server struct {
 	// GeneratedCredentials is true when this start created the key pair.
 	GeneratedCredentials bool
 
-	// stopNotify stops relaying other gateways' changes and waits (notify.go).
-	stopNotify func()
-	// stopReplication brings the metadata's replica up to date and stops
-	// replicating (replicate.go).
-	stopReplication func(context.Context) error
 	// consoleHandler serves the console's own listener, consoleLn, opened
 	// by ListenConsole (console.go); nil when the console has none.
 	consoleHandler http.Handler
 	consoleLn      net.Listener
 	// s3Port is the S3 listener's port, which the console's links name.
 	s3Port portHolder
-	// sessionsChanged kicks the console's revocation sync (notify.go);
-	// stopRevocations stops that sync and waits (console.go).
+	// sessionsChanged kicks the console's revocation sync (relay.go).
 	sessionsChanged chan struct{}
-	stopRevocations func()
 	// events is the queue of event notifications and its targets (events.go).
 	events events
 }
@@ -74,8 +68,10 @@ type Server struct {
 // New opens the data dir (creating it) and its stores, holding its lock
 // (one server per data dir with SQLite, shared by gateways with an
 // external metadata store: backend.Open), removes the temp files of
-// interrupted writes, starts the background orphan sweep and prepares the
-// handler. It does not listen yet.
+// interrupted writes, prepares the handler and, last, starts the
+// background components, the orphan sweep among them. It does not listen
+// yet. A step that fails closes and stops what the steps before it had
+// opened and started.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -85,25 +81,54 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 	if err != nil {
 		return nil, err
 	}
-	s, err := open(ctx, cfg, log, stores, started)
+	return open(ctx, cfg, log, stores, started)
+}
+
+// open is New once the stores are open, which it owns from then on: it
+// builds every part of the server, then starts the background
+// components; when a step fails it unwinds what it did, closing the
+// stores last.
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *backend.Stores, started time.Time) (*Server, error) {
+	s := &Server{cfg: cfg, log: log, stores: stores, metrics: metrics.New(), sessionsChanged: make(chan struct{}, 1)}
+	s.stops.push(stores.Close)
+	p, err := s.build(ctx, started)
+	if err == nil {
+		err = s.start(ctx, p)
+	}
 	if err != nil {
-		stores.Close()
+		if cerr := s.stops.unwind(); cerr != nil {
+			log.Warn("closing after a failed start", "err", cerr)
+		}
 		return nil, err
 	}
 	return s, nil
 }
 
-// open is New once the stores are open.
-func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *backend.Stores, started time.Time) (*Server, error) {
-	s := &Server{cfg: cfg, log: log, stores: stores, metrics: metrics.New()}
+// parts are what build makes for start to run in the background.
+type parts struct {
+	svc          *service.Service
+	before       time.Time // the bound of the start-up orphan sweep
+	users        *iam.Service
+	reservations *qos.Reservations
+	activator    *qos.Activator
+	delivery     *bucketlog.Delivery
+	console      *console.Handler // nil without the console
+}
+
+// build makes every part of the server and opens the files and
+// connections they use, pushing each one's close. Nothing runs in the
+// background yet (start), so a step that fails here stops nothing.
+func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
+	var p parts
+	cfg, log, stores := s.cfg, s.log, s.stores
 	if err := s.loadTLS(); err != nil {
-		return nil, err
+		return p, err
 	}
 	s.Credentials = config.Credentials{AccessKey: cfg.AccessKey, SecretKey: cfg.SecretKey}
 	if cfg.AccessKey == "" {
 		c, gen, err := config.LoadOrCreateCredentials(cfg.DataDir)
 		if err != nil {
-			return nil, fmt.Errorf("credentials: %w", err)
+			return p, fmt.Errorf("credentials: %w", err)
 		}
 		s.Credentials, s.GeneratedCredentials = c, gen
 	}
@@ -113,7 +138,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	}
 	nq, err := s.openEvents()
 	if err != nil {
-		return nil, err
+		return p, err
 	}
 	if nq != nil { // a nil *queue.Queue must not become a non-nil notify.Queue
 		opts.Notify = nq
@@ -130,7 +155,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	recoveryStart := time.Now()
 	n, err := stores.Blobs.CleanTemp(ctx, before)
 	if err != nil {
-		return nil, fmt.Errorf("recovery: %w", err)
+		return p, fmt.Errorf("recovery: %w", err)
 	}
 	log.Info("temp files of interrupted writes removed", "removed", n, "gateway", stores.Blobs.Gateway(),
 		"shared", stores.Shared, "before", before.Format(time.RFC3339))
@@ -140,24 +165,25 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 		log.Info("trash emptied", "removed", n)
 	}
 	s.metrics.Recovery().Recovered(n, time.Since(recoveryStart))
-	s.sweep(svc, before)
-	s.lifecycle(ctx, svc)
+	p.svc, p.before = svc, before
+	s.lifecycle(svc)
 	users, serverKey, err := openIAM(ctx, cfg, stores)
 	if err != nil {
-		return nil, err
+		return p, err
 	}
-	reservations, scheduler, err := s.qos(ctx, stores.Meta)
+	reservations, scheduler, activator, err := s.qos(ctx, stores.Meta)
 	if err != nil {
-		return nil, err
+		return p, err
 	}
-	s.notify(ctx, stores.Meta, svc, users, reservations)
+	p.users, p.reservations, p.activator = users, reservations, activator
 	root := s3api.StaticCredentials{s.Credentials.AccessKey: s.Credentials.SecretKey}
 	sessions := sts.New(users, serverKey, sts.Options{})
 	keys := sts.Keys{Root: root, IAM: users, STS: sessions}
-	observer, err := s.openLogs(ctx, svc, users.Account())
+	observer, delivery, err := s.openLogs(svc, users.Account())
 	if err != nil {
-		return nil, err
+		return p, err
 	}
+	p.delivery = delivery
 	body := bodyLimits(cfg)
 	anonymous := s3api.NewAnonymousShare(cfg.MaxAnonymousRequests())
 	s3 := s3api.New(svc, s3api.Config{
@@ -175,15 +201,39 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	apis := map[string]http.Handler{iamapi.Service: bodytimeout.Handler(iamAPI, body), stsapi.Service: bodytimeout.Handler(stsAPI, body)}
 	s.handler = s.withHealth(countInFlight(byService(s3, apis), s.metrics.Requests()))
 	s.handler = s.withMetrics(s.handler)
-	if s.handler, err = s.withConsole(s.handler, keys, serverKey, iamAuthz, anonymous); err != nil {
-		return nil, err
+	if s.handler, p.console, err = s.withConsole(s.handler, keys, serverKey, iamAuthz, anonymous); err != nil {
+		return p, err
 	}
 	s.metrics.Watch(metrics.Sources{Blobs: stores.Blobs, Meta: stores.Meta, Lifecycle: s.lcWorker,
 		Scheduler: scheduler, BucketLimit: cfg.MetricsBuckets})
+	return p, nil
+}
+
+// start runs the background components once everything is built, each
+// pushing its stop, so that Close stops them in the reverse order: the
+// replication first (the only start that can fail, before anything runs),
+// so that it stops after every component that writes metadata; the event
+// queue's delivery before what queues events (the lifecycle worker, the
+// bucket log delivery); the orphan sweep last.
+func (s *Server) start(ctx context.Context, p parts) error {
 	if err := s.replicate(ctx); err != nil {
-		return nil, err
+		return err
 	}
-	return s, nil
+	if s.events.queue != nil {
+		s.events.queue.Start() // openEvents pushed its Close, which stops it
+	}
+	detached := context.WithoutCancel(ctx) // stopped by Close alone
+	s.stops.run(detached, func(ctx context.Context) { p.delivery.Run(ctx, s.cfg.BucketLogInterval) })
+	if p.console != nil {
+		s.stops.run(detached, func(ctx context.Context) { p.console.SyncRevocations(ctx, s.sessionsChanged) })
+	}
+	s.relay(detached, p.svc, p.users, p.reservations)
+	s.stops.run(detached, p.activator.Run)
+	if s.lcWorker != nil { // the end of ctx stops it too (lifecycle)
+		s.stops.run(ctx, s.lcWorker.Run)
+	}
+	s.sweep(p.svc, p.before)
+	return nil
 }
 
 // bodyLimits are how slowly a request body may arrive on the server's
@@ -227,18 +277,15 @@ func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*i
 // waits for the next start. Where gateways share the data dir it goes on
 // (maintain).
 func (s *Server) sweep(svc *service.Service, before time.Time) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done, swept := make(chan struct{}), make(chan struct{})
-	s.stopSweep = func() { cancel(); <-done }
+	swept := make(chan struct{})
 	s.swept = swept
-	go func() {
-		defer close(done)
+	s.stops.run(context.Background(), func(ctx context.Context) {
 		s.sweepOnce(ctx, svc, before, time.Now())
 		close(swept)
 		if s.stores.Shared {
 			s.maintain(ctx, svc)
 		}
-	}()
+	})
 }
 
 // Where gateways share the data dir, other gateways' crashes leave temp
@@ -298,24 +345,15 @@ func (s *Server) sweepOnce(ctx context.Context, svc *service.Service, before, st
 	}
 }
 
-// lifecycle starts the lifecycle worker (internal/lifecycle/worker) unless
-// --lifecycle-interval is 0. It runs under the server's context: the end
-// of that context (the start of a shutdown) or closing the server stops
-// it; a pass it interrupts resumes from its cursor at the next start.
-func (s *Server) lifecycle(ctx context.Context, svc *service.Service) {
-	s.stopLifecycle = func() {}
-	if s.cfg.LifecycleInterval <= 0 {
-		return
+// lifecycle builds the lifecycle worker (internal/lifecycle/worker) unless
+// --lifecycle-interval is 0. start runs it under the server's context:
+// the end of that context (the start of a shutdown) or closing the server
+// stops it; a pass it interrupts resumes from its cursor at the next
+// start.
+func (s *Server) lifecycle(svc *service.Service) {
+	if s.cfg.LifecycleInterval > 0 {
+		s.lcWorker = worker.New(svc, s.log, worker.Options{Interval: s.cfg.LifecycleInterval})
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	s.stopLifecycle = func() { cancel(); <-done }
-	w := worker.New(svc, s.log, worker.Options{Interval: s.cfg.LifecycleInterval})
-	s.lcWorker = w
-	go func() {
-		defer close(done)
-		w.Run(ctx)
-	}()
 }
 
 // Swept is closed when the start-up orphan sweep has ended.
@@ -352,12 +390,13 @@ func (s *Server) serveOn(hs *http.Server, ln net.Listener) error {
 }
 
 // Serve answers requests on ln until ctx is cancelled, then stops accepting,
-// drains in-flight requests (up to drainTimeout) and closes the stores.
+// drains in-flight requests (up to drainTimeout), stops the background
+// components and closes the stores.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := s.httpServer(ctx, s.handler)
 	stopConsole, err := s.serveConsole(ctx, ln.Addr())
 	if err != nil {
-		return errors.Join(err, s.closeStores())
+		return errors.Join(err, s.stops.unwind())
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- s.serveOn(hs, ln) }()
@@ -379,23 +418,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}
-	return errors.Join(serveErr, s.closeStores())
-}
-
-// closeStores stops the orphan sweep, the lifecycle worker and the
-// reservations' activator, brings the metadata's replica up to date,
-// closes the stores and unlocks the data dir.
-func (s *Server) closeStores() error {
-	s.stopSweep()
-	s.stopLifecycle()
-	s.stopQoS()
-	s.stopNotify()
-	if s.stopRevocations != nil {
-		s.stopRevocations()
-	}
-	logErr := errors.Join(s.closeLogs(), s.closeEvents())
-	err := s.stopReplication(context.Background())
-	return errors.Join(logErr, err, s.stores.Close())
+	return errors.Join(serveErr, s.stops.unwind())
 }
 
 // drainTimeout bounds how long shutdown waits for in-flight requests.
@@ -404,10 +427,11 @@ const drainTimeout = 5 * time.Minute
 // Blobs returns the server's blob store.
 func (s *Server) Blobs() backend.Blobs { return s.stores.Blobs }
 
-// Close releases the stores of a server that was never served.
+// Close stops the background components and closes the stores of a
+// server that was never served (Serve does both when it ends).
 func (s *Server) Close() error {
 	if s.consoleLn != nil {
 		s.consoleLn.Close()
 	}
-	return s.closeStores()
+	return s.stops.unwind()
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/jogstore/jog/internal/service"
 )
 
-// notify relays what other gateways sharing the metadata store change
+// relay passes what other gateways sharing the metadata store change
 // (meta.Changes: PostgreSQL's LISTEN/NOTIFY) to this gateway's caches, so
 // that they drop what changed within the time a notification takes: the
 // bucket configuration caches (service), IAM's authorization cache and
@@ -17,21 +17,14 @@ import (
 // sessions. A store that does not announce
 // changes (SQLite: one process) needs none of it. While the store is not
 // listening, the caches' time bounds apply (docs/SCALING.md). It runs
-// until Close.
-func (s *Server) notify(ctx context.Context, store meta.Store, svc *service.Service, users *iam.Service, reservations *qos.Reservations) {
-	s.stopNotify = func() {}
-	s.sessionsChanged = make(chan struct{}, 1)
-	ch, ok := store.(meta.Changes)
+// until Close. (Not bucket event notifications: those are events.go's.)
+func (s *Server) relay(ctx context.Context, svc *service.Service, users *iam.Service, reservations *qos.Reservations) {
+	ch, ok := s.stores.Meta.(meta.Changes)
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	changes := ch.Changes(ctx)
-	done := make(chan struct{})
-	s.stopNotify = func() { cancel(); <-done }
-	go func() {
-		defer close(done)
-		for c := range changes {
+	s.stops.run(ctx, func(ctx context.Context) {
+		for c := range ch.Changes(ctx) { // closed once ctx ends and the listener is gone
 			s.log.Debug("store changed", "kind", c.Kind, "bucket", c.Bucket)
 			switch c.Kind {
 			case meta.ChangedBucket:
@@ -49,7 +42,7 @@ func (s *Server) notify(ctx context.Context, store meta.Store, svc *service.Serv
 				s.kickSessions()
 			}
 		}
-	}()
+	})
 }
 
 // kickSessions tells the console's revocation sync (console.go) to read
