@@ -43,7 +43,7 @@ func (s *Server) openLogs(ctx context.Context, svc *service.Service, account str
 		s.logs.access = accesslog.New(w, format, s.cfg.AccessLogSample)
 		obs = append(obs, s.logs.access)
 	}
-	spool, err := bucketlog.OpenSpool(s.cfg.DataDir, s.stores.Blobs.Gateway(), int64(s.cfg.BucketLogSpoolMax), s.log)
+	spool, err := bucketlog.OpenSpool(s.cfg.DataDir, s.stores.Gateway, int64(s.cfg.BucketLogSpoolMax), s.log)
 	if err != nil {
 		s.closeLogs()
 		return nil, err

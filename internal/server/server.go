@@ -1,5 +1,5 @@
 // Package server assembles a running JOG server from a config: the stores
-// (internal/backend opens them), start-up recovery, the S3 handler, health
+// (internal/storage opens them), start-up recovery, the S3 handler, health
 // endpoints and the HTTP server with graceful shutdown.
 package server
 
@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/authz"
-	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/config"
@@ -27,6 +26,7 @@ import (
 	"github.com/jogstore/jog/internal/metrics"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/storage"
 	"github.com/jogstore/jog/internal/sts"
 	"github.com/jogstore/jog/internal/stsapi"
 )
@@ -35,7 +35,7 @@ import (
 type Server struct {
 	cfg       config.Config
 	log       *slog.Logger
-	stores    *backend.Stores
+	stores    *storage.Stores
 	handler   http.Handler
 	draining  atomic.Bool
 	swept     chan struct{} // closed when the orphan sweep ends
@@ -73,7 +73,7 @@ type Server struct {
 
 // New opens the data dir (creating it) and its stores, holding its lock
 // (one server per data dir with SQLite, shared by gateways with an
-// external metadata store: backend.Open), removes the temp files of
+// external metadata store: storage.Open), removes the temp files of
 // interrupted writes, starts the background orphan sweep and prepares the
 // handler. It does not listen yet.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, error) {
@@ -81,7 +81,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 		return nil, err
 	}
 	started := time.Now()
-	stores, err := backend.Open(ctx, cfg, log)
+	stores, err := storage.Open(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 }
 
 // open is New once the stores are open.
-func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *backend.Stores, started time.Time) (*Server, error) {
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *storage.Stores, started time.Time) (*Server, error) {
 	s := &Server{cfg: cfg, log: log, stores: stores, metrics: metrics.New()}
 	if err := s.loadTLS(); err != nil {
 		return nil, err
@@ -136,9 +136,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *back
 	if err != nil {
 		return nil, fmt.Errorf("recovery: %w", err)
 	}
-	log.Info("temp files of interrupted writes removed", "removed", n, "gateway", stores.Blobs.Gateway(),
+	log.Info("temp files of interrupted writes removed", "removed", n, "gateway", stores.Gateway,
 		"shared", stores.Shared, "before", before.Format(time.RFC3339))
-	if n, err := stores.Blobs.EmptyTrash(ctx, before); err != nil {
+	if n, err := stores.EmptyTrash(ctx, before); err != nil {
 		log.Warn("emptying the trash failed", "err", err)
 	} else if n > 0 {
 		log.Info("trash emptied", "removed", n)
@@ -200,7 +200,7 @@ func bodyLimits(cfg config.Config) bodytimeout.Limits {
 
 // openIAM loads the server key and opens the IAM service over the
 // metadata store, applying --iam-bootstrap.
-func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*iam.Service, *keyring.Keyring, error) {
+func openIAM(ctx context.Context, cfg config.Config, stores *storage.Stores) (*iam.Service, *keyring.Keyring, error) {
 	keys, err := keyring.Load(cfg.DataDir, cfg.IAMKey)
 	if err != nil {
 		return nil, nil, fmt.Errorf("iam: %w", err)
@@ -266,7 +266,7 @@ func (s *Server) maintain(ctx context.Context, svc *service.Service) {
 			return
 		case <-t.C:
 		}
-		n, err := s.stores.Blobs.EmptyTrash(ctx, time.Now().Add(-blob.Grace))
+		n, err := s.stores.EmptyTrash(ctx, time.Now().Add(-blob.Grace))
 		if err != nil && ctx.Err() == nil {
 			s.log.Warn("emptying the trash failed", "err", err)
 		} else if n > 0 {
@@ -406,7 +406,7 @@ func (s *Server) closeStores() error {
 const drainTimeout = 5 * time.Minute
 
 // Blobs returns the server's blob store.
-func (s *Server) Blobs() backend.Blobs { return s.stores.Blobs }
+func (s *Server) Blobs() blob.Store { return s.stores.Blobs }
 
 // Close releases the stores of a server that was never served.
 func (s *Server) Close() error {
