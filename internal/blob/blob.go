@@ -27,9 +27,15 @@ func (e noSpaceError) Error() string        { return e.err.Error() }
 func (e noSpaceError) Unwrap() error        { return e.err }
 func (e noSpaceError) Is(target error) bool { return target == ErrNoSpace }
 
-// Store holds blobs. Implementations: disk (local filesystem; later also a
-// shared filesystem for many gateways). A Store may offer more, through the
-// optional interfaces in optional.go (SpaceChecker, FileRanger).
+// Store holds blobs. Implementation: disk, over a directory of the local
+// file system, or one that several gateways share (disk.OpenShared).
+// Every implementation passes the conformance suite, blobtest.Run. A Store
+// may offer more through the optional interfaces in optional.go: the byte
+// path's (SpaceChecker, FileRanger) and the housekeeping's (GatewayNamer,
+// TrashEmptier, SyncTimer). A wrapper around a Store (one that encrypts or
+// compresses) implements these five methods and passes on the optional
+// ones it chooses; a Store that holds resources is also an io.Closer,
+// which its opener (internal/storage) closes.
 type Store interface {
 	// Create starts a new blob of size bytes (-1: not known in advance).
 	// The caller writes its bytes and then calls Commit, which makes them
@@ -40,11 +46,16 @@ type Store interface {
 	// with an error satisfying errors.Is(err, fs.ErrNotExist).
 	Open(ctx context.Context, id string) (io.ReadSeekCloser, error)
 	// Delete removes a blob; a missing blob is not an error. A store that
-	// several processes share may keep the bytes for readers elsewhere
-	// that opened the blob before, for up to Grace (disk: the trash), but
-	// Walk no longer reports it.
+	// several processes share keeps the bytes for readers elsewhere that
+	// opened the blob before (or open it meanwhile) for at least Grace
+	// (disk: the trash, TrashEmptier), but Walk no longer reports it.
 	Delete(ctx context.Context, id string) error
-	// Walk calls fn for every committed blob.
+	// Walk calls fn for every committed blob. It may also report a write
+	// in progress, with a time no earlier than its Create, or what one
+	// that never ended left (disk: a record in a pack file), which no
+	// metadata refers to and the orphan sweep removes once older than its
+	// bound. It stops at fn's first error, or once ctx is done, and
+	// returns that error.
 	Walk(ctx context.Context, fn func(Info) error) error
 	// CleanTemp removes leftovers of writes that never committed, last
 	// written before the given time, that no live writer owns: neither
@@ -57,10 +68,12 @@ type Store interface {
 // what a write leaves may still belong to a live write of another process:
 //
 //   - a committed blob younger than Grace (Info.ModTime, which a store sets
-//     no earlier than the start of the blob's commit) may be waiting for
-//     the metadata commit that refers to it: a write commits its metadata
-//     right after its blob, so it takes that long only if its metadata
-//     store keeps it waiting for an hour;
+//     no earlier than the blob's last Write: disk, the last write to a
+//     blob file, or a packed record's commit) may be waiting for the
+//     metadata commit that refers to it: a write commits its blob right
+//     after its last bytes and its metadata right after its blob, so it
+//     takes that long only if its metadata store keeps it waiting for an
+//     hour;
 //   - a leftover of a write in progress last written more than Grace ago
 //     is the write of a process that has stopped (or a client that sent
 //     nothing for an hour).

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/server"
@@ -66,7 +67,9 @@ func runServer(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	printBanner(stdout, ln.Addr(), consoleAddr, srv, cfg)
 	tctx, stopTuning := context.WithCancel(ctx)
 	defer stopTuning()
-	go tuneProcs(tctx, srv.Blobs().SyncTime, procsWindow, log)
+	if st, ok := srv.Blobs().(blob.SyncTimer); ok {
+		go tuneProcs(tctx, st.SyncTime, procsWindow, log)
+	}
 	if err := srv.Serve(ctx, ln); err != nil {
 		log.Error("server stopped with error", "err", err)
 		return 1

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// MetaBackends are the metadata backends internal/backend can open, by
+// MetaBackends are the metadata backends internal/storage can open, by
 // the name MetaBackend gives a --meta value.
 var MetaBackends = []string{"sqlite", "postgres"}
 

@@ -5,5 +5,5 @@
 // the embedded SQLite store, jog fsck --repair), shared by the gateways
 // that serve one namespace from an external metadata store.
 //
-// It opens no store: internal/backend does, from the configuration.
+// It opens no store: internal/storage does, from the configuration.
 package datadir

@@ -33,7 +33,7 @@ func (c *checker) checkBlob(ctx context.Context, id string, size int64, want []d
 		}
 		return nil, nil
 	}
-	path := c.blobs.Path(id)
+	path := c.path(id)
 	f, err := c.blobs.Open(ctx, id)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Problem{Kind: Missing, BlobID: id, Path: path, Want: size, Detail: "blob file is missing"}, nil

@@ -34,11 +34,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/storage"
 )
 
 // Options say what to check and what to repair.
@@ -221,7 +221,7 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if opts.Meta != "" {
 		cfg.Meta = opts.Meta
 	}
-	stores, err := backend.OpenWith(ctx, cfg, nil, backend.Options{Existing: true, Unlocked: !opts.Repair, Exclusive: opts.Repair})
+	stores, err := storage.OpenWith(ctx, cfg, nil, storage.Options{Existing: true, Unlocked: !opts.Repair, Exclusive: opts.Repair})
 	if err != nil {
 		return sum, err
 	}
@@ -252,13 +252,52 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 type checker struct {
 	opts  Options
 	meta  meta.Store
-	blobs backend.Blobs
+	blobs blob.Store
 	sum   *Summary
 	start time.Time
 	buf   []byte
 	// grace: in live mode, blobs younger than this before start are not
 	// checked for references.
 	grace time.Duration
+}
+
+// What the check needs of the blob store beyond blob.Store. A store (or a
+// wrapper around one) without them is still checked, with less to report.
+
+// tempFiles is a blob store whose writes in progress, and what
+// interrupted ones left, can be listed and removed (disk: tmp/). Without
+// it the temp phase has nothing to check.
+type tempFiles interface {
+	// WalkTemp calls fn for every such file; Info.ID is its name there.
+	WalkTemp(ctx context.Context, fn func(blob.Info) error) error
+	// RemoveTemp removes one by the name WalkTemp reported.
+	RemoveTemp(name string) error
+}
+
+// blobPaths is a blob store that names the file holding a blob, for
+// reports; without it problems name no file.
+type blobPaths interface {
+	// Path names the file of blob id (a packed blob's pack); "" for an
+	// ID the store would never make.
+	Path(id string) string
+}
+
+// path names the file of blob id, or "" (blobPaths).
+func (c *checker) path(id string) string {
+	if p, ok := c.blobs.(blobPaths); ok {
+		return p.Path(id)
+	}
+	return ""
+}
+
+// exists reports whether blob id opens.
+func (c *checker) exists(ctx context.Context, id string) bool {
+	r, err := c.blobs.Open(ctx, id)
+	if err != nil {
+		return false
+	}
+	r.Close()
+	return true
 }
 
 func (c *checker) report(p Problem) {

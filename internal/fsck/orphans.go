@@ -28,11 +28,11 @@ func (c *checker) orphans(ctx context.Context) error {
 		}
 		for _, id := range unref {
 			info := byID[id]
-			path := c.blobs.Path(id)
+			path := c.path(id)
 			if c.sum.Live {
 				// Freed by a write that committed after the walk saw the
 				// file: the server deletes it right after its commit.
-				if !c.blobs.Exists(ctx, id) {
+				if !c.exists(ctx, id) {
 					continue
 				}
 			}
@@ -70,7 +70,11 @@ func (c *checker) orphans(ctx context.Context) error {
 // temp reports the files left in tmp/ by interrupted writes (removing them
 // with Repair; in live mode they are writes in progress).
 func (c *checker) temp(ctx context.Context) error {
-	return c.blobs.WalkTemp(ctx, func(info blob.Info) error {
+	temps, ok := c.blobs.(tempFiles)
+	if !ok {
+		return nil
+	}
+	return temps.WalkTemp(ctx, func(info blob.Info) error {
 		c.sum.TempFiles++
 		if c.sum.Live {
 			return nil // writes in progress
@@ -78,7 +82,7 @@ func (c *checker) temp(ctx context.Context) error {
 		p := Problem{Kind: Temp, Path: filepath.Join(c.opts.DataDir, datadir.TempDir, info.ID), Size: info.Size,
 			Detail: "left by an interrupted write"}
 		if c.opts.Repair {
-			if err := c.blobs.RemoveTemp(info.ID); err != nil {
+			if err := temps.RemoveTemp(info.ID); err != nil {
 				return err
 			}
 			c.sum.TempRemoved++

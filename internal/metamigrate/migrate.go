@@ -9,11 +9,11 @@ import (
 	"hash"
 	"log/slog"
 
-	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/fsck"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/storage"
 )
 
 // Options say what to copy where.
@@ -116,13 +116,13 @@ func copyAndVerify(ctx context.Context, opts Options, rep *Report) error {
 	cfg := config.Default()
 	cfg.DataDir = opts.DataDir
 	cfg.Meta = opts.From
-	src, err := backend.OpenMeta(ctx, cfg, opts.Log, true)
+	src, err := storage.OpenMeta(ctx, cfg, opts.Log, true)
 	if err != nil {
 		return fmt.Errorf("source: %w", err)
 	}
 	defer src.Close()
 	cfg.Meta = opts.To
-	dst, err := backend.OpenMeta(ctx, cfg, opts.Log, false)
+	dst, err := storage.OpenMeta(ctx, cfg, opts.Log, false)
 	if err != nil {
 		return fmt.Errorf("target: %w", err)
 	}

@@ -35,7 +35,7 @@ func (s *Server) openEvents() (*queue.Queue, error) {
 		senders[arn] = snd
 		s.events.arns = append(s.events.arns, arn)
 	}
-	q, err := queue.Open(s.cfg.DataDir, s.stores.Blobs.Gateway(), queue.Options{Targets: senders,
+	q, err := queue.Open(s.cfg.DataDir, s.stores.Gateway, queue.Options{Targets: senders,
 		MaxBytes: int64(s.cfg.Notify.QueueMax), NoSync: s.cfg.Fsync.Off(), Log: s.log})
 	if err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func (s *Server) openLogs(svc *service.Service, account string) (s3api.Observer,
 		s.logs.access = accesslog.New(w, format, s.cfg.AccessLogSample)
 		obs = append(obs, s.logs.access)
 	}
-	spool, err := bucketlog.OpenSpool(s.cfg.DataDir, s.stores.Blobs.Gateway(), int64(s.cfg.BucketLogSpoolMax), s.log)
+	spool, err := bucketlog.OpenSpool(s.cfg.DataDir, s.stores.Gateway, int64(s.cfg.BucketLogSpoolMax), s.log)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,5 +1,5 @@
 // Package server assembles a running JOG server from a config: the stores
-// (internal/backend opens them), start-up recovery, the S3 handler, health
+// (internal/storage opens them), start-up recovery, the S3 handler, health
 // endpoints and the HTTP server with graceful shutdown.
 package server
 
@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/authz"
-	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/bucketlog"
@@ -30,6 +29,7 @@ import (
 	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/storage"
 	"github.com/jogstore/jog/internal/sts"
 	"github.com/jogstore/jog/internal/stsapi"
 )
@@ -38,7 +38,7 @@ import (
 type Server struct {
 	cfg      config.Config
 	log      *slog.Logger
-	stores   *backend.Stores
+	stores   *storage.Stores
 	handler  http.Handler
 	draining atomic.Bool
 	// stops undoes New, last in first out (stack.go): the end of Serve
@@ -67,7 +67,7 @@ type Server struct {
 
 // New opens the data dir (creating it) and its stores, holding its lock
 // (one server per data dir with SQLite, shared by gateways with an
-// external metadata store: backend.Open), removes the temp files of
+// external metadata store: storage.Open), removes the temp files of
 // interrupted writes, prepares the handler and, last, starts the
 // background components, the orphan sweep among them. It does not listen
 // yet. A step that fails closes and stops what the steps before it had
@@ -77,7 +77,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 		return nil, err
 	}
 	started := time.Now()
-	stores, err := backend.Open(ctx, cfg, log)
+	stores, err := storage.Open(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*Server, err
 // builds every part of the server, then starts the background
 // components; when a step fails it unwinds what it did, closing the
 // stores last.
-func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *backend.Stores, started time.Time) (*Server, error) {
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, stores *storage.Stores, started time.Time) (*Server, error) {
 	s := &Server{cfg: cfg, log: log, stores: stores, metrics: metrics.New(), sessionsChanged: make(chan struct{}, 1)}
 	s.stops.push(stores.Close)
 	p, err := s.build(ctx, started)
@@ -157,9 +157,9 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 	if err != nil {
 		return p, fmt.Errorf("recovery: %w", err)
 	}
-	log.Info("temp files of interrupted writes removed", "removed", n, "gateway", stores.Blobs.Gateway(),
+	log.Info("temp files of interrupted writes removed", "removed", n, "gateway", stores.Gateway,
 		"shared", stores.Shared, "before", before.Format(time.RFC3339))
-	if n, err := stores.Blobs.EmptyTrash(ctx, before); err != nil {
+	if n, err := stores.EmptyTrash(ctx, before); err != nil {
 		log.Warn("emptying the trash failed", "err", err)
 	} else if n > 0 {
 		log.Info("trash emptied", "removed", n)
@@ -246,7 +246,7 @@ func bodyLimits(cfg config.Config) bodytimeout.Limits {
 
 // openIAM loads the server key and opens the IAM service over the
 // metadata store, applying --iam-bootstrap.
-func openIAM(ctx context.Context, cfg config.Config, stores *backend.Stores) (*iam.Service, *keyring.Keyring, error) {
+func openIAM(ctx context.Context, cfg config.Config, stores *storage.Stores) (*iam.Service, *keyring.Keyring, error) {
 	keys, err := keyring.Load(cfg.DataDir, cfg.IAMKey)
 	if err != nil {
 		return nil, nil, fmt.Errorf("iam: %w", err)
@@ -309,7 +309,7 @@ func (s *Server) maintain(ctx context.Context, svc *service.Service) {
 			return
 		case <-t.C:
 		}
-		n, err := s.stores.Blobs.EmptyTrash(ctx, time.Now().Add(-blob.Grace))
+		n, err := s.stores.EmptyTrash(ctx, time.Now().Add(-blob.Grace))
 		if err != nil && ctx.Err() == nil {
 			s.log.Warn("emptying the trash failed", "err", err)
 		} else if n > 0 {
@@ -425,7 +425,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 const drainTimeout = 5 * time.Minute
 
 // Blobs returns the server's blob store.
-func (s *Server) Blobs() backend.Blobs { return s.stores.Blobs }
+func (s *Server) Blobs() blob.Store { return s.stores.Blobs }
 
 // Close stops the background components and closes the stores of a
 // server that was never served (Serve does both when it ends).

@@ -13,11 +13,11 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/notify/target"
 	"github.com/jogstore/jog/internal/replicate"
+	"github.com/jogstore/jog/internal/storage"
 	"github.com/jogstore/jog/internal/testutil/pgtest"
 )
 
@@ -135,7 +135,7 @@ func newForTest(t *testing.T, cfg config.Config, opened func(*testing.T, string)
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	stores, err := backend.Open(ctx, cfg, log)
+	stores, err := storage.Open(ctx, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

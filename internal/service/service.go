@@ -12,7 +12,11 @@ import (
 	"github.com/jogstore/jog/internal/notify"
 )
 
-// Service is the object layer shared by every front end (S3 API, fsck, bench).
+// Service is the object layer over the two stores. The S3 API's handlers
+// call it (the console's requests reach it through them), and so does the
+// server's background work: the orphan sweep, the lifecycle worker, bucket
+// log delivery and the relay of other gateways' changes. jog fsck and jog
+// bench do not: fsck reads the stores directly, bench speaks S3.
 type Service struct {
 	meta  meta.Store
 	blobs blob.Store

@@ -72,6 +72,9 @@ const MaxReserve = 64 << 20
 var (
 	_ blob.Store        = (*Store)(nil)
 	_ blob.SpaceChecker = (*Store)(nil)
+	_ blob.GatewayNamer = (*Store)(nil)
+	_ blob.TrashEmptier = (*Store)(nil)
+	_ blob.SyncTimer    = (*Store)(nil)
 )
 
 // Open prepares root (creating blobs/, tmp/ and packs/) and returns the
@@ -365,16 +368,6 @@ func (s *Store) Walk(ctx context.Context, fn func(blob.Info) error) error {
 		}
 		return fn(blob.Info{ID: d.Name(), Size: info.Size(), ModTime: info.ModTime()})
 	})
-}
-
-// Exists reports whether blob id is there: its file, or its record.
-func (s *Store) Exists(ctx context.Context, id string) bool {
-	r, err := s.Open(ctx, id)
-	if err != nil {
-		return false
-	}
-	r.Close()
-	return true
 }
 
 // Path returns the file name of blob id (which may not exist): for a

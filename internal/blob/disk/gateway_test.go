@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/blob/blobtest"
 )
 
 // openShared opens a shared store (one gateway) over dir.
@@ -210,4 +211,15 @@ func TestGatewayPacks(t *testing.T) {
 	if when.Before(committing) {
 		t.Errorf("record time %v precedes its commit at %v", when, committing)
 	}
+}
+
+// TestConformanceShared runs the blob.Store suite over gateways sharing a
+// directory (OpenShared), small blobs in packs where the file system can
+// punch holes.
+func TestConformanceShared(t *testing.T) {
+	blobtest.Run(t, func(t *testing.T, dir string) blob.Store {
+		s := openForSuite(t, dir, OpenShared)
+		s.NoSync = true
+		return s
+	}, blobtest.Options{Shared: true})
 }

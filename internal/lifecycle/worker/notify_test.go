@@ -5,10 +5,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/notify"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/storage"
 )
 
 const hook = "arn:jog:sqs:us-east-1:hook:webhook"
@@ -34,7 +34,7 @@ func (e *events) Target(arn string) bool { return arn == hook }
 func TestExpirationEvents(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir, cfg.Fsync = t.TempDir(), "never"
-	st, err := backend.Open(context.Background(), cfg, quiet)
+	st, err := storage.Open(context.Background(), cfg, quiet)
 	if err != nil {
 		t.Fatal(err)
 	}

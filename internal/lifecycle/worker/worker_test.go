@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jogstore/jog/internal/backend"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/storage"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -25,7 +25,7 @@ func openService(t testing.TB, dir string) (*service.Service, func()) {
 	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir, cfg.Fsync = dir, "never"
-	st, err := backend.Open(context.Background(), cfg, quiet)
+	st, err := storage.Open(context.Background(), cfg, quiet)
 	if err != nil {
 		t.Fatal(err)
 	}

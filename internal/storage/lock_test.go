@@ -1,6 +1,6 @@
 //go:build unix
 
-package backend
+package storage
 
 import (
 	"context"
@@ -77,8 +77,8 @@ func TestSharedLock(t *testing.T) {
 	if !a.Shared || !b.Shared {
 		t.Errorf("gateways' stores Shared = %v, %v; want true", a.Shared, b.Shared)
 	}
-	if a.Blobs.Gateway() == b.Blobs.Gateway() {
-		t.Errorf("two gateways share the blob gateway ID %s", a.Blobs.Gateway())
+	if a.Gateway == b.Gateway {
+		t.Errorf("two gateways share the gateway ID %s", a.Gateway)
 	}
 	if ex, err := OpenWith(ctx, cfg, nil, Options{Existing: true, Exclusive: true}); !errors.Is(err, datadir.ErrLocked) {
 		if err == nil {

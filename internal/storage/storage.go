@@ -1,4 +1,4 @@
-package backend
+package storage
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta"
@@ -32,7 +33,12 @@ type Options struct {
 // Stores are a data dir's open stores. Close them once.
 type Stores struct {
 	Meta  meta.Store
-	Blobs Blobs
+	Blobs blob.Store
+	// Gateway is this open's gateway ID, which the blob store's writes
+	// carry (blob.GatewayNamer) and which names the process's own files
+	// elsewhere in the data dir (a notification queue, a log spool):
+	// random at every open.
+	Gateway string
 	// Shared is true when other gateways may write to the data dir while
 	// these stores are open: the metadata store is outside the data dir
 	// (SharedDataDir) and this open does not hold it alone. Recovery and
@@ -40,8 +46,9 @@ type Stores struct {
 	// (service.RecoveryBefore).
 	Shared bool
 
-	ready  func(context.Context) error
-	unlock func() error
+	ready      func(context.Context) error
+	closeBlobs func() error
+	unlock     func() error
 }
 
 // Open opens cfg's data dir for a server: it creates the dir if needed,
@@ -119,12 +126,12 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, mb metaBacke
 	if err != nil {
 		return nil, fmt.Errorf("open metadata: %w", err)
 	}
-	blobs, err := openBlobs(cfg, log, shared)
+	blobs, closeBlobs, err := openBlobs(cfg, log, shared)
 	if err != nil {
 		m.Close()
 		return nil, fmt.Errorf("open blob store: %w", err)
 	}
-	return &Stores{Meta: m, Blobs: blobs, ready: ready}, nil
+	return &Stores{Meta: m, Blobs: blobs, Gateway: gatewayOf(blobs), ready: ready, closeBlobs: closeBlobs}, nil
 }
 
 // Ready reports whether the metadata store answers (nil) or not.
@@ -132,5 +139,5 @@ func (s *Stores) Ready(ctx context.Context) error { return s.ready(ctx) }
 
 // Close closes the stores and releases the data dir's lock.
 func (s *Stores) Close() error {
-	return errors.Join(s.Blobs.Close(), s.Meta.Close(), s.unlock())
+	return errors.Join(s.closeBlobs(), s.Meta.Close(), s.unlock())
 }

@@ -1,4 +1,4 @@
-package backend
+package storage
 
 import (
 	"errors"
@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta"
@@ -17,7 +19,7 @@ import (
 func testConfig(t *testing.T) config.Config {
 	cfg := config.Default()
 	cfg.DataDir = filepath.Join(t.TempDir(), "data")
-	cfg.Fsync = "never"
+	cfg.Fsync = config.FsyncNever
 	return cfg
 }
 
@@ -89,9 +91,11 @@ func TestOpenClose(t *testing.T) {
 	if _, err := s.Meta.GetBucket(ctx, "b"); err != nil {
 		t.Errorf("bucket after reopening: %v", err)
 	}
-	if !s.Blobs.Exists(ctx, id) {
-		t.Errorf("blob %s gone after reopening", id)
+	r, err := s.Blobs.Open(ctx, id)
+	if err != nil {
+		t.Fatalf("blob %s after reopening: %v", id, err)
 	}
+	r.Close()
 }
 
 // TestExisting: a tool opening an existing data dir is refused anything
@@ -122,5 +126,32 @@ func TestExisting(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("refused opens left files in %s: %v", dir, entries)
+	}
+}
+
+// TestBlobPowers: the stores take the gateway ID from the blob store,
+// which offers it (blob.GatewayNamer) as disk does, and do without what a
+// wrapper that passes on only blob.Store's methods lacks: a gateway ID of
+// their own, random at each open, and no trash to empty.
+func TestBlobPowers(t *testing.T) {
+	s, err := Open(t.Context(), testConfig(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g, ok := s.Blobs.(blob.GatewayNamer)
+	if !ok {
+		t.Fatalf("the blob store (%T) names no gateway", s.Blobs)
+	}
+	if s.Gateway == "" || s.Gateway != g.Gateway() {
+		t.Errorf("Stores.Gateway %q, the blob store's %q", s.Gateway, g.Gateway())
+	}
+	bare := struct{ blob.Store }{s.Blobs}
+	if a, b := gatewayOf(bare), gatewayOf(bare); a == "" || a == b || a == s.Gateway {
+		t.Errorf("gateway IDs without blob.GatewayNamer: %q, %q (the store's %q)", a, b, s.Gateway)
+	}
+	wrapped := &Stores{Blobs: bare}
+	if n, err := wrapped.EmptyTrash(t.Context(), time.Now()); n != 0 || err != nil {
+		t.Errorf("EmptyTrash of a store without a trash: %d, %v", n, err)
 	}
 }
