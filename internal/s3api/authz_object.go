@@ -32,8 +32,7 @@ type object struct {
 
 // newObjectOps write a new object (or part): they have no existing
 // object, so no s3:ExistingObjectTag and no object ACL.
-var newObjectOps = opsOf(OpPutObject, OpCopyObject, OpPostObject, OpCreateMultipartUpload, OpUploadPart,
-	OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)
+var newObjectOps = opsWith(newObject)
 
 // object is the existing object the request names, nil for none (a
 // bucket's route, a write of a new object).

@@ -245,7 +245,7 @@ func TestOpVersionActionsMatchAWS(t *testing.T) {
 		if got := o.VersionActions(); !slices.Equal(got, want.actions) {
 			t.Errorf("%s: version actions %v, AWS documents %v", o, got, want.actions)
 		}
-		for _, a := range append(slices.Clone(o.VersionActions()), versioned[o].source) {
+		for _, a := range append(slices.Clone(o.VersionActions()), operations[o].version.source) {
 			if a != "" && (!strings.HasPrefix(a, "s3:") || strings.ContainsAny(a, " *")) {
 				t.Errorf("%s: IAM action %q", o, a)
 			}

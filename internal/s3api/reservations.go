@@ -158,7 +158,7 @@ func (h *Handler) deleteReservation(w http.ResponseWriter, r *request) error {
 
 // reservationOps are the operations that draw on a reservation: the
 // object data moves (docs/QOS.md).
-var reservationOps = opsOf(OpGetObject, OpPutObject, OpUploadPart, OpUploadPartCopy)
+var reservationOps = opsWith(reserves)
 
 // reservationHeaderKey is qos.Header as net/http keys it.
 var reservationHeaderKey = textproto.CanonicalMIMEHeaderKey(qos.Header)

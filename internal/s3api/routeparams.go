@@ -16,9 +16,9 @@ import (
 // operation, and every one that is, SigV2 signs.
 
 // selectors are the routing parameters the router's code reads besides the
-// subresources of its tables (bucketRoutes, objectRoutes, configReads,
-// bucketSubresources, objectSubresources): they choose within a method's
-// operations (ListObjectsV2 or ListObjects, UploadPart or PutObject, a Get
+// subresources of its tables (bucketRoutes and objectRoutes, from the
+// operation table's routes; bucketSubresources, objectSubresources): they
+// choose within a method's operations (ListObjectsV2 or ListObjects, UploadPart or PutObject, a Get
 // or a List of configurations) or name a version.
 var selectors = []string{"uploads", "uploadId", "location", "versions", "list-type", "delete", "attributes", "id", "versionId"}
 
@@ -40,9 +40,6 @@ var routingParams = func() map[string]bool {
 		for _, s := range routes {
 			m[s.param] = true
 		}
-	}
-	for _, c := range configReads {
-		m[c.sub] = true
 	}
 	for _, list := range [][]string{bucketSubresources, objectSubresources, selectors} {
 		for _, p := range list {

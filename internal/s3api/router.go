@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -98,56 +99,86 @@ func (m methods) op(method string) Op {
 	return OpUnknown
 }
 
+func (m *methods) set(method string, o Op) {
+	switch method {
+	case http.MethodGet:
+		m.get = o
+	case http.MethodPut:
+		m.put = o
+	case http.MethodPost:
+		m.post = o
+	case http.MethodDelete:
+		m.del = o
+	}
+}
+
 // subresource is a query parameter that selects an operation by method.
 type subresource struct {
 	param string
 	ops   methods
+	// list is the operation of a GET without ?id, where the subresource
+	// holds configurations named by id (List…Configurations): OpUnknown
+	// for none.
+	list Op
+	// unsupported: a method without an operation is OpUnsupported (a
+	// configuration JOG only reads, among bucketSubresources), not
+	// OpUnknown.
+	unsupported bool
 }
 
-// bucketRoutes are the bucket subresources JOG serves. The first present,
-// in this order, chooses the operation; a method it lacks is OpUnknown.
-var bucketRoutes = []subresource{
-	{"cors", methods{put: OpPutBucketCors, get: OpGetBucketCors, del: OpDeleteBucketCors}},
-	{"lifecycle", methods{put: OpPutBucketLifecycleConfiguration, get: OpGetBucketLifecycleConfiguration, del: OpDeleteBucketLifecycle}},
-	{"tagging", methods{put: OpPutBucketTagging, get: OpGetBucketTagging, del: OpDeleteBucketTagging}},
-	{"policy", methods{put: OpPutBucketPolicy, get: OpGetBucketPolicy, del: OpDeleteBucketPolicy}},
-	{"policyStatus", methods{get: OpGetBucketPolicyStatus}},
-	{"acl", methods{put: OpPutBucketAcl, get: OpGetBucketAcl}},
-	{"ownershipControls", methods{put: OpPutBucketOwnershipControls, get: OpGetBucketOwnershipControls, del: OpDeleteBucketOwnershipControls}},
-	{"publicAccessBlock", methods{put: OpPutPublicAccessBlock, get: OpGetPublicAccessBlock, del: OpDeletePublicAccessBlock}},
-	{"object-lock", methods{put: OpPutObjectLockConfiguration, get: OpGetObjectLockConfiguration}},
-	{"logging", methods{put: OpPutBucketLogging, get: OpGetBucketLogging}},
-	{"notification", methods{put: OpPutBucketNotificationConfiguration, get: OpGetBucketNotificationConfiguration}},
-	{"quota", methods{put: OpPutBucketQuota, get: OpGetBucketQuota, del: OpDeleteBucketQuota}},
-	{"reservations", methods{post: OpCreateReservation, get: OpListReservations}},
-	{"reservation", methods{get: OpGetReservation, del: OpDeleteReservation}},
-	{"versioning", methods{put: OpPutBucketVersioning, get: OpGetBucketVersioning}},
-}
+// bucketRoutes and objectRoutes are the subresources JOG serves, from the
+// operation table's routes. The first present, in Op order, chooses the
+// operation; a method it lacks is OpUnknown (or OpUnsupported).
+var (
+	bucketRoutes = subresources(atBucket, bucketSubresources)
+	objectRoutes = subresources(atObject, objectSubresources)
+)
 
-// objectRoutes are the object subresources JOG serves, as bucketRoutes.
-var objectRoutes = []subresource{
-	{"retention", methods{put: OpPutObjectRetention, get: OpGetObjectRetention}},
-	{"legal-hold", methods{put: OpPutObjectLegalHold, get: OpGetObjectLegalHold}},
-	{"acl", methods{put: OpPutObjectAcl, get: OpGetObjectAcl}},
-	{"tagging", methods{put: OpPutObjectTagging, get: OpGetObjectTagging, del: OpDeleteObjectTagging}},
+// subresources gathers the routes of the operations on a level by
+// parameter, in the order of their first operation.
+func subresources(on level, unsupported []string) []subresource {
+	var out []subresource
+	for o := Op(0); o < numOps; o++ {
+		k := operations[o].route
+		if k.on != on {
+			continue
+		}
+		i := slices.IndexFunc(out, func(s subresource) bool { return s.param == k.param })
+		if i < 0 {
+			out = append(out, subresource{param: k.param, unsupported: slices.Contains(unsupported, k.param)})
+			i = len(out) - 1
+		}
+		if k.list {
+			out[i].list = o
+		} else {
+			out[i].ops.set(k.method, o)
+		}
+	}
+	return out
 }
 
 // subresourceOp is the operation of the first of routes present in q:
-// ok is false when none is.
+// ok is false when none is, or when the first present is unsupported for
+// the method.
 func subresourceOp(routes []subresource, method string, q url.Values) (op Op, ok bool) {
 	for _, s := range routes {
-		if has(q, s.param) {
-			return s.ops.op(method), true
+		if !has(q, s.param) {
+			continue
 		}
+		op = s.ops.op(method)
+		switch {
+		case op == OpUnknown && s.unsupported:
+			return OpUnknown, false
+		case method == http.MethodGet && s.list != OpUnknown && !has(q, "id"):
+			return s.list, true
+		}
+		return op, true
 	}
 	return OpUnknown, false
 }
 
 func bucketOp(method string, q url.Values) Op {
 	if op, ok := subresourceOp(bucketRoutes, method, q); ok {
-		return op
-	}
-	if op := configReadOp(method, q); op != OpUnknown {
 		return op
 	}
 	if firstPresent(q, bucketSubresources) != "" {
