@@ -328,5 +328,10 @@ func (rt Route) SourceAction() string {
 	return rt.Op.SourceAction()
 }
 
+// DataIn reports whether the operation's request body is object data
+// (PutObject, UploadPart, PostObject): its size is the object's (or
+// part's).
+func (o Op) DataIn() bool { return operations[o].attrs&dataIn != 0 }
+
 // Kind returns what the operation does: read, write, list or admin.
 func (o Op) Kind() Kind { return operations[o].kind }
