@@ -145,7 +145,7 @@ func anonymousRefusal(r *request) error {
 		if r.URL.RawQuery == "" {
 			return nil
 		}
-		q := r.URL.Query()
+		q := r.query()
 		for p := range responseOverrides {
 			if q.Has(p) {
 				return apiErr(http.StatusBadRequest, "InvalidRequest", "Request specific response headers cannot be used for anonymous GET requests.")

@@ -52,7 +52,7 @@ func (o *object) head(h *Handler, r *request) (*meta.Object, error) {
 	if !o.read {
 		o.read = true
 		if o.requested {
-			o.version = r.URL.Query().Get("versionId")
+			o.version = r.query().Get("versionId")
 		}
 		m, err := h.svc.HeadObject(r.Context(), o.bucket, o.key, o.version, false)
 		switch _, known := toAPIError(err); {

@@ -64,7 +64,7 @@ func emptyDoc(root string) func(*request) any {
 func emptyList(root string) func(*request) any {
 	return func(r *request) any {
 		return configList{XMLName: xml.Name{Local: root}, Xmlns: s3Namespace,
-			ContinuationToken: r.URL.Query().Get("continuation-token")}
+			ContinuationToken: r.query().Get("continuation-token")}
 	}
 }
 

@@ -46,11 +46,16 @@ var objectSubresources = []string{
 // parameters of routingParams (routeparams.go), every one of which SigV2
 // signs or changes nothing S3 authorises.
 func ParseRoute(r *http.Request, domain string) Route {
+	return parseRoute(r, domain, r.URL.Query())
+}
+
+// parseRoute is ParseRoute of a request whose query is parsed already.
+func parseRoute(r *http.Request, domain string, query url.Values) Route {
 	bucket, key := splitPath(r.URL.Path)
 	if b, ok := virtualHostBucket(r.Host, domain); ok {
 		bucket, key = b, strings.TrimPrefix(r.URL.Path, "/")
 	}
-	q := routingQuery(r.URL)
+	q := routingQuery{query}
 	rt := Route{Bucket: bucket, Key: key}
 	switch {
 	case r.Method == http.MethodOptions:
@@ -74,9 +79,9 @@ func ParseRoute(r *http.Request, domain string) Route {
 		rt.SourceVersion = copySourceVersion(r.Header.Get("X-Amz-Copy-Source")) != ""
 	}
 	if rt.Op == OpUnsupported {
-		rt.Sub = firstPresent(q, bucketSubresources)
+		rt.Sub = firstRouting(q, bucketSubresources)
 		if key != "" {
-			rt.Sub = firstPresent(q, objectSubresources)
+			rt.Sub = firstRouting(q, objectSubresources)
 		}
 	}
 	return rt
@@ -160,7 +165,7 @@ func subresources(on level, unsupported []string) []subresource {
 // subresourceOp is the operation of the first of routes present in q:
 // ok is false when none is, or when the first present is unsupported for
 // the method.
-func subresourceOp(routes []subresource, method string, q url.Values) (op Op, ok bool) {
+func subresourceOp(routes []subresource, method string, q routingQuery) (op Op, ok bool) {
 	for _, s := range routes {
 		if !has(q, s.param) {
 			continue
@@ -177,11 +182,11 @@ func subresourceOp(routes []subresource, method string, q url.Values) (op Op, ok
 	return OpUnknown, false
 }
 
-func bucketOp(method string, q url.Values) Op {
+func bucketOp(method string, q routingQuery) Op {
 	if op, ok := subresourceOp(bucketRoutes, method, q); ok {
 		return op
 	}
-	if firstPresent(q, bucketSubresources) != "" {
+	if firstRouting(q, bucketSubresources) != "" {
 		return OpUnsupported
 	}
 	switch method {
@@ -212,11 +217,11 @@ func bucketOp(method string, q url.Values) Op {
 	return OpUnknown
 }
 
-func objectOp(r *http.Request, q url.Values) Op {
+func objectOp(r *http.Request, q routingQuery) Op {
 	if op, ok := subresourceOp(objectRoutes, r.Method, q); ok {
 		return op
 	}
-	if firstPresent(q, objectSubresources) != "" {
+	if firstRouting(q, objectSubresources) != "" {
 		return OpUnsupported
 	}
 	upload := has(q, "uploadId")
@@ -285,11 +290,9 @@ func virtualHostBucket(host, domain string) (string, bool) {
 	return b, ok && b != ""
 }
 
-func has(q url.Values, k string) bool { _, ok := q[k]; return ok }
-
 func firstPresent(q url.Values, keys []string) string {
 	for _, k := range keys {
-		if has(q, k) {
+		if _, ok := q[k]; ok {
 			return k
 		}
 	}
