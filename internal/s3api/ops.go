@@ -2,10 +2,15 @@ package s3api
 
 import "net/http"
 
-// Op is a parsed S3 operation. Everything the edge knows about an
-// operation — its S3 name, the IAM actions that authorise it, the kind of
-// work it does, its handler — is one row of the operations table below: a
-// new operation is a constant here and a row there.
+// Op is a parsed S3 operation. Everything static the edge knows about an
+// operation — its S3 name, the IAM actions that authorise it (with or
+// without a version), the kind of work it does, its handler, the
+// subresource that routes it, its name in server access logs and its
+// attributes (opAttr: the bodies a digest covers, SSE-C, versionId,
+// reservations, notifications …) — is one row of the operations table
+// below. The router, the wire table's groups, authorization's sets and
+// SigV2's signed parameters are derived from the rows: a new operation is
+// a constant here, a row below, its handler and its test.
 type Op int
 
 // Operations JOG routes.
@@ -264,6 +269,203 @@ func objectSub(method, param string) routeKey {
 // listConfigs routes a List…Configurations operation: GET ?param without ?id.
 func listConfigs(param string) routeKey {
 	return routeKey{on: atBucket, method: http.MethodGet, param: param, list: true}
+}
+
+// IAM actions used by more than one operation.
+const (
+	actGetObject        = "s3:GetObject"
+	actGetObjectVersion = "s3:GetObjectVersion"
+	actPutObject        = "s3:PutObject"
+	actListBucket       = "s3:ListBucket"
+)
+
+// operations is the operation table, indexed by Op. The IAM actions are
+// those of AWS's Service Authorization Reference, "Actions, resources, and
+// condition keys for Amazon S3", table "API operations defined by Amazon
+// S3", and of each operation's API reference (TestOpActionsMatchAWS
+// restates them), and those of a request that names a version (version);
+// other actions that depend on the request — s3:PutObjectTagging for
+// x-amz-tagging on a write — are headerActions' (authorize.go).
+var operations = [numOps]opDesc{
+	OpUnknown:     {name: "Unknown"},
+	OpUnsupported: {name: "Unsupported"},
+	OpPreflight:   {name: "Preflight"},
+	OpListBuckets: {name: "ListBuckets", actions: []string{"s3:ListAllMyBuckets"}, kind: KindList, serve: (*Handler).listBuckets,
+		log: "SERVICE"},
+	OpCreateBucket: {name: "CreateBucket", actions: []string{"s3:CreateBucket"}, kind: KindAdmin, serve: (*Handler).createBucket},
+	OpHeadBucket:   {name: "HeadBucket", actions: []string{actListBucket}, kind: KindAdmin, serve: (*Handler).headBucket},
+	OpDeleteBucket: {name: "DeleteBucket", actions: []string{"s3:DeleteBucket"}, kind: KindAdmin, serve: (*Handler).deleteBucket},
+	OpGetBucketLocation: {name: "GetBucketLocation", actions: []string{"s3:GetBucketLocation"}, kind: KindAdmin, serve: (*Handler).getBucketLocation,
+		log: "LOCATION"},
+	OpListObjects:   {name: "ListObjects", actions: []string{actListBucket}, kind: KindList, serve: (*Handler).listObjectsV1},
+	OpListObjectsV2: {name: "ListObjectsV2", actions: []string{actListBucket}, kind: KindList, serve: (*Handler).listObjectsV2},
+	// DeleteObjects is authorised per key, as DeleteObject: an entry with
+	// a VersionId needs s3:DeleteObjectVersion.
+	OpDeleteObjects: {name: "DeleteObjects", actions: []string{"s3:DeleteObject"}, kind: KindWrite, serve: (*Handler).deleteObjects,
+		version: versionDesc{actions: []string{"s3:DeleteObjectVersion"}}, log: "MULTI_OBJECT_DELETE", attrs: digestBody | notifies},
+	OpPutObject: {name: "PutObject", actions: []string{actPutObject}, kind: KindWrite, serve: (*Handler).putObject,
+		attrs: writesObject | newObject | dataIn | digestBody | checksumBody | sseC | reserves | notifies},
+	// A copy's destination is a new version whatever the source names:
+	// s3:PutObject.
+	OpCopyObject: {name: "CopyObject", actions: []string{actPutObject}, source: actGetObject, kind: KindWrite, serve: (*Handler).copyObject,
+		version: versionDesc{source: actGetObjectVersion}, log: "OBJECT", attrs: writesObject | newObject | sseC | notifies},
+	OpGetObject: {name: "GetObject", actions: []string{actGetObject}, kind: KindRead, serve: (*Handler).getObject,
+		version: versionDesc{actions: []string{actGetObjectVersion}}, attrs: sseC | takesVersion | reserves},
+	OpHeadObject: {name: "HeadObject", actions: []string{actGetObject}, kind: KindRead, serve: (*Handler).getObject,
+		version: versionDesc{actions: []string{actGetObjectVersion}}, attrs: sseC | takesVersion},
+	OpDeleteObject: {name: "DeleteObject", actions: []string{"s3:DeleteObject"}, kind: KindWrite, serve: (*Handler).deleteObject,
+		version: versionDesc{actions: []string{"s3:DeleteObjectVersion"}}, attrs: takesVersion | notifies},
+	OpCreateMultipartUpload: {name: "CreateMultipartUpload", actions: []string{actPutObject}, kind: KindWrite, serve: (*Handler).createMultipartUpload,
+		log: "UPLOADS", attrs: writesObject | newObject | sseC},
+	OpUploadPart: {name: "UploadPart", actions: []string{actPutObject}, kind: KindWrite, serve: (*Handler).uploadPart,
+		log: "PART", attrs: newObject | dataIn | digestBody | checksumBody | sseC | reserves},
+	OpUploadPartCopy: {name: "UploadPartCopy", actions: []string{actPutObject}, source: actGetObject, kind: KindWrite, serve: (*Handler).uploadPartCopy,
+		version: versionDesc{source: actGetObjectVersion}, log: "PART", attrs: newObject | sseC | reserves},
+	OpCompleteMultipartUpload: {name: "CompleteMultipartUpload", actions: []string{actPutObject}, kind: KindWrite, serve: (*Handler).completeMultipartUpload,
+		log: "UPLOAD", attrs: newObject | checksumBody | sseC | notifies},
+	OpAbortMultipartUpload: {name: "AbortMultipartUpload", actions: []string{"s3:AbortMultipartUpload"}, kind: KindWrite, serve: (*Handler).abortMultipartUpload,
+		log: "UPLOAD", attrs: newObject},
+	OpListParts: {name: "ListParts", actions: []string{"s3:ListMultipartUploadParts"}, kind: KindList, serve: (*Handler).listParts,
+		log: "UPLOAD", attrs: newObject | sseC},
+	OpListMultipartUploads: {name: "ListMultipartUploads", actions: []string{"s3:ListBucketMultipartUploads"}, kind: KindList, serve: (*Handler).listMultipartUploads,
+		log: "UPLOADS"},
+	// GetObjectAttributes needs both (its API reference, "Permissions"),
+	// with a version ID too.
+	OpGetObjectAttributes: {name: "GetObjectAttributes", actions: []string{actGetObject, "s3:GetObjectAttributes"}, kind: KindRead, serve: (*Handler).getObjectAttributes,
+		version: versionDesc{actions: []string{actGetObjectVersion, "s3:GetObjectVersionAttributes"}}, log: "OBJECT_ATTRIBUTES", attrs: sseC | takesVersion},
+	OpPutBucketCors: {name: "PutBucketCors", actions: []string{"s3:PutBucketCORS"}, kind: KindAdmin, serve: (*Handler).putBucketCors,
+		route: bucketSub(http.MethodPut, "cors"), log: "CORS", attrs: digestBody},
+	OpGetBucketCors: {name: "GetBucketCors", actions: []string{"s3:GetBucketCORS"}, kind: KindAdmin, serve: (*Handler).getBucketCors,
+		route: bucketSub(http.MethodGet, "cors"), log: "CORS"},
+	// DeleteBucketCors has no action of its own.
+	OpDeleteBucketCors: {name: "DeleteBucketCors", actions: []string{"s3:PutBucketCORS"}, kind: KindAdmin, serve: (*Handler).deleteBucketCors,
+		route: bucketSub(http.MethodDelete, "cors"), log: "CORS"},
+	OpPutBucketLifecycleConfiguration: {name: "PutBucketLifecycleConfiguration", actions: []string{"s3:PutLifecycleConfiguration"}, kind: KindAdmin, serve: (*Handler).putBucketLifecycle,
+		route: bucketSub(http.MethodPut, "lifecycle"), log: "LIFECYCLE", attrs: digestBody},
+	OpGetBucketLifecycleConfiguration: {name: "GetBucketLifecycleConfiguration", actions: []string{"s3:GetLifecycleConfiguration"}, kind: KindAdmin, serve: (*Handler).getBucketLifecycle,
+		route: bucketSub(http.MethodGet, "lifecycle"), log: "LIFECYCLE"},
+	// DeleteBucketLifecycle has no action of its own.
+	OpDeleteBucketLifecycle: {name: "DeleteBucketLifecycle", actions: []string{"s3:PutLifecycleConfiguration"}, kind: KindAdmin, serve: (*Handler).deleteBucketLifecycle,
+		route: bucketSub(http.MethodDelete, "lifecycle"), log: "LIFECYCLE"},
+	OpPutBucketTagging: {name: "PutBucketTagging", actions: []string{"s3:PutBucketTagging"}, kind: KindAdmin, serve: (*Handler).putBucketTagging,
+		route: bucketSub(http.MethodPut, "tagging"), log: "TAGGING", attrs: digestBody},
+	OpGetBucketTagging: {name: "GetBucketTagging", actions: []string{"s3:GetBucketTagging"}, kind: KindAdmin, serve: (*Handler).getBucketTagging,
+		route: bucketSub(http.MethodGet, "tagging"), log: "TAGGING"},
+	// DeleteBucketTagging has no action of its own.
+	OpDeleteBucketTagging: {name: "DeleteBucketTagging", actions: []string{"s3:PutBucketTagging"}, kind: KindAdmin, serve: (*Handler).deleteBucketTagging,
+		route: bucketSub(http.MethodDelete, "tagging"), log: "TAGGING"},
+	OpPutBucketPolicy: {name: "PutBucketPolicy", actions: []string{"s3:PutBucketPolicy"}, kind: KindAdmin, serve: (*Handler).putBucketPolicy,
+		route: bucketSub(http.MethodPut, "policy"), log: "BUCKETPOLICY", attrs: digestBody},
+	OpGetBucketPolicy: {name: "GetBucketPolicy", actions: []string{"s3:GetBucketPolicy"}, kind: KindAdmin, serve: (*Handler).getBucketPolicy,
+		route: bucketSub(http.MethodGet, "policy"), log: "BUCKETPOLICY"},
+	OpDeleteBucketPolicy: {name: "DeleteBucketPolicy", actions: []string{"s3:DeleteBucketPolicy"}, kind: KindAdmin, serve: (*Handler).deleteBucketPolicy,
+		route: bucketSub(http.MethodDelete, "policy"), log: "BUCKETPOLICY"},
+	OpGetBucketPolicyStatus: {name: "GetBucketPolicyStatus", actions: []string{"s3:GetBucketPolicyStatus"}, kind: KindAdmin, serve: (*Handler).getBucketPolicyStatus,
+		route: bucketSub(http.MethodGet, "policyStatus"), log: "POLICY_STATUS"},
+	// ACLs, Object Ownership, public access (internal/acl).
+	OpPutBucketAcl: {name: "PutBucketAcl", actions: []string{"s3:PutBucketAcl"}, kind: KindAdmin, serve: (*Handler).putBucketACL,
+		route: bucketSub(http.MethodPut, "acl"), log: "ACL", attrs: digestBody},
+	OpGetBucketAcl: {name: "GetBucketAcl", actions: []string{"s3:GetBucketAcl"}, kind: KindAdmin, serve: (*Handler).getBucketACL,
+		route: bucketSub(http.MethodGet, "acl"), log: "ACL"},
+	OpPutBucketOwnershipControls: {name: "PutBucketOwnershipControls", actions: []string{"s3:PutBucketOwnershipControls"}, kind: KindAdmin, serve: (*Handler).putOwnershipControls,
+		route: bucketSub(http.MethodPut, "ownershipControls"), log: "OWNERSHIP_CONTROLS", attrs: digestBody},
+	OpGetBucketOwnershipControls: {name: "GetBucketOwnershipControls", actions: []string{"s3:GetBucketOwnershipControls"}, kind: KindAdmin, serve: (*Handler).getOwnershipControls,
+		route: bucketSub(http.MethodGet, "ownershipControls"), log: "OWNERSHIP_CONTROLS"},
+	OpDeleteBucketOwnershipControls: {name: "DeleteBucketOwnershipControls", actions: []string{"s3:PutBucketOwnershipControls"}, kind: KindAdmin, serve: (*Handler).deleteOwnershipControls,
+		route: bucketSub(http.MethodDelete, "ownershipControls"), log: "OWNERSHIP_CONTROLS"},
+	OpPutPublicAccessBlock: {name: "PutPublicAccessBlock", actions: []string{"s3:PutBucketPublicAccessBlock"}, kind: KindAdmin, serve: (*Handler).putPublicAccessBlock,
+		route: bucketSub(http.MethodPut, "publicAccessBlock"), log: "PUBLIC_ACCESS_BLOCK", attrs: digestBody},
+	OpGetPublicAccessBlock: {name: "GetPublicAccessBlock", actions: []string{"s3:GetBucketPublicAccessBlock"}, kind: KindAdmin, serve: (*Handler).getPublicAccessBlock,
+		route: bucketSub(http.MethodGet, "publicAccessBlock"), log: "PUBLIC_ACCESS_BLOCK"},
+	// DeletePublicAccessBlock has no action of its own.
+	OpDeletePublicAccessBlock: {name: "DeletePublicAccessBlock", actions: []string{"s3:PutBucketPublicAccessBlock"}, kind: KindAdmin, serve: (*Handler).deletePublicAccessBlock,
+		route: bucketSub(http.MethodDelete, "publicAccessBlock"), log: "PUBLIC_ACCESS_BLOCK"},
+	// Object lock. x-amz-bypass-governance-retention: true asks for
+	// s3:BypassGovernanceRetention besides (on DeleteObject, DeleteObjects
+	// and PutObjectRetention): a request-dependent action, not listed.
+	OpPutObjectLockConfiguration: {name: "PutObjectLockConfiguration", actions: []string{"s3:PutBucketObjectLockConfiguration"}, kind: KindAdmin, serve: (*Handler).putObjectLockConfiguration,
+		route: bucketSub(http.MethodPut, "object-lock"), log: "OBJECT_LOCK_CONFIGURATION", attrs: digestBody},
+	OpGetObjectLockConfiguration: {name: "GetObjectLockConfiguration", actions: []string{"s3:GetBucketObjectLockConfiguration"}, kind: KindAdmin, serve: (*Handler).getObjectLockConfiguration,
+		route: bucketSub(http.MethodGet, "object-lock"), log: "OBJECT_LOCK_CONFIGURATION"},
+	OpPutBucketLogging: {name: "PutBucketLogging", actions: []string{"s3:PutBucketLogging"}, kind: KindAdmin, serve: (*Handler).putBucketLogging,
+		route: bucketSub(http.MethodPut, "logging"), log: "LOGGING_STATUS", attrs: digestBody},
+	OpGetBucketLogging: {name: "GetBucketLogging", actions: []string{"s3:GetBucketLogging"}, kind: KindAdmin, serve: (*Handler).getBucketLogging,
+		route: bucketSub(http.MethodGet, "logging"), log: "LOGGING_STATUS"},
+	OpPutBucketNotificationConfiguration: {name: "PutBucketNotificationConfiguration", actions: []string{"s3:PutBucketNotification"}, kind: KindAdmin, serve: (*Handler).putBucketNotification,
+		route: bucketSub(http.MethodPut, "notification"), log: "NOTIFICATION", attrs: digestBody},
+	OpGetBucketNotificationConfiguration: {name: "GetBucketNotificationConfiguration", actions: []string{"s3:GetBucketNotification"}, kind: KindAdmin, serve: (*Handler).getBucketNotification,
+		route: bucketSub(http.MethodGet, "notification"), log: "NOTIFICATION"},
+	OpPutBucketQuota: {name: "PutBucketQuota", actions: []string{"jog:PutBucketQuota"}, kind: KindAdmin, serve: (*Handler).putBucketQuota,
+		route: bucketSub(http.MethodPut, "quota"), log: "QUOTA", attrs: jogOwn | digestBody},
+	OpGetBucketQuota: {name: "GetBucketQuota", actions: []string{"jog:GetBucketQuota"}, kind: KindAdmin, serve: (*Handler).getBucketQuota,
+		route: bucketSub(http.MethodGet, "quota"), log: "QUOTA", attrs: jogOwn},
+	OpDeleteBucketQuota: {name: "DeleteBucketQuota", actions: []string{"jog:DeleteBucketQuota"}, kind: KindAdmin, serve: (*Handler).deleteBucketQuota,
+		route: bucketSub(http.MethodDelete, "quota"), log: "QUOTA", attrs: jogOwn},
+	// Reservations: JOG's own actions (docs/SECURITY.md), on the bucket.
+	OpCreateReservation: {name: "CreateReservation", actions: []string{"jog:CreateReservation"}, kind: KindAdmin, serve: (*Handler).createReservation,
+		route: bucketSub(http.MethodPost, "reservations"), log: "RESERVATIONS", attrs: jogOwn | digestBody},
+	OpListReservations: {name: "ListReservations", actions: []string{"jog:ListReservations"}, kind: KindAdmin, serve: (*Handler).listReservations,
+		route: bucketSub(http.MethodGet, "reservations"), log: "RESERVATIONS", attrs: jogOwn},
+	OpGetReservation: {name: "GetReservation", actions: []string{"jog:GetReservation"}, kind: KindAdmin, serve: (*Handler).getReservation,
+		route: bucketSub(http.MethodGet, "reservation"), log: "RESERVATION", attrs: jogOwn},
+	OpDeleteReservation: {name: "DeleteReservation", actions: []string{"jog:DeleteReservation"}, kind: KindAdmin, serve: (*Handler).deleteReservation,
+		route: bucketSub(http.MethodDelete, "reservation"), log: "RESERVATION", attrs: jogOwn},
+	OpPutBucketVersioning: {name: "PutBucketVersioning", actions: []string{"s3:PutBucketVersioning"}, kind: KindAdmin, serve: (*Handler).putBucketVersioning,
+		route: bucketSub(http.MethodPut, "versioning"), log: "VERSIONING", attrs: digestBody},
+	OpGetBucketVersioning: {name: "GetBucketVersioning", actions: []string{"s3:GetBucketVersioning"}, kind: KindAdmin, serve: (*Handler).getBucketVersioning,
+		route: bucketSub(http.MethodGet, "versioning"), log: "VERSIONING"},
+	OpListObjectVersions: {name: "ListObjectVersions", actions: []string{"s3:ListBucketVersions"}, kind: KindList, serve: (*Handler).listObjectVersions,
+		log: "BUCKETVERSIONS"},
+	OpPutObjectRetention: {name: "PutObjectRetention", actions: []string{"s3:PutObjectRetention"}, kind: KindWrite, serve: (*Handler).putObjectRetention,
+		route: objectSub(http.MethodPut, "retention"), log: "RETENTION", attrs: digestBody | takesVersion},
+	OpGetObjectRetention: {name: "GetObjectRetention", actions: []string{"s3:GetObjectRetention"}, kind: KindRead, serve: (*Handler).getObjectRetention,
+		route: objectSub(http.MethodGet, "retention"), log: "RETENTION", attrs: takesVersion},
+	OpPutObjectLegalHold: {name: "PutObjectLegalHold", actions: []string{"s3:PutObjectLegalHold"}, kind: KindWrite, serve: (*Handler).putObjectLegalHold,
+		route: objectSub(http.MethodPut, "legal-hold"), log: "LEGAL_HOLD", attrs: digestBody | takesVersion},
+	OpGetObjectLegalHold: {name: "GetObjectLegalHold", actions: []string{"s3:GetObjectLegalHold"}, kind: KindRead, serve: (*Handler).getObjectLegalHold,
+		route: objectSub(http.MethodGet, "legal-hold"), log: "LEGAL_HOLD", attrs: takesVersion},
+	OpPutObjectAcl: {name: "PutObjectAcl", actions: []string{"s3:PutObjectAcl"}, kind: KindWrite, serve: (*Handler).putObjectACL,
+		version: versionDesc{actions: []string{"s3:PutObjectVersionAcl"}}, route: objectSub(http.MethodPut, "acl"), log: "ACL", attrs: digestBody | takesVersion},
+	OpGetObjectAcl: {name: "GetObjectAcl", actions: []string{"s3:GetObjectAcl"}, kind: KindRead, serve: (*Handler).getObjectACL,
+		version: versionDesc{actions: []string{"s3:GetObjectVersionAcl"}}, route: objectSub(http.MethodGet, "acl"), log: "ACL", attrs: takesVersion},
+	OpPutObjectTagging: {name: "PutObjectTagging", actions: []string{"s3:PutObjectTagging"}, kind: KindWrite, serve: (*Handler).putObjectTagging,
+		version: versionDesc{actions: []string{"s3:PutObjectVersionTagging"}}, route: objectSub(http.MethodPut, "tagging"), log: "OBJECT_TAGGING", attrs: digestBody | takesVersion},
+	OpGetObjectTagging: {name: "GetObjectTagging", actions: []string{"s3:GetObjectTagging"}, kind: KindRead, serve: (*Handler).getObjectTagging,
+		version: versionDesc{actions: []string{"s3:GetObjectVersionTagging"}}, route: objectSub(http.MethodGet, "tagging"), log: "OBJECT_TAGGING", attrs: takesVersion},
+	OpDeleteObjectTagging: {name: "DeleteObjectTagging", actions: []string{"s3:DeleteObjectTagging"}, kind: KindWrite, serve: (*Handler).deleteObjectTagging,
+		version: versionDesc{actions: []string{"s3:DeleteObjectVersionTagging"}}, route: objectSub(http.MethodDelete, "tagging"), log: "OBJECT_TAGGING", attrs: takesVersion},
+	// PostObject is PutObject from an HTML form (API reference, "POST
+	// Object": the same permission as PUT).
+	OpPostObject: {name: "PostObject", actions: []string{actPutObject}, kind: KindWrite, serve: servePost,
+		attrs: writesObject | newObject | dataIn | digestBody | checksumBody | sseC | notifies},
+	// Configurations JOG has none of: the empty state (config_reads.go).
+	// A List needs the action of its Get.
+	OpGetBucketEncryption: {name: "GetBucketEncryption", actions: []string{"s3:GetEncryptionConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "encryption"), log: "ENCRYPTION"},
+	OpGetBucketWebsite: {name: "GetBucketWebsite", actions: []string{"s3:GetBucketWebsite"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "website"), log: "WEBSITE"},
+	OpGetBucketReplication: {name: "GetBucketReplication", actions: []string{"s3:GetReplicationConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "replication"), log: "REPLICATION"},
+	OpGetBucketAccelerateConfiguration: {name: "GetBucketAccelerateConfiguration", actions: []string{"s3:GetAccelerateConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "accelerate"), log: "ACCELERATE"},
+	OpGetBucketRequestPayment: {name: "GetBucketRequestPayment", actions: []string{"s3:GetBucketRequestPayment"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "requestPayment"), log: "REQUEST_PAYMENT"},
+	OpGetBucketAnalyticsConfiguration: {name: "GetBucketAnalyticsConfiguration", actions: []string{"s3:GetAnalyticsConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "analytics"), log: "ANALYTICS"},
+	OpListBucketAnalyticsConfigurations: {name: "ListBucketAnalyticsConfigurations", actions: []string{"s3:GetAnalyticsConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: listConfigs("analytics"), log: "ANALYTICS"},
+	OpGetBucketInventoryConfiguration: {name: "GetBucketInventoryConfiguration", actions: []string{"s3:GetInventoryConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "inventory"), log: "INVENTORY"},
+	OpListBucketInventoryConfigurations: {name: "ListBucketInventoryConfigurations", actions: []string{"s3:GetInventoryConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: listConfigs("inventory"), log: "INVENTORY"},
+	OpGetBucketMetricsConfiguration: {name: "GetBucketMetricsConfiguration", actions: []string{"s3:GetMetricsConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "metrics"), log: "METRICS"},
+	OpListBucketMetricsConfigurations: {name: "ListBucketMetricsConfigurations", actions: []string{"s3:GetMetricsConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: listConfigs("metrics"), log: "METRICS"},
+	OpGetBucketIntelligentTieringConfiguration: {name: "GetBucketIntelligentTieringConfiguration", actions: []string{"s3:GetIntelligentTieringConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: bucketSub(http.MethodGet, "intelligent-tiering"), log: "INTELLIGENT_TIERING"},
+	OpListBucketIntelligentTieringConfigurations: {name: "ListBucketIntelligentTieringConfigurations", actions: []string{"s3:GetIntelligentTieringConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
+		route: listConfigs("intelligent-tiering"), log: "INTELLIGENT_TIERING"},
 }
 
 // versionDesc is what S3 requires instead of an operation's actions when
