@@ -91,30 +91,25 @@ func parseRoute(r *http.Request, domain string, query url.Values) Route {
 type methods struct{ get, put, post, del Op }
 
 func (m methods) op(method string) Op {
-	switch method {
-	case http.MethodGet:
-		return m.get
-	case http.MethodPut:
-		return m.put
-	case http.MethodPost:
-		return m.post
-	case http.MethodDelete:
-		return m.del
+	if p := m.slot(method); p != nil {
+		return *p
 	}
 	return OpUnknown
 }
 
-func (m *methods) set(method string, o Op) {
+// slot is where m holds method's operation: nil for another method.
+func (m *methods) slot(method string) *Op {
 	switch method {
 	case http.MethodGet:
-		m.get = o
+		return &m.get
 	case http.MethodPut:
-		m.put = o
+		return &m.put
 	case http.MethodPost:
-		m.post = o
+		return &m.post
 	case http.MethodDelete:
-		m.del = o
+		return &m.del
 	}
+	return nil
 }
 
 // subresource is a query parameter that selects an operation by method.
@@ -155,16 +150,15 @@ func subresources(on level, unsupported []string) []subresource {
 		}
 		if k.list {
 			out[i].list = o
-		} else {
-			out[i].ops.set(k.method, o)
+		} else if p := out[i].ops.slot(k.method); p != nil {
+			*p = o
 		}
 	}
 	return out
 }
 
-// subresourceOp is the operation of the first of routes present in q:
-// ok is false when none is, or when the first present is unsupported for
-// the method.
+// subresourceOp is the operation of the first of routes present in q
+// (skipping those unsupported for the method): ok is false when none is.
 func subresourceOp(routes []subresource, method string, q routingQuery) (op Op, ok bool) {
 	for _, s := range routes {
 		if !has(q, s.param) {
@@ -173,7 +167,7 @@ func subresourceOp(routes []subresource, method string, q routingQuery) (op Op, 
 		op = s.ops.op(method)
 		switch {
 		case op == OpUnknown && s.unsupported:
-			return OpUnknown, false
+			continue // another subresource may route it, or it is unsupported
 		case method == http.MethodGet && s.list != OpUnknown && !has(q, "id"):
 			return s.list, true
 		}
