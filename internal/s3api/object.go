@@ -106,7 +106,7 @@ func contentMD5(h http.Header) ([]byte, error) {
 // getObject serves GET and HEAD: conditionals, Range or partNumber,
 // response-* overrides, checksums, and a zero-copy body.
 func (h *Handler) getObject(w http.ResponseWriter, r *request) error {
-	q := r.query()
+	q := r.URL.Query()
 	part := 0
 	if _, ok := q["partNumber"]; ok {
 		n, err := partNumber(q)
@@ -246,7 +246,7 @@ func (h *Handler) deleteObject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	cond.BypassGovernance = bypassGovernance(r.Header)
-	res, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.query().Get("versionId"), r.auth.AccessKey, cond)
+	res, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), r.auth.AccessKey, cond)
 	if err != nil && !(err == meta.ErrObjectNotFound && cond.IsZero()) {
 		return err
 	}
