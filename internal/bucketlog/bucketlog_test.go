@@ -501,3 +501,25 @@ func BenchmarkObserve(b *testing.B) {
 		}
 	})
 }
+
+// TestObjectSize: the Object Size field is the body of a write of object
+// data (PutObject, UploadPart, PostObject) or the object a whole GET sends;
+// "-" (0) for every other operation and for errors.
+func TestObjectSize(t *testing.T) {
+	writes := []s3api.Op{s3api.OpPutObject, s3api.OpUploadPart, s3api.OpPostObject}
+	for _, o := range s3api.Routed() {
+		want := int64(0)
+		switch {
+		case slices.Contains(writes, o):
+			want = 5
+		case o == s3api.OpGetObject:
+			want = 7
+		}
+		if got := objectSize(&s3api.Record{Op: o, Status: 200, BytesIn: 5, BytesOut: 7}); got != want {
+			t.Errorf("%v: object size %d, want %d", o, got, want)
+		}
+		if got := objectSize(&s3api.Record{Op: o, Status: 403, BytesIn: 5, BytesOut: 7}); got != 0 {
+			t.Errorf("%v refused: object size %d, want 0", o, got)
+		}
+	}
+}

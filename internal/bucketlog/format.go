@@ -187,13 +187,11 @@ func objectSize(r *s3api.Record) int64 {
 	if r.Status >= 300 {
 		return 0
 	}
-	switch r.Op {
-	case s3api.OpPutObject, s3api.OpUploadPart, s3api.OpPostObject:
+	switch {
+	case r.Op.DataIn():
 		return r.BytesIn
-	case s3api.OpGetObject:
-		if r.Status == 200 {
-			return r.BytesOut
-		}
+	case r.Op == s3api.OpGetObject && r.Status == 200:
+		return r.BytesOut
 	}
 	return 0
 }

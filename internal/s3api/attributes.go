@@ -37,7 +37,7 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	version := r.URL.Query().Get("versionId")
+	version := r.query().Get("versionId")
 	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, false)
 	if err != nil {
 		if dmErr := deleteMarkerError(w, err, version != ""); dmErr != nil {

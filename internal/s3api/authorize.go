@@ -145,7 +145,7 @@ func anonymousRefusal(r *request) error {
 		if r.URL.RawQuery == "" {
 			return nil
 		}
-		q := r.URL.Query()
+		q := r.query()
 		for p := range responseOverrides {
 			if q.Has(p) {
 				return apiErr(http.StatusBadRequest, "InvalidRequest", "Request specific response headers cannot be used for anonymous GET requests.")
@@ -199,12 +199,12 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 // count as its headers (request.authzHTTP).
 func headerActions(op Op, hdr http.Header) []string {
 	var acts []string
-	switch op {
-	case OpDeleteObject, OpDeleteObjects, OpPutObjectRetention:
+	switch {
+	case bypassOps.has(op):
 		if bypassGovernance(hdr) {
 			acts = append(acts, "s3:BypassGovernanceRetention")
 		}
-	case OpCreateBucket: // its API reference, "Permissions"
+	case op == OpCreateBucket: // its API reference, "Permissions"
 		if acl.HasHeaders(hdr) {
 			acts = append(acts, "s3:PutBucketAcl")
 		}
@@ -214,7 +214,7 @@ func headerActions(op Op, hdr http.Header) []string {
 		if hdr.Get(QuotaHeader) != "" { // JOG's: a quota set at creation
 			acts = append(acts, "jog:PutBucketQuota")
 		}
-	case OpPutObject, OpCopyObject, OpCreateMultipartUpload, OpPostObject:
+	case headerWrites.has(op):
 		if hdr.Get("X-Amz-Object-Lock-Mode") != "" || hdr.Get("X-Amz-Object-Lock-Retain-Until-Date") != "" {
 			acts = append(acts, "s3:PutObjectRetention")
 		}
@@ -234,18 +234,21 @@ func headerActions(op Op, hdr http.Header) []string {
 // Handlers in the operations table cannot refer to it in package
 // initialisation (the compiler reports a cycle), so what they need of it
 // is set in init: the actions of a DeleteObjects entry, DeleteObject's,
-// and authorize itself for PostObject, which is authorized once its form
-// is read.
+// and headerActions' operations: those that honour
+// x-amz-bypass-governance-retention (the wire table), and the object
+// writes.
 var (
 	deleteKeyActions     []string
 	deleteVersionActions []string
-	authorizeForm        func(*Handler, *request) error
+	bypassOps            opSet
+	headerWrites         opSet
 )
 
 func init() {
 	deleteKeyActions = OpDeleteObject.Actions()
 	deleteVersionActions = OpDeleteObjects.VersionActions()
-	authorizeForm = (*Handler).authorize
+	bypassOps = wireHandled("x-amz-bypass-governance-retention")
+	headerWrites = objectWrites
 }
 
 // bucketAccess is a bucket's policy, ACL and access settings, nil when
@@ -318,8 +321,9 @@ func (r *request) authzHeader() http.Header {
 }
 
 // listOps are the operations whose prefix, delimiter and max-keys are the
-// condition keys s3:prefix, s3:delimiter and s3:max-keys.
-var listOps = opsOf(OpListObjects, OpListObjectsV2, OpListObjectVersions)
+// condition keys s3:prefix, s3:delimiter and s3:max-keys: those that take
+// max-keys (the wire table).
+var listOps = wireHandled("max-keys")
 
 // denied logs a refusal and answers it as S3 does: 403 AccessDenied,
 // nothing said of which policy refused.

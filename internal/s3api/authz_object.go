@@ -32,8 +32,7 @@ type object struct {
 
 // newObjectOps write a new object (or part): they have no existing
 // object, so no s3:ExistingObjectTag and no object ACL.
-var newObjectOps = opsOf(OpPutObject, OpCopyObject, OpPostObject, OpCreateMultipartUpload, OpUploadPart,
-	OpUploadPartCopy, OpCompleteMultipartUpload, OpAbortMultipartUpload, OpListParts)
+var newObjectOps = opsWith(newObject)
 
 // object is the existing object the request names, nil for none (a
 // bucket's route, a write of a new object).
@@ -53,7 +52,7 @@ func (o *object) head(h *Handler, r *request) (*meta.Object, error) {
 	if !o.read {
 		o.read = true
 		if o.requested {
-			o.version = r.URL.Query().Get("versionId")
+			o.version = r.query().Get("versionId")
 		}
 		m, err := h.svc.HeadObject(r.Context(), o.bucket, o.key, o.version, false)
 		switch _, known := toAPIError(err); {

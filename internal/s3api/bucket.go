@@ -57,7 +57,7 @@ func (h *Handler) parseListBuckets(q url.Values) (opts meta.ListBucketsOptions, 
 }
 
 func (h *Handler) listBuckets(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
+	q := r.query()
 	opts, limit, err := h.parseListBuckets(q)
 	if err != nil {
 		return err

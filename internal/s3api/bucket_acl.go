@@ -153,7 +153,7 @@ func (h *Handler) putObjectACL(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	version := r.URL.Query().Get("versionId")
+	version := r.query().Get("versionId")
 	v, err := h.svc.PutObjectACL(r.Context(), r.route.Bucket, r.route.Key, version, enc)
 	if err != nil {
 		return objectVersionError(w, err, version)
@@ -164,7 +164,7 @@ func (h *Handler) putObjectACL(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) getObjectACL(w http.ResponseWriter, r *request) error {
-	version := r.URL.Query().Get("versionId")
+	version := r.query().Get("versionId")
 	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, false)
 	if err != nil {
 		return objectVersionError(w, err, version)

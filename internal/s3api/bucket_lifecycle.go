@@ -61,7 +61,7 @@ func (h *Handler) setExpiration(hdr http.Header, r *request, o meta.Object) {
 	}
 	// Expiration applies to current versions only: a version named by
 	// versionId (GET, HEAD) gets the header only while it is the latest.
-	if r.URL.Query().Get("versionId") != "" && !h.isLatest(r, o) {
+	if r.query().Get("versionId") != "" && !h.isLatest(r, o) {
 		return
 	}
 	lo := lifecycle.Object{Key: o.Key, Size: o.Size, LastModified: o.LastModified}

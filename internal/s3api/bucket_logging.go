@@ -124,7 +124,7 @@ func AppendLogOperation(b []byte, r *Record) []byte {
 	if r.Request != nil {
 		method = r.Request.Method
 	}
-	res := logResources[r.Op]
+	res := operations[r.Op].log
 	switch {
 	case copies.has(r.Op):
 		method = "COPY"
@@ -137,40 +137,4 @@ func AppendLogOperation(b []byte, r *Record) []byte {
 	b = append(b, method...)
 	b = append(b, '.')
 	return append(b, res...)
-}
-
-// logResources are the resource types of S3's log operations where they
-// are not OBJECT (a key) or BUCKET (none).
-var logResources = [numOps]string{
-	OpListBuckets: "SERVICE", OpGetBucketLocation: "LOCATION", OpDeleteObjects: "MULTI_OBJECT_DELETE",
-	OpCopyObject: "OBJECT", OpUploadPartCopy: "PART",
-	OpCreateMultipartUpload: "UPLOADS", OpUploadPart: "PART", OpCompleteMultipartUpload: "UPLOAD",
-	OpAbortMultipartUpload: "UPLOAD", OpListParts: "UPLOAD", OpListMultipartUploads: "UPLOADS",
-	OpGetObjectAttributes: "OBJECT_ATTRIBUTES",
-	OpPutBucketCors:       "CORS", OpGetBucketCors: "CORS", OpDeleteBucketCors: "CORS",
-	OpPutBucketLifecycleConfiguration: "LIFECYCLE", OpGetBucketLifecycleConfiguration: "LIFECYCLE", OpDeleteBucketLifecycle: "LIFECYCLE",
-	OpPutBucketVersioning: "VERSIONING", OpGetBucketVersioning: "VERSIONING", OpListObjectVersions: "BUCKETVERSIONS",
-	OpPutBucketTagging: "TAGGING", OpGetBucketTagging: "TAGGING", OpDeleteBucketTagging: "TAGGING",
-	OpPutObjectTagging: "OBJECT_TAGGING", OpGetObjectTagging: "OBJECT_TAGGING", OpDeleteObjectTagging: "OBJECT_TAGGING",
-	OpPutObjectLockConfiguration: "OBJECT_LOCK_CONFIGURATION", OpGetObjectLockConfiguration: "OBJECT_LOCK_CONFIGURATION",
-	OpPutObjectRetention: "RETENTION", OpGetObjectRetention: "RETENTION",
-	OpPutObjectLegalHold: "LEGAL_HOLD", OpGetObjectLegalHold: "LEGAL_HOLD",
-	OpPutBucketPolicy: "BUCKETPOLICY", OpGetBucketPolicy: "BUCKETPOLICY", OpDeleteBucketPolicy: "BUCKETPOLICY",
-	OpGetBucketPolicyStatus: "POLICY_STATUS",
-	OpPutBucketAcl:          "ACL", OpGetBucketAcl: "ACL", OpPutObjectAcl: "ACL", OpGetObjectAcl: "ACL",
-	OpPutBucketOwnershipControls: "OWNERSHIP_CONTROLS", OpGetBucketOwnershipControls: "OWNERSHIP_CONTROLS",
-	OpDeleteBucketOwnershipControls: "OWNERSHIP_CONTROLS",
-	OpPutPublicAccessBlock:          "PUBLIC_ACCESS_BLOCK", OpGetPublicAccessBlock: "PUBLIC_ACCESS_BLOCK",
-	OpDeletePublicAccessBlock: "PUBLIC_ACCESS_BLOCK",
-	OpPutBucketLogging:        "LOGGING_STATUS", OpGetBucketLogging: "LOGGING_STATUS",
-	OpPutBucketQuota: "QUOTA", OpGetBucketQuota: "QUOTA", OpDeleteBucketQuota: "QUOTA",
-	OpCreateReservation: "RESERVATIONS", OpListReservations: "RESERVATIONS",
-	OpGetReservation: "RESERVATION", OpDeleteReservation: "RESERVATION",
-	OpGetBucketEncryption: "ENCRYPTION", OpGetBucketWebsite: "WEBSITE", OpGetBucketReplication: "REPLICATION",
-	OpGetBucketAccelerateConfiguration: "ACCELERATE", OpGetBucketRequestPayment: "REQUEST_PAYMENT",
-	OpGetBucketNotificationConfiguration: "NOTIFICATION", OpPutBucketNotificationConfiguration: "NOTIFICATION",
-	OpGetBucketAnalyticsConfiguration: "ANALYTICS", OpListBucketAnalyticsConfigurations: "ANALYTICS",
-	OpGetBucketInventoryConfiguration: "INVENTORY", OpListBucketInventoryConfigurations: "INVENTORY",
-	OpGetBucketMetricsConfiguration: "METRICS", OpListBucketMetricsConfigurations: "METRICS",
-	OpGetBucketIntelligentTieringConfiguration: "INTELLIGENT_TIERING", OpListBucketIntelligentTieringConfigurations: "INTELLIGENT_TIERING",
 }

@@ -38,7 +38,7 @@ func (h *Handler) getBucketNotification(w http.ResponseWriter, r *request) error
 
 // notifying are the operations whose changes emit events: their requests
 // carry a notify.Request in their context.
-var notifying = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpCompleteMultipartUpload, OpDeleteObject, OpDeleteObjects)
+var notifying = opsWith(notifies)
 
 // withNotify puts what an event says of r (notify.Request) in its
 // context, for the service's events: on the operations that emit some,

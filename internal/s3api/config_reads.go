@@ -14,44 +14,6 @@ import (
 // so the GETs answer exactly that; a PUT or DELETE of one stays 501
 // NotImplemented (OpUnsupported): JOG never accepts what it does not do.
 
-// configRead is a bucket subresource whose GET answers the empty state:
-// get is its operation; list, when set, the operation of a GET without
-// ?id (the subresources holding several configurations, each named by id).
-type configRead struct {
-	sub       string
-	get, list Op
-}
-
-var configReads = []configRead{
-	{"encryption", OpGetBucketEncryption, OpUnknown},
-	{"website", OpGetBucketWebsite, OpUnknown},
-	{"replication", OpGetBucketReplication, OpUnknown},
-	{"accelerate", OpGetBucketAccelerateConfiguration, OpUnknown},
-	{"requestPayment", OpGetBucketRequestPayment, OpUnknown},
-	{"analytics", OpGetBucketAnalyticsConfiguration, OpListBucketAnalyticsConfigurations},
-	{"inventory", OpGetBucketInventoryConfiguration, OpListBucketInventoryConfigurations},
-	{"metrics", OpGetBucketMetricsConfiguration, OpListBucketMetricsConfigurations},
-	{"intelligent-tiering", OpGetBucketIntelligentTieringConfiguration, OpListBucketIntelligentTieringConfigurations},
-}
-
-// configReadOp is the operation of a GET of one of configReads'
-// subresources, or OpUnknown for any other request.
-func configReadOp(method string, q map[string][]string) Op {
-	if method != http.MethodGet {
-		return OpUnknown
-	}
-	for _, c := range configReads {
-		if !has(q, c.sub) {
-			continue
-		}
-		if c.list != OpUnknown && !has(q, "id") {
-			return c.list
-		}
-		return c.get
-	}
-	return OpUnknown
-}
-
 // emptyConfig is what S3 answers for a bucket without the configuration:
 // an error, or a document.
 type emptyConfig struct {
@@ -102,11 +64,12 @@ func emptyDoc(root string) func(*request) any {
 func emptyList(root string) func(*request) any {
 	return func(r *request) any {
 		return configList{XMLName: xml.Name{Local: root}, Xmlns: s3Namespace,
-			ContinuationToken: r.URL.Query().Get("continuation-token")}
+			ContinuationToken: r.query().Get("continuation-token")}
 	}
 }
 
-// emptyConfigs is, per operation of configReads, S3's answer for a bucket
+// emptyConfigs is, per configuration read (the operations table routes
+// them: a GET of a bucketSubresources parameter), S3's answer for a bucket
 // without the configuration.
 var emptyConfigs = [numOps]emptyConfig{
 	// AWS applies SSE-S3 to every bucket since 2023 and answers it here;
@@ -128,7 +91,7 @@ var emptyConfigs = [numOps]emptyConfig{
 	OpListBucketIntelligentTieringConfigurations: {doc: emptyList("ListBucketIntelligentTieringConfigurationsOutput")},
 }
 
-// getEmptyConfig serves every operation of configReads: NoSuchBucket for a
+// getEmptyConfig serves every configuration read: NoSuchBucket for a
 // bucket that does not exist, else the empty state.
 func (h *Handler) getEmptyConfig(w http.ResponseWriter, r *request) error {
 	if _, err := h.svc.GetBucket(r.Context(), r.route.Bucket); err != nil {

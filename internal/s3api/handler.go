@@ -122,6 +122,18 @@ type request struct {
 	anonymous bool
 	// code is the S3 error code sent, "" on success.
 	code string
+	// parsed is the URL's query, parsed once (query).
+	parsed url.Values
+}
+
+// query returns the request's query parameters, parsed once for the
+// router, serve and the handler: nil when there are none. Callers must
+// not modify it.
+func (r *request) query() url.Values {
+	if r.parsed == nil && r.URL.RawQuery != "" {
+		r.parsed = r.URL.Query()
+	}
+	return r.parsed
 }
 
 // handlerFunc serves one operation: a Handler method, as a method
@@ -167,7 +179,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		// ends in a panic, and is observed too.
 		defer h.observe(w, req, start)
 	}
-	req.route = ParseRoute(r, h.cfg.Domain)
+	req.route = parseRoute(r, h.cfg.Domain, req.query())
 	var err error
 	if h.admit == nil {
 		err = h.serveThenRelease(w, req, nil)
@@ -245,7 +257,7 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		return apiErr(http.StatusBadRequest, "InvalidArgument",
 			"The header %q appears more than once.", strings.ToLower(name))
 	}
-	q := req.URL.Query()
+	q := req.query()
 	if name := repeatedParam(q); name != "" {
 		return apiErr(http.StatusBadRequest, "InvalidArgument",
 			"The query parameter %q appears more than once.", name)

@@ -74,7 +74,7 @@ func storageClass(s string) string {
 }
 
 func (h *Handler) listObjectsV1(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
+	q := r.query()
 	p, err := parseListParams(q)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func (h *Handler) listObjectsV1(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) listObjectsV2(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
+	q := r.query()
 	p, err := parseListParams(q)
 	if err != nil {
 		return err

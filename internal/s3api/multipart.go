@@ -71,7 +71,7 @@ func partNumber(q url.Values) (int, error) {
 }
 
 func (h *Handler) uploadPart(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
+	q := r.query()
 	n, err := partNumber(q)
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
+	q := r.query()
 	n, err := partNumber(q)
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 	if err != nil {
 		return err
 	}
-	in := service.CompleteInput{Bucket: r.route.Bucket, Key: r.route.Key, UploadID: r.URL.Query().Get("uploadId"), Cond: cond,
+	in := service.CompleteInput{Bucket: r.route.Bucket, Key: r.route.Key, UploadID: r.query().Get("uploadId"), Cond: cond,
 		ChecksumType: strings.ToUpper(r.Header.Get("X-Amz-Checksum-Type")), ObjectSize: -1}
 	if v := r.Header.Get("X-Amz-Mp-Object-Size"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -189,7 +189,7 @@ func (h *Handler) abortMultipartUpload(w http.ResponseWriter, r *request) error 
 		}
 		initiated = t
 	}
-	if err := h.svc.AbortUpload(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("uploadId"), initiated); err != nil {
+	if err := h.svc.AbortUpload(r.Context(), r.route.Bucket, r.route.Key, r.query().Get("uploadId"), initiated); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -210,7 +210,7 @@ func intParam(q url.Values, name string, def int) (int, error) {
 }
 
 func (h *Handler) listParts(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
+	q := r.query()
 	marker, err := intParam(q, "part-number-marker", 0)
 	if err != nil {
 		return err
@@ -247,7 +247,7 @@ func (h *Handler) listParts(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) listMultipartUploads(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
+	q := r.query()
 	p, err := parseListParams(q)
 	if err != nil {
 		return err

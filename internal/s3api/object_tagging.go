@@ -65,7 +65,7 @@ func (h *Handler) deleteObjectTagging(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) writeObjectTags(w http.ResponseWriter, r *request, tags string, status int) error {
-	version := r.URL.Query().Get("versionId")
+	version := r.query().Get("versionId")
 	v, err := h.svc.PutObjectTags(r.Context(), r.route.Bucket, r.route.Key, version, tags)
 	if err != nil {
 		return objectVersionError(w, err, version)
@@ -76,7 +76,7 @@ func (h *Handler) writeObjectTags(w http.ResponseWriter, r *request, tags string
 }
 
 func (h *Handler) getObjectTagging(w http.ResponseWriter, r *request) error {
-	version := r.URL.Query().Get("versionId")
+	version := r.query().Get("versionId")
 	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, false)
 	if err != nil {
 		return objectVersionError(w, err, version)

@@ -130,7 +130,7 @@ func bypassGovernance(h http.Header) bool {
 // lockVersion answers errors of the lock calls on a version as S3 does: a
 // delete marker named by versionId is 405, a missing version NoSuchVersion.
 func lockVersion(w http.ResponseWriter, r *request, err error) error {
-	version := r.URL.Query().Get("versionId")
+	version := r.query().Get("versionId")
 	if dm := deleteMarkerError(w, err, version != ""); dm != nil {
 		return dm
 	}
@@ -160,7 +160,7 @@ func (h *Handler) putObjectRetention(w http.ResponseWriter, r *request) error {
 		}
 		l = meta.ObjectLock{Mode: c.Mode, RetainUntil: until.UTC()}
 	}
-	err = h.svc.PutObjectRetention(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), l, bypassGovernance(r.Header))
+	err = h.svc.PutObjectRetention(r.Context(), r.route.Bucket, r.route.Key, r.query().Get("versionId"), l, bypassGovernance(r.Header))
 	if err != nil {
 		return lockVersion(w, r, err)
 	}
@@ -169,7 +169,7 @@ func (h *Handler) putObjectRetention(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) getObjectRetention(w http.ResponseWriter, r *request) error {
-	l, err := h.svc.GetObjectRetention(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"))
+	l, err := h.svc.GetObjectRetention(r.Context(), r.route.Bucket, r.route.Key, r.query().Get("versionId"))
 	if err != nil {
 		return lockVersion(w, r, err)
 	}
@@ -185,7 +185,7 @@ func (h *Handler) putObjectLegalHold(w http.ResponseWriter, r *request) error {
 	if err := xml.Unmarshal(body, &c); err != nil || (c.Status != "ON" && c.Status != "OFF") {
 		return errMalformedXML
 	}
-	err = h.svc.PutObjectLegalHold(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), c.Status == "ON")
+	err = h.svc.PutObjectLegalHold(r.Context(), r.route.Bucket, r.route.Key, r.query().Get("versionId"), c.Status == "ON")
 	if err != nil {
 		return lockVersion(w, r, err)
 	}
@@ -194,7 +194,7 @@ func (h *Handler) putObjectLegalHold(w http.ResponseWriter, r *request) error {
 }
 
 func (h *Handler) getObjectLegalHold(w http.ResponseWriter, r *request) error {
-	on, err := h.svc.GetObjectLegalHold(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"))
+	on, err := h.svc.GetObjectLegalHold(r.Context(), r.route.Bucket, r.route.Key, r.query().Get("versionId"))
 	if err != nil {
 		return lockVersion(w, r, err)
 	}

@@ -51,7 +51,7 @@ func TestOperationTable(t *testing.T) {
 				t.Errorf("%s: IAM action %q", o, a)
 			}
 		}
-		if (d.source != "") != copies.has(o) {
+		if (d.source != "") != (o == OpCopyObject || o == OpUploadPartCopy) {
 			t.Errorf("%s: source action %q; a copy needs one, nothing else has one", o, d.source)
 		}
 	}
@@ -245,7 +245,7 @@ func TestOpVersionActionsMatchAWS(t *testing.T) {
 		if got := o.VersionActions(); !slices.Equal(got, want.actions) {
 			t.Errorf("%s: version actions %v, AWS documents %v", o, got, want.actions)
 		}
-		for _, a := range append(slices.Clone(o.VersionActions()), versioned[o].source) {
+		for _, a := range append(slices.Clone(o.VersionActions()), operations[o].version.source) {
 			if a != "" && (!strings.HasPrefix(a, "s3:") || strings.ContainsAny(a, " *")) {
 				t.Errorf("%s: IAM action %q", o, a)
 			}
@@ -335,6 +335,28 @@ func TestOpKinds(t *testing.T) {
 	} {
 		if got := o.Kind(); got != want {
 			t.Errorf("%s: kind %v, want %v", o, got, want)
+		}
+	}
+}
+
+// TestEventAndReservationOps restates the operations that emit event
+// notifications (S3's event types: s3:ObjectCreated:Put, :Post, :Copy,
+// :CompleteMultipartUpload; s3:ObjectRemoved:Delete and
+// :DeleteMarkerCreated) and those that draw on a reservation
+// (docs/QOS.md, and presentReservation's refusal), against the
+// attributes of the operation table's rows.
+func TestEventAndReservationOps(t *testing.T) {
+	for _, c := range []struct {
+		what string
+		got  opSet
+		want []Op
+	}{
+		{"emit events", notifying, []Op{OpPutObject, OpPostObject, OpCopyObject, OpCompleteMultipartUpload, OpDeleteObject, OpDeleteObjects}},
+		{"draw on a reservation", reservationOps, []Op{OpGetObject, OpPutObject, OpUploadPart, OpUploadPartCopy}},
+	} {
+		slices.Sort(c.want)
+		if got := c.got.ops(); !slices.Equal(got, c.want) {
+			t.Errorf("operations that %s: %v, want %v", c.what, got, c.want)
 		}
 	}
 }

@@ -138,7 +138,7 @@ func (h *Handler) getReservation(w http.ResponseWriter, r *request) error {
 	if h.cfg.Reservations == nil {
 		return errNoReservations
 	}
-	res, err := h.cfg.Reservations.Get(r.Context(), r.route.Bucket, r.URL.Query().Get("reservation"))
+	res, err := h.cfg.Reservations.Get(r.Context(), r.route.Bucket, r.query().Get("reservation"))
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func (h *Handler) deleteReservation(w http.ResponseWriter, r *request) error {
 	if h.cfg.Reservations == nil {
 		return errNoReservations
 	}
-	if err := h.cfg.Reservations.Delete(r.Context(), r.route.Bucket, r.URL.Query().Get("reservation")); err != nil {
+	if err := h.cfg.Reservations.Delete(r.Context(), r.route.Bucket, r.query().Get("reservation")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -158,7 +158,7 @@ func (h *Handler) deleteReservation(w http.ResponseWriter, r *request) error {
 
 // reservationOps are the operations that draw on a reservation: the
 // object data moves (docs/QOS.md).
-var reservationOps = opsOf(OpGetObject, OpPutObject, OpUploadPart, OpUploadPartCopy)
+var reservationOps = opsWith(reserves)
 
 // reservationHeaderKey is qos.Header as net/http keys it.
 var reservationHeaderKey = textproto.CanonicalMIMEHeaderKey(qos.Header)
@@ -175,7 +175,7 @@ func (h *Handler) presentReservation(r *request) error {
 		id = v[0]
 	}
 	if id == "" && strings.Contains(r.URL.RawQuery, qos.Header) { // parse the query only then
-		id = r.URL.Query().Get(qos.Header)
+		id = r.query().Get(qos.Header)
 	}
 	if !reservationOps.has(r.route.Op) || h.cfg.Reservations == nil {
 		if id != "" { // presented where no bytes would be paced by it: not carried out

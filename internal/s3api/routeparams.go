@@ -16,9 +16,9 @@ import (
 // operation, and every one that is, SigV2 signs.
 
 // selectors are the routing parameters the router's code reads besides the
-// subresources of its tables (bucketRoutes, objectRoutes, configReads,
-// bucketSubresources, objectSubresources): they choose within a method's
-// operations (ListObjectsV2 or ListObjects, UploadPart or PutObject, a Get
+// subresources of its tables (bucketRoutes and objectRoutes, from the
+// operation table's routes; bucketSubresources, objectSubresources): they
+// choose within a method's operations (ListObjectsV2 or ListObjects, UploadPart or PutObject, a Get
 // or a List of configurations) or name a version.
 var selectors = []string{"uploads", "uploadId", "location", "versions", "list-type", "delete", "attributes", "id", "versionId"}
 
@@ -41,9 +41,6 @@ var routingParams = func() map[string]bool {
 			m[s.param] = true
 		}
 	}
-	for _, c := range configReads {
-		m[c.sub] = true
-	}
 	for _, list := range [][]string{bucketSubresources, objectSubresources, selectors} {
 		for _, p := range list {
 			m[p] = true
@@ -52,16 +49,36 @@ var routingParams = func() map[string]bool {
 	return m
 }()
 
-// routingQuery is the part of u's query the router may read: the routing
-// parameters present, nothing else.
-func routingQuery(u *url.URL) url.Values {
-	q := u.Query()
-	for k := range q {
-		if !routingParams[k] {
-			delete(q, k)
+// routingQuery is the part of a request's query the router may read: the
+// routing parameters present, nothing else. It wraps the query the
+// handlers read too, parsed once (request.query), rather than a filtered
+// copy, so that routing costs no allocation.
+type routingQuery struct{ all url.Values }
+
+// has reports whether q holds the routing parameter k: false for any
+// other parameter, present or not.
+func has(q routingQuery, k string) bool {
+	_, ok := q.all[k]
+	return ok && routingParams[k]
+}
+
+// Get returns the first value of the routing parameter k, "" when absent
+// or not a routing parameter.
+func (q routingQuery) Get(k string) string {
+	if !has(q, k) {
+		return ""
+	}
+	return q.all.Get(k)
+}
+
+// firstRouting returns the first of keys that q holds, or "".
+func firstRouting(q routingQuery, keys []string) string {
+	for _, k := range keys {
+		if has(q, k) {
+			return k
 		}
 	}
-	return q
+	return ""
 }
 
 // RoutingParams returns, sorted, every query parameter the router reads to

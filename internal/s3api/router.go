@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -45,11 +46,16 @@ var objectSubresources = []string{
 // parameters of routingParams (routeparams.go), every one of which SigV2
 // signs or changes nothing S3 authorises.
 func ParseRoute(r *http.Request, domain string) Route {
+	return parseRoute(r, domain, r.URL.Query())
+}
+
+// parseRoute is ParseRoute of a request whose query is parsed already.
+func parseRoute(r *http.Request, domain string, query url.Values) Route {
 	bucket, key := splitPath(r.URL.Path)
 	if b, ok := virtualHostBucket(r.Host, domain); ok {
 		bucket, key = b, strings.TrimPrefix(r.URL.Path, "/")
 	}
-	q := routingQuery(r.URL)
+	q := routingQuery{query}
 	rt := Route{Bucket: bucket, Key: key}
 	switch {
 	case r.Method == http.MethodOptions:
@@ -73,9 +79,9 @@ func ParseRoute(r *http.Request, domain string) Route {
 		rt.SourceVersion = copySourceVersion(r.Header.Get("X-Amz-Copy-Source")) != ""
 	}
 	if rt.Op == OpUnsupported {
-		rt.Sub = firstPresent(q, bucketSubresources)
+		rt.Sub = firstRouting(q, bucketSubresources)
 		if key != "" {
-			rt.Sub = firstPresent(q, objectSubresources)
+			rt.Sub = firstRouting(q, objectSubresources)
 		}
 	}
 	return rt
@@ -85,72 +91,96 @@ func ParseRoute(r *http.Request, domain string) Route {
 type methods struct{ get, put, post, del Op }
 
 func (m methods) op(method string) Op {
-	switch method {
-	case http.MethodGet:
-		return m.get
-	case http.MethodPut:
-		return m.put
-	case http.MethodPost:
-		return m.post
-	case http.MethodDelete:
-		return m.del
+	if p := m.slot(method); p != nil {
+		return *p
 	}
 	return OpUnknown
+}
+
+// slot is where m holds method's operation: nil for another method.
+func (m *methods) slot(method string) *Op {
+	switch method {
+	case http.MethodGet:
+		return &m.get
+	case http.MethodPut:
+		return &m.put
+	case http.MethodPost:
+		return &m.post
+	case http.MethodDelete:
+		return &m.del
+	}
+	return nil
 }
 
 // subresource is a query parameter that selects an operation by method.
 type subresource struct {
 	param string
 	ops   methods
+	// list is the operation of a GET without ?id, where the subresource
+	// holds configurations named by id (List…Configurations): OpUnknown
+	// for none.
+	list Op
+	// unsupported: a method without an operation is OpUnsupported (a
+	// configuration JOG only reads, among bucketSubresources), not
+	// OpUnknown.
+	unsupported bool
 }
 
-// bucketRoutes are the bucket subresources JOG serves. The first present,
-// in this order, chooses the operation; a method it lacks is OpUnknown.
-var bucketRoutes = []subresource{
-	{"cors", methods{put: OpPutBucketCors, get: OpGetBucketCors, del: OpDeleteBucketCors}},
-	{"lifecycle", methods{put: OpPutBucketLifecycleConfiguration, get: OpGetBucketLifecycleConfiguration, del: OpDeleteBucketLifecycle}},
-	{"tagging", methods{put: OpPutBucketTagging, get: OpGetBucketTagging, del: OpDeleteBucketTagging}},
-	{"policy", methods{put: OpPutBucketPolicy, get: OpGetBucketPolicy, del: OpDeleteBucketPolicy}},
-	{"policyStatus", methods{get: OpGetBucketPolicyStatus}},
-	{"acl", methods{put: OpPutBucketAcl, get: OpGetBucketAcl}},
-	{"ownershipControls", methods{put: OpPutBucketOwnershipControls, get: OpGetBucketOwnershipControls, del: OpDeleteBucketOwnershipControls}},
-	{"publicAccessBlock", methods{put: OpPutPublicAccessBlock, get: OpGetPublicAccessBlock, del: OpDeletePublicAccessBlock}},
-	{"object-lock", methods{put: OpPutObjectLockConfiguration, get: OpGetObjectLockConfiguration}},
-	{"logging", methods{put: OpPutBucketLogging, get: OpGetBucketLogging}},
-	{"notification", methods{put: OpPutBucketNotificationConfiguration, get: OpGetBucketNotificationConfiguration}},
-	{"quota", methods{put: OpPutBucketQuota, get: OpGetBucketQuota, del: OpDeleteBucketQuota}},
-	{"reservations", methods{post: OpCreateReservation, get: OpListReservations}},
-	{"reservation", methods{get: OpGetReservation, del: OpDeleteReservation}},
-	{"versioning", methods{put: OpPutBucketVersioning, get: OpGetBucketVersioning}},
-}
+// bucketRoutes and objectRoutes are the subresources JOG serves, from the
+// operation table's routes. The first present, in Op order, chooses the
+// operation; a method it lacks is OpUnknown (or OpUnsupported).
+var (
+	bucketRoutes = subresources(atBucket, bucketSubresources)
+	objectRoutes = subresources(atObject, objectSubresources)
+)
 
-// objectRoutes are the object subresources JOG serves, as bucketRoutes.
-var objectRoutes = []subresource{
-	{"retention", methods{put: OpPutObjectRetention, get: OpGetObjectRetention}},
-	{"legal-hold", methods{put: OpPutObjectLegalHold, get: OpGetObjectLegalHold}},
-	{"acl", methods{put: OpPutObjectAcl, get: OpGetObjectAcl}},
-	{"tagging", methods{put: OpPutObjectTagging, get: OpGetObjectTagging, del: OpDeleteObjectTagging}},
-}
-
-// subresourceOp is the operation of the first of routes present in q:
-// ok is false when none is.
-func subresourceOp(routes []subresource, method string, q url.Values) (op Op, ok bool) {
-	for _, s := range routes {
-		if has(q, s.param) {
-			return s.ops.op(method), true
+// subresources gathers the routes of the operations on a level by
+// parameter, in the order of their first operation.
+func subresources(on level, unsupported []string) []subresource {
+	var out []subresource
+	for o := Op(0); o < numOps; o++ {
+		k := operations[o].route
+		if k.on != on {
+			continue
 		}
+		i := slices.IndexFunc(out, func(s subresource) bool { return s.param == k.param })
+		if i < 0 {
+			out = append(out, subresource{param: k.param, unsupported: slices.Contains(unsupported, k.param)})
+			i = len(out) - 1
+		}
+		if k.list {
+			out[i].list = o
+		} else if p := out[i].ops.slot(k.method); p != nil {
+			*p = o
+		}
+	}
+	return out
+}
+
+// subresourceOp is the operation of the first of routes present in q
+// (skipping those unsupported for the method): ok is false when none is.
+func subresourceOp(routes []subresource, method string, q routingQuery) (op Op, ok bool) {
+	for _, s := range routes {
+		if !has(q, s.param) {
+			continue
+		}
+		op = s.ops.op(method)
+		switch {
+		case op == OpUnknown && s.unsupported:
+			continue // another subresource may route it, or it is unsupported
+		case method == http.MethodGet && s.list != OpUnknown && !has(q, "id"):
+			return s.list, true
+		}
+		return op, true
 	}
 	return OpUnknown, false
 }
 
-func bucketOp(method string, q url.Values) Op {
+func bucketOp(method string, q routingQuery) Op {
 	if op, ok := subresourceOp(bucketRoutes, method, q); ok {
 		return op
 	}
-	if op := configReadOp(method, q); op != OpUnknown {
-		return op
-	}
-	if firstPresent(q, bucketSubresources) != "" {
+	if firstRouting(q, bucketSubresources) != "" {
 		return OpUnsupported
 	}
 	switch method {
@@ -181,11 +211,11 @@ func bucketOp(method string, q url.Values) Op {
 	return OpUnknown
 }
 
-func objectOp(r *http.Request, q url.Values) Op {
+func objectOp(r *http.Request, q routingQuery) Op {
 	if op, ok := subresourceOp(objectRoutes, r.Method, q); ok {
 		return op
 	}
-	if firstPresent(q, objectSubresources) != "" {
+	if firstRouting(q, objectSubresources) != "" {
 		return OpUnsupported
 	}
 	upload := has(q, "uploadId")
@@ -254,11 +284,9 @@ func virtualHostBucket(host, domain string) (string, bool) {
 	return b, ok && b != ""
 }
 
-func has(q url.Values, k string) bool { _, ok := q[k]; return ok }
-
 func firstPresent(q url.Values, keys []string) string {
 	for _, k := range keys {
-		if has(q, k) {
+		if _, ok := q[k]; ok {
 			return k
 		}
 	}

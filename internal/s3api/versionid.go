@@ -8,8 +8,7 @@ import (
 
 // versionOps are the operations that read a versionId query parameter:
 // serve checks it once, with versionParam, before any of them runs.
-var versionOps = reads.with(OpDeleteObject, OpGetObjectAttributes, OpPutObjectTagging, OpGetObjectTagging, OpDeleteObjectTagging, OpPutObjectAcl, OpGetObjectAcl,
-	OpPutObjectRetention, OpGetObjectRetention, OpPutObjectLegalHold, OpGetObjectLegalHold)
+var versionOps = opsWith(takesVersion)
 
 // versionParam reads the versionId query parameter: "" when absent, else a
 // valid version ID. As in S3, an empty one is not "the latest" but 400

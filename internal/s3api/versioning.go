@@ -120,7 +120,7 @@ type versionEntry struct {
 }
 
 func (h *Handler) listObjectVersions(w http.ResponseWriter, r *request) error {
-	q := r.URL.Query()
+	q := r.query()
 	p, err := parseListParams(q)
 	if err != nil {
 		return err

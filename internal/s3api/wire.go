@@ -61,45 +61,34 @@ func (s opSet) ops() []Op {
 	return out
 }
 
-// Groups of operations the table refers to.
+// Groups of operations the table refers to, from the operation table's
+// rows.
 var (
 	// objectWrites includes PostObject, whose form fields are checked as
 	// the headers of a PUT.
-	objectWrites = opsOf(OpPutObject, OpCopyObject, OpCreateMultipartUpload, OpPostObject)
+	objectWrites = opsWith(writesObject)
 	lockWrites   = objectWrites
-	// configBodies are the operations whose body Content-MD5 or a
-	// checksum may cover.
-	configBodies = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpDeleteObjects, OpPutBucketCors, OpPutBucketLifecycleConfiguration, OpPutBucketVersioning,
-		OpPutObjectLockConfiguration, OpPutObjectRetention, OpPutObjectLegalHold, OpPutBucketTagging, OpPutObjectTagging, OpPutBucketPolicy,
-		OpPutBucketAcl, OpPutObjectAcl, OpPutBucketOwnershipControls, OpPutPublicAccessBlock, OpCreateReservation, OpPutBucketQuota,
-		OpPutBucketLogging, OpPutBucketNotificationConfiguration)
+	// digestBodies are the operations whose body Content-MD5 or a
+	// checksum may cover: object data, and the XML documents of
+	// configurations and DeleteObjects.
+	digestBodies = opsWith(digestBody)
 	// sseCOps are the operations S3 reads or writes SSE-C objects with.
-	sseCOps = opsOf(OpPutObject, OpPostObject, OpCopyObject, OpGetObject, OpHeadObject, OpCreateMultipartUpload,
-		OpUploadPart, OpUploadPartCopy, OpCompleteMultipartUpload, OpListParts, OpGetObjectAttributes)
-	bodyChecksums = opsOf(OpPutObject, OpPostObject, OpUploadPart, OpCompleteMultipartUpload)
-	copies        = opsOf(OpCopyObject, OpUploadPartCopy)
-	reads         = opsOf(OpGetObject, OpHeadObject)
+	sseCOps       = opsWith(sseC)
+	bodyChecksums = opsWith(checksumBody)
+	// copies have a copy source, which has an IAM action of its own.
+	copies = opsMatching(func(d *opDesc) bool { return d.source != "" })
+	reads  = opsOf(OpGetObject, OpHeadObject)
 	// extensions are JOG's own operations, not S3's (docs/QOS.md): JOG's
 	// IAM actions (jog:…), outside the S3 model the wire table follows.
-	extensions = opsOf(OpCreateReservation, OpListReservations, OpGetReservation, OpDeleteReservation,
-		OpPutBucketQuota, OpGetBucketQuota, OpDeleteBucketQuota)
+	extensions = opsWith(jogOwn)
+	// configLists are the List…Configurations operations (config_reads.go).
+	configLists = opsMatching(func(d *opDesc) bool { return d.route.list })
 	// routed is every S3 operation JOG serves (a CORS preflight is the
 	// browser's, answered before authentication and this table); onBucket
 	// those naming a bucket.
-	// configLists are the List…Configurations operations (config_reads.go).
-	configLists = opsOf(OpListBucketAnalyticsConfigurations, OpListBucketInventoryConfigurations,
-		OpListBucketMetricsConfigurations, OpListBucketIntelligentTieringConfigurations)
-	routed   = allRouted().without(OpPreflight)
+	routed   = opsMatching(func(d *opDesc) bool { return d.serve != nil })
 	onBucket = routed.without(OpListBuckets)
 )
-
-func allRouted() opSet {
-	var s opSet
-	for o := OpListBuckets; o < numOps; o++ {
-		s = s.with(o)
-	}
-	return s
-}
 
 // wireRule is what JOG does with one request header or query parameter.
 type wireRule struct {
@@ -178,8 +167,8 @@ var wireTable = []wireRule{
 	{name: qos.Header, handled: reservationOps, note: "JOG's own (docs/QOS.md): the reservation the request draws on; elsewhere 400 InvalidArgument"},
 
 	// Integrity.
-	{name: "content-md5", handled: configBodies},
-	{name: "x-amz-sdk-checksum-algorithm", handled: configBodies,
+	{name: "content-md5", handled: digestBodies},
+	{name: "x-amz-sdk-checksum-algorithm", handled: digestBodies,
 		note: "an algorithm JOG does not verify is refused with 400 InvalidRequest"},
 	{name: "x-amz-checksum-crc32", handled: bodyChecksums},
 	{name: "x-amz-checksum-crc32c", handled: bodyChecksums},
@@ -322,6 +311,17 @@ var wireTable = []wireRule{
 	{name: "id", query: true, handled: opsOf(OpGetBucketAnalyticsConfiguration, OpGetBucketInventoryConfiguration,
 		OpGetBucketMetricsConfiguration, OpGetBucketIntelligentTieringConfiguration),
 		note: "names the configuration; there is none, so 404 NoSuchConfiguration"},
+}
+
+// wireHandled returns the operations that carry out a header or query
+// parameter (by its name in the table).
+func wireHandled(name string) opSet {
+	for _, r := range wireTable {
+		if r.name == name {
+			return r.handled
+		}
+	}
+	panic("s3api: no wire rule for " + name)
 }
 
 // The refusing rules, indexed for the request path: header rules by their
