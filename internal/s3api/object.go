@@ -138,7 +138,7 @@ type objectRead struct {
 // unversioned writes create the version "null". A delete marker is
 // refused with its headers.
 func (h *Handler) resolveObject(w http.ResponseWriter, r *request) (objectRead, error) {
-	res := objectRead{query: r.URL.Query()}
+	res := objectRead{query: r.query()}
 	if _, ok := res.query["partNumber"]; ok {
 		n, err := partNumber(res.query)
 		if err != nil {
@@ -292,7 +292,7 @@ func (h *Handler) deleteObject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	cond.BypassGovernance = bypassGovernance(r.Header)
-	res, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.URL.Query().Get("versionId"), r.auth.AccessKey, cond)
+	res, err := h.svc.DeleteObject(r.Context(), r.route.Bucket, r.route.Key, r.query().Get("versionId"), r.auth.AccessKey, cond)
 	if err != nil && !(err == meta.ErrObjectNotFound && cond.IsZero()) {
 		return err
 	}
