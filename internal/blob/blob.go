@@ -31,8 +31,9 @@ func (e noSpaceError) Is(target error) bool { return target == ErrNoSpace }
 // file system, or one that several gateways share (disk.OpenShared).
 // Every implementation passes the conformance suite, blobtest.Run. A Store
 // may offer more through the optional interfaces in optional.go: the byte
-// path's (SpaceChecker, FileRanger) and the housekeeping's (GatewayNamer,
-// TrashEmptier, SyncTimer). A wrapper around a Store (one that encrypts or
+// path's (SpaceChecker, FileRanger), the housekeeping's (GatewayNamer,
+// TrashEmptier, SyncTimer) and the metrics' (StatsReporter, stats.go). A
+// wrapper around a Store (one that encrypts or
 // compresses) implements these five methods and passes on the optional
 // ones it chooses; a Store that holds resources is also an io.Closer,
 // which its opener (internal/storage) closes.
