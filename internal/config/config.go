@@ -42,7 +42,8 @@ type Config struct {
 	MaxRequests int
 	// AnonymousShare is the fraction of MaxRequests that requests not
 	// authenticated (yet) may hold at once: anonymous ones, browser form
-	// uploads before their signature is checked, console sign-ins
+	// uploads before their signature is checked, console sign-ins, IAM and
+	// STS calls while their forms are read
 	// (MaxAnonymousRequests).
 	AnonymousShare float64
 	// BodyIdleTimeout is the longest the server waits for a request

@@ -57,7 +57,7 @@ func (c *Config) settings() []setting {
 		{name: "log-level", ptr: &c.LogLevel, usage: "debug, info, warn or error"},
 		{name: "log-format", ptr: &c.LogFormat, usage: "text or json"},
 		{name: "max-requests", ptr: &c.MaxRequests, usage: "S3 requests served at once; more get 503 SlowDown (0 = no bound)"},
-		{name: "anonymous-share", ptr: &c.AnonymousShare, usage: "fraction of --max-requests that requests not authenticated (yet) may hold at once (anonymous ones, form uploads before their signature is checked, console sign-ins); more get 503 SlowDown"},
+		{name: "anonymous-share", ptr: &c.AnonymousShare, usage: "fraction of --max-requests that requests not authenticated (yet) may hold at once (anonymous ones, form uploads before their signature is checked, console sign-ins, IAM and STS calls while their forms are read); more get 503 SlowDown"},
 		{name: "body-idle-timeout", ptr: &c.BodyIdleTimeout, usage: "longest wait for a request body's next bytes; longer gets 400 RequestTimeout and nothing stored (0 = no limit, nor --body-min-rate)"},
 		{name: "body-min-rate", ptr: &c.BodyMinRate, usage: "least average rate of a request body once --body-idle-timeout has passed, e.g. 1KiB/s; slower gets 400 RequestTimeout (0 = none)"},
 		{name: "inline-max", ptr: &c.InlineMax, usage: "objects up to this many bytes are stored in the metadata database, not in files (0 = never)"},

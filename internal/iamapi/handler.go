@@ -56,7 +56,11 @@ type Config struct {
 	// policy.Allowed refuses (authz.Authorizer.DecideIAM). Nil: only the
 	// root may call.
 	Authorize func(r *http.Request, who authz.Principal, action, resource string, keys policy.Context) policy.Decision
-	Logger    *slog.Logger
+	// Unauthenticated, when set, bounds the requests reading their
+	// bodies before their signatures can be checked
+	// (queryapi.ReadBody).
+	Unauthenticated queryapi.Share
+	Logger          *slog.Logger
 }
 
 // Keys are the credentials the API verifies signatures against and who
@@ -106,7 +110,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, req *request) error {
-	body, err := queryapi.ReadBody(r)
+	body, err := queryapi.ReadBody(r, h.cfg.Unauthenticated)
 	if err != nil {
 		return err
 	}

@@ -100,12 +100,30 @@ func Map(err error, tables ...[]Code) *Error {
 	return &Error{Code: "ServiceFailure", Message: "The request processing has failed because of an unknown error, exception or failure.", Status: http.StatusInternalServerError}
 }
 
+// Share is the server's share of request slots for requests not
+// authenticated yet (s3api.AnonymousShare, which the console's sign-ins
+// and S3's anonymous requests and form uploads take too).
+type Share interface {
+	Take() bool
+	Release()
+}
+
 // ReadBody reads the form body (bounded) and makes sure the signature
 // covers it: the payload hash a client signed must be the body's (the
 // SDKs send no x-amz-content-sha256 to query APIs; the verifier then
 // signs the body's hash, set here). An unsigned payload is refused: the
-// body names the action.
-func ReadBody(r *http.Request) ([]byte, error) {
+// body names the action. The body is read before the signature can be
+// checked, so while it is read the request holds a place in share (nil:
+// no bound), or is refused at once with 503 SlowDown when the share is
+// full: however slowly clients send IAM or STS forms, signed requests
+// find the server's other slots free.
+func ReadBody(r *http.Request, share Share) ([]byte, error) {
+	if share != nil {
+		if !share.Take() {
+			return nil, Errorf(http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
+		}
+		defer share.Release()
+	}
 	var body []byte
 	if r.Body != nil {
 		var err error

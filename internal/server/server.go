@@ -196,8 +196,12 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 	// IAM users and role sessions call the IAM API under their policies,
 	// decided as their S3 requests are.
 	iamAuthz := authz.New(users.Account(), authz.Options{TrustForwardedFor: cfg.TrustForwardedFor})
-	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Keys: keys, Authorize: iamAuthz.DecideIAM, Logger: log})
-	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor, Logger: log})
+	// Their form bodies are read before their signatures can be checked:
+	// meanwhile they hold places of the anonymous share.
+	iamAPI := iamapi.New(users, iamapi.Config{Region: cfg.Region, Keys: keys, Authorize: iamAuthz.DecideIAM,
+		Unauthenticated: anonymous, Logger: log})
+	stsAPI := stsapi.New(sessions, stsapi.Config{Region: cfg.Region, Keys: keys, TrustForwardedFor: cfg.TrustForwardedFor,
+		Unauthenticated: anonymous, Logger: log})
 	apis := map[string]http.Handler{iamapi.Service: bodytimeout.Handler(iamAPI, body), stsapi.Service: bodytimeout.Handler(stsAPI, body)}
 	s.handler = s.withHealth(countInFlight(byService(s3, apis), s.metrics.Requests()))
 	s.handler = s.withMetrics(s.handler)

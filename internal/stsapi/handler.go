@@ -42,7 +42,11 @@ type Config struct {
 	// TrustForwardedFor: aws:SourceIp and aws:SecureTransport, in trust
 	// policies' conditions, from X-Forwarded-For and X-Forwarded-Proto.
 	TrustForwardedFor bool
-	Logger            *slog.Logger
+	// Unauthenticated, when set, bounds the requests reading their
+	// bodies before their signatures can be checked
+	// (queryapi.ReadBody).
+	Unauthenticated queryapi.Share
+	Logger          *slog.Logger
 }
 
 // Handler serves the STS query API over an sts.Service.
@@ -94,7 +98,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serve(w http.ResponseWriter, req *request) error {
-	body, err := queryapi.ReadBody(req.Request)
+	body, err := queryapi.ReadBody(req.Request, h.cfg.Unauthenticated)
 	if err != nil {
 		return err
 	}

@@ -136,20 +136,32 @@ func slowSignedForm(t *testing.T, srv *testutil.Server, bucket, key string, gap 
 // slowIAM is an IAM call (a form POST whose credential scope names iam,
 // its signature checked once the body is read) whose form trickles.
 func slowIAM(t *testing.T, srv *testutil.Server, gap time.Duration) <-chan slowAnswer {
+	return slowQuery(t, srv, "iam", "Action=ListUsers&Version=2010-05-08&x=", gap)
+}
+
+// slowSTS is the same for STS.
+func slowSTS(t *testing.T, srv *testutil.Server, gap time.Duration) <-chan slowAnswer {
+	return slowQuery(t, srv, "sts", "Action=GetCallerIdentity&Version=2011-06-15&x=", gap)
+}
+
+// slowQuery is a call of a query API (IAM's, STS's: service names the
+// credential scope) whose form trickles.
+func slowQuery(t *testing.T, srv *testutil.Server, service, first string, gap time.Duration) <-chan slowAnswer {
 	req := itest.RawRequest(t, srv, http.MethodPost, "/", nil)
 	req.ContentLength = 500
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential="+testutil.AccessKey+"/20260101/"+testutil.Region+
-		"/iam/aws4_request, SignedHeaders=host, Signature=0000")
-	return slowRequest(t, srv, "iam", req, "Action=ListUsers&Version=2010-05-08&x=", gap)
+		"/"+service+"/aws4_request, SignedHeaders=host, Signature=0000")
+	return slowRequest(t, srv, service, req, first, gap)
 }
 
 // TestSlowBodies (issue 37): clients that send their bodies one byte at a
 // time hold no slot for ever, and requests not authenticated hold a
 // quarter of --max-requests at most. A server with --max-requests 8 (2
-// for requests not authenticated) and a 5 s body idle timeout gets 9 slow
-// anonymous requests (form uploads to a bucket that does not exist,
-// console sign-ins) and 3 slow signed PUTs at once, bytes coming every
+// for requests not authenticated) and a 5 s body idle timeout gets 13
+// slow requests not authenticated (form uploads to a bucket that does not
+// exist, console sign-ins, IAM and STS calls, whose signatures are checked
+// once their forms are read) and 3 slow signed PUTs at once, bytes coming every
 // second (so only the minimum rate cuts them, not the idle timeout):
 // while they are held, an aws-sdk-go-v2 client's signed requests are all
 // served; the anonymous ones beyond the share are refused with 503
@@ -173,6 +185,9 @@ func TestSlowBodies(t *testing.T) {
 		answers = append(answers, slowForm(t, srv, time.Second))
 		if i%2 == 0 {
 			answers = append(answers, slowSignIn(t, srv, time.Second))
+		}
+		if i%3 == 0 {
+			answers = append(answers, slowIAM(t, srv, time.Second), slowSTS(t, srv, time.Second))
 		}
 	}
 	// Held: the PUTs write their temp blobs, and the anonymous share is
@@ -209,7 +224,7 @@ func TestSlowBodies(t *testing.T) {
 			t.Errorf("slow %s: answered %d %q after %v, want 400 RequestTimeout (or 503 SlowDown beyond the anonymous share)", a.kind, a.status, a.code, a.after)
 		}
 	}
-	if n := got["form RequestTimeout"] + got["sign-in RequestTimeout"]; n < 1 || n > 2 {
+	if n := got["form RequestTimeout"] + got["sign-in RequestTimeout"] + got["iam RequestTimeout"] + got["sts RequestTimeout"]; n < 1 || n > 2 {
 		t.Errorf("answers %v: %d anonymous requests were served, want 1 or 2 (the share)", got, n)
 	}
 	out, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("slow"), Prefix: aws.String("held-")})
@@ -221,8 +236,8 @@ func TestSlowBodies(t *testing.T) {
 	// A signed form whose file trickles leaves the anonymous share once
 	// its signature is verified (its file is then written); within the
 	// share, a trickling form, and a sign-in and a PUT that stop sending
-	// (the idle timeout), are cut; so are the signed form, an IAM call
-	// and a part, storing nothing.
+	// (the idle timeout), are cut; so are the signed form and a part,
+	// storing nothing.
 	posted := slowSignedForm(t, srv, "slow", "posted", time.Second)
 	waitTempFiles(t, srv, 1, "the signed form's file is never written")
 	mp, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("slow"), Key: aws.String("mp")})
@@ -231,7 +246,14 @@ func TestSlowBodies(t *testing.T) {
 	}
 	part := slowPut(t, srv, "mp?partNumber=1&uploadId="+url.QueryEscape(aws.ToString(mp.UploadId)), time.Second)
 	for _, ch := range []<-chan slowAnswer{posted, slowForm(t, srv, time.Second), slowSignIn(t, srv, time.Hour),
-		slowPut(t, srv, "stalled", time.Hour), slowIAM(t, srv, time.Second), part} {
+		slowPut(t, srv, "stalled", time.Hour), part} {
+		if a := <-ch; a.status != http.StatusBadRequest || a.code != "RequestTimeout" {
+			t.Errorf("a slow %s: answered %d %q after %v, want 400 RequestTimeout", a.kind, a.status, a.code, a.after)
+		}
+	}
+	// The share free again: an IAM and an STS call whose forms trickle
+	// are cut too.
+	for _, ch := range []<-chan slowAnswer{slowIAM(t, srv, time.Second), slowSTS(t, srv, time.Second)} {
 		if a := <-ch; a.status != http.StatusBadRequest || a.code != "RequestTimeout" {
 			t.Errorf("a slow %s: answered %d %q after %v, want 400 RequestTimeout", a.kind, a.status, a.code, a.after)
 		}
