@@ -37,7 +37,7 @@ func (s *Server) openEvents() (*queue.Queue, error) {
 		case target.NATS:
 			n, err := target.NewNATS(spec, s.log)
 			if err != nil {
-				s.closeEvents()
+				_ = s.closeEvents()
 				return nil, err
 			}
 			senders[arn] = n
@@ -48,7 +48,7 @@ func (s *Server) openEvents() (*queue.Queue, error) {
 	q, err := queue.Open(s.cfg.DataDir, s.stores.Blobs.Gateway(), queue.Options{Targets: senders,
 		MaxBytes: int64(s.cfg.Notify.QueueMax), NoSync: s.cfg.Fsync == "never", Log: s.log})
 	if err != nil {
-		s.closeEvents()
+		_ = s.closeEvents()
 		return nil, err
 	}
 	s.events.queue = q

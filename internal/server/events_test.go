@@ -34,7 +34,7 @@ func TestEventsOffWithoutTargets(t *testing.T) {
 		t.Error("a server without targets has notification metrics")
 	}
 	on := testutil.StartServer(t, testutil.WithoutFsync(), public, func(c *config.Config) {
-		c.Notify.Webhooks.Set("hook=http://127.0.0.1:1/events")
+		_ = c.Notify.Webhooks.Set("hook=http://127.0.0.1:1/events")
 	})
 	gws, err := os.ReadDir(filepath.Join(on.DataDir, "notify"))
 	if err != nil || len(gws) != 1 {

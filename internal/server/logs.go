@@ -45,7 +45,7 @@ func (s *Server) openLogs(ctx context.Context, svc *service.Service, account str
 	}
 	spool, err := bucketlog.OpenSpool(s.cfg.DataDir, s.stores.Blobs.Gateway(), int64(s.cfg.BucketLogSpoolMax), s.log)
 	if err != nil {
-		s.closeLogs()
+		_ = s.closeLogs()
 		return nil, err
 	}
 	s.logs.spool = spool
