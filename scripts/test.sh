@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check and test JOG has: formatting, vet, staticcheck, and the
+# Runs every check and test JOG has: formatting, vet, staticcheck, errcheck,
+# bodyclose and sqlclosecheck (internal/tools/lint), and the
 # whole go test tree (unit tests, the metadata conformance suite, and the
 # integration tests that drive a real server with aws-sdk-go-v2, minio-go and
 # the AWS CLI). Usage: scripts/test.sh [extra go test flags]
@@ -20,6 +21,9 @@ go vet ./...
 
 echo "== staticcheck"
 go tool staticcheck ./...
+
+echo "== lint (errcheck, bodyclose, sqlclosecheck: internal/tools/lint)"
+go tool lint ./...
 
 echo "== go test"
 go test -count=1 -timeout 40m "$@" ./...

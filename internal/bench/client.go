@@ -221,7 +221,7 @@ func (c *Client) drain(body io.ReadCloser, w io.Writer) (int64, error) {
 
 // PutObject uploads size bytes of key's payload.
 func (c *Client) PutObject(ctx context.Context, bucket, key string, size int64) error {
-	resp, _, err := c.do(ctx, request{
+	resp, _, err := c.do(ctx, request{ //nolint:bodyclose // c.drain closes it
 		method: http.MethodPut, bucket: bucket, key: key, size: size,
 		body:    c.payload.Reader(key, 0, size),
 		getBody: func() io.Reader { return c.payload.Reader(key, 0, size) },
@@ -248,7 +248,7 @@ func (c *Client) GetRange(ctx context.Context, bucket, key string, off, n int64,
 	if n >= 0 {
 		r.header = map[string]string{"Range": "bytes=" + strconv.FormatInt(off, 10) + "-" + strconv.FormatInt(off+n-1, 10)}
 	}
-	resp, ttfb, err := c.do(ctx, r)
+	resp, ttfb, err := c.do(ctx, r) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return 0, ttfb, err
 	}
@@ -287,7 +287,7 @@ func (c *Client) HeadObject(ctx context.Context, bucket, key string) (int64, err
 
 // DeleteObject deletes key.
 func (c *Client) DeleteObject(ctx context.Context, bucket, key string) error {
-	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket, key: key})
+	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket, key: key}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return err
 	}
@@ -304,7 +304,7 @@ func (c *Client) CreateBucket(ctx context.Context, bucket string) error {
 			c.region + `</LocationConstraint></CreateBucketConfiguration>`
 		body, size = strings.NewReader(x), int64(len(x))
 	}
-	resp, _, err := c.do(ctx, request{method: http.MethodPut, bucket: bucket, body: body, size: size})
+	resp, _, err := c.do(ctx, request{method: http.MethodPut, bucket: bucket, body: body, size: size}) //nolint:bodyclose // c.drain closes it
 	if e, ok := err.(*S3Error); ok && e.Code == "BucketAlreadyOwnedByYou" {
 		return nil
 	}
@@ -317,7 +317,7 @@ func (c *Client) CreateBucket(ctx context.Context, bucket string) error {
 
 // HeadBucket checks that a bucket exists and may be used.
 func (c *Client) HeadBucket(ctx context.Context, bucket string) error {
-	resp, _, err := c.do(ctx, request{method: http.MethodHead, bucket: bucket})
+	resp, _, err := c.do(ctx, request{method: http.MethodHead, bucket: bucket}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return err
 	}
@@ -327,7 +327,7 @@ func (c *Client) HeadBucket(ctx context.Context, bucket string) error {
 
 // DeleteBucket deletes an empty bucket.
 func (c *Client) DeleteBucket(ctx context.Context, bucket string) error {
-	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket})
+	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return err
 	}
@@ -373,7 +373,7 @@ func (c *Client) ListDelimited(ctx context.Context, bucket, prefix, delimiter, t
 // the time to its last byte.
 func (c *Client) getListing(ctx context.Context, bucket string, q url.Values) ([]byte, time.Duration, error) {
 	start := time.Now()
-	resp, _, err := c.do(ctx, request{method: http.MethodGet, bucket: bucket, query: strings.ReplaceAll(q.Encode(), "+", "%20")})
+	resp, _, err := c.do(ctx, request{method: http.MethodGet, bucket: bucket, query: strings.ReplaceAll(q.Encode(), "+", "%20")}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return nil, 0, err
 	}

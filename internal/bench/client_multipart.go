@@ -16,7 +16,7 @@ import (
 
 // CreateMultipartUpload starts an upload and returns its ID.
 func (c *Client) CreateMultipartUpload(ctx context.Context, bucket, key string) (string, error) {
-	resp, _, err := c.do(ctx, request{method: http.MethodPost, bucket: bucket, key: key, query: "uploads="})
+	resp, _, err := c.do(ctx, request{method: http.MethodPost, bucket: bucket, key: key, query: "uploads="}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return "", err
 	}
@@ -38,7 +38,7 @@ func uploadQuery(uploadID string) string { return "uploadId=" + url.QueryEscape(
 // UploadPart uploads part number part (1-based): size bytes of key's payload
 // starting at byte off. It returns the part's ETag.
 func (c *Client) UploadPart(ctx context.Context, bucket, key, uploadID string, part int, off, size int64) (string, error) {
-	resp, _, err := c.do(ctx, request{
+	resp, _, err := c.do(ctx, request{ //nolint:bodyclose // c.drain closes it
 		method: http.MethodPut, bucket: bucket, key: key, size: size,
 		query:   "partNumber=" + strconv.Itoa(part) + "&" + uploadQuery(uploadID),
 		body:    c.payload.Reader(key, off, size),
@@ -67,7 +67,7 @@ func (c *Client) CompleteMultipartUpload(ctx context.Context, bucket, key, uploa
 	}
 	b.WriteString(`</CompleteMultipartUpload>`)
 	body := b.String()
-	resp, _, err := c.do(ctx, request{
+	resp, _, err := c.do(ctx, request{ //nolint:bodyclose // c.drain closes it
 		method: http.MethodPost, bucket: bucket, key: key, query: uploadQuery(uploadID),
 		body: strings.NewReader(body), size: int64(len(body)),
 		getBody: func() io.Reader { return strings.NewReader(body) },
@@ -85,7 +85,7 @@ func (c *Client) CompleteMultipartUpload(ctx context.Context, bucket, key, uploa
 
 // AbortMultipartUpload aborts an upload.
 func (c *Client) AbortMultipartUpload(ctx context.Context, bucket, key, uploadID string) error {
-	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket, key: key, query: uploadQuery(uploadID)})
+	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket, key: key, query: uploadQuery(uploadID)}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func (c *Client) ListObjectVersions(ctx context.Context, bucket, prefix, keyMark
 
 // DeleteVersion deletes one version (or delete marker) of key for good.
 func (c *Client) DeleteVersion(ctx context.Context, bucket, key, versionID string) error {
-	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket, key: key, query: "versionId=" + url.QueryEscape(versionID)})
+	resp, _, err := c.do(ctx, request{method: http.MethodDelete, bucket: bucket, key: key, query: "versionId=" + url.QueryEscape(versionID)}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (c *Client) DeleteVersion(ctx context.Context, bucket, key, versionID strin
 // EnableVersioning turns versioning on for bucket.
 func (c *Client) EnableVersioning(ctx context.Context, bucket string) error {
 	x := `<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>Enabled</Status></VersioningConfiguration>`
-	resp, _, err := c.do(ctx, request{method: http.MethodPut, bucket: bucket, query: "versioning=", body: strings.NewReader(x), size: int64(len(x))})
+	resp, _, err := c.do(ctx, request{method: http.MethodPut, bucket: bucket, query: "versioning=", body: strings.NewReader(x), size: int64(len(x))}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return err
 	}

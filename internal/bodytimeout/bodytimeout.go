@@ -141,9 +141,9 @@ func (r *Reader) Done() {
 	switch {
 	case r.body == nil || r.off || r.eof:
 	case r.cut:
-		r.rc.SetReadDeadline(time.Now())
+		_ = r.rc.SetReadDeadline(time.Now())
 	default:
-		r.rc.SetReadDeadline(time.Now().Add(r.lim.Idle))
+		_ = r.rc.SetReadDeadline(time.Now().Add(r.lim.Idle))
 	}
 }
 

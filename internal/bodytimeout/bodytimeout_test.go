@@ -41,7 +41,7 @@ func serve(t *testing.T, l Limits, pause time.Duration) (string, <-chan result) 
 			}
 		}
 		if res.err == nil { // a reader may ask again past the end (multipart does)
-			r.Body.Read(buf)
+			_, _ = r.Body.Read(buf)
 			time.Sleep(pause)
 		}
 		res.ctxErr = r.Context().Err()
@@ -64,7 +64,7 @@ func send(t *testing.T, addr string, size int, chunks []string, gap time.Duratio
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	fmt.Fprintf(conn, "PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", size)
 	status := make(chan string, 1)
 	go func() {
@@ -80,7 +80,7 @@ func send(t *testing.T, addr string, size int, chunks []string, gap time.Duratio
 			return s // answered before the body was sent
 		case <-time.After(gap):
 		}
-		io.WriteString(conn, c)
+		_, _ = io.WriteString(conn, c)
 	}
 	return <-status
 }
@@ -180,15 +180,15 @@ func TestNoAlloc(t *testing.T) {
 	p := make([]byte, 16)
 	if n := testing.AllocsPerRun(100, func() {
 		r.Reset(w, body, Limits{Idle: time.Hour, MinRate: 1})
-		r.Read(p)
-		r.Read(p)
+		_, _ = r.Read(p)
+		_, _ = r.Read(p)
 	}); n != 0 {
 		t.Errorf("Reset and Read allocate %v times", n)
 	}
 	w.set = 0
 	r.Reset(w, body, Limits{Idle: time.Hour})
 	for range 1000 {
-		r.Read(p)
+		_, _ = r.Read(p)
 	}
 	if w.set != 1 {
 		t.Errorf("1000 quick reads set the deadline %d times, want once", w.set)

@@ -426,9 +426,9 @@ func TestAdoptEndedGateway(t *testing.T) {
 	store := newStore(map[string]string{"src": "logs", "src2": "broken"})
 	store.fail["broken"] = errors.New("disk full")
 	dead.Append("broken", "p/", "src2", str("held by the dead"))
-	newDelivery(dead, store).Deliver(context.Background())
+	_ = newDelivery(dead, store).Deliver(context.Background())
 	dead.Append("logs", "p/", "src", str("from the dead"))
-	dead.Seal()
+	_ = dead.Seal()
 	dead.Append("logs", "p/", "src", str("unsealed"))
 	if err := dead.Close(); err != nil {
 		t.Fatal(err)

@@ -75,9 +75,9 @@ func (p *parking) add(target, prefix, source string, body []byte) error {
 	head := appendLineHead(nil, target, prefix, source)
 	for len(body) > 0 {
 		line, rest, _ := bytes.Cut(body, []byte{'\n'})
-		pf.w.Write(head)
-		pf.w.Write(line)
-		pf.w.WriteByte('\n')
+		_, _ = pf.w.Write(head)
+		_, _ = pf.w.Write(line)
+		_ = pf.w.WriteByte('\n')
 		body = rest
 	}
 	return nil // a write error stays in the bufio.Writer: commit returns it

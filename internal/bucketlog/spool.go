@@ -78,7 +78,7 @@ func OpenSpool(dataDir, gateway string, max int64, log *slog.Logger) (*Spool, er
 		Errors: func(err error) { log.Error("bucket log spool", "err", err) },
 	})
 	if err != nil {
-		unlock()
+		_ = unlock()
 		return nil, err
 	}
 	return &Spool{root: root, dir: dir, gateway: gateway, w: w, unlock: unlock, log: log, max: max}, nil

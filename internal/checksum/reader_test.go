@@ -81,8 +81,8 @@ func TestReaderExpectedIsLazy(t *testing.T) {
 		return ""
 	})
 	go func() {
-		pw.Write([]byte("hello "))
-		pw.Write([]byte("world"))
+		_, _ = pw.Write([]byte("hello "))
+		_, _ = pw.Write([]byte("world"))
 		trailer = helloWorld[CRC32C]
 		pw.Close()
 	}()

@@ -27,10 +27,10 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 	fs.SetOutput(stderr)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		stdout.Write(out.Bytes())
+		_, _ = stdout.Write(out.Bytes())
 		return 0, true
 	case err != nil:
-		stderr.Write(out.Bytes())
+		_, _ = stderr.Write(out.Bytes())
 		return 2, true
 	}
 	return 0, false

@@ -161,15 +161,15 @@ type jsonOutput struct {
 	n int
 }
 
-func (o *jsonOutput) begin(opts fsck.Options) { io.WriteString(o.w, `{"problems":[`) }
+func (o *jsonOutput) begin(opts fsck.Options) { _, _ = io.WriteString(o.w, `{"problems":[`) }
 
 func (o *jsonOutput) problem(p fsck.Problem) {
 	b, _ := json.Marshal(p)
 	if o.n > 0 {
-		io.WriteString(o.w, ",")
+		_, _ = io.WriteString(o.w, ",")
 	}
-	io.WriteString(o.w, "\n")
-	o.w.Write(b)
+	_, _ = io.WriteString(o.w, "\n")
+	_, _ = o.w.Write(b)
 	o.n++
 }
 

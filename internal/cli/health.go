@@ -47,7 +47,7 @@ func runHealth(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "jog health:", err)
 		return 1
 	}
-	io.Copy(io.Discard, resp.Body)
+	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		fmt.Fprintf(stderr, "jog health: %s: %s\n", *url, resp.Status)

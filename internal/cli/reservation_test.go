@@ -19,7 +19,7 @@ func TestReservationCreateRequests(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		got = append(got, r.Method+" "+r.URL.RequestURI()+" "+string(b))
-		io.WriteString(w, "<Reservation><Id>abc</Id><State>active</State><RequestsPerSecond>200</RequestsPerSecond></Reservation>")
+		_, _ = io.WriteString(w, "<Reservation><Id>abc</Id><State>active</State><RequestsPerSecond>200</RequestsPerSecond></Reservation>")
 	}))
 	defer srv.Close()
 	for _, flag := range []string{"--requests", "--rps"} {

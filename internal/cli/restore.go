@@ -90,7 +90,7 @@ func restore(ctx context.Context, dir string, t replicate.Target, opts replicate
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer func() { _ = unlock() }()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return replicate.Restore(ctx, filepath.Join(dir, datadir.DBFile), t, opts, log)
 }

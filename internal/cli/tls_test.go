@@ -40,7 +40,7 @@ func startServer(t *testing.T, stderr io.Writer, args ...string) string {
 	sc := bufio.NewScanner(pr)
 	for sc.Scan() {
 		if _, addr, ok := strings.Cut(sc.Text(), " listening on "); ok {
-			go io.Copy(io.Discard, pr)
+			go func() { _, _ = io.Copy(io.Discard, pr) }()
 			return addr
 		}
 	}
@@ -70,7 +70,7 @@ func TestTLSReloadOnHangup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		io.Copy(io.Discard, resp.Body)
+		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s: %s", url, resp.Status)

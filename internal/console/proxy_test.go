@@ -213,7 +213,7 @@ func (s *session) presign(bucket, key string, expires int) (*http.Response, map[
 	b, _ := json.Marshal(map[string]any{"bucket": bucket, "key": key, "expires": expires})
 	resp, body := s.call(http.MethodPost, "/console/api/presign", bytes.NewReader(b))
 	out := map[string]string{}
-	json.Unmarshal(body, &out)
+	_ = json.Unmarshal(body, &out)
 	return resp, out
 }
 

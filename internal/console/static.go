@@ -42,7 +42,7 @@ func newStatic(files fs.FS) *static { return &static{files: files} }
 // load reads every file once.
 func (s *static) load() {
 	s.byName, s.dirs = make(map[string]*asset), make(map[string]bool)
-	fs.WalkDir(s.files, ".", func(name string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(s.files, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
@@ -65,7 +65,7 @@ func (s *static) load() {
 		if compressible(a.ctype) && len(body) > 512 {
 			var b bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-			zw.Write(body)
+			_, _ = zw.Write(body)
 			zw.Close()
 			if b.Len() < len(body)*9/10 {
 				a.gz = b.Bytes()

@@ -65,14 +65,14 @@ func TestProxyStreamsBothWays(t *testing.T) {
 			return
 		}
 		w.WriteHeader(http.StatusOK)
-		w.Write(make([]byte, mib))
+		_, _ = w.Write(make([]byte, mib))
 		w.(http.Flusher).Flush()
 		select {
 		case <-clientGotFirst:
 		case <-time.After(stall):
 			return // the proxy buffers the answer
 		}
-		w.Write(make([]byte, 4*mib))
+		_, _ = w.Write(make([]byte, 4*mib))
 	})
 	key := make([]byte, keyring.KeySize)
 	rand.Read(key)

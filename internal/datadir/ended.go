@@ -59,11 +59,11 @@ func LockGatewayDir(root, gateway, lock string) (dir string, release func() erro
 		return "", nil, err
 	}
 	if err := os.Rename(staged, dir); err != nil {
-		release()
+		_ = release()
 		return "", nil, err
 	}
 	if err := SyncDir(root); err != nil {
-		release()
+		_ = release()
 		return "", nil, err
 	}
 	return dir, release, nil

@@ -41,7 +41,7 @@ func TestLock(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Lock after release: %v", err)
 	}
-	again()
+	_ = again()
 }
 
 // TestLockShared: gateways share the lock with each other, never with an
@@ -62,11 +62,11 @@ func TestLockShared(t *testing.T) {
 	if locked, err := Locked(dir); !locked || err != nil {
 		t.Errorf("Locked while shared = %v, %v", locked, err)
 	}
-	a()
+	_ = a()
 	if _, err := Lock(dir); !errors.Is(err, ErrLocked) {
 		t.Errorf("Lock beside one gateway: %v, want ErrLocked", err)
 	}
-	b()
+	_ = b()
 	if locked, err := Locked(dir); locked || err != nil {
 		t.Errorf("Locked after the gateways left = %v, %v", locked, err)
 	}
@@ -77,12 +77,12 @@ func TestLockShared(t *testing.T) {
 	if _, err := LockShared(dir); !errors.Is(err, ErrLocked) {
 		t.Errorf("LockShared beside an exclusive holder: %v, want ErrLocked", err)
 	}
-	ex()
+	_ = ex()
 	c, err := LockShared(dir)
 	if err != nil {
 		t.Fatalf("LockShared after the exclusive holder left: %v", err)
 	}
-	c()
+	_ = c()
 }
 
 // TestLockPath: a lock on any file, as blob stores mark live gateways.
@@ -101,7 +101,7 @@ func TestLockPath(t *testing.T) {
 	if locked, err := PathLocked(path); !locked || err != nil {
 		t.Errorf("PathLocked while held = %v, %v", locked, err)
 	}
-	release()
+	_ = release()
 	if locked, err := PathLocked(path); locked || err != nil {
 		t.Errorf("PathLocked after release = %v, %v", locked, err)
 	}
@@ -116,17 +116,17 @@ func TestEndedGateways(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	os.WriteFile(filepath.Join(root, "a-file"), nil, 0o640)
+	_ = os.WriteFile(filepath.Join(root, "a-file"), nil, 0o640)
 	live, err := LockPath(filepath.Join(root, "live", "lock"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer live()
+	defer func() { _ = live() }()
 	ended, err := LockPath(filepath.Join(root, "ended", "lock"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ended()
+	_ = ended()
 	got, err := EndedGateways(root, "self", "lock")
 	if err != nil || strings.Join(got, " ") != "ended never-locked" {
 		t.Errorf("EndedGateways = %v, %v; want [ended never-locked]", got, err)
@@ -180,7 +180,7 @@ func TestLockGatewayDirRace(t *testing.T) {
 			t.Errorf("gateway %d: %v", i, err)
 		}
 		os.Remove(filepath.Join(dir, "current"))
-		release()
+		_ = release()
 	}
 	t.Logf("%d gateways opened, %d ended ones adopted meanwhile", gateways, adopted.Load())
 }

@@ -520,10 +520,10 @@ func TestLiveCheck(t *testing.T) {
 				key := fmt.Sprintf("k%d", i%7)
 				switch i % 5 {
 				case 0, 1, 2:
-					c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key),
+					_, _ = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key),
 						Body: bytes.NewReader(seeded(uint64(w*1000+i), 1000+i%5000))})
 				case 3:
-					c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+					_, _ = c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 				case 4: // an upload: left in progress, completed or aborted
 					up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 					if err != nil {
@@ -539,10 +539,10 @@ func TestLiveCheck(t *testing.T) {
 					}
 					switch i % 3 {
 					case 0:
-						c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key),
+						_, _ = c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key),
 							UploadId: up.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
 					case 1:
-						c.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key), UploadId: up.UploadId})
+						_, _ = c.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key), UploadId: up.UploadId})
 					}
 				}
 			}

@@ -66,9 +66,9 @@ func TestPackedBlobs(t *testing.T) {
 	}
 	b := make([]byte, 1)
 	at := off + 48 + 100_000
-	f.ReadAt(b, at)
+	_, _ = f.ReadAt(b, at)
 	b[0] ^= 0x40
-	f.WriteAt(b, at)
+	_, _ = f.WriteAt(b, at)
 	f.Close()
 	if err := blobs.Delete(t.Context(), ids["p-gone"]); err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestPackedBlobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Write(seeded(14, 5000))
+	_, _ = w.Write(seeded(14, 5000))
 	orphan, err := w.Commit()
 	if err != nil {
 		t.Fatal(err)

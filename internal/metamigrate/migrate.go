@@ -92,7 +92,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		return rep, err
 	}
 	if err := copyAndVerify(ctx, opts, &rep); err != nil {
-		unlock()
+		_ = unlock()
 		return rep, err
 	}
 	// fsck opens the stores itself, and counts a locked data dir as one

@@ -272,6 +272,7 @@ func TestSchemaCovered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var c string
 		if err := rows.Scan(&c); err != nil {

@@ -23,9 +23,9 @@ func formBody(t testing.TB, fields []field, fileName string, content []byte, aft
 	if err != nil {
 		t.Fatal(err)
 	}
-	fw.Write(content)
+	_, _ = fw.Write(content)
 	for _, f := range after {
-		mw.WriteField(f.name, f.value)
+		_ = mw.WriteField(f.name, f.value)
 	}
 	mw.Close()
 	return b.Bytes(), mw.FormDataContentType()

@@ -78,7 +78,7 @@ func TestAWSExampleAccepted(t *testing.T) {
 		t.Errorf("range %v without content-length-range", rng)
 	}
 	var got strings.Builder
-	io.Copy(&got, f.File)
+	_, _ = io.Copy(&got, f.File)
 	if got.String() != "content" {
 		t.Errorf("file %q", got.String())
 	}

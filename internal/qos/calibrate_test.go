@@ -33,7 +33,7 @@ func TestCalibrate(t *testing.T) {
 	if err != nil || !ok || got.Capacity() != c.Capacity() || !got.Measured.Equal(c.Measured) {
 		t.Errorf("LoadCalibration = %+v, %v, %v; want %+v", got, ok, err, c)
 	}
-	os.WriteFile(filepath.Join(dir, datadir.QoSFile), []byte("{"), 0o600)
+	_ = os.WriteFile(filepath.Join(dir, datadir.QoSFile), []byte("{"), 0o600)
 	if _, _, err := LoadCalibration(dir); err == nil {
 		t.Error("a damaged qos.json loaded")
 	}

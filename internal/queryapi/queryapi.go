@@ -201,7 +201,7 @@ func WriteResponse(w http.ResponseWriter, xmlns, action, requestID string, resul
 	}
 	w.Header().Set("Content-Type", "text/xml")
 	w.WriteHeader(http.StatusOK)
-	io.WriteString(w, xml.Header+b.String()) // a client gone is no error to answer
+	_, _ = io.WriteString(w, xml.Header+b.String()) // a client gone is no error to answer
 	return nil
 }
 
@@ -229,7 +229,7 @@ func WriteError(w http.ResponseWriter, xmlns, requestID string, e *Error) {
 	out, _ := xml.Marshal(body)
 	w.Header().Set("Content-Type", "text/xml")
 	w.WriteHeader(e.Status)
-	io.WriteString(w, xml.Header+string(out))
+	_, _ = io.WriteString(w, xml.Header+string(out))
 }
 
 // NewRequestID returns a request ID as AWS's query APIs write them (a

@@ -66,7 +66,7 @@ func Restore(ctx context.Context, dbPath string, t Target, opts RestoreOptions, 
 	if err := removeDB(tmp); err != nil { // what an interrupted restore left
 		return err
 	}
-	defer removeDB(tmp)
+	defer func() { _ = removeDB(tmp) }()
 	r := litestream.NewReplicaWithClient(nil, client)
 	opt := litestream.NewRestoreOptions()
 	opt.OutputPath = tmp

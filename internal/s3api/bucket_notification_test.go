@@ -240,7 +240,7 @@ func TestBucketNotificationPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fw.Write([]byte("jpeg"))
+	_, _ = fw.Write([]byte("jpeg"))
 	mw.Close()
 	r := httptest.NewRequest("POST", "/bkt", &b)
 	r.Header.Set("Content-Type", mw.FormDataContentType())

@@ -411,8 +411,8 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 	hdr.Set("Content-Type", "application/xml")
 	hdr.Del("Content-Length")
 	w.WriteHeader(ae.Status)
-	io.WriteString(w, xml.Header)
-	w.Write(out)
+	_, _ = io.WriteString(w, xml.Header)
+	_, _ = w.Write(out)
 }
 
 func newRequestID() string {

@@ -120,7 +120,7 @@ func (s *fuzzServer) reset(t *testing.T) {
 				return
 			}
 		}
-		s.svc.AbortUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload, time.Time{})
+		_ = s.svc.AbortUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload, time.Time{})
 	}
 	u, err := s.svc.CreateUpload(ctx, meta.Upload{Bucket: fuzzBucket, Key: fuzzUploadKey, Owner: fuzzAccessKey})
 	if err != nil {
@@ -436,7 +436,7 @@ type fuzzErr struct {
 
 func errCode(rec *httptest.ResponseRecorder) string {
 	var e fuzzErr
-	xml.Unmarshal(rec.Body.Bytes(), &e)
+	_ = xml.Unmarshal(rec.Body.Bytes(), &e)
 	return e.Code
 }
 
@@ -570,7 +570,7 @@ func FuzzCompleteMultipartUploadXML(f *testing.F) {
 		o, oerr := s.svc.HeadObject(ctx, fuzzBucket, fuzzUploadKey, "", false)
 		if rec.Code == http.StatusOK {
 			var res struct{ ETag string }
-			xml.Unmarshal(rec.Body.Bytes(), &res)
+			_ = xml.Unmarshal(rec.Body.Bytes(), &res)
 			if perr != nil || len(plain.Parts) == 0 || !errors.Is(uerr, meta.ErrUploadNotFound) || oerr != nil ||
 				`"`+o.ETag+`"` != res.ETag || o.UploadID != s.upload {
 				t.Fatalf("completion succeeded (%s) but: plain decoding %v with %d parts, upload %v, object %+v %v",

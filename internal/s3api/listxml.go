@@ -82,7 +82,7 @@ func xmlText(b *bytes.Buffer, s string) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c >= 0x7f || c == '&' || c == '<' || c == '>' || c == '"' || c == '\'' {
-			xml.EscapeText(b, []byte(s))
+			_ = xml.EscapeText(b, []byte(s))
 			return
 		}
 	}

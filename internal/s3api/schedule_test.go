@@ -178,7 +178,7 @@ func TestAwaitRequestFastPath(t *testing.T) {
 		if err := h.awaitRequest(r); err != nil {
 			t.Errorf("%s: awaitRequest = %v, want nil at once", name, err)
 		}
-		if n := testing.AllocsPerRun(100, func() { h.awaitRequest(r) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { _ = h.awaitRequest(r) }); n != 0 {
 			t.Errorf("%s: awaitRequest allocates %v times", name, n)
 		}
 	}

@@ -35,7 +35,7 @@ func TestEventsOffWithoutTargets(t *testing.T) {
 		t.Error("a server without targets has notification metrics")
 	}
 	on := testutil.StartServer(t, testutil.WithoutFsync(), public, func(c *config.Config) {
-		c.Notify.Targets.Of(target.Webhook).Set("hook=http://127.0.0.1:1/events")
+		_ = c.Notify.Targets.Of(target.Webhook).Set("hook=http://127.0.0.1:1/events")
 	})
 	gws, err := os.ReadDir(filepath.Join(on.DataDir, "notify"))
 	if err != nil || len(gws) != 1 {

@@ -67,7 +67,7 @@ func TestConfigCache(t *testing.T) {
 
 	// Full: starts over rather than growing.
 	for _, k := range []string{"x", "y", "z"} {
-		load(k)
+		_, _ = load(k)
 	}
 	if len(c.m) > c.max {
 		t.Errorf("%d entries, max %d", len(c.m), c.max)

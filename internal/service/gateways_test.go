@@ -81,7 +81,7 @@ func writeBlob(ctx context.Context, b blob.Store, data []byte, size int64) (stri
 	for p := data; len(p) > 0; {
 		n := min(len(p), 64<<10)
 		if _, err := w.Write(p[:n]); err != nil {
-			w.Abort()
+			_ = w.Abort()
 			return "", err
 		}
 		p = p[n:]
@@ -199,7 +199,7 @@ func TestGatewaysShareDataDir(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.Write([]byte("interrupted"))
+		_, _ = w.Write([]byte("interrupted"))
 	}
 	d.Close()
 	stale = append(stale, tempOf(t, dir, d.Gateway())...)
@@ -230,7 +230,7 @@ func TestGatewaysShareDataDir(t *testing.T) {
 	}
 	for _, p := range tempOf(t, dir, b.Gateway()) {
 		old := time.Now().Add(-3 * blob.Grace)
-		os.Chtimes(p, old, old)
+		_ = os.Chtimes(p, old, old)
 	}
 
 	type seeded struct {

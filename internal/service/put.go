@@ -295,6 +295,6 @@ func (k *sink) Write(p []byte) (int, error) {
 
 func (k *sink) abort() {
 	if k.w != nil {
-		k.w.Abort()
+		_ = k.w.Abort()
 	}
 }

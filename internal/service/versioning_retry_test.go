@@ -92,7 +92,7 @@ func (s *flipping) flip(ctx context.Context, bucket string) {
 	if b.Versioning == meta.VersioningEnabled {
 		state = meta.VersioningSuspended
 	}
-	s.Store.SetBucketVersioning(ctx, bucket, state)
+	_ = s.Store.SetBucketVersioning(ctx, bucket, state)
 }
 
 func (s *flipping) PutObject(ctx context.Context, o meta.Object, cond meta.Condition) ([]string, error) {

@@ -35,7 +35,7 @@ func roundTripServer(t *testing.T, v *Verifier) *httptest.Server {
 			http.Error(w, "access key "+res.AccessKey, http.StatusBadRequest)
 			return
 		}
-		w.Write([]byte(r.URL.RawPath + " " + r.RequestURI))
+		_, _ = w.Write([]byte(r.URL.RawPath + " " + r.RequestURI))
 	}))
 	t.Cleanup(srv.Close)
 	return srv

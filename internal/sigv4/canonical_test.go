@@ -154,7 +154,7 @@ func TestServerMovedHeaders(t *testing.T) {
 	got := make(chan seen, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, err := v.Verify(r)
-		io.Copy(io.Discard, r.Body)
+		_, _ = io.Copy(io.Discard, r.Body)
 		_, te := r.Header["Transfer-Encoding"]
 		got <- seen{err, te, r.TransferEncoding, r.Header.Values("Content-Length")}
 	}))

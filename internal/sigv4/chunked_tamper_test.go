@@ -65,7 +65,7 @@ func splitChunks(body []byte) [][]byte {
 	for len(body) > 0 {
 		i := bytes.IndexByte(body, ';')
 		var size int
-		fmt.Sscanf(string(body[:i]), "%x", &size)
+		_, _ = fmt.Sscanf(string(body[:i]), "%x", &size)
 		end := bytes.Index(body, []byte("\r\n")) + 2 + size
 		if size > 0 {
 			end += 2

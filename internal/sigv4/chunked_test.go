@@ -78,8 +78,8 @@ func TestChunkedUnsignedStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		pw.Write([]byte("a\r\nfirst"))
-		pw.Write([]byte("-half\r\n0\r\n\r\n"))
+		_, _ = pw.Write([]byte("a\r\nfirst"))
+		_, _ = pw.Write([]byte("-half\r\n0\r\n\r\n"))
 		pw.Close()
 	}()
 	buf := make([]byte, 64)

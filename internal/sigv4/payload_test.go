@@ -69,8 +69,8 @@ func TestPayloadVerifierStreams(t *testing.T) {
 	pr, pw := io.Pipe()
 	pv := NewPayloadVerifier(pr, hexSHA("first second"))
 	go func() {
-		pw.Write([]byte("first "))
-		pw.Write([]byte("second"))
+		_, _ = pw.Write([]byte("first "))
+		_, _ = pw.Write([]byte("second"))
 		pw.Close()
 	}()
 	buf := make([]byte, 64)

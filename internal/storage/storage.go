@@ -91,7 +91,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, opts Opt
 	}
 	s, err := open(ctx, cfg, log, mb, shared)
 	if err != nil {
-		unlock()
+		_ = unlock()
 		return nil, err
 	}
 	s.unlock, s.Shared = unlock, shared

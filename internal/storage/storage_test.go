@@ -71,7 +71,7 @@ func TestOpenClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Write([]byte("abc"))
+	_, _ = w.Write([]byte("abc"))
 	id, err := w.Commit()
 	if err != nil {
 		t.Fatal(err)

@@ -110,14 +110,14 @@ func (j *Jog) Stop() {
 	if j.cmd == nil {
 		return
 	}
-	j.cmd.Process.Signal(syscall.SIGTERM)
+	_ = j.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-j.exit:
 		if err != nil {
 			j.t.Errorf("jog server stopped with %v\n%s", err, j.Log)
 		}
 	case <-time.After(time.Minute):
-		j.cmd.Process.Kill()
+		_ = j.cmd.Process.Kill()
 		<-j.exit
 		j.t.Errorf("jog server did not stop within a minute\n%s", j.Log)
 	}
@@ -129,7 +129,7 @@ func (j *Jog) Kill() {
 	if j.cmd == nil {
 		return
 	}
-	j.cmd.Process.Signal(syscall.SIGKILL)
+	_ = j.cmd.Process.Signal(syscall.SIGKILL)
 	<-j.exit
 	j.cmd = nil
 }

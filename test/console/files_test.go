@@ -34,7 +34,7 @@ func picture(w, h int) []byte {
 		}
 	}
 	var b bytes.Buffer
-	png.Encode(&b, img)
+	_ = png.Encode(&b, img)
 	return b.Bytes()
 }
 

@@ -173,7 +173,7 @@ func runNode(t *testing.T, node, script string, env ...string) {
 		for sc.Scan() {
 			t.Log(sc.Text())
 		}
-		io.Copy(io.Discard, out)
+		_, _ = io.Copy(io.Discard, out)
 	}()
 	err := cmd.Run()
 	w.Close()

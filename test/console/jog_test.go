@@ -98,7 +98,7 @@ func startJog(t *testing.T, args ...string) *jogServer {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
 			line := sc.Text()
-			log.Write([]byte(line + "\n"))
+			_, _ = log.Write([]byte(line + "\n"))
 			if _, a, ok := strings.Cut(line, " listening on "); ok {
 				select {
 				case addr <- strings.TrimSpace(a):
@@ -137,11 +137,11 @@ func startJog(t *testing.T, args ...string) *jogServer {
 }
 
 func (s *jogServer) stop(t *testing.T) {
-	s.cmd.Process.Signal(syscall.SIGTERM)
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-s.done:
 	case <-time.After(30 * time.Second):
-		s.cmd.Process.Kill()
+		_ = s.cmd.Process.Kill()
 		t.Errorf("jog server did not stop in 30 s; its log:\n%s", s.log)
 	}
 	if t.Failed() {

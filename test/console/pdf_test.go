@@ -151,7 +151,7 @@ func pdfShown(t *testing.T, shoot func() ([]byte, error)) {
 		}
 		if time.Now().After(deadline) {
 			name := filepath.Join(t.ArtifactDir(), "pdf-preview.png")
-			os.WriteFile(name, shot, 0o644)
+			_ = os.WriteFile(name, shot, 0o644)
 			t.Fatalf("the PDF preview: %.1f%% of its pixels are the page's colour after %s, want %.0f%% (screenshot %s, kept with go test -artifacts)",
 				share*100, wait, pdfMinShare*100, name)
 		}

@@ -169,8 +169,8 @@ func traffic(t *testing.T, c *s3.Client) (stop func()) {
 		defer close(done)
 		for i := 0; ctx.Err() == nil; i++ {
 			key := fmt.Sprintf("traffic/%d", i%20)
-			c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("backups"), Key: aws.String(key), Body: bytes.NewReader(itest.RandBytes(uint64(i), 4096*(1+i%16)))})
-			c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("backups"), Key: aws.String("missing")})
+			_, _ = c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("backups"), Key: aws.String(key), Body: bytes.NewReader(itest.RandBytes(uint64(i), 4096*(1+i%16)))})
+			_, _ = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("backups"), Key: aws.String("missing")})
 			select {
 			case <-ctx.Done():
 			case <-time.After(20 * time.Millisecond):

@@ -252,7 +252,7 @@ func startRecorder(t *testing.T) *recorder {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Path == "/control" {
 			w.Header().Set("Content-Type", "text/html")
-			w.Write(xssBody("text/html", r.URL, "control", ""))
+			_, _ = w.Write(xssBody("text/html", r.URL, "control", ""))
 			return
 		}
 		if !recorded[strings.TrimPrefix(req.URL.Path, "/")] {

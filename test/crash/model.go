@@ -31,7 +31,7 @@ type part struct {
 
 func (p part) bytes() []byte {
 	b := make([]byte, p.size)
-	rand.NewChaCha8(p.seed).Read(b)
+	_, _ = rand.NewChaCha8(p.seed).Read(b)
 	return b
 }
 

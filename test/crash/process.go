@@ -327,7 +327,7 @@ func (s *server) kill() {
 	if s.cmd == nil {
 		return
 	}
-	s.cmd.Process.Signal(syscall.SIGKILL)
+	_ = s.cmd.Process.Signal(syscall.SIGKILL)
 	<-s.exit
 	s.cmd = nil
 }
@@ -351,7 +351,7 @@ func (s *server) stopGracefully() error {
 	if s.cmd == nil {
 		return nil
 	}
-	s.cmd.Process.Signal(syscall.SIGTERM)
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-s.exit:
 		s.cmd = nil

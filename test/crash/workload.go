@@ -102,7 +102,7 @@ func (h *harness) stuck(started time.Time) bool {
 		if !s.running() {
 			continue
 		}
-		s.cmd.Process.Signal(syscall.SIGQUIT)
+		_ = s.cmd.Process.Signal(syscall.SIGQUIT)
 		select {
 		case <-s.exit:
 			s.cmd = nil

@@ -106,7 +106,7 @@ func (g *gateway) kill() {
 	if cmd == nil {
 		return
 	}
-	cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Process.Signal(syscall.SIGKILL)
 	<-exit
 	g.kills++
 }
@@ -117,11 +117,11 @@ func (g *gateway) stop() {
 	if cmd == nil {
 		return
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-exit:
 	case <-time.After(10 * time.Second):
-		cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
 		<-exit
 	}
 }

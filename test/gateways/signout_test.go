@@ -90,6 +90,6 @@ func consoleCall(t *testing.T, base, method, path string, cookie *http.Cookie, c
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	io.Copy(io.Discard, resp.Body)
+	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode
 }

@@ -171,7 +171,7 @@ func TestBucketLogging(t *testing.T) {
 	putID := requestID(t, put.ResultMetadata, err)
 	get, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("logsrc"), Key: aws.String("dir/a b.txt")})
 	getID := requestID(t, get.ResultMetadata, err)
-	io.Copy(io.Discard, get.Body)
+	_, _ = io.Copy(io.Discard, get.Body)
 	get.Body.Close()
 	_, err = c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("logsrc"), Key: aws.String("missing")})
 	missID := requestID(t, middleware.Metadata{}, err)

@@ -154,7 +154,7 @@ func TestCORSConfigValidation(t *testing.T) {
 			resp, body := corsPutRaw(t, srv, "corsv", tc.body, tc.hdr)
 			itest.WantRawErr(t, resp, body, tc.status, tc.code)
 			var e itest.XMLError
-			xml.Unmarshal(body, &e)
+			_ = xml.Unmarshal(body, &e)
 			if tc.msg != "" && e.Message != tc.msg {
 				t.Errorf("message %q, want %q", e.Message, tc.msg)
 			}

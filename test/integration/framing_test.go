@@ -92,7 +92,7 @@ func TestContentLengthWithTransferEncoding(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close()
-			conn.SetDeadline(time.Now().Add(30 * time.Second))
+			_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 			stream := rawHead(put, tc.framing...) + "\r\n" + tc.body + rawHead(get) + "\r\n"
 			if _, err := io.WriteString(conn, stream); err != nil {
 				t.Fatal(err)
@@ -102,7 +102,7 @@ func TestContentLengthWithTransferEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatalf("no answer to the PUT: %v", err)
 			}
-			io.Copy(io.Discard, first.Body)
+			_, _ = io.Copy(io.Discard, first.Body)
 			second, err := http.ReadResponse(br, get)
 			if !tc.refused {
 				if first.StatusCode != http.StatusOK || err != nil || second.StatusCode != http.StatusOK {
@@ -142,7 +142,7 @@ func TestChunkedOverTLSCloses(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		conn.SetDeadline(time.Now().Add(30 * time.Second))
+		_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 		if _, err := io.WriteString(conn, rawHead(put, framing...)+"\r\n5\r\nhello\r\n0\r\n\r\n"+rawHead(get)+"\r\n"); err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestChunkedOverTLSCloses(t *testing.T) {
 		if err != nil || first.StatusCode != http.StatusOK || !first.Close {
 			t.Fatalf("%v: %v %v; want 200 and the connection closed", framing, first, err)
 		}
-		io.Copy(io.Discard, first.Body)
+		_, _ = io.Copy(io.Discard, first.Body)
 		if second, err := http.ReadResponse(br, get); err == nil {
 			t.Errorf("%v: the request after it was served: %d", framing, second.StatusCode)
 		}

@@ -95,7 +95,7 @@ func rawExchange(t *testing.T, srv *testutil.Server, req *http.Request, head str
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
 	if _, err := io.WriteString(conn, head+"\r\n"); err != nil {
 		t.Fatal(err)
 	}

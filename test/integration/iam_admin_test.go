@@ -22,8 +22,8 @@ func TestJogAdmin(t *testing.T) {
 	dir := t.TempDir()
 	polFile := filepath.Join(dir, "p.json")
 	trustFile := filepath.Join(dir, "trust.json")
-	os.WriteFile(polFile, []byte(allowGet), 0o600)
-	os.WriteFile(trustFile, []byte(trustEC2), 0o600)
+	_ = os.WriteFile(polFile, []byte(allowGet), 0o600)
+	_ = os.WriteFile(trustFile, []byte(trustEC2), 0o600)
 	admin := func(args ...string) (string, int) { return jogAdmin(srv, args...) }
 	must := func(args ...string) string {
 		t.Helper()

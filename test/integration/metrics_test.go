@@ -261,7 +261,7 @@ func TestMetricsInFlightRefused(t *testing.T) {
 	go func() {
 		resp, err := http.DefaultClient.Do(signedPut(t, srv, "/bkt/held", g, 1))
 		if err == nil {
-			io.Copy(io.Discard, resp.Body)
+			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != http.StatusOK {
 				err = fmt.Errorf("held PUT: %d", resp.StatusCode)

@@ -85,9 +85,9 @@ func TestMigrateBinary(t *testing.T) {
 		t.Fatalf("migrate into a non-empty jog.db: exit %d\n%s", code, out)
 	}
 	old := filepath.Join(tmp, "old")
-	os.Mkdir(old, 0o755)
+	_ = os.Mkdir(old, 0o755)
 	for _, f := range []string{"jog.db", "jog.db-wal", "jog.db-shm"} {
-		os.Rename(filepath.Join(dataDir, f), filepath.Join(old, f))
+		_ = os.Rename(filepath.Join(dataDir, f), filepath.Join(old, f))
 	}
 	out, code = runJog(t, bin, "migrate", "--data-dir", dataDir, "--from", pgURL, "--to", "sqlite")
 	if code != 0 {
@@ -270,7 +270,7 @@ func startJog(t *testing.T, bin, dataDir, metaStore string, args ...string) *jog
 		t.Fatal(err)
 	}
 	go func() { p.done <- p.cmd.Wait() }()
-	t.Cleanup(func() { p.cmd.Process.Kill() })
+	t.Cleanup(func() { _ = p.cmd.Process.Kill() })
 	testutil.WaitReady(t, p.url)
 	return p
 }
@@ -282,7 +282,7 @@ func (p *jogProcess) client(t *testing.T) *s3.Client {
 
 func (p *jogProcess) stop(t *testing.T) {
 	t.Helper()
-	p.cmd.Process.Signal(syscall.SIGTERM)
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:
 	case <-time.After(30 * time.Second):

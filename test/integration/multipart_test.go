@@ -116,7 +116,7 @@ func TestMultipartManagerRoundTrip(t *testing.T) {
 func blobFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
-	filepath.WalkDir(filepath.Join(dir, "blobs"), func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(filepath.Join(dir, "blobs"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			out = append(out, d.Name())
 		}

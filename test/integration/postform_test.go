@@ -35,13 +35,13 @@ func TestPostObjectMinio(t *testing.T) {
 	c := srv.AWSClient(t)
 	ctx := context.Background()
 	p := minio.NewPostPolicy()
-	p.SetBucket(bucket)
-	p.SetKey("uploads/photo.png")
-	p.SetExpires(time.Now().Add(10 * time.Minute))
-	p.SetContentType("image/png")
-	p.SetContentLengthRange(1, 1<<20)
-	p.SetUserMetadata("origin", "browser")
-	p.SetSuccessStatusAction("201")
+	_ = p.SetBucket(bucket)
+	_ = p.SetKey("uploads/photo.png")
+	_ = p.SetExpires(time.Now().Add(10 * time.Minute))
+	_ = p.SetContentType("image/png")
+	_ = p.SetContentLengthRange(1, 1<<20)
+	_ = p.SetUserMetadata("origin", "browser")
+	_ = p.SetSuccessStatusAction("201")
 	u, fields, err := mc.PresignedPostPolicy(ctx, p)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func postURL(srv *testutil.Server, bucket string) string { return srv.URL + "/" 
 
 func errMessage(body []byte) string {
 	var e itest.XMLError
-	xml.Unmarshal(body, &e)
+	_ = xml.Unmarshal(body, &e)
 	return e.Message
 }
 
@@ -272,7 +272,7 @@ func TestPostObjectForms(t *testing.T) {
 		var b bytes.Buffer
 		mw := multipart.NewWriter(&b)
 		for _, f := range with(itest.SignedForm(t, future, base...), itest.FormField{Name: "key", Value: "user/x"}) {
-			mw.WriteField(f.Name, f.Value)
+			_ = mw.WriteField(f.Name, f.Value)
 		}
 		mw.Close()
 		req := itest.URLRequest(t, http.MethodPost, endpoint, b.Bytes())

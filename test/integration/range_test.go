@@ -111,7 +111,7 @@ func TestMinioRangedGet(t *testing.T) {
 	}
 
 	opts := minio.GetObjectOptions{}
-	opts.SetRange(n, n+10)
+	_ = opts.SetRange(n, n+10)
 	_, _, err := itest.MinioTryGet(c, bucket, "r.bin", opts)
 	itest.WantErr(t, err, http.StatusRequestedRangeNotSatisfiable, "InvalidRange")
 

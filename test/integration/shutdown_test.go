@@ -57,7 +57,7 @@ func TestGracefulShutdownDrains(t *testing.T) {
 	const size = 1 << 20
 	body := &slowReader{left: size, started: make(chan struct{})}
 	var want bytes.Buffer
-	io.Copy(&want, &slowReader{left: size, started: make(chan struct{})})
+	_, _ = io.Copy(&want, &slowReader{left: size, started: make(chan struct{})})
 	sum := md5.Sum(want.Bytes())
 
 	// A raw UNSIGNED-PAYLOAD request: the SDKs insist on seekable bodies

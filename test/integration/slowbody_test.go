@@ -45,10 +45,10 @@ func slowRequest(t *testing.T, srv *testutil.Server, kind string, req *http.Requ
 	}
 	t.Cleanup(func() { conn.Close() })
 	start := time.Now()
-	conn.SetDeadline(start.Add(time.Minute))
+	_ = conn.SetDeadline(start.Add(time.Minute))
 	var head bytes.Buffer
 	fmt.Fprintf(&head, "%s %s HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n", req.Method, req.URL.RequestURI(), req.URL.Host, req.ContentLength)
-	req.Header.Write(&head)
+	_ = req.Header.Write(&head)
 	head.WriteString("\r\n" + first)
 	if _, err := conn.Write(head.Bytes()); err != nil {
 		t.Fatal(err)

@@ -507,7 +507,7 @@ func TestPartChecksumType(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		io.Copy(io.Discard, g.Body)
+		_, _ = io.Copy(io.Discard, g.Body)
 		g.Body.Close()
 		if aws.ToString(g.ChecksumSHA256) != aws.ToString(p.ChecksumSHA256) || g.ChecksumType != types.ChecksumTypeComposite {
 			t.Errorf("GET part %d: %s %s", n+1, aws.ToString(g.ChecksumSHA256), g.ChecksumType)

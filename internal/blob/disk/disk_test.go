@@ -100,7 +100,7 @@ func TestAbortAfterWriteback(t *testing.T) {
 		t.Fatalf("tmp/ holds %d files after abort", len(left))
 	}
 	n := 0
-	s.Walk(context.Background(), func(blob.Info) error { n++; return nil })
+	_ = s.Walk(context.Background(), func(blob.Info) error { n++; return nil })
 	if n != 0 {
 		t.Fatalf("%d blobs committed", n)
 	}

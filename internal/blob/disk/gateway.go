@@ -95,7 +95,7 @@ func (s *Store) announce() error {
 		return fmt.Errorf("lock gateway %s: %w", s.gateway, err)
 	}
 	if err := os.Rename(staged, filepath.Join(dir, s.gateway+lockSuffix)); err != nil {
-		unlock()
+		_ = unlock()
 		os.Remove(staged)
 		return err
 	}

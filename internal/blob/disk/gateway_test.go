@@ -29,7 +29,7 @@ func openShared(t *testing.T, dir string) *Store {
 
 // crash ends s as kill -9 would: its lock goes, its files stay.
 func crash(s *Store) {
-	s.unlock()
+	_ = s.unlock()
 	s.unlock = nil
 }
 
@@ -193,7 +193,7 @@ func TestGatewayPacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Write(make([]byte, 10))
+	_, _ = w.Write(make([]byte, 10))
 	time.Sleep(10 * time.Millisecond) // a slow client: commit later than the reservation
 	committing := time.Now()
 	id, err := w.Commit()
@@ -202,7 +202,7 @@ func TestGatewayPacks(t *testing.T) {
 	}
 	a.Close() // its packs are walked by others once retired
 	var when time.Time
-	b.Walk(t.Context(), func(i blob.Info) error {
+	_ = b.Walk(t.Context(), func(i blob.Info) error {
 		if i.ID == id {
 			when = i.ModTime
 		}

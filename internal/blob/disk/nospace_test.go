@@ -42,7 +42,7 @@ func TestNoSpace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Abort()
+	defer func() { _ = w.Abort() }()
 	if _, _, ok := fsSpace(s.root); !ok {
 		t.Skip("free space unknown on this platform: no reserve")
 	}

@@ -103,7 +103,7 @@ func (s *Store) createPacked(size int64) (*packWriter, error) {
 	w := &packWriter{s: s, p: p, off: off, size: size}
 	hdr := p.header(size, time.Now())
 	if _, err := p.f.WriteAt(hdr[:], off); err != nil {
-		w.Abort()
+		_ = w.Abort()
 		return nil, fmt.Errorf("write pack %s: %w", p.id, err)
 	}
 	return w, nil
@@ -318,17 +318,17 @@ func (w *packWriter) Commit() (string, error) {
 	}
 	if w.n != w.size {
 		err := fmt.Errorf("blob: %d bytes written, %d declared", w.n, w.size)
-		w.Abort()
+		_ = w.Abort()
 		return "", err
 	}
 	hdr := w.p.header(w.size, time.Now()) // the commit's time (see the top)
 	if _, err := w.p.f.WriteAt(hdr[:], w.off); err != nil {
-		w.Abort()
+		_ = w.Abort()
 		return "", noSpace(fmt.Errorf("write pack %s: %w", w.p.id, err))
 	}
 	if !w.s.NoSync {
 		if err := w.p.sync.sync(w.p.f, &w.s.clock); err != nil {
-			w.Abort()
+			_ = w.Abort()
 			return "", noSpace(fmt.Errorf("fdatasync pack %s: %w", w.p.id, err))
 		}
 	}
@@ -554,4 +554,4 @@ func (s *Store) walkPack(name string, fn func(id string, size int64, created tim
 }
 
 // hexDecode decodes a validID into dst.
-func hexDecode(dst []byte, id string) { hex.Decode(dst, []byte(id)) }
+func hexDecode(dst []byte, id string) { _, _ = hex.Decode(dst, []byte(id)) }

@@ -135,7 +135,7 @@ func TestPackRoundTrip(t *testing.T) {
 		if _, ok := w.(*writer); !ok {
 			t.Errorf("a blob of size %d went into a pack", size)
 		}
-		w.Abort()
+		_ = w.Abort()
 	}
 }
 
@@ -187,7 +187,7 @@ func TestPackDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Write(randBytes(99, 1000))
+	_, _ = w.Write(randBytes(99, 1000))
 	if err := w.Abort(); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func writeAll(s *Store, data []byte, size int64) (string, error) {
 		return "", err
 	}
 	if _, err := w.Write(data); err != nil {
-		w.Abort()
+		_ = w.Abort()
 		return "", err
 	}
 	return w.Commit()

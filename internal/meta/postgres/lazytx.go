@@ -46,7 +46,7 @@ func (t *lazyTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
 	with.QueuedQueries = append(with.QueuedQueries, b.QueuedQueries...)
 	br := t.conn.SendBatch(ctx, with)
 	t.tx = br.Tx()
-	br.Exec() // BEGIN's result: an error shows in the queries after it
+	_, _ = br.Exec() // BEGIN's result: an error shows in the queries after it
 	return br
 }
 

@@ -39,7 +39,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) error {
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLock); err != nil {
 		return fmt.Errorf("postgres: migration lock: %w", err)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock)
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLock) }()
 	if _, err := conn.Exec(ctx, "CREATE TABLE IF NOT EXISTS jog_schema (version integer NOT NULL)"); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}

@@ -83,7 +83,7 @@ type dirStream struct{ chain []string }
 // have.
 func (d *dirStream) next(key string) []string {
 	var names []string
-	eachDir(key, func(_, name string) error {
+	_ = eachDir(key, func(_, name string) error {
 		names = append(names, name)
 		return nil
 	})

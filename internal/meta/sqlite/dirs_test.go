@@ -62,7 +62,7 @@ func rebuild(t *testing.T, db *sql.DB) []string {
 			t.Errorf("key %q has parent %q, want %q", key, parent, parentOf(key))
 		}
 		if latest {
-			eachDir(key, func(parent, name string) error {
+			_ = eachDir(key, func(parent, name string) error {
 				dirs[fmt.Sprintf("%d %q %q", b, parent, name)] = true
 				return nil
 			})

@@ -183,7 +183,7 @@ type readTx struct {
 
 func (t *readTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if st := t.c.lookup(q); st != nil {
-		return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+		return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...) //nolint:sqlclosecheck // the transaction's statement, closed when it ends
 	}
 	t.missed = append(t.missed, q)
 	return t.Tx.QueryContext(ctx, q, args...)

@@ -38,7 +38,7 @@ func (c *stmtCache) get(ctx context.Context, q string) *sql.Stmt {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if prev := c.m[q]; prev != nil || c.m == nil {
-		st.Close()
+		st.Close() //nolint:sqlclosecheck // lost the race to prepare q: not cached, so closed now
 		return prev
 	}
 	c.m[q] = st
@@ -58,21 +58,21 @@ func (c *stmtCache) close() {
 type pool struct{ c *stmtCache }
 
 func (p pool) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if st := p.c.get(ctx, q); st != nil {
+	if st := p.c.get(ctx, q); st != nil { //nolint:sqlclosecheck // a cached statement, closed with the cache
 		return st.QueryRowContext(ctx, args...)
 	}
 	return p.c.db.QueryRowContext(ctx, q, args...)
 }
 
 func (p pool) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if st := p.c.get(ctx, q); st != nil {
+	if st := p.c.get(ctx, q); st != nil { //nolint:sqlclosecheck // a cached statement, closed with the cache
 		return st.QueryContext(ctx, args...)
 	}
 	return p.c.db.QueryContext(ctx, q, args...)
 }
 
 func (p pool) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if st := p.c.get(ctx, q); st != nil {
+	if st := p.c.get(ctx, q); st != nil { //nolint:sqlclosecheck // a cached statement, closed with the cache
 		return st.ExecContext(ctx, args...)
 	}
 	return p.c.db.ExecContext(ctx, q, args...)
@@ -102,7 +102,7 @@ func (t wtx) stmt(ctx context.Context, q string) *sql.Stmt {
 
 func (t wtx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
 	ctx = context.WithoutCancel(ctx)
-	if st := t.stmt(ctx, q); st != nil {
+	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction's statement, closed when it ends
 		return st.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, q, args...)
@@ -110,7 +110,7 @@ func (t wtx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Ro
 
 func (t wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	ctx = context.WithoutCancel(ctx)
-	if st := t.stmt(ctx, q); st != nil {
+	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction's statement, closed when it ends
 		return st.QueryContext(ctx, args...)
 	}
 	return t.tx.QueryContext(ctx, q, args...)
@@ -118,7 +118,7 @@ func (t wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows
 
 func (t wtx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	ctx = context.WithoutCancel(ctx)
-	if st := t.stmt(ctx, q); st != nil {
+	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction's statement, closed when it ends
 		return st.ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, q, args...)

@@ -65,7 +65,7 @@ func (s *Store) checkVersions(ctx context.Context, id int64, problem func(key, v
 		for rows.Next() {
 			var key, version string
 			if err := rows.Scan(&key, &version); err != nil {
-				rows.Close()
+				rows.Close() //nolint:sqlclosecheck // closed on each way out of the loop body
 				return err
 			}
 			problem(key, version, c.detail)

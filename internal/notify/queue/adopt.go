@@ -38,7 +38,7 @@ func (q *Queue) adopt() error {
 		if err == nil {
 			err = removeQueueDir(dir)
 		}
-		unlock()
+		_ = unlock()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", dir, err))
 			continue

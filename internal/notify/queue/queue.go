@@ -153,7 +153,7 @@ func Open(dataDir, gateway string, opts Options) (*Queue, error) {
 		segs: map[uint64]int64{}, more: make(chan struct{}), cursors: map[string]position{}, stats: map[string]*TargetStats{}}
 	q.cond = sync.NewCond(&q.mu)
 	if err := q.load(); err != nil {
-		unlock()
+		_ = unlock()
 		return nil, err
 	}
 	if err := q.adopt(); err != nil {

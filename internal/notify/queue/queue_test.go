@@ -293,8 +293,8 @@ func TestAdoptDeadGateway(t *testing.T) {
 	live := open(t, dataDir, "live", Options{Targets: map[string]Sender{arnA: a}})
 	enqueue(t, dead, arnA, keys("d", 0, 5))
 	enqueue(t, live, arnA, keys("l", 0, 3))
-	dead.f.Write([]byte(arnA + "\t{\"torn")) // a write a crash cut
-	dead.unlock()                            // kill -9: the kernel drops the lock
+	_, _ = dead.f.Write([]byte(arnA + "\t{\"torn")) // a write a crash cut
+	_ = dead.unlock()                               // kill -9: the kernel drops the lock
 
 	b := newRecorder()
 	q := open(t, dataDir, "new", Options{AdoptEvery: 10 * time.Millisecond, Targets: map[string]Sender{arnA: b}})

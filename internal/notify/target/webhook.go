@@ -52,7 +52,7 @@ func (w *WebhookSender) Send(ctx context.Context, body []byte) error {
 		return err
 	}
 	defer resp.Body.Close()
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // keep the connection
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // keep the connection
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return fmt.Errorf("webhook answered %s", resp.Status)
 	}

@@ -203,7 +203,7 @@ func (c *Cluster) NewDatabase(t testing.TB) string {
 			return
 		}
 		defer conn.Close(ctx)
-		conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 	})
 	return c.URL(name)
 }
@@ -211,11 +211,11 @@ func (c *Cluster) NewDatabase(t testing.TB) string {
 // Stop stops the server (fast shutdown) and removes its directory.
 func (c *Cluster) Stop() {
 	if c.cmd != nil && c.cmd.Process != nil {
-		c.cmd.Process.Signal(syscall.SIGINT)
+		_ = c.cmd.Process.Signal(syscall.SIGINT)
 		select {
 		case <-c.done:
 		case <-time.After(10 * time.Second):
-			syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+			_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 			<-c.done
 		}
 	}

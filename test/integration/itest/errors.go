@@ -69,7 +69,7 @@ func rawResponse(md middleware.Metadata) *http.Response {
 
 // Status returns the HTTP status of an aws-sdk-go-v2 result (0 if unknown).
 func Status(md middleware.Metadata) int {
-	if r := rawResponse(md); r != nil {
+	if r := rawResponse(md); r != nil { //nolint:bodyclose // the SDK has read and closed it
 		return r.StatusCode
 	}
 	return 0

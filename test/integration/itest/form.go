@@ -64,7 +64,7 @@ func PostForm(t testing.TB, url string, fields []FormField, fileName string, con
 	if err != nil {
 		t.Fatal(err)
 	}
-	fw.Write(content)
+	_, _ = fw.Write(content)
 	mw.Close()
 	req, err := http.NewRequest(http.MethodPost, url, &b)
 	if err != nil {

@@ -105,7 +105,7 @@ type XMLError struct {
 // BodyCode is the Code of an S3 error document ("" for any other body).
 func BodyCode(body []byte) string {
 	var e XMLError
-	xml.Unmarshal(body, &e)
+	_ = xml.Unmarshal(body, &e)
 	return e.Code
 }
 

@@ -112,8 +112,8 @@ func (s *Server) Stop() {
 	if s.cmd == nil {
 		return
 	}
-	s.cmd.Process.Kill()
-	s.cmd.Wait()
+	_ = s.cmd.Process.Kill()
+	_ = s.cmd.Wait()
 	s.cmd = nil
 }
 
