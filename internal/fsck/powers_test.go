@@ -32,7 +32,9 @@ func TestBlobPowers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Write([]byte("orphan"))
+	if _, err := w.Write([]byte("orphan")); err != nil {
+		t.Fatal(err)
+	}
 	orphan, err := w.Commit()
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +43,7 @@ func TestBlobPowers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer left.Abort()
+	defer func() { _ = left.Abort() }()
 	for _, tc := range []struct {
 		name  string
 		blobs blob.Store
