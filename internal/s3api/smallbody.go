@@ -3,6 +3,8 @@ package s3api
 import (
 	"bytes"
 	"crypto/md5"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 
@@ -36,6 +38,9 @@ func readSmallBody(r *http.Request, max int, checksums bool) ([]byte, error) {
 		src = checksum.NewReader(src, algs, func(a checksum.Algorithm) string { return r.Header.Get(a.HeaderName()) })
 	}
 	body, err := io.ReadAll(io.LimitReader(src, int64(max)+1))
+	if errors.Is(err, io.ErrUnexpectedEOF) { // a chunked body cut short: the client's doing
+		return nil, fmt.Errorf("%w: %w", errClientRead, err)
+	}
 	if err != nil {
 		return nil, err
 	}
