@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -50,6 +51,11 @@ var ErrMalformed = errors.New("malformed CORS configuration")
 type RuleError struct{ Msg string }
 
 func (e *RuleError) Error() string { return e.Msg }
+
+// S3Error is what a client is told (s3api.ClientError).
+func (e *RuleError) S3Error() (code string, status int, message string) {
+	return "InvalidRequest", http.StatusBadRequest, e.Msg
+}
 
 func ruleErr(format string, args ...any) error { return &RuleError{Msg: fmt.Sprintf(format, args...)} }
 

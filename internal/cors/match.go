@@ -32,6 +32,11 @@ func (e *MethodError) Error() string {
 	return "Invalid Access-Control-Request-Method: " + e.Method
 }
 
+// S3Error is what a client is told (s3api.ClientError).
+func (e *MethodError) S3Error() (code string, status int, message string) {
+	return "BadRequest", http.StatusBadRequest, e.Error()
+}
+
 // Vary is what every CORS answer varies on, preflight or not.
 const Vary = "Origin, Access-Control-Request-Headers, Access-Control-Request-Method"
 

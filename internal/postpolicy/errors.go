@@ -1,6 +1,9 @@
 package postpolicy
 
-import "fmt"
+import (
+	"fmt"
+	"net/http"
+)
 
 // Kind is what is wrong with a form, in the terms of the S3 error it
 // becomes.
@@ -39,6 +42,27 @@ func (e *Error) Error() string {
 		return e.Msg + ": " + e.Err.Error()
 	}
 	return e.Msg
+}
+
+// S3Error is what a client is told (s3api.ClientError): the S3 code of
+// the kind and S3's message, never the underlying read error's text.
+func (e *Error) S3Error() (code string, status int, message string) {
+	c := kindCodes[e.Kind]
+	return c.code, c.status, e.Msg
+}
+
+// kindCodes are the S3 codes and statuses of the kinds.
+var kindCodes = [...]struct {
+	code   string
+	status int
+}{
+	Malformed:       {"MalformedPOSTRequest", http.StatusBadRequest},
+	Missing:         {"InvalidArgument", http.StatusBadRequest},
+	PreDataTooLarge: {"MaxPostPreDataLengthExceeded", http.StatusBadRequest},
+	BadPolicy:       {"InvalidPolicyDocument", http.StatusBadRequest},
+	Denied:          {"AccessDenied", http.StatusForbidden},
+	TooLarge:        {"EntityTooLarge", http.StatusBadRequest},
+	TooSmall:        {"EntityTooSmall", http.StatusBadRequest},
 }
 
 func (e *Error) Unwrap() error { return e.Err }

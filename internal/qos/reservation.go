@@ -5,6 +5,7 @@ import (
 	"encoding/base32"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -133,6 +134,25 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// S3Error is what a client is told (s3api.ClientError): the S3-style code
+// of the kind (JOG's extensions, docs/COMPATIBILITY.md) and the message.
+func (e *Error) S3Error() (code string, status int, message string) {
+	c := kindCodes[e.Kind]
+	return c.code, c.status, e.Msg
+}
+
+// kindCodes are the codes and statuses of the kinds.
+var kindCodes = [...]struct {
+	code   string
+	status int
+}{
+	Invalid:     {"InvalidArgument", http.StatusBadRequest},
+	NoCapacity:  {"CapacityNotConfigured", http.StatusConflict},
+	NotActive:   {"ReservationNotActive", http.StatusForbidden},
+	WrongBucket: {"ReservationBucketMismatch", http.StatusBadRequest},
+	NotYours:    {"AccessDenied", http.StatusForbidden},
+}
 
 func invalid(format string, args ...any) error {
 	return &Error{Kind: Invalid, Msg: fmt.Sprintf(format, args...)}

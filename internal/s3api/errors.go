@@ -60,8 +60,9 @@ var (
 	errRequestTimeout = &APIError{bodytimeout.Code, bodytimeout.Message, http.StatusBadRequest}
 )
 
-// ClientError is an error written for S3 clients below the edge (acl,
-// lifecycle, tagging and notify's refusals): its S3 code, HTTP status and
+// ClientError is an error written for S3 clients below the edge (the
+// refusals of acl, lifecycle, tagging, notify, qos, postpolicy and cors):
+// its S3 code, HTTP status and
 // message reach the client as they are. It is the only way a domain
 // error's own text reaches a client: any other error gets its row's
 // message in errorTable (its text, which may hold a path or a socket
@@ -77,6 +78,10 @@ var (
 	_ ClientError = (*lifecycle.RuleError)(nil)
 	_ ClientError = (*tagging.Error)(nil)
 	_ ClientError = (*notify.ConfigError)(nil)
+	_ ClientError = (*qos.Error)(nil)
+	_ ClientError = (*postpolicy.Error)(nil)
+	_ ClientError = (*cors.RuleError)(nil)
+	_ ClientError = (*cors.MethodError)(nil)
 )
 
 // Whether the text wrapped around a sentinel (fmt.Errorf("%w: ...")) is
@@ -173,28 +178,6 @@ var errorTable = []struct {
 	{sigv4.ErrInvalidContentSHA256, APIError{"InvalidArgument", "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-AWS4-HMAC-SHA256-PAYLOAD, or a valid sha256 value.", http.StatusBadRequest}, detail},
 }
 
-// formErrors are the S3 codes of a PostObject form's refusals, by kind;
-// the message is the form error's own.
-var formErrors = map[postpolicy.Kind]APIError{
-	postpolicy.Malformed:       {Code: "MalformedPOSTRequest", Status: http.StatusBadRequest},
-	postpolicy.Missing:         {Code: "InvalidArgument", Status: http.StatusBadRequest},
-	postpolicy.PreDataTooLarge: {Code: "MaxPostPreDataLengthExceeded", Status: http.StatusBadRequest},
-	postpolicy.BadPolicy:       {Code: "InvalidPolicyDocument", Status: http.StatusBadRequest},
-	postpolicy.Denied:          {Code: "AccessDenied", Status: http.StatusForbidden},
-	postpolicy.TooLarge:        {Code: "EntityTooLarge", Status: http.StatusBadRequest},
-	postpolicy.TooSmall:        {Code: "EntityTooSmall", Status: http.StatusBadRequest},
-}
-
-// qosErrors are the S3-style codes of internal/qos's refusals (JOG
-// extensions, docs/COMPATIBILITY.md); the message is the error's own.
-var qosErrors = map[qos.Kind]APIError{
-	qos.Invalid:     {Code: "InvalidArgument", Status: http.StatusBadRequest},
-	qos.NoCapacity:  {Code: "CapacityNotConfigured", Status: http.StatusConflict},
-	qos.NotActive:   {Code: "ReservationNotActive", Status: http.StatusForbidden},
-	qos.WrongBucket: {Code: "ReservationBucketMismatch", Status: http.StatusBadRequest},
-	qos.NotYours:    {Code: "AccessDenied", Status: http.StatusForbidden},
-}
-
 // toAPIError maps any error to the wire error to send. Unknown errors become
 // InternalError (the caller logs them with the request ID). Only a
 // ClientError's message, or the detail wrapped around a sentinel whose row
@@ -221,11 +204,6 @@ func toAPIError(err error) (*APIError, bool) {
 		code, status, msg := ce.S3Error()
 		return &APIError{Code: code, Message: msg, Status: status}, true
 	}
-	var qe *qos.Error
-	if errors.As(err, &qe) {
-		c := qosErrors[qe.Kind]
-		return apiErr(c.Status, c.Code, "%s", qe.Msg), true
-	}
 	var capErr *meta.CapacityError
 	if errors.As(err, &capErr) {
 		return apiErr(http.StatusConflict, "InsufficientCapacity", "The reservation does not fit: %s.", capErr.Error()), true
@@ -243,19 +221,6 @@ func toAPIError(err error) (*APIError, bool) {
 	var size *policy.SizeError
 	if errors.As(err, &size) {
 		return apiErr(http.StatusBadRequest, "MalformedPolicy", "Policy exceeds the maximum allowed document size."), true
-	}
-	var form *postpolicy.Error
-	if errors.As(err, &form) {
-		c := formErrors[form.Kind]
-		return apiErr(c.Status, c.Code, "%s", form.Msg), true
-	}
-	var rule *cors.RuleError
-	if errors.As(err, &rule) {
-		return apiErr(http.StatusBadRequest, "InvalidRequest", "%s", rule.Msg), true
-	}
-	var method *cors.MethodError
-	if errors.As(err, &method) {
-		return apiErr(http.StatusBadRequest, "BadRequest", "%s", method.Error()), true
 	}
 	var mismatch checksum.ErrChecksumMismatch
 	if errors.As(err, &mismatch) {

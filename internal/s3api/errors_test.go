@@ -13,9 +13,12 @@ import (
 	"testing"
 
 	"github.com/jogstore/jog/internal/acl"
+	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/notify"
+	"github.com/jogstore/jog/internal/postpolicy"
+	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/tagging"
@@ -77,6 +80,12 @@ func TestErrorTextOptIn(t *testing.T) {
 		{"tagging", &tagging.Error{Code: "InvalidTag", Msg: "bad tag"}, "InvalidTag", 400, "bad tag"},
 		{"notify 400", &notify.ConfigError{Code: notify.CodeInvalidArgument, Msg: notify.MsgOverlap}, "InvalidArgument", 400, notify.MsgOverlap},
 		{"notify 501", &notify.ConfigError{Code: notify.CodeNotImplemented, Msg: "no EventBridge"}, "NotImplemented", 501, "no EventBridge"},
+		{"qos", &qos.Error{Kind: qos.NoCapacity, Msg: "set --capacity"}, "CapacityNotConfigured", 409, "set --capacity"},
+		{"qos not yours", fmt.Errorf("present: %w", &qos.Error{Kind: qos.NotYours, Msg: "bound to alice"}), "AccessDenied", 403, "bound to alice"},
+		{"form, its read error kept out", &postpolicy.Error{Kind: postpolicy.PreDataTooLarge, Msg: "too long", Err: connReset()}, "MaxPostPreDataLengthExceeded", 400, "too long"},
+		{"form denied", &postpolicy.Error{Kind: postpolicy.Denied, Msg: "Policy expired."}, "AccessDenied", 403, "Policy expired."},
+		{"cors rule", &cors.RuleError{Msg: "bad origin"}, "InvalidRequest", 400, "bad origin"},
+		{"cors method", &cors.MethodError{Method: "BREW"}, "BadRequest", 400, "Invalid Access-Control-Request-Method: BREW"},
 		{"malformed: S3's message", fmt.Errorf("%w: XML syntax error on line 1", tagging.ErrMalformed), "MalformedXML", 400, errMalformedXML.Message},
 		{"opted-in detail", fmt.Errorf("%w: %q too short", service.ErrInvalidBucketName, "ab"), "InvalidBucketName", 400, `invalid bucket name: "ab" too short`},
 		{"fixed row", fmt.Errorf("postgres: key %q: %w", "a\x00b", meta.ErrUnstorableKey), "InvalidArgument", 400, unstorable},
