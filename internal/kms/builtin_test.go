@@ -15,7 +15,7 @@ import (
 
 // newBuiltin returns a built-in KMS over a FileStore in dir (a fresh one
 // when dir is ""), its master key of fill.
-func newBuiltin(t *testing.T, dir string, fill byte) *Builtin {
+func newBuiltin(t testing.TB, dir string, fill byte) *Builtin {
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
@@ -23,7 +23,7 @@ func newBuiltin(t *testing.T, dir string, fill byte) *Builtin {
 	return newBuiltinKey(t, dir, keyringtest.New(t, fill))
 }
 
-func newBuiltinKey(t *testing.T, dir string, master *keyring.Keyring) *Builtin {
+func newBuiltinKey(t testing.TB, dir string, master *keyring.Keyring) *Builtin {
 	t.Helper()
 	store, err := OpenFileStore(dir)
 	if err != nil {

@@ -60,22 +60,23 @@ var kindCodes = [...]struct {
 	code   string
 	status int
 	msg    string
+	log    string // what Error says, when not msg (a client's msg hides it)
 }{
-	KindNotFound:       {"KMS.NotFoundException", http.StatusBadRequest, "Key '%s' does not exist"},
-	KindInvalidKeyID:   {"KMS.NotFoundException", http.StatusBadRequest, "Invalid keyId '%s'"},
-	KindDisabled:       {"KMS.DisabledException", http.StatusBadRequest, "%s is disabled."},
-	KindAccessDenied:   {"AccessDenied", http.StatusForbidden, "Access Denied"},
-	KindUnavailable:    {"ServiceUnavailable", http.StatusServiceUnavailable, "The key management service is unavailable. Please try again."},
-	KindOpen:           {"InternalError", http.StatusInternalServerError, "We encountered an internal error. Please try again."},
-	KindExists:         {"KMS.AlreadyExistsException", http.StatusBadRequest, "Key '%s' already exists"},
-	KindInvalidContext: {"InvalidArgument", http.StatusBadRequest, "The header 'x-amz-server-side-encryption-context' shall be Base64-encoded UTF-8 string holding JSON which represents a string-string map"},
+	KindNotFound:       {"KMS.NotFoundException", http.StatusBadRequest, "Key '%s' does not exist", ""},
+	KindInvalidKeyID:   {"KMS.NotFoundException", http.StatusBadRequest, "Invalid keyId '%s'", ""},
+	KindDisabled:       {"KMS.DisabledException", http.StatusBadRequest, "%s is disabled.", ""},
+	KindAccessDenied:   {"AccessDenied", http.StatusForbidden, "Access Denied", ""},
+	KindUnavailable:    {"ServiceUnavailable", http.StatusServiceUnavailable, "The key management service is unavailable. Please try again.", "the KMS holding key '%s' cannot be reached"},
+	KindOpen:           {"InternalError", http.StatusInternalServerError, "We encountered an internal error. Please try again.", "a data key sealed under key '%s' does not open (another key, version or context, or damaged bytes)"},
+	KindExists:         {"KMS.AlreadyExistsException", http.StatusBadRequest, "Key '%s' already exists", ""},
+	KindInvalidContext: {"InvalidArgument", http.StatusBadRequest, "The header 'x-amz-server-side-encryption-context' shall be Base64-encoded UTF-8 string holding JSON which represents a string-string map", ""},
 
-	KindSSECAlgorithm:   {"InvalidEncryptionAlgorithmError", http.StatusBadRequest, "The Encryption request you specified is not valid. Supported value: AES256."},
-	KindSSECNoAlgorithm: {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide a valid encryption algorithm."},
-	KindSSECNoKey:       {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide an appropriate secret key."},
-	KindSSECKeyMD5:      {"InvalidArgument", http.StatusBadRequest, "The calculated MD5 hash of the key did not match the hash that was provided."},
-	KindSSECInvalidKey:  {"InvalidArgument", http.StatusBadRequest, "The secret key was invalid for the specified algorithm."},
-	KindSSECWrongKey:    {"AccessDenied", http.StatusForbidden, "Requests specifying Server Side Encryption with Customer provided keys must provide the correct secret key."},
+	KindSSECAlgorithm:   {"InvalidEncryptionAlgorithmError", http.StatusBadRequest, "The Encryption request you specified is not valid. Supported value: AES256.", ""},
+	KindSSECNoAlgorithm: {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide a valid encryption algorithm.", ""},
+	KindSSECNoKey:       {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide an appropriate secret key.", ""},
+	KindSSECKeyMD5:      {"InvalidArgument", http.StatusBadRequest, "The calculated MD5 hash of the key did not match the hash that was provided.", ""},
+	KindSSECInvalidKey:  {"InvalidArgument", http.StatusBadRequest, "The secret key was invalid for the specified algorithm.", ""},
+	KindSSECWrongKey:    {"AccessDenied", http.StatusForbidden, "Requests specifying Server Side Encryption with Customer provided keys must provide the correct secret key.", ""},
 }
 
 // Error is a refusal of this package: its kind, and the key ID it is
@@ -107,7 +108,12 @@ var (
 
 func keyErr(k Kind, keyID string) error { return &Error{Kind: k, KeyID: keyID} }
 
-func (e *Error) Error() string { return "kms: " + e.message() }
+func (e *Error) Error() string {
+	if l := kindCodes[e.Kind].log; l != "" {
+		return "kms: " + withKey(l, e.KeyID)
+	}
+	return "kms: " + e.message()
+}
 
 // Is matches e against a sentinel of its kind.
 func (e *Error) Is(target error) bool {
@@ -121,10 +127,12 @@ func (e *Error) S3Error() (code string, status int, message string) {
 	return c.code, c.status, e.message()
 }
 
-func (e *Error) message() string {
-	m := kindCodes[e.Kind].msg
+func (e *Error) message() string { return withKey(kindCodes[e.Kind].msg, e.KeyID) }
+
+// withKey puts the key ID into a message that takes one.
+func withKey(m, keyID string) string {
 	if strings.Contains(m, "%s") {
-		return fmt.Sprintf(m, e.KeyID)
+		return fmt.Sprintf(m, keyID)
 	}
 	return m
 }
