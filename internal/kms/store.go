@@ -186,14 +186,18 @@ func (s *FileStore) Update(ctx context.Context, id string, fn func(*Record) erro
 
 // write changes the keys under the lock file, from the file as it is now,
 // and writes them back.
-func (s *FileStore) write(ctx context.Context, change func(map[string]Record) error) error {
+func (s *FileStore) write(ctx context.Context, change func(map[string]Record) error) (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	release, err := s.lock(ctx)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer func() {
+		if rerr := release(); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+	}()
 	if err := s.refresh(); err != nil {
 		return err
 	}
