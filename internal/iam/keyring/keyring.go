@@ -63,11 +63,12 @@ func New(key []byte) (*Keyring, error) {
 }
 
 // ParseKey decodes a server key given as base64 (standard, padded), as
-// JOG_IAM_KEY and iam.key hold it.
+// JOG_IAM_KEY and iam.key hold it (and the SSE master key's file and
+// variable, internal/kms).
 func ParseKey(s string) ([]byte, error) {
 	key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
 	if err != nil || len(key) != KeySize {
-		return nil, fmt.Errorf("the IAM server key must be %d bytes in base64 (e.g. `head -c %d /dev/urandom | base64`)", KeySize, KeySize)
+		return nil, fmt.Errorf("a server key must be %d bytes in base64 (e.g. `head -c %d /dev/urandom | base64`)", KeySize, KeySize)
 	}
 	return key, nil
 }
@@ -76,14 +77,23 @@ func ParseKey(s string) ([]byte, error) {
 // JOG_IAM_KEY) when it is set, else of the key in dataDir's iam.key,
 // which it creates (mode 0600, 32 random bytes) when there is none.
 func Load(dataDir, envKey string) (*Keyring, error) {
+	return LoadFile(filepath.Join(dataDir, datadir.IAMKeyFile), EnvVar, envKey)
+}
+
+// LoadFile returns the Keyring of envKey (base64; the value of the
+// environment variable envVar, which errors name) when it is set, else of
+// the key in the file at path, which it creates (mode 0600, 32 random
+// bytes) when there is none. Load keeps the IAM server key so; the SSE
+// master key (internal/kms) is kept the same way in another file.
+func LoadFile(path, envVar, envKey string) (*Keyring, error) {
 	if envKey != "" {
 		key, err := ParseKey(envKey)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", EnvVar, err)
+			return nil, fmt.Errorf("%s: %w", envVar, err)
 		}
 		return New(key)
 	}
-	key, err := loadOrCreate(filepath.Join(dataDir, datadir.IAMKeyFile))
+	key, err := loadOrCreate(path)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +125,7 @@ func loadOrCreate(path string) ([]byte, error) {
 func create(path string) error {
 	key := make([]byte, KeySize)
 	rand.Read(key)
-	f, err := os.CreateTemp(filepath.Dir(path), ".iam.key-*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
