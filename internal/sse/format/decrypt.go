@@ -1,0 +1,134 @@
+package format
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// NewDecryptReader returns a reader of the whole plaintext of the sealed
+// object that src reads from its first byte: plainSize bytes (the size the
+// caller recorded; a sealed object of another size fails), opened with key
+// and the aad it was sealed with. It authenticates each package before it
+// returns any of its bytes, and the last as the last.
+func NewDecryptReader(src io.Reader, plainSize int64, key, aad []byte) (io.Reader, error) {
+	return newDecReader(src, plainSize, key, aad, 0, plainSize)
+}
+
+// NewRangeReader returns a reader of the plaintext range [off, off+n) of
+// the sealed object src holds (plainSize and aad as for NewDecryptReader).
+// It reads the header and then only the packages the range covers, seeking
+// past the rest; io.NewSectionReader makes a src of an io.ReaderAt.
+func NewRangeReader(src io.ReadSeeker, plainSize int64, key, aad []byte, off, n int64) (io.Reader, error) {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return newDecReader(src, plainSize, key, aad, off, n)
+}
+
+func newDecReader(src io.Reader, plainSize int64, key, aad []byte, off, n int64) (io.Reader, error) {
+	if _, err := CiphertextSize(plainSize); err != nil {
+		return nil, err
+	}
+	if off < 0 || n < 0 || off > plainSize || n > plainSize-off {
+		return nil, fmt.Errorf("sse: range [%d, %d+%d) outside a plaintext of %d bytes", off, off, n, plainSize)
+	}
+	var header [HeaderSize]byte
+	if _, err := io.ReadFull(src, header[:]); err != nil {
+		return nil, readError(err)
+	}
+	suite, err := parseHeader(header)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSealer(suite, key, header, aad)
+	if err != nil {
+		return nil, err
+	}
+	r := &decReader{sealer: s, src: src, plainSize: plainSize, last: packages(plainSize) - 1, left: n}
+	if n == 0 && plainSize > 0 {
+		return r, nil // nothing to read (an empty object's one package is still opened)
+	}
+	r.seq = off / PackageSize
+	r.skip = int(off % PackageSize)
+	if r.seq > 0 {
+		seeker, ok := src.(io.Seeker)
+		if !ok {
+			return nil, errors.New("sse: a range past the first package needs a source that seeks")
+		}
+		if _, err := seeker.Seek(HeaderSize+r.seq*sealedSize, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	r.buf = make([]byte, sealedSize)
+	r.check = plainSize == 0
+	return r, nil
+}
+
+type decReader struct {
+	*sealer
+	src       io.Reader
+	plainSize int64
+	seq, last int64  // the next package to open; the object's last package
+	skip      int    // bytes of the next package before the range
+	left      int64  // bytes of the range not yet returned
+	buf       []byte // one sealed package
+	plain     []byte // opened bytes not yet returned (in buf)
+	check     bool   // open the (empty) last package though the range is empty
+	err       error
+}
+
+func (r *decReader) Read(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.check {
+		r.check = false
+		if r.err = r.open(); r.err != nil {
+			return 0, r.err
+		}
+	}
+	if r.left == 0 {
+		r.err = io.EOF
+		return 0, r.err
+	}
+	if len(r.plain) == 0 {
+		if r.err = r.open(); r.err != nil {
+			return 0, r.err
+		}
+	}
+	n := copy(p[:min(int64(len(p)), r.left)], r.plain)
+	r.plain = r.plain[n:]
+	r.left -= int64(n)
+	return n, nil
+}
+
+// open reads and authenticates package seq; only then does plain hold its
+// bytes (less any skipped before the range).
+func (r *decReader) open() error {
+	size := PackageSize
+	final := r.seq == r.last
+	if final {
+		size = int(r.plainSize - r.last*PackageSize)
+	}
+	sealed := r.buf[:size+TagSize]
+	if _, err := io.ReadFull(r.src, sealed); err != nil {
+		return readError(err)
+	}
+	plain, err := r.aead.Open(sealed[:0], r.nonceFor(r.seq, final), sealed, r.aad)
+	if err != nil {
+		return fmt.Errorf("%w: package %d", ErrNotAuthentic, r.seq)
+	}
+	r.plain = plain[r.skip:]
+	r.skip = 0
+	r.seq++
+	return nil
+}
+
+// readError makes a source that ends early a sealed object cut short.
+func readError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: cut short", ErrNotAuthentic)
+	}
+	return err
+}
