@@ -74,7 +74,7 @@ func TestRoundTrip(t *testing.T) {
 			if got, err := PlaintextSize(int64(len(sealed))); err != nil || got != size {
 				t.Errorf("%v size %d: PlaintextSize(%d) = %d, %v", suite, size, len(sealed), got, err)
 			}
-			if size > 0 && bytes.Contains(sealed, plain[:min(size, 64)]) {
+			if size >= 16 && bytes.Contains(sealed, plain[:16]) {
 				t.Errorf("%v size %d: plaintext visible in the sealed bytes", suite, size)
 			}
 			r, err := NewDecryptReader(bytes.NewReader(sealed), size, testKey, testAAD)
