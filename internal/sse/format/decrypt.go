@@ -60,7 +60,6 @@ func newDecReader(src io.Reader, plainSize int64, key, aad []byte, off, n int64)
 			return nil, err
 		}
 	}
-	r.buf = make([]byte, sealedSize)
 	r.check = plainSize == 0
 	return r, nil
 }
@@ -69,38 +68,68 @@ type decReader struct {
 	*sealer
 	src       io.Reader
 	plainSize int64
-	seq, last int64  // the next package to open; the object's last package
-	skip      int    // bytes of the next package before the range
-	left      int64  // bytes of the range not yet returned
-	buf       []byte // one sealed package
-	plain     []byte // opened bytes not yet returned (in buf)
-	check     bool   // open the (empty) last package though the range is empty
+	seq, last int64             // the next package to open; the object's last package
+	skip      int               // bytes of the next package before the range
+	left      int64             // bytes of the range not yet returned
+	buf       *[sealedSize]byte // one sealed package, opened in place
+	plain     []byte            // opened bytes not yet returned (in buf)
+	check     bool              // open the (empty) last package though the range is empty
 	err       error
 }
 
 func (r *decReader) Read(p []byte) (int, error) {
-	if r.err != nil {
-		return 0, r.err
+	plain, err := r.pending()
+	n := copy(p, plain)
+	r.consume(n)
+	return n, err
+}
+
+// WriteTo writes the range's plaintext to w.
+func (r *decReader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for {
+		plain, err := r.pending()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return total, err
+		}
+		n, err := w.Write(plain)
+		r.consume(n)
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
 	}
+}
+
+// pending returns authenticated plaintext of the range not yet returned,
+// opening the next package when there is none, or the error the reader
+// stopped at. At the end it gives its buffer back.
+func (r *decReader) pending() ([]byte, error) {
 	if r.check {
 		r.check = false
-		if r.err = r.open(); r.err != nil {
-			return 0, r.err
+		r.err = r.open()
+	}
+	for r.err == nil && (len(r.plain) == 0 || r.left == 0) {
+		if r.left == 0 {
+			r.err = io.EOF
+			break
 		}
+		r.err = r.open()
 	}
-	if r.left == 0 {
-		r.err = io.EOF
-		return 0, r.err
+	if r.err != nil {
+		putBuffer(r.buf)
+		r.buf, r.plain = nil, nil
+		return nil, r.err
 	}
-	if len(r.plain) == 0 {
-		if r.err = r.open(); r.err != nil {
-			return 0, r.err
-		}
-	}
-	n := copy(p[:min(int64(len(p)), r.left)], r.plain)
+	return r.plain[:min(int64(len(r.plain)), r.left)], nil
+}
+
+func (r *decReader) consume(n int) {
 	r.plain = r.plain[n:]
 	r.left -= int64(n)
-	return n, nil
 }
 
 // open reads and authenticates package seq; only then does plain hold its
@@ -110,6 +139,9 @@ func (r *decReader) open() error {
 	final := r.seq == r.last
 	if final {
 		size = int(r.plainSize - r.last*PackageSize)
+	}
+	if r.buf == nil {
+		r.buf = getBuffer()
 	}
 	sealed := r.buf[:size+TagSize]
 	if _, err := io.ReadFull(r.src, sealed); err != nil {

@@ -8,10 +8,11 @@ import (
 )
 
 // NewEncryptReader returns a reader of src's bytes sealed under key with
-// the DefaultSuite, binding aad (which the reader must give again). It
-// reads src one package ahead and never holds more than two packages;
-// src's errors come back as they are. Exactly CiphertextSize(n) bytes come
-// out of n bytes in.
+// the DefaultSuite, binding aad (which the reader must give again).
+// Exactly CiphertextSize(n) bytes come out of n bytes in. It reads src one
+// package (and a byte) ahead and holds one package, borrowed from a pool
+// until its end; src's errors come back as they are. It is an
+// io.WriterTo, so io.Copy hands it each sealed package without a copy.
 func NewEncryptReader(src io.Reader, key, aad []byte) (io.Reader, error) {
 	return NewEncryptReaderSuite(src, DefaultSuite(), key, aad)
 }
@@ -22,49 +23,84 @@ func NewEncryptReaderSuite(src io.Reader, suite Suite, key, aad []byte) (io.Read
 	if _, err := rand.Read(prefix[:]); err != nil {
 		return nil, err
 	}
-	header := makeHeader(suite, prefix)
-	s, err := newSealer(suite, key, header, aad)
+	r := &encReader{src: src, header: makeHeader(suite, prefix)}
+	s, err := newSealer(suite, key, r.header, aad)
 	if err != nil {
 		return nil, err
 	}
-	r := &encReader{sealer: s, src: src, in: make([]byte, PackageSize+1), out: make([]byte, 0, sealedSize)}
-	r.out = append(r.out, header[:]...)
+	r.sealer = s
+	r.out = r.header[:]
 	return r, nil
 }
 
 type encReader struct {
 	*sealer
-	src  io.Reader
-	in   []byte // the next package's payload and one byte read ahead
-	have int    // bytes held in in
-	out  []byte // sealed bytes not yet returned, from pos
-	pos  int
-	seq  int64
-	done bool // the final package is sealed
-	err  error
+	src    io.Reader
+	header [HeaderSize]byte
+	buf    *[sealedSize]byte // the package being read, then sealed in place
+	ahead  int               // 1 when next holds the byte after the last package
+	next   byte
+	out    []byte // sealed bytes not yet returned
+	seq    int64
+	done   bool // the final package is sealed
+	err    error
 }
 
 func (r *encReader) Read(p []byte) (int, error) {
-	for r.pos == len(r.out) {
-		if r.err != nil {
-			return 0, r.err
+	out, err := r.pending()
+	n := copy(p, out)
+	r.out = r.out[n:]
+	return n, err
+}
+
+// WriteTo writes the sealed bytes to w.
+func (r *encReader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for {
+		out, err := r.pending()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return total, err
 		}
-		if r.done {
-			r.err = io.EOF
-			continue
+		n, err := w.Write(out)
+		r.out = r.out[n:]
+		total += int64(n)
+		if err != nil {
+			return total, err
 		}
-		r.err = r.seal()
 	}
-	n := copy(p, r.out[r.pos:])
-	r.pos += n
-	return n, nil
+}
+
+// pending returns the sealed bytes not yet returned, sealing the next
+// package when there are none, or the error the reader stopped at.
+func (r *encReader) pending() ([]byte, error) {
+	for len(r.out) == 0 {
+		switch {
+		case r.err != nil:
+			return nil, r.err
+		case r.done:
+			r.err = io.EOF
+			putBuffer(r.buf)
+			r.buf = nil
+		default:
+			r.err = r.seal()
+		}
+	}
+	return r.out, nil
 }
 
 // seal reads the next package's payload, and a byte beyond it to learn
-// whether it is the last, and seals it into out.
+// whether it is the last, and seals it in place into out.
 func (r *encReader) seal() error {
-	n, err := io.ReadFull(r.src, r.in[r.have:])
-	r.have += n
+	if r.buf == nil {
+		r.buf = getBuffer()
+	}
+	buf := r.buf[:]
+	buf[0] = r.next
+	n, err := io.ReadFull(r.src, buf[r.ahead:PackageSize+1])
+	have := r.ahead + n
 	final := false
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
@@ -75,11 +111,10 @@ func (r *encReader) seal() error {
 	if r.seq >= 1<<31 {
 		return fmt.Errorf("sse: plaintext longer than %d bytes", int64(MaxPlaintextSize))
 	}
-	payload := min(r.have, PackageSize)
-	r.out = r.aead.Seal(r.out[:0], r.nonceFor(r.seq, final), r.in[:payload], r.aad)
-	r.pos = 0
+	payload := min(have, PackageSize)
+	r.ahead, r.next = have-payload, buf[PackageSize] // sealing in place writes over it
+	r.out = r.aead.Seal(buf[:0], r.nonceFor(r.seq, final), buf[:payload], r.aad)
 	r.seq++
-	r.have = copy(r.in, r.in[payload:r.have])
 	r.done = final
 	return nil
 }

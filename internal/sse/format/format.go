@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 
 	"golang.org/x/crypto/chacha20poly1305"
 	"golang.org/x/sys/cpu"
@@ -175,4 +176,16 @@ func parseHeader(h [HeaderSize]byte) (Suite, error) {
 		return 0, fmt.Errorf("%w: header % x", ErrUnknownFormat, h[:8])
 	}
 	return Suite(h[5]), nil
+}
+
+// packagePool holds package buffers, so that a stream of many objects does
+// not allocate (and clear) one for each.
+var packagePool = sync.Pool{New: func() any { return new([sealedSize]byte) }}
+
+func getBuffer() *[sealedSize]byte { return packagePool.Get().(*[sealedSize]byte) }
+
+func putBuffer(b *[sealedSize]byte) {
+	if b != nil {
+		packagePool.Put(b)
+	}
 }

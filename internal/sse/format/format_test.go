@@ -77,13 +77,25 @@ func TestRoundTrip(t *testing.T) {
 			if size >= 16 && bytes.Contains(sealed, plain[:16]) {
 				t.Errorf("%v size %d: plaintext visible in the sealed bytes", suite, size)
 			}
+			// Read above, WriteTo (io.Copy) here, both ways.
 			r, err := NewDecryptReader(bytes.NewReader(sealed), size, testKey, testAAD)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := io.ReadAll(r)
-			if err != nil || !bytes.Equal(got, plain) {
-				t.Errorf("%v size %d: round trip gave %d bytes (equal %v), %v", suite, size, len(got), bytes.Equal(got, plain), err)
+			var got bytes.Buffer
+			if n, err := io.Copy(&got, r); err != nil || n != size || !bytes.Equal(got.Bytes(), plain) {
+				t.Errorf("%v size %d: round trip gave %d bytes (equal %v), %v", suite, size, n, bytes.Equal(got.Bytes(), plain), err)
+			}
+			enc, err := NewEncryptReaderSuite(bytes.NewReader(plain), suite, testKey, testAAD)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var resealed bytes.Buffer
+			if n, err := io.Copy(&resealed, enc); err != nil || n != want {
+				t.Fatalf("%v size %d: WriteTo sealed %d bytes, %v", suite, size, n, err)
+			}
+			if back, err := openRange(resealed.Bytes(), size, testKey, testAAD, 0, size); err != nil || !bytes.Equal(back, plain) {
+				t.Errorf("%v size %d: WriteTo's sealing does not open: %v", suite, size, err)
 			}
 		}
 	}
