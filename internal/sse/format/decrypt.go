@@ -127,9 +127,16 @@ func (r *decReader) pending() ([]byte, error) {
 	return r.plain[:min(int64(len(r.plain)), r.left)], nil
 }
 
+// consume marks n bytes returned; the last gives the buffer back, for a
+// caller that reads exactly the range and never asks for the end.
 func (r *decReader) consume(n int) {
 	r.plain = r.plain[n:]
 	r.left -= int64(n)
+	if r.left == 0 && r.err == nil {
+		r.err = io.EOF
+		putBuffer(r.buf)
+		r.buf, r.plain = nil, nil
+	}
 }
 
 // open reads and authenticates package seq; only then does plain hold its
