@@ -50,7 +50,7 @@ func newDecReader(src io.Reader, plainSize int64, key, aad []byte, off, n int64)
 		return r, nil // nothing to read (an empty object's one package is still opened)
 	}
 	r.seq = off / PackageSize
-	r.skip = int(off % PackageSize)
+	r.skip = int(off - r.seq*PackageSize)
 	if r.seq > 0 {
 		seeker, ok := src.(io.Seeker)
 		if !ok {
@@ -69,7 +69,7 @@ type decReader struct {
 	src       io.Reader
 	plainSize int64
 	seq, last int64             // the next package to open; the object's last package
-	skip      int               // bytes of the next package before the range
+	skip      int               // bytes of the next packages before the range
 	left      int64             // bytes of the range not yet returned
 	buf       *[sealedSize]byte // one sealed package, opened in place
 	plain     []byte            // opened bytes not yet returned (in buf)
@@ -158,8 +158,8 @@ func (r *decReader) open() error {
 	if err != nil {
 		return fmt.Errorf("%w: package %d", ErrNotAuthentic, r.seq)
 	}
-	r.plain = plain[r.skip:]
-	r.skip = 0
+	k := min(r.skip, len(plain))
+	r.plain, r.skip = plain[k:], r.skip-k
 	r.seq++
 	return nil
 }
