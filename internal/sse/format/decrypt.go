@@ -77,32 +77,10 @@ type decReader struct {
 	err       error
 }
 
-func (r *decReader) Read(p []byte) (int, error) {
-	plain, err := r.pending()
-	n := copy(p, plain)
-	r.consume(n)
-	return n, err
-}
+func (r *decReader) Read(p []byte) (int, error) { return read(r, p) }
 
 // WriteTo writes the range's plaintext to w.
-func (r *decReader) WriteTo(w io.Writer) (int64, error) {
-	var total int64
-	for {
-		plain, err := r.pending()
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return total, err
-		}
-		n, err := w.Write(plain)
-		r.consume(n)
-		total += int64(n)
-		if err != nil {
-			return total, err
-		}
-	}
-}
+func (r *decReader) WriteTo(w io.Writer) (int64, error) { return writeTo(r, w) }
 
 // pending returns authenticated plaintext of the range not yet returned,
 // opening the next package when there is none, or the error the reader

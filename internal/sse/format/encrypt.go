@@ -46,32 +46,12 @@ type encReader struct {
 	err    error
 }
 
-func (r *encReader) Read(p []byte) (int, error) {
-	out, err := r.pending()
-	n := copy(p, out)
-	r.out = r.out[n:]
-	return n, err
-}
+func (r *encReader) Read(p []byte) (int, error) { return read(r, p) }
 
 // WriteTo writes the sealed bytes to w.
-func (r *encReader) WriteTo(w io.Writer) (int64, error) {
-	var total int64
-	for {
-		out, err := r.pending()
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return total, err
-		}
-		n, err := w.Write(out)
-		r.out = r.out[n:]
-		total += int64(n)
-		if err != nil {
-			return total, err
-		}
-	}
-}
+func (r *encReader) WriteTo(w io.Writer) (int64, error) { return writeTo(r, w) }
+
+func (r *encReader) consume(n int) { r.out = r.out[n:] }
 
 // pending returns the sealed bytes not yet returned, sealing the next
 // package when there are none, or the error the reader stopped at.

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 
@@ -187,5 +188,38 @@ func getBuffer() *[sealedSize]byte { return packagePool.Get().(*[sealedSize]byte
 func putBuffer(b *[sealedSize]byte) {
 	if b != nil {
 		packagePool.Put(b)
+	}
+}
+
+// stream is what the two readers share: bytes ready (pending) and a way to
+// mark some of them returned (consume).
+type stream interface {
+	pending() ([]byte, error)
+	consume(n int)
+}
+
+func read(s stream, p []byte) (int, error) {
+	b, err := s.pending()
+	n := copy(p, b)
+	s.consume(n)
+	return n, err
+}
+
+func writeTo(s stream, w io.Writer) (int64, error) {
+	var total int64
+	for {
+		b, err := s.pending()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return total, err
+		}
+		n, err := w.Write(b)
+		s.consume(n)
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
 	}
 }
