@@ -52,6 +52,15 @@ const (
 	// KindSSECWrongKey: the key is not the one the object was written
 	// with. S3: 403 AccessDenied.
 	KindSSECWrongKey
+	// KindSSECRequired: an SSE-C object read (or copied from) without its
+	// key. S3: 400 InvalidRequest.
+	KindSSECRequired
+	// KindSSECNotApplicable: a customer key sent for an object that was
+	// not written with one. S3: 400 InvalidRequest.
+	KindSSECNotApplicable
+	// KindSSECInsecure: SSE-C over plain HTTP (the key would cross the
+	// network in the clear). S3: 400 InvalidRequest.
+	KindSSECInsecure
 )
 
 // kindCodes are the S3 code, status and message of each kind; a message
@@ -71,12 +80,15 @@ var kindCodes = [...]struct {
 	KindExists:         {"KMS.AlreadyExistsException", http.StatusBadRequest, "Key '%s' already exists", ""},
 	KindInvalidContext: {"InvalidArgument", http.StatusBadRequest, "The header 'x-amz-server-side-encryption-context' shall be Base64-encoded UTF-8 string holding JSON which represents a string-string map", ""},
 
-	KindSSECAlgorithm:   {"InvalidEncryptionAlgorithmError", http.StatusBadRequest, "The Encryption request you specified is not valid. Supported value: AES256.", ""},
-	KindSSECNoAlgorithm: {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide a valid encryption algorithm.", ""},
-	KindSSECNoKey:       {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide an appropriate secret key.", ""},
-	KindSSECKeyMD5:      {"InvalidArgument", http.StatusBadRequest, "The calculated MD5 hash of the key did not match the hash that was provided.", ""},
-	KindSSECInvalidKey:  {"InvalidArgument", http.StatusBadRequest, "The secret key was invalid for the specified algorithm.", ""},
-	KindSSECWrongKey:    {"AccessDenied", http.StatusForbidden, "Requests specifying Server Side Encryption with Customer provided keys must provide the correct secret key.", ""},
+	KindSSECAlgorithm:     {"InvalidEncryptionAlgorithmError", http.StatusBadRequest, "The Encryption request you specified is not valid. Supported value: AES256.", ""},
+	KindSSECNoAlgorithm:   {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide a valid encryption algorithm.", ""},
+	KindSSECNoKey:         {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide an appropriate secret key.", ""},
+	KindSSECKeyMD5:        {"InvalidArgument", http.StatusBadRequest, "The calculated MD5 hash of the key did not match the hash that was provided.", ""},
+	KindSSECInvalidKey:    {"InvalidArgument", http.StatusBadRequest, "The secret key was invalid for the specified algorithm.", ""},
+	KindSSECWrongKey:      {"AccessDenied", http.StatusForbidden, "Requests specifying Server Side Encryption with Customer provided keys must provide the correct secret key.", ""},
+	KindSSECRequired:      {"InvalidRequest", http.StatusBadRequest, "The object was stored using a form of Server Side Encryption. The correct parameters must be provided to retrieve the object.", ""},
+	KindSSECNotApplicable: {"InvalidRequest", http.StatusBadRequest, "The encryption parameters are not applicable to this object.", ""},
+	KindSSECInsecure:      {"InvalidRequest", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must be made over a secure connection.", ""},
 }
 
 // Error is a refusal of this package: its kind, and the key ID it is
@@ -98,12 +110,15 @@ var (
 	ErrExists         = &Error{Kind: KindExists}
 	ErrInvalidContext = &Error{Kind: KindInvalidContext}
 
-	ErrSSECAlgorithm   = &Error{Kind: KindSSECAlgorithm}
-	ErrSSECNoAlgorithm = &Error{Kind: KindSSECNoAlgorithm}
-	ErrSSECNoKey       = &Error{Kind: KindSSECNoKey}
-	ErrSSECKeyMD5      = &Error{Kind: KindSSECKeyMD5}
-	ErrSSECInvalidKey  = &Error{Kind: KindSSECInvalidKey}
-	ErrSSECWrongKey    = &Error{Kind: KindSSECWrongKey}
+	ErrSSECAlgorithm     = &Error{Kind: KindSSECAlgorithm}
+	ErrSSECNoAlgorithm   = &Error{Kind: KindSSECNoAlgorithm}
+	ErrSSECNoKey         = &Error{Kind: KindSSECNoKey}
+	ErrSSECKeyMD5        = &Error{Kind: KindSSECKeyMD5}
+	ErrSSECInvalidKey    = &Error{Kind: KindSSECInvalidKey}
+	ErrSSECWrongKey      = &Error{Kind: KindSSECWrongKey}
+	ErrSSECRequired      = &Error{Kind: KindSSECRequired}
+	ErrSSECNotApplicable = &Error{Kind: KindSSECNotApplicable}
+	ErrSSECInsecure      = &Error{Kind: KindSSECInsecure}
 )
 
 func keyErr(k Kind, keyID string) error { return &Error{Kind: k, KeyID: keyID} }

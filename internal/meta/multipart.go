@@ -61,6 +61,10 @@ type Upload struct {
 	// given (x-amz-object-lock-*), nil for none; the caller validated it.
 	// The completed version gets it (Object.Lock).
 	Lock *ObjectLock
+	// Encryption seals every part (each under its own key, derived from
+	// the upload's data key and the part number: sse.PartKey) and is the
+	// completed version's (Object.Encryption).
+	Encryption Encryption
 }
 
 // Part is one uploaded part. Parts of a completed upload stay in the store

@@ -94,7 +94,41 @@ type Object struct {
 	// second round trip), and the service sets it on what it writes;
 	// otherwise it is zero and the bucket is read on its own.
 	InBucket BucketState
+	// Encryption says how the version's bytes (blob, inline or parts) are
+	// sealed; the zero value: stored as sent.
+	Encryption Encryption
 }
+
+// Encryption is how an object version's (or a multipart upload's) bytes
+// are sealed at rest (docs/adr/0027, 0028, internal/sse). Size and the
+// checksums stay the plaintext's; the stored bytes are longer
+// (format.CiphertextSize of each blob or part). Stores keep it as one
+// opaque value (Encode/DecodeEncryption), so a new field needs no
+// migration.
+type Encryption struct {
+	// Mode is "" (none), "AES256" (SSE-S3), "aws:kms" (SSE-KMS) or
+	// "SSE-C" (customer key; responses say AES256 in the customer
+	// algorithm header).
+	Mode string `json:"m,omitempty"`
+	// KeyID names the KMS key that sealed SealedKey (SSE-S3: the built-in
+	// "sse-s3" key).
+	KeyID string `json:"k,omitempty"`
+	// Context is the client's SSE-KMS encryption context, as JSON of a
+	// string map ("" for none); the object's ARN is added to it when the
+	// data key is sealed and opened.
+	Context string `json:"c,omitempty"`
+	// BucketKey echoes x-amz-server-side-encryption-bucket-key-enabled.
+	BucketKey bool `json:"b,omitempty"`
+	// SealedKey is the data key, sealed by the KMS (SSE-S3, SSE-KMS) or
+	// by the customer key (SSE-C).
+	SealedKey []byte `json:"s,omitempty"`
+	// KeyCheck recognises the customer key of an SSE-C object (a salted
+	// HMAC, kms.KeyCheck); the key itself is never stored.
+	KeyCheck []byte `json:"h,omitempty"`
+}
+
+// Encrypted reports whether e describes sealed bytes.
+func (e Encryption) Encrypted() bool { return e.Mode != "" }
 
 // BucketState is the part of a bucket a read or write of one of its
 // objects answers with (Object.InBucket).

@@ -27,6 +27,7 @@ import (
 	"github.com/jogstore/jog/internal/meta/sqlite"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv4"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // The handler fuzz targets drive the real Handler over a real Service
@@ -122,7 +123,7 @@ func (s *fuzzServer) reset(t *testing.T) {
 		}
 		_ = s.svc.AbortUpload(ctx, fuzzBucket, fuzzUploadKey, s.upload, time.Time{})
 	}
-	u, err := s.svc.CreateUpload(ctx, meta.Upload{Bucket: fuzzBucket, Key: fuzzUploadKey, Owner: fuzzAccessKey})
+	u, err := s.svc.CreateUpload(ctx, meta.Upload{Bucket: fuzzBucket, Key: fuzzUploadKey, Owner: fuzzAccessKey}, sse.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error {
@@ -48,7 +49,7 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error
 		}
 		u.ChecksumAlgorithm = string(a)
 	}
-	u, err = h.svc.CreateUpload(r.Context(), u)
+	u, err = h.svc.CreateUpload(r.Context(), u, sse.Request{})
 	if err != nil {
 		return err
 	}

@@ -154,7 +154,7 @@ func (h *Handler) resolveObject(w http.ResponseWriter, r *request) (objectRead, 
 	if r.Method == http.MethodHead {
 		res.o, err = h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, res.part > 0)
 	} else {
-		res.o, res.body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version)
+		res.o, res.body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version, nil)
 	}
 	if err != nil {
 		if dmErr := deleteMarkerError(w, err, version != ""); dmErr != nil {

@@ -24,6 +24,9 @@ type CopyInput struct {
 	// Throttle, when set, wraps the copied bytes on their way to the new
 	// blob.
 	Throttle Throttle
+	// SrcCustomerKey is the source's SSE-C key
+	// (x-amz-copy-source-server-side-encryption-customer-*), nil for none.
+	SrcCustomerKey []byte
 }
 
 // Throttle wraps the n bytes a server-side copy reads from the blob store
@@ -34,7 +37,7 @@ type Throttle func(src io.Reader, n int64) io.Reader
 // key. The source is read through the same consistent open as GET. It
 // returns the new object and the source's version ID.
 func (s *Service) CopyObject(ctx context.Context, in CopyInput) (meta.Object, string, error) {
-	src, r, err := s.OpenObject(ctx, in.SrcBucket, in.SrcKey, in.SrcVersion)
+	src, r, err := s.OpenObject(ctx, in.SrcBucket, in.SrcKey, in.SrcVersion, in.SrcCustomerKey)
 	if err != nil {
 		return meta.Object{}, "", err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // HeadObject returns an object's metadata without opening its data;
@@ -43,9 +44,12 @@ const maxOpenAttempts = 8
 // concurrent overwrite deletes a blob between the metadata read and the
 // open, the lookup is repeated, so the reader never mixes versions.
 // Multipart objects also get their parts (o.Parts) and pin them until Close.
-func (s *Service) OpenObject(ctx context.Context, bucket, key, versionID string) (meta.Object, ObjectReader, error) {
+//
+// customerKey is the SSE-C key the request sent (nil for none): an object
+// written with one opens only with it (sse.CheckCustomerKey).
+func (s *Service) OpenObject(ctx context.Context, bucket, key, versionID string, customerKey []byte) (meta.Object, ObjectReader, error) {
 	for attempt := 1; ; attempt++ {
-		o, r, err := s.openOnce(ctx, bucket, key, versionID)
+		o, r, err := s.openOnce(ctx, bucket, key, versionID, customerKey)
 		if !errors.Is(err, errReplaced) {
 			return o, r, err
 		}
@@ -57,9 +61,12 @@ func (s *Service) OpenObject(ctx context.Context, bucket, key, versionID string)
 
 var errReplaced = errors.New("object replaced while opening")
 
-func (s *Service) openOnce(ctx context.Context, bucket, key, versionID string) (meta.Object, ObjectReader, error) {
+func (s *Service) openOnce(ctx context.Context, bucket, key, versionID string, customerKey []byte) (meta.Object, ObjectReader, error) {
 	o, err := s.meta.GetObject(ctx, bucket, key, versionID)
 	if err != nil {
+		return meta.Object{}, nil, err
+	}
+	if err := sse.CheckCustomerKey(o.Encryption, customerKey); err != nil {
 		return meta.Object{}, nil, err
 	}
 	if o.UploadID != "" {

@@ -18,7 +18,7 @@ func TestReadWhileOverwritten(t *testing.T) {
 		ctx := t.Context()
 		old, repl := bytes.Repeat([]byte("old!"), 50_000), bytes.Repeat([]byte("new?"), 40_000)
 		put(old)
-		o, r, err := s.OpenObject(ctx, "b", "k", "")
+		o, r, err := s.OpenObject(ctx, "b", "k", "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +45,7 @@ func TestReadWhileOverwritten(t *testing.T) {
 		if n := countBlobs(t, b); n != 1 {
 			t.Errorf("packed %v: %d blobs after the reader closed, want 1", packed, n)
 		}
-		_, r, err = s.OpenObject(ctx, "b", "k", "")
+		_, r, err = s.OpenObject(ctx, "b", "k", "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/notify"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // Multipart limits, as S3's.
@@ -41,8 +42,10 @@ func newUploadID() string {
 
 // CreateUpload starts a multipart upload. u names bucket, key, headers,
 // metadata, the checksum algorithm and type and the object lock (u.Lock)
-// the client asked for; the lock is checked now as PutObject checks it.
-func (s *Service) CreateUpload(ctx context.Context, u meta.Upload) (meta.Upload, error) {
+// the client asked for; the lock is checked now as PutObject checks it. enc is the encryption
+// the request asks for (Mode "": the bucket's default); every part is
+// sealed under a key derived from the upload's (u.Encryption).
+func (s *Service) CreateUpload(ctx context.Context, u meta.Upload, enc sse.Request) (meta.Upload, error) {
 	if err := ValidateKey(u.Key); err != nil {
 		return meta.Upload{}, err
 	}
@@ -99,6 +102,8 @@ type PartInput struct {
 	// Integrity says the body came with Content-MD5 or a checksum, which
 	// a part of an object to be locked needs (uploadLocks).
 	Integrity bool
+	// CustomerKey is the SSE-C key (the upload's), nil for none.
+	CustomerKey []byte
 }
 
 // UploadPart streams a part into its own durable blob and records it,
@@ -175,6 +180,9 @@ type PartCopyInput struct {
 	// Throttle, when set, wraps the n copied bytes on their way to the
 	// part (the data path's scheduler, s3api).
 	Throttle Throttle
+	// SrcCustomerKey is the source's SSE-C key, CustomerKey the upload's;
+	// nil for none.
+	SrcCustomerKey, CustomerKey []byte
 }
 
 // ErrInvalidCopyRange reports a copy-source range outside the source.
@@ -189,7 +197,7 @@ func (s *Service) UploadPartCopy(ctx context.Context, in PartCopyInput) (meta.Pa
 	if err != nil {
 		return meta.Part{}, meta.Object{}, err
 	}
-	src, r, err := s.OpenObject(ctx, in.SrcBucket, in.SrcKey, in.SrcVersion)
+	src, r, err := s.OpenObject(ctx, in.SrcBucket, in.SrcKey, in.SrcVersion, in.SrcCustomerKey)
 	if err != nil {
 		return meta.Part{}, meta.Object{}, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/notify"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 const hookTarget = "arn:jog:sqs:r:hook:webhook"
@@ -127,7 +128,7 @@ func TestNotifyWrites(t *testing.T) {
 			if got := q.take(); !same(got, "ObjectCreated:Post p"+v, "ObjectCreated:Copy c"+v) {
 				t.Fatalf("post, copy: %v", got)
 			}
-			u, err := s.CreateUpload(ctx, meta.Upload{Bucket: "bkt", Key: "m", Owner: "owner"})
+			u, err := s.CreateUpload(ctx, meta.Upload{Bucket: "bkt", Key: "m", Owner: "owner"}, sse.Request{})
 			if err != nil {
 				t.Fatal(err)
 			}

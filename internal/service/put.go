@@ -14,6 +14,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // MaxObjectSize is the largest object a single PUT may store (5 GiB).
@@ -45,6 +46,9 @@ type PutInput struct {
 	// a version under object lock requires (a copy passes true).
 	Lock      LockRequest
 	Integrity bool
+	// SSE is the encryption the request asks for (x-amz-server-side-
+	// encryption*, SSE-C headers); Mode "" gets the bucket's default.
+	SSE sse.Request
 }
 
 // ChecksumRequest says which flexible checksums to compute over a body and

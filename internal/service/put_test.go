@@ -79,7 +79,7 @@ func TestPutInlineOrSpill(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.key, err)
 		}
-		got, r, err := s.OpenObject(ctx, "b", tc.key, "")
+		got, r, err := s.OpenObject(ctx, "b", tc.key, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,7 +35,7 @@ func TestSweepOrphans(t *testing.T) {
 			t.Errorf("packed %v: sweep before the blobs' time: %+v, %v; want 2 scanned, none removed", packed, rep, err)
 		}
 
-		_, r, err := s.OpenObject(ctx, "b", "k", "")
+		_, r, err := s.OpenObject(ctx, "b", "k", "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestSweepOrphans(t *testing.T) {
 		if n := countBlobs(t, b); n != 1 {
 			t.Errorf("packed %v: %d blobs after the reader closed, want 1", packed, n)
 		}
-		_, r, err = s.OpenObject(ctx, "b", "k", "")
+		_, r, err = s.OpenObject(ctx, "b", "k", "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/notify"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // Service is the object layer over the two stores. The S3 API's handlers
@@ -46,6 +47,11 @@ type Service struct {
 	// configuration, read on every write when notify.queue is set.
 	notifyRules *configCache[*notify.Rules]
 	notify      notifier
+	// bucketEncryption caches each bucket's default encryption
+	// (encryptionFor), read on every write that asks for none.
+	bucketEncryption *configCache[*sse.BucketDefault]
+	// keys makes and opens data keys (Options.Keys).
+	keys *sse.Keys
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -74,6 +80,10 @@ type Options struct {
 	// notifications off (PutBucketNotificationConfiguration then accepts
 	// no destination).
 	Notify notify.Queue
+	// Keys makes and opens the data keys of encrypted objects; nil serves
+	// SSE-C alone (SSE-S3 and SSE-KMS then fail with
+	// kms.ErrUnavailable).
+	Keys *sse.Keys
 }
 
 // New returns a Service over the given stores with default options.
@@ -90,6 +100,8 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 		bucketAccess:      newConfigCache[*Access](ConfigCacheTTL, configCacheMax),
 		bucketLogging:     newConfigCache[*BucketLogging](ConfigCacheTTL, configCacheMax),
 		notifyRules:       newConfigCache[*notify.Rules](ConfigCacheTTL, configCacheMax),
+		bucketEncryption:  newConfigCache[*sse.BucketDefault](ConfigCacheTTL, configCacheMax),
+		keys:              opts.Keys,
 		lifecycleDay:      opts.LifecycleDay, commitWithin: opts.CommitWithin}
 	if s.lifecycleDay <= 0 {
 		s.lifecycleDay = lifecycle.Day

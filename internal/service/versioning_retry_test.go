@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // laggingBuckets is a real store whose bucket reads (GetBucket,
@@ -61,7 +62,7 @@ func TestWriteOnLaggingBucketRead(t *testing.T) {
 		t.Errorf("DELETE = %+v, want a new delete marker", d)
 	}
 
-	u, err := s.CreateUpload(ctx, meta.Upload{Bucket: "b", Key: "m", Initiated: meta.Now()})
+	u, err := s.CreateUpload(ctx, meta.Upload{Bucket: "b", Key: "m", Initiated: meta.Now()}, sse.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestWriteVersioningChangesEveryAttempt(t *testing.T) {
 // readObject reads the latest version of bucket/key through s.
 func readObject(t *testing.T, s *Service, bucket, key string) string {
 	t.Helper()
-	_, rc, err := s.OpenObject(t.Context(), bucket, key, "")
+	_, rc, err := s.OpenObject(t.Context(), bucket, key, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // prefixRules expire objects under b/ (and b/x/, within it) and d/,
@@ -27,7 +28,7 @@ func setupPrefixes(t *testing.T, svc *service.Service) {
 	ctx := context.Background()
 	setup(t, svc, prefixRules, "a/1", "a/2", "b/1", "b/2", "b/x/1", "b0", "c/1", "d/1", "e/1", "e/2")
 	for _, k := range []string{"t/1", "u/1", "u/2", "t/2"} {
-		if _, err := svc.CreateUpload(ctx, meta.Upload{Bucket: "bkt", Key: k}); err != nil {
+		if _, err := svc.CreateUpload(ctx, meta.Upload{Bucket: "bkt", Key: k}, sse.Request{}); err != nil {
 			t.Fatal(err)
 		}
 	}

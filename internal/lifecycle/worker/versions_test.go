@@ -68,7 +68,7 @@ func versionsLeft(t *testing.T, svc *service.Service) string {
 			out = append(out, v.Key+":DM")
 			continue
 		}
-		_, r, err := svc.OpenObject(ctx, "bkt", v.Key, v.VersionID)
+		_, r, err := svc.OpenObject(ctx, "bkt", v.Key, v.VersionID, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sse"
 	"github.com/jogstore/jog/internal/storage"
 )
 
@@ -97,7 +98,7 @@ func TestPassExpiresAndAborts(t *testing.T) {
 		"old/1", "old/2", "old/3", "keep/1", "keep/2")
 	ctx := context.Background()
 	for _, k := range []string{"tmp/a", "tmp/b", "other/c"} {
-		if _, err := svc.CreateUpload(ctx, meta.Upload{Bucket: "bkt", Key: k}); err != nil {
+		if _, err := svc.CreateUpload(ctx, meta.Upload{Bucket: "bkt", Key: k}, sse.Request{}); err != nil {
 			t.Fatal(err)
 		}
 	}
