@@ -290,3 +290,19 @@ func (b *Builtin) version(id string, v Version) (*keyring.Keyring, error) {
 	b.opened[string(v.Sealed)] = k
 	return k, nil
 }
+
+// OpenDataDir returns the built-in KMS of dataDir: its master key
+// (LoadMasterKey: envKey, else MasterKeyFile, created when absent) over
+// its FileStore. The server and `jog admin kms` open it alike; gateways
+// sharing a data dir share its keys.
+func OpenDataDir(ctx context.Context, dataDir, envKey string) (*Builtin, error) {
+	master, err := LoadMasterKey(dataDir, envKey)
+	if err != nil {
+		return nil, err
+	}
+	store, err := OpenFileStore(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	return NewBuiltin(ctx, master, store)
+}
