@@ -33,8 +33,9 @@ type Client struct {
 	pathStyle bool
 	hc        *http.Client
 	payload   *Payload
-	signing   string    // how PUT and UploadPart bodies are signed (SigningModes)
-	bufs      sync.Pool // *[]byte, 256 KiB
+	signing   string            // how PUT and UploadPart bodies are signed (SigningModes)
+	sse       map[string]string // headers of new objects (Config.SSE), nil for none
+	bufs      sync.Pool         // *[]byte, 256 KiB
 }
 
 // NewClient builds a client for cfg's endpoint. conns is the number of
@@ -52,6 +53,7 @@ func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
 		pathStyle: cfg.PathStyle,
 		payload:   payload,
 		signing:   cfg.Signing,
+		sse:       cfg.sseHeaders(),
 	}
 	c.bufs.New = func() any { b := make([]byte, 256<<10); return &b }
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
@@ -222,7 +224,7 @@ func (c *Client) drain(body io.ReadCloser, w io.Writer) (int64, error) {
 // PutObject uploads size bytes of key's payload.
 func (c *Client) PutObject(ctx context.Context, bucket, key string, size int64) error {
 	resp, _, err := c.do(ctx, request{ //nolint:bodyclose // c.drain closes it
-		method: http.MethodPut, bucket: bucket, key: key, size: size,
+		method: http.MethodPut, bucket: bucket, key: key, size: size, header: c.sse,
 		body:    c.payload.Reader(key, 0, size),
 		getBody: func() io.Reader { return c.payload.Reader(key, 0, size) },
 	})

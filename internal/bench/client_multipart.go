@@ -16,7 +16,7 @@ import (
 
 // CreateMultipartUpload starts an upload and returns its ID.
 func (c *Client) CreateMultipartUpload(ctx context.Context, bucket, key string) (string, error) {
-	resp, _, err := c.do(ctx, request{method: http.MethodPost, bucket: bucket, key: key, query: "uploads="}) //nolint:bodyclose // c.drain closes it
+	resp, _, err := c.do(ctx, request{method: http.MethodPost, bucket: bucket, key: key, query: "uploads=", header: c.sse}) //nolint:bodyclose // c.drain closes it
 	if err != nil {
 		return "", err
 	}

@@ -35,6 +35,9 @@ type Config struct {
 	Bucket    string `json:"bucket"`     // "" → jog-bench-<random>, created and removed
 	Prefix    string `json:"prefix"`     // key prefix for every object the run writes
 	NoCleanup bool   `json:"no_cleanup"` // leave objects (and a created bucket) behind
+	// SSE asks for server-side encryption of every object written
+	// (x-amz-server-side-encryption: AES256 or aws:kms; "" for none).
+	SSE string `json:"sse,omitempty"`
 
 	Workload    string        `json:"workload"`
 	Size        SizeRange     `json:"size"`
@@ -140,6 +143,10 @@ func (c *Config) Validate() error {
 		return errors.New("region is required")
 	case !slices.Contains(Workloads, c.Workload):
 		return fmt.Errorf("unknown workload %q (want one of %s)", c.Workload, strings.Join(Workloads, ", "))
+	case c.SSE != "" && c.SSE != "AES256" && c.SSE != "aws:kms":
+		return fmt.Errorf("unknown --sse %q (want AES256 or aws:kms)", c.SSE)
+	case c.SSE == "aws:kms" && c.Verify:
+		return errors.New("--verify checks MD5 ETags, which SSE-KMS objects do not have: use --sse AES256")
 	case c.Size.Min < 0 || c.Size.Max < c.Size.Min:
 		return fmt.Errorf("invalid size %v", c.Size)
 	case c.Concurrency < 1:
@@ -241,4 +248,12 @@ func (m Mix) String() string {
 		parts[i] = e.Op + "=" + strconv.Itoa(e.Weight)
 	}
 	return strings.Join(parts, ",")
+}
+
+// sseHeaders are the headers that ask for c.SSE on a new object.
+func (c Config) sseHeaders() map[string]string {
+	if c.SSE == "" {
+		return nil
+	}
+	return map[string]string{"x-amz-server-side-encryption": c.SSE}
 }

@@ -129,3 +129,23 @@ func TestClientSpreadsOverEndpoints(t *testing.T) {
 		t.Errorf("hosts %v, want 5 each", seen)
 	}
 }
+
+func TestValidateSSE(t *testing.T) {
+	for _, tc := range []struct {
+		sse    string
+		verify bool
+		ok     bool
+	}{{"", true, true}, {"AES256", true, true}, {"aws:kms", false, true}, {"aws:kms", true, false}, {"aes256", false, false}} {
+		c := DefaultConfig()
+		c.Endpoint, c.AccessKey, c.SecretKey = "http://127.0.0.1:1", "a", "b"
+		c.SSE, c.Verify = tc.sse, tc.verify
+		if err := c.Validate(); (err == nil) != tc.ok {
+			t.Errorf("SSE %q verify %v: Validate() = %v, want ok %v", tc.sse, tc.verify, err, tc.ok)
+		}
+	}
+	c := DefaultConfig()
+	c.SSE = "AES256"
+	if h := c.sseHeaders(); h["x-amz-server-side-encryption"] != "AES256" {
+		t.Errorf("sseHeaders = %v", h)
+	}
+}
