@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/jogstore/jog/internal/blob/disk"
@@ -27,25 +26,9 @@ type sealTest struct {
 	b   *disk.Store
 	kms *kms.Builtin
 	dir string
-	log *syncLog
-}
-
-// syncLog keeps what a logger writes.
-type syncLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	// log is what the service logged, read by the goroutine whose reads
+	// log (the handler serialises its writes).
+	log *bytes.Buffer
 }
 
 // kmsKey is the named SSE-KMS key of newSealTest's KMS.
@@ -61,7 +44,7 @@ func newSealTest(t *testing.T, inlineMax int) *sealTest {
 	if _, err := k.Create(t.Context(), kmsKey, "test key"); err != nil {
 		t.Fatal(err)
 	}
-	log := &syncLog{}
+	log := &bytes.Buffer{}
 	s, b := newTestServiceIn(t, dir, slog.New(slog.NewTextHandler(log, nil)), Options{InlineMax: inlineMax, Keys: sse.NewKeys(k)})
 	return &sealTest{s: s, b: b, kms: k, dir: dir, log: log}
 }
