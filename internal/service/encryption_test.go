@@ -245,7 +245,8 @@ func (st *sealTest) multipart(t *testing.T, key string, req sse.Request, sizes .
 }
 
 // TestSSEMultipart: every part of an upload is sealed under its own key;
-// the object reads back whole and in ranges across parts and packages.
+// the object reads back whole and in ranges across parts and packages,
+// and one of a single empty part reads as empty.
 func TestSSEMultipart(t *testing.T) {
 	st := newSealTest(t, 4096)
 	for _, req := range sseModes() {
@@ -253,6 +254,11 @@ func TestSSEMultipart(t *testing.T) {
 		_, whole := st.multipart(t, key, req, MinPartSize, MinPartSize+1, 100<<10)
 		st.get(t, key, readKey(req), whole)
 		st.checkRanges(t, key, readKey(req), whole, MinPartSize, 2*MinPartSize+1)
+	}
+	for _, req := range append(sseModes(), sse.Request{}) { // one empty part: nothing stored
+		key := "mp-empty/" + req.Mode
+		_, whole := st.multipart(t, key, req, 0)
+		st.get(t, key, readKey(req), whole)
 	}
 }
 
