@@ -102,7 +102,7 @@ func (k *KMS) Close() error {
 	for range conns {
 		s := <-k.slots
 		if s.c != nil {
-			_ = s.c.Close()
+			closeClient(s.c)
 		}
 	}
 	return nil
@@ -134,11 +134,19 @@ func (k *KMS) roundTrip(ctx context.Context, payloads ...kmipgo.OperationPayload
 	}
 	items, err := s.c.Batch(ctx, payloads...)
 	if err != nil {
-		_ = s.c.Close()
+		closeClient(s.c)
 		s.c = nil
 		return nil, err
 	}
 	return items, nil
+}
+
+// closeClient closes c. A client whose own reconnection failed has no
+// connection left, and its Close then dereferences nil (kmip-go v0.8.1):
+// that panic is recovered, there is nothing to close.
+func closeClient(c *kmipclient.Client) {
+	defer func() { _ = recover() }()
+	_ = c.Close()
 }
 
 // unavailable is the error of a round trip that got no answer: ErrUnavailable

@@ -38,7 +38,8 @@ func refuses(t *testing.T, what string, plain []byte, err, want error) {
 	}
 }
 
-// TestKMIP drives a KMS against a real PyKMIP server.
+// TestKMIP drives a KMS against a real PyKMIP server (one for all the
+// subtests: PyKMIP is slow to start).
 func TestKMIP(t *testing.T) {
 	ctx := context.Background()
 	srv := kmiptest.Start(t)
@@ -115,6 +116,8 @@ func TestKMIP(t *testing.T) {
 		srv.CreateKey("tenant-pending", false) // created, never activated
 		refuses(t, "Status of a Pre-Active key", nil, k.Status(ctx, "tenant-pending"), kms.ErrDisabled)
 	})
+
+	t.Run("routed", func(t *testing.T) { testRouted(t, srv) })
 }
 
 // TestKMIPUnavailable: a server that is gone, or that does not answer,
@@ -167,12 +170,10 @@ func TestKMIPUnavailable(t *testing.T) {
 	check(open(t, silent), dk.Sealed)
 }
 
-// TestRouted: SSE-S3 data keys stay in the built-in KMS, others go to
+// testRouted: SSE-S3 data keys stay in the built-in KMS, others go to
 // KMIP, and each sealed key opens where it was sealed.
-func TestRouted(t *testing.T) {
+func testRouted(t *testing.T, srv *kmiptest.Server) {
 	ctx := context.Background()
-	srv := kmiptest.Start(t)
-	srv.CreateKey("tenant-a", true)
 	dir := t.TempDir()
 	b, err := kms.OpenDataDir(ctx, dir, "")
 	if err != nil {
