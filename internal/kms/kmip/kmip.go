@@ -202,7 +202,7 @@ func (k *KMS) GenerateDataKey(ctx context.Context, keyID string, ec kms.Context)
 		return kms.DataKey{}, unavailable(keyID, err)
 	}
 	if err := items[0].Err(); err != nil {
-		return kms.DataKey{}, k.refusedUse(ctx, keyID, uid, &items[0])
+		return kms.DataKey{}, refused(keyID, &items[0])
 	}
 	r, ok := items[0].ResponsePayload.(*payloads.EncryptResponsePayload)
 	if !ok || len(r.Data) != kms.DataKeySize || len(r.AuthenticatedEncryptionTag) != tagSize ||
@@ -210,19 +210,6 @@ func (k *KMS) GenerateDataKey(ctx context.Context, keyID string, ec kms.Context)
 		return kms.DataKey{}, unavailable(keyID, errors.New("the server's Encrypt answer is not a sealed data key"))
 	}
 	return kms.DataKey{Plaintext: plain, Sealed: seal(uid, nonce, r.AuthenticatedEncryptionTag, r.Data)}, nil
-}
-
-// refusedUse is the error of an Encrypt the server refused: ErrDisabled
-// when the key is no longer Active (the server refuses those), else what
-// refused says.
-func (k *KMS) refusedUse(ctx context.Context, keyID, uid string, item *kmipgo.ResponseBatchItem) error {
-	if item.ResultReason == kmipgo.ResultReasonPermissionDenied {
-		items, err := k.roundTrip(ctx, stateOf(uid))
-		if err == nil && items[0].Err() == nil && state(&items[0]) != kmipgo.StateActive {
-			return &kms.Error{Kind: kms.KindDisabled, KeyID: keyID}
-		}
-	}
-	return refused(keyID, item)
 }
 
 // Decrypt has the server check that the key that sealed sealed is still
