@@ -37,9 +37,10 @@ type Server struct {
 	// Log is the server's log file.
 	Log string
 
-	t    testing.TB
-	cmd  *exec.Cmd
-	exit chan error
+	t       testing.TB
+	cmd     *exec.Cmd
+	exit    chan error
+	stopped bool
 }
 
 // Start starts a PyKMIP server that the test's end stops; it skips the
@@ -90,6 +91,10 @@ database_path=%s
 	}
 	defer out.Close()
 	s.cmd.Stdout, s.cmd.Stderr = out, out
+	// A group of its own: PyKMIP forks helpers (a multiprocessing
+	// manager, a policy directory monitor) that outlive the main process
+	// when only it is signalled.
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -129,20 +134,25 @@ func (s *Server) logTail() string {
 	return string(b)
 }
 
-// Stop stops the server (SIGTERM, then SIGKILL) and waits for it; the
-// test's end calls it too.
+// Stop stops the server and its helper processes (SIGTERM to its
+// process group, SIGKILL after 30 s) and waits for it; the test's end
+// calls it too.
 func (s *Server) Stop() {
-	if s.cmd.ProcessState != nil {
+	if s.stopped {
 		return
 	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	s.stopped = true
+	pgid := -s.cmd.Process.Pid
+	_ = syscall.Kill(pgid, syscall.SIGTERM)
 	select {
 	case err := <-s.exit:
 		s.exit <- err
 	case <-time.After(30 * time.Second):
-		_ = s.cmd.Process.Kill()
+		_ = syscall.Kill(pgid, syscall.SIGKILL)
 		s.exit <- <-s.exit
 	}
+	// Helpers that ignored SIGTERM, or have not exited yet.
+	_ = syscall.Kill(pgid, syscall.SIGKILL)
 }
 
 // client is an operator's connection to the server.
