@@ -184,8 +184,8 @@ func (k *KMS) GenerateDataKey(ctx context.Context, keyID string, ec kms.Context)
 	if err != nil {
 		return kms.DataKey{}, err
 	}
-	if len(uid) > 255 {
-		return kms.DataKey{}, unavailable(keyID, errors.New("the key's Unique Identifier is longer than 255 bytes"))
+	if uid == "" || len(uid) > 255 {
+		return kms.DataKey{}, unavailable(keyID, fmt.Errorf("the key's Unique Identifier %q is empty or longer than 255 bytes", uid))
 	}
 	plain := make([]byte, kms.DataKeySize)
 	nonce := make([]byte, nonceSize)
