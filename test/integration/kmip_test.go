@@ -68,7 +68,32 @@ func TestSSEKMSOverKMIP(t *testing.T) {
 			t.Fatalf("GET %s: %d bytes, %v", key, len(got), err)
 		}
 	}
-	_, err := put("none", data, types.ServerSideEncryptionAwsKms, "no-such-key")
+	// A multipart upload under a KMIP key: its data key is sealed once, at
+	// CreateMultipartUpload.
+	mpu, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("kmip"), Key: aws.String("mp"),
+		ServerSideEncryption: types.ServerSideEncryptionAwsKms, SSEKMSKeyId: aws.String("tenant-b")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := itest.RandBytes(40, 6<<20)
+	var parts []types.CompletedPart
+	for i, p := range [][]byte{whole[:5<<20], whole[5<<20:]} {
+		n := aws.Int32(int32(i + 1))
+		up, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String("kmip"), Key: aws.String("mp"), UploadId: mpu.UploadId,
+			PartNumber: n, Body: bytes.NewReader(p)})
+		if err != nil {
+			t.Fatalf("UploadPart %d: %v", i+1, err)
+		}
+		parts = append(parts, types.CompletedPart{ETag: up.ETag, PartNumber: n})
+	}
+	if _, err := c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String("kmip"), Key: aws.String("mp"),
+		UploadId: mpu.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := get("mp"); err != nil || !bytes.Equal(got, whole) {
+		t.Fatalf("GET mp: %d bytes, %v", len(got), err)
+	}
+	_, err = put("none", data, types.ServerSideEncryptionAwsKms, "no-such-key")
 	itest.WantErr(t, err, http.StatusBadRequest, "KMS.NotFoundException")
 
 	kmipSrv.Deactivate(uidA)
