@@ -11,6 +11,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/kisielk/errcheck v1.30.0
 	github.com/nats-io/nats.go v1.44.0
+	github.com/ovh/kmip-go v0.8.1
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.73.1

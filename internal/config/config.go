@@ -16,6 +16,7 @@ import (
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/kms"
+	"github.com/jogstore/jog/internal/kms/kmip"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/notify/queue"
 	"github.com/jogstore/jog/internal/replicate"
@@ -158,6 +159,9 @@ type Config struct {
 	ConsoleSession time.Duration
 	// Notify are the settings of bucket event notifications (notify.go).
 	Notify Notify
+	// KMIP is the external KMS of SSE-KMS keys (kms.go); no Endpoint: the
+	// built-in KMS holds them.
+	KMIP kmip.Config
 
 	envErrs []error // JOG_* values BindFlags could not parse
 	layers  *Layers // where each setting came from, once ApplyFile ran
@@ -200,7 +204,7 @@ func Default() Config {
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
 		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
 		Console: true, ConsoleSession: console.DefaultSession,
-		Notify: Notify{QueueMax: queue.DefaultMaxBytes}}
+		Notify: Notify{QueueMax: queue.DefaultMaxBytes}, KMIP: kmip.Config{Timeout: kmip.DefaultTimeout}}
 }
 
 // MaxAnonymousRequests is how many of MaxRequests the requests not
@@ -351,6 +355,7 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, c.validateConsole()...)
 	errs = append(errs, c.validateNotify()...)
+	errs = append(errs, c.validateKMIP()...)
 	return errors.Join(errs...)
 }
 

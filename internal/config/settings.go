@@ -95,7 +95,7 @@ func (c *Config) settings() []setting {
 		{name: "console-addr", ptr: &c.ConsoleAddr, usage: "address of the web console's own listener, an origin apart from the objects'; empty: --addr's host at its port + 1 (:9001 beside :9000); " + ConsoleSame + ": at /console/ on the S3 port instead"},
 		{name: "console-s3-url", ptr: &c.ConsoleS3URL, usage: "the S3 endpoint the console's share links, downloads and previews name, e.g. https://s3.example.com behind a proxy (empty: the console's host name at the S3 port)"},
 		{name: "console-session", ptr: &c.ConsoleSession, usage: "how long a console sign-in lasts (15m to 36h)"},
-	}, c.Notify.settings()...)
+	}, append(c.Notify.settings(), kmipSettings(&c.KMIP)...)...)
 }
 
 // The replica's keys (Config.Replicate.AccessKey, SecretKey) come

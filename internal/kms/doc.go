@@ -4,7 +4,9 @@
 //   - KMS, the interface a key management service implements: seal a fresh
 //     32-byte data key under a named key (GenerateDataKey), open it again
 //     (Decrypt), and say whether a key can be used (Status). The built-in
-//     service implements it; an external one (KMIP) can later.
+//     service implements it, and so does internal/kms/kmip (keys in a
+//     KMIP server); Routed keeps SSE-S3 on the built-in one and sends
+//     SSE-KMS key IDs to the external one.
 //   - Builtin, the built-in service: named keys (create, list, describe,
 //     enable, disable), each with versions (Rotate adds one; Rewrap moves a
 //     sealed data key to the newest version without changing the data

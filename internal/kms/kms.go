@@ -74,6 +74,10 @@ func ObjectContext(bucket, key string, client Context) Context {
 	return ec
 }
 
+// AppendContext appends ec's pairs as appendContext does: the form an
+// external KMS binds into the data keys it seals.
+func AppendContext(b []byte, ec Context) []byte { return appendContext(b, ec) }
+
 // appendContext appends ec's pairs in a form that no other context shares:
 // the count, then each key and value length-prefixed, keys sorted.
 func appendContext(b []byte, ec Context) []byte {

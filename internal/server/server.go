@@ -141,7 +141,11 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 	if err != nil {
 		return p, fmt.Errorf("kms: %w", err)
 	}
-	opts.Keys = sse.NewKeys(builtin)
+	km, err := s.withKMIP(ctx, builtin)
+	if err != nil {
+		return p, err
+	}
+	opts.Keys = sse.NewKeys(km)
 	if stores.Shared { // other gateways' orphan sweeps spare blobs younger than blob.Grace
 		opts.CommitWithin = blob.Grace / 2
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/kms/kmip"
 	"github.com/jogstore/jog/internal/notify/target"
 	"github.com/jogstore/jog/internal/replicate"
 	"github.com/jogstore/jog/internal/storage"
@@ -81,6 +82,10 @@ var startFaults = []startFault{
 		ln.Close()
 		c.Replicate = replicate.Target{URL: "s3://replica/jog", Endpoint: "http://" + ln.Addr().String(), Region: "us-east-1",
 			AccessKey: "replica-access", SecretKey: "replica-secret"}
+	}},
+	{step: "kmip", want: "--kms-kmip-endpoint", config: func(t *testing.T, c *config.Config) {
+		missing := filepath.Join(t.TempDir(), "missing.pem")
+		c.KMIP = kmip.Config{Endpoint: "127.0.0.1:5696", Cert: missing, Key: missing, Timeout: time.Second}
 	}},
 }
 
