@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/jogstore/jog/internal/kms"
 	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
@@ -95,7 +96,7 @@ func TestConsoleEncryption(t *testing.T) {
 		for key, in := range map[string]*s3.PutObjectInput{
 			"plain.txt": {ServerSideEncryption: ""},
 			"s3.txt":    {ServerSideEncryption: types.ServerSideEncryptionAes256},
-			"kms.txt":   {ServerSideEncryption: types.ServerSideEncryptionAwsKms, SSEKMSKeyId: aws.String("console-key")},
+			"kms.txt":   {ServerSideEncryption: types.ServerSideEncryptionAwsKms}, // the default key
 		} {
 			in.Bucket, in.Key, in.Body = aws.String("enc"), aws.String(key), strings.NewReader("hello, "+key)
 			if _, err := c.PutObject(ctx, in); err != nil {
@@ -104,7 +105,7 @@ func TestConsoleEncryption(t *testing.T) {
 		}
 		p.signIn(testutil.AccessKey, testutil.SecretKey)
 		for key, want := range map[string][2]string{
-			"plain.txt": {"None", ""}, "s3.txt": {"SSE-S3 (AES256)", ""}, "kms.txt": {"SSE-KMS", "console-key"},
+			"plain.txt": {"None", ""}, "s3.txt": {"SSE-S3 (AES256)", ""}, "kms.txt": {"SSE-KMS", kms.SSES3KeyID},
 		} {
 			openObject(p, "enc", "", key)
 			if got := p.text(hook("detail-encryption")); got != want[0] {
