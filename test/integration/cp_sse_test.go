@@ -6,7 +6,6 @@ package integration
 
 import (
 	"context"
-	"crypto/md5"
 	"encoding/base64"
 	"net/http"
 	"os"
@@ -21,22 +20,6 @@ import (
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
-// ssecKey is an SSE-C key for seed: its base64 (as --sse-c takes it) and
-// the SDK options that send it.
-func ssecKey(seed byte) (string, func(*s3.GetObjectInput)) {
-	key := make([]byte, 32)
-	for i := range key {
-		key[i] = seed + byte(i)
-	}
-	b64 := base64.StdEncoding.EncodeToString(key)
-	sum := md5.Sum(key)
-	return b64, func(in *s3.GetObjectInput) {
-		in.SSECustomerAlgorithm = aws.String("AES256")
-		in.SSECustomerKey = aws.String(b64)
-		in.SSECustomerKeyMD5 = aws.String(base64.StdEncoding.EncodeToString(sum[:]))
-	}
-}
-
 // TestCpSSEC: jog cp --sse-c writes SSE-C objects (the key on the PUT,
 // CreateMultipartUpload, every UploadPart and the completion) that the
 // SDK reads only with that key, reads them back with it, and copies them
@@ -45,11 +28,11 @@ func ssecKey(seed byte) (string, func(*s3.GetObjectInput)) {
 func TestCpSSEC(t *testing.T) {
 	srv, c := itest.StartBucket(t, "cpb", testutil.WithTLS(t))
 	ctx := context.Background()
-	key, withKey := ssecKey(1)
-	key2, withKey2 := ssecKey(2)
+	k1, k2 := newSSECKey(1), newSSECKey(2)
+	key, withKey, withKey2 := k1.b64, k1.get, k2.get
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "key2")
-	raw, _ := base64.StdEncoding.DecodeString(key2)
+	raw, _ := base64.StdEncoding.DecodeString(k2.b64)
 	if err := os.WriteFile(keyFile, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +102,7 @@ func TestCpSSE(t *testing.T) {
 			src := filepath.Join(dir, tc.name)
 			writeFile(t, src, data)
 			mustCp(t, srv.URL, "--sse", tc.sse, src, "s3://cpb/enc/"+tc.name)
-			wantSSE(t, c, "cpb", "enc/"+tc.name, tc.sse)
+			wantStoredSSE(t, c, "cpb", "enc/"+tc.name, tc.sse)
 			wantObject(t, c, "cpb", "enc/"+tc.name, data)
 			wantFullCRC(t, c, "cpb", "enc/"+tc.name, data)
 			down := filepath.Join(dir, tc.name+".down")
@@ -128,17 +111,17 @@ func TestCpSSE(t *testing.T) {
 
 			// A plain object copied in the server with --sse aws:kms.
 			mustCp(t, srv.URL, src, "s3://cpb/plain/"+tc.name)
-			wantSSE(t, c, "cpb", "plain/"+tc.name, "")
+			wantStoredSSE(t, c, "cpb", "plain/"+tc.name, "")
 			mustCp(t, srv.URL, "--sse", "aws:kms", "s3://cpb/plain/"+tc.name, "s3://cpb/copied/"+tc.name)
-			wantSSE(t, c, "cpb", "copied/"+tc.name, "aws:kms")
+			wantStoredSSE(t, c, "cpb", "copied/"+tc.name, "aws:kms")
 			wantObject(t, c, "cpb", "copied/"+tc.name, data)
 		})
 	}
 }
 
-// wantSSE asserts the x-amz-server-side-encryption HEAD answers for key
+// wantStoredSSE asserts the x-amz-server-side-encryption HEAD answers for key
 // ("": none).
-func wantSSE(t *testing.T, c *s3.Client, bucket, key, want string) {
+func wantStoredSSE(t *testing.T, c *s3.Client, bucket, key, want string) {
 	t.Helper()
 	out, err := c.HeadObject(context.Background(), &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 	if err != nil {
