@@ -34,7 +34,9 @@ Encryption at rest, as the AWS CLI asks for it: --sse AES256 (SSE-S3) or
 --sse-c KEY for an object kept under your own key (SSE-C: sent on every
 request that writes or reads it, uploads and downloads alike), and
 --sse-c-copy-source KEY for an SSE-C source of an s3:// to s3:// copy. KEY
-is the 32-byte key's base64, or @FILE (the 32 bytes, or their base64).
+is the 32-byte key's base64, or @FILE (the 32 bytes, or their base64):
+prefer @FILE, as a key on the command line is visible to every local user
+in ps.
 The server refuses SSE-C over plain HTTP: use an https:// endpoint.
 
 Flags:
