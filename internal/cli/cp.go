@@ -29,6 +29,16 @@ MD5 ETag, written to a temporary file renamed only when it matches).
 An interrupted multipart upload is kept; the same command with --resume
 finishes it, re-sending only the parts that are missing or differ.
 
+Encryption at rest, as the AWS CLI asks for it: --sse AES256 (SSE-S3) or
+--sse aws:kms [--sse-kms-key-id ID] (SSE-KMS) for what is written;
+--sse-c KEY for an object kept under your own key (SSE-C: sent on every
+request that writes or reads it, uploads and downloads alike), and
+--sse-c-copy-source KEY for an SSE-C source of an s3:// to s3:// copy. KEY
+is the 32-byte key's base64, or @FILE (the 32 bytes, or their base64):
+prefer @FILE, as a key on the command line is visible to every local user
+in ps.
+The server refuses SSE-C over plain HTTP: use an https:// endpoint.
+
 Flags:
 `
 
@@ -48,6 +58,7 @@ func runCp(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.Streams, "streams", cp.DefaultStreams, "requests in flight at once (parts, ranges, files)")
 	fs.BoolVar(&opts.Resume, "resume", false, "finish an interrupted upload of the same key, keeping its parts whose size and CRC64NVME match the file")
 	fs.BoolVar(&opts.NoFsync, "no-fsync", false, "do not fsync a downloaded file before renaming it into place")
+	bindEncryption(fs, &opts.Encryption)
 	fs.BoolVar(&recursive, "r", false, "copy a directory tree or a key prefix")
 	fs.BoolVar(&recursive, "recursive", false, "same as -r")
 	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
@@ -82,6 +93,10 @@ func cpRun(ctx context.Context, cfg cp.ClientConfig, opts cp.Options, src, dst c
 		fmt.Fprintln(stderr, "jog cp: --part-size must be at least 5MiB")
 		return 2
 	}
+	if err := opts.Encryption.Check(); err != nil {
+		fmt.Fprintln(stderr, "jog cp:", err)
+		return 2
+	}
 	cfg.Conns = max(opts.Streams, 1)
 	c, err := cp.NewClient(cfg)
 	if err != nil {
@@ -100,4 +115,18 @@ func cpRun(ctx context.Context, cfg cp.ClientConfig, opts cp.Options, src, dst c
 		return 1
 	}
 	return 0
+}
+
+// bindEncryption binds the AWS CLI's encryption flags to e.
+func bindEncryption(fs *flag.FlagSet, e *cp.Encryption) {
+	fs.StringVar(&e.SSE, "sse", "", "encrypt what is written: AES256 (SSE-S3) or aws:kms (SSE-KMS); default: the bucket's default encryption")
+	fs.StringVar(&e.KMSKeyID, "sse-kms-key-id", "", "the SSE-KMS key (with --sse aws:kms; default: the server's default key)")
+	fs.Func("sse-c", "SSE-C: the customer key (base64, or @FILE) of the objects written and of those read", func(v string) (err error) {
+		e.CustomerKey, err = cp.ParseCustomerKey(v)
+		return err
+	})
+	fs.Func("sse-c-copy-source", "SSE-C: the customer key (base64, or @FILE) of an s3:// to s3:// copy's source", func(v string) (err error) {
+		e.SourceCustomerKey, err = cp.ParseCustomerKey(v)
+		return err
+	})
 }

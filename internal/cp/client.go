@@ -190,13 +190,17 @@ type ObjectInfo struct {
 	// value, a COMPOSITE one with its "-N"), when the server sent one.
 	Algorithm, Checksum, ChecksumType string
 	PartsCount                        int // x-amz-mp-parts-count (HEAD with partNumber)
+	// Encryption is how the server keeps the object: "AES256", "aws:kms",
+	// "SSE-C" (a customer key), or "" (as sent).
+	Encryption string
 }
 
 // Head returns key's size, ETag and stored checksum (x-amz-checksum-mode:
 // ENABLED). part > 0 asks about that part, which also answers the number
-// of parts.
-func (c *Client) Head(ctx context.Context, bucket, key string, part int) (ObjectInfo, error) {
+// of parts. ck is the object's SSE-C key (nil: none).
+func (c *Client) Head(ctx context.Context, bucket, key string, part int, ck []byte) (ObjectInfo, error) {
 	r := request{method: http.MethodHead, bucket: bucket, key: key, header: http.Header{"X-Amz-Checksum-Mode": {"ENABLED"}}}
+	customerHeaders(r.header, ssecPrefix, ck)
 	if part > 0 {
 		r.query = url.Values{"partNumber": {strconv.Itoa(part)}}
 	}
@@ -214,6 +218,10 @@ func (c *Client) Head(ctx context.Context, bucket, key string, part int) (Object
 func objectInfo(h http.Header) ObjectInfo {
 	info := ObjectInfo{ETag: strings.Trim(h.Get("ETag"), `"`), ChecksumType: h.Get("X-Amz-Checksum-Type")}
 	info.PartsCount, _ = strconv.Atoi(h.Get("X-Amz-Mp-Parts-Count"))
+	info.Encryption = h.Get(sseHeader)
+	if h.Get(ssecPrefix+"Algorithm") != "" {
+		info.Encryption = "SSE-C"
+	}
 	for _, a := range algorithms {
 		if v := h.Get(a.HeaderName()); v != "" {
 			info.Algorithm, info.Checksum = string(a), v
@@ -225,9 +233,11 @@ func objectInfo(h http.Header) ObjectInfo {
 
 // GetRange is one GET: bytes [off, off+n) (n < 0: the whole object), or
 // part when part > 0. ifMatch (an ETag) makes the server refuse with 412 if
-// the object changed since it was learnt. The caller closes the body.
-func (c *Client) GetRange(ctx context.Context, bucket, key, ifMatch string, off, n int64, part int) (*http.Response, error) {
+// the object changed since it was learnt; ck is the object's SSE-C key
+// (nil: none). The caller closes the body.
+func (c *Client) GetRange(ctx context.Context, bucket, key, ifMatch string, off, n int64, part int, ck []byte) (*http.Response, error) {
 	h := http.Header{"X-Amz-Checksum-Mode": {"ENABLED"}}
+	customerHeaders(h, ssecPrefix, ck)
 	if ifMatch != "" {
 		h.Set("If-Match", `"`+ifMatch+`"`)
 	}
@@ -242,9 +252,10 @@ func (c *Client) GetRange(ctx context.Context, bucket, key, ifMatch string, off,
 }
 
 // Put uploads one object of size bytes from body with its CRC64NVME
-// (base64) and returns the answer's headers.
-func (c *Client) Put(ctx context.Context, bucket, key string, body func() (io.ReadCloser, error), size int64, crc string) (http.Header, error) {
+// (base64), encrypted as enc asks, and returns the answer's headers.
+func (c *Client) Put(ctx context.Context, bucket, key string, body func() (io.ReadCloser, error), size int64, crc string, enc Encryption) (http.Header, error) {
 	h := http.Header{}
+	enc.create(h)
 	h.Set(uploadAlgorithm.HeaderName(), crc)
 	return c.doXML(ctx, request{method: http.MethodPut, bucket: bucket, key: key, header: h, body: body, size: size, data: true}, nil)
 }

@@ -14,9 +14,10 @@ import (
 )
 
 // CreateUpload starts a multipart upload with FULL_OBJECT CRC64NVME
-// checksums and returns its ID.
-func (c *Client) CreateUpload(ctx context.Context, bucket, key string) (string, error) {
+// checksums, encrypted as enc asks, and returns its ID.
+func (c *Client) CreateUpload(ctx context.Context, bucket, key string, enc Encryption) (string, error) {
 	h := http.Header{"X-Amz-Checksum-Algorithm": {string(uploadAlgorithm)}, "X-Amz-Checksum-Type": {"FULL_OBJECT"}}
+	enc.create(h)
 	var x struct {
 		UploadID string `xml:"UploadId"`
 	}
@@ -30,9 +31,11 @@ func (c *Client) CreateUpload(ctx context.Context, bucket, key string) (string, 
 }
 
 // UploadPart uploads part n (1-based) of size bytes from body with its
-// CRC64NVME and returns the part's ETag.
-func (c *Client) UploadPart(ctx context.Context, bucket, key, uploadID string, n int, body func() (io.ReadCloser, error), size int64, crc string) (string, error) {
+// CRC64NVME and returns the part's ETag; ck is the upload's SSE-C key
+// (nil: none), which S3 wants with every part.
+func (c *Client) UploadPart(ctx context.Context, bucket, key, uploadID string, n int, body func() (io.ReadCloser, error), size int64, crc string, ck []byte) (string, error) {
 	h := http.Header{}
+	customerHeaders(h, ssecPrefix, ck)
 	h.Set(uploadAlgorithm.HeaderName(), crc)
 	q := url.Values{"partNumber": {strconv.Itoa(n)}, "uploadId": {uploadID}}
 	hdr, err := c.doXML(ctx, request{method: http.MethodPut, bucket: bucket, key: key, query: q, header: h, body: body, size: size, data: true}, nil)
@@ -64,8 +67,10 @@ type CompleteResult struct {
 }
 
 // Complete completes an upload from parts (in part-number order) and asks
-// the server to check the whole object's CRC64NVME, crc, and size.
-func (c *Client) Complete(ctx context.Context, bucket, key, uploadID string, parts []Part, crc string, size int64) (CompleteResult, error) {
+// the server to check the whole object's CRC64NVME, crc, and size; ck is
+// the upload's SSE-C key (nil: none), which S3 wants when the upload has
+// a checksum, as jog cp's have.
+func (c *Client) Complete(ctx context.Context, bucket, key, uploadID string, parts []Part, crc string, size int64, ck []byte) (CompleteResult, error) {
 	var b strings.Builder
 	b.WriteString(`<CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">`)
 	for _, p := range parts {
@@ -76,6 +81,7 @@ func (c *Client) Complete(ctx context.Context, bucket, key, uploadID string, par
 	body := b.String()
 	h := http.Header{"X-Amz-Checksum-Type": {"FULL_OBJECT"}, "X-Amz-Mp-Object-Size": {strconv.FormatInt(size, 10)}}
 	h.Set(uploadAlgorithm.HeaderName(), crc)
+	customerHeaders(h, ssecPrefix, ck)
 	var res CompleteResult
 	_, err := c.doXML(ctx, request{method: http.MethodPost, bucket: bucket, key: key, query: url.Values{"uploadId": {uploadID}}, header: h,
 		body: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(body)), nil }, size: int64(len(body))}, &res)
@@ -124,9 +130,12 @@ func (c *Client) Uploads(ctx context.Context, bucket, key string) ([]Upload, err
 	}
 }
 
-// Parts lists an upload's parts.
-func (c *Client) Parts(ctx context.Context, bucket, key, uploadID string) ([]Part, error) {
+// Parts lists an upload's parts; ck is the upload's SSE-C key (nil:
+// none).
+func (c *Client) Parts(ctx context.Context, bucket, key, uploadID string, ck []byte) ([]Part, error) {
 	q := url.Values{"uploadId": {uploadID}, "max-parts": {"1000"}}
+	h := http.Header{}
+	customerHeaders(h, ssecPrefix, ck)
 	var out []Part
 	for {
 		var x struct {
@@ -134,7 +143,7 @@ func (c *Client) Parts(ctx context.Context, bucket, key, uploadID string) ([]Par
 			IsTruncated          bool   `xml:"IsTruncated"`
 			NextPartNumberMarker int    `xml:"NextPartNumberMarker"`
 		}
-		if _, err := c.doXML(ctx, request{method: http.MethodGet, bucket: bucket, key: key, query: q}, &x); err != nil {
+		if _, err := c.doXML(ctx, request{method: http.MethodGet, bucket: bucket, key: key, query: q, header: h}, &x); err != nil {
 			return nil, err
 		}
 		out = append(out, x.Parts...)

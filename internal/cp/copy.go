@@ -23,9 +23,12 @@ func copySource(bucket, key string) string {
 
 // copyObject copies src to dst in the server (CopyObject) with the
 // destination's CRC64NVME computed over the copy; rng "bytes=a-b" with
-// part > 0 copies that range as part of an upload (UploadPartCopy).
-func (c *Client) copyObject(ctx context.Context, srcBucket, srcKey, ifMatch, bucket, key string, part int, uploadID, rng string) (copyResult, error) {
+// part > 0 copies that range as part of an upload (UploadPartCopy). enc
+// gives the source's SSE-C key and the destination's encryption (an
+// UploadPartCopy sends only its SSE-C key: the upload has the rest).
+func (c *Client) copyObject(ctx context.Context, srcBucket, srcKey, ifMatch, bucket, key string, part int, uploadID, rng string, enc Encryption) (copyResult, error) {
 	h := http.Header{"X-Amz-Copy-Source": {copySource(srcBucket, srcKey)}}
+	customerHeaders(h, ssecCopyPrefix, enc.SourceCustomerKey)
 	if ifMatch != "" {
 		h.Set("X-Amz-Copy-Source-If-Match", `"`+ifMatch+`"`)
 	}
@@ -35,8 +38,10 @@ func (c *Client) copyObject(ctx context.Context, srcBucket, srcKey, ifMatch, buc
 	if part > 0 {
 		r.query = url.Values{"partNumber": {strconv.Itoa(part)}, "uploadId": {uploadID}}
 		h.Set("X-Amz-Copy-Source-Range", rng)
+		customerHeaders(h, ssecPrefix, enc.CustomerKey)
 	} else {
 		h.Set("X-Amz-Checksum-Algorithm", string(uploadAlgorithm))
+		enc.create(h)
 	}
 	var res copyResult
 	_, err := c.doXML(ctx, r, &res)
@@ -50,7 +55,8 @@ func (c *Client) copyObject(ctx context.Context, srcBucket, srcKey, ifMatch, buc
 // computes, is compared with the source's when the source has a
 // FULL_OBJECT CRC64NVME.
 func (cp *Copier) ServerCopy(ctx context.Context, src, dst Location) error {
-	info, err := cp.c.Head(ctx, src.Bucket, src.Key, 0)
+	enc := cp.opts.Encryption
+	info, err := cp.c.Head(ctx, src.Bucket, src.Key, 0, enc.SourceCustomerKey)
 	if err != nil {
 		return fmt.Errorf("HEAD %s: %w", src, err)
 	}
@@ -66,7 +72,7 @@ func (cp *Copier) ServerCopy(ctx context.Context, src, dst Location) error {
 	if info.Size <= partSize {
 		var res copyResult
 		err := cp.requests(ctx, 1, func(ctx context.Context, _ int) (err error) {
-			res, err = cp.c.copyObject(ctx, src.Bucket, src.Key, info.ETag, dst.Bucket, dst.Key, 0, "", "")
+			res, err = cp.c.copyObject(ctx, src.Bucket, src.Key, info.ETag, dst.Bucket, dst.Key, 0, "", "", enc)
 			return err
 		})
 		if err != nil {
@@ -86,7 +92,8 @@ func (cp *Copier) ServerCopy(ctx context.Context, src, dst Location) error {
 // multipartCopy copies an object part by part and returns the
 // completed object's CRC64NVME.
 func (cp *Copier) multipartCopy(ctx context.Context, src, dst Location, info ObjectInfo, partSize int64) (string, error) {
-	uploadID, err := cp.c.CreateUpload(ctx, dst.Bucket, dst.Key)
+	enc := cp.opts.Encryption
+	uploadID, err := cp.c.CreateUpload(ctx, dst.Bucket, dst.Key, enc)
 	if err != nil {
 		return "", fmt.Errorf("CreateMultipartUpload %s: %w", dst, err)
 	}
@@ -95,7 +102,7 @@ func (cp *Copier) multipartCopy(ctx context.Context, src, dst Location, info Obj
 	err = cp.requests(ctx, len(secs), func(ctx context.Context, i int) error {
 		s := secs[i]
 		rng := "bytes=" + strconv.FormatInt(s.Off, 10) + "-" + strconv.FormatInt(s.Off+s.Size-1, 10)
-		res, err := cp.c.copyObject(ctx, src.Bucket, src.Key, info.ETag, dst.Bucket, dst.Key, s.Number, uploadID, rng)
+		res, err := cp.c.copyObject(ctx, src.Bucket, src.Key, info.ETag, dst.Bucket, dst.Key, s.Number, uploadID, rng, enc)
 		if err != nil {
 			return fmt.Errorf("UploadPartCopy %s #%d: %w", dst, s.Number, err)
 		}
@@ -114,7 +121,7 @@ func (cp *Copier) multipartCopy(ctx context.Context, src, dst Location, info Obj
 	if err != nil {
 		return "", err
 	}
-	res, err := cp.c.Complete(ctx, dst.Bucket, dst.Key, uploadID, parts, full, info.Size)
+	res, err := cp.c.Complete(ctx, dst.Bucket, dst.Key, uploadID, parts, full, info.Size, enc.CustomerKey)
 	if err != nil {
 		return "", fmt.Errorf("CompleteMultipartUpload %s: %w", dst, err)
 	}

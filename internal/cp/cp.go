@@ -26,6 +26,9 @@ type Options struct {
 	Resume bool
 	// NoFsync skips the fsync of a downloaded file before its rename.
 	NoFsync bool
+	// Encryption is the server-side encryption of the objects written, and
+	// the SSE-C keys of the objects read.
+	Encryption Encryption
 	// Progress counts the bytes (nil: none).
 	Progress *Progress
 	// Log receives notices: an upload kept for --resume, an object that

@@ -19,9 +19,14 @@ import (
 // directory tree or a key prefix, copied file by file under dst, up to
 // Streams files at once sharing the Streams request slots.
 func (cp *Copier) Copy(ctx context.Context, src, dst Location, recursive bool) error {
+	enc := cp.opts.Encryption
 	switch {
 	case !src.IsS3() && !dst.IsS3():
 		return fmt.Errorf("one side must be s3://bucket/key: got %s and %s", src, dst)
+	case !dst.IsS3() && (enc.SSE != "" || enc.KMSKeyID != ""):
+		return errors.New("--sse and --sse-kms-key-id apply to what is written to S3; a download needs no more than --sse-c for an SSE-C object")
+	case enc.SourceCustomerKey != nil && !(src.IsS3() && dst.IsS3()):
+		return errors.New("--sse-c-copy-source is the source's key of a copy from s3:// to s3://; a download takes --sse-c")
 	case src.IsS3() && dst.IsS3():
 		return cp.copyS3(ctx, src, dst, recursive)
 	case recursive && dst.IsS3():
@@ -45,14 +50,15 @@ func (cp *Copier) Copy(ctx context.Context, src, dst Location, recursive bool) e
 	if st, err := os.Stat(out); (err == nil && st.IsDir()) || strings.HasSuffix(out, string(os.PathSeparator)) {
 		out = filepath.Join(out, path.Base(src.Key))
 	}
-	cp.countObject(ctx, src)
+	cp.countObject(ctx, src, cp.opts.Encryption.CustomerKey)
 	return cp.Download(ctx, src.Bucket, src.Key, out)
 }
 
-// countObject adds the size of the object at l to the progress total.
-func (cp *Copier) countObject(ctx context.Context, l Location) {
+// countObject adds the size of the object at l (SSE-C key ck, nil: none)
+// to the progress total.
+func (cp *Copier) countObject(ctx context.Context, l Location, ck []byte) {
 	if cp.opts.Progress != nil {
-		if info, err := cp.c.Head(ctx, l.Bucket, l.Key, 0); err == nil {
+		if info, err := cp.c.Head(ctx, l.Bucket, l.Key, 0, ck); err == nil {
 			cp.opts.Progress.AddTotal(info.Size)
 		}
 	}
@@ -68,7 +74,7 @@ func (cp *Copier) copyS3(ctx context.Context, src, dst Location, recursive bool)
 		if dst.Key == "" || strings.HasSuffix(dst.Key, "/") {
 			dst.Key += path.Base(src.Key)
 		}
-		cp.countObject(ctx, src)
+		cp.countObject(ctx, src, cp.opts.Encryption.SourceCustomerKey)
 		return cp.ServerCopy(ctx, src, dst)
 	}
 	src.Key, dst.Key = dirPrefix(src.Key), dirPrefix(dst.Key)

@@ -28,7 +28,7 @@ type rangeJob struct {
 // dst, renamed to dst once the bytes match the object's checksum (or MD5
 // ETag). On any error no dst is left.
 func (cp *Copier) Download(ctx context.Context, bucket, key, dst string) error {
-	info, err := cp.c.Head(ctx, bucket, key, 0)
+	info, err := cp.c.Head(ctx, bucket, key, 0, cp.opts.Encryption.CustomerKey)
 	if err != nil {
 		return fmt.Errorf("HEAD %s: %w", key, err)
 	}
@@ -114,7 +114,7 @@ func downloadJobs(e expectation, size, partSize int64) []rangeJob {
 // algorithm, and returns their digest, offset and count. A part's own checksum,
 // when the server sends it, is checked here.
 func (cp *Copier) fetch(ctx context.Context, bucket, key string, info ObjectInfo, e expectation, j rangeJob, f *os.File) (sum []byte, off, n int64, err error) {
-	resp, err := cp.c.GetRange(ctx, bucket, key, info.ETag, j.off, j.size, j.part)
+	resp, err := cp.c.GetRange(ctx, bucket, key, info.ETag, j.off, j.size, j.part, cp.opts.Encryption.CustomerKey)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("GET %s: %w", key, err)
 	}

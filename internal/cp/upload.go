@@ -50,7 +50,7 @@ func (cp *Copier) put(ctx context.Context, f *os.File, st os.FileInfo, bucket, k
 		if crc, err = cp.crc(f, 0, size); err != nil {
 			return err
 		}
-		hdr, err = cp.c.Put(ctx, bucket, key, opener(f.Name(), 0, size), size, crc)
+		hdr, err = cp.c.Put(ctx, bucket, key, opener(f.Name(), 0, size), size, crc, cp.opts.Encryption)
 		return err
 	})
 	if err != nil {
@@ -72,7 +72,7 @@ func (cp *Copier) multipart(ctx context.Context, f *os.File, st os.FileInfo, buc
 		return err
 	}
 	if uploadID == "" {
-		if uploadID, err = cp.c.CreateUpload(ctx, bucket, key); err != nil {
+		if uploadID, err = cp.c.CreateUpload(ctx, bucket, key, cp.opts.Encryption); err != nil {
 			return fmt.Errorf("CreateMultipartUpload %s: %w", key, err)
 		}
 	} else {
@@ -91,7 +91,7 @@ func (cp *Copier) multipart(ctx context.Context, f *os.File, st os.FileInfo, buc
 			cp.opts.Progress.skip(s.Size)
 			return nil
 		}
-		if parts[i].ETag, err = cp.c.UploadPart(ctx, bucket, key, uploadID, s.Number, opener(f.Name(), s.Off, s.Size), s.Size, crc); err != nil {
+		if parts[i].ETag, err = cp.c.UploadPart(ctx, bucket, key, uploadID, s.Number, opener(f.Name(), s.Off, s.Size), s.Size, crc, cp.opts.Encryption.CustomerKey); err != nil {
 			return fmt.Errorf("UploadPart %s #%d: %w", key, s.Number, err)
 		}
 		cp.opts.Progress.add(s.Size)
@@ -108,7 +108,7 @@ func (cp *Copier) multipart(ctx context.Context, f *os.File, st os.FileInfo, buc
 	if err != nil {
 		return err
 	}
-	res, err := cp.c.Complete(ctx, bucket, key, uploadID, parts, full, size)
+	res, err := cp.c.Complete(ctx, bucket, key, uploadID, parts, full, size, cp.opts.Encryption.CustomerKey)
 	if err != nil {
 		return fmt.Errorf("CompleteMultipartUpload %s: %w", key, err)
 	}
@@ -139,7 +139,7 @@ func (cp *Copier) findUpload(ctx context.Context, bucket, key string, size, part
 		return "", nil, partSize, nil
 	}
 	newest := slices.MaxFunc(ups, func(a, b Upload) int { return a.Initiated.Compare(b.Initiated) })
-	list, err := cp.c.Parts(ctx, bucket, key, newest.UploadID)
+	list, err := cp.c.Parts(ctx, bucket, key, newest.UploadID, cp.opts.Encryption.CustomerKey)
 	if err != nil {
 		return "", nil, 0, fmt.Errorf("ListParts %s: %w", key, err)
 	}

@@ -68,3 +68,17 @@ export function validBucketName(name) {
   if (/\.\./.test(name) || /^\d+\.\d+\.\d+\.\d+$/.test(name)) return 'No two dots in a row, and not an IP address.';
   return '';
 }
+
+/** ENCRYPTION_NAMES are S3's names of its encryption modes, by the value of x-amz-server-side-encryption or SSEAlgorithm. */
+export const ENCRYPTION_NAMES = { AES256: 'SSE-S3 (AES256)', 'aws:kms': 'SSE-KMS' };
+
+/**
+ * objectEncryption says how an object is kept, from HEAD's headers (a Headers): {mode, keyId}, mode a name of
+ * ENCRYPTION_NAMES, 'SSE-C (customer key)' or 'None'.
+ */
+export function objectEncryption(hd) {
+  if (hd.get('x-amz-server-side-encryption-customer-algorithm')) return { mode: 'SSE-C (customer key)', keyId: '' };
+  const sse = hd.get('x-amz-server-side-encryption') || '';
+  if (!sse) return { mode: 'None', keyId: '' };
+  return { mode: ENCRYPTION_NAMES[sse] || sse, keyId: (sse === 'aws:kms' && hd.get('x-amz-server-side-encryption-aws-kms-key-id')) || '' };
+}

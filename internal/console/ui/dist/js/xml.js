@@ -160,6 +160,17 @@ export function parseObjectLock(textBody) {
   };
 }
 
+/** parseEncryption reads ServerSideEncryptionConfiguration's rule: {mode ('AES256' or 'aws:kms'), keyId, bucketKey}. */
+export function parseEncryption(textBody) {
+  const rule = kid(parseXML(textBody).documentElement, 'Rule');
+  const def = path(rule, 'ApplyServerSideEncryptionByDefault');
+  return {
+    mode: def ? text(def, 'SSEAlgorithm') : '',
+    keyId: def ? text(def, 'KMSMasterKeyID') : '',
+    bucketKey: rule ? text(rule, 'BucketKeyEnabled') === 'true' : false,
+  };
+}
+
 /** parseQuota reads BucketQuota: {quota (0 = none), used, objects}. */
 export function parseQuota(textBody) {
   const root = parseXML(textBody).documentElement;
@@ -307,6 +318,15 @@ export function legalHoldXML(on) {
 /** retentionXML builds an object's Retention body (until: an ISO 8601 time). */
 export function retentionXML(mode, until) {
   return `<Retention xmlns="${NS}"><Mode>${esc(mode)}</Mode><RetainUntilDate>${esc(until)}</RetainUntilDate></Retention>`;
+}
+
+/** encryptionXML builds a ServerSideEncryptionConfiguration body: mode 'AES256' or 'aws:kms' (keyId '': the default key). */
+export function encryptionXML({ mode, keyId }) {
+  const key = mode === 'aws:kms' && keyId ? `<KMSMasterKeyID>${esc(keyId)}</KMSMasterKeyID>` : '';
+  return (
+    `<ServerSideEncryptionConfiguration xmlns="${NS}"><Rule><ApplyServerSideEncryptionByDefault>` +
+    `<SSEAlgorithm>${esc(mode)}</SSEAlgorithm>${key}</ApplyServerSideEncryptionByDefault></Rule></ServerSideEncryptionConfiguration>`
+  );
 }
 
 /** quotaXML builds a BucketQuota body. */

@@ -5,7 +5,7 @@
 import * as api from '../api.js';
 import { h, fill, add, dialog, field, buttons, button, table, KEEP } from '../dom.js';
 import { parseTagging, parseListVersions, parseVersioning } from '../xml.js';
-import { bytes, date, baseName } from '../format.js';
+import { bytes, date, baseName, objectEncryption } from '../format.js';
 import { deleteButton } from '../confirm.js';
 import { tagsForm } from '../tags.js';
 import { lockSection } from './lock.js';
@@ -96,6 +96,9 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
       const v = hd.get(`x-amz-checksum-${alg}`);
       if (v) rows.push([`Checksum ${alg.toUpperCase()}`, v, 'detail-checksum']);
     }
+    const enc = objectEncryption(hd);
+    rows.push(['Encryption', enc.mode, 'detail-encryption']);
+    if (enc.keyId) rows.push(['KMS key ID', enc.keyId, 'detail-kms-key']);
     for (const [name, v] of [
       ['Cache-Control', hd.get('Cache-Control')],
       ['Content-Encoding', hd.get('Content-Encoding')],

@@ -1,5 +1,5 @@
 // A bucket's settings, each an S3 subresource read and written through the
-// proxy: versioning, object lock default retention, lifecycle rules, tags,
+// proxy: versioning, default encryption, object lock default retention, lifecycle rules, tags,
 // the bucket policy (JSON checked before saving), quota, reservations and
 // event notifications (notify.js).
 
@@ -17,8 +17,10 @@ import {
   quotaXML,
   parseReservations,
   reservationXML,
+  parseEncryption,
+  encryptionXML,
 } from '../xml.js';
-import { bytes, date } from '../format.js';
+import { bytes, date, ENCRYPTION_NAMES } from '../format.js';
 import { link, bucketHref } from '../nav.js';
 import { MiB } from '../multipart.js';
 import { tagsForm } from '../tags.js';
@@ -67,6 +69,38 @@ export function lifecycleForm(xml, save, say, extra) {
   return form(null, submitted, area, h('div', { class: 'row' }, submit('Save rules', 'primary', { 'data-test': 'lifecycle-save' }), extra));
 }
 
+/**
+ * encryptionForm shows a bucket's default encryption, cur ({mode, keyId} or null: none), and sets it: SSE-S3, or
+ * SSE-KMS with a key ID ('' for the server's default key), saved with save({mode, keyId}); extra goes beside Save.
+ */
+export function encryptionForm(cur, save, say, extra) {
+  const current = cur
+    ? `${ENCRYPTION_NAMES[cur.mode] || cur.mode}${cur.keyId ? `, key ${cur.keyId}` : ''}${cur.bucketKey ? ', bucket key' : ''}`
+    : 'None: objects are stored as they are sent, unless a request asks for encryption.';
+  const mode = h(
+    'select',
+    { 'aria-label': 'Default encryption', 'data-test': 'encryption-mode' },
+    Object.entries(ENCRYPTION_NAMES).map(([v, name]) => h('option', { value: v, selected: cur && cur.mode === v }, name)),
+  );
+  const keyId = h('input', {
+    type: 'text',
+    value: (cur && cur.keyId) || '',
+    placeholder: "KMS key ID (empty: the server's default key)",
+    'aria-label': 'KMS key ID',
+    'data-test': 'encryption-key',
+  });
+  const showKey = () => (keyId.hidden = mode.value !== 'aws:kms');
+  mode.addEventListener('change', showKey);
+  showKey();
+  const submitted = saver(() => save({ mode: mode.value, keyId: mode.value === 'aws:kms' ? keyId.value.trim() : '' }), say);
+  return h(
+    'div',
+    null,
+    h('p', { 'data-test': 'encryption-current' }, current),
+    form({ class: 'row' }, submitted, mode, keyId, submit('Save', 'primary', { 'data-test': 'encryption-save' }), extra),
+  );
+}
+
 /** missing says whether an error is the "nothing configured" answer of a subresource GET. */
 function missing(e) {
   return e.status === 404 && e.code !== 'NoSuchBucket';
@@ -106,6 +140,21 @@ export function settingsPage(app, main, bucket) {
         await put('versioning', versioningXML(sel.value));
       }, say);
       fill(box, form({ class: 'row' }, save, sel, submit('Save')));
+    }),
+    section('Default encryption', 'settings-encryption', async (box, reload, say) => {
+      const xml = await configured('encryption');
+      fill(
+        box,
+        encryptionForm(
+          xml ? parseEncryption(xml) : null,
+          async (cfg) => {
+            await put('encryption', encryptionXML(cfg), 'application/xml');
+            await reload();
+          },
+          say,
+          xml !== '' && remover('Remove default encryption', 'encryption', reload, say),
+        ),
+      );
     }),
     section('Object lock', 'settings-object-lock', async (box, reload, say) => {
       const xml = await configured('object-lock');
