@@ -79,6 +79,10 @@ type Part struct {
 	// ChecksumAlgorithm that algorithm.
 	ChecksumAlgorithm string
 	Checksum          string
+	// Encryption is not stored with the part: UploadPart and
+	// UploadPartCopy of the service set it to their upload's, which seals
+	// the part, so that their answers can name it without another read.
+	Encryption Encryption
 }
 
 // ListUploadsOptions selects a page of a bucket's uploads in progress, in

@@ -97,15 +97,11 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *request) error {
 		Bucket: r.route.Bucket, Key: r.route.Key, UploadID: q.Get("uploadId"), Number: n, CustomerKey: customerKey,
 		Body: body, Size: size, ContentMD5: md5sum, Checksums: ck, Integrity: md5sum != nil || len(ck.Verify) > 0,
 	}
-	enc, err := h.uploadEncryption(r, in.UploadID)
-	if err != nil {
-		return err
-	}
 	p, err := h.svc.UploadPart(r.Context(), in)
 	if err != nil {
 		return err
 	}
-	h.setEncryptionHeaders(w.Header(), enc, customerKey, false)
+	h.setEncryptionHeaders(w.Header(), p.Encryption, customerKey, false)
 	w.Header().Set("ETag", `"`+p.ETag+`"`)
 	if p.ChecksumAlgorithm != "" {
 		w.Header().Set(checksum.Algorithm(p.ChecksumAlgorithm).HeaderName(), p.Checksum)
@@ -144,10 +140,6 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 		srcOpened = true
 		return checkConditions(r.Header, copyConditions, src, errPrecondition)
 	}
-	enc, err := h.uploadEncryption(r, in.UploadID)
-	if err != nil {
-		return err
-	}
 	in.Throttle = h.scheduledCopy(r)
 	p, src, err := h.svc.UploadPartCopy(r.Context(), in)
 	if err != nil {
@@ -156,7 +148,7 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 	if v := h.svc.VersionHeader(r.Context(), in.SrcBucket, src.VersionID); v != "" {
 		w.Header().Set("X-Amz-Copy-Source-Version-Id", v)
 	}
-	h.setEncryptionHeaders(w.Header(), enc, in.CustomerKey, false)
+	h.setEncryptionHeaders(w.Header(), p.Encryption, in.CustomerKey, false)
 	res := copyPartResult{Xmlns: s3Namespace, LastModified: iso8601(p.LastModified), ETag: `"` + p.ETag + `"`}
 	res.checksumFields = partChecksum(p)
 	return writeXML(w, http.StatusOK, res)
@@ -225,15 +217,6 @@ func (h *Handler) abortMultipartUpload(w http.ResponseWriter, r *request) error 
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-// uploadEncryption is how the parts of an upload are sealed (its
-// encryption), which UploadPart and UploadPartCopy responses name: read
-// before the part is stored, so that a completion racing the part cannot
-// fail a part that was stored.
-func (h *Handler) uploadEncryption(r *request, uploadID string) (meta.Encryption, error) {
-	u, err := h.svc.GetUpload(r.Context(), r.route.Bucket, r.route.Key, uploadID)
-	return u.Encryption, err
 }
 
 // intParam parses an optional non-negative integer query parameter.

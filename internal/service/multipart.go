@@ -192,6 +192,7 @@ func (s *Service) recordPart(ctx context.Context, u meta.Upload, number int, wb 
 		return meta.Part{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	p.Encryption = u.Encryption
 	return p, nil
 }
 

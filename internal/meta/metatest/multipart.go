@@ -2,6 +2,7 @@ package metatest
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/jogstore/jog/internal/meta"
@@ -70,7 +71,7 @@ func testUploadPartsReplaceList(t *testing.T, s meta.Store) {
 		t.Fatalf("ListParts page 1 = %+v, %v, %v", got, more, err)
 	}
 	got, more, err = s.ListParts(ctx, "b", "k", u.UploadID, 2, 10)
-	if err != nil || more || len(got) != 3 || got[0] != parts[2] || got[2] != parts[4] {
+	if err != nil || more || len(got) != 3 || !reflect.DeepEqual(got[0], parts[2]) || !reflect.DeepEqual(got[2], parts[4]) {
 		t.Fatalf("ListParts page 2 = %+v, %v, %v; want %+v", got, more, err, parts[2:])
 	}
 	_, err = s.PutPart(ctx, "b", "k", "nope", meta.Part{Number: 1, LastModified: t0})
@@ -98,7 +99,7 @@ func testUploadComplete(t *testing.T, s meta.Store) {
 		t.Errorf("completed object = %+v", got)
 	}
 	parts, err := s.ObjectParts(ctx, u.UploadID)
-	if err != nil || len(parts) != 2 || parts[0] != p1 || parts[1] != p3 {
+	if err != nil || len(parts) != 2 || !reflect.DeepEqual(parts[0], p1) || !reflect.DeepEqual(parts[1], p3) {
 		t.Errorf("ObjectParts = %+v, %v", parts, err)
 	}
 	_, err = s.GetUpload(ctx, "b", "k", u.UploadID)
