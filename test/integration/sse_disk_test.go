@@ -88,11 +88,19 @@ func sseModes() []sseMode {
 			},
 		},
 		{
-			name:   "sse-c",
-			put:    func(in *s3.PutObjectInput) { in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = alg, key, keyMD5 },
-			create: func(in *s3.CreateMultipartUploadInput) { in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = alg, key, keyMD5 },
-			part:   func(in *s3.UploadPartInput) { in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = alg, key, keyMD5 },
-			get:    func(in *s3.GetObjectInput) { in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = alg, key, keyMD5 },
+			name: "sse-c",
+			put: func(in *s3.PutObjectInput) {
+				in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = alg, key, keyMD5
+			},
+			create: func(in *s3.CreateMultipartUploadInput) {
+				in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = alg, key, keyMD5
+			},
+			part: func(in *s3.UploadPartInput) {
+				in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = alg, key, keyMD5
+			},
+			get: func(in *s3.GetObjectInput) {
+				in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = alg, key, keyMD5
+			},
 		},
 	}
 }
