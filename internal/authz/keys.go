@@ -163,6 +163,14 @@ func (a *Authorizer) source(h *http.Request) (ip string, secure bool) {
 	return ip, secure
 }
 
+// Secure reports whether h came over TLS, as aws:SecureTransport says it
+// (the proxy's word under Options.TrustForwardedFor): SSE-C keys are
+// refused over plain HTTP on the same terms.
+func (a *Authorizer) Secure(h *http.Request) bool {
+	_, secure := a.source(h)
+	return secure
+}
+
 const (
 	requestTagPrefix = "s3:requestobjecttag/"
 	requestTagKeys   = "s3:requestobjecttagkeys"
@@ -201,21 +209,23 @@ func setTags(ctx policy.Context, header string) {
 // request that repeats any of them (Headers), so a key holds one value,
 // the one the handler reads.
 var headerKeys = map[string]string{
-	"aws:referer":                      "Referer",
-	"aws:useragent":                    "User-Agent",
-	"s3:x-amz-content-sha256":          "X-Amz-Content-Sha256",
-	"s3:x-amz-acl":                     "X-Amz-Acl",
-	"s3:x-amz-grant-full-control":      "X-Amz-Grant-Full-Control",
-	"s3:x-amz-grant-read":              "X-Amz-Grant-Read",
-	"s3:x-amz-grant-read-acp":          "X-Amz-Grant-Read-Acp",
-	"s3:x-amz-grant-write":             "X-Amz-Grant-Write",
-	"s3:x-amz-grant-write-acp":         "X-Amz-Grant-Write-Acp",
-	"s3:x-amz-copy-source":             "X-Amz-Copy-Source",
-	"s3:x-amz-metadata-directive":      "X-Amz-Metadata-Directive",
-	"s3:x-amz-storage-class":           "X-Amz-Storage-Class",
-	"s3:object-lock-mode":              "X-Amz-Object-Lock-Mode",
-	"s3:object-lock-retain-until-date": "X-Amz-Object-Lock-Retain-Until-Date",
-	"s3:object-lock-legal-hold":        "X-Amz-Object-Lock-Legal-Hold",
+	"aws:referer":                                    "Referer",
+	"aws:useragent":                                  "User-Agent",
+	"s3:x-amz-content-sha256":                        "X-Amz-Content-Sha256",
+	"s3:x-amz-acl":                                   "X-Amz-Acl",
+	"s3:x-amz-grant-full-control":                    "X-Amz-Grant-Full-Control",
+	"s3:x-amz-grant-read":                            "X-Amz-Grant-Read",
+	"s3:x-amz-grant-read-acp":                        "X-Amz-Grant-Read-Acp",
+	"s3:x-amz-grant-write":                           "X-Amz-Grant-Write",
+	"s3:x-amz-grant-write-acp":                       "X-Amz-Grant-Write-Acp",
+	"s3:x-amz-copy-source":                           "X-Amz-Copy-Source",
+	"s3:x-amz-metadata-directive":                    "X-Amz-Metadata-Directive",
+	"s3:x-amz-storage-class":                         "X-Amz-Storage-Class",
+	"s3:object-lock-mode":                            "X-Amz-Object-Lock-Mode",
+	"s3:object-lock-retain-until-date":               "X-Amz-Object-Lock-Retain-Until-Date",
+	"s3:object-lock-legal-hold":                      "X-Amz-Object-Lock-Legal-Hold",
+	"s3:x-amz-server-side-encryption":                "X-Amz-Server-Side-Encryption",
+	"s3:x-amz-server-side-encryption-aws-kms-key-id": "X-Amz-Server-Side-Encryption-Aws-Kms-Key-Id",
 }
 
 // Headers lists the request headers (canonical names) that condition

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -294,15 +296,43 @@ func (b *Builtin) version(id string, v Version) (*keyring.Keyring, error) {
 // OpenDataDir returns the built-in KMS of dataDir: its master key
 // (LoadMasterKey: envKey, else MasterKeyFile, created when absent) over
 // its FileStore. The server and `jog admin kms` open it alike; gateways
-// sharing a data dir share its keys.
+// sharing a data dir share its keys. It first finishes a master-key
+// rotation that stopped midway (RotateMaster), and refuses to create a
+// master key for a store that holds keys: their key was lost.
 func OpenDataDir(ctx context.Context, dataDir, envKey string) (*Builtin, error) {
-	master, err := LoadMasterKey(dataDir, envKey)
-	if err != nil {
-		return nil, err
-	}
 	store, err := OpenFileStore(dataDir)
 	if err != nil {
 		return nil, err
 	}
+	if err := recoverDataDir(ctx, dataDir, envKey, store); err != nil {
+		return nil, err
+	}
+	if envKey == "" {
+		path := filepath.Join(dataDir, MasterKeyFile)
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			if recs, err := store.List(ctx); err != nil || len(recs) > 0 {
+				return nil, errors.Join(err, fmt.Errorf("%w: %s is missing but %s holds keys sealed under it: restore it from a backup (or set %s)", ErrMasterMismatch, path, KeysFile, MasterKeyEnv))
+			}
+		}
+	}
+	master, err := LoadMasterKey(dataDir, envKey)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !opensAll(master, recs) {
+		return nil, fmt.Errorf("%w: %s holds keys sealed under another master key than %s (another %s, or a %s restored without its %s?)", ErrMasterMismatch, filepath.Join(dataDir, KeysFile), masterSource(envKey), MasterKeyEnv, KeysFile, MasterKeyFile)
+	}
 	return NewBuiltin(ctx, master, store)
+}
+
+// masterSource names where the master key came from, never the key.
+func masterSource(envKey string) string {
+	if envKey != "" {
+		return MasterKeyEnv
+	}
+	return MasterKeyFile
 }

@@ -186,7 +186,22 @@ func (s *FileStore) Update(ctx context.Context, id string, fn func(*Record) erro
 
 // write changes the keys under the lock file, from the file as it is now,
 // and writes them back.
-func (s *FileStore) write(ctx context.Context, change func(map[string]Record) error) (err error) {
+func (s *FileStore) write(ctx context.Context, change func(map[string]Record) error) error {
+	return s.locked(ctx, func() error {
+		keys := make(map[string]Record, len(s.keys)+1)
+		for id, r := range s.keys {
+			keys[id] = r
+		}
+		if err := change(keys); err != nil {
+			return err
+		}
+		return s.replace(keys)
+	})
+}
+
+// locked runs fn holding s.mu and the lock file, s.keys as the file is
+// now.
+func (s *FileStore) locked(ctx context.Context, fn func() error) (err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	release, err := s.lock(ctx)
@@ -201,13 +216,12 @@ func (s *FileStore) write(ctx context.Context, change func(map[string]Record) er
 	if err := s.refresh(); err != nil {
 		return err
 	}
-	keys := make(map[string]Record, len(s.keys)+1)
-	for id, r := range s.keys {
-		keys[id] = r
-	}
-	if err := change(keys); err != nil {
-		return err
-	}
+	return fn()
+}
+
+// replace makes keys the store's and writes them; s.keys is unchanged
+// when the write fails. s.mu and the lock file are held.
+func (s *FileStore) replace(keys map[string]Record) error {
 	prev := s.keys
 	s.keys = keys
 	if err := s.save(); err != nil {

@@ -121,7 +121,7 @@ var versionColumns = []Column{
 	nullCol("blob_id", KindText), nullCol("inline_id", KindInt), col("size", KindInt), col("etag", KindText),
 	col("mtime", KindInt), col("storage_class", KindText), col("owner", KindText), nullCol("headers", KindText),
 	nullCol("user_meta", KindText), nullCol("checksum", KindText), nullCol("upload_id", KindText),
-	col("parts_count", KindInt), nullCol("tags", KindText), nullCol("acl", KindText),
+	col("parts_count", KindInt), nullCol("tags", KindText), nullCol("acl", KindText), nullCol("encryption", KindBytes),
 }
 
 // Tables are the tables Exporter and Importer copy, in insertion order.
@@ -149,7 +149,7 @@ var Tables = []Table{
 		col("upload_id", KindText), col("bucket_id", KindInt), col("key", KindText), col("initiated", KindInt),
 		col("owner", KindText), col("storage_class", KindText), nullCol("headers", KindText), nullCol("user_meta", KindText),
 		col("checksum_algo", KindText), col("checksum_type", KindText), nullCol("tags", KindText),
-		nullCol("object_lock", KindText), nullCol("acl", KindText),
+		nullCol("object_lock", KindText), nullCol("acl", KindText), nullCol("encryption", KindBytes),
 	}},
 	{Name: "parts", Key: []string{"upload_id", "part_number"}, Columns: []Column{
 		col("upload_id", KindText), col("part_number", KindInt), nullCol("blob_id", KindText), col("size", KindInt),

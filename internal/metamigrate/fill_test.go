@@ -15,8 +15,8 @@ var t0 = time.Date(2026, 3, 4, 5, 6, 7, 8e6, time.UTC)
 // with configurations, versioning, object lock and a quota; objects in
 // blobs, inline and empty, with headers, metadata, checksums, tags and
 // ACLs; noncurrent versions and delete markers; retention and legal
-// holds; a completed multipart object and an upload in progress with
-// parts; IAM users, keys, groups, roles, policies, boundaries; and
+// holds; records of encryption at rest; a completed multipart object and
+// an upload in progress with parts; IAM users, keys, groups, roles, policies, boundaries; and
 // reservations.
 func fill(t *testing.T, s meta.Store) {
 	t.Helper()
@@ -52,6 +52,12 @@ func fill(t *testing.T, s meta.Store) {
 		Checksum: meta.Checksum{Algorithm: "CRC32C", Value: "yZRlqg==", Type: "FULL_OBJECT"},
 		Tags:     "k1=v1&k2=v%202", ACL: `[{"g":"x"}]`})
 	put(meta.Object{Bucket: "plain", Key: "a/inline", VersionID: meta.NullVersion, Inline: []byte("small bytes\x00\xff"), Size: 13, ETag: "inlineetag", LastModified: t0})
+	// Encrypted at rest: a blob under a KMS key with a context, inline
+	// bytes under a customer key.
+	put(meta.Object{Bucket: "plain", Key: "sealed/blob", VersionID: meta.NullVersion, BlobID: "blob-sealed", Size: 100, ETag: "sealedetag", LastModified: t0,
+		Encryption: meta.Encryption{Mode: "aws:kms", KeyID: "app-key", Context: `{"team":"a"}`, BucketKey: true, SealedKey: []byte{9, 0, 0xff, 8}}})
+	put(meta.Object{Bucket: "plain", Key: "sealed/inline", VersionID: meta.NullVersion, Inline: []byte("ciphertext\x00\xfe"), Size: 4, ETag: "ssec", LastModified: t0,
+		Encryption: meta.Encryption{Mode: "SSE-C", SealedKey: []byte("sealed by the customer"), KeyCheck: []byte{1, 2, 3}}})
 	put(meta.Object{Bucket: "plain", Key: "empty", VersionID: meta.NullVersion, Size: 0, ETag: "d41d8cd98f00b204e9800998ecf8427e", LastModified: t0})
 	put(meta.Object{Bucket: "plain", Key: "a/b/", VersionID: meta.NullVersion, Size: 0, ETag: "d41d8cd98f00b204e9800998ecf8427e", LastModified: t0})
 	for i := range 30 {
@@ -63,7 +69,7 @@ func fill(t *testing.T, s meta.Store) {
 	for i, k := range []string{"v/k", "v/k", "v/k", "v/gone", "v/gone", "v/inline", "v/inline"} {
 		put(meta.Object{Bucket: "vers", Key: k, VersionID: fmt.Sprintf("ver%03d", i), BlobID: fmt.Sprintf("blob-v-%d", i), Size: int64(10 * (i + 1)),
 			ETag: fmt.Sprintf("ev%d", i), LastModified: t0.Add(time.Duration(i) * time.Second), UserMeta: map[string]string{"n": fmt.Sprint(i)}, Tags: fmt.Sprintf("i=%d", i),
-			Checksum: meta.Checksum{Algorithm: "SHA256", Value: fmt.Sprintf("c%d=", i), Type: "FULL_OBJECT"}})
+			Checksum: meta.Checksum{Algorithm: "SHA256", Value: fmt.Sprintf("c%d=", i), Type: "FULL_OBJECT"}, Encryption: sseS3(i)})
 	}
 	put(meta.Object{Bucket: "vers", Key: "v/inline", VersionID: "ver100", Inline: []byte("inline version"), Size: 14, ETag: "ei", LastModified: t0.Add(time.Minute)})
 	put(meta.Object{Bucket: "vers", Key: "v/inline", VersionID: "ver104", Inline: []byte("newer inline"), Size: 12, ETag: "ej", LastModified: t0.Add(5 * time.Minute)})
@@ -100,6 +106,14 @@ func fill(t *testing.T, s meta.Store) {
 	must("RevokeSession 2", revoker.RevokeSession(ctx, "ASIASIGNEDOUT2", time.Date(2100, 6, 7, 8, 9, 10, 0, time.UTC)))
 }
 
+// sseS3 is an SSE-S3 record for the even i, none for the odd.
+func sseS3(i int) meta.Encryption {
+	if i%2 == 1 {
+		return meta.Encryption{}
+	}
+	return meta.Encryption{Mode: "AES256", KeyID: "sse-s3", SealedKey: []byte{byte(i), 0, 0xc3, 0x28}}
+}
+
 // fillUploads writes a completed multipart object and uploads in progress.
 func fillUploads(t *testing.T, s meta.Store, must func(string, error)) {
 	ctx := t.Context()
@@ -107,7 +121,7 @@ func fillUploads(t *testing.T, s meta.Store, must func(string, error)) {
 	for i := range 2 {
 		up := meta.Upload{Bucket: "vers", Key: "mp/done", UploadID: fmt.Sprintf("up-%04d", i+1), Initiated: t0, Owner: "AKIAOWNER", StorageClass: "STANDARD",
 			Headers: meta.ContentHeaders{ContentType: "application/x"}, UserMeta: map[string]string{"m": "1"}, ChecksumAlgorithm: "CRC32", ChecksumType: "COMPOSITE",
-			Tags: "t=1", ACL: `[{"u":"1"}]`}
+			Tags: "t=1", ACL: `[{"u":"1"}]`, Encryption: sseS3(2 * i)}
 		must("CreateUpload", s.CreateUpload(ctx, up))
 		var parts []meta.Part
 		for n := 1; n <= 3; n++ {
@@ -119,12 +133,15 @@ func fillUploads(t *testing.T, s meta.Store, must func(string, error)) {
 		}
 		_, err := s.CompleteUpload(ctx, meta.Object{Bucket: "vers", Key: "mp/done", VersionID: fmt.Sprintf("ver20%d", i), UploadID: up.UploadID, Size: 10 << 20,
 			ETag: "mpetag-2", LastModified: t0.Add(time.Hour), Parts: []meta.Part{parts[0], parts[2]},
-			Checksum: meta.Checksum{Algorithm: "CRC32", Value: "BBBBBB==-2", Type: "COMPOSITE"}}, meta.Condition{})
+			Checksum: meta.Checksum{Algorithm: "CRC32", Value: "BBBBBB==-2", Type: "COMPOSITE"}, Encryption: up.Encryption}, meta.Condition{})
 		must("CompleteUpload", err)
 	}
 	for i, key := range []string{"mp/open", "mp/open", "other"} {
 		u := meta.Upload{Bucket: "locked", Key: key, UploadID: fmt.Sprintf("up-%04d", 10+i), Initiated: t0.Add(time.Duration(i) * time.Second), Owner: "AKIAOTHER",
 			Headers: meta.ContentHeaders{CacheControl: "max-age=1"}, UserMeta: map[string]string{"u": key}, Tags: "open=1", ACL: `[{"o":1}]`}
+		if i == 1 {
+			u.Encryption = meta.Encryption{Mode: "SSE-C", SealedKey: []byte{0, 1}, KeyCheck: []byte{0xff}}
+		}
 		if i == 0 {
 			u.Lock = &meta.ObjectLock{Mode: meta.LockGovernance, RetainUntil: t0.Add(time.Hour), LegalHold: true, HoldSet: true}
 		}

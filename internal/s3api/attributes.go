@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // getObjectAttributes answers GetObjectAttributes: the attributes named in
@@ -37,8 +38,15 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	customerKey, err := h.customerKey(r, r.Header, "")
+	if err != nil {
+		return err
+	}
 	version := r.query().Get("versionId")
 	o, err := h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, false)
+	if err == nil { // S3 asks an SSE-C object's key here too
+		err = sse.CheckCustomerKey(o.Encryption, customerKey)
+	}
 	if err != nil {
 		if dmErr := deleteMarkerError(w, err, version != ""); dmErr != nil {
 			return dmErr

@@ -5,8 +5,7 @@ import (
 	"net/http"
 )
 
-// Bucket configurations JOG carries out none of — encryption at rest,
-// website hosting, replication, transfer acceleration, requester pays,
+// Bucket configurations JOG carries out none of — website hosting, replication, transfer acceleration, requester pays,
 // analytics, inventory, request metrics,
 // intelligent-tiering — still have a state a client may read: none. Tools
 // that read a bucket's whole state (Terraform's refresh, S3 browsers,
@@ -22,8 +21,6 @@ type emptyConfig struct {
 }
 
 var (
-	errNoEncryptionConfig = &APIError{"ServerSideEncryptionConfigurationNotFoundError",
-		"The server side encryption configuration was not found", http.StatusNotFound}
 	errNoWebsiteConfig = &APIError{"NoSuchWebsiteConfiguration",
 		"The specified bucket does not have a website configuration", http.StatusNotFound}
 	errNoReplicationConfig = &APIError{"ReplicationConfigurationNotFoundError",
@@ -72,9 +69,6 @@ func emptyList(root string) func(*request) any {
 // them: a GET of a bucketSubresources parameter), S3's answer for a bucket
 // without the configuration.
 var emptyConfigs = [numOps]emptyConfig{
-	// AWS applies SSE-S3 to every bucket since 2023 and answers it here;
-	// JOG stores objects unencrypted, so "none" is the true state.
-	OpGetBucketEncryption:              {err: errNoEncryptionConfig},
 	OpGetBucketWebsite:                 {err: errNoWebsiteConfig},
 	OpGetBucketReplication:             {err: errNoReplicationConfig},
 	OpGetBucketAccelerateConfiguration: {doc: emptyDoc("AccelerateConfiguration")}, // no Status: never set

@@ -60,8 +60,8 @@ func TestConfigReadsTable(t *testing.T) {
 			t.Errorf("%v has an empty state but no configReads row", Op(o))
 		}
 	}
-	if seen != 13 {
-		t.Errorf("%d configuration reads, want 13", seen)
+	if seen != 12 {
+		t.Errorf("%d configuration reads, want 12", seen)
 	}
 }
 
@@ -74,7 +74,6 @@ func TestGoldenEmptyConfigs(t *testing.T) {
 		op     Op
 		target string
 	}{
-		{OpGetBucketEncryption, "/bucket?encryption"},
 		{OpGetBucketWebsite, "/bucket?website"},
 		{OpGetBucketReplication, "/bucket?replication"},
 		{OpGetBucketAccelerateConfiguration, "/bucket?accelerate"},

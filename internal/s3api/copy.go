@@ -79,13 +79,19 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	var in service.CopyInput
+	if in.SrcCustomerKey, err = h.customerKey(r, r.Header, copySourcePrefix); err != nil {
+		return err
+	}
+	if in.Dst.SSE, err = h.sseRequest(r, r.Header); err != nil {
+		return err
+	}
 	// A copy naming a source version is a restore (S3 and MinIO refuse a
 	// copy onto itself only when no version is named).
-	if srcBucket == r.route.Bucket && srcKey == r.route.Key && srcVersion == "" && !replace && storageClass == "" {
+	if srcBucket == r.route.Bucket && srcKey == r.route.Key && srcVersion == "" && !replace && storageClass == "" && in.Dst.SSE.Mode == "" {
 		return apiErr(http.StatusBadRequest, "InvalidRequest",
 			"This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.")
 	}
-	var in service.CopyInput
 	in.SrcBucket, in.SrcKey, in.SrcVersion, in.ReplaceMetadata = srcBucket, srcKey, srcVersion, replace
 	if replace {
 		if in.Dst.Headers, in.Dst.UserMeta, err = parseObjectHeaders(r.Header); err != nil {
@@ -132,6 +138,7 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		w.Header().Set("X-Amz-Copy-Source-Version-Id", v)
 	}
 	h.setVersionHeader(w, r, o.VersionID)
+	h.setEncryptionHeaders(w.Header(), o.Encryption, in.Dst.SSE.CustomerKey, true)
 	res := copyObjectResult{Xmlns: s3Namespace, LastModified: iso8601(o.LastModified), ETag: `"` + o.ETag + `"`, ChecksumType: o.Checksum.Type}
 	res.checksumFields.set(o.Checksum.Algorithm, o.Checksum.Value)
 	h.setExpiration(w.Header(), r, o)

@@ -13,6 +13,7 @@ import (
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/iam/policy"
+	"github.com/jogstore/jog/internal/kms"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/notify"
@@ -61,7 +62,8 @@ var (
 )
 
 // ClientError is an error written for S3 clients below the edge (the
-// refusals of acl, lifecycle, tagging, notify, qos, postpolicy and cors):
+// refusals of acl, lifecycle, tagging, notify, qos, postpolicy, cors and
+// kms, which names every SSE-S3, SSE-KMS and SSE-C refusal):
 // its S3 code, HTTP status and
 // message reach the client as they are. It is the only way a domain
 // error's own text reaches a client: any other error gets its row's
@@ -82,6 +84,7 @@ var (
 	_ ClientError = (*postpolicy.Error)(nil)
 	_ ClientError = (*cors.RuleError)(nil)
 	_ ClientError = (*cors.MethodError)(nil)
+	_ ClientError = (*kms.Error)(nil)
 )
 
 // Whether the text wrapped around a sentinel (fmt.Errorf("%w: ...")) is
@@ -115,6 +118,7 @@ var errorTable = []struct {
 	{cors.ErrNoBucket, APIError{"AccessForbidden", "CORSResponse: Bucket not found", http.StatusForbidden}, fixed},
 	{cors.ErrNotEnabled, APIError{"AccessForbidden", "CORSResponse: CORS is not enabled for this bucket.", http.StatusForbidden}, fixed},
 	{cors.ErrNotAllowed, APIError{"AccessForbidden", "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec.", http.StatusForbidden}, fixed},
+	{service.ErrNoEncryptionConfig, APIError{"ServerSideEncryptionConfigurationNotFoundError", "The server side encryption configuration was not found", http.StatusNotFound}, fixed},
 	{service.ErrNoSuchBucketPolicy, APIError{"NoSuchBucketPolicy", "The bucket policy does not exist", http.StatusNotFound}, fixed},
 	// The message is the parser's reason ("Policy has invalid resource").
 	{policy.ErrMalformed, APIError{"MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'", http.StatusBadRequest}, detail},

@@ -56,6 +56,10 @@ type Config struct {
 	// X-Forwarded-For and X-Forwarded-Proto (authz.Options): only behind a
 	// proxy that sets them.
 	TrustForwardedFor bool
+	// AllowInsecureSSEC accepts SSE-C keys over plain HTTP (tests on
+	// loopback); otherwise they are refused as S3 refuses them
+	// (kms.ErrSSECInsecure), TLS being judged as aws:SecureTransport.
+	AllowInsecureSSEC bool
 	// Reservations, when set, serves the reservation routes and
 	// validates the reservations requests present (x-jog-reservation-id,
 	// or bound to their principal). Nil: those routes answer 501 and the
@@ -81,6 +85,7 @@ type Handler struct {
 	admit      Admitter // nil = every request admitted
 	authz      *authz.Authorizer
 	keys       sts.Keys
+	account    string // the IAM account, named in the ARNs of KMS keys
 }
 
 // request is one S3 request after routing and authentication.
@@ -155,6 +160,7 @@ func New(svc *service.Service, cfg Config) *Handler {
 		verifierV2: &sigv2.Verifier{Credentials: creds, Domain: cfg.Domain, Routing: SignedRoutingParams()},
 		authz:      authz.New(account, authz.Options{TrustForwardedFor: cfg.TrustForwardedFor}),
 		keys:       creds,
+		account:    account,
 	}
 	h.admit = cfg.Admitter
 	if h.admit == nil && cfg.MaxRequests > 0 {

@@ -10,7 +10,6 @@ import (
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
-	"github.com/jogstore/jog/internal/sse"
 )
 
 func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error {
@@ -49,10 +48,15 @@ func (h *Handler) createMultipartUpload(w http.ResponseWriter, r *request) error
 		}
 		u.ChecksumAlgorithm = string(a)
 	}
-	u, err = h.svc.CreateUpload(r.Context(), u, sse.Request{})
+	req, err := h.sseRequest(r, r.Header)
 	if err != nil {
 		return err
 	}
+	u, err = h.svc.CreateUpload(r.Context(), u, req)
+	if err != nil {
+		return err
+	}
+	h.setEncryptionHeaders(w.Header(), u.Encryption, req.CustomerKey, true)
 	if u.ChecksumAlgorithm != "" {
 		w.Header().Set("X-Amz-Checksum-Algorithm", u.ChecksumAlgorithm)
 		w.Header().Set("X-Amz-Checksum-Type", u.ChecksumType)
@@ -81,17 +85,27 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
+	customerKey, err := h.customerKey(r, r.Header, "")
+	if err != nil {
+		return err
+	}
 	body, size, ck, err := h.uploadBody(r)
 	if err != nil {
 		return err
 	}
-	p, err := h.svc.UploadPart(r.Context(), service.PartInput{
-		Bucket: r.route.Bucket, Key: r.route.Key, UploadID: q.Get("uploadId"), Number: n,
+	in := service.PartInput{
+		Bucket: r.route.Bucket, Key: r.route.Key, UploadID: q.Get("uploadId"), Number: n, CustomerKey: customerKey,
 		Body: body, Size: size, ContentMD5: md5sum, Checksums: ck, Integrity: md5sum != nil || len(ck.Verify) > 0,
-	})
+	}
+	enc, err := h.uploadEncryption(r, in.UploadID)
 	if err != nil {
 		return err
 	}
+	p, err := h.svc.UploadPart(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	h.setEncryptionHeaders(w.Header(), enc, customerKey, false)
 	w.Header().Set("ETag", `"`+p.ETag+`"`)
 	if p.ChecksumAlgorithm != "" {
 		w.Header().Set(checksum.Algorithm(p.ChecksumAlgorithm).HeaderName(), p.Checksum)
@@ -107,6 +121,12 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	in := service.PartCopyInput{Bucket: r.route.Bucket, Key: r.route.Key, UploadID: q.Get("uploadId"), Number: n}
+	if in.SrcCustomerKey, err = h.customerKey(r, r.Header, copySourcePrefix); err != nil {
+		return err
+	}
+	if in.CustomerKey, err = h.customerKey(r, r.Header, ""); err != nil {
+		return err
+	}
 	if in.SrcBucket, in.SrcKey, in.SrcVersion, err = parseCopySource(r.Header.Get("X-Amz-Copy-Source")); err != nil {
 		return err
 	}
@@ -124,6 +144,10 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 		srcOpened = true
 		return checkConditions(r.Header, copyConditions, src, errPrecondition)
 	}
+	enc, err := h.uploadEncryption(r, in.UploadID)
+	if err != nil {
+		return err
+	}
 	in.Throttle = h.scheduledCopy(r)
 	p, src, err := h.svc.UploadPartCopy(r.Context(), in)
 	if err != nil {
@@ -132,6 +156,7 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 	if v := h.svc.VersionHeader(r.Context(), in.SrcBucket, src.VersionID); v != "" {
 		w.Header().Set("X-Amz-Copy-Source-Version-Id", v)
 	}
+	h.setEncryptionHeaders(w.Header(), enc, in.CustomerKey, false)
 	res := copyPartResult{Xmlns: s3Namespace, LastModified: iso8601(p.LastModified), ETag: `"` + p.ETag + `"`}
 	res.checksumFields = partChecksum(p)
 	return writeXML(w, http.StatusOK, res)
@@ -143,6 +168,10 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 		return err
 	}
 	cond, err := writeCondition(r.Header)
+	if err != nil {
+		return err
+	}
+	customerKey, err := h.customerKey(r, r.Header, "")
 	if err != nil {
 		return err
 	}
@@ -172,6 +201,7 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 		return err
 	}
 	h.setVersionHeader(w, r, o.VersionID)
+	h.setEncryptionHeaders(w.Header(), o.Encryption, customerKey, false)
 	res := completeMultipartUploadResult{
 		Xmlns: s3Namespace, Location: "/" + o.Bucket + "/" + o.Key, Bucket: o.Bucket, Key: o.Key,
 		ETag: `"` + o.ETag + `"`, ChecksumType: o.Checksum.Type,
@@ -195,6 +225,15 @@ func (h *Handler) abortMultipartUpload(w http.ResponseWriter, r *request) error 
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// uploadEncryption is how the parts of an upload are sealed (its
+// encryption), which UploadPart and UploadPartCopy responses name: read
+// before the part is stored, so that a completion racing the part cannot
+// fail a part that was stored.
+func (h *Handler) uploadEncryption(r *request, uploadID string) (meta.Encryption, error) {
+	u, err := h.svc.GetUpload(r.Context(), r.route.Bucket, r.route.Key, uploadID)
+	return u.Encryption, err
 }
 
 // intParam parses an optional non-negative integer query parameter.
@@ -221,6 +260,9 @@ func (h *Handler) listParts(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	maxParts = min(maxParts, 1000)
+	if _, err := h.customerKey(r, r.Header, ""); err != nil { // S3 takes it; the parts need no key to be listed
+		return err
+	}
 	uploadID := q.Get("uploadId")
 	u, err := h.svc.GetUpload(r.Context(), r.route.Bucket, r.route.Key, uploadID)
 	if err != nil {

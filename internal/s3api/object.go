@@ -12,13 +12,14 @@ import (
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 	if r.ContentLength > service.MaxObjectSize {
 		return service.ErrEntityTooLarge
 	}
-	in, err := newObjectInput(r.Header)
+	in, err := h.newObjectInput(r, r.Header)
 	if err != nil {
 		return err
 	}
@@ -38,8 +39,8 @@ func (h *Handler) putObject(w http.ResponseWriter, r *request) error {
 // newObjectInput reads what a new object is stored with from a write's
 // headers — PutObject's, or PostObject's form fields as headers
 // (formHeaders): Content-MD5, content headers and metadata, storage class,
-// x-amz-tagging, object lock.
-func newObjectInput(hdr http.Header) (service.PutInput, error) {
+// x-amz-tagging, object lock, encryption.
+func (h *Handler) newObjectInput(r *request, hdr http.Header) (service.PutInput, error) {
 	var in service.PutInput
 	var err error
 	if in.ContentMD5, err = contentMD5(hdr); err != nil {
@@ -54,14 +55,17 @@ func newObjectInput(hdr http.Header) (service.PutInput, error) {
 	if in.Tags, err = taggingHeader(hdr); err != nil {
 		return in, err
 	}
-	in.Lock, err = lockRequest(hdr)
+	if in.Lock, err = lockRequest(hdr); err != nil {
+		return in, err
+	}
+	in.SSE, err = h.sseRequest(r, hdr)
 	return in, err
 }
 
 // storeObject stores in (its body and checksums set) as the route's object
 // for the authenticated caller, with the ACL of hdr (the request's headers,
 // or a form's fields as headers) and sets the headers of a stored object on
-// the response: ETag, checksum, expiration, version.
+// the response: ETag, checksum, encryption, expiration, version.
 func (h *Handler) storeObject(w http.ResponseWriter, r *request, hdr http.Header, in service.PutInput) (meta.Object, error) {
 	in.Bucket, in.Key, in.Owner = r.route.Bucket, r.route.Key, r.auth.AccessKey
 	var err error
@@ -75,6 +79,7 @@ func (h *Handler) storeObject(w http.ResponseWriter, r *request, hdr http.Header
 	}
 	w.Header().Set("ETag", `"`+o.ETag+`"`)
 	setChecksumHeaders(w.Header(), o.Checksum)
+	h.setEncryptionHeaders(w.Header(), o.Encryption, in.SSE.CustomerKey, true)
 	h.setExpiration(w.Header(), r, o)
 	if v := h.svc.ObjectVersionHeader(r.Context(), r.route.Bucket, o); v != "" {
 		w.Header().Set("X-Amz-Version-Id", v)
@@ -129,6 +134,8 @@ type objectRead struct {
 	bucket meta.Bucket          // its versioning and lock state
 	part   int                  // the partNumber asked for; 0 for none
 	query  url.Values
+	// customerKey is the SSE-C key the request sent (nil: none).
+	customerKey []byte
 }
 
 // resolveObject reads the version a GET or HEAD names: partNumber (not
@@ -151,10 +158,16 @@ func (h *Handler) resolveObject(w http.ResponseWriter, r *request) (objectRead, 
 	}
 	version := res.query.Get("versionId")
 	var err error
+	if res.customerKey, err = h.customerKey(r, r.Header, ""); err != nil {
+		return res, err
+	}
 	if r.Method == http.MethodHead {
 		res.o, err = h.svc.HeadObject(r.Context(), r.route.Bucket, r.route.Key, version, res.part > 0)
+		if err == nil {
+			err = sse.CheckCustomerKey(res.o.Encryption, res.customerKey)
+		}
 	} else {
-		res.o, res.body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version, nil)
+		res.o, res.body, err = h.svc.OpenObject(r.Context(), r.route.Bucket, r.route.Key, version, res.customerKey)
 	}
 	if err != nil {
 		if dmErr := deleteMarkerError(w, err, version != ""); dmErr != nil {
@@ -213,6 +226,7 @@ func (h *Handler) planObject(hdr http.Header, r *request, obj *objectRead) (obje
 		return objectPlan{}, err
 	}
 	setObjectHeaders(hdr, *o, obj.query)
+	h.setEncryptionHeaders(hdr, o.Encryption, obj.customerKey, false)
 	sandboxDocument(hdr)
 	h.setExpiration(hdr, r, *o)
 	if obj.bucket.ObjectLock {

@@ -78,6 +78,10 @@ const (
 	// Event notifications (internal/notify, bucket_notification.go).
 	OpPutBucketNotificationConfiguration
 	OpGetBucketNotificationConfiguration
+	// Default encryption (bucket_encryption.go): ?encryption.
+	OpPutBucketEncryption
+	OpGetBucketEncryption
+	OpDeleteBucketEncryption
 	// Bucket quotas (JOG extension, docs/QOS.md): ?quota.
 	OpPutBucketQuota
 	OpGetBucketQuota
@@ -111,7 +115,6 @@ const (
 	// (config_reads.go): each answers the empty state, as S3 does for a
 	// bucket without one; their PUT and DELETE stay OpUnsupported. They
 	// come after every other bucket subresource.
-	OpGetBucketEncryption
 	OpGetBucketWebsite
 	OpGetBucketReplication
 	OpGetBucketAccelerateConfiguration
@@ -277,6 +280,7 @@ const (
 	actGetObjectVersion = "s3:GetObjectVersion"
 	actPutObject        = "s3:PutObject"
 	actListBucket       = "s3:ListBucket"
+	actPutEncryption    = "s3:PutEncryptionConfiguration"
 )
 
 // operations is the operation table, indexed by Op. The IAM actions are
@@ -395,6 +399,13 @@ var operations = [numOps]opDesc{
 		route: bucketSub(http.MethodPut, "notification"), log: "NOTIFICATION", attrs: digestBody},
 	OpGetBucketNotificationConfiguration: {name: "GetBucketNotificationConfiguration", actions: []string{"s3:GetBucketNotification"}, kind: KindAdmin, serve: (*Handler).getBucketNotification,
 		route: bucketSub(http.MethodGet, "notification"), log: "NOTIFICATION"},
+	// DeleteBucketEncryption has no action of its own.
+	OpPutBucketEncryption: {name: "PutBucketEncryption", actions: []string{actPutEncryption}, kind: KindAdmin, serve: (*Handler).putBucketEncryption,
+		route: bucketSub(http.MethodPut, "encryption"), log: "ENCRYPTION", attrs: digestBody},
+	OpGetBucketEncryption: {name: "GetBucketEncryption", actions: []string{"s3:GetEncryptionConfiguration"}, kind: KindAdmin, serve: (*Handler).getBucketEncryption,
+		route: bucketSub(http.MethodGet, "encryption"), log: "ENCRYPTION"},
+	OpDeleteBucketEncryption: {name: "DeleteBucketEncryption", actions: []string{actPutEncryption}, kind: KindAdmin, serve: (*Handler).deleteBucketEncryption,
+		route: bucketSub(http.MethodDelete, "encryption"), log: "ENCRYPTION"},
 	OpPutBucketQuota: {name: "PutBucketQuota", actions: []string{"jog:PutBucketQuota"}, kind: KindAdmin, serve: (*Handler).putBucketQuota,
 		route: bucketSub(http.MethodPut, "quota"), log: "QUOTA", attrs: jogOwn | digestBody},
 	OpGetBucketQuota: {name: "GetBucketQuota", actions: []string{"jog:GetBucketQuota"}, kind: KindAdmin, serve: (*Handler).getBucketQuota,
@@ -440,8 +451,6 @@ var operations = [numOps]opDesc{
 		attrs: writesObject | newObject | dataIn | digestBody | checksumBody | sseC | notifies},
 	// Configurations JOG has none of: the empty state (config_reads.go).
 	// A List needs the action of its Get.
-	OpGetBucketEncryption: {name: "GetBucketEncryption", actions: []string{"s3:GetEncryptionConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
-		route: bucketSub(http.MethodGet, "encryption"), log: "ENCRYPTION"},
 	OpGetBucketWebsite: {name: "GetBucketWebsite", actions: []string{"s3:GetBucketWebsite"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
 		route: bucketSub(http.MethodGet, "website"), log: "WEBSITE"},
 	OpGetBucketReplication: {name: "GetBucketReplication", actions: []string{"s3:GetReplicationConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,

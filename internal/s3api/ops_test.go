@@ -148,7 +148,11 @@ var awsActions = map[string]struct {
 	// Configuration reads (Service Authorization Reference; each List
 	// operation's API reference: "you must have permissions to perform
 	// the s3:GetAnalyticsConfiguration action", and so on).
+	// Default encryption: DeleteBucketEncryption has no action of its
+	// own (its API reference: "s3:PutEncryptionConfiguration").
+	"PutBucketEncryption":                        {[]string{"s3:PutEncryptionConfiguration"}, ""},
 	"GetBucketEncryption":                        {[]string{"s3:GetEncryptionConfiguration"}, ""},
+	"DeleteBucketEncryption":                     {[]string{"s3:PutEncryptionConfiguration"}, ""},
 	"GetBucketWebsite":                           {[]string{"s3:GetBucketWebsite"}, ""},
 	"GetBucketReplication":                       {[]string{"s3:GetReplicationConfiguration"}, ""},
 	"GetBucketAccelerateConfiguration":           {[]string{"s3:GetAccelerateConfiguration"}, ""},

@@ -72,7 +72,7 @@ func (h *Handler) postObject(w http.ResponseWriter, r *request) error {
 	if err := checkWire(OpPostObject, hdr, nil); err != nil {
 		return err
 	}
-	in, err := newObjectInput(hdr)
+	in, err := h.newObjectInput(r, hdr)
 	if err != nil {
 		return err
 	}

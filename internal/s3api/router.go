@@ -27,7 +27,7 @@ type Route struct {
 // bucketSubresources are query parameters that select a bucket-level S3 API
 // JOG does not implement yet.
 var bucketSubresources = []string{
-	"accelerate", "analytics", "encryption", "intelligent-tiering",
+	"accelerate", "analytics", "intelligent-tiering",
 	"inventory", "metrics",
 	"replication",
 	"requestPayment", "website",

@@ -116,8 +116,6 @@ type wireRule struct {
 
 // Refusals.
 var (
-	errNoSSE        = notImplemented("Server-side encryption is not implemented: the object would be stored unencrypted.")
-	errNoSSEC       = notImplemented("Server-side encryption with customer-provided keys (SSE-C) is not implemented.")
 	errNoLock       = apiErr(http.StatusBadRequest, "InvalidRequest", "Bucket is missing Object Lock Configuration")
 	errNoRemoveSelf = notImplemented("x-amz-confirm-remove-self-bucket-access is not implemented: the root credentials keep every access whatever a bucket policy says.")
 	errNoNamespace  = notImplemented("Only the global bucket namespace is implemented.")
@@ -144,6 +142,8 @@ func anyOf(values ...string) func(Op, string) bool {
 // aclWrites take x-amz-acl and x-amz-grant-*: the object writes, CreateBucket
 // and Put*Acl.
 var aclWrites = objectWrites.with(OpCreateBucket, OpPutBucketAcl, OpPutObjectAcl)
+
+const sseCNote = "SSE-C: the key is never stored (a salted HMAC recognises it); over plain HTTP 400 InvalidRequest unless --allow-insecure-sse-c"
 
 const grantNote = "id=\"…\" and uri=\"…\" (AllUsers, AuthenticatedUsers, LogDelivery) grantees; emailAddress=\"…\" is 400 UnresolvableGrantByEmailAddress (no e-mail directory); refused as x-amz-acl where ACLs are disabled"
 
@@ -228,17 +228,21 @@ var wireTable = []wireRule{
 	{name: "x-amz-transition-default-minimum-object-size", handled: opsOf(OpPutBucketLifecycleConfiguration),
 		note: "accepted and ignored: it sizes transitions, and JOG refuses every Transition"},
 
-	// Encryption: none yet, so every request for it is refused.
-	{name: "x-amz-server-side-encryption", refused: objectWrites, err: errNoSSE, sample: "AES256"},
-	{name: "x-amz-server-side-encryption-aws-kms-key-id", refused: objectWrites, err: errNoSSE, sample: "arn:aws:kms:us-east-1:111122223333:key/example"},
-	{name: "x-amz-server-side-encryption-context", refused: objectWrites, err: errNoSSE, sample: "e30="},
-	{name: "x-amz-server-side-encryption-bucket-key-enabled", refused: objectWrites, accept: anyOf("false"), err: errNoSSE, sample: "true"},
-	{name: "x-amz-server-side-encryption-customer-algorithm", refused: sseCOps, err: errNoSSEC, sample: "AES256"},
-	{name: "x-amz-server-side-encryption-customer-key", refused: sseCOps, err: errNoSSEC, sample: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},
-	{name: "x-amz-server-side-encryption-customer-key-md5", refused: sseCOps, err: errNoSSEC, sample: "zpZoHBgmh9MH7XwcgU9T+w=="},
-	{name: "x-amz-copy-source-server-side-encryption-customer-algorithm", refused: copies, err: errNoSSEC, sample: "AES256"},
-	{name: "x-amz-copy-source-server-side-encryption-customer-key", refused: copies, err: errNoSSEC, sample: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="},
-	{name: "x-amz-copy-source-server-side-encryption-customer-key-md5", refused: copies, err: errNoSSEC, sample: "zpZoHBgmh9MH7XwcgU9T+w=="},
+	// Encryption at rest (encryption.go, internal/sse).
+	{name: "x-amz-server-side-encryption", handled: objectWrites,
+		note: "AES256 (SSE-S3) or aws:kms (SSE-KMS); another value is 400 InvalidArgument, and with SSE-C headers too"},
+	{name: "x-amz-server-side-encryption-aws-kms-key-id", handled: objectWrites,
+		note: "a key of the built-in KMS, by ID or ARN arn:aws:kms:<region>:<account>:key/<ID> (no aliases); only with aws:kms, else 400 InvalidArgument"},
+	{name: "x-amz-server-side-encryption-context", handled: objectWrites,
+		note: "base64 JSON of string pairs, bound into the data key's authentication; only with aws:kms"},
+	{name: "x-amz-server-side-encryption-bucket-key-enabled", handled: objectWrites,
+		note: "recorded and echoed for SSE-KMS; every object has its own data key either way"},
+	{name: "x-amz-server-side-encryption-customer-algorithm", handled: sseCOps, note: sseCNote},
+	{name: "x-amz-server-side-encryption-customer-key", handled: sseCOps, note: sseCNote},
+	{name: "x-amz-server-side-encryption-customer-key-md5", handled: sseCOps, note: sseCNote},
+	{name: "x-amz-copy-source-server-side-encryption-customer-algorithm", handled: copies, note: sseCNote},
+	{name: "x-amz-copy-source-server-side-encryption-customer-key", handled: copies, note: sseCNote},
+	{name: "x-amz-copy-source-server-side-encryption-customer-key-md5", handled: copies, note: sseCNote},
 
 	// Object Lock: carried out on buckets created with it; on the others
 	// PutObject, CopyObject and CreateMultipartUpload answer S3's 400

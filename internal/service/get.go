@@ -11,6 +11,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sse"
+	"github.com/jogstore/jog/internal/sse/format"
 )
 
 // HeadObject returns an object's metadata without opening its data;
@@ -69,14 +70,23 @@ func (s *Service) openOnce(ctx context.Context, bucket, key, versionID string, c
 	if err := sse.CheckCustomerKey(o.Encryption, customerKey); err != nil {
 		return meta.Object{}, nil, err
 	}
-	if o.UploadID != "" {
-		return s.openParts(ctx, o)
+	var dk []byte // the data key of an encrypted object
+	if o.Encryption.Encrypted() {
+		if dk, err = s.keys.Open(ctx, o.Encryption, bucket, key, customerKey); err != nil {
+			return meta.Object{}, nil, err
+		}
 	}
-	if len(o.Inline) > 0 {
+	if o.UploadID != "" {
+		return s.openParts(ctx, o, dk)
+	}
+	if len(o.Inline) > 0 && dk == nil {
 		return o, newInlineReader(o.Inline), nil
 	}
+	if len(o.Inline) > 0 {
+		return o, s.newSegmentReader(ctx, o, []segment{{inline: o.Inline, size: o.Size, key: dk}}, nil), nil
+	}
 	if o.BlobID == "" {
-		return o, &segmentReader{s: s, ctx: ctx}, nil
+		return o, s.newSegmentReader(ctx, o, nil, nil), nil
 	}
 	// Pinned while open: deleting a packed blob would punch out the bytes
 	// still to be read. A blob deleted before the pin fails to open.
@@ -92,12 +102,16 @@ func (s *Service) openOnce(ctx context.Context, bucket, key, versionID string, c
 		}
 		return meta.Object{}, nil, fmt.Errorf("open blob %s of %s/%s: %w", o.BlobID, bucket, key, err)
 	}
-	return o, &segmentReader{s: s, ctx: ctx, segs: []segment{{blobID: o.BlobID, size: o.Size}}, cur: f, pinned: pinned}, nil
+	r := s.newSegmentReader(ctx, o, []segment{{blobID: o.BlobID, size: o.Size, key: dk}}, pinned)
+	r.cur = f
+	return o, r, nil
 }
 
 // openParts pins a multipart object's parts, then checks the object is
 // still current: a later overwrite's cleanup then waits for the pins.
-func (s *Service) openParts(ctx context.Context, o meta.Object) (meta.Object, ObjectReader, error) {
+// Each part of an encrypted object (data key dk) is sealed under its own
+// key (sse.PartKey).
+func (s *Service) openParts(ctx context.Context, o meta.Object, dk []byte) (meta.Object, ObjectReader, error) {
 	parts, err := s.meta.ObjectParts(ctx, o.UploadID)
 	if err != nil {
 		return meta.Object{}, nil, err
@@ -106,6 +120,9 @@ func (s *Service) openParts(ctx context.Context, o meta.Object) (meta.Object, Ob
 	segs := make([]segment, len(parts))
 	for i, p := range parts {
 		ids[i], segs[i] = p.BlobID, segment{blobID: p.BlobID, size: p.Size}
+		if dk != nil {
+			segs[i].key, segs[i].part = sse.PartKey(dk, p.Number), p.Number
+		}
 	}
 	if !s.pins.pin(ids) {
 		return meta.Object{}, nil, errReplaced
@@ -119,16 +136,23 @@ func (s *Service) openParts(ctx context.Context, o meta.Object) (meta.Object, Ob
 		return meta.Object{}, nil, errReplaced
 	}
 	o.Parts = parts
-	return o, &segmentReader{s: s, ctx: ctx, segs: segs, pinned: ids}, nil
+	return o, s.newSegmentReader(ctx, o, segs, ids), nil
 }
 
-// segment is one blob of an object's data.
+// segment is one blob of an object's data, or the inline bytes of an
+// encrypted object.
 type segment struct {
 	blobID string
-	size   int64
+	inline []byte // sealed bytes kept in the metadata store (blobID "")
+	size   int64  // plaintext bytes; none are stored for 0
+	// key, when set, is the key the segment is sealed under as part
+	// (sse.OpenRange); nil: stored as sent.
+	key  []byte
+	part int
 }
 
-// segmentReader reads an object made of consecutive blobs.
+// segmentReader reads an object made of consecutive blobs, decrypting
+// sealed ones.
 type segmentReader struct {
 	s      *Service
 	ctx    context.Context
@@ -136,10 +160,20 @@ type segmentReader struct {
 	pinned []string
 	i      int               // segment being read
 	cur    io.ReadSeekCloser // open blob of segment i, or nil
+	plain  io.Reader         // segment i's plaintext (cur, or cur opened), or nil
 	closed bool
+	// The object read, for the log of bytes that fail authentication.
+	bucket, key, version string
+}
+
+func (s *Service) newSegmentReader(ctx context.Context, o meta.Object, segs []segment, pinned []string) *segmentReader {
+	return &segmentReader{s: s, ctx: ctx, segs: segs, pinned: pinned, bucket: o.Bucket, key: o.Key, version: o.VersionID}
 }
 
 func (r *segmentReader) open(i int) (io.ReadSeekCloser, error) {
+	if r.segs[i].inline != nil {
+		return inlineFile{bytes.NewReader(r.segs[i].inline)}, nil
+	}
 	f, err := r.s.blobs.Open(r.ctx, r.segs[i].blobID)
 	if err != nil {
 		return nil, fmt.Errorf("open part blob %s: %w", r.segs[i].blobID, err)
@@ -147,23 +181,50 @@ func (r *segmentReader) open(i int) (io.ReadSeekCloser, error) {
 	return f, nil
 }
 
+// start makes r.plain the reader of segment r.i's plaintext.
+func (r *segmentReader) start() error {
+	if r.cur == nil {
+		f, err := r.open(r.i)
+		if err != nil {
+			return err
+		}
+		r.cur = f
+	}
+	seg := r.segs[r.i]
+	if seg.key == nil {
+		r.plain = r.cur
+		return nil
+	}
+	p, err := sse.OpenRange(r.cur, seg.size, seg.key, seg.part, 0, seg.size)
+	if err != nil {
+		return r.failed(err)
+	}
+	r.plain = p
+	return nil
+}
+
 func (r *segmentReader) Read(p []byte) (int, error) {
 	for r.i < len(r.segs) {
-		if r.cur == nil {
-			f, err := r.open(r.i)
-			if err != nil {
+		if r.segs[r.i].size == 0 { // nothing stored
+			r.i++
+			continue
+		}
+		if r.plain == nil {
+			if err := r.start(); err != nil {
 				return 0, err
 			}
-			r.cur = f
 		}
-		n, err := r.cur.Read(p)
+		n, err := r.plain.Read(p)
 		if err == io.EOF {
 			r.cur.Close()
-			r.cur, r.i = nil, r.i+1
+			r.cur, r.plain, r.i = nil, nil, r.i+1
 			if n > 0 {
 				return n, nil
 			}
 			continue
+		}
+		if err != nil {
+			err = r.failed(err)
 		}
 		return n, err
 	}
@@ -188,18 +249,28 @@ func (r *segmentReader) CopyRange(w io.Writer, off, n int64) (int64, error) {
 				return written, err
 			}
 		}
-		m, err := copyFrom(w, f, off, min(n, seg.size-off))
+		m, err := copySegment(w, seg, f, off, min(n, seg.size-off))
 		written += m
 		n -= m
 		if f != r.cur {
 			f.Close()
 		}
 		if err != nil {
-			return written, err
+			return written, r.failed(err)
 		}
 		off = 0
 	}
 	return written, nil
+}
+
+// failed logs err when it says stored bytes fail authentication: damaged
+// on disk, or not what the metadata says (docs/adr/0027).
+func (r *segmentReader) failed(err error) error {
+	if errors.Is(err, format.ErrNotAuthentic) || errors.Is(err, format.ErrUnknownFormat) {
+		r.s.log.Error("stored bytes of an encrypted object fail authentication",
+			"bucket", r.bucket, "key", r.key, "version", r.version, "err", err)
+	}
+	return err
 }
 
 func (r *segmentReader) Close() error {
@@ -213,6 +284,24 @@ func (r *segmentReader) Close() error {
 	r.s.deleteBlobs(r.ctx, r.s.pins.unpin(r.pinned))
 	return nil
 }
+
+// copySegment copies plaintext bytes [off, off+n) of seg, read from f, to
+// w: sealed bytes are opened (sse.OpenRange), which no sendfile can do.
+func copySegment(w io.Writer, seg segment, f io.ReadSeeker, off, n int64) (int64, error) {
+	if seg.key == nil {
+		return copyFrom(w, f, off, n)
+	}
+	p, err := sse.OpenRange(f, seg.size, seg.key, seg.part, off, n)
+	if err != nil {
+		return 0, err
+	}
+	return io.Copy(w, p)
+}
+
+// inlineFile reads an encrypted object's inline bytes as a blob.
+type inlineFile struct{ *bytes.Reader }
+
+func (inlineFile) Close() error { return nil }
 
 // copyFrom copies n bytes from offset off of blob reader f to w, handing an
 // *os.File to io.CopyN so that network writers can use sendfile.

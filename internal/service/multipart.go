@@ -79,6 +79,13 @@ func (s *Service) CreateUpload(ctx context.Context, u meta.Upload, enc sse.Reque
 	case u.ChecksumType != ChecksumComposite && u.ChecksumType != ChecksumFullObject:
 		return meta.Upload{}, fmt.Errorf("%w: %q", ErrBadChecksumType, u.ChecksumType)
 	}
+	req, err := s.encryptionFor(ctx, u.Bucket, enc)
+	if err != nil {
+		return meta.Upload{}, err
+	}
+	if u.Encryption, _, err = s.keys.NewKey(ctx, req, u.Bucket, u.Key); err != nil {
+		return meta.Upload{}, err
+	}
 	u.UploadID, u.Initiated = newUploadID(), meta.Now()
 	return u, s.meta.CreateUpload(ctx, u)
 }
@@ -124,13 +131,32 @@ func (s *Service) UploadPart(ctx context.Context, in PartInput) (meta.Part, erro
 			return meta.Part{}, cmp.Or(err, ErrLockPartNeedsIntegrity)
 		}
 	}
-	ck := in.Checksums
-	ck.Algorithm = partAlgorithm(u)
-	wb, err := s.writeBlob(ctx, in.Body, in.Size, MaxPartSize, in.ContentMD5, ck)
+	seal, err := s.partSeal(ctx, u, in.Number, in.CustomerKey)
 	if err != nil {
 		return meta.Part{}, err
 	}
-	return s.recordPart(ctx, in.Bucket, in.Key, in.UploadID, in.Number, wb)
+	ck := in.Checksums
+	ck.Algorithm = partAlgorithm(u)
+	wb, err := s.writeBlob(ctx, in.Body, in.Size, MaxPartSize, in.ContentMD5, ck, seal)
+	if err != nil {
+		return meta.Part{}, err
+	}
+	return s.recordPart(ctx, u, in.Number, wb, seal)
+}
+
+// partSeal is the key part number n of upload u is sealed under: derived
+// from the upload's data key (sse.PartKey), opened with customerKey (the
+// SSE-C key, which must be the upload's); none for an unencrypted upload,
+// which refuses a customer key.
+func (s *Service) partSeal(ctx context.Context, u meta.Upload, n int, customerKey []byte) (sealKey, error) {
+	if !u.Encryption.Encrypted() {
+		return sealKey{}, sse.CheckCustomerKey(u.Encryption, customerKey)
+	}
+	dk, err := s.keys.Open(ctx, u.Encryption, u.Bucket, u.Key, customerKey)
+	if err != nil {
+		return sealKey{}, err
+	}
+	return sealKey{key: sse.PartKey(dk, n), part: n}, nil
 }
 
 // uploadLocks reports whether u's object will be locked: u has a lock of
@@ -148,9 +174,10 @@ func (s *Service) uploadLocks(ctx context.Context, u meta.Upload) (bool, error) 
 	return c.Mode != "", err
 }
 
-func (s *Service) recordPart(ctx context.Context, bucket, key, uploadID string, number int, wb writtenData) (meta.Part, error) {
+// recordPart records wb as part number of upload u, sealed under seal.
+func (s *Service) recordPart(ctx context.Context, u meta.Upload, number int, wb writtenData, seal sealKey) (meta.Part, error) {
 	p := meta.Part{
-		Number: number, BlobID: wb.id, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
+		Number: number, BlobID: wb.id, Size: wb.size, ETag: sse.ETag(u.Encryption, seal.key, wb.md5),
 		LastModified: meta.Now(), ChecksumAlgorithm: string(wb.alg), Checksum: checksum.Encode(wb.sum),
 	}
 	cctx, cancel := s.commitContext(ctx, wb)
@@ -158,7 +185,7 @@ func (s *Service) recordPart(ctx context.Context, bucket, key, uploadID string, 
 	err := cctx.Err() // a store may not look before it commits
 	var freed []string
 	if err == nil {
-		freed, err = s.meta.PutPart(cctx, bucket, key, uploadID, p)
+		freed, err = s.meta.PutPart(cctx, u.Bucket, u.Key, u.UploadID, p)
 	}
 	if err != nil {
 		s.freeBlobs(ctx, []string{wb.id})
@@ -197,6 +224,10 @@ func (s *Service) UploadPartCopy(ctx context.Context, in PartCopyInput) (meta.Pa
 	if err != nil {
 		return meta.Part{}, meta.Object{}, err
 	}
+	seal, err := s.partSeal(ctx, u, in.Number, in.CustomerKey)
+	if err != nil {
+		return meta.Part{}, meta.Object{}, err
+	}
 	src, r, err := s.OpenObject(ctx, in.SrcBucket, in.SrcKey, in.SrcVersion, in.SrcCustomerKey)
 	if err != nil {
 		return meta.Part{}, meta.Object{}, err
@@ -226,12 +257,12 @@ func (s *Service) UploadPartCopy(ctx context.Context, in PartCopyInput) (meta.Pa
 	if in.Throttle != nil {
 		body = in.Throttle(pr, n)
 	}
-	wb, err := s.writeBlob(ctx, body, n, MaxPartSize, nil, ChecksumRequest{Algorithm: partAlgorithm(u)})
+	wb, err := s.writeBlob(ctx, body, n, MaxPartSize, nil, ChecksumRequest{Algorithm: partAlgorithm(u)}, seal)
 	pr.CloseWithError(io.ErrClosedPipe)
 	if err != nil {
 		return meta.Part{}, meta.Object{}, err
 	}
-	p, err := s.recordPart(ctx, in.Bucket, in.Key, in.UploadID, in.Number, wb)
+	p, err := s.recordPart(ctx, u, in.Number, wb, seal)
 	return p, src, err
 }
 
@@ -297,6 +328,7 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		Bucket: u.Bucket, Key: u.Key, UploadID: u.UploadID,
 		LastModified: meta.Now(), StorageClass: u.StorageClass, Owner: u.Owner,
 		Headers: u.Headers, UserMeta: u.UserMeta, Tags: u.Tags, ACL: u.ACL, Parts: chosen, PartsCount: len(chosen),
+		Encryption: u.Encryption,
 	}
 	// The lock CreateMultipartUpload was given, checked then (a retention
 	// that has ended since locks nothing more), else the bucket's default

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"sync"
 	"time"
@@ -110,14 +110,22 @@ func (s *Service) putObject(ctx context.Context, in PutInput) (meta.Object, erro
 	if err != nil {
 		return meta.Object{}, err
 	}
-	wb, err := s.writeData(ctx, in.Body, in.Size, MaxObjectSize, in.ContentMD5, in.Checksums, s.inlineMax)
+	req, err := s.encryptionFor(ctx, in.Bucket, in.SSE)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	enc, dk, err := s.keys.NewKey(ctx, req, in.Bucket, in.Key)
+	if err != nil {
+		return meta.Object{}, err
+	}
+	wb, err := s.writeData(ctx, in.Body, in.Size, MaxObjectSize, in.ContentMD5, in.Checksums, s.inlineMax, sealKey{key: dk})
 	if err != nil {
 		return meta.Object{}, err
 	}
 	defer s.release(wb)
 	o := meta.Object{
 		Bucket: in.Bucket, Key: in.Key,
-		BlobID: wb.id, Inline: wb.inline, Size: wb.size, ETag: hex.EncodeToString(wb.md5),
+		BlobID: wb.id, Inline: wb.inline, Size: wb.size, ETag: sse.ETag(enc, dk, wb.md5), Encryption: enc,
 		LastModified: meta.Now(), StorageClass: in.StorageClass, Owner: in.Owner,
 		Headers: in.Headers, UserMeta: in.UserMeta, Tags: in.Tags, ACL: in.ACL,
 		Checksum: meta.Checksum{Algorithm: string(wb.alg), Value: checksum.Encode(wb.sum), Type: "FULL_OBJECT"},
@@ -187,14 +195,23 @@ func (s *Service) release(wd writtenData) {
 }
 
 // writeBlob is writeData for data that must go to a blob (parts).
-func (s *Service) writeBlob(ctx context.Context, body io.Reader, size, max int64, wantMD5 []byte, ck ChecksumRequest) (writtenData, error) {
-	return s.writeData(ctx, body, size, max, wantMD5, ck, 0)
+func (s *Service) writeBlob(ctx context.Context, body io.Reader, size, max int64, wantMD5 []byte, ck ChecksumRequest, seal sealKey) (writtenData, error) {
+	return s.writeData(ctx, body, size, max, wantMD5, ck, 0, seal)
+}
+
+// sealKey is the key new data is sealed under (sse.Seal) and its part
+// number (0 for a whole object); the zero value stores the data as sent.
+type sealKey struct {
+	key  []byte
+	part int
 }
 
 // writeData copies body into a new durable blob, or keeps it in memory
 // when it ends within inlineMax bytes, checking its length, Content-MD5
-// and checksums. On any error nothing is left behind.
-func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64, wantMD5 []byte, ck ChecksumRequest, inlineMax int) (writtenData, error) {
+// and checksums. With seal.key it stores the body sealed: the checks and
+// the size are the plaintext's, the inline limit the sealed bytes'. On any
+// error nothing is left behind.
+func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64, wantMD5 []byte, ck ChecksumRequest, inlineMax int, seal sealKey) (writtenData, error) {
 	// Read one byte past the limit: the wrapped readers (payload hash,
 	// aws-chunked trailers) verify only when they reach their own EOF, so the
 	// body must be read to its end, never cut off at exactly size bytes.
@@ -209,8 +226,15 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 	// is read (so a client waiting on "Expect: 100-continue" gets the answer
 	// instead of sending the body). Even an empty or inline object's row
 	// needs room.
+	stored := size // bytes to store, -1 when unknown
+	if seal.key != nil && size >= 0 {
+		var err error
+		if stored, err = sse.StoredSize(size); err != nil {
+			return writtenData{}, err
+		}
+	}
 	if sc, ok := s.blobs.(blob.SpaceChecker); ok {
-		need := size
+		need := stored
 		if need < 0 {
 			need = 0
 		}
@@ -219,11 +243,11 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 		}
 	}
 	sk := &sink{s: s, ctx: ctx}
-	if inlineMax > 0 && size <= int64(inlineMax) { // unknown (-1) or small
+	if inlineMax > 0 && stored <= int64(inlineMax) { // unknown (-1) or small
 		sk.buf = s.inlineBufs.Get().(*[]byte)
 	} else {
 		// Bound for a blob: create it before the first body byte arrives.
-		w, err := s.blobs.Create(ctx, size)
+		w, err := s.blobs.Create(ctx, stored)
 		if err != nil {
 			return writtenData{}, fmt.Errorf("create blob: %w", err)
 		}
@@ -231,7 +255,13 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 	}
 	h := md5.New()
 	bufp := copyBufPool.Get().(*[]byte)
-	n, err := io.CopyBuffer(io.MultiWriter(sk, h), cr, *bufp)
+	var n int64
+	var err error
+	if seal.key == nil {
+		n, err = io.CopyBuffer(io.MultiWriter(sk, h), cr, *bufp)
+	} else {
+		n, err = copySealed(sk, h, cr, seal)
+	}
 	copyBufPool.Put(bufp)
 	switch {
 	case err != nil:
@@ -265,6 +295,33 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 		return writtenData{}, err
 	}
 	return wd, nil
+}
+
+// copySealed copies src, sealed under seal, to dst; h gets the plaintext.
+// It returns how many plaintext bytes it read.
+func copySealed(dst io.Writer, h hash.Hash, src io.Reader, seal sealKey) (int64, error) {
+	pr := &plainReader{r: src, h: h}
+	sr, err := sse.Seal(pr, seal.key, seal.part)
+	if err != nil {
+		return 0, err
+	}
+	_, err = io.Copy(dst, sr) // sr is an io.WriterTo: no buffer of ours
+	return pr.n, err
+}
+
+// plainReader counts and hashes a body's plaintext on its way to be
+// sealed.
+type plainReader struct {
+	r io.Reader
+	h hash.Hash
+	n int64
+}
+
+func (r *plainReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.h.Write(p[:n])
+	r.n += int64(n)
+	return n, err
 }
 
 // sink receives new data: into buf while it fits (buf nil: never), then,

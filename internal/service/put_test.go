@@ -155,7 +155,7 @@ func TestWriteUnknownLengthLimit(t *testing.T) {
 	s, b := newTestService(t, 4096)
 	const max = 300_000
 	body := &countingZeros{}
-	_, err := s.writeData(t.Context(), body, -1, max, nil, ChecksumRequest{}, 4096)
+	_, err := s.writeData(t.Context(), body, -1, max, nil, ChecksumRequest{}, 4096, sealKey{})
 	if !errors.Is(err, ErrEntityTooLarge) {
 		t.Fatalf("unknown length past the limit: %v, want ErrEntityTooLarge", err)
 	}
@@ -165,7 +165,7 @@ func TestWriteUnknownLengthLimit(t *testing.T) {
 	if n := countBlobs(t, b); n != 0 {
 		t.Errorf("%d blobs left after a refused write", n)
 	}
-	wd, err := s.writeData(t.Context(), onlyReader{bytes.NewReader(make([]byte, max))}, -1, max, nil, ChecksumRequest{}, 4096)
+	wd, err := s.writeData(t.Context(), onlyReader{bytes.NewReader(make([]byte, max))}, -1, max, nil, ChecksumRequest{}, 4096, sealKey{})
 	if err != nil || wd.size != max || wd.id == "" {
 		t.Fatalf("unknown length at the limit: %+v, %v", wd, err)
 	}

@@ -3,7 +3,7 @@
 // (so a sealed secret moved to another key's row does not open), and opens
 // it again. The server key is 32 bytes, from JOG_IAM_KEY (base64) when set,
 // else from the file iam.key in the data dir, created with mode 0600 on
-// first use.
+// first use and refused when the group or others may read or write it.
 //
 // A Secret never prints: its String, GoString, Format, LogValue and text
 // and JSON encodings are "[REDACTED]". Reveal returns the plain text, for
@@ -17,10 +17,12 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/jogstore/jog/internal/datadir"
@@ -105,13 +107,36 @@ func LoadFile(path, envVar, envKey string) (*Keyring, error) {
 // is either absent or whole; of two processes creating it at once, the
 // second reads the first's.
 func loadOrCreate(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	key, err := ReadKeyFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err := create(path); err != nil && !errors.Is(err, fs.ErrExist) {
+		buf := make([]byte, KeySize)
+		rand.Read(buf)
+		if err := WriteKeyFile(path, buf); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
-		b, err = os.ReadFile(path)
+		key, err = ReadKeyFile(path)
 	}
+	return key, err
+}
+
+// ReadKeyFile returns the key in the file at path (base64, as iam.key and
+// sse.key hold it). It refuses a file that the group or others may read
+// or write (CheckPrivate): a server key is a secret as an SSH private key
+// is. A missing file is an error matching fs.ErrNotExist.
+func ReadKeyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckPrivate(path, fi.Mode()); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 1<<10))
 	if err != nil {
 		return nil, err
 	}
@@ -122,9 +147,28 @@ func loadOrCreate(path string) ([]byte, error) {
 	return key, nil
 }
 
-func create(path string) error {
-	key := make([]byte, KeySize)
-	rand.Read(key)
+// ErrNotPrivate reports a key file that the group or others may read or
+// write.
+var ErrNotPrivate = errors.New("keyring: a key file must be readable by its owner only")
+
+// CheckPrivate fails with ErrNotPrivate when mode (of the file at path)
+// lets the group or others read or write it, saying how to fix it. Where
+// the system has no such modes (Windows) it accepts any.
+func CheckPrivate(path string, mode fs.FileMode) error {
+	if runtime.GOOS == "windows" || mode.Perm()&0o077 == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s has mode %#o (run: chmod 600 %s)", ErrNotPrivate, path, mode.Perm(), path)
+}
+
+// WriteKeyFile writes key (KeySize bytes) to a new file at path, mode
+// 0600: a temporary file, synced, linked into place, the directory synced,
+// so that path is either absent or whole. It fails with an error matching
+// fs.ErrExist when path exists.
+func WriteKeyFile(path string, key []byte) error {
+	if len(key) != KeySize {
+		return fmt.Errorf("keyring: the server key must be %d bytes, not %d", KeySize, len(key))
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
@@ -139,20 +183,12 @@ func create(path string) error {
 	if err := os.Link(tmp, path); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return datadir.SyncDir(filepath.Dir(path))
 }
 
 func write(f *os.File, s string) error {
 	_, err := f.WriteString(s)
 	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	return errors.Join(d.Sync(), d.Close())
 }
 
 // Seal encrypts secret for the access key id: version, nonce, ciphertext

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -211,5 +212,43 @@ func TestTokens(t *testing.T) {
 	}
 	if _, err := k.Open("sts-session", sealed); !errors.Is(err, ErrOpen) {
 		t.Error("a token opened as a sealed secret")
+	}
+}
+
+// TestLoadRefusesKeyFileOthersMayRead: a key file the group or others may
+// read or write is refused with a message that says how to fix it; one
+// only its owner reads is accepted.
+func TestLoadRefusesKeyFileOthersMayRead(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no group or other modes")
+	}
+	dir := t.TempDir()
+	if _, err := Load(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, datadir.IAMKeyFile)
+	for _, mode := range []os.FileMode{0o640, 0o604, 0o620, 0o644, 0o666} {
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(dir, "")
+		if !errors.Is(err, ErrNotPrivate) || !strings.Contains(err.Error(), "chmod 600 "+path) {
+			t.Errorf("mode %#o: Load = %v; want ErrNotPrivate naming chmod 600 %s", mode, err, path)
+		}
+	}
+	for _, mode := range []os.FileMode{0o600, 0o400} {
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(dir, ""); err != nil {
+			t.Errorf("mode %#o: Load = %v; want the key", mode, err)
+		}
+	}
+	// The variable wins: the file is not read.
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir, base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, KeySize))); err != nil {
+		t.Errorf("with %s set, a readable iam.key refuses the start: %v", EnvVar, err)
 	}
 }

@@ -39,22 +39,27 @@ func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO uploads
-			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl, encryption)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 			u.UploadID, id, u.Key, millis(u.Initiated), u.Owner, u.StorageClass, docs.Headers, nullText(docs.UserMeta),
-			u.ChecksumAlgorithm, u.ChecksumType, nullText(u.Tags), lock, nullText(u.ACL))
+			u.ChecksumAlgorithm, u.ChecksumType, nullText(u.Tags), lock, nullText(u.ACL), meta.EncodeEncryption(u.Encryption))
 		return err
 	})
 }
 
-const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl"
+const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl, encryption"
 
 func scanUpload(row pgx.Row, bucket string) (meta.Upload, error) {
 	u := meta.Upload{Bucket: bucket}
 	var initiated int64
 	var headers, userMeta, tags, lock, acl *string
+	var encryption []byte
 	if err := row.Scan(&u.UploadID, &u.Key, &initiated, &u.Owner, &u.StorageClass, &headers, &userMeta,
-		&u.ChecksumAlgorithm, &u.ChecksumType, &tags, &lock, &acl); err != nil {
+		&u.ChecksumAlgorithm, &u.ChecksumType, &tags, &lock, &acl, &encryption); err != nil {
+		return u, err
+	}
+	var err error
+	if u.Encryption, err = meta.DecodeEncryption(encryption); err != nil {
 		return u, err
 	}
 	u.Initiated, u.Tags, u.ACL = fromMillis(initiated), deref(tags), deref(acl)

@@ -30,22 +30,27 @@ func (s *Store) CreateUpload(ctx context.Context, u meta.Upload) error {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO uploads
-			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(upload_id, bucket_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl, encryption)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			u.UploadID, id, u.Key, u.Initiated.UnixMilli(), u.Owner, u.StorageClass, cols.headers, cols.userMeta,
-			u.ChecksumAlgorithm, u.ChecksumType, nullString(u.Tags), lock, nullString(u.ACL))
+			u.ChecksumAlgorithm, u.ChecksumType, nullString(u.Tags), lock, nullString(u.ACL), encryptionColumn(u.Encryption))
 		return err
 	})
 }
 
-const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl"
+const uploadColumns = "upload_id, key, initiated, owner, storage_class, headers, user_meta, checksum_algo, checksum_type, tags, object_lock, acl, encryption"
 
 func scanUpload(sc interface{ Scan(...any) error }, bucket string) (meta.Upload, error) {
 	u := meta.Upload{Bucket: bucket}
 	var initiated int64
 	var headers, userMeta, tags, lock, acl sql.NullString
+	var encryption []byte
 	if err := sc.Scan(&u.UploadID, &u.Key, &initiated, &u.Owner, &u.StorageClass, &headers, &userMeta,
-		&u.ChecksumAlgorithm, &u.ChecksumType, &tags, &lock, &acl); err != nil {
+		&u.ChecksumAlgorithm, &u.ChecksumType, &tags, &lock, &acl, &encryption); err != nil {
+		return u, err
+	}
+	var err error
+	if u.Encryption, err = meta.DecodeEncryption(encryption); err != nil {
 		return u, err
 	}
 	if lock.Valid {

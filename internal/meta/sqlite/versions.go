@@ -68,7 +68,7 @@ func latestMarker(ctx context.Context, tx querier, bucketID int64, key string) (
 const nextSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM object_versions WHERE bucket_id = ?1 AND key = ?2)"
 
 // versionColumns are the columns objects and object_versions share.
-const versionColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta, checksum, upload_id, parts_count, inline_id, tags, acl"
+const versionColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta, checksum, upload_id, parts_count, inline_id, tags, acl, encryption"
 
 // moveLive moves key's live row to object_versions as its newest
 // noncurrent version.
