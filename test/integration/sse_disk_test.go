@@ -51,6 +51,13 @@ var sseSizeClasses = []struct {
 	{"multipart", 15 << 20, 3},
 }
 
+// sseClassPlaces is where each size class's bytes are stored: the prefix
+// of the file the control object's marker must be found in. Inline rows
+// are in the metadata store, whose place the caller names.
+func sseClassPlaces(inline string) map[string]string {
+	return map[string]string{"inline": inline, "packed": "packs/", "blob": "blobs/", "multipart": "blobs/"}
+}
+
 // sseMode is one way of asking for encryption, as a client sends it on
 // each request of a write and a read.
 type sseMode struct {
@@ -265,7 +272,7 @@ func (f *markerFinder) searchDir(t *testing.T, dir string) {
 
 // check fails t for every encrypted object's marker that was found and
 // for every control object's marker that was not.
-func (f *markerFinder) check(t *testing.T, phase string, objs []markedObject) {
+func (f *markerFinder) check(t *testing.T, phase string, objs []markedObject, places map[string]string) {
 	t.Helper()
 	for _, o := range objs {
 		where := f.found[string(o.marker)]
@@ -274,6 +281,8 @@ func (f *markerFinder) check(t *testing.T, phase string, objs []markedObject) {
 			t.Errorf("%s: the marker of the unencrypted control %s was not found: the search cannot see %s objects", phase, o.key, o.class)
 		case o.mode != "none" && len(where) > 0:
 			t.Errorf("%s: PLAINTEXT of %s (%s, %s) found in %v", phase, o.key, o.mode, o.class, where)
+		case o.mode == "none" && !slices.ContainsFunc(where, func(w string) bool { return strings.HasPrefix(w, places[o.class]) }):
+			t.Errorf("%s: control %s found in %v, not under %q: the size class does not store where it should", phase, o.key, where, places[o.class])
 		case o.mode == "none":
 			t.Logf("%s: control %s found in %v", phase, o.key, where)
 		}
@@ -282,8 +291,9 @@ func (f *markerFinder) check(t *testing.T, phase string, objs []markedObject) {
 
 // ciphertextProof writes the marked objects on a TLS server (SSE-C needs
 // it) started with opts, searches the data dir (and dump, when not nil)
-// while the server runs and again after it stopped.
-func ciphertextProof(t *testing.T, dump func(t *testing.T, f *markerFinder), opts ...testutil.Option) {
+// while the server runs and again after it stopped. inline is where the
+// metadata store keeps inline objects (a file or dump name's prefix).
+func ciphertextProof(t *testing.T, inline string, dump func(t *testing.T, f *markerFinder), opts ...testutil.Option) {
 	srv := testutil.StartServer(t, append([]testutil.Option{testutil.WithTLS(t), testutil.WithoutFsync()}, opts...)...)
 	createProofKey(t, srv.DataDir)
 	c := itest.AWSClient(t, srv)
@@ -299,14 +309,14 @@ func ciphertextProof(t *testing.T, dump func(t *testing.T, f *markerFinder), opt
 		if dump != nil {
 			dump(t, f)
 		}
-		f.check(t, phase, objs)
+		f.check(t, phase, objs, sseClassPlaces(inline))
 	}
 }
 
 // TestSSECiphertextOnDisk: SQLite metadata (jog.db, jog.db-wal), packs
 // and blob files hold no plaintext of an encrypted object.
 func TestSSECiphertextOnDisk(t *testing.T) {
-	ciphertextProof(t, nil)
+	ciphertextProof(t, "jog.db", nil)
 }
 
 // TestSSECiphertextOnDiskPostgres: the same with PostgreSQL metadata, its
@@ -314,7 +324,7 @@ func TestSSECiphertextOnDisk(t *testing.T) {
 // out as their bytes) and searched too.
 func TestSSECiphertextOnDiskPostgres(t *testing.T) {
 	url := pgtest.Own(t).NewDatabase(t)
-	ciphertextProof(t, func(t *testing.T, f *markerFinder) { dumpPostgres(t, url, f) },
+	ciphertextProof(t, "postgres:", func(t *testing.T, f *markerFinder) { dumpPostgres(t, url, f) },
 		func(c *config.Config) { c.Meta = url })
 }
 
