@@ -25,7 +25,9 @@ const adminUsage = `Usage: jog admin [flags] <command> ...
 Administer a JOG server's users, keys, groups, policies and roles through
 its IAM API (what "aws iam" calls), signed with the root credentials; ask
 its STS API for temporary credentials (what "aws sts" calls); reserve a
-bucket's throughput (see "jog admin reservation").
+bucket's throughput (see "jog admin reservation"); manage the keys of
+encryption at rest in a data dir (see "jog admin kms", which works on the
+data dir, not through the API).
 
   user create NAME | list | delete NAME
   key create USER | list USER | disable USER KEYID | enable USER KEYID | delete USER KEYID
@@ -37,6 +39,8 @@ bucket's throughput (see "jog admin reservation").
   sts assume-role ROLEARN SESSIONNAME | session-token | identity
                          (credentials as key ID, secret, session token, expiration)
   reservation create [flags] BUCKET | ls BUCKET | show BUCKET ID | rm BUCKET ID
+  kms create [--description TEXT] ID | list | describe ID | enable ID | disable ID
+      | rotate ID | rotate-master     (flags after the command: --data-dir DIR)
 
 Flags (before the command):
 `
@@ -60,6 +64,9 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	rest := fs.Args()
 	if len(rest) >= 1 && rest[0] == "reservation" {
 		return runReservation(ctx, a, rest[1:], stdout, stderr)
+	}
+	if len(rest) >= 1 && rest[0] == "kms" {
+		return runKMS(ctx, rest[1:], stdout, stderr)
 	}
 	if helpAsked(rest) {
 		return printHelp(fs, stdout)
@@ -86,6 +93,9 @@ func adminNested() []string {
 	cmds := sortedKeys(adminCommands)
 	for _, r := range reservationNested() {
 		cmds = append(cmds, "reservation "+r)
+	}
+	for _, k := range kmsNested() {
+		cmds = append(cmds, "kms "+k)
 	}
 	return cmds
 }

@@ -24,7 +24,7 @@ var commands = []command{
 	{name: "server", synopsis: "[flags]", summary: "serve the S3 API (jog server -h lists the flags)", run: runServer},
 	{name: "fsck", synopsis: "[flags]", summary: "check (and --repair) a data dir (jog fsck -h for details)", run: runFsck},
 	{name: "bench", synopsis: "...", summary: "measure any S3 endpoint (jog bench -h)", run: runBench, nested: benchNested},
-	{name: "admin", synopsis: "...", summary: "users, keys, groups, policies, roles, reservations (jog admin -h)", run: runAdmin, nested: adminNested},
+	{name: "admin", synopsis: "...", summary: "users, keys, groups, policies, roles, reservations, KMS keys (jog admin -h)", run: runAdmin, nested: adminNested},
 	{name: "cp", synopsis: "SRC DST", summary: "copy files to and from any S3 endpoint (jog cp -h)", run: runCp},
 	{name: "calibrate", summary: "measure the data dir's throughput for reservations (jog calibrate -h)", run: runCalibrate},
 	{name: "health", summary: "exit 0 when the server is ready (a container's health check; jog health -h)", run: runHealth},

@@ -15,6 +15,7 @@ import (
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/kms"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/notify/queue"
 	"github.com/jogstore/jog/internal/replicate"
@@ -80,6 +81,13 @@ type Config struct {
 	// (keyring.ParseKey), from JOG_IAM_KEY only: no flag, so that it never
 	// shows in a process listing. Empty: the data dir's iam.key.
 	IAMKey string
+	// SSEKey is the master key of the built-in KMS (encryption at rest),
+	// base64, from JOG_SSE_KEY only, as IAMKey. Empty: the data dir's
+	// sse.key.
+	SSEKey string
+	// AllowInsecureSSEC accepts SSE-C keys over plain HTTP: for tests on
+	// loopback only, the key crossing the network in the clear.
+	AllowInsecureSSEC bool
 	// IAMBootstrap, when set, is a JSON file of groups, users, their
 	// inline policies and access keys created at start-up where absent
 	// (iam.Bootstrap): provisioning without the IAM API.
@@ -307,6 +315,11 @@ func (c Config) Validate() error {
 	if c.IAMKey != "" {
 		if _, err := keyring.ParseKey(c.IAMKey); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", keyring.EnvVar, err))
+		}
+	}
+	if c.SSEKey != "" {
+		if _, err := keyring.ParseKey(c.SSEKey); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", kms.MasterKeyEnv, err))
 		}
 	}
 	if c.QoSReadCapacity < 0 || c.QoSWriteCapacity < 0 || c.QoSRequestCapacity < 0 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/iam/keyring"
+	"github.com/jogstore/jog/internal/kms"
 )
 
 // setting is a row of the settings table: one setting of jog server. The
@@ -69,6 +70,7 @@ func (c *Config) settings() []setting {
 		{name: "lifecycle-interval", ptr: &c.LifecycleInterval, usage: "how often the lifecycle worker applies the buckets' lifecycle rules (0 = never)"},
 		{name: "iam-bootstrap", ptr: &c.IAMBootstrap, usage: "JSON file of IAM groups, users, policies and access keys to create at start-up where absent"},
 		{name: "trust-forwarded-for", ptr: &c.TrustForwardedFor, usage: "take aws:SourceIp and aws:SecureTransport from X-Forwarded-For / X-Forwarded-Proto: only behind a proxy that sets them"},
+		{name: "allow-insecure-sse-c", ptr: &c.AllowInsecureSSEC, usage: "accept SSE-C keys over plain HTTP (the key crosses the network in the clear): for tests on loopback only; otherwise refused with 400 InvalidRequest, as S3 does"},
 		{name: "qos-read-capacity", ptr: &c.QoSReadCapacity, usage: "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)"},
 		{name: "qos-write-capacity", ptr: &c.QoSWriteCapacity, usage: "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)"},
 		{name: "qos-request-capacity", ptr: &c.QoSRequestCapacity, usage: "requests per second the server can serve, e.g. 2000: the scheduler paces requests at it while a request-rate reservation is active, and those may sum to 95% of it (0 = request-rate reservations refused)"},
@@ -87,6 +89,7 @@ func (c *Config) settings() []setting {
 		{env: EnvReplicateAccessKey, ptr: &c.Replicate.AccessKey},
 		{env: EnvReplicateSecretKey, ptr: &c.Replicate.SecretKey, secret: true},
 		{env: keyring.EnvVar, ptr: &c.IAMKey, secret: true},
+		{env: kms.MasterKeyEnv, ptr: &c.SSEKey, secret: true},
 		{name: "sqlite-checkpoints", ptr: &c.SQLiteCheckpoints, usage: "run SQLite's WAL checkpoints in the server; false leaves them to Litestream run beside it (implied by --replicate-to)"},
 		{name: "console", ptr: &c.Console, usage: "serve the web console, at /console/ on --console-addr"},
 		{name: "console-addr", ptr: &c.ConsoleAddr, usage: "address of the web console's own listener, an origin apart from the objects'; empty: --addr's host at its port + 1 (:9001 beside :9000); " + ConsoleSame + ": at /console/ on the S3 port instead"},

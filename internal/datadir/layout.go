@@ -14,6 +14,11 @@ const (
 	// in the metadata store (internal/iam/keyring; mode 0600), unless
 	// JOG_IAM_KEY gives it.
 	IAMKeyFile = "iam.key"
+	// SSEKeyFile keeps the master key of the built-in KMS, which seals
+	// the keys that seal objects' data keys (internal/kms; mode 0600),
+	// unless JOG_SSE_KEY gives it. Losing it loses every SSE-S3 and
+	// SSE-KMS object (docs/SECURITY.md, "Encryption at rest").
+	SSEKeyFile = "sse.key"
 	// LockFile is the file a running server holds a lock on: exclusive
 	// (Lock), or shared among gateways (LockShared).
 	LockFile = "jog.lock"

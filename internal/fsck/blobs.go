@@ -3,7 +3,6 @@ package fsck
 import (
 	"context"
 	"crypto/md5"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,26 +11,32 @@ import (
 	"github.com/jogstore/jog/internal/checksum"
 )
 
-// digest is a value the blob's bytes must hash to: alg "" means MD5 in
-// hex (an ETag), otherwise a flexible checksum in base64.
+// digest is a value the blob's bytes must hash to: alg "" means an ETag
+// (the MD5 in hex, or for encrypted data sse.ETag of it), otherwise a
+// flexible checksum in base64. Digests are of the plaintext.
 type digest struct {
 	name  string
 	alg   checksum.Algorithm
 	value string
 }
 
-// checkBlob checks that blob id exists with size bytes and, when Deep,
-// that its bytes hash to want. It returns the problem found, if any (nil
-// when the blob is sound), and an error only when checking failed.
-func (c *checker) checkBlob(ctx context.Context, id string, size int64, want []digest) (*Problem, error) {
+// checkBlob checks that blob id exists holding size bytes of data sealed
+// as s (their stored size) and, when Deep, that they open and hash to
+// want. It returns the problem found, if any (nil when the blob is sound),
+// and an error only when checking failed.
+func (c *checker) checkBlob(ctx context.Context, id string, size int64, want []digest, s sealing) (*Problem, error) {
 	if id == "" {
 		if size != 0 {
 			return &Problem{Kind: Metadata, Want: size, Detail: fmt.Sprintf("no blob for %d bytes of data", size)}, nil
 		}
-		if c.opts.Deep {
-			return c.verify(nil, 0, want), nil
+		if c.opts.Deep && !s.unreadable() {
+			return c.verify(nil, 0, want, s), nil
 		}
 		return nil, nil
+	}
+	stored, err := s.storedSize(size)
+	if err != nil {
+		return &Problem{Kind: Metadata, BlobID: id, Want: size, Detail: err.Error()}, nil
 	}
 	path := c.path(id)
 	f, err := c.blobs.Open(ctx, id)
@@ -46,22 +51,22 @@ func (c *checker) checkBlob(ctx context.Context, id string, size int64, want []d
 	if err != nil {
 		return nil, fmt.Errorf("blob %s: %w", id, err)
 	}
-	if n != size {
+	if n != stored {
 		word := "short"
-		if n > size {
+		if n > stored {
 			word = "long"
 		}
-		return &Problem{Kind: Size, BlobID: id, Path: path, Size: n, Want: size,
-			Detail: fmt.Sprintf("blob is %s: %d bytes, metadata says %d", word, n, size)}, nil
+		return &Problem{Kind: Size, BlobID: id, Path: path, Size: n, Want: stored,
+			Detail: fmt.Sprintf("blob is %s: %d bytes, metadata says %d", word, n, stored)}, nil
 	}
 	c.sum.BytesChecked += size
-	if !c.opts.Deep {
+	if !c.opts.Deep || s.unreadable() {
 		return nil, nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("blob %s: %w", id, err)
 	}
-	p := c.verify(f, size, want)
+	p := c.open(f, size, want, s)
 	if p != nil {
 		if p.Kind == "" { // a read error
 			return nil, fmt.Errorf("read blob %s: %s", id, p.Detail)
@@ -71,9 +76,28 @@ func (c *checker) checkBlob(ctx context.Context, id string, size int64, want []d
 	return p, ctx.Err()
 }
 
-// verify hashes r (size bytes) and compares with want. A Problem of empty
-// Kind reports a read error.
-func (c *checker) verify(r io.Reader, size int64, want []digest) *Problem {
+// open verifies the data src holds (size bytes of plaintext, sealed as
+// s) against want.
+func (c *checker) open(src io.ReadSeeker, size int64, want []digest, s sealing) *Problem {
+	r, err := s.plaintext(src, size)
+	if err != nil {
+		return readProblem(err)
+	}
+	return c.verify(r, size, want, s)
+}
+
+// readProblem is the problem of a failed read: sealed bytes that do not
+// open are corrupt; a Problem of empty Kind reports a read error.
+func readProblem(err error) *Problem {
+	if sealError(err) {
+		return &Problem{Kind: Corrupt, Detail: fmt.Sprintf("encrypted data does not authenticate: %v", err)}
+	}
+	return &Problem{Detail: err.Error()}
+}
+
+// verify hashes r (size bytes of plaintext) and compares with want, an
+// ETag as s makes it. A Problem of empty Kind reports a read error.
+func (c *checker) verify(r io.Reader, size int64, want []digest, s sealing) *Problem {
 	md5h := md5.New()
 	ws := []io.Writer{md5h}
 	sums := map[checksum.Algorithm][]byte{}
@@ -92,7 +116,7 @@ func (c *checker) verify(r io.Reader, size int64, want []digest) *Problem {
 	if r != nil {
 		n, err := io.CopyBuffer(io.MultiWriter(ws...), io.LimitReader(r, size), c.buf)
 		if err != nil {
-			return &Problem{Detail: err.Error()}
+			return readProblem(err)
 		}
 		if n != size {
 			return &Problem{Kind: Size, Want: size, Detail: fmt.Sprintf("read %d bytes of %d", n, size)}
@@ -105,7 +129,7 @@ func (c *checker) verify(r io.Reader, size int64, want []digest) *Problem {
 	for _, d := range want {
 		var got string
 		if d.alg == "" {
-			got = hex.EncodeToString(md5h.Sum(nil))
+			got = s.etag(md5h.Sum(nil))
 		} else {
 			got = checksum.Encode(sums[d.alg])
 		}

@@ -1,7 +1,8 @@
 // Package fsck checks a JOG data dir: every object version, every part of a
 // multipart object and every part of an upload in progress must have its
 // blob, of the size the metadata records (and, with Deep, the content its
-// ETag and stored checksum describe); every blob file must be referenced
+// ETag and stored checksum describe, and for encrypted data authentic
+// bytes under a data key that opens); every blob file must be referenced
 // by some metadata row; tmp/ must be empty; indexes the metadata store
 // derives from its objects (SQLite's directory index) must agree with them;
 // a key's versions, delete markers and locks must not contradict each
@@ -38,6 +39,7 @@ import (
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/sse"
 	"github.com/jogstore/jog/internal/storage"
 )
 
@@ -48,8 +50,11 @@ type Options struct {
 	// means the default (SQLite in the data dir).
 	Meta string
 	// Deep reads every blob and compares its MD5 with the ETag (per part
-	// for multipart data) and its flexible checksum with the stored one.
-	// Without it only presence and size are checked.
+	// for multipart data) and its flexible checksum with the stored one;
+	// encrypted data it decrypts first, with each object's data key opened
+	// through the data dir's KMS, which verifies every authentication tag
+	// (SSE-C data, whose key only the client has, is counted as
+	// Unverifiable). Without it only presence and size are checked.
 	Deep bool
 	// Repair removes orphan blobs and temp files and rebuilds derived
 	// indexes that disagree with the objects. It takes the data dir's
@@ -78,6 +83,10 @@ const (
 	Temp     Kind = "temp"     // a file left in tmp/ by an interrupted write
 	Index    Kind = "index"    // a derived index disagrees with the objects
 	Versions Kind = "versions" // a key's versions, delete markers or locks contradict each other
+	Key      Kind = "key"      // the data key of encrypted data does not open (Deep)
+	// Unverifiable is a note, not damage: SSE-C data, whose key only the
+	// client has, was checked for presence and size alone (Deep).
+	Unverifiable Kind = "unverifiable"
 )
 
 // Actions taken by a repair.
@@ -164,6 +173,12 @@ type Summary struct {
 	WrongSize int `json:"wrong_size"`
 	Corrupt   int `json:"corrupt"`
 	Metadata  int `json:"metadata"`
+	// KeyErrors counts data keys that do not open (Deep): their objects
+	// and uploads are damaged, but DropLost keeps them.
+	KeyErrors int `json:"key_errors"`
+	// Unverifiable counts SSE-C object versions and uploads whose bytes
+	// Deep could not read without the customer's key (not problems).
+	Unverifiable int `json:"unverifiable"`
 	// DamagedObjects and DamagedUploads count object versions and uploads
 	// with at least one problem above; Dropped and Aborted those repaired.
 	DamagedObjects int `json:"damaged_objects"`
@@ -259,6 +274,8 @@ type checker struct {
 	// grace: in live mode, blobs younger than this before start are not
 	// checked for references.
 	grace time.Duration
+	// keys opens data keys, once an encrypted object needs one (dataKeys).
+	keys *sse.Keys
 }
 
 // What the check needs of the blob store beyond blob.Store. A store (or a
@@ -310,6 +327,10 @@ func (c *checker) report(p Problem) {
 		c.sum.Corrupt++
 	case Metadata:
 		c.sum.Metadata++
+	case Key:
+		c.sum.KeyErrors++
+	case Unverifiable:
+		c.sum.Unverifiable++
 	}
 	if c.opts.Problem != nil {
 		c.opts.Problem(p)

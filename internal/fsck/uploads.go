@@ -40,7 +40,14 @@ func (c *checker) uploads(ctx context.Context) error {
 
 func (c *checker) upload(ctx context.Context, u meta.Upload) error {
 	c.sum.Uploads++
+	seal, note, err := c.sealingOf(ctx, u.Encryption, u.Bucket, u.Key)
+	if err != nil {
+		return err
+	}
 	var probs []Problem
+	if note != nil && note.Kind == Key {
+		probs = append(probs, *note)
+	}
 	after := 0
 	for {
 		parts, more, err := c.meta.ListParts(ctx, u.Bucket, u.Key, u.UploadID, after, pageSize)
@@ -53,7 +60,7 @@ func (c *checker) upload(ctx context.Context, u meta.Upload) error {
 		}
 		for _, p := range parts {
 			c.sum.Parts++
-			bp, err := c.checkBlob(ctx, p.BlobID, p.Size, partDigests(p))
+			bp, err := c.checkBlob(ctx, p.BlobID, p.Size, partDigests(p), seal.forPart(p.Number))
 			if err != nil {
 				return err
 			}
@@ -69,12 +76,13 @@ func (c *checker) upload(ctx context.Context, u meta.Upload) error {
 		}
 		after = parts[len(parts)-1].Number
 	}
+	c.noteUnverifiable(note, Problem{Bucket: u.Bucket, Key: u.Key, UploadID: u.UploadID, InProgress: true})
 	if len(probs) == 0 {
 		return nil
 	}
 	c.sum.DamagedUploads++
 	action := ""
-	if c.opts.DropLost {
+	if c.opts.DropLost && lost(probs) {
 		freed, err := c.meta.AbortUpload(ctx, u.Bucket, u.Key, u.UploadID)
 		if err != nil {
 			return fmt.Errorf("abort upload %s of %s/%q: %w", u.UploadID, u.Bucket, u.Key, err)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/iam/keyring"
 )
 
@@ -21,7 +22,7 @@ import (
 // dir, created with mode 0600 on first use. It is never logged: it never
 // leaves the Keyring.
 const (
-	MasterKeyFile = "sse.key"
+	MasterKeyFile = datadir.SSEKeyFile
 	MasterKeyEnv  = "JOG_SSE_KEY"
 )
 

@@ -24,11 +24,13 @@ import (
 	"github.com/jogstore/jog/internal/iam"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/iamapi"
+	"github.com/jogstore/jog/internal/kms"
 	"github.com/jogstore/jog/internal/lifecycle/worker"
 	"github.com/jogstore/jog/internal/metrics"
 	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/s3api"
 	"github.com/jogstore/jog/internal/service"
+	"github.com/jogstore/jog/internal/sse"
 	"github.com/jogstore/jog/internal/storage"
 	"github.com/jogstore/jog/internal/sts"
 	"github.com/jogstore/jog/internal/stsapi"
@@ -133,6 +135,13 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 		s.Credentials, s.GeneratedCredentials = c, gen
 	}
 	opts := service.Options{InlineMax: cfg.InlineMax, LifecycleDay: cfg.LifecycleDay}
+	// The built-in KMS (encryption at rest): its master key is never
+	// logged, nor its error's text anything of it.
+	builtin, err := kms.OpenDataDir(ctx, cfg.DataDir, cfg.SSEKey)
+	if err != nil {
+		return p, fmt.Errorf("kms: %w", err)
+	}
+	opts.Keys = sse.NewKeys(builtin)
 	if stores.Shared { // other gateways' orphan sweeps spare blobs younger than blob.Grace
 		opts.CommitWithin = blob.Grace / 2
 	}
@@ -190,7 +199,8 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Anonymous: anonymous, Body: body,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
-		Reservations: reservations, Scheduler: scheduler,
+		AllowInsecureSSEC: cfg.AllowInsecureSSEC,
+		Reservations:      reservations, Scheduler: scheduler,
 		Observer: s3api.Observers{s.metrics.Requests(), observer},
 	})
 	// IAM users and role sessions call the IAM API under their policies,

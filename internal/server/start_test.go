@@ -15,6 +15,7 @@ import (
 
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
+	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/notify/target"
 	"github.com/jogstore/jog/internal/replicate"
 	"github.com/jogstore/jog/internal/storage"
@@ -47,6 +48,16 @@ var startFaults = []startFault{
 	}},
 	{step: "recovery", want: "recovery", opened: func(t *testing.T, dataDir string) {
 		if err := os.RemoveAll(filepath.Join(dataDir, "tmp")); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{step: "iam key", want: "chmod 600", config: func(t *testing.T, c *config.Config) {
+		// A server key the group or others may read (keyring.ReadKeyFile).
+		path := filepath.Join(c.DataDir, datadir.IAMKeyFile)
+		if err := keyring.WriteKeyFile(path, make([]byte, keyring.KeySize)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, 0o640); err != nil {
 			t.Fatal(err)
 		}
 	}},

@@ -22,7 +22,13 @@ func newTestService(t *testing.T, inlineMax int) (*Service, *disk.Store) {
 // newTestServiceWith is newTestService with opts.
 func newTestServiceWith(t *testing.T, opts Options) (*Service, *disk.Store) {
 	t.Helper()
-	dir := t.TempDir()
+	return newTestServiceIn(t, t.TempDir(), slog.New(slog.DiscardHandler), opts)
+}
+
+// newTestServiceIn is newTestServiceWith over the data dir dir, logging
+// to log.
+func newTestServiceIn(t *testing.T, dir string, log *slog.Logger, opts Options) (*Service, *disk.Store) {
+	t.Helper()
 	m, err := sqlite.Open(t.Context(), filepath.Join(dir, "meta.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +39,7 @@ func newTestServiceWith(t *testing.T, opts Options) (*Service, *disk.Store) {
 		t.Fatal(err)
 	}
 	b.NoSync = true
-	s := NewWith(m, b, slog.New(slog.DiscardHandler), opts)
+	s := NewWith(m, b, log, opts)
 	if err := m.CreateBucket(t.Context(), meta.Bucket{Name: "b", Region: "r", CreatedAt: meta.Now()}); err != nil {
 		t.Fatal(err)
 	}

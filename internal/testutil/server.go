@@ -99,6 +99,10 @@ func WithQoSRequestCapacity(rps int64) Option {
 	return func(c *config.Config) { c.QoSRequestCapacity = config.RequestRate(rps) }
 }
 
+// WithInsecureSSEC sets --allow-insecure-sse-c: the test servers speak
+// plain HTTP on loopback, where SSE-C is otherwise refused.
+func WithInsecureSSEC() Option { return func(c *config.Config) { c.AllowInsecureSSEC = true } }
+
 // WithDataDir reuses an existing data dir (to test restarts).
 func WithDataDir(dir string) Option { return func(c *config.Config) { c.DataDir = dir } }
 
