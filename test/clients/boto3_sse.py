@@ -11,7 +11,7 @@ docs/COMPATIBILITY.md, "ceph/s3-tests encryption parity".
 SSE-KMS cases use the keys JOG_KMS_KEY and JOG_KMS_KEY2 of the server's
 built-in KMS (boto3_test.sh creates them with `jog admin kms create`), named
 by their ARN as an AWS test configuration names them. SSE-C over the plain
-HTTP endpoint needs the server's --sse-c-insecure (loopback tests only).
+HTTP endpoint needs the server's --allow-insecure-sse-c (loopback tests only).
 """
 
 import base64

@@ -13,9 +13,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 python3 -c 'import boto3' 2>/dev/null || { echo "boto3_test: python3 cannot import boto3 (pip install boto3)" >&2; exit 2; }
 
 # The encryption checks (boto3_sse.py) send SSE-C keys over plain HTTP too:
-# --sse-c-insecure allows it on this loopback server alone. Their SSE-KMS
+# --allow-insecure-sse-c allows it on this loopback server alone. Their SSE-KMS
 # keys live in each server's data dir.
-start_jog http -- --sse-c-insecure
+start_jog http -- --allow-insecure-sse-c
 http_endpoint=$jog_endpoint
 start_jog https --tls
 https_endpoint=$jog_endpoint
