@@ -38,7 +38,7 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	customerKey, err := h.customerKey(r, r.Header, "")
+	customerKey, err := h.customerKey(r, r.Header, objectPrefix)
 	if err != nil {
 		return err
 	}

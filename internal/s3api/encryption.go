@@ -12,16 +12,17 @@ import (
 
 // The encryption headers (canonical names), on requests and responses
 // (docs/adr/0027, 0028; internal/sse). The wire table says which
-// operations read them; the copy source's SSE-C headers are the
-// customer's three with copySourcePrefix.
+// operations read them. The SSE-C trio (ssec…) follows a prefix: the
+// object's (objectPrefix) or the copy source's (copySourcePrefix).
 const (
 	hdrSSE            = "X-Amz-Server-Side-Encryption"
 	hdrSSEKMSKeyID    = "X-Amz-Server-Side-Encryption-Aws-Kms-Key-Id"
 	hdrSSEContext     = "X-Amz-Server-Side-Encryption-Context"
 	hdrSSEBucketKey   = "X-Amz-Server-Side-Encryption-Bucket-Key-Enabled"
-	hdrSSECAlgorithm  = "X-Amz-Server-Side-Encryption-Customer-Algorithm"
-	hdrSSECKey        = "X-Amz-Server-Side-Encryption-Customer-Key"
-	hdrSSECKeyMD5     = "X-Amz-Server-Side-Encryption-Customer-Key-Md5"
+	ssecAlgorithm     = "Server-Side-Encryption-Customer-Algorithm"
+	ssecKey           = "Server-Side-Encryption-Customer-Key"
+	ssecKeyMD5        = "Server-Side-Encryption-Customer-Key-Md5"
+	objectPrefix      = "X-Amz-"
 	copySourcePrefix  = "X-Amz-Copy-Source-"
 	kmsKeyARNResource = ":key/"
 )
@@ -38,13 +39,13 @@ var (
 		"x-amz-server-side-encryption-bucket-key-enabled must be true or false")
 )
 
-// customerKey reads an SSE-C trio of hdr (prefix "" for the object's,
-// copySourcePrefix for a copy source's): the 32-byte key, or nil when
+// customerKey reads an SSE-C trio of hdr (prefix objectPrefix for the
+// object's, copySourcePrefix for a copy source's): the 32-byte key, or nil when
 // none of the three was sent. A key sent over plain HTTP is refused
 // (kms.ErrSSECInsecure) unless Config.AllowInsecureSSEC: it crossed the
 // network in the clear.
 func (h *Handler) customerKey(r *request, hdr http.Header, prefix string) ([]byte, error) {
-	alg, key, md5 := hdr.Get(prefix+hdrSSECAlgorithm), hdr.Get(prefix+hdrSSECKey), hdr.Get(prefix+hdrSSECKeyMD5)
+	alg, key, md5 := hdr.Get(prefix+ssecAlgorithm), hdr.Get(prefix+ssecKey), hdr.Get(prefix+ssecKeyMD5)
 	if alg == "" && key == "" && md5 == "" {
 		return nil, nil
 	}
@@ -60,7 +61,7 @@ func (h *Handler) customerKey(r *request, hdr http.Header, prefix string) ([]byt
 // which the bucket's default may fill).
 func (h *Handler) sseRequest(r *request, hdr http.Header) (sse.Request, error) {
 	mode := hdr.Get(hdrSSE)
-	ck, err := h.customerKey(r, hdr, "")
+	ck, err := h.customerKey(r, hdr, objectPrefix)
 	switch {
 	case err != nil:
 		return sse.Request{}, err
@@ -138,9 +139,9 @@ func (h *Handler) setEncryptionHeaders(hdr http.Header, e meta.Encryption, custo
 			hdr.Set(hdrSSEContext, base64.StdEncoding.EncodeToString([]byte(e.Context)))
 		}
 	case sse.ModeC:
-		hdr.Set(hdrSSECAlgorithm, kms.SSECAlgorithm)
+		hdr.Set(objectPrefix+ssecAlgorithm, kms.SSECAlgorithm)
 		if customerKey != nil {
-			hdr.Set(hdrSSECKeyMD5, kms.KeyMD5(customerKey))
+			hdr.Set(objectPrefix+ssecKeyMD5, kms.KeyMD5(customerKey))
 		}
 	}
 	if e.BucketKey {

@@ -131,7 +131,10 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 		"GetReservation":          {method: "GET", path: "/rtb?reservation=none"},
 		"DeleteReservation":       {method: "DELETE", path: "/rtb?reservation=none"},
 
+		"PutBucketEncryption": {method: "PUT", path: "/rtb?encryption",
+			body: `<ServerSideEncryptionConfiguration><Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>AES256</SSEAlgorithm></ApplyServerSideEncryptionByDefault></Rule></ServerSideEncryptionConfiguration>`},
 		"GetBucketEncryption":                        {method: "GET", path: "/rtb?encryption"},
+		"DeleteBucketEncryption":                     {method: "DELETE", path: "/rtb?encryption"},
 		"GetBucketWebsite":                           {method: "GET", path: "/rtb?website"},
 		"GetBucketReplication":                       {method: "GET", path: "/rtb?replication"},
 		"GetBucketAccelerateConfiguration":           {method: "GET", path: "/rtb?accelerate"},

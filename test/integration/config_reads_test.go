@@ -149,8 +149,6 @@ func cfgReads(t *testing.T) []cfgRead {
 // cfgWrites are the PUTs and DELETEs of the same subresources: each stays
 // 501 NotImplemented.
 var cfgWrites = []struct{ method, path, body string }{
-	{"PUT", "/cfg?encryption", `<ServerSideEncryptionConfiguration><Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>AES256</SSEAlgorithm></ApplyServerSideEncryptionByDefault></Rule></ServerSideEncryptionConfiguration>`},
-	{"DELETE", "/cfg?encryption", ""},
 	{"PUT", "/cfg?website", `<WebsiteConfiguration><IndexDocument><Suffix>index.html</Suffix></IndexDocument></WebsiteConfiguration>`},
 	{"DELETE", "/cfg?website", ""},
 	{"PUT", "/cfg?replication", `<ReplicationConfiguration><Role>arn:aws:iam::1:role/r</Role></ReplicationConfiguration>`},
@@ -210,7 +208,7 @@ func TestConfigReadsEmptyState(t *testing.T) {
 	ids := regexp.MustCompile(`<(RequestId|HostId)>[^<]*</(RequestId|HostId)>`)
 	state := func() string {
 		var b strings.Builder
-		for _, p := range []string{"/cfg?encryption", "/cfg?website", "/cfg?replication", "/cfg?accelerate", "/cfg?requestPayment",
+		for _, p := range []string{"/cfg?website", "/cfg?replication", "/cfg?accelerate", "/cfg?requestPayment",
 			"/cfg?notification", "/cfg?analytics", "/cfg?analytics&id=cfg1", "/cfg?inventory", "/cfg?inventory&id=cfg1",
 			"/cfg?metrics", "/cfg?metrics&id=cfg1", "/cfg?intelligent-tiering", "/cfg?intelligent-tiering&id=cfg1", "/cfg"} {
 			req := itest.RawRequest(t, srv, "GET", p, nil)
@@ -236,11 +234,6 @@ func TestConfigReadsEmptyState(t *testing.T) {
 	// The same through the SDK, as a client sends them.
 	b := aws.String("cfg")
 	for name, err := range map[string]error{
-		"PutBucketEncryption": func() error {
-			_, err := c.PutBucketEncryption(ctx, &s3.PutBucketEncryptionInput{Bucket: b, ServerSideEncryptionConfiguration: &types.ServerSideEncryptionConfiguration{
-				Rules: []types.ServerSideEncryptionRule{{ApplyServerSideEncryptionByDefault: &types.ServerSideEncryptionByDefault{SSEAlgorithm: types.ServerSideEncryptionAes256}}}}})
-			return err
-		}(),
 		"PutBucketAccelerateConfiguration": func() error {
 			_, err := c.PutBucketAccelerateConfiguration(ctx, &s3.PutBucketAccelerateConfigurationInput{Bucket: b,
 				AccelerateConfiguration: &types.AccelerateConfiguration{Status: types.BucketAccelerateStatusEnabled}})

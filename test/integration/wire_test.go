@@ -233,7 +233,8 @@ func wantFormRefusal(t *testing.T, srv *testutil.Server, ref s3api.Refusal) {
 }
 
 // TestWireRefusalsSDK: what a user of aws-sdk-go-v2 sees when asking for a
-// protection JOG does not have yet — an error, and nothing stored.
+// protection JOG does not have, or cannot give this request — an error,
+// and nothing stored.
 func TestWireRefusalsSDK(t *testing.T) {
 	_, c := itest.StartBucket(t, "wire")
 	ctx := context.Background()
@@ -245,21 +246,21 @@ func TestWireRefusalsSDK(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"SSE-S3", func() error {
-			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
-				ServerSideEncryption: types.ServerSideEncryptionAes256})
-			return err
-		}, 501, "NotImplemented"},
 		{"SSE-KMS", func() error {
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
 				ServerSideEncryption: types.ServerSideEncryptionAwsKms, SSEKMSKeyId: aws.String("alias/x")})
 			return err
-		}, 501, "NotImplemented"},
+		}, 400, "KMS.NotFoundException"}, // no aliases
+		{"SSE-KMS unknown key", func() error {
+			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
+				ServerSideEncryption: types.ServerSideEncryptionAwsKms, SSEKMSKeyId: aws.String("no-such-key")})
+			return err
+		}, 400, "KMS.NotFoundException"},
 		{"SSE-C", func() error {
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
 				SSECustomerAlgorithm: aws.String("AES256"), SSECustomerKey: aws.String(strings.Repeat("k", 32))})
 			return err
-		}, 501, "NotImplemented"},
+		}, 400, "InvalidRequest"}, // over plain HTTP
 		{"public-read", func() error {
 			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("wire"), Key: key, Body: body(),
 				ACL: types.ObjectCannedACLPublicRead})
@@ -276,11 +277,6 @@ func TestWireRefusalsSDK(t *testing.T) {
 				ObjectLockMode: types.ObjectLockModeCompliance, ObjectLockRetainUntilDate: aws.Time(time.Now().Add(time.Hour))})
 			return err
 		}, 400, "InvalidRequest"},
-		{"multipart SSE", func() error {
-			_, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("wire"), Key: key,
-				ServerSideEncryption: types.ServerSideEncryptionAes256})
-			return err
-		}, 501, "NotImplemented"},
 		{"multipart object lock", func() error {
 			_, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("wire"), Key: key,
 				ObjectLockLegalHoldStatus: types.ObjectLockLegalHoldStatusOn})
