@@ -301,6 +301,20 @@ def checks(common, label, t, eq, client_error_code):
          lambda: put_refused({"x-amz-server-side-encryption": "aes:kms"}, 400, "InvalidArgument", True))
 
     # --- bucket policies on s3:x-amz-server-side-encryption -------------------
+    # s3-tests' main user is bound by its bucket's policy. JOG's root
+    # credentials are bound by none (docs/SECURITY.md), so these cases write
+    # as an IAM user of the account allowed s3:*.
+    user_keys = {}
+
+    def user_client():
+        if not user_keys:
+            iam, user = boto3.client("iam", **common), f"sse-parity-{label}"
+            iam.create_user(UserName=user)
+            iam.put_user_policy(UserName=user, PolicyName="s3", PolicyDocument=json.dumps(
+                {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
+            k = iam.create_access_key(UserName=user)["AccessKey"]
+            user_keys.update(aws_access_key_id=k["AccessKeyId"], aws_secret_access_key=k["SecretAccessKey"])
+        return boto3.client("s3", config=cfg_v2, **dict(common, **user_keys))
 
     def deny_unless(algorithm):
         b = new_bucket()
@@ -310,7 +324,7 @@ def checks(common, label, t, eq, client_error_code):
              "Condition": {"StringNotEquals": {"s3:x-amz-server-side-encryption": algorithm}}},
             {"Effect": "Deny", "Principal": "*", "Action": "s3:PutObject", "Resource": res,
              "Condition": {"Null": {"s3:x-amz-server-side-encryption": "true"}}}]}))
-        return b, client(v2=True)
+        return b, user_client()
 
     def policy_s3_noenc():
         b, c = deny_unless("AES256")
