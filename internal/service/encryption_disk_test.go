@@ -74,26 +74,15 @@ func TestSSEMarkerNotOnDisk(t *testing.T) {
 	}
 	found := map[string][]string{}
 	var files []string
-	err := filepath.WalkDir(st.dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(st.dir, path)
+	st.eachFile(t, func(rel string, b []byte) bool {
 		files = append(files, rel)
 		for m := range markers {
 			if bytes.Contains(b, []byte(m)) {
 				found[m] = append(found[m], rel)
 			}
 		}
-		return nil
+		return false
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for m, plain := range markers {
 		if (len(found[m]) > 0) != plain {
 			t.Errorf("marker %s (written plain: %v) found in %v", m, plain, found[m])
@@ -125,23 +114,41 @@ func (st *sealTest) flipStored(t *testing.T, o meta.Object, id string, off int) 
 	}
 	probe := sealed[:64] // the header's random nonce prefix makes it unique
 	flipped := 0
-	err = filepath.WalkDir(st.dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() || strings.HasPrefix(d.Name(), "meta.db") {
+	st.eachFile(t, func(rel string, b []byte) bool {
+		i := bytes.Index(b, probe)
+		if i < 0 || strings.HasPrefix(rel, "meta.db") {
+			return false
+		}
+		b[i+off] ^= 0x20
+		flipped++
+		return true
+	})
+	if flipped != 1 {
+		t.Fatalf("flip a byte of blob %s: %d files changed", id, flipped)
+	}
+}
+
+// eachFile calls fn with the path (relative to the data dir) and the
+// bytes of every file in the data dir, and writes back those it changed
+// (fn returns true).
+func (st *sealTest) eachFile(t *testing.T, fn func(rel string, b []byte) (changed bool)) {
+	t.Helper()
+	err := filepath.WalkDir(st.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
 			return err
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		if i := bytes.Index(b, probe); i >= 0 {
-			b[i+off] ^= 0x20
-			flipped++
-			return os.WriteFile(path, b, 0o640)
+		rel, err := filepath.Rel(st.dir, path)
+		if err != nil || !fn(rel, b) {
+			return err
 		}
-		return nil
+		return os.WriteFile(path, b, 0o640)
 	})
-	if err != nil || flipped != 1 {
-		t.Fatalf("flip a byte of blob %s: %d files changed (%v)", id, flipped, err)
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/jogstore/jog/internal/blob/disk"
@@ -25,26 +24,11 @@ import (
 type sealTest struct {
 	s   *Service
 	b   *disk.Store
+	kms *kms.Builtin
 	dir string
-	log *syncLog
-}
-
-// syncLog keeps what a logger writes.
-type syncLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	// log is what the service logged, read by the goroutine whose reads
+	// log (the handler serialises its writes).
+	log *bytes.Buffer
 }
 
 // kmsKey is the named SSE-KMS key of newSealTest's KMS.
@@ -60,9 +44,9 @@ func newSealTest(t *testing.T, inlineMax int) *sealTest {
 	if _, err := k.Create(t.Context(), kmsKey, "test key"); err != nil {
 		t.Fatal(err)
 	}
-	log := &syncLog{}
+	log := &bytes.Buffer{}
 	s, b := newTestServiceIn(t, dir, slog.New(slog.NewTextHandler(log, nil)), Options{InlineMax: inlineMax, Keys: sse.NewKeys(k)})
-	return &sealTest{s: s, b: b, dir: dir, log: log}
+	return &sealTest{s: s, b: b, kms: k, dir: dir, log: log}
 }
 
 var (
@@ -85,7 +69,7 @@ func testBytes(n int, seed uint64) []byte {
 	var s [32]byte
 	s[0], s[1] = byte(n), byte(seed)
 	s[2], s[3] = byte(n>>8), byte(n>>16)
-	rand.NewChaCha8(s).Read(b)
+	_, _ = rand.NewChaCha8(s).Read(b) // never fails
 	return b
 }
 
@@ -261,7 +245,8 @@ func (st *sealTest) multipart(t *testing.T, key string, req sse.Request, sizes .
 }
 
 // TestSSEMultipart: every part of an upload is sealed under its own key;
-// the object reads back whole and in ranges across parts and packages.
+// the object reads back whole and in ranges across parts and packages,
+// and one of a single empty part reads as empty.
 func TestSSEMultipart(t *testing.T) {
 	st := newSealTest(t, 4096)
 	for _, req := range sseModes() {
@@ -269,6 +254,11 @@ func TestSSEMultipart(t *testing.T) {
 		_, whole := st.multipart(t, key, req, MinPartSize, MinPartSize+1, 100<<10)
 		st.get(t, key, readKey(req), whole)
 		st.checkRanges(t, key, readKey(req), whole, MinPartSize, 2*MinPartSize+1)
+	}
+	for _, req := range append(sseModes(), sse.Request{}) { // one empty part: nothing stored
+		key := "mp-empty/" + req.Mode
+		_, whole := st.multipart(t, key, req, 0)
+		st.get(t, key, readKey(req), whole)
 	}
 }
 
@@ -352,4 +342,71 @@ func TestSSEWithoutKMS(t *testing.T) {
 	data := testBytes(70_000, 3)
 	st.put(t, "c", data, true, sse.Request{Mode: sse.ModeC, CustomerKey: customerKey})
 	st.get(t, "c", customerKey, data)
+}
+
+// TestSSEBodyChecks: a sealed body's length, Content-MD5 and checksum are
+// checked against its plaintext; a body that fails leaves nothing behind.
+func TestSSEBodyChecks(t *testing.T) {
+	st := newSealTest(t, 4096)
+	ctx := t.Context()
+	for _, req := range sseModes() {
+		for _, n := range []int{100, 200 << 10, 2 << 20} {
+			data := testBytes(n, 7)
+			sum := md5.Sum(data)
+			bad := md5.Sum(data[1:])
+			for _, tc := range []struct {
+				name string
+				body []byte
+				size int64
+				md5  []byte
+				want error
+			}{
+				{"short", data[:n-1], int64(n), nil, ErrIncompleteBody},
+				{"long", append(data, 'x'), int64(n), nil, ErrIncompleteBody},
+				{"bad MD5", data, int64(n), bad[:], ErrBadDigest},
+				{"bad MD5, unknown length", data, -1, bad[:], ErrBadDigest},
+				{"its MD5", data, int64(n), sum[:], nil},
+			} {
+				_, err := st.s.PutObject(ctx, PutInput{Bucket: "b", Key: "k", Body: bytes.NewReader(tc.body), Size: tc.size, ContentMD5: tc.md5, SSE: req})
+				if !errors.Is(err, tc.want) {
+					t.Errorf("%s, %d bytes, %s: %v, want %v", req.Mode, n, tc.name, err, tc.want)
+				}
+				if blobs := countBlobs(t, st.b); tc.want != nil && blobs != 0 {
+					t.Errorf("%s, %d bytes, %s: %d blobs left", req.Mode, n, tc.name, blobs)
+				}
+			}
+			st.get(t, "k", readKey(req), data)
+			if _, err := st.s.DeleteObject(ctx, "b", "k", "", "", meta.Condition{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestSSEKMSKeyDisabled: an object whose KMS key is disabled neither
+// reads nor copies (kms.ErrDisabled), and no write seals under that key;
+// enabled again, it reads as written.
+func TestSSEKMSKeyDisabled(t *testing.T) {
+	st := newSealTest(t, 4096)
+	ctx := t.Context()
+	req := sseModes()[1]
+	data := testBytes(200<<10, 8)
+	st.put(t, "k", data, true, req)
+	if err := st.kms.SetEnabled(ctx, kmsKey, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.s.OpenObject(ctx, "b", "k", "", nil); !errors.Is(err, kms.ErrDisabled) {
+		t.Errorf("read with the key disabled: %v", err)
+	}
+	if _, _, err := st.s.CopyObject(ctx, CopyInput{SrcBucket: "b", SrcKey: "k", Dst: PutInput{Bucket: "b", Key: "copy"}}); !errors.Is(err, kms.ErrDisabled) {
+		t.Errorf("copy with the key disabled: %v", err)
+	}
+	_, err := st.s.PutObject(ctx, PutInput{Bucket: "b", Key: "new", Body: bytes.NewReader(data), Size: int64(len(data)), SSE: req})
+	if !errors.Is(err, kms.ErrDisabled) {
+		t.Errorf("write with the key disabled: %v", err)
+	}
+	if err := st.kms.SetEnabled(ctx, kmsKey, true); err != nil {
+		t.Fatal(err)
+	}
+	st.get(t, "k", nil, data)
 }

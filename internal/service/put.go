@@ -254,15 +254,15 @@ func (s *Service) writeData(ctx context.Context, body io.Reader, size, max int64
 		sk.w = w
 	}
 	h := md5.New()
-	bufp := copyBufPool.Get().(*[]byte)
 	var n int64
 	var err error
 	if seal.key == nil {
+		bufp := copyBufPool.Get().(*[]byte)
 		n, err = io.CopyBuffer(io.MultiWriter(sk, h), cr, *bufp)
+		copyBufPool.Put(bufp)
 	} else {
 		n, err = copySealed(sk, h, cr, seal)
 	}
-	copyBufPool.Put(bufp)
 	switch {
 	case err != nil:
 		if errors.Is(err, io.ErrUnexpectedEOF) {

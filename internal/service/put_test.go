@@ -156,23 +156,29 @@ func (c *countingZeros) Read(p []byte) (int, error) {
 // TestWriteUnknownLengthLimit: a body of unknown length (a chunked
 // transfer) is refused with ErrEntityTooLarge as soon as it passes the
 // limit — read no further than one byte past it, never buffered whole —
-// and leaves no blob behind; one that ends at the limit is stored.
+// and leaves no blob behind; one that ends at the limit is stored. The
+// limit is the plaintext's when the body is sealed.
 func TestWriteUnknownLengthLimit(t *testing.T) {
 	s, b := newTestService(t, 4096)
 	const max = 300_000
-	body := &countingZeros{}
-	_, err := s.writeData(t.Context(), body, -1, max, nil, ChecksumRequest{}, 4096, sealKey{})
-	if !errors.Is(err, ErrEntityTooLarge) {
-		t.Fatalf("unknown length past the limit: %v, want ErrEntityTooLarge", err)
-	}
-	if body.n > max+1 {
-		t.Errorf("read %d bytes of an endless body with a %d-byte limit", body.n, max)
-	}
-	if n := countBlobs(t, b); n != 0 {
-		t.Errorf("%d blobs left after a refused write", n)
-	}
-	wd, err := s.writeData(t.Context(), onlyReader{bytes.NewReader(make([]byte, max))}, -1, max, nil, ChecksumRequest{}, 4096, sealKey{})
-	if err != nil || wd.size != max || wd.id == "" {
-		t.Fatalf("unknown length at the limit: %+v, %v", wd, err)
+	for _, seal := range []sealKey{{}, {key: customerKey}} {
+		body := &countingZeros{}
+		_, err := s.writeData(t.Context(), body, -1, max, nil, ChecksumRequest{}, 4096, seal)
+		if !errors.Is(err, ErrEntityTooLarge) {
+			t.Fatalf("sealed %v: unknown length past the limit: %v, want ErrEntityTooLarge", seal.key != nil, err)
+		}
+		if body.n > max+1 {
+			t.Errorf("sealed %v: read %d bytes of an endless body with a %d-byte limit", seal.key != nil, body.n, max)
+		}
+		if n := countBlobs(t, b); n != 0 {
+			t.Errorf("sealed %v: %d blobs left after a refused write", seal.key != nil, n)
+		}
+		wd, err := s.writeData(t.Context(), onlyReader{bytes.NewReader(make([]byte, max))}, -1, max, nil, ChecksumRequest{}, 4096, seal)
+		if err != nil || wd.size != max || wd.id == "" {
+			t.Fatalf("sealed %v: unknown length at the limit: %+v, %v", seal.key != nil, wd, err)
+		}
+		if err := b.Delete(t.Context(), wd.id); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
