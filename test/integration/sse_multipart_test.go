@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -158,7 +159,9 @@ func TestSSEMultipart(t *testing.T) {
 			t.Errorf("%s GET partNumber=2: wrong bytes", mode)
 		}
 		lo, hi := len(part1)-1000, 2*len(part1)+1000 // across all three parts
-		got, _ = itest.Get(t, c, "mpu", *obj, getOpt, func(in *s3.GetObjectInput) { in.Range = aws.String("bytes=" + strconv.Itoa(lo) + "-" + strconv.Itoa(hi-1)) })
+		got, _ = itest.Get(t, c, "mpu", *obj, getOpt, func(in *s3.GetObjectInput) {
+			in.Range = aws.String("bytes=" + strconv.Itoa(lo) + "-" + strconv.Itoa(hi-1))
+		})
 		if !bytes.Equal(got, whole[lo:hi]) {
 			t.Errorf("%s GET range across parts: wrong bytes", mode)
 		}
@@ -271,7 +274,9 @@ func TestSSEPolicyConditions(t *testing.T) {
 	none := func(*s3.PutObjectInput) {}
 	s3Mode := func(in *s3.PutObjectInput) { in.ServerSideEncryption = types.ServerSideEncryptionAes256 }
 	kmsWith := func(id string) func(*s3.PutObjectInput) {
-		return func(in *s3.PutObjectInput) { in.ServerSideEncryption, in.SSEKMSKeyId = types.ServerSideEncryptionAwsKms, aws.String(id) }
+		return func(in *s3.PutObjectInput) {
+			in.ServerSideEncryption, in.SSEKMSKeyId = types.ServerSideEncryptionAwsKms, aws.String(id)
+		}
 	}
 	itest.WantErr(t, put("plain", none), http.StatusForbidden, "AccessDenied")
 	itest.WantNoObject(t, root, "data", "plain")
@@ -284,4 +289,49 @@ func TestSSEPolicyConditions(t *testing.T) {
 	itest.WantErr(t, put("kms/other", kmsWith(kms.SSES3KeyID)), http.StatusForbidden, "AccessDenied")
 	itest.WantErr(t, put("kms/plain", none), http.StatusForbidden, "AccessDenied")
 	itest.WantNoObject(t, root, "data", "kms/other")
+}
+
+// TestSSEPostObject: a browser form's x-amz-server-side-encryption and
+// SSE-C fields encrypt the upload as a PUT's headers do, and the answer
+// names it.
+func TestSSEPostObject(t *testing.T) {
+	srv := testutil.StartServer(t, testutil.WithDataDir(kmsDataDir(t)), testutil.WithInsecureSSEC(), testutil.WithoutFsync())
+	c := srv.AWSClient(t)
+	itest.CreateBucket(t, c, "form")
+	key := newSSECKey('f')
+	data := itest.RandBytes(6, 70_000)
+	future := time.Now().Add(time.Hour)
+	for _, tc := range []struct {
+		name   string
+		fields []itest.FormField
+		header string
+		want   string
+	}{
+		{"kms", []itest.FormField{{Name: "x-amz-server-side-encryption", Value: "aws:kms"}, {Name: "x-amz-server-side-encryption-aws-kms-key-id", Value: sseKMSKey}},
+			"X-Amz-Server-Side-Encryption", "aws:kms"},
+		{"ssec", []itest.FormField{{Name: "x-amz-server-side-encryption-customer-algorithm", Value: "AES256"},
+			{Name: "x-amz-server-side-encryption-customer-key", Value: key.b64}, {Name: "x-amz-server-side-encryption-customer-key-md5", Value: key.md5}},
+			"X-Amz-Server-Side-Encryption-Customer-Key-Md5", key.md5},
+	} {
+		conds := []any{map[string]string{"bucket": "form"}, map[string]string{"key": tc.name}}
+		fields := []itest.FormField{{Name: "key", Value: tc.name}}
+		for _, f := range tc.fields {
+			conds = append(conds, map[string]string{f.Name: f.Value})
+			fields = append(fields, f)
+		}
+		fields = append(fields, itest.SignedForm(t, future, conds...)...)
+		resp, body := itest.PostForm(t, srv.URL+"/form", fields, "f", data)
+		if resp.StatusCode != http.StatusNoContent || resp.Header.Get(tc.header) != tc.want {
+			t.Fatalf("POST %s: %s %s=%q %s", tc.name, resp.Status, tc.header, resp.Header.Get(tc.header), body)
+		}
+		opt := func(*s3.GetObjectInput) {}
+		if tc.name == "ssec" {
+			opt = key.get
+			_, err := c.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String("form"), Key: aws.String(tc.name)})
+			itest.WantErr(t, err, http.StatusBadRequest, "InvalidRequest")
+		}
+		if got, _ := itest.Get(t, c, "form", tc.name, opt); !bytes.Equal(got, data) {
+			t.Errorf("GET %s: wrong bytes", tc.name)
+		}
+	}
 }
