@@ -11,6 +11,7 @@ import (
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/fsck"
+	"github.com/jogstore/jog/internal/kms"
 )
 
 // Exit statuses of jog fsck.
@@ -24,12 +25,12 @@ func runFsck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog fsck", flag.ContinueOnError)
 	dataDir := dataDirFlag(fl, "the data dir to check")
 	metaName := serverFlag(fl, "meta", "meta", config.Default().Meta, "the metadata store, as jog server's --meta: with any but sqlite the data dir is shared by gateways, and a read-only check runs beside them")
-	deep := fl.Bool("deep", false, "read every blob and verify its MD5 (ETag) and stored checksum")
+	deep := fl.Bool("deep", false, "read every blob and verify its MD5 (ETag) and stored checksum; decrypt encrypted data, verifying every authentication tag")
 	repair := fl.Bool("repair", false, "remove orphan blobs and temp files, rebuild a wrong directory index (refused while a server runs)")
 	dropLost := fl.Bool("repair-drop-lost", false, "implies --repair; also delete objects and abort uploads whose data is missing or corrupt")
 	asJSON := fl.Bool("json", false, "write one JSON document (problems, summary) instead of text")
 	fl.Usage = func() {
-		fmt.Fprint(fl.Output(), `Usage: jog fsck [--data-dir DIR] [--meta STORE] [--deep] [--repair | --repair-drop-lost] [--json]
+		fmt.Fprintf(fl.Output(), `Usage: jog fsck [--data-dir DIR] [--meta STORE] [--deep] [--repair | --repair-drop-lost] [--json]
 
 Checks that every object, every part of a multipart object and every part of
 an upload in progress has its blob file with the recorded size (--deep: and
@@ -39,15 +40,23 @@ left in tmp/. It also checks the directory index that serves listings by
 checked against) against the sum over its versions. A read-only check may run while the server runs
 (or, with an external --meta, while gateways share the data dir); --repair needs every server stopped.
 
+Encrypted objects are checked at their stored (sealed) size. --deep opens
+each one's data key through the data dir's KMS (the master key: %s in
+the data dir or $%s) and decrypts every byte, so each package's
+authentication tag is verified: bytes that fail are corrupt, a data key
+that does not open (a disabled or deleted KMS key) is reported as "key".
+SSE-C objects open only under their client's key, which JOG never keeps:
+they are listed as unverifiable, not as problems.
+
 Repair removes orphans and temp files, rebuilds the directory index of
 a bucket where it disagrees with the objects and recomputes a wrong usage.
 Objects whose data is missing, of the wrong size or corrupt are only reported (their metadata stays, GETs of them
-fail) unless --repair-drop-lost deletes them.
+fail) unless --repair-drop-lost deletes them; one whose data key does not open is kept even then.
 
 Exit status: 0 clean, 1 problems found (or left after repair), 2 usage or I/O error.
 
 Flags:
-`)
+`, kms.MasterKeyFile, kms.MasterKeyEnv)
 		fl.PrintDefaults()
 	}
 	if code, done := parseFlags(fl, args, stdout, stderr); done {
@@ -114,7 +123,7 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 		s.Objects, s.MultipartObjects, s.DeleteMarkers, s.Uploads, s.Parts, s.Blobs, s.Buckets)
 	verified := "contents not read (use --deep)"
 	if s.Deep {
-		verified = fmt.Sprintf("%d verified (MD5 and checksums)", s.BytesVerified)
+		verified = fmt.Sprintf("%d verified (MD5 and checksums; encrypted data authenticated)", s.BytesVerified)
 	}
 	line("bytes", "%d of the right size, %s", s.BytesChecked, verified)
 	if s.Skipped > 0 {
@@ -124,6 +133,10 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 	line("wrong size", "%d", s.WrongSize)
 	line("corrupt", "%d", s.Corrupt)
 	line("metadata", "%d", s.Metadata)
+	if s.Deep {
+		line("key", "%d data keys that do not open", s.KeyErrors)
+		line("unverified", "%d SSE-C objects and uploads (not verifiable without the customer's key)", s.Unverifiable)
+	}
 	line("damaged", "%d objects%s, %d uploads%s", s.DamagedObjects, repaired(s.Dropped, "dropped", s.Repair),
 		s.DamagedUploads, repaired(s.Aborted, "aborted", s.Repair))
 	line("orphans", "%d (%d bytes)%s", s.Orphans, s.OrphanBytes, repaired(s.OrphansRemoved, "removed", s.Repair))

@@ -124,10 +124,12 @@ func (p Problem) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-8s ", p.Kind)
 	switch {
-	case p.Bucket != "" && p.InProgress:
-		fmt.Fprintf(&b, "upload %s of %s/%q part %d: ", p.UploadID, p.Bucket, p.Key, p.Part)
 	case p.Bucket != "":
-		fmt.Fprintf(&b, "%s/%q", p.Bucket, p.Key)
+		if p.InProgress {
+			fmt.Fprintf(&b, "upload %s of %s/%q", p.UploadID, p.Bucket, p.Key)
+		} else {
+			fmt.Fprintf(&b, "%s/%q", p.Bucket, p.Key)
+		}
 		if p.VersionID != "" && p.VersionID != meta.NullVersion {
 			fmt.Fprintf(&b, " version %s", p.VersionID)
 		}
