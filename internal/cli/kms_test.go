@@ -100,8 +100,9 @@ func TestKMSCommands(t *testing.T) {
 // TestKMSBesideRunningServer: a KMS opened before the commands run (as a
 // running server's) uses a key the CLI creates, refuses one it disables,
 // and seals new data keys under the version it rotates to, with no
-// reopen. The server is not wired to the KMS on this branch: the test
-// holds the server's side as kms.OpenDataDir, which the server calls.
+// reopen. The server's side is kms.OpenDataDir, as the server opens it;
+// test/integration's TestSSEKMSAdminBesideServer does it over the real
+// server.
 func TestKMSBesideRunningServer(t *testing.T) {
 	t.Setenv(kms.MasterKeyEnv, "")
 	ctx := context.Background()

@@ -16,6 +16,9 @@
 //     associated data: S3's x-amz-server-side-encryption-context, and the
 //     object's ARN, so that a sealed data key moved to another object does
 //     not open.
+//   - The master key's rotation (RotateMaster): every key version's
+//     material re-sealed under a new master key, no object touched, in an
+//     order a crash cannot break (OpenDataDir finishes or undoes it).
 //   - The pure cryptography of SSE-C: the customer key's headers checked
 //     (ParseCustomerKey) and a salted HMAC that recognises the key without
 //     storing it (NewKeyCheck, KeyCheck.Verify).
@@ -24,6 +27,6 @@
 // s3api.ClientError shape); errors.Is matches them against the sentinels
 // by kind.
 //
-// Nothing uses the package yet: the next session wires it into the
-// server, the object paths and `jog admin kms`.
+// `jog admin kms` (internal/cli) manages the built-in KMS's keys; the
+// server and the object paths use it through internal/sse.
 package kms

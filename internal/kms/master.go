@@ -65,17 +65,16 @@ type MasterRotation struct {
 // MasterKeyEnv, when set; else MasterKeyFile) by a new one, re-sealing
 // every key version in its FileStore. No server may run on dataDir: it
 // takes the data dir's exclusive lock.
-func RotateMaster(ctx context.Context, dataDir, envKey string) (MasterRotation, error) {
+func RotateMaster(ctx context.Context, dataDir, envKey string) (out MasterRotation, err error) {
 	release, err := datadir.Lock(dataDir)
 	if err != nil {
 		return MasterRotation{}, fmt.Errorf("stop every jog server on %s first: %w", dataDir, err)
 	}
-	defer release()
+	defer func() { err = errors.Join(err, release()) }()
 	store, err := OpenFileStore(dataDir)
 	if err != nil {
 		return MasterRotation{}, err
 	}
-	var out MasterRotation
 	err = store.locked(ctx, func() error {
 		if err := recoverRotation(dataDir, envKey, store.sorted()); err != nil {
 			return err
