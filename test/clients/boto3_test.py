@@ -34,6 +34,7 @@ import boto3
 import boto3_acl
 import boto3_iam
 import boto3_policy
+import boto3_sse
 import boto3_lifecycle
 import boto3_post
 import boto3_sts
@@ -752,6 +753,7 @@ def suite(endpoint, tmp):
     boto3_acl.checks(common, label, t, eq, client_error_code)
     versioning_suite(s3, label, t, eq, client_error_code)
     boto3_objectlock.objectlock_suite(s3, label, t, eq, client_error_code)
+    boto3_sse.checks(common, label, t, eq, client_error_code)
 
     # Empty and remove the bucket.
     def cleanup():

@@ -24,9 +24,7 @@ def checks(s3, bucket, t, eq, client_error_code, seeded, MiB):
 
     # What JOG cannot carry out is refused, and nothing is stored.
     def refusals():
-        for kw, code in [({"ServerSideEncryption": "AES256"}, "NotImplemented"),
-                         ({"SSECustomerAlgorithm": "AES256", "SSECustomerKey": "k" * 32}, "NotImplemented"),
-                         ({"ACL": "public-read"}, "AccessControlListNotSupported"),
+        for kw, code in [({"ACL": "public-read"}, "AccessControlListNotSupported"),
                          ({"ObjectLockLegalHoldStatus": "ON"}, "InvalidRequest")]:
             eq(client_error_code(s3.put_object, Bucket=bucket, Key="refused", Body=b"secret", **kw), code, str(kw))
         eq(client_error_code(s3.head_object, Bucket=bucket, Key="refused"), "404", "nothing stored")
@@ -35,7 +33,7 @@ def checks(s3, bucket, t, eq, client_error_code, seeded, MiB):
         s3.put_object(Bucket=bucket, Key="private", Body=b"p", ACL="private")
         s3.delete_object(Bucket=bucket, Key="private")
 
-    t("SSE, SSE-C, public ACLs and object lock (on a bucket without it) are refused; the private ACL is accepted", refusals)
+    t("public ACLs and object lock (on a bucket without it) are refused; the private ACL is accepted", refusals)
 
     # Configurations JOG has none of: their reads answer the empty state as
     # S3 does for a bucket without one; setting one is refused.
@@ -59,7 +57,6 @@ def checks(s3, bucket, t, eq, client_error_code, seeded, MiB):
             eq((out["IsTruncated"], out.get(items)), (False, None), fn.__name__)
         eq(client_error_code(s3.put_bucket_request_payment, Bucket=bucket,
                              RequestPaymentConfiguration={"Payer": "Requester"}), "NotImplemented", "put request payment")
-        eq(client_error_code(s3.delete_bucket_encryption, Bucket=bucket), "NotImplemented", "delete encryption")
         eq(s3.get_bucket_request_payment(Bucket=bucket)["Payer"], "BucketOwner", "request payment unchanged")
         eq(client_error_code(s3.get_bucket_encryption, Bucket=bucket + "-missing"), "NoSuchBucket", "missing bucket")
 

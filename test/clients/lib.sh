@@ -2,11 +2,14 @@
 #
 # Sourcing this file: creates $tmp (removed on exit), builds jog into
 # $tmp/jog, and defines
-#   start_jog NAME [--tls] [--fsync always|never]
+#   start_jog NAME [--tls] [--fsync always|never] [-- SERVER-FLAGS...]
 #       starts a jog server on a free loopback port over $tmp/NAME.data and
 #       sets jog_endpoint (http[s]://127.0.0.1:port), jog_port and jog_pid;
 #       --tls serves HTTPS with a fresh self-signed certificate
-#       ($tmp/tls/cert.pem).
+#       ($tmp/tls/cert.pem); flags after -- go to `jog server` as they are.
+#   kms_create NAME ID...
+#       creates keys of the built-in KMS in server NAME's data dir, as an
+#       operator does (`jog admin kms create`), beside the running server.
 #   the check bookkeeping used by test/cli/aws_cli_test.sh: ok, bad, check,
 #   check_fails, expect_grep, expect_no_grep, expect_lines, expect_empty,
 #   skip, and finish (prints "N passed, M failed" and returns non-zero on
@@ -80,11 +83,12 @@ start_jog() {
 		case $1 in
 		--tls) tls=1 ;;
 		--fsync) fsync=$2; shift ;;
+		--) shift; break ;;
 		*) echo "start_jog: unknown option $1" >&2; return 2 ;;
 		esac
 		shift
 	done
-	local args=() scheme=http curlk=()
+	local args=("$@") scheme=http curlk=()
 	if [[ -n $tls ]]; then
 		if [[ ! -f $tmp/tls/cert.pem ]]; then
 			mkdir -p "$tmp/tls"
@@ -92,7 +96,7 @@ start_jog() {
 			(cd "$tmp/tls" && go run "$(go env GOROOT)/src/crypto/tls/generate_cert.go" \
 				--host 127.0.0.1,localhost --ecdsa-curve P256 --ca >/dev/null 2>&1)
 		fi
-		args=(--tls-cert "$tmp/tls/cert.pem" --tls-key "$tmp/tls/key.pem")
+		args+=(--tls-cert "$tmp/tls/cert.pem" --tls-key "$tmp/tls/key.pem")
 		scheme=https
 		curlk=(-k)
 	fi
@@ -115,6 +119,14 @@ start_jog() {
 			exit 1
 		fi
 		sleep 0.05
+	done
+}
+
+kms_create() {
+	local dir=$tmp/$1.data id
+	shift
+	for id in "$@"; do
+		"$tmp/jog" admin kms create --data-dir "$dir" "$id" >/dev/null
 	done
 }
 

@@ -18,7 +18,8 @@ import (
 
 // TestClientBoto3 runs test/clients/boto3_test.sh: boto3 with its defaults
 // against an HTTP and an HTTPS server (aws-chunked uploads with CRC32
-// trailers), including 40 MiB parallel multipart upload_file/download_file.
+// trailers), including 40 MiB parallel multipart upload_file/download_file
+// and ceph/s3-tests' encryption cases (boto3_sse.py).
 func TestClientBoto3(t *testing.T) {
 	needTools(t, "bash", "go", "python3", "curl", "cmp")
 	if err := exec.Command("python3", "-c", "import boto3").Run(); err != nil {
@@ -46,6 +47,19 @@ func TestClientAWSCLIMultipart(t *testing.T) {
 func TestClientAWSCLIPolicy(t *testing.T) {
 	needTools(t, "aws", "curl")
 	runClientScript(t, "awscli_policy_test.sh", 5*time.Minute)
+}
+
+// TestClientAWSCLISSE runs test/clients/awscli_sse_test.sh: the AWS CLI's
+// --sse AES256, --sse aws:kms --sse-kms-key-id and --sse-c uploads and
+// downloads (single and multipart), head-object with the customer key,
+// re-encrypting S3-to-S3 copies and a bucket's default encryption, over
+// HTTPS.
+func TestClientAWSCLISSE(t *testing.T) {
+	needTools(t, "bash", "go", "python3", "curl", "cmp")
+	if _, err := exec.LookPath("aws"); err != nil {
+		t.Skip("aws CLI not on PATH (CI installs it with `pip install awscli`); skipping the AWS CLI encryption script")
+	}
+	runClientScript(t, "awscli_sse_test.sh", 8*time.Minute)
 }
 
 // TestClientRclone runs test/clients/rclone_test.sh: Debian's rclone copies
