@@ -47,11 +47,18 @@ const (
 	// KindSSECKeyMD5: the key's MD5 is not the one sent. S3 checks it
 	// before the key's length.
 	KindSSECKeyMD5
+	// KindSSECNoMD5: the key without its MD5. S3: 400 InvalidArgument.
+	KindSSECNoMD5
 	// KindSSECInvalidKey: the key is not 32 bytes of base64.
 	KindSSECInvalidKey
 	// KindSSECWrongKey: the key is not the one the object was written
 	// with. S3: 403 AccessDenied.
 	KindSSECWrongKey
+	// KindSSECPartKey: an UploadPart (or UploadPartCopy) of an SSE-C
+	// upload with another key than CreateMultipartUpload's. S3: 400
+	// (ceph/s3-tests' test_encryption_sse_c_multipart_invalid_chunks_1),
+	// not the 403 of a read with the wrong key.
+	KindSSECPartKey
 	// KindSSECRequired: an SSE-C object read (or copied from) without its
 	// key. S3: 400 InvalidRequest.
 	KindSSECRequired
@@ -84,8 +91,10 @@ var kindCodes = [...]struct {
 	KindSSECNoAlgorithm:   {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide a valid encryption algorithm.", ""},
 	KindSSECNoKey:         {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide an appropriate secret key.", ""},
 	KindSSECKeyMD5:        {"InvalidArgument", http.StatusBadRequest, "The calculated MD5 hash of the key did not match the hash that was provided.", ""},
+	KindSSECNoMD5:         {"InvalidArgument", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must provide the client calculated MD5 of the secret key.", ""},
 	KindSSECInvalidKey:    {"InvalidArgument", http.StatusBadRequest, "The secret key was invalid for the specified algorithm.", ""},
 	KindSSECWrongKey:      {"AccessDenied", http.StatusForbidden, "Requests specifying Server Side Encryption with Customer provided keys must provide the correct secret key.", ""},
+	KindSSECPartKey:       {"InvalidArgument", http.StatusBadRequest, "The provided encryption parameters did not match the ones used originally.", ""},
 	KindSSECRequired:      {"InvalidRequest", http.StatusBadRequest, "The object was stored using a form of Server Side Encryption. The correct parameters must be provided to retrieve the object.", ""},
 	KindSSECNotApplicable: {"InvalidRequest", http.StatusBadRequest, "The encryption parameters are not applicable to this object.", ""},
 	KindSSECInsecure:      {"InvalidRequest", http.StatusBadRequest, "Requests specifying Server Side Encryption with Customer provided keys must be made over a secure connection.", ""},
@@ -114,8 +123,10 @@ var (
 	ErrSSECNoAlgorithm   = &Error{Kind: KindSSECNoAlgorithm}
 	ErrSSECNoKey         = &Error{Kind: KindSSECNoKey}
 	ErrSSECKeyMD5        = &Error{Kind: KindSSECKeyMD5}
+	ErrSSECNoMD5         = &Error{Kind: KindSSECNoMD5}
 	ErrSSECInvalidKey    = &Error{Kind: KindSSECInvalidKey}
 	ErrSSECWrongKey      = &Error{Kind: KindSSECWrongKey}
+	ErrSSECPartKey       = &Error{Kind: KindSSECPartKey}
 	ErrSSECRequired      = &Error{Kind: KindSSECRequired}
 	ErrSSECNotApplicable = &Error{Kind: KindSSECNotApplicable}
 	ErrSSECInsecure      = &Error{Kind: KindSSECInsecure}

@@ -17,7 +17,8 @@ const SSECAlgorithm = "AES256"
 // their x-amz-copy-source- twins) in S3's order, and returns the 32-byte
 // customer key; nil and no error when none of the three was sent. The
 // key's MD5 is checked when sent, before the key's length, as S3 does;
-// a missing MD5 is accepted (docs/adr/0028-key-management.md).
+// a missing MD5 is refused, as S3 refuses it (ceph/s3-tests'
+// test_encryption_sse_c_no_md5; docs/adr/0028-key-management.md).
 func ParseCustomerKey(algorithm, key, keyMD5 string) ([]byte, error) {
 	switch {
 	case algorithm == "" && key == "" && keyMD5 == "":
@@ -33,7 +34,10 @@ func ParseCustomerKey(algorithm, key, keyMD5 string) ([]byte, error) {
 	if err != nil {
 		return nil, ErrSSECInvalidKey
 	}
-	if keyMD5 != "" && subtle.ConstantTimeCompare([]byte(KeyMD5(raw)), []byte(keyMD5)) != 1 {
+	if keyMD5 == "" {
+		return nil, ErrSSECNoMD5
+	}
+	if subtle.ConstantTimeCompare([]byte(KeyMD5(raw)), []byte(keyMD5)) != 1 {
 		return nil, ErrSSECKeyMD5
 	}
 	if len(raw) != DataKeySize {

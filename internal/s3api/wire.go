@@ -121,7 +121,10 @@ var (
 	errNoNamespace  = notImplemented("Only the global bucket namespace is implemented.")
 	errNoWebsite    = notImplemented("Website redirects are not implemented.")
 	errNoAppend     = notImplemented("Appending to an object (x-amz-write-offset-bytes) is not implemented.")
-	errNoChecksum   = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
+	// errSSEOnRead: a GET or HEAD names an encryption; S3 reads an
+	// object with the encryption it was written with and refuses it.
+	errSSEOnRead  = apiErr(http.StatusBadRequest, "InvalidArgument", "x-amz-server-side-encryption header is not supported for this operation.")
+	errNoChecksum = notImplemented("This checksum algorithm is not implemented: JOG verifies CRC32, CRC32C, CRC64NVME, SHA1 and SHA256.")
 )
 
 func notImplemented(msg string) *APIError {
@@ -229,9 +232,9 @@ var wireTable = []wireRule{
 		note: "accepted and ignored: it sizes transitions, and JOG refuses every Transition"},
 
 	// Encryption at rest (encryption.go, internal/sse).
-	{name: "x-amz-server-side-encryption", handled: objectWrites,
+	{name: "x-amz-server-side-encryption", handled: objectWrites, refused: reads, err: errSSEOnRead, sample: "AES256",
 		note: "AES256 (SSE-S3) or aws:kms (SSE-KMS); another value is 400 InvalidArgument, and with SSE-C headers too"},
-	{name: "x-amz-server-side-encryption-aws-kms-key-id", handled: objectWrites,
+	{name: "x-amz-server-side-encryption-aws-kms-key-id", handled: objectWrites, refused: reads, err: errSSEOnRead, sample: "sse-s3",
 		note: "a key of the built-in KMS, by ID or ARN arn:aws:kms:<region>:<account>:key/<ID> (no aliases); only with aws:kms, else 400 InvalidArgument"},
 	{name: "x-amz-server-side-encryption-context", handled: objectWrites,
 		note: "base64 JSON of string pairs, bound into the data key's authentication; only with aws:kms"},

@@ -188,7 +188,8 @@ func TestWireAccepts(t *testing.T) {
 		{OpPutObject, "x-amz-server-side-encryption-bucket-key-enabled", "false", false},
 		{OpGetObject, "x-amz-server-side-encryption-customer-algorithm", "AES256", false}, // the handler reads it
 		{OpPutObject, "x-amz-server-side-encryption", "aws:kms", false},
-		{OpGetObject, "x-amz-server-side-encryption", "AES256", false}, // S3 ignores it on reads
+		{OpGetObject, "x-amz-server-side-encryption", "AES256", true}, // S3 refuses it on reads (ceph/s3-tests test_sse_kms_read_declare)
+		{OpHeadObject, "x-amz-server-side-encryption-aws-kms-key-id", "k", true},
 	}
 	for _, c := range cases {
 		r := opRequest(t, c.op)

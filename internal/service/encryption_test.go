@@ -282,7 +282,7 @@ func TestSSEPartKeys(t *testing.T) {
 		want error
 	}{
 		{"SSE-C without its key", sse.Request{Mode: sse.ModeC, CustomerKey: customerKey}, nil, kms.ErrSSECRequired},
-		{"SSE-C with another key", sse.Request{Mode: sse.ModeC, CustomerKey: customerKey}, customerKey2, kms.ErrSSECWrongKey},
+		{"SSE-C with another key", sse.Request{Mode: sse.ModeC, CustomerKey: customerKey}, customerKey2, kms.ErrSSECPartKey},
 		{"SSE-S3 with a customer key", sse.Request{Mode: sse.ModeS3}, customerKey, kms.ErrSSECNotApplicable},
 		{"plain with a customer key", sse.Request{}, customerKey, kms.ErrSSECNotApplicable},
 	} {

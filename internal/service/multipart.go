@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/checksum"
+	"github.com/jogstore/jog/internal/kms"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/notify"
 	"github.com/jogstore/jog/internal/sse"
@@ -153,6 +154,9 @@ func (s *Service) partSeal(ctx context.Context, u meta.Upload, n int, customerKe
 		return sealKey{}, sse.CheckCustomerKey(u.Encryption, customerKey)
 	}
 	dk, err := s.keys.Open(ctx, u.Encryption, u.Bucket, u.Key, customerKey)
+	if errors.Is(err, kms.ErrSSECWrongKey) { // a part, not a read: S3 answers 400
+		err = kms.ErrSSECPartKey
+	}
 	if err != nil {
 		return sealKey{}, err
 	}
