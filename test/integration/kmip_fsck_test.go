@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -40,13 +38,7 @@ func TestFsckDeepOverKMIP(t *testing.T) {
 		SSEKMSKeyId: aws.String("tenant-a")}); err != nil {
 		t.Fatalf("SSE-KMS PUT under a KMIP key: %v", err)
 	}
-	var blobs []string // the KMIP object's, the only one yet
-	_ = filepath.WalkDir(filepath.Join(srv.DataDir, "blobs"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			blobs = append(blobs, p)
-		}
-		return nil
-	})
+	blobs := blobPaths(srv.DataDir) // the KMIP object's, the only one yet
 	if len(blobs) != 1 {
 		t.Fatalf("want the one blob of the object, found %v", blobs)
 	}
