@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
-	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/fsck"
 	"github.com/jogstore/jog/internal/kms"
@@ -22,15 +20,15 @@ const (
 )
 
 func runFsck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("jog fsck", flag.ContinueOnError)
-	dataDir := dataDirFlag(fl, "the data dir to check")
-	metaName := serverFlag(fl, "meta", "meta", config.Default().Meta, "the metadata store, as jog server's --meta: with any but sqlite the data dir is shared by gateways, and a read-only check runs beside them")
+	// jog server's settings (flags, JOG_* variables, --config): the data
+	// dir, the metadata store and the KMS (master key, --kms-kmip-*).
+	cfg, fl := serverFlags("jog fsck")
 	deep := fl.Bool("deep", false, "read every blob and verify its MD5 (ETag) and stored checksum; decrypt encrypted data, verifying every authentication tag")
 	repair := fl.Bool("repair", false, "remove orphan blobs and temp files, rebuild a wrong directory index (refused while a server runs)")
 	dropLost := fl.Bool("repair-drop-lost", false, "implies --repair; also delete objects and abort uploads whose data is missing or corrupt")
 	asJSON := fl.Bool("json", false, "write one JSON document (problems, summary) instead of text")
 	fl.Usage = func() {
-		fmt.Fprintf(fl.Output(), `Usage: jog fsck [--data-dir DIR] [--meta STORE] [--deep] [--repair | --repair-drop-lost] [--json]
+		fmt.Fprintf(fl.Output(), `Usage: jog fsck [--deep] [--repair | --repair-drop-lost] [--json] [jog server's flags]
 
 Checks that every object, every part of a multipart object and every part of
 an upload in progress has its blob file with the recorded size (--deep: and
@@ -39,10 +37,13 @@ left in tmp/. It also checks the directory index that serves listings by
 "/" against the objects, and each bucket's recorded usage (what quotas are
 checked against) against the sum over its versions. A read-only check may run while the server runs
 (or, with an external --meta, while gateways share the data dir); --repair needs every server stopped.
+It reads jog server's settings (flags, JOG_* variables, --config) for
+--data-dir, --meta and the KMS.
 
 Encrypted objects are checked at their stored (sealed) size. --deep opens
-each one's data key through the data dir's KMS (the master key: %s in
-the data dir or $%s) and decrypts every byte, so each package's
+each one's data key through the KMS the server opens (the master key: %s
+in the data dir or $%s; SSE-KMS keys in a KMIP server with
+--kms-kmip-endpoint and its settings) and decrypts every byte, so each package's
 authentication tag is verified: bytes that fail are corrupt, a data key
 that does not open (a disabled or deleted KMS key) is reported as "key".
 SSE-C objects open only under their client's key, which JOG never keeps:
@@ -59,7 +60,7 @@ Flags:
 `, kms.MasterKeyFile, kms.MasterKeyEnv)
 		fl.PrintDefaults()
 	}
-	if code, done := parseFlags(fl, args, stdout, stderr); done {
+	if _, code, done := loadSettings(cfg, fl, args, stdout, stderr); done {
 		return code
 	}
 	if fl.NArg() > 0 {
@@ -67,7 +68,8 @@ Flags:
 		fl.Usage()
 		return fsckError
 	}
-	opts := fsck.Options{DataDir: *dataDir, Meta: *metaName, Deep: *deep, Repair: *repair || *dropLost, DropLost: *dropLost}
+	opts := fsck.Options{DataDir: cfg.DataDir, Meta: cfg.Meta, Deep: *deep, Repair: *repair || *dropLost, DropLost: *dropLost,
+		MasterKey: cfg.SSEKey, KMIP: cfg.KMIP}
 
 	var out fsckOutput = &textOutput{w: stdout}
 	if *asJSON {

@@ -38,6 +38,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/datadir"
+	"github.com/jogstore/jog/internal/kms/kmip"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sse"
 	"github.com/jogstore/jog/internal/storage"
@@ -52,7 +53,8 @@ type Options struct {
 	// Deep reads every blob and compares its MD5 with the ETag (per part
 	// for multipart data) and its flexible checksum with the stored one;
 	// encrypted data it decrypts first, with each object's data key opened
-	// through the data dir's KMS, which verifies every authentication tag
+	// through the KMS the server opens (MasterKey, KMIP), which verifies
+	// every authentication tag
 	// (SSE-C data, whose key only the client has, is counted as
 	// Unverifiable). Without it only presence and size are checked.
 	Deep bool
@@ -65,6 +67,13 @@ type Options struct {
 	// uploads in progress with such a part. Without it they are reported
 	// and left alone.
 	DropLost bool
+	// MasterKey is the built-in KMS's master key as the server's
+	// kms.MasterKeyEnv holds it; "" reads kms.MasterKeyFile in the data
+	// dir. KMIP is the server's external KMS of SSE-KMS keys (no Endpoint:
+	// none). Deep opens data keys through them as the server does
+	// (kmip.Route).
+	MasterKey string
+	KMIP      kmip.Config
 	// Problem, when set, receives each problem as it is found (after its
 	// repair, if any).
 	Problem func(Problem)
@@ -252,6 +261,11 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	if stores.Shared {
 		sum.Live, c.grace = true, blob.Grace
 	}
+	defer func() {
+		if c.closeKeys != nil {
+			_ = c.closeKeys()
+		}
+	}()
 	for _, phase := range []func(context.Context) error{c.objects, c.uploads, c.indexes, c.versions, c.orphans, c.temp} {
 		if !opts.Repair && !sum.Live {
 			// A server started meanwhile: from now on, count as live.
@@ -276,8 +290,10 @@ type checker struct {
 	// grace: in live mode, blobs younger than this before start are not
 	// checked for references.
 	grace time.Duration
-	// keys opens data keys, once an encrypted object needs one (dataKeys).
-	keys *sse.Keys
+	// keys opens data keys, once an encrypted object needs one (dataKeys);
+	// closeKeys ends its KMS's connections.
+	keys      *sse.Keys
+	closeKeys func() error
 }
 
 // What the check needs of the blob store beyond blob.Store. A store (or a

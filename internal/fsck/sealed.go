@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/jogstore/jog/internal/kms"
+	"github.com/jogstore/jog/internal/kms/kmip"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sse"
 	"github.com/jogstore/jog/internal/sse/format"
@@ -19,7 +20,7 @@ import (
 // Encrypted objects (docs/adr/0027, 0028). Their blobs, pack records and
 // inline rows hold sse.StoredSize of the plaintext size the metadata
 // records: presence and that size are checked always. Deep opens each
-// object's (or upload's) data key through the data dir's KMS and reads
+// object's (or upload's) data key through the KMS the server opens and reads
 // every package through sse.OpenRange, so every authentication tag is
 // verified, then checks the ETag (sse.ETag) and checksums against the
 // plaintext. An SSE-C data key opens only under the customer's key, which
@@ -97,26 +98,30 @@ func (c *checker) sealingOf(ctx context.Context, enc meta.Encryption, bucket, ke
 	return s, nil, nil
 }
 
-// dataKeys opens the data dir's built-in KMS at the first encrypted
+// dataKeys opens the KMS the server opens from the same settings
+// (kmip.Route over the data dir's built-in KMS) at the first encrypted
 // object Deep reads. It creates no master key: without one (neither
-// kms.MasterKeyEnv nor the file) no data key could open, and the check
+// Options.MasterKey nor the file) no data key could open, and the check
 // stops.
 func (c *checker) dataKeys(ctx context.Context) (*sse.Keys, error) {
 	if c.keys != nil {
 		return c.keys, nil
 	}
-	env := os.Getenv(kms.MasterKeyEnv)
-	if env == "" {
+	if c.opts.MasterKey == "" {
 		if _, err := os.Stat(filepath.Join(c.opts.DataDir, kms.MasterKeyFile)); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("encrypted objects need the master key to be verified: set %s or restore %s in the data dir",
 				kms.MasterKeyEnv, kms.MasterKeyFile)
 		}
 	}
-	k, err := kms.OpenDataDir(ctx, c.opts.DataDir, env)
+	builtin, err := kms.OpenDataDir(ctx, c.opts.DataDir, c.opts.MasterKey)
 	if err != nil {
 		return nil, fmt.Errorf("open the data dir's KMS: %w", err)
 	}
-	c.keys = sse.NewKeys(k)
+	k, closeKMS, err := kmip.Route(ctx, builtin, c.opts.KMIP)
+	if err != nil {
+		return nil, err
+	}
+	c.keys, c.closeKeys = sse.NewKeys(k), closeKMS
 	return c.keys, nil
 }
 

@@ -389,13 +389,7 @@ func TestSSEFlippedByteOnDisk(t *testing.T) {
 		Body: bytes.NewReader(data), ServerSideEncryption: types.ServerSideEncryptionAes256}); err != nil {
 		t.Fatal(err)
 	}
-	var blobs []string
-	_ = filepath.WalkDir(filepath.Join(dataDir, "blobs"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			blobs = append(blobs, p)
-		}
-		return nil
-	})
+	blobs := blobPaths(dataDir)
 	if len(blobs) != 1 {
 		t.Fatalf("want the one blob of the object, found %v", blobs)
 	}
@@ -441,6 +435,19 @@ func TestSSEFlippedByteOnDisk(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// blobPaths lists the paths of the files under the blobs directory of
+// dataDir (blobFiles: their names).
+func blobPaths(dataDir string) []string {
+	var blobs []string
+	_ = filepath.WalkDir(filepath.Join(dataDir, "blobs"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			blobs = append(blobs, p)
+		}
+		return nil
+	})
+	return blobs
 }
 
 // flipByte inverts the byte at off of file p.
