@@ -17,7 +17,10 @@
 //     cycle the server is stopped and `jog fsck --deep` must exit 0.
 //
 // Content is a deterministic function of (key, generation, part), so the
-// model keeps only sizes and MD5s. Each key is used by one worker at a
+// model keeps only sizes and MD5s. Half the writes are encrypted (SSE-S3,
+// SSE-KMS, SSE-C, drawn from the seed; sse.go): the model keeps each
+// version's encryption and SSE-C key, reads with the key, and checks that
+// a HEAD after a restart reports the encryption it was written with. Each key is used by one worker at a
 // time, so per key the order of acknowledgements is the order of commits
 // and at most one operation per key is in flight at a kill.
 package crash

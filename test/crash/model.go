@@ -222,6 +222,11 @@ func (h *harness) verify(ctx context.Context) error {
 			obs, err = h.get(ctx, k.name, k.inflight.enc)
 		}
 		if err != nil {
+			if definite(err) { // refused, not absent: listed
+				h.mu.Lock()
+				present[k.name] = true
+				h.mu.Unlock()
+			}
 			return h.unreadable(k, encOf(k.state, k.inflight), "GET "+k.name, err)
 		}
 		v := h.settleRestart(k, obs, present, &verified, &rechecked)
