@@ -107,7 +107,7 @@ func (r reported) is(e encSpec) bool {
 func (r reported) String() string {
 	switch {
 	case r.alg != "":
-		return "SSE-C " + r.alg
+		return fmt.Sprintf("SSE-C %s, key MD5 %q", r.alg, r.keyMD5)
 	case r.sse != "":
 		return string(r.sse)
 	}
