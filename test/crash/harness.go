@@ -17,7 +17,10 @@
 //     cycle the server is stopped and `jog fsck --deep` must exit 0.
 //
 // Content is a deterministic function of (key, generation, part), so the
-// model keeps only sizes and MD5s. Each key is used by one worker at a
+// model keeps only sizes and MD5s. Half the writes are encrypted (SSE-S3,
+// SSE-KMS, SSE-C, drawn from the seed; sse.go): the model keeps each
+// version's encryption and SSE-C key, reads with the key, and checks that
+// a HEAD after a restart reports the encryption it was written with. Each key is used by one worker at a
 // time, so per key the order of acknowledgements is the order of commits
 // and at most one operation per key is in flight at a kill.
 package crash
@@ -123,6 +126,17 @@ type Result struct {
 	// FsckVersions and FsckMarkers: the final fsck's count of object
 	// versions and delete markers, which must be the model's.
 	FsckVersions, FsckMarkers int
+	// Encryption at rest: AckedSSE counts acknowledged writes (in every
+	// bucket) by mode, in encModes' order (SSE-S3, SSE-KMS, SSE-C);
+	// LostSSE and CorruptSSE are the encrypted ones of Lost and Corrupt;
+	// HeadsSSE the HEADs after restarts that reported an encrypted
+	// version's encryption as written. CrashUnverifiable and
+	// FsckUnverifiable: the SSE-C versions fsck --deep noted as not
+	// verifiable without the key after kills and at the end (the latter
+	// must be the model's count).
+	AckedSSE                            [3]int64
+	LostSSE, CorruptSSE, HeadsSSE       int
+	CrashUnverifiable, FsckUnverifiable int
 	// UploadsAborted: uploads a kill interrupted, aborted after the restart.
 	UploadsAborted int
 	// TempRecovered: temp files removed by the servers' start-up recovery.
@@ -156,12 +170,15 @@ func (r *Result) String() string {
 		"post-kill fsck runs %d (orphans %d, temp files %d, damage %d), uploads aborted %d, final fsck exit %d; "+
 		"versioned and locked buckets: acknowledged %d (versions %d, delete markers %d, version deletes %d), "+
 		"versions verified by ID %d, delete markers verified %d, locked versions verified %d (refused during the workload %d), "+
-		"deleted with governance bypass %d, deleted after their retention ended %d, final fsck versions %d, delete markers %d",
+		"deleted with governance bypass %d, deleted after their retention ended %d, final fsck versions %d, delete markers %d; "+
+		"encrypted writes acknowledged: SSE-S3 %d, SSE-KMS %d, SSE-C %d, encrypted lost %d, corrupt %d, HEADs reporting the encryption %d, "+
+		"SSE-C unverifiable by fsck after kills %d, at the end %d",
 		r.Cycles, r.StartupKills, r.Ops, r.Acked, r.AckedPuts, r.AckedMultipart, r.AckedCopies, r.AckedDeletes,
 		r.Verified, r.Rechecked, r.Lost, r.Corrupt, r.Superseded, r.UnackPresent, r.UnackAbsent, r.NotSent, r.ServerErrors, r.LiveReads, r.Pauses, r.Stalls,
 		r.CrashChecks, r.CrashOrphans, r.CrashTemp, r.CrashDamage, r.UploadsAborted, r.FinalFsckExit,
 		r.VAcked, r.VAckedVersions, r.VAckedMarkers, r.VAckedRemoves, r.VersionsVerified, r.MarkersVerified,
-		r.LockedVerified, r.LockRefusals, r.BypassDeleted, r.ExpiredDeleted, r.FsckVersions, r.FsckMarkers)
+		r.LockedVerified, r.LockRefusals, r.BypassDeleted, r.ExpiredDeleted, r.FsckVersions, r.FsckMarkers,
+		r.AckedSSE[0], r.AckedSSE[1], r.AckedSSE[2], r.LostSSE, r.CorruptSSE, r.HeadsSSE, r.CrashUnverifiable, r.FsckUnverifiable)
 	if len(r.Kills) > 1 {
 		s += fmt.Sprintf("; gateways %d: kills %v (all at once %d), requests sent %v", len(r.Kills), r.Kills, r.AllKilled, r.Requests)
 	}
@@ -363,6 +380,7 @@ func (h *harness) named(ss []*server) string {
 // buckets' versions and markers).
 func (h *harness) checkFsckCounts(rep fsckReport) {
 	h.res.FsckVersions, h.res.FsckMarkers = rep.Summary.Objects, rep.Summary.DeleteMarkers
+	h.res.FsckUnverifiable = rep.Summary.Unverifiable
 	objects := h.countVersions(false, false)
 	for _, k := range h.allKeys() {
 		if k.broken {
@@ -375,6 +393,9 @@ func (h *harness) checkFsckCounts(rep fsckReport) {
 	if markers := h.countVersions(true, false); rep.Summary.Objects != objects || rep.Summary.DeleteMarkers != markers {
 		h.res.violate("final fsck counts %d object versions and %d delete markers; the model %d and %d",
 			rep.Summary.Objects, rep.Summary.DeleteMarkers, objects, markers)
+	}
+	if ssec := h.modelSSEC(); rep.Summary.Unverifiable != ssec {
+		h.res.violate("final fsck --deep notes %d SSE-C versions as unverifiable; the model has %d", rep.Summary.Unverifiable, ssec)
 	}
 }
 

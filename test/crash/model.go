@@ -21,6 +21,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
 // part is a deterministic run of bytes.
@@ -43,7 +44,8 @@ type version struct {
 	multipart bool // ETag is the MD5 of the part MD5s, "-N"
 	size      int64
 	md5       [16]byte // of the whole content
-	etag      string
+	etag      string   // "" while unknown (an opaque ETag not yet acknowledged)
+	enc       encSpec
 }
 
 func (v *version) String() string {
@@ -53,7 +55,25 @@ func (v *version) String() string {
 	case v.deleted:
 		return fmt.Sprintf("deleted (gen %d)", v.gen)
 	}
-	return fmt.Sprintf("gen %d, %d bytes, etag %s", v.gen, v.size, v.etag)
+	return fmt.Sprintf("gen %d, %d bytes, etag %s, %s", v.gen, v.size, v.etag, v.enc)
+}
+
+// encrypt makes v a write encrypted with e: its ETag is then learnt from
+// the acknowledgement when e's is opaque.
+func (v *version) encrypt(e encSpec) *version {
+	v.enc = e
+	if e.opaque() {
+		v.etag = ""
+	}
+	return v
+}
+
+// ack records the ETag a write of v was acknowledged with, when the model
+// could not know it.
+func (v *version) ack(etag *string) {
+	if v.etag == "" {
+		v.etag = strings.Trim(aws.ToString(etag), `"`)
+	}
 }
 
 func seedOf(key string, gen uint64, n int) [32]byte {
@@ -86,9 +106,11 @@ func newVersion(key string, gen uint64, multipart bool, sizes ...int64) (*versio
 	return v, bodies
 }
 
-// copyOf is what CopyObject of src makes: the same bytes, a plain ETag.
-func copyOf(src *version, gen uint64) *version {
-	return &version{gen: gen, parts: src.parts, size: src.size, md5: src.md5, etag: hex.EncodeToString(src.md5[:])}
+// copyOf is what CopyObject of src encrypted with enc makes: the same
+// bytes, a plain ETag (unless enc's is opaque).
+func copyOf(src *version, gen uint64, enc encSpec) *version {
+	v := &version{gen: gen, parts: src.parts, size: src.size, md5: src.md5, etag: hex.EncodeToString(src.md5[:])}
+	return v.encrypt(enc)
 }
 
 type key struct {
@@ -114,33 +136,53 @@ type observed struct {
 	size    int64
 	md5     [16]byte
 	etag    string
-	torn    bool // the body's MD5 is not its single-part ETag
+	enc     reported // the encryption the answer reports
+	torn    bool     // the body's MD5 is not its single-part ETag
 }
 
 func (o observed) String() string {
 	if !o.present {
 		return "absent"
 	}
-	return fmt.Sprintf("%d bytes, md5 %x, etag %s", o.size, o.md5, o.etag)
+	return fmt.Sprintf("%d bytes, md5 %x, etag %s, %s", o.size, o.md5, o.etag, o.enc)
 }
 
 func (o observed) matches(v *version) bool {
 	if v == nil || v.deleted {
 		return !o.present
 	}
-	return o.present && o.size == v.size && o.md5 == v.md5 && o.etag == v.etag
+	return o.present && o.size == v.size && o.md5 == v.md5 && (v.etag == "" || o.etag == v.etag) && o.enc.is(v.enc)
 }
 
-func (h *harness) get(ctx context.Context, name string) (observed, error) {
-	return h.getVersion(ctx, bucket, name, "")
+// wrongBytes reports whether the answer claims the version v (its ETag)
+// but its bytes are not v's: corrupt, not lost.
+func (o observed) wrongBytes(v *version) bool {
+	return o.present && v != nil && !v.deleted && v.etag != "" && o.etag == v.etag && (o.size != v.size || o.md5 != v.md5)
 }
 
-// getVersion GETs the version id of name (the latest when id is "").
-func (h *harness) getVersion(ctx context.Context, bkt, name, id string) (observed, error) {
+// encOf is the encryption to read the latest state of a key with: its
+// acknowledged state's, or when that is absent the in-flight write's.
+func encOf(vs ...*version) encSpec {
+	for _, v := range vs {
+		if v != nil && !v.deleted {
+			return v.enc
+		}
+	}
+	return encSpec{}
+}
+
+func (h *harness) get(ctx context.Context, name string, enc encSpec) (observed, error) {
+	return h.getVersion(ctx, bucket, name, "", enc)
+}
+
+// getVersion GETs the version id of name (the latest when id is "") with
+// the SSE-C key of enc, if any.
+func (h *harness) getVersion(ctx context.Context, bkt, name, id string, enc encSpec) (observed, error) {
 	in := &s3.GetObjectInput{Bucket: aws.String(bkt), Key: aws.String(name)}
 	if id != "" {
 		in.VersionId = aws.String(id)
 	}
+	in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = enc.customer()
 	out, err := h.client.GetObject(ctx, in)
 	if statusOf(err) == http.StatusNotFound {
 		return observed{}, nil
@@ -154,9 +196,11 @@ func (h *harness) getVersion(ctx context.Context, bkt, name, id string) (observe
 	if err != nil {
 		return observed{}, err
 	}
-	o := observed{present: true, size: n, etag: strings.Trim(aws.ToString(out.ETag), `"`), version: aws.ToString(out.VersionId)}
+	o := observed{present: true, size: n, etag: strings.Trim(aws.ToString(out.ETag), `"`), version: aws.ToString(out.VersionId),
+		enc: reportedOf(out.ServerSideEncryption, out.SSECustomerAlgorithm, out.SSECustomerKeyMD5)}
 	copy(o.md5[:], m.Sum(nil))
-	if !strings.Contains(o.etag, "-") && o.etag != hex.EncodeToString(o.md5[:]) {
+	opaque := o.enc.alg != "" || o.enc.sse == types.ServerSideEncryptionAwsKms // the ETag is no MD5
+	if !opaque && !strings.Contains(o.etag, "-") && o.etag != hex.EncodeToString(o.md5[:]) {
 		o.torn = true
 	}
 	if out.ContentLength != nil && *out.ContentLength != n {
@@ -172,48 +216,24 @@ func (h *harness) verify(ctx context.Context) error {
 	present := map[string]bool{}
 	verified, rechecked := 0, 0
 	err := eachKey(h.keys, func(k *key) error {
-		obs, err := h.get(ctx, k.name)
+		// The acknowledged state's SSE-C key, or the in-flight write's.
+		obs, err := h.get(ctx, k.name, encOf(k.state, k.inflight))
+		if definite(err) && k.inflight != nil && !k.inflight.deleted {
+			obs, err = h.get(ctx, k.name, k.inflight.enc)
+		}
 		if err != nil {
-			return fmt.Errorf("GET %s after restart: %w", k.name, err)
+			if definite(err) { // refused, not absent: listed
+				h.mu.Lock()
+				present[k.name] = true
+				h.mu.Unlock()
+			}
+			return h.unreadable(k, encOf(k.state, k.inflight), "GET "+k.name, err)
 		}
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		present[k.name] = obs.present
-		matchState, matchInflight := obs.matches(k.state), k.inflight != nil && obs.matches(k.inflight)
-		switch {
-		case obs.torn:
-			h.res.Corrupt++
-			h.res.violate("GET %s after restart: body does not match its ETag: %s (acknowledged %s, in flight %s)",
-				k.name, obs, k.state, k.inflight)
-			k.broken = true
-		case matchInflight && !matchState:
-			h.res.UnackPresent++
-			if k.acked {
-				h.res.Superseded++
-			}
-			k.state = k.inflight
-		case matchState:
-			if k.acked {
-				verified++
-				h.res.Verified++
-			} else {
-				rechecked++
-				h.res.Rechecked++
-			}
-			if k.inflight != nil {
-				h.res.UnackAbsent++
-			}
-		default:
-			if obs.present && (k.state == nil || k.state.deleted) && (k.inflight == nil || k.inflight.deleted) {
-				h.res.violate("GET %s after restart: deleted key is back: %s (acknowledged %s, in flight %s)", k.name, obs, k.state, k.inflight)
-			} else {
-				h.res.violate("GET %s after restart: %s; acknowledged %s, in flight %s", k.name, obs, k.state, k.inflight)
-			}
-			h.res.Lost++
-			k.broken = true
+		v := h.settleRestart(k, obs, present, &verified, &rechecked)
+		if v == nil {
+			return nil
 		}
-		k.inflight, k.acked = nil, false
-		return nil
+		return h.checkHead(ctx, bucket, k, "", v)
 	})
 	if err != nil {
 		return err
@@ -269,6 +289,54 @@ func (h *harness) verify(ctx context.Context) error {
 		h.res.VersionsVerified-before.VersionsVerified, h.res.LockedVerified-before.LockedVerified,
 		h.countVersions(false, false), h.countVersions(true, false), h.countVersions(false, true))
 	return nil
+}
+
+// settleRestart compares what a GET of k found after a restart with the
+// model, resolves the write in flight, and returns the state to check
+// with a HEAD (nil: none, or k is broken).
+func (h *harness) settleRestart(k *key, obs observed, present map[string]bool, verified, rechecked *int) *version {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	present[k.name] = obs.present
+	matchState, matchInflight := obs.matches(k.state), k.inflight != nil && obs.matches(k.inflight)
+	switch {
+	case obs.torn:
+		h.damaged(k.state, true)
+		h.res.violate("GET %s after restart: body does not match its ETag: %s (acknowledged %s, in flight %s)",
+			k.name, obs, k.state, k.inflight)
+		k.broken = true
+	case matchInflight && !matchState:
+		h.res.UnackPresent++
+		if k.acked {
+			h.res.Superseded++
+		}
+		k.state = k.inflight
+		k.state.ack(&obs.etag)
+	case matchState:
+		if k.acked {
+			*verified++
+			h.res.Verified++
+		} else {
+			*rechecked++
+			h.res.Rechecked++
+		}
+		if k.inflight != nil {
+			h.res.UnackAbsent++
+		}
+	default:
+		if obs.present && (k.state == nil || k.state.deleted) && (k.inflight == nil || k.inflight.deleted) {
+			h.res.violate("GET %s after restart: deleted key is back: %s (acknowledged %s, in flight %s)", k.name, obs, k.state, k.inflight)
+		} else {
+			h.res.violate("GET %s after restart: %s; acknowledged %s, in flight %s", k.name, obs, k.state, k.inflight)
+		}
+		h.damaged(k.state, obs.wrongBytes(k.state))
+		k.broken = true
+	}
+	k.inflight, k.acked = nil, false
+	if k.broken || k.state == nil || k.state.deleted {
+		return nil
+	}
+	return k.state
 }
 
 // eachKey runs fn on every key not broken, four at a time, and returns

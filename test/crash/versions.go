@@ -85,6 +85,15 @@ func (x *vver) String() string {
 	return s
 }
 
+// enc is the encryption to read x with (none for a delete marker or
+// nil).
+func (x *vver) enc() encSpec {
+	if x == nil || x.marker {
+		return encSpec{}
+	}
+	return x.v.enc
+}
+
 // vop is a mutation of a versioned key whose outcome is unknown: it adds
 // a version or marker (whose ID was never returned), or removes the
 // version remove.
@@ -147,6 +156,7 @@ func (h *harness) vsettle(b *vbucket, k *key, op *vop, id string, err error) {
 			h.res.VAckedMarkers++
 		} else {
 			h.res.VAckedVersions++
+			h.ackedEnc(op.add.v)
 		}
 		k.acked = true
 	case notSent(err):
@@ -172,7 +182,7 @@ func (h *harness) versionedOp(ctx context.Context, rng *rand.Rand, b *vbucket) {
 	if n >= 20 && n < 32 { // a copy from another key's version
 		h.withKeysOf(b.keys, rng, 2, func(k []*key) {
 			if src := randomVersion(rng, k[0]); src != nil && len(k[1].vers) < maxVersions {
-				h.vcopy(ctx, b, src, k[0], k[1])
+				h.vcopy(ctx, rng, b, src, k[0], k[1])
 			}
 		})
 		return
@@ -186,7 +196,7 @@ func (h *harness) versionedOp(ctx context.Context, rng *rand.Rand, b *vbucket) {
 		case n < 20:
 			gen := h.gen.Add(1)
 			v, body := newVersion(k.name, gen, false, randSize(rng, 1<<20))
-			h.vput(ctx, b, k, v, body[0], lockSpec{})
+			h.vput(ctx, b, k, v.encrypt(randEnc(rng, k.name, gen)), body[0], lockSpec{})
 		case n < 45:
 			h.vdelete(ctx, b, k)
 		case n < 60:
@@ -196,16 +206,18 @@ func (h *harness) versionedOp(ctx context.Context, rng *rand.Rand, b *vbucket) {
 		case n < 67:
 			// Restore an older version: a copy of the key onto itself.
 			if src := randomVersion(rng, k); src != nil {
-				h.vcopy(ctx, b, src, k, k)
+				h.vcopy(ctx, rng, b, src, k, k)
 			}
 		case n < 71:
 			gen := h.gen.Add(1)
 			v, bodies := newVersion(k.name, gen, true, multipartSizes(rng)...)
-			out, sent, err := h.upload(ctx, b.name, k.name, bodies, v.etag)
+			v.encrypt(randEnc(rng, k.name, gen))
+			out, sent, err := h.upload(ctx, b.name, k.name, bodies, v)
 			if sent {
 				var id string
 				if err == nil {
 					id = aws.ToString(out.VersionId)
+					v.ack(out.ETag)
 				}
 				h.vsettle(b, k, &vop{add: &vver{v: v}}, id, err)
 			}
@@ -230,7 +242,9 @@ func randomVersion(rng *rand.Rand, k *key) *vver {
 }
 
 func (h *harness) vput(ctx context.Context, b *vbucket, k *key, v *version, body []byte, lock lockSpec) {
-	in := &s3.PutObjectInput{Bucket: aws.String(b.name), Key: aws.String(k.name), Body: bytes.NewReader(body)}
+	in := &s3.PutObjectInput{Bucket: aws.String(b.name), Key: aws.String(k.name), Body: bytes.NewReader(body),
+		ServerSideEncryption: v.enc.sse()}
+	in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = v.enc.customer()
 	if lock.locked() {
 		// S3 wants Content-MD5 (or a checksum) with lock headers.
 		sum := md5.Sum(body)
@@ -248,6 +262,7 @@ func (h *harness) vput(ctx context.Context, b *vbucket, k *key, v *version, body
 	var id string
 	if err == nil {
 		id = aws.ToString(out.VersionId)
+		v.ack(out.ETag)
 	}
 	h.vsettle(b, k, &vop{add: &vver{v: v, lock: lock}}, id, err)
 }
@@ -313,15 +328,16 @@ func isAccessDenied(err error) bool {
 	return statusOf(err) == http.StatusForbidden && errors.As(err, &ae) && ae.ErrorCode() == "AccessDenied"
 }
 
-// vcopy copies the version src of key from onto key to.
-func (h *harness) vcopy(ctx context.Context, b *vbucket, src *vver, from, to *key) {
-	v := copyOf(src.v, h.gen.Add(1))
-	h.ops.Add(1)
-	out, err := h.client.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String(b.name), Key: aws.String(to.name),
-		CopySource: aws.String(b.name + "/" + from.name + "?versionId=" + src.id)})
+// vcopy copies the version src of key from onto key to, encrypted as
+// the draw from rng says.
+func (h *harness) vcopy(ctx context.Context, rng *rand.Rand, b *vbucket, src *vver, from, to *key) {
+	gen := h.gen.Add(1)
+	v := copyOf(src.v, gen, randEnc(rng, to.name, gen))
+	out, err := h.copyObject(ctx, b.name, b.name+"/"+from.name+"?versionId="+src.id, to.name, src.v.enc, v.enc)
 	var id string
 	if err == nil {
 		id = aws.ToString(out.VersionId)
+		v.ack(out.CopyObjectResult.ETag)
 		if got := aws.ToString(out.CopySourceVersionId); got != src.id {
 			h.mu.Lock()
 			h.res.violate("%s/%s: copy from version %s answered x-amz-copy-source-version-id %q", b.name, to.name, src.id, got)
@@ -339,7 +355,7 @@ func (h *harness) vread(ctx context.Context, rng *rand.Rand, b *vbucket, k *key)
 		x = k.vers[len(k.vers)-1]
 	}
 	h.ops.Add(1)
-	obs, err := h.getVersion(ctx, b.name, k.name, "")
+	obs, err := h.getVersion(ctx, b.name, k.name, "", x.enc())
 	if err == nil {
 		h.checkRead(b, k, obs, x, "")
 	}
@@ -347,7 +363,7 @@ func (h *harness) vread(ctx context.Context, rng *rand.Rand, b *vbucket, k *key)
 		return
 	}
 	h.ops.Add(1)
-	if obs, err = h.getVersion(ctx, b.name, k.name, x.id); err == nil {
+	if obs, err = h.getVersion(ctx, b.name, k.name, x.id, x.enc()); err == nil {
 		h.checkRead(b, k, obs, x, x.id)
 	}
 }
@@ -371,7 +387,7 @@ func (h *harness) checkGet(b *vbucket, k *key, obs observed, x *vver, id, when s
 	}
 	switch {
 	case obs.torn:
-		h.res.Corrupt++
+		h.damaged(want, true)
 		h.res.violate("GET %s/%s version %q %s: body does not match its ETag: %s", b.name, k.name, id, when, obs)
 	case !obs.matches(want):
 		h.res.violate("GET %s/%s version %q %s: %s, want %v", b.name, k.name, id, when, obs, x)
@@ -412,7 +428,7 @@ func (h *harness) lockOp(ctx context.Context, rng *rand.Rand, b *vbucket) {
 			}
 			gen := h.gen.Add(1)
 			v, body := newVersion(k.name, gen, false, randSize(rng, 256<<10))
-			h.vput(ctx, b, k, v, body[0], l)
+			h.vput(ctx, b, k, v.encrypt(randEnc(rng, k.name, gen)), body[0], l)
 		case n < 50:
 			h.vdelete(ctx, b, k)
 		case n < 90:

@@ -37,7 +37,7 @@ func (l listed) String() string {
 
 // is reports whether the listed entry is the version x (ID aside).
 func (l listed) is(x *vver) bool {
-	return l.marker == x.marker && (x.marker || l.etag == x.v.etag && l.size == x.v.size)
+	return l.marker == x.marker && (x.marker || (x.v.etag == "" || l.etag == x.v.etag) && l.size == x.v.size)
 }
 
 // listVersions lists every version of the bucket, a few per page so that
@@ -138,6 +138,9 @@ func (h *harness) resolve(k *key, got []listed) {
 	if p.add != nil {
 		if len(got) == len(k.vers)+1 && k.find(got[0].id) < 0 && got[0].is(p.add) {
 			p.add.id = got[0].id
+			if !p.add.marker {
+				p.add.v.ack(&got[0].etag)
+			}
 			k.vers = append(k.vers, p.add)
 			h.res.UnackPresent++
 		} else {
@@ -169,7 +172,7 @@ func (h *harness) checkVersions(ctx context.Context, b *vbucket, k *key, got []l
 		k.broken = true
 		for _, w := range want {
 			if !slices.ContainsFunc(got, func(l listed) bool { return l.id == w.id }) {
-				h.res.Lost++
+				h.damaged(w.v, false)
 				h.res.violate("%s/%s after restart: acknowledged %s is gone", b.name, k.name, w)
 			}
 		}
@@ -188,21 +191,24 @@ func (h *harness) checkVersions(ctx context.Context, b *vbucket, k *key, got []l
 			h.mu.Unlock()
 			continue
 		}
-		obs, err := h.getVersion(ctx, b.name, k.name, w.id)
+		obs, err := h.getVersion(ctx, b.name, k.name, w.id, w.enc())
 		if err != nil {
-			return fmt.Errorf("GET %s/%s version %s after restart: %w", b.name, k.name, w.id, err)
+			return h.unreadable(k, w.enc(), fmt.Sprintf("GET %s/%s version %s", b.name, k.name, w.id), err)
 		}
 		if !h.checkAfterRestart(b, k, obs, w, w.id) {
 			return nil
 		}
-	}
-	obs, err := h.getVersion(ctx, b.name, k.name, "")
-	if err != nil {
-		return fmt.Errorf("GET %s/%s after restart: %w", b.name, k.name, err)
+		if err := h.checkHead(ctx, b.name, k, w.id, w.v); err != nil || k.broken {
+			return err
+		}
 	}
 	var latest *vver
 	if len(want) > 0 {
 		latest = want[0]
+	}
+	obs, err := h.getVersion(ctx, b.name, k.name, "", latest.enc())
+	if err != nil {
+		return h.unreadable(k, latest.enc(), fmt.Sprintf("GET %s/%s", b.name, k.name), err)
 	}
 	if !h.checkAfterRestart(b, k, obs, latest, "") {
 		return nil
@@ -219,8 +225,12 @@ func (h *harness) checkAfterRestart(b *vbucket, k *key, obs observed, x *vver, i
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.checkGet(b, k, obs, x, id, "after restart") {
-		if !obs.torn {
-			h.res.Lost++
+		if !obs.torn { // a torn body is counted corrupt by checkGet
+			var v *version
+			if x != nil && !x.marker {
+				v = x.v
+			}
+			h.damaged(v, obs.wrongBytes(v))
 		}
 		k.broken = true
 		return false

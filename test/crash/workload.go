@@ -127,7 +127,7 @@ func (h *harness) worker(ctx context.Context, rng *rand.Rand) {
 		case n < 68:
 			h.withKeys(rng, 1, func(k []*key) { h.multipart(ctx, rng, k[0]) })
 		case n < 82:
-			h.withKeys(rng, 2, func(k []*key) { h.copy(ctx, k[0], k[1]) })
+			h.withKeys(rng, 2, func(k []*key) { h.copy(ctx, rng, k[0], k[1]) })
 		default:
 			h.withKeys(rng, 1, func(k []*key) { h.read(ctx, k[0]) })
 		}
@@ -194,6 +194,7 @@ func (h *harness) settle(k *key, v *version, err error, counter *int64) {
 	case err == nil:
 		k.state, k.acked = v, true
 		h.res.Acked++
+		h.ackedEnc(v)
 		*counter++
 	case notSent(err):
 		h.res.NotSent++
@@ -233,9 +234,15 @@ func randSize(rng *rand.Rand, max int64) int64 {
 func (h *harness) put(ctx context.Context, rng *rand.Rand, k *key) {
 	gen := h.gen.Add(1)
 	v, bodies := newVersion(k.name, gen, false, randSize(rng, 2<<20))
+	v.encrypt(randEnc(rng, k.name, gen))
+	in := &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(k.name), Body: bytes.NewReader(bodies[0]),
+		ServerSideEncryption: v.enc.sse()}
+	in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = v.enc.customer()
 	h.ops.Add(1)
-	_, err := h.client.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(k.name),
-		Body: bytes.NewReader(bodies[0])})
+	out, err := h.client.PutObject(ctx, in)
+	if err == nil {
+		v.ack(out.ETag)
+	}
 	h.settle(k, v, err, &h.res.AckedPuts)
 }
 
@@ -250,7 +257,11 @@ func (h *harness) multipart(ctx context.Context, rng *rand.Rand, k *key) {
 	gen := h.gen.Add(1)
 	sizes := multipartSizes(rng)
 	v, bodies := newVersion(k.name, gen, true, sizes...)
-	if _, sent, err := h.upload(ctx, bucket, k.name, bodies, v.etag); sent {
+	v.encrypt(randEnc(rng, k.name, gen))
+	if out, sent, err := h.upload(ctx, bucket, k.name, bodies, v); sent {
+		if err == nil {
+			v.ack(out.ETag)
+		}
 		h.settle(k, v, err, &h.res.AckedMultipart)
 	}
 }
@@ -263,21 +274,26 @@ func multipartSizes(rng *rand.Rand) []int64 {
 	return []int64{minPart + rng.Int64N(64<<10), 1 + rng.Int64N(1<<20)}
 }
 
-// upload uploads bodies as the parts of a multipart upload of name and
-// completes it. sent is false when the upload failed before the complete
+// upload uploads bodies as the parts of a multipart upload of name,
+// encrypted as v, and completes it; the ETag must be v's when the model
+// knows it. sent is false when the upload failed before the complete
 // was sent: the key is untouched (an upload a kill interrupted is aborted
 // after the restart).
-func (h *harness) upload(ctx context.Context, bkt, name string, bodies [][]byte, etag string) (*s3.CompleteMultipartUploadOutput, bool, error) {
+func (h *harness) upload(ctx context.Context, bkt, name string, bodies [][]byte, v *version) (*s3.CompleteMultipartUploadOutput, bool, error) {
 	h.ops.Add(1)
-	up, err := h.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bkt), Key: aws.String(name)})
+	create := &s3.CreateMultipartUploadInput{Bucket: aws.String(bkt), Key: aws.String(name), ServerSideEncryption: v.enc.sse()}
+	create.SSECustomerAlgorithm, create.SSECustomerKey, create.SSECustomerKeyMD5 = v.enc.customer()
+	up, err := h.client.CreateMultipartUpload(ctx, create)
 	if err != nil {
 		return nil, false, err
 	}
 	var parts []types.CompletedPart
 	for i, b := range bodies {
 		h.ops.Add(1)
-		out, err := h.client.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bkt), Key: aws.String(name),
-			UploadId: up.UploadId, PartNumber: aws.Int32(int32(i + 1)), Body: bytes.NewReader(b)})
+		in := &s3.UploadPartInput{Bucket: aws.String(bkt), Key: aws.String(name),
+			UploadId: up.UploadId, PartNumber: aws.Int32(int32(i + 1)), Body: bytes.NewReader(b)}
+		in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = v.enc.customer()
+		out, err := h.client.UploadPart(ctx, in)
 		if err != nil {
 			h.mu.Lock()
 			if definite(err) {
@@ -294,21 +310,22 @@ func (h *harness) upload(ctx context.Context, bkt, name string, bodies [][]byte,
 	h.ops.Add(1)
 	out, err := h.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bkt), Key: aws.String(name),
 		UploadId: up.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
-	if err == nil {
-		if got := strings.Trim(aws.ToString(out.ETag), `"`); got != etag {
+	if err == nil && v.etag != "" {
+		if got := strings.Trim(aws.ToString(out.ETag), `"`); got != v.etag {
 			h.mu.Lock()
-			h.res.violate("%s/%s: CompleteMultipartUpload ETag %s, want %s", bkt, name, got, etag)
+			h.res.violate("%s/%s: CompleteMultipartUpload ETag %s, want %s", bkt, name, got, v.etag)
 			h.mu.Unlock()
 		}
 	}
 	return out, true, err
 }
 
-func (h *harness) copy(ctx context.Context, src, dst *key) {
+// copy copies src onto dst, encrypted as the draw from rng says (the
+// source's SSE-C key sent when it has one).
+func (h *harness) copy(ctx context.Context, rng *rand.Rand, src, dst *key) {
 	gen := h.gen.Add(1)
-	h.ops.Add(1)
-	_, err := h.client.CopyObject(ctx, &s3.CopyObjectInput{Bucket: aws.String(bucket), Key: aws.String(dst.name),
-		CopySource: aws.String(bucket + "/" + src.name)})
+	enc := randEnc(rng, dst.name, gen)
+	out, err := h.copyObject(ctx, bucket, bucket+"/"+src.name, dst.name, encOf(src.state), enc)
 	if src.state == nil || src.state.deleted {
 		switch {
 		case err == nil:
@@ -323,20 +340,40 @@ func (h *harness) copy(ctx context.Context, src, dst *key) {
 		}
 		return // a copy from nothing changes nothing
 	}
-	h.settle(dst, copyOf(src.state, gen), err, &h.res.AckedCopies)
+	v := copyOf(src.state, gen, enc)
+	if err == nil {
+		v.ack(out.CopyObjectResult.ETag)
+	}
+	h.settle(dst, v, err, &h.res.AckedCopies)
+}
+
+// copyObject copies source (bucket/key[?versionId=]) encrypted with from
+// onto key of bkt, encrypted with to.
+func (h *harness) copyObject(ctx context.Context, bkt, source, key string, from, to encSpec) (*s3.CopyObjectOutput, error) {
+	in := &s3.CopyObjectInput{Bucket: aws.String(bkt), Key: aws.String(key), CopySource: aws.String(source),
+		ServerSideEncryption: to.sse()}
+	in.SSECustomerAlgorithm, in.SSECustomerKey, in.SSECustomerKeyMD5 = to.customer()
+	in.CopySourceSSECustomerAlgorithm, in.CopySourceSSECustomerKey, in.CopySourceSSECustomerKeyMD5 = from.customer()
+	h.ops.Add(1)
+	return h.client.CopyObject(ctx, in)
 }
 
 // read checks a GET during the workload against the key's known state.
 func (h *harness) read(ctx context.Context, k *key) {
 	h.ops.Add(1)
-	obs, err := h.get(ctx, k.name)
+	obs, err := h.get(ctx, k.name, encOf(k.state))
 	if err != nil {
+		if definite(err) {
+			h.mu.Lock()
+			h.res.violate("GET %s during the workload: %v, want %s", k.name, err, k.state)
+			h.mu.Unlock()
+		}
 		return // the kill, most likely
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if obs.torn {
-		h.res.Corrupt++
+		h.damaged(k.state, true)
 		h.res.violate("GET %s during the workload: %s", k.name, obs)
 		return
 	}
