@@ -57,7 +57,8 @@ for pkg in "${pkgs[@]}"; do
     # Rounds: one unless FUZZ_CPU asks for more CPU-seconds than a round
     # gave. Each round starts from the corpus the rounds before it built
     # (go test keeps it in the build cache), so rounds add up.
-    execs=0 rc=0
+    execs=0 rc=0 flakes=0
+    seeds=$(ls "$dir/testdata/fuzz/$name" 2>/dev/null | wc -l)
     while :; do
       "${timer[@]}" go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -parallel "$FUZZ_PARALLEL" "$pkg" 2>&1 | tee -a "$log" >"$log.round"
       rc=${PIPESTATUS[0]}
@@ -65,6 +66,16 @@ for pkg in "${pkgs[@]}"; do
       e=$(grep -oE 'execs: [0-9]+' "$log.round" | tail -1 | grep -oE '[0-9]+' || echo 0)
       execs=$((execs + e))
       cpu=$(awk 'NF == 2 { c += $1 + $2; ok = 1 } END { if (ok) printf "%.0f", c; else print "?" }' "$cpuf")
+      # Go's fuzz coordinator can fail a target with a bare "context
+      # deadline exceeded" as -fuzztime ends, on a loaded machine, without
+      # any failing input (golang/go#75804, fixed in Go 1.27): no new file
+      # in testdata/fuzz, so it is not a finding. Count it and go on.
+      if [ "$rc" -ne 0 ] && grep -q '^    context deadline exceeded$' "$log.round" &&
+        [ "$(ls "$dir/testdata/fuzz/$name" 2>/dev/null | wc -l)" -eq "$seeds" ]; then
+        flakes=$((flakes + 1)) rc=0
+        echo "== $name: the coordinator's deadline race (golang/go#75804), no failing input: not a finding"
+        [ "$flakes" -ge 3 ] && rc=1
+      fi
       [ "$rc" -ne 0 ] && break
       [ -z "${FUZZ_CPU:-}" ] || [ "$cpu" = "?" ] || [ "$cpu" -ge "$FUZZ_CPU" ] && break
     done
