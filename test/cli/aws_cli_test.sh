@@ -171,11 +171,12 @@ expect "big file ETag is the plain MD5" \
 	"d['ETag'].strip('\"') == '$(python3 -c 'import hashlib,sys;print(hashlib.md5(open(sys.argv[1],"rb").read()).hexdigest())' "$work/big.bin")'"
 check_fails "s3 cp of a missing key" "404" s3 cp --no-progress s3://cli-bucket/missing "$work/missing"
 # What JOG cannot carry out is refused, and nothing is stored.
-check_fails "s3 cp --sse AES256 is refused (no encryption at rest yet)" "NotImplemented" \
-  s3 cp --no-progress --sse AES256 "$work/small.txt" s3://cli-bucket/encrypted.txt
+check "s3 cp --sse AES256 (SSE-S3)" s3 cp --no-progress --sse AES256 "$work/small.txt" s3://cli-bucket/encrypted.txt
+check "s3api head-object of the SSE-S3 object" s3api head-object --bucket cli-bucket --key encrypted.txt
+expect "it reports ServerSideEncryption AES256" "d.get('ServerSideEncryption') == 'AES256'"
 check_fails "s3 cp --acl public-read is refused (ACLs disabled: BucketOwnerEnforced)" "AccessControlListNotSupported" \
   s3 cp --no-progress --acl public-read "$work/small.txt" s3://cli-bucket/public.txt
-check_fails "nothing was stored by the refused copies" "404" s3api head-object --bucket cli-bucket --key encrypted.txt
+check_fails "nothing was stored by the refused copy" "404" s3api head-object --bucket cli-bucket --key public.txt
 check "s3 cp --acl private is accepted" s3 cp --no-progress --acl private "$work/small.txt" s3://cli-bucket/private.txt
 check "s3 rm of it" s3 rm s3://cli-bucket/private.txt
 

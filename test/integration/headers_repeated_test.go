@@ -24,6 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/kms"
 	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
@@ -86,6 +87,9 @@ func repeatCases() []repeatCase {
 		{key: "s3:x-amz-storage-class", header: "X-Amz-Storage-Class", allowed: "STANDARD", forbidden: "GLACIER", bucket: "plain", op: "put"},
 		{key: "aws:referer", header: "Referer", allowed: "https://app.example/", forbidden: "https://evil.example/", bucket: "plain", op: "put"},
 		{key: "aws:useragent", header: "User-Agent", allowed: "allowed-agent/1.0", forbidden: "forbidden-agent/1.0", bucket: "plain", op: "put"},
+		{key: "s3:x-amz-server-side-encryption", header: "X-Amz-Server-Side-Encryption", allowed: "AES256", forbidden: "aws:kms", bucket: "plain", op: "put"},
+		{key: "s3:x-amz-server-side-encryption-aws-kms-key-id", header: "X-Amz-Server-Side-Encryption-Aws-Kms-Key-Id", allowed: kms.SSES3KeyID, forbidden: "other-key",
+			bucket: "plain", op: "put", extra: []string{"X-Amz-Server-Side-Encryption: aws:kms"}},
 	}
 	for _, g := range []string{"full-control", "read", "read-acp", "write-acp"} {
 		cases = append(cases, repeatCase{key: "s3:x-amz-grant-" + g, header: "X-Amz-Grant-" + g, allowed: authUsers, forbidden: allUsers, bucket: "acl", op: "put"})

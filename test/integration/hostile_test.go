@@ -37,6 +37,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/jogstore/jog/internal/datadir"
+	"github.com/jogstore/jog/internal/kms"
 	"github.com/jogstore/jog/internal/sigv4"
 	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
@@ -341,7 +342,8 @@ func wantDataLayout(t *testing.T, dir string) {
 		rel = filepath.ToSlash(rel)
 		switch {
 		case d.IsDir() && (rel == "." || rel == "blobs" || rel == "tmp" || rel == "packs" || regexp.MustCompile(`^blobs/[0-9a-f]{2}(/[0-9a-f]{2})?$`).MatchString(rel)):
-		case !d.IsDir() && slices.Contains([]string{"jog.db", "jog.db-wal", "jog.db-shm", "jog.lock", "credentials.json", datadir.IAMKeyFile}, rel):
+		case !d.IsDir() && slices.Contains([]string{"jog.db", "jog.db-wal", "jog.db-shm", "jog.lock", "credentials.json", datadir.IAMKeyFile,
+			datadir.SSEKeyFile, kms.KeysFile, kms.KeysFile + ".lock"}, rel):
 		// The bucket log spool (internal/bucketlog): a directory per gateway.
 		case d.IsDir() && regexp.MustCompile(`^bucketlog(/[0-9a-f]{16})?$`).MatchString(rel):
 		case !d.IsDir() && regexp.MustCompile(`^bucketlog/[0-9a-f]{16}/(current|lock|sealed-[0-9]+(-[0-9a-f]{16})*)$`).MatchString(rel):
