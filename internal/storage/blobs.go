@@ -9,6 +9,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/config"
+	"github.com/jogstore/jog/internal/sse"
 )
 
 // openBlobs opens the data dir's blob store with cfg's --fsync and
@@ -25,7 +26,13 @@ func openBlobs(cfg config.Config, log *slog.Logger, shared bool) (blob.Store, fu
 	}
 	log.Debug("blob store open", "gateway", b.Gateway(), "shared", shared)
 	b.NoSync = cfg.Fsync.Off()
+	// --pack-max counts an object's bytes: an encrypted one's blob is
+	// its sealed form, a few bytes longer (sse.StoredSize), and is packed
+	// alike (a 1 MiB object sealed is 1 MiB + 32 bytes).
 	b.PackMax = int64(cfg.PackMax)
+	if sealed, err := sse.StoredSize(b.PackMax); err == nil && b.PackMax > 0 {
+		b.PackMax = sealed
+	}
 	if b.Packing && b.PackMax > 0 {
 		log.Debug("packing small blobs", "max", b.PackMax)
 	} else if b.PackMax > 0 {
