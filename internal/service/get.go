@@ -67,14 +67,11 @@ func (s *Service) openOnce(ctx context.Context, bucket, key, versionID string, c
 	if err != nil {
 		return meta.Object{}, nil, err
 	}
-	if err := sse.CheckCustomerKey(o.Encryption, customerKey); err != nil {
+	// The data key of an encrypted object, nil for a plain one; the
+	// customer key checked either way (sse.CheckCustomerKey).
+	dk, err := s.keys.Open(ctx, o.Encryption, bucket, key, customerKey)
+	if err != nil {
 		return meta.Object{}, nil, err
-	}
-	var dk []byte // the data key of an encrypted object
-	if o.Encryption.Encrypted() {
-		if dk, err = s.keys.Open(ctx, o.Encryption, bucket, key, customerKey); err != nil {
-			return meta.Object{}, nil, err
-		}
 	}
 	if o.UploadID != "" {
 		return s.openParts(ctx, o, dk)
