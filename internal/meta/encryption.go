@@ -22,10 +22,10 @@ func EncodeEncryption(e Encryption) []byte {
 // DecodeEncryption reads what EncodeEncryption stored (nil or empty: no
 // encryption).
 func DecodeEncryption(b []byte) (Encryption, error) {
-	var e Encryption
 	if len(b) == 0 {
-		return e, nil
+		return Encryption{}, nil // before e, which escapes to the heap
 	}
+	var e Encryption
 	if err := json.Unmarshal(b, &e); err != nil {
 		return e, fmt.Errorf("stored encryption record: %w", err)
 	}

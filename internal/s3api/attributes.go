@@ -38,7 +38,7 @@ func (h *Handler) getObjectAttributes(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	customerKey, err := h.customerKey(r, r.Header, objectPrefix)
+	customerKey, err := h.customerKey(r, r.Header, objectSSEC)
 	if err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ func (h *Handler) copyObject(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	var in service.CopyInput
-	if in.SrcCustomerKey, err = h.customerKey(r, r.Header, copySourcePrefix); err != nil {
+	if in.SrcCustomerKey, err = h.customerKey(r, r.Header, copySourceSSEC); err != nil {
 		return err
 	}
 	if in.Dst.SSE, err = h.sseRequest(r, r.Header); err != nil {

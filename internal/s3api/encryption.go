@@ -39,13 +39,22 @@ var (
 		"x-amz-server-side-encryption-bucket-key-enabled must be true or false")
 )
 
-// customerKey reads an SSE-C trio of hdr (prefix objectPrefix for the
-// object's, copySourcePrefix for a copy source's): the 32-byte key, or nil when
-// none of the three was sent. A key sent over plain HTTP is refused
+// ssecHeaders names an SSE-C trio: the object's (objectSSEC) or a copy
+// source's (copySourceSSEC), joined once rather than on every request.
+type ssecHeaders struct{ alg, key, md5 string }
+
+var (
+	objectSSEC     = ssecHeaders{objectPrefix + ssecAlgorithm, objectPrefix + ssecKey, objectPrefix + ssecKeyMD5}
+	copySourceSSEC = ssecHeaders{copySourcePrefix + ssecAlgorithm, copySourcePrefix + ssecKey, copySourcePrefix + ssecKeyMD5}
+)
+
+// customerKey reads the SSE-C trio names of hdr (objectSSEC for the
+// object's, copySourceSSEC for a copy source's): the 32-byte key, or nil
+// when none of the three was sent. A key sent over plain HTTP is refused
 // (kms.ErrSSECInsecure) unless Config.AllowInsecureSSEC: it crossed the
 // network in the clear.
-func (h *Handler) customerKey(r *request, hdr http.Header, prefix string) ([]byte, error) {
-	alg, key, md5 := hdr.Get(prefix+ssecAlgorithm), hdr.Get(prefix+ssecKey), hdr.Get(prefix+ssecKeyMD5)
+func (h *Handler) customerKey(r *request, hdr http.Header, names ssecHeaders) ([]byte, error) {
+	alg, key, md5 := hdr.Get(names.alg), hdr.Get(names.key), hdr.Get(names.md5)
 	if alg == "" && key == "" && md5 == "" {
 		return nil, nil
 	}
@@ -61,7 +70,7 @@ func (h *Handler) customerKey(r *request, hdr http.Header, prefix string) ([]byt
 // which the bucket's default may fill).
 func (h *Handler) sseRequest(r *request, hdr http.Header) (sse.Request, error) {
 	mode := hdr.Get(hdrSSE)
-	ck, err := h.customerKey(r, hdr, objectPrefix)
+	ck, err := h.customerKey(r, hdr, objectSSEC)
 	switch {
 	case err != nil:
 		return sse.Request{}, err

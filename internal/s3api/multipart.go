@@ -85,7 +85,7 @@ func (h *Handler) uploadPart(w http.ResponseWriter, r *request) error {
 	if err != nil {
 		return err
 	}
-	customerKey, err := h.customerKey(r, r.Header, objectPrefix)
+	customerKey, err := h.customerKey(r, r.Header, objectSSEC)
 	if err != nil {
 		return err
 	}
@@ -117,10 +117,10 @@ func (h *Handler) uploadPartCopy(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	in := service.PartCopyInput{Bucket: r.route.Bucket, Key: r.route.Key, UploadID: q.Get("uploadId"), Number: n}
-	if in.SrcCustomerKey, err = h.customerKey(r, r.Header, copySourcePrefix); err != nil {
+	if in.SrcCustomerKey, err = h.customerKey(r, r.Header, copySourceSSEC); err != nil {
 		return err
 	}
-	if in.CustomerKey, err = h.customerKey(r, r.Header, objectPrefix); err != nil {
+	if in.CustomerKey, err = h.customerKey(r, r.Header, objectSSEC); err != nil {
 		return err
 	}
 	if in.SrcBucket, in.SrcKey, in.SrcVersion, err = parseCopySource(r.Header.Get("X-Amz-Copy-Source")); err != nil {
@@ -163,7 +163,7 @@ func (h *Handler) completeMultipartUpload(w http.ResponseWriter, r *request) err
 	if err != nil {
 		return err
 	}
-	customerKey, err := h.customerKey(r, r.Header, objectPrefix)
+	customerKey, err := h.customerKey(r, r.Header, objectSSEC)
 	if err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func (h *Handler) listParts(w http.ResponseWriter, r *request) error {
 		return err
 	}
 	maxParts = min(maxParts, 1000)
-	if _, err := h.customerKey(r, r.Header, objectPrefix); err != nil { // S3 takes it; the parts need no key to be listed
+	if _, err := h.customerKey(r, r.Header, objectSSEC); err != nil { // S3 takes it; the parts need no key to be listed
 		return err
 	}
 	uploadID := q.Get("uploadId")

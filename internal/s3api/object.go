@@ -158,7 +158,7 @@ func (h *Handler) resolveObject(w http.ResponseWriter, r *request) (objectRead, 
 	}
 	version := res.query.Get("versionId")
 	var err error
-	if res.customerKey, err = h.customerKey(r, r.Header, objectPrefix); err != nil {
+	if res.customerKey, err = h.customerKey(r, r.Header, objectSSEC); err != nil {
 		return res, err
 	}
 	if r.Method == http.MethodHead {
