@@ -50,6 +50,10 @@ func newDecReader(src io.Reader, plainSize int64, key, aad []byte, off, n int64)
 		return r, nil // nothing to read (an empty object's one package is still opened)
 	}
 	r.seq = off / PackageSize
+	r.end = r.seq
+	if n > 0 {
+		r.end = (off + n - 1) / PackageSize
+	}
 	r.skip = int(off - r.seq*PackageSize)
 	if r.seq > 0 {
 		seeker, ok := src.(io.Seeker)
@@ -68,13 +72,17 @@ type decReader struct {
 	*sealer
 	src       io.Reader
 	plainSize int64
-	seq, last int64             // the next package to open; the object's last package
-	skip      int               // bytes of the next packages before the range
-	left      int64             // bytes of the range not yet returned
-	buf       *[sealedSize]byte // one sealed package, opened in place
-	plain     []byte            // opened bytes not yet returned (in buf)
-	check     bool              // open the (empty) last package though the range is empty
-	err       error
+	seq, last int64 // the next package to open; the object's last package
+	end       int64 // the last package the range covers
+	skip      int   // bytes of the next packages before the range
+	left      int64 // bytes of the range not yet returned
+	// buf holds up to sealBatch sealed packages, read at once and opened
+	// in place one by one.
+	buf    *batchBuffer
+	sealed []byte // packages read, not yet opened (in buf)
+	plain  []byte // opened bytes not yet returned (in buf)
+	check  bool   // open the (empty) last package though the range is empty
+	err    error
 }
 
 func (r *decReader) Read(p []byte) (int, error) { return read(r, p) }
@@ -98,8 +106,7 @@ func (r *decReader) pending() ([]byte, error) {
 		r.err = r.open()
 	}
 	if r.err != nil {
-		putBuffer(r.buf)
-		r.buf, r.plain = nil, nil
+		r.release()
 		return nil, r.err
 	}
 	return r.plain[:min(int64(len(r.plain)), r.left)], nil
@@ -112,12 +119,37 @@ func (r *decReader) consume(n int) {
 	r.left -= int64(n)
 	if r.left == 0 && r.err == nil {
 		r.err = io.EOF
-		putBuffer(r.buf)
-		r.buf, r.plain = nil, nil
+		r.release()
 	}
 }
 
-// open reads and authenticates package seq; only then does plain hold its
+// release gives the buffer back.
+func (r *decReader) release() {
+	if r.buf != nil {
+		batchPool.Put(r.buf)
+	}
+	r.buf, r.sealed, r.plain = nil, nil, nil
+}
+
+// fill reads the next packages of the range, up to sealBatch, in one read.
+func (r *decReader) fill() error {
+	if r.buf == nil {
+		r.buf = batchPool.Get().(*batchBuffer)
+	}
+	count := min(sealBatch, r.end-r.seq+1)
+	total := count * sealedSize
+	if r.seq+count-1 == r.last { // the last package is shorter
+		total -= PackageSize - (r.plainSize - r.last*PackageSize)
+	}
+	if _, err := io.ReadFull(r.src, r.buf[:total]); err != nil {
+		return readError(err)
+	}
+	r.sealed = r.buf[:total]
+	return nil
+}
+
+// open authenticates package seq, reading it (and the next ones of the
+// range) first when they have not been read; only then does plain hold its
 // bytes (less any skipped before the range).
 func (r *decReader) open() error {
 	size := PackageSize
@@ -125,13 +157,13 @@ func (r *decReader) open() error {
 	if final {
 		size = int(r.plainSize - r.last*PackageSize)
 	}
-	if r.buf == nil {
-		r.buf = getBuffer()
+	if len(r.sealed) == 0 {
+		if err := r.fill(); err != nil {
+			return err
+		}
 	}
-	sealed := r.buf[:size+TagSize]
-	if _, err := io.ReadFull(r.src, sealed); err != nil {
-		return readError(err)
-	}
+	sealed := r.sealed[:size+TagSize]
+	r.sealed = r.sealed[size+TagSize:]
 	plain, err := r.aead.Open(sealed[:0], r.nonceFor(r.seq, final), sealed, r.aad)
 	if err != nil {
 		return fmt.Errorf("%w: package %d", ErrNotAuthentic, r.seq)

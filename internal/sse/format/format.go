@@ -179,17 +179,18 @@ func parseHeader(h [HeaderSize]byte) (Suite, error) {
 	return Suite(h[5]), nil
 }
 
-// packagePool holds package buffers, so that a stream of many objects does
-// not allocate (and clear) one for each.
-var packagePool = sync.Pool{New: func() any { return new([sealedSize]byte) }}
+// sealBatch is how many packages the readers seal, or read, at once: one
+// write of 256 KiB to a blob rather than four of 64 KiB (each write costs
+// a system call and the blob store's free-space check), one read of a blob
+// rather than four.
+const sealBatch = 4
 
-func getBuffer() *[sealedSize]byte { return packagePool.Get().(*[sealedSize]byte) }
+// batchBuffer holds the header and sealBatch sealed packages, contiguous
+// as they are stored. The pool keeps a stream of many objects from
+// allocating (and clearing) one for each.
+type batchBuffer [HeaderSize + sealBatch*sealedSize]byte
 
-func putBuffer(b *[sealedSize]byte) {
-	if b != nil {
-		packagePool.Put(b)
-	}
-}
+var batchPool = sync.Pool{New: func() any { return new(batchBuffer) }}
 
 // stream is what the two readers share: bytes ready (pending) and a way to
 // mark some of them returned (consume).

@@ -152,11 +152,13 @@ func TestEveryRange(t *testing.T) {
 			checkRange(t, sealed, small, off, n)
 		}
 	}
-	size := int64(3*PackageSize + 100)
+	// More packages than the readers take at once (sealBatch): ranges
+	// from and to every package boundary, across batches.
+	size := int64((2*sealBatch+1)*PackageSize + 100)
 	plain := randomBytes(t, size)
 	sealed = seal(t, ChaCha20Poly1305, plain, testKey, testAAD)
 	var points []int64
-	for _, b := range []int64{0, PackageSize, 2 * PackageSize, 3 * PackageSize, size} {
+	for b := int64(0); b <= size; b = min(b+PackageSize, size+1) {
 		for _, d := range []int64{-1, 0, 1} {
 			if p := b + d; p >= 0 && p <= size {
 				points = append(points, p)
@@ -207,6 +209,17 @@ func TestRangeReadsOnlyItsPackages(t *testing.T) {
 	}
 	if src.read != HeaderSize+sealedSize {
 		t.Errorf("a 1 KiB range inside one package read %d sealed bytes, want the header and one package, %d", src.read, HeaderSize+sealedSize)
+	}
+	// A range over parts of two packages reads those two, no more.
+	src = &countingReader{ReadSeeker: bytes.NewReader(sealed)}
+	if r, err = NewRangeReader(src, int64(len(plain)), testKey, testAAD, off, PackageSize); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = io.ReadAll(r); err != nil || !bytes.Equal(got, plain[off:off+PackageSize]) {
+		t.Fatalf("range: %d bytes, %v", len(got), err)
+	}
+	if src.read != HeaderSize+2*sealedSize {
+		t.Errorf("a range over two packages read %d sealed bytes, want the header and two packages, %d", src.read, HeaderSize+2*sealedSize)
 	}
 }
 
