@@ -2,6 +2,7 @@ package bucketrepl
 
 import (
 	"fmt"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"strings"
@@ -26,6 +27,19 @@ type Target struct {
 
 // String is the target as the operator wrote it, NAME=URL: no credentials.
 func (t Target) String() string { return t.Name + "=" + t.URL() }
+
+// LogValue logs the target as String does: never its keys, whatever the
+// log's format (a JSON handler would marshal every field).
+func (t Target) LogValue() slog.Value { return slog.StringValue(t.String()) }
+
+// LogValue logs the targets as their Strings.
+func (ts Targets) LogValue() slog.Value {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = t.String()
+	}
+	return slog.StringValue(strings.Join(s, " "))
+}
 
 // URL is the target's URL: the endpoint, and the bucket if it names one.
 func (t Target) URL() string {

@@ -1,6 +1,9 @@
 package bucketrepl
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 )
@@ -80,9 +83,19 @@ func TestBindRecordsTargets(t *testing.T) {
 	}
 }
 
-func TestTargetStringHasNoSecret(t *testing.T) {
+// TestTargetShowsNoSecret: neither fmt nor a JSON or text log shows a
+// target's secret key.
+func TestTargetShowsNoSecret(t *testing.T) {
 	tg := Target{Name: "dr", Endpoint: "http://h", AccessKey: "AK", SecretKey: "SUPERSECRET"}
-	if s := tg.String(); strings.Contains(s, "SUPERSECRET") || s != "dr=http://h" {
+	if s := tg.String(); s != "dr=http://h" {
 		t.Errorf("String() = %q", s)
+	}
+	var out bytes.Buffer
+	for _, log := range []*slog.Logger{slog.New(slog.NewJSONHandler(&out, nil)), slog.New(slog.NewTextHandler(&out, nil))} {
+		log.Info("targets", "targets", Targets{tg}, "target", tg)
+	}
+	out.WriteString(fmt.Sprintf("%v %+v %v", tg, tg, Targets{tg}))
+	if strings.Contains(out.String(), "SUPERSECRET") || !strings.Contains(out.String(), "dr=http://h") {
+		t.Errorf("shown: %s", out.String())
 	}
 }
