@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/jogstore/jog/internal/iam/keyring"
 )
 
 // Target is a remote S3 endpoint the operator lets buckets replicate to
@@ -20,9 +22,10 @@ type Target struct {
 	// Bucket is the one bucket the target serves, when its URL names one;
 	// "" serves any bucket of the endpoint.
 	Bucket string
-	// AccessKey and SecretKey sign requests to the endpoint. SecretKey is
-	// a secret: String never shows it.
-	AccessKey, SecretKey string
+	// AccessKey and SecretKey sign requests to the endpoint; no printed
+	// or logged form of SecretKey shows it (keyring.Secret).
+	AccessKey string
+	SecretKey keyring.Secret
 }
 
 // String is the target as the operator wrote it, NAME=URL: no credentials.

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/jogstore/jog/internal/iam/keyring"
 )
 
 func TestParseTarget(t *testing.T) {
@@ -86,7 +88,7 @@ func TestBindRecordsTargets(t *testing.T) {
 // TestTargetShowsNoSecret: neither fmt nor a JSON or text log shows a
 // target's secret key.
 func TestTargetShowsNoSecret(t *testing.T) {
-	tg := Target{Name: "dr", Endpoint: "http://h", AccessKey: "AK", SecretKey: "SUPERSECRET"}
+	tg := Target{Name: "dr", Endpoint: "http://h", AccessKey: "AK", SecretKey: keyring.NewSecret("SUPERSECRET")}
 	if s := tg.String(); s != "dr=http://h" {
 		t.Errorf("String() = %q", s)
 	}
@@ -94,7 +96,7 @@ func TestTargetShowsNoSecret(t *testing.T) {
 	for _, log := range []*slog.Logger{slog.New(slog.NewJSONHandler(&out, nil)), slog.New(slog.NewTextHandler(&out, nil))} {
 		log.Info("targets", "targets", Targets{tg}, "target", tg)
 	}
-	out.WriteString(fmt.Sprintf("%v %+v %v", tg, tg, Targets{tg}))
+	out.WriteString(fmt.Sprintf("%v %+v %#v %v %#v", tg, tg, tg, Targets{tg}, Targets{tg}))
 	if strings.Contains(out.String(), "SUPERSECRET") || !strings.Contains(out.String(), "dr=http://h") {
 		t.Errorf("shown: %s", out.String())
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jogstore/jog/internal/bucketrepl"
+	"github.com/jogstore/jog/internal/iam/keyring"
 )
 
 // Replication holds the settings of bucket replication (internal/bucketrepl,
@@ -71,7 +72,7 @@ func (c Config) ReplicationTargets() (bucketrepl.Targets, error) {
 		if k[0] == "" || k[1] == "" {
 			return nil, fmt.Errorf("replication target %s needs keys: set %s and %s, or give --replication-target-credentials in the config file", t.Name, av, sv)
 		}
-		ts[i].AccessKey, ts[i].SecretKey = k[0], k[1]
+		ts[i].AccessKey, ts[i].SecretKey = k[0], keyring.NewSecret(k[1])
 	}
 	return ts, nil
 }

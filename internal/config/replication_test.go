@@ -23,10 +23,10 @@ func TestReplicationTargets(t *testing.T) {
 	if err != nil || len(ts) != 2 {
 		t.Fatalf("%v %v", ts, err)
 	}
-	if ts[0].Name != "dr-1" || ts[0].AccessKey != "env-ak" || ts[0].SecretKey != "env-sk" {
+	if ts[0].Name != "dr-1" || ts[0].AccessKey != "env-ak" || ts[0].SecretKey.Reveal() != "env-sk" {
 		t.Errorf("dr-1: %+v, want the variables' keys", ts[0])
 	}
-	if ts[1].Bucket != "archive" || ts[1].AccessKey != "arch-ak" || ts[1].SecretKey != "arch-sk" {
+	if ts[1].Bucket != "archive" || ts[1].AccessKey != "arch-ak" || ts[1].SecretKey.Reveal() != "arch-sk" {
 		t.Errorf("arch: %+v, want the credentials setting's keys", ts[1])
 	}
 	for _, tc := range []struct {
