@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/jogstore/jog/internal/tagging"
 )
 
 // Limits S3 sets on a configuration.
@@ -15,8 +17,6 @@ const (
 	MaxRules    = 1000
 	MaxIDLength = 255
 	MaxDocument = 1 << 20 // bytes of XML
-	maxTagKey   = 128     // Unicode characters
-	maxTagValue = 256
 )
 
 // Statuses of a rule and of its optional parts.
@@ -69,15 +69,13 @@ type Filter struct {
 
 // And combines a prefix and tags; an object must satisfy all of them.
 type And struct {
-	Prefix *string `xml:"Prefix,omitempty" json:"prefix,omitempty"`
-	Tags   []Tag   `xml:"Tag" json:"tags,omitempty"`
+	Prefix *string     `xml:"Prefix,omitempty" json:"prefix,omitempty"`
+	Tags   tagging.Set `xml:"Tag" json:"tags,omitempty"`
 }
 
-// Tag is an object tag a filter requires.
-type Tag struct {
-	Key   string `xml:"Key" json:"k"`
-	Value string `xml:"Value" json:"v"`
-}
+// Tag is an object tag a filter requires: one an object may carry
+// (tagging.Set.Validate).
+type Tag = tagging.Tag
 
 // Switch is an element holding a Status alone (DeleteMarkerReplication,
 // ExistingObjectReplication, SourceSelectionCriteria's parts).

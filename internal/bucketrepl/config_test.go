@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/jogstore/jog/internal/tagging"
 )
 
 // doc wraps rules in a ReplicationConfiguration.
@@ -61,7 +63,7 @@ func TestParseXMLKeepsDocument(t *testing.T) {
 	}
 	r := c.Rules[0]
 	if c.Role != "arn:aws:iam::1:role/r" || len(r.ID) == 0 || *r.Priority != 7 || *r.Filter.And.Prefix != "p/" ||
-		r.Filter.And.Tags[0] != (Tag{"k", "v"}) || r.Destination.Bucket != "arn:aws:s3:::dst" || r.DeleteMarkerReplication.On() {
+		r.Filter.And.Tags[0] != (Tag{Key: "k", Value: "v"}) || r.Destination.Bucket != "arn:aws:s3:::dst" || r.DeleteMarkerReplication.On() {
 		t.Errorf("parsed %+v", c)
 	}
 }
@@ -103,9 +105,11 @@ func TestParseXMLRefuses(t *testing.T) {
 		{"neither prefix nor filter", "MalformedXML", doc(strings.Replace(v1("a", "p"), "<Prefix>p</Prefix>", "", 1))},
 		{"two predicates", "MalformedXML", doc(v2("a", 1, "<Prefix>p</Prefix><Tag><Key>k</Key><Value>v</Value></Tag>", ""))},
 		{"empty and", "MalformedXML", doc(v2("a", 1, "<And></And>", ""))},
-		{"duplicate tag keys", "InvalidRequest", doc(v2("a", 1, "<And><Tag><Key>k</Key><Value>1</Value></Tag><Tag><Key>k</Key><Value>2</Value></Tag></And>", ""))},
-		{"empty tag key", "InvalidArgument", doc(v2("a", 1, "<Tag><Key></Key><Value>v</Value></Tag>", ""))},
-		{"long tag value", "InvalidArgument", doc(v2("a", 1, "<Tag><Key>k</Key><Value>"+strings.Repeat("v", maxTagValue+1)+"</Value></Tag>", ""))},
+		{"duplicate tag keys", "InvalidTag", doc(v2("a", 1, "<And><Tag><Key>k</Key><Value>1</Value></Tag><Tag><Key>k</Key><Value>2</Value></Tag></And>", ""))},
+		{"empty tag key", "InvalidTag", doc(v2("a", 1, "<Tag><Key></Key><Value>v</Value></Tag>", ""))},
+		{"long tag value", "InvalidTag", doc(v2("a", 1, "<Tag><Key>k</Key><Value>"+strings.Repeat("v", 257)+"</Value></Tag>", ""))},
+		{"tag key aws:", "InvalidTag", doc(v2("a", 1, "<Tag><Key>aws:k</Key><Value>v</Value></Tag>", ""))},
+		{"eleven tags", "BadRequest", doc(v2("a", 1, "<And>"+strings.Repeat("<Tag><Key>k</Key><Value>v</Value></Tag>", 11)+"</And>", ""))},
 		{"repeated status", "MalformedXML", doc(strings.Replace(v1("a", "p"), "<Status>Enabled</Status>", "<Status>Enabled</Status><Status>Disabled</Status>", 1))},
 		{"no destination", "MalformedXML", doc(strings.Replace(v1("a", "p"), "<Destination><Bucket>arn:aws:s3:::dst</Bucket></Destination>", "", 1))},
 		{"no destination bucket", "MalformedXML", withBucket("</Bucket><Bucket>arn:aws:s3:::b")},
@@ -132,6 +136,7 @@ func TestParseXMLRefuses(t *testing.T) {
 // code is the S3 code an error gets (as internal/s3api maps them).
 func code(err error) string {
 	var re *RuleError
+	var te *tagging.Error
 	switch {
 	case err == nil:
 		return "accepted"
@@ -142,6 +147,8 @@ func code(err error) string {
 			return "bad status"
 		}
 		return re.Code
+	case errors.As(err, &te):
+		return te.Code
 	}
 	return "unexpected"
 }

@@ -3,7 +3,8 @@ package bucketrepl
 import (
 	"net/http"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/jogstore/jog/internal/tagging"
 )
 
 // s3StorageClasses are the classes S3 knows besides STANDARD: naming one
@@ -123,38 +124,19 @@ func (f Filter) validate() error {
 		return malformed("a Filter holds more than one predicate outside And")
 	}
 	if f.Tag != nil {
-		return f.Tag.validate()
+		return tagging.Set{*f.Tag}.Validate(tagging.MaxObjectTags)
 	}
 	if a := f.And; a != nil {
 		if a.Prefix == nil && len(a.Tags) == 0 {
 			return malformed("an empty And")
 		}
-		seen := make(map[string]bool, len(a.Tags))
-		for _, t := range a.Tags {
-			if err := t.validate(); err != nil {
-				return err
-			}
-			if seen[t.Key] {
-				return invalidRequest("Duplicate Tag Keys are not allowed.")
-			}
-			seen[t.Key] = true
-		}
+		return a.Tags.Validate(tagging.MaxObjectTags)
 	}
 	return nil
 }
 
 func (f *Filter) hasTags() bool {
 	return f != nil && (f.Tag != nil || (f.And != nil && len(f.And.Tags) > 0))
-}
-
-func (t Tag) validate() error {
-	if n := utf8.RuneCountInString(t.Key); n == 0 || n > maxTagKey {
-		return invalidArgument("The TagKey you have provided is invalid")
-	}
-	if utf8.RuneCountInString(t.Value) > maxTagValue {
-		return invalidArgument("The TagValue you have provided is invalid")
-	}
-	return nil
 }
 
 func (s *SourceSelectionCriteria) validate() error {

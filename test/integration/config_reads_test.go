@@ -10,7 +10,6 @@ package integration
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
@@ -260,16 +258,7 @@ func TestConfigReadsEmptyState(t *testing.T) {
 	user := srv.AWSClient(t, func(o *s3.Options) {
 		o.Credentials = credentials.NewStaticCredentialsProvider("AKIACFGUSER000000000", "cfguser-secret-00000000000000000000000000", "")
 	})
-	setPolicy := func(stmts ...map[string]any) {
-		t.Helper()
-		doc, err := json.Marshal(map[string]any{"Version": "2012-10-17", "Statement": stmts})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := admin.PutUserPolicy(ctx, &iam.PutUserPolicyInput{UserName: aws.String("cfguser"), PolicyName: aws.String("p"), PolicyDocument: aws.String(string(doc))}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	setPolicy := func(stmts ...map[string]any) { setUserStatements(t, admin, "cfguser", stmts...) }
 	for _, r := range reads {
 		setPolicy(map[string]any{"Effect": "Allow", "Action": "s3:*", "Resource": "*"},
 			map[string]any{"Effect": "Deny", "Action": r.action, "Resource": "*"})

@@ -18,7 +18,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
@@ -250,16 +249,7 @@ func TestReplicationConfigIAM(t *testing.T) {
 	user := srv.AWSClient(t, func(o *s3.Options) {
 		o.Credentials = credentials.NewStaticCredentialsProvider("AKIAREPLUSER00000000", "repluser-secret-0000000000000000000000000", "")
 	})
-	setPolicy := func(stmts ...map[string]any) {
-		t.Helper()
-		doc, err := json.Marshal(map[string]any{"Version": "2012-10-17", "Statement": stmts})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := admin.PutUserPolicy(ctx, &iam.PutUserPolicyInput{UserName: aws.String("repluser"), PolicyName: aws.String("p"), PolicyDocument: aws.String(string(doc))}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	setPolicy := func(stmts ...map[string]any) { setUserStatements(t, admin, "repluser", stmts...) }
 	put := func() error {
 		_, err := user.PutBucketReplication(ctx, &s3.PutBucketReplicationInput{Bucket: b, ReplicationConfiguration: sdkReplication()})
 		return err
