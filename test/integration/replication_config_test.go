@@ -23,6 +23,7 @@ import (
 
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/internal/testutil/pgtest"
 	"github.com/jogstore/jog/test/integration/itest"
 )
 
@@ -59,7 +60,21 @@ func sdkReplication() *types.ReplicationConfiguration {
 }
 
 func TestReplicationConfig(t *testing.T) {
-	srv := testutil.StartServer(t, withReplicationTargets(), testutil.WithoutFsync())
+	replicationConfigCycle(t)
+}
+
+// TestReplicationConfigPostgres is the same with the metadata in
+// PostgreSQL: the configuration is a bucket configuration document there
+// too, with no schema of its own.
+func TestReplicationConfigPostgres(t *testing.T) {
+	url := pgtest.Own(t).NewDatabase(t)
+	replicationConfigCycle(t, func(cfg *config.Config) { cfg.Meta = url })
+}
+
+// replicationConfigCycle puts, reads, refuses and deletes configurations
+// on a server with opts.
+func replicationConfigCycle(t *testing.T, opts ...testutil.Option) {
+	srv := testutil.StartServer(t, append(opts, withReplicationTargets(), testutil.WithoutFsync())...)
 	c := srv.AWSClient(t)
 	ctx := context.Background()
 	b := aws.String("repl-src")
