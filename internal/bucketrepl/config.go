@@ -59,6 +59,11 @@ type Rule struct {
 // V2 reports whether the rule takes S3's second schema (a Filter).
 func (r Rule) V2() bool { return r.Filter != nil }
 
+// ReplicatesDeleteMarkers reports whether the rule replicates the delete
+// markers of the objects it selects: a V1 rule always does, as in S3; a
+// V2 rule when its DeleteMarkerReplication is Enabled.
+func (r Rule) ReplicatesDeleteMarkers() bool { return !r.V2() || r.DeleteMarkerReplication.On() }
+
 // Filter selects the objects a V2 rule applies to: at most one of its
 // fields is set; none means every object.
 type Filter struct {

@@ -8,7 +8,8 @@
 //
 //   - V1: a rule-level Prefix; Priority is ignored, prefixes of two
 //     rules must not overlap, and DeleteMarkerReplication is refused (V1
-//     has no such element in S3: it replicates no delete markers);
+//     has no such element: as in S3, its rules replicate delete markers,
+//     Rule.ReplicatesDeleteMarkers);
 //   - V2: a Filter (Prefix, Tag, or And of a prefix and tags); every rule
 //     needs a Priority, unique in the document, and DeleteMarkerReplication;
 //     a rule filtering on tags cannot replicate delete markers.

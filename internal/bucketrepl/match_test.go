@@ -1,6 +1,9 @@
 package bucketrepl
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMatch(t *testing.T) {
 	c, err := ParseXML(doc(
@@ -50,6 +53,26 @@ func TestMatchEmptyFilterAndV1(t *testing.T) {
 		r, ok := c.Match(key, nil)
 		if got := map[bool]string{true: r.ID}[ok]; got != want {
 			t.Errorf("V1 Match(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+func TestReplicatesDeleteMarkers(t *testing.T) {
+	on := strings.Replace(v2("on", 2, "", ""), "<Status>Disabled</Status></Delete", "<Status>Enabled</Status></Delete", 1)
+	c, err := ParseXML(doc(on, v2("off", 1, "<Prefix>p/</Prefix>", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1c, err := ParseXML(doc(v1("v1", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		r    Rule
+		want bool
+	}{{c.Rules[0], true}, {c.Rules[1], false}, {v1c.Rules[0], true}} {
+		if got := tc.r.ReplicatesDeleteMarkers(); got != tc.want {
+			t.Errorf("%s: ReplicatesDeleteMarkers() = %v, want %v", tc.r.ID, got, tc.want)
 		}
 	}
 }

@@ -79,7 +79,7 @@ func (r Rule) validate() error {
 			return err
 		}
 	} else if r.DeleteMarkerReplication != nil {
-		return invalidRequest("DeleteMarkerReplication cannot be specified with a rule-level Prefix (the V1 schema): use a Filter.")
+		return invalidRequest("DeleteMarkerReplication cannot be specified with a rule-level Prefix (the V1 schema, whose rules replicate delete markers): use a Filter to choose.")
 	}
 	for _, s := range []*Switch{r.ExistingObjectReplication, r.DeleteMarkerReplication} {
 		if s != nil && !validStatus(s.Status) {
