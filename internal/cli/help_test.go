@@ -36,6 +36,11 @@ func TestHelpShowsNoSecret(t *testing.T) {
 	// Settings whose value may hold a password.
 	secrets["JOG_META"] = "postgres://jog:marker-meta-password@db/jog"
 	secrets["JOG_NOTIFY_NATS"] = "n1=nats://u:marker-nats-password@nats:4222/events"
+	// A replication target's secret key is in a variable of its own, no
+	// row of the settings table's (config.ReplicationKeyVars).
+	t.Setenv("JOG_REPLICATION_TARGET", "dr=https://backup.example:9000")
+	_, drSecret := config.ReplicationKeyVars("dr")
+	secrets[drSecret] = "marker-replication-dr-secret"
 	for v, s := range secrets {
 		t.Setenv(v, s)
 	}

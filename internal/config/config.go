@@ -159,6 +159,9 @@ type Config struct {
 	ConsoleSession time.Duration
 	// Notify are the settings of bucket event notifications (notify.go).
 	Notify Notify
+	// Replication are the settings of bucket replication's targets
+	// (replication.go).
+	Replication Replication
 	// KMIP is the external KMS of SSE-KMS keys (kms.go); no Endpoint: the
 	// built-in KMS holds them.
 	KMIP kmip.Config
@@ -356,6 +359,7 @@ func (c Config) Validate() error {
 	errs = append(errs, c.validateConsole()...)
 	errs = append(errs, c.validateNotify()...)
 	errs = append(errs, c.validateKMIP()...)
+	errs = append(errs, c.validateReplication()...)
 	return errors.Join(errs...)
 }
 

@@ -3,6 +3,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,7 +96,7 @@ func (c *Config) settings() []setting {
 		{name: "console-addr", ptr: &c.ConsoleAddr, usage: "address of the web console's own listener, an origin apart from the objects'; empty: --addr's host at its port + 1 (:9001 beside :9000); " + ConsoleSame + ": at /console/ on the S3 port instead"},
 		{name: "console-s3-url", ptr: &c.ConsoleS3URL, usage: "the S3 endpoint the console's share links, downloads and previews name, e.g. https://s3.example.com behind a proxy (empty: the console's host name at the S3 port)"},
 		{name: "console-session", ptr: &c.ConsoleSession, usage: "how long a console sign-in lasts (15m to 36h)"},
-	}, append(c.Notify.settings(), kmipSettings(&c.KMIP)...)...)
+	}, slices.Concat(c.Notify.settings(), c.Replication.settings(), kmipSettings(&c.KMIP))...)
 }
 
 // The replica's keys (Config.Replicate.AccessKey, SecretKey) come
@@ -112,6 +113,7 @@ const (
 // A setting without a flag is read from its variable only.
 func (c *Config) BindFlags(fs *flag.FlagSet, getenv func(string) string) {
 	c.table = c.settings()
+	c.Replication.getenv = getenv
 	for _, s := range c.table {
 		if s.name == "" {
 			*s.ptr.(*string) = getenv(s.variable())

@@ -5,7 +5,7 @@ import (
 	"net/http"
 )
 
-// Bucket configurations JOG carries out none of — website hosting, replication, transfer acceleration, requester pays,
+// Bucket configurations JOG carries out none of — website hosting, transfer acceleration, requester pays,
 // analytics, inventory, request metrics,
 // intelligent-tiering — still have a state a client may read: none. Tools
 // that read a bucket's whole state (Terraform's refresh, S3 browsers,
@@ -23,8 +23,6 @@ type emptyConfig struct {
 var (
 	errNoWebsiteConfig = &APIError{"NoSuchWebsiteConfiguration",
 		"The specified bucket does not have a website configuration", http.StatusNotFound}
-	errNoReplicationConfig = &APIError{"ReplicationConfigurationNotFoundError",
-		"The replication configuration was not found", http.StatusNotFound}
 	errNoSuchConfiguration = &APIError{"NoSuchConfiguration",
 		"The specified configuration does not exist.", http.StatusNotFound}
 )
@@ -70,7 +68,6 @@ func emptyList(root string) func(*request) any {
 // without the configuration.
 var emptyConfigs = [numOps]emptyConfig{
 	OpGetBucketWebsite:                 {err: errNoWebsiteConfig},
-	OpGetBucketReplication:             {err: errNoReplicationConfig},
 	OpGetBucketAccelerateConfiguration: {doc: emptyDoc("AccelerateConfiguration")}, // no Status: never set
 	OpGetBucketRequestPayment: {doc: func(*request) any {
 		return requestPaymentConfiguration{Xmlns: s3Namespace, Payer: "BucketOwner"}

@@ -60,8 +60,8 @@ func TestConfigReadsTable(t *testing.T) {
 			t.Errorf("%v has an empty state but no configReads row", Op(o))
 		}
 	}
-	if seen != 12 {
-		t.Errorf("%d configuration reads, want 12", seen)
+	if seen != 11 {
+		t.Errorf("%d configuration reads, want 11", seen)
 	}
 }
 
@@ -75,7 +75,6 @@ func TestGoldenEmptyConfigs(t *testing.T) {
 		target string
 	}{
 		{OpGetBucketWebsite, "/bucket?website"},
-		{OpGetBucketReplication, "/bucket?replication"},
 		{OpGetBucketAccelerateConfiguration, "/bucket?accelerate"},
 		{OpGetBucketRequestPayment, "/bucket?requestPayment"},
 		{OpGetBucketAnalyticsConfiguration, "/bucket?analytics&id=list1"},

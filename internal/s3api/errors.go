@@ -10,6 +10,7 @@ import (
 	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
+	"github.com/jogstore/jog/internal/bucketrepl"
 	"github.com/jogstore/jog/internal/checksum"
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/iam/policy"
@@ -62,7 +63,7 @@ var (
 )
 
 // ClientError is an error written for S3 clients below the edge (the
-// refusals of acl, lifecycle, tagging, notify, qos, postpolicy, cors and
+// refusals of acl, lifecycle, bucketrepl, tagging, notify, qos, postpolicy, cors and
 // kms, which names every SSE-S3, SSE-KMS and SSE-C refusal):
 // its S3 code, HTTP status and
 // message reach the client as they are. It is the only way a domain
@@ -78,6 +79,7 @@ type ClientError interface {
 var (
 	_ ClientError = (*acl.Error)(nil)
 	_ ClientError = (*lifecycle.RuleError)(nil)
+	_ ClientError = (*bucketrepl.RuleError)(nil)
 	_ ClientError = (*tagging.Error)(nil)
 	_ ClientError = (*notify.ConfigError)(nil)
 	_ ClientError = (*qos.Error)(nil)
@@ -127,6 +129,9 @@ var errorTable = []struct {
 	{service.ErrNoPublicAccessBlock, APIError{"NoSuchPublicAccessBlockConfiguration", "The public access block configuration was not found", http.StatusNotFound}, fixed},
 	{lifecycle.ErrNoConfig, APIError{"NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist", http.StatusNotFound}, fixed},
 	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}, fixed},
+	{bucketrepl.ErrNoConfig, APIError{"ReplicationConfigurationNotFoundError", "The replication configuration was not found", http.StatusNotFound}, fixed},
+	{bucketrepl.ErrNotVersioned, APIError{"InvalidRequest", "Versioning must be 'Enabled' on the bucket to apply a replication configuration", http.StatusBadRequest}, fixed},
+	{bucketrepl.ErrVersioningLocked, APIError{"InvalidBucketState", "A replication configuration is present on this bucket, so the versioning state cannot be changed.", http.StatusConflict}, fixed},
 	{meta.ErrVersionMarker, *errInvalidVersionID, fixed},
 	{meta.ErrUnstorableKey, APIError{"InvalidArgument", "The metadata backend cannot store an object key with a NUL byte or invalid UTF-8.", http.StatusBadRequest}, fixed},
 	{meta.ErrPartChanged, APIError{"InvalidPart", "One or more of the specified parts changed while the upload was being completed.", http.StatusBadRequest}, fixed},
@@ -137,6 +142,7 @@ var errorTable = []struct {
 	{service.ErrNoParts, *errMalformedXML, fixed},
 	{cors.ErrMalformed, *errMalformedXML, fixed},
 	{lifecycle.ErrMalformed, *errMalformedXML, fixed},
+	{bucketrepl.ErrMalformed, *errMalformedXML, fixed},
 	{tagging.ErrMalformed, *errMalformedXML, fixed},
 	{notify.ErrMalformed, *errMalformedXML, fixed},
 	{service.ErrVersioningState, *errMalformedXML, fixed},

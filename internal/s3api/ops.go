@@ -82,6 +82,12 @@ const (
 	OpPutBucketEncryption
 	OpGetBucketEncryption
 	OpDeleteBucketEncryption
+	// Bucket replication (internal/bucketrepl, bucket_replication.go):
+	// ?replication. The configuration is stored and validated; delivery
+	// is not built yet.
+	OpPutBucketReplication
+	OpGetBucketReplication
+	OpDeleteBucketReplication
 	// Bucket quotas (JOG extension, docs/QOS.md): ?quota.
 	OpPutBucketQuota
 	OpGetBucketQuota
@@ -116,7 +122,6 @@ const (
 	// bucket without one; their PUT and DELETE stay OpUnsupported. They
 	// come after every other bucket subresource.
 	OpGetBucketWebsite
-	OpGetBucketReplication
 	OpGetBucketAccelerateConfiguration
 	OpGetBucketRequestPayment
 	OpGetBucketAnalyticsConfiguration
@@ -281,6 +286,7 @@ const (
 	actPutObject        = "s3:PutObject"
 	actListBucket       = "s3:ListBucket"
 	actPutEncryption    = "s3:PutEncryptionConfiguration"
+	actPutReplication   = "s3:PutReplicationConfiguration"
 )
 
 // operations is the operation table, indexed by Op. The IAM actions are
@@ -406,6 +412,13 @@ var operations = [numOps]opDesc{
 		route: bucketSub(http.MethodGet, "encryption"), log: "ENCRYPTION"},
 	OpDeleteBucketEncryption: {name: "DeleteBucketEncryption", actions: []string{actPutEncryption}, kind: KindAdmin, serve: (*Handler).deleteBucketEncryption,
 		route: bucketSub(http.MethodDelete, "encryption"), log: "ENCRYPTION"},
+	// DeleteBucketReplication has no action of its own.
+	OpPutBucketReplication: {name: "PutBucketReplication", actions: []string{actPutReplication}, kind: KindAdmin, serve: (*Handler).putBucketReplication,
+		route: bucketSub(http.MethodPut, "replication"), log: "REPLICATION", attrs: digestBody},
+	OpGetBucketReplication: {name: "GetBucketReplication", actions: []string{"s3:GetReplicationConfiguration"}, kind: KindAdmin, serve: (*Handler).getBucketReplication,
+		route: bucketSub(http.MethodGet, "replication"), log: "REPLICATION"},
+	OpDeleteBucketReplication: {name: "DeleteBucketReplication", actions: []string{actPutReplication}, kind: KindAdmin, serve: (*Handler).deleteBucketReplication,
+		route: bucketSub(http.MethodDelete, "replication"), log: "REPLICATION"},
 	OpPutBucketQuota: {name: "PutBucketQuota", actions: []string{"jog:PutBucketQuota"}, kind: KindAdmin, serve: (*Handler).putBucketQuota,
 		route: bucketSub(http.MethodPut, "quota"), log: "QUOTA", attrs: jogOwn | digestBody},
 	OpGetBucketQuota: {name: "GetBucketQuota", actions: []string{"jog:GetBucketQuota"}, kind: KindAdmin, serve: (*Handler).getBucketQuota,
@@ -453,8 +466,6 @@ var operations = [numOps]opDesc{
 	// A List needs the action of its Get.
 	OpGetBucketWebsite: {name: "GetBucketWebsite", actions: []string{"s3:GetBucketWebsite"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
 		route: bucketSub(http.MethodGet, "website"), log: "WEBSITE"},
-	OpGetBucketReplication: {name: "GetBucketReplication", actions: []string{"s3:GetReplicationConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
-		route: bucketSub(http.MethodGet, "replication"), log: "REPLICATION"},
 	OpGetBucketAccelerateConfiguration: {name: "GetBucketAccelerateConfiguration", actions: []string{"s3:GetAccelerateConfiguration"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,
 		route: bucketSub(http.MethodGet, "accelerate"), log: "ACCELERATE"},
 	OpGetBucketRequestPayment: {name: "GetBucketRequestPayment", actions: []string{"s3:GetBucketRequestPayment"}, kind: KindAdmin, serve: (*Handler).getEmptyConfig,

@@ -150,11 +150,15 @@ var awsActions = map[string]struct {
 	// the s3:GetAnalyticsConfiguration action", and so on).
 	// Default encryption: DeleteBucketEncryption has no action of its
 	// own (its API reference: "s3:PutEncryptionConfiguration").
-	"PutBucketEncryption":                        {[]string{"s3:PutEncryptionConfiguration"}, ""},
-	"GetBucketEncryption":                        {[]string{"s3:GetEncryptionConfiguration"}, ""},
-	"DeleteBucketEncryption":                     {[]string{"s3:PutEncryptionConfiguration"}, ""},
-	"GetBucketWebsite":                           {[]string{"s3:GetBucketWebsite"}, ""},
+	"PutBucketEncryption":    {[]string{"s3:PutEncryptionConfiguration"}, ""},
+	"GetBucketEncryption":    {[]string{"s3:GetEncryptionConfiguration"}, ""},
+	"DeleteBucketEncryption": {[]string{"s3:PutEncryptionConfiguration"}, ""},
+	"GetBucketWebsite":       {[]string{"s3:GetBucketWebsite"}, ""},
+	// Replication: DeleteBucketReplication has no action of its own (its
+	// API reference: "s3:PutReplicationConfiguration").
+	"PutBucketReplication":                       {[]string{"s3:PutReplicationConfiguration"}, ""},
 	"GetBucketReplication":                       {[]string{"s3:GetReplicationConfiguration"}, ""},
+	"DeleteBucketReplication":                    {[]string{"s3:PutReplicationConfiguration"}, ""},
 	"GetBucketAccelerateConfiguration":           {[]string{"s3:GetAccelerateConfiguration"}, ""},
 	"GetBucketRequestPayment":                    {[]string{"s3:GetBucketRequestPayment"}, ""},
 	"GetBucketNotificationConfiguration":         {[]string{"s3:GetBucketNotification"}, ""},

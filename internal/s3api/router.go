@@ -29,7 +29,6 @@ type Route struct {
 var bucketSubresources = []string{
 	"accelerate", "analytics", "intelligent-tiering",
 	"inventory", "metrics",
-	"replication",
 	"requestPayment", "website",
 	"metadataConfiguration", "metadataTable",
 }

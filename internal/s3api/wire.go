@@ -221,8 +221,8 @@ var wireTable = []wireRule{
 
 	// Buckets.
 	{name: "x-amz-bucket-object-lock-enabled", handled: opsOf(OpCreateBucket), note: "true creates the bucket with object lock and versioning Enabled for good"},
-	{name: "x-amz-bucket-object-lock-token", handled: opsOf(OpPutObjectLockConfiguration),
-		note: "not needed: object lock is enabled only when a bucket is created"},
+	{name: "x-amz-bucket-object-lock-token", handled: opsOf(OpPutObjectLockConfiguration, OpPutBucketReplication),
+		note: "not needed: object lock is enabled only when a bucket is created, and a bucket with it may replicate without a token"},
 	{name: "x-amz-bucket-namespace", refused: opsOf(OpCreateBucket), accept: anyOf("global"), err: errNoNamespace, sample: "account-regional"},
 
 	{name: "x-amz-skip-destination-validation", handled: opsOf(OpPutBucketNotificationConfiguration),

@@ -156,6 +156,12 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 	if nq != nil { // a nil *queue.Queue must not become a non-nil notify.Queue
 		opts.Notify = nq
 	}
+	if opts.ReplicationTargets, err = cfg.ReplicationTargets(); err != nil { // checked by Validate
+		return p, err
+	}
+	if len(opts.ReplicationTargets) > 0 {
+		log.Info("bucket replication targets (configurations stored; delivery not built yet)", "targets", opts.ReplicationTargets)
+	}
 	svc := service.NewWith(stores.Meta, stores.Blobs, log, opts)
 	if nq != nil {
 		s.metrics.WatchNotify(nq.Stats, svc.EnqueueFailures)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/bucketrepl"
 	"github.com/jogstore/jog/internal/cors"
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
@@ -52,6 +53,9 @@ type Service struct {
 	bucketEncryption *configCache[*sse.BucketDefault]
 	// keys makes and opens data keys (Options.Keys).
 	keys *sse.Keys
+	// replTargets are the targets replication rules may name
+	// (Options.ReplicationTargets).
+	replTargets bucketrepl.Targets
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -84,6 +88,10 @@ type Options struct {
 	// SSE-C alone (SSE-S3 and SSE-KMS then fail with
 	// kms.ErrUnavailable).
 	Keys *sse.Keys
+	// ReplicationTargets are the remote S3 endpoints bucket replication
+	// rules may name (bucketrepl.Targets.Bind); none refuses every
+	// PutBucketReplication.
+	ReplicationTargets bucketrepl.Targets
 }
 
 // New returns a Service over the given stores with default options.
@@ -101,8 +109,8 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 		bucketLogging:     newConfigCache[*BucketLogging](ConfigCacheTTL, configCacheMax),
 		notifyRules:       newConfigCache[*notify.Rules](ConfigCacheTTL, configCacheMax),
 		bucketEncryption:  newConfigCache[*sse.BucketDefault](ConfigCacheTTL, configCacheMax),
-		keys:              opts.Keys,
-		lifecycleDay:      opts.LifecycleDay, commitWithin: opts.CommitWithin}
+		keys:              opts.Keys, replTargets: opts.ReplicationTargets,
+		lifecycleDay: opts.LifecycleDay, commitWithin: opts.CommitWithin}
 	if s.lifecycleDay <= 0 {
 		s.lifecycleDay = lifecycle.Day
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jogstore/jog/internal/bucketrepl"
 	"github.com/jogstore/jog/internal/meta"
 )
 
@@ -135,14 +136,44 @@ func (s *Service) GetBucketVersioning(ctx context.Context, bucket string) (strin
 	return b.Versioning, err
 }
 
-// PutBucketVersioning enables or suspends versioning on bucket.
+// PutBucketVersioning enables or suspends versioning on bucket. A bucket
+// with a replication configuration cannot be suspended
+// (bucketrepl.ErrVersioningLocked): checked before the write, and after
+// it, since PutBucketReplication writes, then checks versioning — one of
+// two that race sees the other; a suspension that finds a configuration
+// after it enables versioning again.
 func (s *Service) PutBucketVersioning(ctx context.Context, bucket, state string) error {
 	if state != meta.VersioningEnabled && state != meta.VersioningSuspended {
 		return ErrVersioningState
 	}
+	suspend := state == meta.VersioningSuspended
+	if suspend {
+		if err := s.refuseReplicated(ctx, bucket); err != nil {
+			return err
+		}
+	}
 	err := s.meta.SetBucketVersioning(ctx, bucket, state)
 	if errors.Is(err, meta.ErrInvalidBucketState) { // the store checks in its transaction
 		return ErrLockedVersioning
+	}
+	if err != nil || !suspend {
+		return err
+	}
+	switch err := s.refuseReplicated(ctx, bucket); {
+	case errors.Is(err, bucketrepl.ErrVersioningLocked):
+		return errors.Join(err, s.meta.SetBucketVersioning(ctx, bucket, meta.VersioningEnabled))
+	case err != nil: // suspended all the same; a racing Put sees it
+		s.log.Warn("replication configuration not checked after suspending versioning", "bucket", bucket, "err", err)
+	}
+	return nil
+}
+
+// refuseReplicated refuses to suspend versioning on a bucket with a
+// replication configuration.
+func (s *Service) refuseReplicated(ctx context.Context, bucket string) error {
+	has, err := s.hasReplication(ctx, bucket)
+	if err == nil && has {
+		return bucketrepl.ErrVersioningLocked
 	}
 	return err
 }

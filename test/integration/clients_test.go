@@ -62,6 +62,19 @@ func TestClientAWSCLISSE(t *testing.T) {
 	runClientScript(t, "awscli_sse_test.sh", 8*time.Minute)
 }
 
+// TestClientAWSCLIReplication runs test/clients/awscli_replication_test.sh:
+// the AWS CLI's put-, get- and delete-bucket-replication against a server
+// with a replication target whose keys come from JOG_REPLICATION_DR_*,
+// S3's refusals, and versioning that cannot be suspended under a
+// configuration.
+func TestClientAWSCLIReplication(t *testing.T) {
+	needTools(t, "bash", "go", "python3", "curl", "cmp")
+	if _, err := exec.LookPath("aws"); err != nil {
+		t.Skip("aws CLI not on PATH (CI installs it with `pip install awscli`); skipping the AWS CLI replication script")
+	}
+	runClientScript(t, "awscli_replication_test.sh", 5*time.Minute)
+}
+
 // TestClientRclone runs test/clients/rclone_test.sh: Debian's rclone copies
 // a tree of 1,000 files (some multipart) up and down, checks, syncs and
 // purges it.

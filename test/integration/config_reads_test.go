@@ -1,7 +1,7 @@
 package integration
 
 // Bucket configurations JOG carries out none of (encryption, website,
-// replication, accelerate, request payment, analytics, inventory,
+// accelerate, request payment, analytics, inventory,
 // metrics, intelligent-tiering): their GETs answer the empty state as S3
 // does for a bucket without one; their PUTs and DELETEs stay 501
 // NotImplemented and change nothing. (Notifications are JOG's since
@@ -10,7 +10,6 @@ package integration
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
@@ -57,11 +55,6 @@ func cfgReads(t *testing.T) []cfgRead {
 		{"GetBucketWebsite", "s3:GetBucketWebsite", "NoSuchWebsiteConfiguration",
 			func(ctx context.Context, c *s3.Client, b *string) error {
 				_, err := c.GetBucketWebsite(ctx, &s3.GetBucketWebsiteInput{Bucket: b})
-				return err
-			}},
-		{"GetBucketReplication", "s3:GetReplicationConfiguration", "ReplicationConfigurationNotFoundError",
-			func(ctx context.Context, c *s3.Client, b *string) error {
-				_, err := c.GetBucketReplication(ctx, &s3.GetBucketReplicationInput{Bucket: b})
 				return err
 			}},
 		{"GetBucketAccelerateConfiguration", "s3:GetAccelerateConfiguration", "",
@@ -151,8 +144,6 @@ func cfgReads(t *testing.T) []cfgRead {
 var cfgWrites = []struct{ method, path, body string }{
 	{"PUT", "/cfg?website", `<WebsiteConfiguration><IndexDocument><Suffix>index.html</Suffix></IndexDocument></WebsiteConfiguration>`},
 	{"DELETE", "/cfg?website", ""},
-	{"PUT", "/cfg?replication", `<ReplicationConfiguration><Role>arn:aws:iam::1:role/r</Role></ReplicationConfiguration>`},
-	{"DELETE", "/cfg?replication", ""},
 	{"PUT", "/cfg?accelerate", `<AccelerateConfiguration><Status>Enabled</Status></AccelerateConfiguration>`},
 	{"PUT", "/cfg?requestPayment", `<RequestPaymentConfiguration><Payer>Requester</Payer></RequestPaymentConfiguration>`},
 	{"PUT", "/cfg?notification", `<NotificationConfiguration><EventBridgeConfiguration/></NotificationConfiguration>`},
@@ -208,7 +199,7 @@ func TestConfigReadsEmptyState(t *testing.T) {
 	ids := regexp.MustCompile(`<(RequestId|HostId)>[^<]*</(RequestId|HostId)>`)
 	state := func() string {
 		var b strings.Builder
-		for _, p := range []string{"/cfg?website", "/cfg?replication", "/cfg?accelerate", "/cfg?requestPayment",
+		for _, p := range []string{"/cfg?website", "/cfg?accelerate", "/cfg?requestPayment",
 			"/cfg?notification", "/cfg?analytics", "/cfg?analytics&id=cfg1", "/cfg?inventory", "/cfg?inventory&id=cfg1",
 			"/cfg?metrics", "/cfg?metrics&id=cfg1", "/cfg?intelligent-tiering", "/cfg?intelligent-tiering&id=cfg1", "/cfg"} {
 			req := itest.RawRequest(t, srv, "GET", p, nil)
@@ -267,16 +258,7 @@ func TestConfigReadsEmptyState(t *testing.T) {
 	user := srv.AWSClient(t, func(o *s3.Options) {
 		o.Credentials = credentials.NewStaticCredentialsProvider("AKIACFGUSER000000000", "cfguser-secret-00000000000000000000000000", "")
 	})
-	setPolicy := func(stmts ...map[string]any) {
-		t.Helper()
-		doc, err := json.Marshal(map[string]any{"Version": "2012-10-17", "Statement": stmts})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := admin.PutUserPolicy(ctx, &iam.PutUserPolicyInput{UserName: aws.String("cfguser"), PolicyName: aws.String("p"), PolicyDocument: aws.String(string(doc))}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	setPolicy := func(stmts ...map[string]any) { setUserStatements(t, admin, "cfguser", stmts...) }
 	for _, r := range reads {
 		setPolicy(map[string]any{"Effect": "Allow", "Action": "s3:*", "Resource": "*"},
 			map[string]any{"Effect": "Deny", "Action": r.action, "Resource": "*"})

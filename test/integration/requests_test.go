@@ -308,10 +308,6 @@ func TestAWSNotImplemented(t *testing.T) {
 			_, err := c.DeleteBucketWebsite(ctx, &s3.DeleteBucketWebsiteInput{Bucket: b})
 			return err
 		},
-		"DeleteBucketReplication": func() error {
-			_, err := c.DeleteBucketReplication(ctx, &s3.DeleteBucketReplicationInput{Bucket: b})
-			return err
-		},
 		"GetObjectTorrent": func() error {
 			_, err := c.GetObjectTorrent(ctx, &s3.GetObjectTorrentInput{Bucket: b, Key: k})
 			return err

@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"net/http"
@@ -400,6 +401,17 @@ func TestReservationsIAM(t *testing.T) {
 	if resp.StatusCode != 200 || bytes.Count(body, []byte("<Reservation>")) != 1 {
 		t.Errorf("grantee listing ib: %s %s", resp.Status, body)
 	}
+}
+
+// setUserStatements gives user an inline policy of the statements (through
+// setUserPolicy).
+func setUserStatements(t *testing.T, c *iam.Client, user string, stmts ...map[string]any) {
+	t.Helper()
+	doc, err := json.Marshal(map[string]any{"Version": "2012-10-17", "Statement": stmts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setUserPolicy(t, c, user, string(doc))
 }
 
 // setUserPolicy gives user the inline policy doc (named "rsv").
