@@ -2,13 +2,11 @@ package bucketrepl
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/base32"
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"net/http"
 
+	"github.com/jogstore/jog/internal/s3doc"
 	"github.com/jogstore/jog/internal/tagging"
 )
 
@@ -130,35 +128,13 @@ var ErrVersioningLocked = errors.New("a replication configuration is present on 
 
 // RuleError is a well-formed document S3 (or JOG) refuses: Code is the S3
 // error code, Status the HTTP status, Msg the message.
-type RuleError struct {
-	Code   string
-	Status int
-	Msg    string
-}
+type RuleError = s3doc.RuleError
 
-func (e *RuleError) Error() string { return e.Msg }
-
-// S3Error is what a client is told (s3api.ClientError).
-func (e *RuleError) S3Error() (code string, status int, message string) {
-	return e.Code, e.Status, e.Msg
-}
-
-func ruleErr(code string, status int, format string, args ...any) error {
-	return &RuleError{Code: code, Status: status, Msg: fmt.Sprintf(format, args...)}
-}
-
-func invalidArgument(format string, args ...any) error {
-	return ruleErr("InvalidArgument", http.StatusBadRequest, format, args...)
-}
-
-func invalidRequest(format string, args ...any) error {
-	return ruleErr("InvalidRequest", http.StatusBadRequest, format, args...)
-}
-
-// notImplemented refuses an element JOG cannot honour (package doc).
-func notImplemented(format string, args ...any) error {
-	return ruleErr("NotImplemented", http.StatusNotImplemented, format, args...)
-}
+var (
+	invalidArgument = s3doc.InvalidArgument
+	invalidRequest  = s3doc.InvalidRequest
+	notImplemented  = s3doc.NotImplemented // an element JOG cannot honour (package doc)
+)
 
 func malformed(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
@@ -192,7 +168,7 @@ func ParseXML(body []byte) (Config, error) {
 	}
 	for i := range c.Rules {
 		if c.Rules[i].ID == "" {
-			c.Rules[i].ID = newID()
+			c.Rules[i].ID = s3doc.NewRuleID()
 		}
 	}
 	if err := c.Validate(); err != nil {
@@ -201,9 +177,3 @@ func ParseXML(body []byte) (Config, error) {
 	return c, nil
 }
 
-// newID is a random rule ID, as S3 gives a rule sent without one.
-func newID() string {
-	var b [20]byte
-	_, _ = rand.Read(b[:])
-	return base32.StdEncoding.EncodeToString(b[:])
-}

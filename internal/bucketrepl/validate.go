@@ -1,7 +1,7 @@
 package bucketrepl
 
 import (
-	"net/http"
+	"fmt"
 	"strings"
 
 	"github.com/jogstore/jog/internal/tagging"
@@ -167,5 +167,5 @@ func (d Destination) validate() error {
 	case s3StorageClasses[d.StorageClass]:
 		return notImplemented("StorageClass %s is not implemented: JOG has one storage class; name STANDARD or none.", d.StorageClass)
 	}
-	return ruleErr("InvalidStorageClass", http.StatusBadRequest, "The storage class you specified is not valid: %q.", d.StorageClass)
+	return &RuleError{Code: "InvalidStorageClass", Msg: fmt.Sprintf("The storage class you specified is not valid: %q.", d.StorageClass)}
 }

@@ -3,6 +3,8 @@ package bucketrepl
 import (
 	"strconv"
 	"strings"
+
+	"github.com/jogstore/jog/internal/s3doc"
 )
 
 // wireRule is a Rule as sent: every element as a list, so that a repeated
@@ -43,9 +45,15 @@ func (w wireRule) rule() (Rule, error) {
 	if err != nil {
 		return Rule{}, err
 	}
-	r := Rule{Destination: d}
-	if len(w.IDs) == 1 {
-		r.ID = w.IDs[0]
+	r := Rule{
+		Destination:               d,
+		ID:                        s3doc.Value(w.IDs),
+		Status:                    s3doc.Value(w.Statuses),
+		Prefix:                    s3doc.Ptr(w.Prefixes),
+		Filter:                    s3doc.Ptr(w.Filters),
+		SourceSelectionCriteria:   s3doc.Ptr(w.Criteria),
+		ExistingObjectReplication: s3doc.Ptr(w.Existing),
+		DeleteMarkerReplication:   s3doc.Ptr(w.DeleteMarker),
 	}
 	if len(w.Priorities) == 1 {
 		p, err := strconv.Atoi(strings.TrimSpace(w.Priorities[0]))
@@ -53,24 +61,6 @@ func (w wireRule) rule() (Rule, error) {
 			return Rule{}, malformed("Priority %q is not an integer", w.Priorities[0])
 		}
 		r.Priority = &p
-	}
-	if len(w.Prefixes) == 1 {
-		r.Prefix = &w.Prefixes[0]
-	}
-	if len(w.Filters) == 1 {
-		r.Filter = &w.Filters[0]
-	}
-	if len(w.Statuses) == 1 {
-		r.Status = w.Statuses[0]
-	}
-	if len(w.Criteria) == 1 {
-		r.SourceSelectionCriteria = &w.Criteria[0]
-	}
-	if len(w.Existing) == 1 {
-		r.ExistingObjectReplication = &w.Existing[0]
-	}
-	if len(w.DeleteMarker) == 1 {
-		r.DeleteMarkerReplication = &w.DeleteMarker[0]
 	}
 	return r, nil
 }

@@ -5,9 +5,10 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/jogstore/jog/internal/s3doc"
 )
 
 // Limits S3 sets on a configuration.
@@ -46,18 +47,11 @@ type Rule struct {
 // integer.
 var ErrMalformed = errors.New("malformed CORS configuration")
 
-// RuleError is a well-formed document with a rule S3 refuses; Msg is S3's
-// message.
-type RuleError struct{ Msg string }
+// RuleError is a well-formed document with a rule S3 refuses (400
+// InvalidRequest); Msg is S3's message.
+type RuleError = s3doc.RuleError
 
-func (e *RuleError) Error() string { return e.Msg }
-
-// S3Error is what a client is told (s3api.ClientError).
-func (e *RuleError) S3Error() (code string, status int, message string) {
-	return "InvalidRequest", http.StatusBadRequest, e.Msg
-}
-
-func ruleErr(format string, args ...any) error { return &RuleError{Msg: fmt.Sprintf(format, args...)} }
+var ruleErr = s3doc.InvalidRequest
 
 // wireRule is a CORSRule as sent: the single-valued elements as lists, so
 // that a repeated one is refused rather than silently taking the last.

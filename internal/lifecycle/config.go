@@ -2,15 +2,14 @@ package lifecycle
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/base32"
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/jogstore/jog/internal/s3doc"
 )
 
 // Limits S3 sets on a configuration.
@@ -113,22 +112,12 @@ var ErrTransition = errors.New("lifecycle transitions to other storage classes a
 
 // RuleError is a well-formed document with a rule S3 refuses: Code is S3's
 // error code (InvalidArgument or InvalidRequest), Msg its message.
-type RuleError struct{ Code, Msg string }
+type RuleError = s3doc.RuleError
 
-func (e *RuleError) Error() string { return e.Msg }
-
-// S3Error is what a client is told (s3api.ClientError).
-func (e *RuleError) S3Error() (code string, status int, message string) {
-	return e.Code, http.StatusBadRequest, e.Msg
-}
-
-func invalidArgument(format string, args ...any) error {
-	return &RuleError{Code: "InvalidArgument", Msg: fmt.Sprintf(format, args...)}
-}
-
-func invalidRequest(format string, args ...any) error {
-	return &RuleError{Code: "InvalidRequest", Msg: fmt.Sprintf(format, args...)}
-}
+var (
+	invalidArgument = s3doc.InvalidArgument
+	invalidRequest  = s3doc.InvalidRequest
+)
 
 func malformed(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
@@ -188,7 +177,7 @@ func ParseXML(body []byte) (Config, error) {
 	}
 	for i := range c.Rules {
 		if c.Rules[i].ID == "" {
-			c.Rules[i].ID = newID()
+			c.Rules[i].ID = s3doc.NewRuleID()
 		}
 	}
 	return c, nil
@@ -209,21 +198,12 @@ func (w wireRule) rule() (Rule, error) {
 		len(w.Expirations) > 1 || len(w.NoncurrentExps) > 1 || len(w.Aborts) > 1 {
 		return Rule{}, malformed("a rule repeats an element")
 	}
-	var r Rule
-	if len(w.IDs) == 1 {
-		r.ID = w.IDs[0]
-	}
-	if len(w.Prefixes) == 1 {
-		r.Prefix = &w.Prefixes[0]
-	}
-	if len(w.Statuses) == 1 {
-		r.Status = w.Statuses[0]
-	}
-	if len(w.Filters) == 1 {
-		r.Filter = &w.Filters[0]
-	}
-	if len(w.Expirations) == 1 {
-		r.Expiration = &w.Expirations[0]
+	r := Rule{
+		ID:         s3doc.Value(w.IDs),
+		Status:     s3doc.Value(w.Statuses),
+		Prefix:     s3doc.Ptr(w.Prefixes),
+		Filter:     s3doc.Ptr(w.Filters),
+		Expiration: s3doc.Ptr(w.Expirations),
 	}
 	if len(w.NoncurrentExps) == 1 {
 		n := w.NoncurrentExps[0]
@@ -242,12 +222,6 @@ func (w wireRule) rule() (Rule, error) {
 	return r, nil
 }
 
-// newID is a random rule ID, as S3 gives a rule sent without one.
-func newID() string {
-	var b [20]byte
-	_, _ = rand.Read(b[:])
-	return base32.StdEncoding.EncodeToString(b[:])
-}
 
 // Validate checks c as S3 checks a PutBucketLifecycleConfiguration
 // document.

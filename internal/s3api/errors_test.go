@@ -84,7 +84,7 @@ func TestErrorTextOptIn(t *testing.T) {
 		{"qos not yours", fmt.Errorf("present: %w", &qos.Error{Kind: qos.NotYours, Msg: "bound to alice"}), "AccessDenied", 403, "bound to alice"},
 		{"form, its read error kept out", &postpolicy.Error{Kind: postpolicy.PreDataTooLarge, Msg: "too long", Err: connReset()}, "MaxPostPreDataLengthExceeded", 400, "too long"},
 		{"form denied", &postpolicy.Error{Kind: postpolicy.Denied, Msg: "Policy expired."}, "AccessDenied", 403, "Policy expired."},
-		{"cors rule", &cors.RuleError{Msg: "bad origin"}, "InvalidRequest", 400, "bad origin"},
+		{"cors rule", &cors.RuleError{Code: "InvalidRequest", Msg: "bad origin"}, "InvalidRequest", 400, "bad origin"},
 		{"cors method", &cors.MethodError{Method: "BREW"}, "BadRequest", 400, "Invalid Access-Control-Request-Method: BREW"},
 		{"malformed: S3's message", fmt.Errorf("%w: XML syntax error on line 1", tagging.ErrMalformed), "MalformedXML", 400, errMalformedXML.Message},
 		{"opted-in detail", fmt.Errorf("%w: %q too short", service.ErrInvalidBucketName, "ab"), "InvalidBucketName", 400, `invalid bucket name: "ab" too short`},
