@@ -58,7 +58,9 @@ func (s *sim) reserve(id string, sp Spec) {
 	if err := sp.validate(); err != nil {
 		s.t.Fatal(err)
 	}
-	s.c.reserve(id, sp)
+	if g := s.c.reserve(id, sp, nil); len(g) != 0 {
+		s.t.Fatalf("reserving %s granted %d requests", id, len(g))
+	}
 }
 
 // streams adds n saturating streams labelled label that present
@@ -360,7 +362,7 @@ func TestCapacityChange(t *testing.T) {
 
 func TestCancelLeavesQueue(t *testing.T) {
 	c := newCore(1*mb, simChunk, DefaultBestEffortShare, 1)
-	c.reserve("r", Spec{Rate: 0.5 * mb, Weight: 1})
+	c.reserve("r", Spec{Rate: 0.5 * mb, Weight: 1}, nil)
 	a := &request{n: simChunk, res: "r"}
 	b := &request{n: simChunk, principal: "p"}
 	b2 := &request{n: simChunk, principal: "p"}
