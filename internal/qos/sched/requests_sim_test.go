@@ -111,7 +111,7 @@ func (s *getSim) measure(from, to float64) {
 	s.run(to)
 }
 
-func (s *getSim) getsPerSec(label string) float64 { return float64(s.gets[label]) / (s.now - s.since) }
+func (s *getSim) getsPerSec(label string) float64  { return float64(s.gets[label]) / (s.now - s.since) }
 func (s *getSim) bytesPerSec(label string) float64 { return s.bytes[label] / (s.now - s.since) }
 
 // run advances virtual time to until.
