@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -367,8 +368,8 @@ func TestRequestRateReservesHeads(t *testing.T) {
 	if !f.Scheduled() {
 		t.Fatal("a byte reservation does not schedule the read direction")
 	}
-	charged := func() (res, be uint64) {
-		g := s.Read.Granted()
+	charged := func(d *Direction) (res, be uint64) {
+		g := d.Granted()
 		for _, r := range g.Reservations {
 			if r.ID == "rps" {
 				res = r.Units
@@ -379,7 +380,7 @@ func TestRequestRateReservesHeads(t *testing.T) {
 	if err := f.Wait(ctx, 3*RequestBytes); err != nil {
 		t.Fatal(err)
 	}
-	if res, be := charged(); res != RequestBytes || be != 2*RequestBytes {
+	if res, be := charged(s.Read); res != RequestBytes || be != 2*RequestBytes {
 		t.Errorf("a Wait of 3×RequestBytes charged %d to the reservation and %d to best effort, want %d and %d",
 			res, be, RequestBytes, 2*RequestBytes)
 	}
@@ -389,12 +390,25 @@ func TestRequestRateReservesHeads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if res, be := charged(); res != 2*RequestBytes || be != 4*RequestBytes {
+	if res, be := charged(s.Read); res != 2*RequestBytes || be != 4*RequestBytes {
 		t.Errorf("a Writer's 3×RequestBytes in 12 writes brought the totals to %d and %d, want %d and %d",
 			res, be, 2*RequestBytes, 4*RequestBytes)
 	}
 	s.Release("bytes")
 	if f.Scheduled() {
 		t.Error("the read direction is still scheduled with only the request rate's heads registered")
+	}
+
+	// An upload's body through the Reader, in 4 KiB reads.
+	if err := s.Reserve("bytes", Rates{Write: 1e12}); err != nil {
+		t.Fatal(err)
+	}
+	body := Reader(ctx, bytes.NewReader(make([]byte, 3*RequestBytes)), s.Write.Flow("rps", "p"))
+	if _, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{body}, make([]byte, 4<<10)); err != nil {
+		t.Fatal(err)
+	}
+	if res, be := charged(s.Write); res != RequestBytes || be != 2*RequestBytes {
+		t.Errorf("a Reader's 3×RequestBytes in 4 KiB reads charged %d to the reservation and %d to best effort, want %d and %d",
+			res, be, RequestBytes, 2*RequestBytes)
 	}
 }
