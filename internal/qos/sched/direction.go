@@ -212,16 +212,15 @@ func (f Flow) Scheduled() bool { return f.d != nil && f.d.active.Load() != 0 }
 // chunk, or ctx is done; a cancelled waiter leaves the queue. With no
 // reservation registered it returns at once, without locking or
 // allocating. The n bytes are the start of the flow (Spec.Head).
-func (f Flow) Wait(ctx context.Context, n int) error { return f.waitAt(ctx, 0, n) }
-
-// waitAt is Wait for the n bytes that follow the flow's first off.
-func (f Flow) waitAt(ctx context.Context, off int64, n int) error {
+func (f Flow) Wait(ctx context.Context, n int) error {
 	if f.d == nil || f.d.active.Load() == 0 {
 		return nil
 	}
-	return f.d.wait(ctx, f, off, int64(n))
+	return f.d.wait(ctx, f, 0, int64(n))
 }
 
+// wait is Wait's slow path for the n units of f that follow its first off
+// (the Reader and Writer call it once Flow.Scheduled said so).
 func (d *Direction) wait(ctx context.Context, f Flow, off, n int64) error {
 	r := requests.Get().(*request)
 	r.res, r.principal, r.off = f.res, f.principal, off

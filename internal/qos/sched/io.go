@@ -34,7 +34,7 @@ func (r *reader) Read(p []byte) (int, error) {
 	}
 	n, err := r.r.Read(p)
 	if n > 0 {
-		if werr := r.f.waitAt(r.ctx, r.done, n); werr != nil {
+		if werr := r.f.d.wait(r.ctx, r.f, r.done, int64(n)); werr != nil {
 			return 0, werr
 		}
 		r.done += int64(n)
@@ -56,9 +56,9 @@ type writer struct {
 	done int64 // bytes charged so far (Spec.Head)
 }
 
-// wait charges the next n bytes of the flow.
+// wait charges the next n bytes of the flow, which is scheduled.
 func (w *writer) wait(n int) error {
-	if err := w.f.waitAt(w.ctx, w.done, n); err != nil {
+	if err := w.f.d.wait(w.ctx, w.f, w.done, int64(n)); err != nil {
 		return err
 	}
 	w.done += int64(n)
