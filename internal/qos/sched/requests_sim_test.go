@@ -24,13 +24,12 @@ const (
 const getRoundTrip = 0.002
 
 type getStream struct {
-	label   string
-	size    int64 // body bytes per GET
-	req     *request
-	inBody  bool    // the request was granted; the body is moving
-	left    int64   // body bytes still to grant
-	readyAt float64 // when it asks for its next grant
-	queued  bool
+	label  string
+	size   int64 // body bytes per GET
+	req    *request
+	inBody bool  // the request was granted; the body is moving
+	left   int64 // body bytes still to grant
+	pending
 }
 
 type getSim struct {
@@ -116,29 +115,14 @@ func (s *getSim) bytesPerSec(label string) float64 { return s.bytes[label] / (s.
 
 // run advances virtual time to until.
 func (s *getSim) run(until float64) {
-	for {
-		t := math.Min(s.next[0], s.next[1])
-		for _, st := range s.streams {
-			if !st.queued && st.readyAt < t {
-				t = st.readyAt
+	advance(until, &s.now, s.streams, func() float64 { return math.Min(s.next[0], s.next[1]) }, s.ask,
+		func(t float64) {
+			for d, c := range s.cores {
+				var g []*request
+				g, s.next[d] = c.dispatch(t, nil)
+				s.granted(t, d, g)
 			}
-		}
-		if t >= until {
-			s.now = until
-			return
-		}
-		s.now = t
-		for _, st := range s.streams {
-			if !st.queued && st.readyAt <= t {
-				s.ask(st)
-			}
-		}
-		for d, c := range s.cores {
-			var g []*request
-			g, s.next[d] = c.dispatch(t, nil)
-			s.granted(t, d, g)
-		}
-	}
+		})
 }
 
 // ask queues st's next grant: its request, or its body's next chunk (cut
@@ -152,7 +136,6 @@ func (s *getSim) ask(st *getStream) {
 	}
 	st.req.n = n
 	s.cores[d].enqueue(s.now, st.req)
-	st.queued = true
 }
 
 func (s *getSim) granted(t float64, d int, reqs []*request) {
