@@ -151,24 +151,16 @@ func (a *Activator) Sync(ctx context.Context) (time.Time, error) {
 	return next, nil
 }
 
-// reserve registers r in the directions it reserves. A reservation has no
-// Limit (it may use any idle capacity) and weight 1. Request rates are
-// registered in the request direction, which the scheduler has when the
-// server has a request capacity (admission refuses them otherwise).
+// reserve registers r in the directions it reserves
+// (sched.Scheduler.Reserve: a request rate also reserves
+// sched.RequestBytes of each request's body in the byte directions). A
+// reservation has no Limit (it may use any idle capacity) and weight 1.
+// Request rates are registered in the request direction, which the
+// scheduler has when the server has a request capacity (admission refuses
+// them otherwise).
 func (a *Activator) reserve(r meta.Reservation) error {
-	for _, d := range []struct {
-		dir  *sched.Direction
-		rate int64
-	}{{a.sched.Read, r.ReadBPS}, {a.sched.Write, r.WriteBPS}, {a.sched.Requests, r.RequestsPerSecond}} {
-		if d.dir == nil || d.rate <= 0 {
-			continue
-		}
-		if err := d.dir.Reserve(r.ID, sched.Spec{Rate: float64(d.rate)}); err != nil {
-			a.sched.Release(r.ID)
-			return err
-		}
-	}
-	return nil
+	return a.sched.Reserve(r.ID, sched.Rates{Read: float64(r.ReadBPS), Write: float64(r.WriteBPS),
+		Requests: float64(r.RequestsPerSecond)})
 }
 
 // Active returns the IDs registered in the scheduler now.

@@ -13,7 +13,9 @@ import (
 // to (scheduledDownload), and copyObject and uploadPartCopy the copied
 // bytes (scheduledCopy). A request's flow is the
 // reservation it presents (request.reservation), or best effort under its
-// principal.
+// principal. In the byte directions a reservation of requests alone
+// covers the first sched.RequestBytes of each body (sched.Scheduler.Reserve):
+// the wrappers count a request's bytes, one wrapper per request.
 //
 // The request direction (sched.Scheduler.Requests, present when the server
 // has a request capacity) is charged one request per S3 operation, once,

@@ -25,6 +25,7 @@ type core struct {
 	clients      map[clientKey]*client
 	backlog      []*client // clients with queued requests, in activation order
 	reservations int       // registered reservations
+	pacing       int       // registered reservations without Spec.Head: 0 leaves the direction unscheduled
 	idleSweep    int       // deactivations since the last sweep of idle best-effort clients
 	beGranted    uint64    // units granted to best-effort clients (stats.go)
 }
@@ -43,6 +44,7 @@ type client struct {
 	rate   float64 // reserved bytes/s (0 for best effort)
 	limit  float64 // bytes/s cap, 0 = none
 	weight float64
+	head   int64 // Spec.Head: bytes of each flow charged here, 0 = all
 
 	rTag float64 // seconds: when the next reserved chunk is due
 	lTag float64 // seconds: before this the client is over its limit
@@ -57,6 +59,7 @@ type client struct {
 // chunk of a Wait call.
 type request struct {
 	n         int64
+	off       int64  // units of the flow granted before this chunk (Spec.Head)
 	res       string // reservation the flow presented ("" none)
 	principal string // best-effort principal the flow falls back to
 	cl        *client
@@ -90,16 +93,28 @@ func newCore(capacity, burst, beShare, beWeight float64) *core {
 func (c *core) beRate() float64 { return c.beShare * c.capacity }
 
 // reserve registers or updates a reservation. An update keeps the tags, so
-// changing a rate does not hand out credit.
-func (c *core) reserve(id string, s Spec) {
+// changing a rate does not hand out credit. It returns the requests granted
+// because no reservation is left pacing (an update that gave the last one a
+// Head: the direction becomes unscheduled).
+func (c *core) reserve(id string, s Spec, granted []*request) []*request {
 	k := clientKey{reserved: true, name: id}
 	cl := c.clients[k]
-	if cl == nil {
+	switch {
+	case cl == nil:
 		cl = &client{key: k}
 		c.clients[k] = cl
 		c.reservations++
+	case cl.head == 0:
+		c.pacing--
 	}
-	cl.rate, cl.limit, cl.weight = s.Rate, s.Limit, s.Weight
+	cl.rate, cl.limit, cl.weight, cl.head = s.Rate, s.Limit, s.Weight, s.Head
+	if cl.head == 0 {
+		c.pacing++
+	}
+	if c.pacing == 0 && len(c.backlog) > 0 {
+		return c.flush(granted)
+	}
+	return granted
 }
 
 // release ends a reservation: its queued requests move, in order, to the
@@ -113,12 +128,15 @@ func (c *core) release(now float64, id string, granted []*request) []*request {
 	}
 	delete(c.clients, k)
 	c.reservations--
+	if cl.head == 0 {
+		c.pacing--
+	}
 	q := cl.q
 	if len(q) > 0 {
 		cl.q = nil
 		c.deactivate(cl)
 	}
-	if c.reservations == 0 {
+	if c.pacing == 0 {
 		for _, r := range q {
 			r.granted = true
 			granted = append(granted, r)
@@ -133,7 +151,8 @@ func (c *core) release(now float64, id string, granted []*request) []*request {
 }
 
 // flush grants every queued request and forgets the best-effort clients;
-// used when no reservation is left.
+// used when no reservation is left pacing (reservations with a Head stay
+// registered, idle).
 func (c *core) flush(granted []*request) []*request {
 	for _, cl := range c.backlog {
 		for _, r := range cl.q {
@@ -144,17 +163,20 @@ func (c *core) flush(granted []*request) []*request {
 	}
 	c.backlog = c.backlog[:0]
 	c.beBacklogged = 0
-	clear(c.clients) // only best-effort clients are left
+	for k := range c.clients {
+		if !k.reserved {
+			delete(c.clients, k)
+		}
+	}
 	return granted
 }
 
 // clientFor resolves the client a request is charged to: its reservation
-// while registered, otherwise its principal's best-effort client.
+// while registered (for a reservation with a Head, while the flow is within
+// it), otherwise its principal's best-effort client.
 func (c *core) clientFor(r *request) *client {
-	if r.res != "" {
-		if cl := c.clients[clientKey{reserved: true, name: r.res}]; cl != nil {
-			return cl
-		}
+	if cl := c.reservationOf(r); cl != nil && (cl.head == 0 || r.off < cl.head) {
+		return cl
 	}
 	k := clientKey{name: r.principal}
 	cl := c.clients[k]
@@ -163,6 +185,23 @@ func (c *core) clientFor(r *request) *client {
 		c.clients[k] = cl
 	}
 	return cl
+}
+
+// reservationOf is the registered reservation r presents, or nil.
+func (c *core) reservationOf(r *request) *client {
+	if r.res == "" {
+		return nil
+	}
+	return c.clients[clientKey{reserved: true, name: r.res}]
+}
+
+// chunkFor is how much of n units r may ask for in one grant: a chunk that
+// starts within its reservation's Head ends there (the rest is best effort).
+func (c *core) chunkFor(r *request, n int64) int64 {
+	if cl := c.reservationOf(r); cl != nil && r.off < cl.head {
+		return min(n, cl.head-r.off)
+	}
+	return n
 }
 
 // enqueue queues a request at its client's tail.

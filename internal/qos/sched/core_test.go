@@ -42,9 +42,12 @@ func randomOperations(t *testing.T, seed uint64) {
 	for step := range 3000 {
 		switch op := rng.IntN(10); {
 		case op < 4:
-			r := &request{n: 1 + rng.Int64N(simChunk), principal: principals[rng.IntN(len(principals))]}
+			r := &request{n: 1 + rng.Int64N(simChunk), off: rng.Int64N(3 * simChunk), principal: principals[rng.IntN(len(principals))]}
 			if rng.IntN(2) == 0 {
 				r.res = ids[rng.IntN(len(ids))]
+			}
+			if c.pacing == 0 {
+				break // Direction.waitChunk: unscheduled, granted at once
 			}
 			c.enqueue(now, r)
 			waiting = append(waiting, r)
@@ -67,7 +70,10 @@ func randomOperations(t *testing.T, seed uint64) {
 				if rng.IntN(2) == 0 {
 					s.Limit = rate * (1 + rng.Float64())
 				}
-				c.reserve(id, s)
+				if rng.IntN(3) == 0 {
+					s.Head = 1 + rng.Int64N(2*simChunk)
+				}
+				take(c.reserve(id, s, nil))
 			} else {
 				take(c.release(now, id, nil))
 			}
@@ -127,5 +133,8 @@ func checkCore(t *testing.T, c *core, waiting []*request) {
 	}
 	if reserved != c.reservations {
 		t.Fatalf("%d reservations registered, counted %d", reserved, c.reservations)
+	}
+	if c.pacing == 0 && queued > 0 {
+		t.Fatalf("%d requests queued while no reservation paces the direction", queued)
 	}
 }

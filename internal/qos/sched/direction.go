@@ -53,6 +53,14 @@ type Spec struct {
 	// Weight is its share of the spare capacity relative to other clients
 	// (0 means 1, the weight of a best-effort principal by default).
 	Weight float64
+	// Head, when > 0, makes the reservation cover only the first Head
+	// units of each flow presenting it (one request's body: the Reader
+	// and Writer count what they moved; each Flow.Wait starts anew); the
+	// rest of the flow is best effort under its principal. A reservation
+	// with a Head does not schedule the direction by itself: while only
+	// such reservations are registered, flows are not paced, as with none.
+	// Scheduler.Reserve gives a request-rate reservation's bytes one.
+	Head int64
 }
 
 // ErrInvalidSpec is returned for a reservation Spec that makes no sense.
@@ -69,6 +77,8 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("%w: limit %v below rate %v", ErrInvalidSpec, s.Limit, s.Rate)
 	case !(s.Weight > 0) || math.IsInf(s.Weight, 0):
 		return fmt.Errorf("%w: weight %v", ErrInvalidSpec, s.Weight)
+	case s.Head < 0:
+		return fmt.Errorf("%w: head %v", ErrInvalidSpec, s.Head)
 	}
 	return nil
 }
@@ -86,10 +96,10 @@ func (s *Spec) validate() error {
 // the work per grant is a scan of the backlogged clients (a handful of
 // reservations and principals; a heap would pay off only with hundreds).
 //
-// With no reservation registered the direction is unscheduled: Flow.Wait is
-// one atomic load and returns.
+// With no reservation registered (or only reservations with a Head) the
+// direction is unscheduled: Flow.Wait is one atomic load and returns.
 type Direction struct {
-	active atomic.Int64 // registered reservations; 0 is the fast path
+	active atomic.Int64 // registered reservations without a Head; 0 is the fast path
 	chunk  int64
 	clock  Clock
 	epoch  time.Time
@@ -156,8 +166,9 @@ func (d *Direction) Reserve(id string, s Spec) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.c.reserve(id, s)
-	d.active.Store(int64(d.c.reservations))
+	d.scratch = d.c.reserve(id, s, d.scratch[:0])
+	d.active.Store(int64(d.c.pacing))
+	d.signal(d.scratch)
 	d.runLocked(d.now())
 	return nil
 }
@@ -170,7 +181,7 @@ func (d *Direction) Release(id string) {
 	defer d.mu.Unlock()
 	now := d.now()
 	d.scratch = d.c.release(now, id, d.scratch[:0])
-	d.active.Store(int64(d.c.reservations))
+	d.active.Store(int64(d.c.pacing))
 	d.signal(d.scratch)
 	d.runLocked(now)
 }
@@ -200,17 +211,19 @@ func (f Flow) Scheduled() bool { return f.d != nil && f.d.active.Load() != 0 }
 // Wait blocks until the scheduler grants n bytes to the flow, chunk by
 // chunk, or ctx is done; a cancelled waiter leaves the queue. With no
 // reservation registered it returns at once, without locking or
-// allocating.
+// allocating. The n bytes are the start of the flow (Spec.Head).
 func (f Flow) Wait(ctx context.Context, n int) error {
 	if f.d == nil || f.d.active.Load() == 0 {
 		return nil
 	}
-	return f.d.wait(ctx, f, int64(n))
+	return f.d.wait(ctx, f, 0, int64(n))
 }
 
-func (d *Direction) wait(ctx context.Context, f Flow, n int64) error {
+// wait is Wait's slow path for the n units of f that follow its first off
+// (the Reader and Writer call it once Flow.Scheduled said so).
+func (d *Direction) wait(ctx context.Context, f Flow, off, n int64) error {
 	r := requests.Get().(*request)
-	r.res, r.principal = f.res, f.principal
+	r.res, r.principal, r.off = f.res, f.principal, off
 	defer func() {
 		select { // a grant that raced with a cancel
 		case <-r.ready:
@@ -220,11 +233,12 @@ func (d *Direction) wait(ctx context.Context, f Flow, n int64) error {
 		requests.Put(r)
 	}()
 	for n > 0 {
-		k := min(n, d.chunk)
-		if err := d.waitChunk(ctx, r, k); err != nil {
+		k, err := d.waitChunk(ctx, r, min(n, d.chunk))
+		if err != nil {
 			return err
 		}
 		n -= k
+		r.off += k
 	}
 	return nil
 }
@@ -233,15 +247,18 @@ func (d *Direction) wait(ctx context.Context, f Flow, n int64) error {
 // back only when it is neither queued nor signalled.
 var requests = sync.Pool{New: func() any { return &request{ready: make(chan struct{}, 1)} }}
 
-func (d *Direction) waitChunk(ctx context.Context, r *request, n int64) error {
+// waitChunk waits for a grant of at most n units and returns how many it
+// was: a chunk that starts within its reservation's Head ends there.
+func (d *Direction) waitChunk(ctx context.Context, r *request, n int64) (int64, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return 0, err
 	}
 	d.mu.Lock()
-	if d.c.reservations == 0 {
+	if d.c.pacing == 0 {
 		d.mu.Unlock()
-		return nil
+		return n, nil
 	}
+	n = d.c.chunkFor(r, n)
 	r.n = n
 	now := d.now()
 	d.c.enqueue(now, r)
@@ -249,7 +266,7 @@ func (d *Direction) waitChunk(ctx context.Context, r *request, n int64) error {
 	d.mu.Unlock()
 	select {
 	case <-r.ready:
-		return nil
+		return n, nil
 	case <-ctx.Done():
 	}
 	d.mu.Lock()
@@ -258,7 +275,7 @@ func (d *Direction) waitChunk(ctx context.Context, r *request, n int64) error {
 		d.c.cancel(r)
 		d.runLocked(d.now())
 	}
-	return ctx.Err()
+	return 0, ctx.Err()
 }
 
 // runLocked grants what is due and arms the timer for the next grant.

@@ -1,8 +1,10 @@
 package sched
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"runtime"
 	"sort"
 	"sync"
@@ -333,5 +335,80 @@ func TestSchedulerDirections(t *testing.T) {
 		if d.Flow("r", "").Scheduled() {
 			t.Error("released reservation still scheduled")
 		}
+	}
+}
+
+// TestRequestRateReservesHeads: a request-rate reservation is registered in
+// the byte directions with a Head (Scheduler.Reserve) — alone it leaves them
+// unscheduled; beside a byte reservation it is charged the first
+// RequestBytes of each flow presenting it, through Wait and through the
+// Writer's successive writes, and the rest is best effort.
+func TestRequestRateReservesHeads(t *testing.T) {
+	s := New(Config{Chunk: testChunk}, Capacities{Read: 1e18, Write: 1e18, Requests: 1e9})
+	if err := s.Reserve("rps", Rates{Requests: 100}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if !s.Requests.Flow("rps", "p").Scheduled() {
+		t.Fatal("the request direction is not scheduled")
+	}
+	for _, d := range []*Direction{s.Read, s.Write} {
+		f := d.Flow("rps", "p")
+		if f.Scheduled() {
+			t.Fatal("a request rate alone schedules a byte direction")
+		}
+		if allocs := testing.AllocsPerRun(100, func() { _ = f.Wait(ctx, 1<<20) }); allocs != 0 {
+			t.Errorf("an unscheduled Wait allocates %v times", allocs)
+		}
+	}
+	if err := s.Reserve("bytes", Rates{Read: 1e12}); err != nil {
+		t.Fatal(err)
+	}
+	f := s.Read.Flow("rps", "p")
+	if !f.Scheduled() {
+		t.Fatal("a byte reservation does not schedule the read direction")
+	}
+	charged := func(d *Direction) (res, be uint64) {
+		g := d.Granted()
+		for _, r := range g.Reservations {
+			if r.ID == "rps" {
+				res = r.Units
+			}
+		}
+		return res, g.BestEffort
+	}
+	if err := f.Wait(ctx, 3*RequestBytes); err != nil {
+		t.Fatal(err)
+	}
+	if res, be := charged(s.Read); res != RequestBytes || be != 2*RequestBytes {
+		t.Errorf("a Wait of 3×RequestBytes charged %d to the reservation and %d to best effort, want %d and %d",
+			res, be, RequestBytes, 2*RequestBytes)
+	}
+	w := Writer(ctx, io.Discard, f)
+	for range 12 {
+		if _, err := w.Write(make([]byte, RequestBytes/4)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res, be := charged(s.Read); res != 2*RequestBytes || be != 4*RequestBytes {
+		t.Errorf("a Writer's 3×RequestBytes in 12 writes brought the totals to %d and %d, want %d and %d",
+			res, be, 2*RequestBytes, 4*RequestBytes)
+	}
+	s.Release("bytes")
+	if f.Scheduled() {
+		t.Error("the read direction is still scheduled with only the request rate's heads registered")
+	}
+
+	// An upload's body through the Reader, in 4 KiB reads.
+	if err := s.Reserve("bytes", Rates{Write: 1e12}); err != nil {
+		t.Fatal(err)
+	}
+	body := Reader(ctx, bytes.NewReader(make([]byte, 3*RequestBytes)), s.Write.Flow("rps", "p"))
+	if _, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{body}, make([]byte, 4<<10)); err != nil {
+		t.Fatal(err)
+	}
+	if res, be := charged(s.Write); res != RequestBytes || be != 2*RequestBytes {
+		t.Errorf("a Reader's 3×RequestBytes in 4 KiB reads charged %d to the reservation and %d to best effort, want %d and %d",
+			res, be, RequestBytes, 2*RequestBytes)
 	}
 }

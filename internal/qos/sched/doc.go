@@ -19,12 +19,16 @@
 //
 // A Direction is unit-agnostic: Scheduler.Requests is the same scheduler
 // counting requests instead of bytes, for request-rate reservations.
+// Scheduler.Reserve registers a reservation in every direction it reserves;
+// a request rate also reserves the first RequestBytes of each request's
+// body in the byte directions (Spec.Head), so that a small request granted
+// on its reservation does not then wait as best effort for its bytes.
 //
-// With no reservation registered a direction is unscheduled: Flow.Wait and
-// the Reader and Writer wrappers cost one atomic load, no lock and no
-// allocation. docs/QOS.md (Enforcement) describes the model and the tests.
+// With no reservation registered (or only reservations with a Head) a
+// direction is unscheduled: Flow.Wait and the Reader and Writer wrappers
+// cost one atomic load, no lock and no allocation. docs/QOS.md (Enforcement) describes the model and the tests.
 //
 // The package stands alone: the reservations control plane registers and
-// releases reservations (Direction.Reserve, Release, SetCapacity), and the
+// releases reservations (Scheduler.Reserve, Release, SetCapacity), and the
 // data path asks for grants through a Flow.
 package sched

@@ -19,9 +19,10 @@ func Reader(ctx context.Context, r io.Reader, f Flow) io.Reader {
 }
 
 type reader struct {
-	ctx context.Context
-	r   io.Reader
-	f   Flow
+	ctx  context.Context
+	r    io.Reader
+	f    Flow
+	done int64 // bytes charged so far (Spec.Head)
 }
 
 func (r *reader) Read(p []byte) (int, error) {
@@ -33,9 +34,10 @@ func (r *reader) Read(p []byte) (int, error) {
 	}
 	n, err := r.r.Read(p)
 	if n > 0 {
-		if werr := r.f.Wait(r.ctx, n); werr != nil {
+		if werr := r.f.d.wait(r.ctx, r.f, r.done, int64(n)); werr != nil {
 			return 0, werr
 		}
+		r.done += int64(n)
 	}
 	return n, err
 }
@@ -48,9 +50,19 @@ func Writer(ctx context.Context, w io.Writer, f Flow) io.Writer {
 }
 
 type writer struct {
-	ctx context.Context
-	w   io.Writer
-	f   Flow
+	ctx  context.Context
+	w    io.Writer
+	f    Flow
+	done int64 // bytes charged so far (Spec.Head)
+}
+
+// wait charges the next n bytes of the flow, which is scheduled.
+func (w *writer) wait(n int) error {
+	if err := w.f.d.wait(w.ctx, w.f, w.done, int64(n)); err != nil {
+		return err
+	}
+	w.done += int64(n)
+	return nil
 }
 
 func (w *writer) Write(p []byte) (int, error) {
@@ -61,7 +73,7 @@ func (w *writer) Write(p []byte) (int, error) {
 			return written + n, err
 		}
 		k := min(len(p), w.f.d.Chunk())
-		if err := w.f.Wait(w.ctx, k); err != nil {
+		if err := w.wait(k); err != nil {
 			return written, err
 		}
 		n, err := w.w.Write(p[:k])
@@ -107,7 +119,7 @@ func (w *writer) ReadFrom(src io.Reader) (int64, error) {
 			}
 		}
 		if scheduled {
-			if err := w.f.Wait(w.ctx, int(limit)); err != nil {
+			if err := w.wait(int(limit)); err != nil {
 				return total, err
 			}
 		}

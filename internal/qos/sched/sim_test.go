@@ -20,10 +20,43 @@ const (
 )
 
 type simStream struct {
-	label   string
-	req     *request
-	readyAt float64 // when it asks for its next chunk
-	queued  bool
+	label string
+	req   *request
+	pending
+}
+
+// pending is a simulated stream's place in virtual time.
+type pending struct {
+	readyAt float64 // when it asks for its next grant
+	queued  bool    // it asked and waits for the grant
+}
+
+func (p *pending) state() *pending { return p }
+
+// advance runs a simulation to until: at each instant — the earliest of
+// next() and an idle stream's readyAt — it sets *now, asks for every idle
+// stream due then, and dispatches.
+func advance[S interface{ state() *pending }](until float64, now *float64, streams []S, next func() float64, ask func(S), dispatch func(t float64)) {
+	for {
+		t := next()
+		for _, st := range streams {
+			if p := st.state(); !p.queued && p.readyAt < t {
+				t = p.readyAt
+			}
+		}
+		if t >= until {
+			*now = until
+			return
+		}
+		*now = t
+		for _, st := range streams {
+			if p := st.state(); !p.queued && p.readyAt <= t {
+				ask(st)
+				p.queued = true
+			}
+		}
+		dispatch(t)
+	}
 }
 
 type sim struct {
@@ -58,7 +91,9 @@ func (s *sim) reserve(id string, sp Spec) {
 	if err := sp.validate(); err != nil {
 		s.t.Fatal(err)
 	}
-	s.c.reserve(id, sp)
+	if g := s.c.reserve(id, sp, nil); len(g) != 0 {
+		s.t.Fatalf("reserving %s granted %d requests", id, len(g))
+	}
 }
 
 // streams adds n saturating streams labelled label that present
@@ -66,7 +101,7 @@ func (s *sim) reserve(id string, sp Spec) {
 func (s *sim) streamsFrom(start float64, n int, label, res, principal string) []*simStream {
 	var out []*simStream
 	for range n {
-		st := &simStream{label: label, readyAt: start, req: &request{res: res, principal: principal}}
+		st := &simStream{label: label, pending: pending{readyAt: start}, req: &request{res: res, principal: principal}}
 		s.byReq[st.req] = st
 		s.streams = append(s.streams, st)
 		out = append(out, st)
@@ -104,29 +139,16 @@ func (s *sim) granted(t float64, reqs []*request) {
 
 // run advances virtual time to until.
 func (s *sim) run(until float64) {
-	for {
-		t := s.next
-		for _, st := range s.streams {
-			if !st.queued && st.readyAt < t {
-				t = st.readyAt
-			}
-		}
-		if t >= until {
-			s.now = until
-			return
-		}
-		s.now = t
-		for _, st := range s.streams {
-			if !st.queued && st.readyAt <= t {
-				st.req.n = s.chunk
-				s.c.enqueue(t, st.req)
-				st.queued = true
-			}
-		}
-		var g []*request
-		g, s.next = s.c.dispatch(t, nil)
-		s.granted(t, g)
-	}
+	advance(until, &s.now, s.streams, func() float64 { return s.next },
+		func(st *simStream) {
+			st.req.n = s.chunk
+			s.c.enqueue(s.now, st.req)
+		},
+		func(t float64) {
+			var g []*request
+			g, s.next = s.c.dispatch(t, nil)
+			s.granted(t, g)
+		})
 }
 
 // report logs the achieved rates, for the docs.
@@ -360,7 +382,7 @@ func TestCapacityChange(t *testing.T) {
 
 func TestCancelLeavesQueue(t *testing.T) {
 	c := newCore(1*mb, simChunk, DefaultBestEffortShare, 1)
-	c.reserve("r", Spec{Rate: 0.5 * mb, Weight: 1})
+	c.reserve("r", Spec{Rate: 0.5 * mb, Weight: 1}, nil)
 	a := &request{n: simChunk, res: "r"}
 	b := &request{n: simChunk, principal: "p"}
 	b2 := &request{n: simChunk, principal: "p"}
