@@ -176,4 +176,3 @@ func ParseXML(body []byte) (Config, error) {
 	}
 	return c, nil
 }
-

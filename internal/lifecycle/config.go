@@ -222,7 +222,6 @@ func (w wireRule) rule() (Rule, error) {
 	return r, nil
 }
 
-
 // Validate checks c as S3 checks a PutBucketLifecycleConfiguration
 // document.
 func (c Config) Validate() error {
