@@ -318,6 +318,9 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, ErrChecksumTypeMismatch
 	}
 	have, err := s.allParts(ctx, u)
+	if errors.Is(err, meta.ErrUploadNotFound) { // completed since GetUpload
+		return s.completedBefore(ctx, in, err)
+	}
 	if err != nil {
 		return meta.Object{}, err
 	}
