@@ -154,7 +154,7 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 	if err != nil {
 		return p, err
 	}
-	if nq != nil { // a nil *queue.Queue must not become a non-nil notify.Queue
+	if nq != nil { // a nil *notify.Durable must not become a non-nil notify.Queue
 		opts.Notify = nq
 	}
 	if opts.ReplicationTargets, err = cfg.ReplicationTargets(); err != nil { // checked by Validate

@@ -1,8 +1,8 @@
-package queue
+package durq
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,8 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jogstore/jog/internal/notify"
 )
 
 const (
@@ -22,8 +20,8 @@ const (
 	arnB = "arn:jog:sqs:us-east-1:b:nats"
 )
 
-// recorder is a Sender that keeps the keys of the events it took, and
-// refuses them while failing is set.
+// recorder is a Sender that keeps the keys of the records it took (see
+// rec), and refuses them while failing is set.
 type recorder struct {
 	mu      sync.Mutex
 	keys    []string
@@ -34,18 +32,15 @@ type recorder struct {
 
 func newRecorder() *recorder { return &recorder{changed: make(chan struct{}, 1)} }
 
-func (r *recorder) Send(_ context.Context, body []byte) error {
-	var m notify.Message
-	if err := json.Unmarshal(body, &m); err != nil || len(m.Records) != 1 {
-		return fmt.Errorf("bad message %s: %v", body, err)
-	}
+func (r *recorder) Send(_ context.Context, record []byte) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.failing {
 		r.fails++
 		return errors.New("target down")
 	}
-	r.keys = append(r.keys, m.Records[0].S3.Object.Key)
+	key, _, _ := strings.Cut(string(record), " ")
+	r.keys = append(r.keys, key)
 	select {
 	case r.changed <- struct{}{}:
 	default:
@@ -73,14 +68,15 @@ func (r *recorder) wait(t *testing.T, n int) []string {
 		select {
 		case <-r.changed:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("got %d events, want %d: %v", len(keys), n, keys)
+			t.Fatalf("got %d records, want %d: %v", len(keys), n, keys)
 		}
 	}
 }
 
-func delivery(arn, key string) notify.Delivery {
-	return notify.Delivery{Target: arn, Event: notify.Event{EventName: "ObjectCreated:Put",
-		S3: notify.Entity{Object: notify.Object{Key: key}}}}
+// rec is a record of key for target: the key, a space and padding to
+// about the size of an event notification's line (~150 bytes).
+func rec(target, key string) Record {
+	return Record{Target: target, Data: []byte(key + " " + strings.Repeat("x", 110))}
 }
 
 func keys(prefix string, from, to int) []string {
@@ -91,7 +87,7 @@ func keys(prefix string, from, to int) []string {
 	return out
 }
 
-func open(t *testing.T, dataDir, gateway string, opts Options) *Queue {
+func open(t *testing.T, root, gateway string, opts Options) *Queue {
 	t.Helper()
 	if opts.Log == nil && testing.Verbose() {
 		opts.Log = slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -99,7 +95,7 @@ func open(t *testing.T, dataDir, gateway string, opts Options) *Queue {
 	if opts.MinBackoff == 0 {
 		opts.MinBackoff, opts.MaxBackoff = time.Millisecond, 10*time.Millisecond
 	}
-	q, err := Open(dataDir, gateway, opts)
+	q, err := Open(root, gateway, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +106,7 @@ func open(t *testing.T, dataDir, gateway string, opts Options) *Queue {
 func enqueue(t *testing.T, q *Queue, arn string, ks []string) {
 	t.Helper()
 	for _, k := range ks {
-		if err := q.Enqueue(context.Background(), []notify.Delivery{delivery(arn, k)}); err != nil {
+		if err := q.Enqueue(context.Background(), []Record{rec(arn, k)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -124,7 +120,7 @@ func TestOrderPerTarget(t *testing.T) {
 	q := open(t, t.TempDir(), "g1", Options{Targets: map[string]Sender{arnA: a, arnB: b}})
 	q.Start()
 	for i := range 50 {
-		ds := []notify.Delivery{delivery(arnA, fmt.Sprintf("a%04d", i)), delivery(arnB, fmt.Sprintf("b%04d", i))}
+		ds := []Record{rec(arnA, fmt.Sprintf("a%04d", i)), rec(arnB, fmt.Sprintf("b%04d", i))}
 		if err := q.Enqueue(context.Background(), ds); err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +136,7 @@ func TestOrderPerTarget(t *testing.T) {
 	if st.Targets[arnA].Queued != 50 || st.Targets[arnA].Delivered != 50 || st.Targets[arnB].Failures == 0 {
 		t.Errorf("stats %+v", st)
 	}
-	if err := q.Enqueue(context.Background(), []notify.Delivery{delivery("arn:jog:sqs:us-east-1:nope:webhook", "x")}); err == nil {
+	if err := q.Enqueue(context.Background(), []Record{rec("arn:jog:sqs:us-east-1:nope:webhook", "x")}); err == nil {
 		t.Error("Enqueue for an unconfigured target succeeded")
 	}
 }
@@ -159,10 +155,10 @@ func TestGroupCommit(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
-	wg.Go(func() { errs <- q.Enqueue(context.Background(), []notify.Delivery{delivery(arnA, "first")}) })
+	wg.Go(func() { errs <- q.Enqueue(context.Background(), []Record{rec(arnA, "first")}) })
 	waitFor(t, func() bool { q.mu.Lock(); defer q.mu.Unlock(); return q.syncing })
 	for i := range n - 1 {
-		wg.Go(func() { errs <- q.Enqueue(context.Background(), []notify.Delivery{delivery(arnA, fmt.Sprint(i))}) })
+		wg.Go(func() { errs <- q.Enqueue(context.Background(), []Record{rec(arnA, fmt.Sprint(i))}) })
 	}
 	// All n have written (each write precedes its wait) before the first
 	// sync ends.
@@ -233,7 +229,7 @@ func TestFull(t *testing.T) {
 	var stored int
 	var err error
 	for stored = 0; stored < 1000; stored++ {
-		if err = q.Enqueue(context.Background(), []notify.Delivery{delivery(arnA, fmt.Sprintf("k%04d", stored))}); err != nil {
+		if err = q.Enqueue(context.Background(), []Record{rec(arnA, fmt.Sprintf("k%04d", stored))}); err != nil {
 			break
 		}
 	}
@@ -248,7 +244,7 @@ func TestFull(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 	waitFor(t, func() bool {
-		return q.Enqueue(context.Background(), []notify.Delivery{delivery(arnA, "again")}) == nil
+		return q.Enqueue(context.Background(), []Record{rec(arnA, "again")}) == nil
 	})
 }
 
@@ -256,9 +252,9 @@ func TestFull(t *testing.T) {
 // the next start (a new gateway ID, as each start is) adopts the queue
 // and sends what was not sent, in order, once.
 func TestRestartResumes(t *testing.T) {
-	dataDir := t.TempDir()
+	root := t.TempDir()
 	a := newRecorder()
-	q1 := open(t, dataDir, "g1", Options{Targets: map[string]Sender{arnA: a}})
+	q1 := open(t, root, "g1", Options{Targets: map[string]Sender{arnA: a}})
 	q1.Start()
 	enqueue(t, q1, arnA, keys("k", 0, 10))
 	a.wait(t, 10)
@@ -267,17 +263,20 @@ func TestRestartResumes(t *testing.T) {
 	if err := q1.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := q1.Enqueue(context.Background(), []notify.Delivery{delivery(arnA, "late")}); !errors.Is(err, ErrClosed) {
+	if err := q1.Enqueue(context.Background(), []Record{rec(arnA, "late")}); !errors.Is(err, ErrClosed) {
 		t.Errorf("Enqueue after Close: %v", err)
 	}
 	b := newRecorder()
-	q2 := open(t, dataDir, "g2", Options{Targets: map[string]Sender{arnA: b}})
+	q2 := open(t, root, "g2", Options{Targets: map[string]Sender{arnA: b}})
+	if err := q2.Adopt(); err != nil {
+		t.Fatal(err)
+	}
 	q2.Start()
 	enqueue(t, q2, arnA, keys("k", 20, 25))
 	if got := b.wait(t, 15); !slices.Equal(got, keys("k", 10, 25)) {
 		t.Errorf("after the restart got %v, want k0010…k0024", got)
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, Dir, "g1")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(root, "g1")); !os.IsNotExist(err) {
 		t.Errorf("the ended gateway's queue is still there: %v", err)
 	}
 }
@@ -286,23 +285,23 @@ func TestRestartResumes(t *testing.T) {
 // closed) leaves its queue, torn last line included; a live gateway's
 // queue is left alone until it ends, then adopted by the running one.
 func TestAdoptDeadGateway(t *testing.T) {
-	dataDir := t.TempDir()
+	root := t.TempDir()
 	a := newRecorder()
 	a.setFailing(true)
-	dead := open(t, dataDir, "dead", Options{Targets: map[string]Sender{arnA: a}})
-	live := open(t, dataDir, "live", Options{Targets: map[string]Sender{arnA: a}})
+	dead := open(t, root, "dead", Options{Targets: map[string]Sender{arnA: a}})
+	live := open(t, root, "live", Options{Targets: map[string]Sender{arnA: a}})
 	enqueue(t, dead, arnA, keys("d", 0, 5))
 	enqueue(t, live, arnA, keys("l", 0, 3))
 	_, _ = dead.f.Write([]byte(arnA + "\t{\"torn")) // a write a crash cut
 	_ = dead.unlock()                               // kill -9: the kernel drops the lock
 
 	b := newRecorder()
-	q := open(t, dataDir, "new", Options{AdoptEvery: 10 * time.Millisecond, Targets: map[string]Sender{arnA: b}})
+	q := open(t, root, "new", Options{AdoptEvery: 10 * time.Millisecond, Targets: map[string]Sender{arnA: b}})
 	q.Start()
 	if got := b.wait(t, 5); !slices.Equal(got, keys("d", 0, 5)) {
 		t.Fatalf("adopted %v, want the dead gateway's d0000…d0004", got)
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, Dir, "live")); err != nil {
+	if _, err := os.Stat(filepath.Join(root, "live")); err != nil {
 		t.Fatalf("a live gateway's queue was touched: %v", err)
 	}
 	if err := live.Close(); err != nil {
@@ -310,5 +309,93 @@ func TestAdoptDeadGateway(t *testing.T) {
 	}
 	if got := b.wait(t, 8); !slices.Equal(got[5:], keys("l", 0, 3)) {
 		t.Errorf("after the live gateway ended got %v", got)
+	}
+}
+
+// TestRecordExact: a target is sent each record byte for byte as it was
+// enqueued (a tab, quotes, braces and all), with nothing around it.
+func TestRecordExact(t *testing.T) {
+	var mu sync.Mutex
+	var got [][]byte
+	sent := make(chan struct{}, 2)
+	s := senderFunc(func(_ context.Context, record []byte) error {
+		mu.Lock()
+		got = append(got, slices.Clone(record))
+		mu.Unlock()
+		sent <- struct{}{}
+		return nil
+	})
+	q := open(t, t.TempDir(), "g1", Options{Targets: map[string]Sender{arnA: s}})
+	q.Start()
+	want := [][]byte{[]byte("{\"Records\":[]}\tand a tab \x00\xff"), {}}
+	if err := q.Enqueue(context.Background(), []Record{{arnA, want[0]}, {arnA, want[1]}}); err != nil {
+		t.Fatal(err)
+	}
+	for range want {
+		select {
+		case <-sent:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no record sent")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.EqualFunc(got, want, bytes.Equal) {
+		t.Errorf("sent %q, want %q", got, want)
+	}
+}
+
+type senderFunc func(ctx context.Context, record []byte) error
+
+func (f senderFunc) Send(ctx context.Context, record []byte) error { return f(ctx, record) }
+
+// TestEnqueueRefusesLines: a newline in a record, or a tab or a newline
+// in a target, would break the segment's lines: Enqueue refuses the
+// whole batch and stores nothing.
+func TestEnqueueRefusesLines(t *testing.T) {
+	const tabbed, broken = "a\ttarget", "a\ntarget"
+	q := open(t, t.TempDir(), "g1", Options{Name: "test queue",
+		Targets: map[string]Sender{arnA: newRecorder(), tabbed: newRecorder(), broken: newRecorder()}})
+	for _, rs := range [][]Record{
+		{rec(arnA, "ok"), {arnA, []byte("two\nlines")}},
+		{rec(arnA, "ok"), rec(tabbed, "k")},
+		{rec(broken, "k")},
+	} {
+		err := q.Enqueue(context.Background(), rs)
+		if err == nil || !strings.HasPrefix(err.Error(), "test queue: ") {
+			t.Errorf("Enqueue(%q): %v, want a refusal naming the queue", rs, err)
+		}
+	}
+	if st := q.Stats(); st.Targets[arnA].Queued != 0 || lines(t, q) != 0 {
+		t.Errorf("refused records were stored: %+v, %d lines", st, lines(t, q))
+	}
+}
+
+// TestOpenDoesNotAdopt: an ended gateway's queue stays where it is until
+// Adopt is called (replication enqueues a scan of its own first), then
+// its records follow the new queue's own.
+func TestOpenDoesNotAdopt(t *testing.T) {
+	root := t.TempDir()
+	old := open(t, root, "old", Options{Targets: map[string]Sender{arnA: newRecorder()}})
+	enqueue(t, old, arnA, keys("old", 0, 3))
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a := newRecorder()
+	q := open(t, root, "new", Options{Targets: map[string]Sender{arnA: a}})
+	if _, err := os.Stat(filepath.Join(root, "old")); err != nil {
+		t.Fatalf("Open adopted the ended gateway's queue: %v", err)
+	}
+	enqueue(t, q, arnA, keys("new", 0, 2))
+	if err := q.Adopt(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "old")); !os.IsNotExist(err) {
+		t.Errorf("Adopt left the ended gateway's queue: %v", err)
+	}
+	q.Start()
+	want := append(keys("new", 0, 2), keys("old", 0, 3)...)
+	if got := a.wait(t, 5); !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
