@@ -18,6 +18,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/bucketlog"
+	"github.com/jogstore/jog/internal/bucketrepl/delivery"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/framing"

@@ -160,8 +160,8 @@ func TestReplicationDelivers(t *testing.T) {
 	}
 
 	rows := waitReplicated(t, sc, dc, "orig", "copy")
-	if len(rows) != 8 {
-		t.Fatalf("%d versions, want 8: %v", len(rows), rows)
+	if len(rows) != 7 {
+		t.Fatalf("%d versions, want 7: %v", len(rows), rows)
 	}
 	for _, r := range rows {
 		if r.Marker {
@@ -174,7 +174,9 @@ func TestReplicationDelivers(t *testing.T) {
 			t.Errorf("destination %v: status %q, want REPLICA", r, got)
 		}
 	}
-	itest.WantObject(t, dc, "copy", "c/multi", big)
+	if got, _ := itest.Get(t, dc, "copy", "c/multi"); !bytes.Equal(got, big) { // its ETag, of 3 parts, is compared above
+		t.Errorf("c/multi on the destination: %s, want %s", itest.Short(got), itest.Short(big))
+	}
 	itest.WantObject(t, dc, "copy", "b/blob", small)
 	itest.WantNoObject(t, dc, "copy", "d/gone")
 	got, out := itest.Get(t, dc, "copy", "a/small")
