@@ -399,3 +399,47 @@ func TestOpenDoesNotAdopt(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// TestQuiet: a target going down and recovering is logged, once each,
+// named by the queue's Name; not at all when Quiet.
+func TestQuiet(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		var log syncBuffer
+		a := newRecorder()
+		a.setFailing(true)
+		q := open(t, t.TempDir(), "g1", Options{Name: "test queue", Quiet: quiet,
+			Log: slog.New(slog.NewTextHandler(&log, nil)), Targets: map[string]Sender{arnA: a}})
+		q.Start()
+		enqueue(t, q, arnA, keys("k", 0, 1))
+		waitFor(t, func() bool { return q.Stats().Targets[arnA].Failures >= 3 })
+		a.setFailing(false)
+		a.wait(t, 1)
+		if err := q.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got := log.String()
+		failing := strings.Count(got, `msg="test queue: target failing`)
+		recovered := strings.Count(got, `msg="test queue: target recovered"`)
+		if quiet && failing+recovered != 0 || !quiet && (failing != 1 || recovered != 1) {
+			t.Errorf("Quiet %v: logged\n%s", quiet, got)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the workers' concurrent writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
