@@ -219,12 +219,14 @@ func TestDeliveredSegmentsRemoved(t *testing.T) {
 	}
 }
 
-// TestFull: past MaxBytes Enqueue fails (and counts it) instead of
-// growing the queue; once delivered, there is room again.
+// TestFull: past MaxBytes Enqueue fails (and counts it) with ErrFull,
+// naming the queue and the flag of its limit, instead of growing the
+// queue; once delivered, there is room again.
 func TestFull(t *testing.T) {
 	a := newRecorder()
 	a.setFailing(true)
-	q := open(t, t.TempDir(), "g1", Options{MaxBytes: 4096, SegmentBytes: 1024, Targets: map[string]Sender{arnA: a}})
+	q := open(t, t.TempDir(), "g1", Options{Name: "test queue", LimitFlag: "--test-queue-max",
+		MaxBytes: 4096, SegmentBytes: 1024, Targets: map[string]Sender{arnA: a}})
 	q.Start()
 	var stored int
 	var err error
@@ -233,8 +235,8 @@ func TestFull(t *testing.T) {
 			break
 		}
 	}
-	if !errors.Is(err, ErrFull) {
-		t.Fatalf("after %d deliveries: %v, want ErrFull", stored, err)
+	if !errors.Is(err, ErrFull) || !strings.HasPrefix(err.Error(), "test queue full:") || !strings.Contains(err.Error(), "--test-queue-max 4096") {
+		t.Fatalf("after %d records: %v, want ErrFull naming the queue and its limit's flag", stored, err)
 	}
 	if st := q.Stats(); st.EnqueueErrors != 1 || st.Bytes > 4096 {
 		t.Errorf("stats %+v", st)
