@@ -428,7 +428,8 @@ func TestQuiet(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the workers' concurrent writes.
+// syncBuffer is a bytes.Buffer safe for the workers' concurrent writes
+// (not testutil.SyncBuffer: testutil imports config, which imports durq).
 type syncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
