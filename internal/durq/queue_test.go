@@ -219,12 +219,14 @@ func TestDeliveredSegmentsRemoved(t *testing.T) {
 	}
 }
 
-// TestFull: past MaxBytes Enqueue fails (and counts it) instead of
-// growing the queue; once delivered, there is room again.
+// TestFull: past MaxBytes Enqueue fails (and counts it) with ErrFull,
+// naming the queue and the flag of its limit, instead of growing the
+// queue; once delivered, there is room again.
 func TestFull(t *testing.T) {
 	a := newRecorder()
 	a.setFailing(true)
-	q := open(t, t.TempDir(), "g1", Options{MaxBytes: 4096, SegmentBytes: 1024, Targets: map[string]Sender{arnA: a}})
+	q := open(t, t.TempDir(), "g1", Options{Name: "test queue", LimitFlag: "--test-queue-max",
+		MaxBytes: 4096, SegmentBytes: 1024, Targets: map[string]Sender{arnA: a}})
 	q.Start()
 	var stored int
 	var err error
@@ -233,8 +235,8 @@ func TestFull(t *testing.T) {
 			break
 		}
 	}
-	if !errors.Is(err, ErrFull) {
-		t.Fatalf("after %d deliveries: %v, want ErrFull", stored, err)
+	if !errors.Is(err, ErrFull) || !strings.HasPrefix(err.Error(), "test queue full:") || !strings.Contains(err.Error(), "--test-queue-max 4096") {
+		t.Fatalf("after %d records: %v, want ErrFull naming the queue and its limit's flag", stored, err)
 	}
 	if st := q.Stats(); st.EnqueueErrors != 1 || st.Bytes > 4096 {
 		t.Errorf("stats %+v", st)
@@ -398,4 +400,49 @@ func TestOpenDoesNotAdopt(t *testing.T) {
 	if got := a.wait(t, 5); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+}
+
+// TestQuiet: a target going down and recovering is logged, once each,
+// named by the queue's Name; not at all when Quiet.
+func TestQuiet(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		var log syncBuffer
+		a := newRecorder()
+		a.setFailing(true)
+		q := open(t, t.TempDir(), "g1", Options{Name: "test queue", Quiet: quiet,
+			Log: slog.New(slog.NewTextHandler(&log, nil)), Targets: map[string]Sender{arnA: a}})
+		q.Start()
+		enqueue(t, q, arnA, keys("k", 0, 1))
+		waitFor(t, func() bool { return q.Stats().Targets[arnA].Failures >= 3 })
+		a.setFailing(false)
+		a.wait(t, 1)
+		if err := q.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got := log.String()
+		failing := strings.Count(got, `msg="test queue: target failing`)
+		recovered := strings.Count(got, `msg="test queue: target recovered"`)
+		if quiet && failing+recovered != 0 || !quiet && (failing != 1 || recovered != 1) {
+			t.Errorf("Quiet %v: logged\n%s", quiet, got)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the workers' concurrent writes
+// (not testutil.SyncBuffer: testutil imports config, which imports durq).
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
