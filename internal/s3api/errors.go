@@ -133,6 +133,8 @@ var errorTable = []struct {
 	{bucketrepl.ErrNoConfig, APIError{"ReplicationConfigurationNotFoundError", "The replication configuration was not found", http.StatusNotFound}, fixed},
 	{bucketrepl.ErrNotVersioned, APIError{"InvalidRequest", "Versioning must be 'Enabled' on the bucket to apply a replication configuration", http.StatusBadRequest}, fixed},
 	{service.ErrReplicaVersion, APIError{"InvalidRequest", "A replicated version needs a bucket with versioning Enabled.", http.StatusBadRequest}, fixed},
+	{bucketrepl.ErrNoResync, APIError{"NoSuchResync", "This bucket's replication was never resynced.", http.StatusNotFound}, fixed},
+	{bucketrepl.ErrNoDelivery, APIError{"InvalidRequest", "This server has no replication targets (--replication-target): nothing would deliver a resync.", http.StatusBadRequest}, fixed},
 	{bucketrepl.ErrVersioningLocked, APIError{"InvalidBucketState", "A replication configuration is present on this bucket, so the versioning state cannot be changed.", http.StatusConflict}, fixed},
 	{meta.ErrVersionMarker, *errInvalidVersionID, fixed},
 	{meta.ErrUnstorableKey, APIError{"InvalidArgument", "The metadata backend cannot store an object key with a NUL byte or invalid UTF-8.", http.StatusBadRequest}, fixed},

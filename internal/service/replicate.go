@@ -209,3 +209,47 @@ func (s *Service) TaskFor(ctx context.Context, o meta.Object) (bucketrepl.Task, 
 	t.VersionID, t.Size, t.Queued = o.VersionID, o.Size, time.Now().UnixNano()
 	return t, ok, nil
 }
+
+// resyncDoc is the name a bucket's resync progress is stored under
+// (bucketrepl.Resync, as JSON).
+const resyncDoc = "replication-resync"
+
+// ReplicationResyncer is what a ReplicationQueue that can resync offers
+// (internal/bucketrepl/delivery): Resync starts, or resumes from
+// from.After, the walk of bucket's versions in the background.
+type ReplicationResyncer interface {
+	Resync(ctx context.Context, bucket string, from bucketrepl.Resync) error
+}
+
+// StartResync starts the resync of bucket's replication: every version
+// its rules select that was never replicated, or FAILED, is queued again
+// (in each key's order, after the newest version already replicated). One
+// that is running goes on (its progress is returned).
+func (s *Service) StartResync(ctx context.Context, bucket string) (bucketrepl.Resync, error) {
+	rs, ok := s.repl.queue.(ReplicationResyncer)
+	if !ok {
+		return bucketrepl.Resync{}, bucketrepl.ErrNoDelivery
+	}
+	if _, err := s.GetBucketReplication(ctx, bucket); err != nil {
+		return bucketrepl.Resync{}, err
+	}
+	if p, err := s.ResyncProgress(ctx, bucket); err == nil && p.Running() {
+		return p, rs.Resync(ctx, bucket, p)
+	}
+	p := bucketrepl.Resync{Started: meta.Now()}
+	if err := s.PutResyncProgress(ctx, bucket, p); err != nil {
+		return bucketrepl.Resync{}, err
+	}
+	return p, rs.Resync(ctx, bucket, p)
+}
+
+// ResyncProgress returns the progress of bucket's last resync
+// (bucketrepl.ErrNoResync when there was none).
+func (s *Service) ResyncProgress(ctx context.Context, bucket string) (bucketrepl.Resync, error) {
+	return getConfigDoc[bucketrepl.Resync](ctx, s, bucket, resyncDoc, bucketrepl.ErrNoResync)
+}
+
+// PutResyncProgress stores bucket's resync progress.
+func (s *Service) PutResyncProgress(ctx context.Context, bucket string, p bucketrepl.Resync) error {
+	return s.putConfigDoc(ctx, bucket, resyncDoc, p, func(string) {})
+}

@@ -117,10 +117,15 @@ func waitReplicated(t testing.TB, src, dst *s3.Client, bucket, destBucket string
 	}
 }
 
-// replicationStatus is HEAD's x-amz-replication-status of a version.
+// replicationStatus is HEAD's x-amz-replication-status of a version (the
+// latest for "").
 func replicationStatus(t testing.TB, c *s3.Client, bucket, key, version string) string {
 	t.Helper()
-	out, err := c.HeadObject(context.Background(), &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), VersionId: aws.String(version)})
+	in := &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)}
+	if version != "" {
+		in.VersionId = aws.String(version)
+	}
+	out, err := c.HeadObject(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/jogstore/jog/internal/bucketrepl"
@@ -56,9 +57,18 @@ const DefaultAttempts = 5
 type Queue struct {
 	q       *durq.Queue
 	src     Source
+	rs      Resyncer // src's, when it offers resyncs
 	log     *slog.Logger
 	targets map[string]*target
 	names   []string // targets in flag order
+
+	ctx    context.Context // ends at Close: resyncs stop
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	closed bool
+	// resyncing are the buckets whose resync runs on this gateway.
+	resyncing map[string]bool
 }
 
 var _ service.ReplicationQueue = (*Queue)(nil)
@@ -72,7 +82,8 @@ func Open(dataDir, gateway string, opts Options) (*Queue, error) {
 	if opts.Attempts <= 0 {
 		opts.Attempts = DefaultAttempts
 	}
-	rq := &Queue{log: opts.Log, targets: map[string]*target{}}
+	rq := &Queue{log: opts.Log, targets: map[string]*target{}, resyncing: map[string]bool{}}
+	rq.ctx, rq.cancel = context.WithCancel(context.Background())
 	senders := map[string]durq.Sender{}
 	for _, t := range opts.Targets {
 		c, err := cp.NewClient(cp.ClientConfig{Endpoint: t.Endpoint, AccessKey: t.AccessKey, SecretKey: t.SecretKey.Reveal(), Conns: bucketrepl.Lanes})
@@ -97,7 +108,10 @@ func Open(dataDir, gateway string, opts Options) (*Queue, error) {
 
 // Bind sets the server the tasks are read from (the service is made
 // after the queue it is given).
-func (rq *Queue) Bind(src Source) { rq.src = src }
+func (rq *Queue) Bind(src Source) {
+	rq.src = src
+	rq.rs, _ = src.(Resyncer)
+}
 
 // Enqueue stores ts durably, each in its target's lane for its key
 // (service.ReplicationQueue). A task for a target that is not configured
@@ -137,7 +151,8 @@ func (rq *Queue) Enqueue(ctx context.Context, ts []bucketrepl.Task) error {
 // tasks come first in each lane, in each key's version order; an adopted
 // task for a version the sweep queued finds it COMPLETED and is skipped.
 func (rq *Queue) Start(ctx context.Context) {
-	if n, err := rq.Sweep(ctx); err != nil {
+	n, buckets, err := rq.sweep(ctx)
+	if err != nil {
 		rq.log.Warn("bucket replication: sweeping PENDING versions", "err", err)
 	} else if n > 0 {
 		rq.log.Info("bucket replication: PENDING versions queued again", "versions", n)
@@ -147,15 +162,29 @@ func (rq *Queue) Start(ctx context.Context) {
 	}
 	rq.q.Start()
 	rq.log.Info("bucket replication", "targets", rq.names, "lanes", bucketrepl.Lanes)
+	if rq.rs != nil {
+		rq.resumeResyncs(ctx, buckets)
+	}
 }
 
 // Sweep queues a task for every PENDING version of every bucket with a
 // replication configuration and returns how many.
 func (rq *Queue) Sweep(ctx context.Context) (int, error) {
+	n, _, err := rq.sweep(ctx)
+	return n, err
+}
+
+// sweep is Sweep, which also returns the buckets it swept.
+func (rq *Queue) sweep(ctx context.Context) (int, []string, error) {
 	buckets, err := rq.src.ReplicatedBuckets(ctx)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
+	n, err := rq.sweepBuckets(ctx, buckets)
+	return n, buckets, err
+}
+
+func (rq *Queue) sweepBuckets(ctx context.Context, buckets []string) (int, error) {
 	n := 0
 	for _, b := range buckets {
 		after := ""
@@ -190,6 +219,11 @@ func (rq *Queue) Sweep(ctx context.Context) (int, error) {
 // Close stops the delivery; what was not sent stays queued for the next
 // start (or another gateway's adoption).
 func (rq *Queue) Close() error {
+	rq.mu.Lock()
+	rq.closed = true
+	rq.mu.Unlock()
+	rq.cancel()
+	rq.wg.Wait()
 	err := rq.q.Close()
 	for _, t := range rq.targets {
 		t.client.Close()
