@@ -26,7 +26,7 @@ import (
 // resyncProgress is ?replication-resync's answer.
 type resyncProgress struct {
 	Started, Ended, After, Error string
-	Scanned, Queued          int
+	Scanned, Queued              int
 }
 
 func resyncCall(t *testing.T, srv *testutil.Server, method, bucket string) (int, resyncProgress, string) {
@@ -130,7 +130,9 @@ func TestReplicaNeedsPermission(t *testing.T) {
 	replicator := s3UserClient(t, srv, ic, "replicator", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:PutObject","s3:ReplicateObject","s3:DeleteObject","s3:ReplicateDelete"],"Resource":"arn:aws:s3:::dst/*"}]}`)
 	const id = "0000000000000001aaaaaaaaaaaaaaaa"
 	replica := func(v string) func(*s3.Options) {
-		return func(o *s3.Options) { o.APIOptions = append(o.APIOptions, smithyhttp.SetHeaderValue(bucketrepl.ReplicaHeader, v)) }
+		return func(o *s3.Options) {
+			o.APIOptions = append(o.APIOptions, smithyhttp.SetHeaderValue(bucketrepl.ReplicaHeader, v))
+		}
 	}
 	put := func(c *s3.Client, key, v string) (*s3.PutObjectOutput, error) {
 		return c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("dst"), Key: aws.String(key), Body: strings.NewReader("x")}, replica(v))
