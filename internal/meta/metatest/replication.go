@@ -215,6 +215,9 @@ func pendingWalk(t *testing.T, s meta.Store, afterKey string, limit int) []strin
 		if err != nil {
 			t.Fatalf("PendingReplication(%q, %d): %v", afterKey, limit, err)
 		}
+		if pages > 0 && len(vs) == 0 {
+			t.Errorf("limit %d: next %q was given, but nothing follows it", limit, afterKey)
+		}
 		for i, v := range vs {
 			if v.Bucket != "b" || v.Replication != meta.ReplicationPending || v.LastModified.IsZero() ||
 				!v.DeleteMarker && (v.ETag == "" || v.Size == 0) {
@@ -233,9 +236,6 @@ func pendingWalk(t *testing.T, s meta.Store, afterKey string, limit int) []strin
 		}
 		if next == "" {
 			return got
-		}
-		if len(vs) == 0 {
-			t.Fatalf("limit %d: an empty page with next %q", limit, next)
 		}
 		afterKey = next
 	}

@@ -41,13 +41,15 @@ func (s *Store) SetReplication(ctx context.Context, bucket, key, versionID, from
 
 // pendingQuery reads, in (key, seq) order, the PENDING versions of both
 // tables from position (?2, ?3) on: key ?2's versions above seq ?3, then
-// every later key; the live row's seq is meta.LiveSeq. The literal
-// 'PENDING' lets SQLite use the partial indexes of migration 0019, which
-// hold only those rows.
+// every later key; the live row's seq is meta.LiveSeq. It reads the
+// partial indexes of migration 0019, which hold only those rows (the
+// literal 'PENDING' is what lets SQLite use them; INDEXED BY, because
+// without statistics the planner took objects' primary key, a walk of
+// every live row of the bucket).
 const pendingQuery = "SELECT key, 4611686018427387904 AS seq, version_id, 1 AS is_latest, 0 AS delete_marker, size, etag, mtime, storage_class, owner, replication" +
-	" FROM objects WHERE bucket_id = ?1 AND replication = 'PENDING' AND key >= ?2 AND (key > ?2 OR ?3 < 4611686018427387904)" +
+	" FROM objects INDEXED BY objects_replication_pending WHERE bucket_id = ?1 AND replication = 'PENDING' AND key >= ?2 AND (key > ?2 OR ?3 < 4611686018427387904)" +
 	" UNION ALL SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner, replication" +
-	" FROM object_versions WHERE bucket_id = ?1 AND replication = 'PENDING' AND key >= ?2 AND (key > ?2 OR seq > ?3)" +
+	" FROM object_versions INDEXED BY object_versions_replication_pending WHERE bucket_id = ?1 AND replication = 'PENDING' AND key >= ?2 AND (key > ?2 OR seq > ?3)" +
 	" ORDER BY 1, 2 LIMIT ?4"
 
 // PendingReplication implements meta.ObjectStore: meta.PendingPage over
