@@ -39,6 +39,10 @@ data dir, not through the API).
   sts assume-role ROLEARN SESSIONNAME | session-token | identity
                          (credentials as key ID, secret, session token, expiration)
   reservation create [flags] BUCKET | ls BUCKET | show BUCKET ID | rm BUCKET ID
+  replication resync BUCKET | status BUCKET
+                         (queue again the versions bucket replication
+                         rules select that were never replicated or
+                         FAILED; status: the resync's progress)
   kms create [--description TEXT] ID | list | describe ID | enable ID | disable ID
       | rotate ID | rotate-master     (flags after the command: --data-dir DIR)
 
@@ -148,6 +152,8 @@ var adminCommands = map[string]adminCommand{
 	"sts assume-role":    call("AssumeRole", []string{"RoleArn", "RoleSessionName"}, "Credentials", stsCredentials...),
 	"sts session-token":  call("GetSessionToken", nil, "Credentials", stsCredentials...),
 	"sts identity":       call("GetCallerIdentity", nil, "GetCallerIdentityResult", "Arn", "UserId", "Account"),
+	"replication resync": replicationResync(http.MethodPost),
+	"replication status": replicationResync(http.MethodGet),
 }
 
 // stsCredentials are the fields of temporary credentials jog admin prints.

@@ -14,11 +14,11 @@ import (
 
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/console"
+	"github.com/jogstore/jog/internal/durq"
 	"github.com/jogstore/jog/internal/iam/keyring"
 	"github.com/jogstore/jog/internal/kms"
 	"github.com/jogstore/jog/internal/kms/kmip"
 	"github.com/jogstore/jog/internal/lifecycle"
-	"github.com/jogstore/jog/internal/notify/queue"
 	"github.com/jogstore/jog/internal/replicate"
 	"github.com/jogstore/jog/internal/service"
 	"github.com/jogstore/jog/internal/sigv4"
@@ -207,7 +207,7 @@ func Default() Config {
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
 		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
 		Console: true, ConsoleSession: console.DefaultSession,
-		Notify: Notify{QueueMax: queue.DefaultMaxBytes}, KMIP: kmip.Config{Timeout: kmip.DefaultTimeout}}
+		Notify: Notify{QueueMax: durq.DefaultMaxBytes}, KMIP: kmip.Config{Timeout: kmip.DefaultTimeout}}
 }
 
 // MaxAnonymousRequests is how many of MaxRequests the requests not

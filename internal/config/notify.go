@@ -21,7 +21,7 @@ type Notify struct {
 	// so, and --print-config masks it).
 	Targets, Tokens Lists
 	// QueueMax bounds the bytes of the queue on this gateway's disk
-	// (queue.Options.MaxBytes): past it events are refused (logged,
+	// (durq.Options.MaxBytes): past it events are refused (logged,
 	// counted) rather than stored; 0 leaves the queue's own default.
 	QueueMax Size
 }

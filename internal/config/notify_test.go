@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jogstore/jog/internal/notify/queue"
+	"github.com/jogstore/jog/internal/durq"
 )
 
 // TestNotifySettings: targets from flags (repeated), variables and the
@@ -33,7 +33,7 @@ func TestNotifySettings(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Errorf("targets\n%s\nwant\n%s", strings.Join(got, "|"), want)
 	}
-	if c.Notify.QueueMax != 64<<20 || Default().Notify.QueueMax != queue.DefaultMaxBytes {
+	if c.Notify.QueueMax != 64<<20 || Default().Notify.QueueMax != durq.DefaultMaxBytes {
 		t.Errorf("queue max %d", c.Notify.QueueMax)
 	}
 	for _, args := range [][]string{

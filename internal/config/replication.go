@@ -19,6 +19,11 @@ type Replication struct {
 	// file; JOG_REPLICATION_<NAME>_ACCESS_KEY and _SECRET_KEY override
 	// them (ReplicationKeyVars).
 	Credentials List
+	// QueueMax bounds the bytes of the replication queue on this
+	// gateway's disk (durq.Options.MaxBytes): past it a write still
+	// succeeds and its version stays PENDING until the queue's sweep; 0
+	// leaves the queue's own default.
+	QueueMax Size
 
 	getenv func(string) string // BindFlags's, for the per-target variables
 }
@@ -28,6 +33,7 @@ func (r *Replication) settings() []setting {
 	return []setting{
 		{name: "replication-target", ptr: &r.Targets, usage: "remote S3 endpoint bucket replication rules may name, NAME=URL with URL http(s)://host[:port], or …/BUCKET to serve that bucket alone; repeatable; its keys come from the JOG_REPLICATION_<NAME>_* variables or the config file (docs/OPERATIONS.md, Replication targets)"},
 		{name: "replication-target-credentials", ptr: &r.Credentials, usage: "keys of replication targets, NAME=ACCESS_KEY:SECRET_KEY, repeatable (prefer the config file or the JOG_REPLICATION_<NAME>_* variables: a flag shows in process listings)", secret: true},
+		{name: "replication-queue-max", ptr: &r.QueueMax, usage: "most bytes of replication tasks kept on this gateway's disk, e.g. 1GiB; past it writes still succeed and their versions stay PENDING until the next sweep"},
 	}
 }
 

@@ -159,6 +159,15 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, error) {
 	return resp, nil
 }
 
+// Send sends one S3 request of the caller's making (bucket replication
+// builds its own: internal/bucketrepl/delivery) and returns the response
+// once its headers are in; an error status is *S3Error, its body read and
+// closed. body is opened once per attempt (nil: no body); a data request
+// carries the reservation.
+func (c *Client) Send(ctx context.Context, method, bucket, key string, q url.Values, h http.Header, body func() (io.ReadCloser, error), size int64) (*http.Response, error) {
+	return c.do(ctx, request{method: method, bucket: bucket, key: key, query: q, header: h, body: body, size: size, data: body != nil})
+}
+
 // doXML sends r and decodes a 200 answer's XML body into v (nil: discard
 // it). S3 may answer a long CompleteMultipartUpload 200 with an <Error>.
 func (c *Client) doXML(ctx context.Context, r request, v any) (http.Header, error) {

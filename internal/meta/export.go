@@ -122,6 +122,7 @@ var versionColumns = []Column{
 	col("mtime", KindInt), col("storage_class", KindText), col("owner", KindText), nullCol("headers", KindText),
 	nullCol("user_meta", KindText), nullCol("checksum", KindText), nullCol("upload_id", KindText),
 	col("parts_count", KindInt), nullCol("tags", KindText), nullCol("acl", KindText), nullCol("encryption", KindBytes),
+	nullCol("replication", KindText),
 }
 
 // Tables are the tables Exporter and Importer copy, in insertion order.

@@ -65,4 +65,19 @@ type ObjectStore interface {
 	// ListObjectVersions returns a page of every version, delete markers
 	// included (see ListVersionsOptions).
 	ListObjectVersions(ctx context.Context, bucket string, opts ListVersionsOptions) (VersionsPage, error)
+	// SetReplication sets the replication status (Object.Replication) of
+	// one version of key (a delete marker included) to status if its
+	// current status is from (compare and set; from "" matches a version
+	// without one), and nothing else of it. ok is false, with no error,
+	// when the version is gone or its status is not from.
+	SetReplication(ctx context.Context, bucket, key, versionID, from, status string) (ok bool, err error)
+	// PendingReplication returns versions of bucket whose status is
+	// ReplicationPending, delete markers included, keys in ascending order
+	// after afterKey and, within a key, oldest version first (the order
+	// they were written); a key's pending versions are never split between
+	// two pages; at most about limit versions (more when one key has
+	// more). next is the last key returned, "" when there are no more.
+	// Returned Objects carry Bucket, Key, VersionID, DeleteMarker, Size,
+	// ETag, LastModified and Replication at least.
+	PendingReplication(ctx context.Context, bucket, afterKey string, limit int) (vs []Object, next string, err error)
 }

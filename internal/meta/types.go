@@ -97,7 +97,26 @@ type Object struct {
 	// Encryption says how the version's bytes (blob, inline or parts) are
 	// sealed; the zero value: stored as sent.
 	Encryption Encryption
+	// Replication is the version's bucket-replication status (ADR 0031):
+	// "" (none) or one of ReplicationPending, ReplicationCompleted,
+	// ReplicationFailed, ReplicationReplica. PutObject and CompleteUpload
+	// store it with the version; ObjectStore.SetReplication changes it.
+	Replication string
 }
+
+// Replication statuses of a version (Object.Replication), as S3's
+// x-amz-replication-status says them.
+const (
+	// ReplicationPending: the version matches a replication rule and has
+	// not reached the rule's target yet.
+	ReplicationPending = "PENDING"
+	// ReplicationCompleted: the target took the version.
+	ReplicationCompleted = "COMPLETED"
+	// ReplicationFailed: the target refused the version for good.
+	ReplicationFailed = "FAILED"
+	// ReplicationReplica: the version is a replica another server sent.
+	ReplicationReplica = "REPLICA"
+)
 
 // Encryption is how an object version's (or a multipart upload's) bytes
 // are sealed at rest (docs/adr/0027, 0028, internal/sse). Size and the
@@ -255,7 +274,8 @@ type VersionSummary struct {
 	ObjectSummary
 	VersionID    string
 	IsLatest     bool
-	DeleteMarker bool // then Size, ETag and StorageClass are empty
+	DeleteMarker bool   // then Size, ETag and StorageClass are empty
+	Replication  string // Object.Replication of the version
 }
 
 // VersionsPage is one page of ListObjectVersions. When Truncated, the next

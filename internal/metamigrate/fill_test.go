@@ -15,7 +15,7 @@ var t0 = time.Date(2026, 3, 4, 5, 6, 7, 8e6, time.UTC)
 // with configurations, versioning, object lock and a quota; objects in
 // blobs, inline and empty, with headers, metadata, checksums, tags and
 // ACLs; noncurrent versions and delete markers; retention and legal
-// holds; records of encryption at rest; a completed multipart object and
+// holds; records of encryption at rest; replication statuses; a completed multipart object and
 // an upload in progress with parts; IAM users, keys, groups, roles, policies, boundaries; and
 // reservations.
 func fill(t *testing.T, s meta.Store) {
@@ -69,17 +69,22 @@ func fill(t *testing.T, s meta.Store) {
 	for i, k := range []string{"v/k", "v/k", "v/k", "v/gone", "v/gone", "v/inline", "v/inline"} {
 		put(meta.Object{Bucket: "vers", Key: k, VersionID: fmt.Sprintf("ver%03d", i), BlobID: fmt.Sprintf("blob-v-%d", i), Size: int64(10 * (i + 1)),
 			ETag: fmt.Sprintf("ev%d", i), LastModified: t0.Add(time.Duration(i) * time.Second), UserMeta: map[string]string{"n": fmt.Sprint(i)}, Tags: fmt.Sprintf("i=%d", i),
-			Checksum: meta.Checksum{Algorithm: "SHA256", Value: fmt.Sprintf("c%d=", i), Type: "FULL_OBJECT"}, Encryption: sseS3(i)})
+			Checksum: meta.Checksum{Algorithm: "SHA256", Value: fmt.Sprintf("c%d=", i), Type: "FULL_OBJECT"}, Encryption: sseS3(i), Replication: replicationOf(i)})
 	}
 	put(meta.Object{Bucket: "vers", Key: "v/inline", VersionID: "ver100", Inline: []byte("inline version"), Size: 14, ETag: "ei", LastModified: t0.Add(time.Minute)})
 	put(meta.Object{Bucket: "vers", Key: "v/inline", VersionID: "ver104", Inline: []byte("newer inline"), Size: 12, ETag: "ej", LastModified: t0.Add(5 * time.Minute)})
-	put(meta.Object{Bucket: "vers", Key: "v/gone", VersionID: "ver101", DeleteMarker: true, LastModified: t0.Add(2 * time.Minute)})
+	put(meta.Object{Bucket: "vers", Key: "v/gone", VersionID: "ver101", DeleteMarker: true, LastModified: t0.Add(2 * time.Minute),
+		Replication: meta.ReplicationPending})
 	put(meta.Object{Bucket: "vers", Key: "v/k", VersionID: "ver102", DeleteMarker: true, LastModified: t0.Add(3 * time.Minute)})
-	put(meta.Object{Bucket: "vers", Key: "v/k", VersionID: "ver103", BlobID: "blob-v-103", Size: 5, ETag: "e103", LastModified: t0.Add(4 * time.Minute)})
+	put(meta.Object{Bucket: "vers", Key: "v/k", VersionID: "ver103", BlobID: "blob-v-103", Size: 5, ETag: "e103", LastModified: t0.Add(4 * time.Minute),
+		Replication: meta.ReplicationCompleted})
 	_, err := s.PutObjectTags(ctx, "vers", "v/k", "ver001", "retagged=yes")
 	must("PutObjectTags", err)
 	_, err = s.PutObjectACL(ctx, "vers", "v/k", "ver000", `[{"acl":"public-read"}]`)
 	must("PutObjectACL", err)
+	if ok, err := s.SetReplication(ctx, "vers", "v/k", "ver001", meta.ReplicationPending, meta.ReplicationFailed); !ok {
+		must("SetReplication", fmt.Errorf("not set (%v)", err))
+	}
 	// Suspended versioning: a null version beside older ones.
 	put(meta.Object{Bucket: "susp", Key: "s", VersionID: "sv1", BlobID: "blob-s1", Size: 1, ETag: "s1", LastModified: t0})
 	put(meta.Object{Bucket: "susp", Key: "s", VersionID: meta.NullVersion, BlobID: "blob-s2", Size: 2, ETag: "s2", LastModified: t0.Add(time.Second)})
@@ -104,6 +109,12 @@ func fill(t *testing.T, s meta.Store) {
 	revoker := s.(meta.SessionRevoker)
 	must("RevokeSession 1", revoker.RevokeSession(ctx, "ASIASIGNEDOUT1", time.Date(2100, 1, 2, 3, 4, 5, 0, time.UTC)))
 	must("RevokeSession 2", revoker.RevokeSession(ctx, "ASIASIGNEDOUT2", time.Date(2100, 6, 7, 8, 9, 10, 0, time.UTC)))
+}
+
+// replicationOf is a replication status for the version i, none for
+// every fourth.
+func replicationOf(i int) string {
+	return []string{"", meta.ReplicationPending, meta.ReplicationCompleted, meta.ReplicationReplica}[i%4]
 }
 
 // sseS3 is an SSE-S3 record for the even i, none for the odd.

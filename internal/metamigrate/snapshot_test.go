@@ -101,7 +101,8 @@ func snapshot(t *testing.T, s meta.Store) map[string]string {
 }
 
 // snapshotObjects reads every version of bucket (ScanObjects: complete
-// objects, inline data included), each version and each key's latest by
+// objects, inline data included), the versions pending replication, each
+// version and each key's latest by
 // GetObject, the lock of each version and the parts of multipart ones.
 func snapshotObjects(t *testing.T, s meta.Store, bucket string, rec func(string, any, error)) {
 	ctx := t.Context()
@@ -120,6 +121,8 @@ func snapshotObjects(t *testing.T, s meta.Store, bucket string, rec func(string,
 		afterKey, afterVersion = page[len(page)-1].Key, page[len(page)-1].VersionID
 	}
 	rec("bucket "+bucket+": scan", all, nil)
+	pending, next, err := s.PendingReplication(ctx, bucket, "", 1000)
+	rec("bucket "+bucket+": pending replication", []any{pending, next}, err)
 	b, err := s.GetBucket(ctx, bucket)
 	if err != nil {
 		t.Fatal(err)

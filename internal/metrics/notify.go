@@ -3,26 +3,26 @@ package metrics
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/jogstore/jog/internal/notify/queue"
+	"github.com/jogstore/jog/internal/durq"
 )
 
 // WatchNotify registers the collector of the event notification queue's
-// counters (internal/notify/queue), read at scrape time from stats, and of
+// counters (internal/durq), read at scrape time from stats, and of
 // the events the service could not hand to it, from lost
 // (service.Service.EnqueueFailures).
-func (m *Metrics) WatchNotify(stats func() queue.Stats, lost func() uint64) {
+func (m *Metrics) WatchNotify(stats func() durq.Stats, lost func() uint64) {
 	m.reg.MustRegister(newNotifyCollector(stats, lost))
 }
 
 // notifyCollector reads the notification queue's Stats: a series per
 // configured target (a few: the server's flags name them).
 type notifyCollector struct {
-	stats                                    func() queue.Stats
+	stats                                    func() durq.Stats
 	lost                                     func() uint64
 	queued, delivered, failures, bytes, lose *prometheus.Desc
 }
 
-func newNotifyCollector(stats func() queue.Stats, lost func() uint64) *notifyCollector {
+func newNotifyCollector(stats func() durq.Stats, lost func() uint64) *notifyCollector {
 	return &notifyCollector{
 		stats: stats, lost: lost,
 		queued: newDesc("jog_notify_queued_total",

@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jogstore/jog/internal/notify/queue"
+	"github.com/jogstore/jog/internal/durq"
 )
 
 // TestNotifyCollector: the queue's counters as the server's metrics, read
 // at scrape time.
 func TestNotifyCollector(t *testing.T) {
 	m := New()
-	st := queue.Stats{Targets: map[string]queue.TargetStats{"arn:jog:sqs:us-east-1:h:webhook": {Queued: 3, Delivered: 2, Failures: 5}},
+	st := durq.Stats{Targets: map[string]durq.TargetStats{"arn:jog:sqs:us-east-1:h:webhook": {Queued: 3, Delivered: 2, Failures: 5}},
 		Bytes: 1234, EnqueueErrors: 1}
-	m.WatchNotify(func() queue.Stats { return st }, func() uint64 { return 4 })
+	m.WatchNotify(func() durq.Stats { return st }, func() uint64 { return 4 })
 	wantLines(t, scrapeText(m),
 		`jog_notify_queued_total{target="arn:jog:sqs:us-east-1:h:webhook"} 3`,
 		`jog_notify_delivered_total{target="arn:jog:sqs:us-east-1:h:webhook"} 2`,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/bucketrepl"
 	"github.com/jogstore/jog/internal/iam/policy"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/service"
@@ -193,12 +194,16 @@ func (h *Handler) authorizeKey(r *request, key, version string) error {
 // changes; and, on writes of a new object, setting its retention
 // (s3:PutObjectRetention), legal hold (s3:PutObjectLegalHold) or tags
 // (s3:PutObjectTagging) through x-amz-object-lock-* and x-amz-tagging,
-// or its ACL (s3:PutObjectAcl) through x-amz-acl and x-amz-grant-*; and,
+// or its ACL (s3:PutObjectAcl) through x-amz-acl and x-amz-grant-*; a
+// replicated write or delete (bucketrepl.ReplicaHeader, replicaActions); and,
 // on CreateBucket, setting its ACL (s3:PutBucketAcl) or its Object
 // Ownership (s3:PutBucketOwnershipControls). A PostObject's form fields
 // count as its headers (request.authzHTTP).
 func headerActions(op Op, hdr http.Header) []string {
 	var acts []string
+	if replicaOps.has(op) && hdr.Get(bucketrepl.ReplicaHeader) != "" {
+		acts = replicaActions(op, acts)
+	}
 	switch {
 	case bypassOps.has(op):
 		if bypassGovernance(hdr) {

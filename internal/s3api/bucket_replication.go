@@ -1,6 +1,7 @@
 package s3api
 
 import (
+	"encoding/xml"
 	"net/http"
 
 	"github.com/jogstore/jog/internal/bucketrepl"
@@ -8,7 +9,8 @@ import (
 
 // Bucket replication's configuration (Put/Get/DeleteBucketReplication,
 // internal/bucketrepl): stored and validated, each rule's destination
-// resolved to a configured target; nothing is delivered yet.
+// resolved to a configured target (internal/bucketrepl/delivery delivers
+// what the rules select); and JOG's resync of a bucket's versions.
 
 func (h *Handler) putBucketReplication(w http.ResponseWriter, r *request) error {
 	body, err := readSmallBody(r.Request, bucketrepl.MaxDocument, true)
@@ -33,4 +35,30 @@ func (h *Handler) getBucketReplication(w http.ResponseWriter, r *request) error 
 
 func (h *Handler) deleteBucketReplication(w http.ResponseWriter, r *request) error {
 	return answer(w, http.StatusNoContent, h.svc.DeleteBucketReplication(r.Context(), r.route.Bucket))
+}
+
+// replicationResync is the answer of Start/GetReplicationResync: the
+// resync's progress (bucketrepl.Resync).
+type replicationResync struct {
+	XMLName xml.Name `xml:"ReplicationResync"`
+	Xmlns   string   `xml:"xmlns,attr"`
+	bucketrepl.Resync
+}
+
+// startReplicationResync starts (or finds running) the resync of the
+// bucket's replication and answers its progress.
+func (h *Handler) startReplicationResync(w http.ResponseWriter, r *request) error {
+	p, err := h.svc.StartResync(r.Context(), r.route.Bucket)
+	if err != nil {
+		return err
+	}
+	return writeXML(w, http.StatusOK, replicationResync{Xmlns: s3Namespace, Resync: p})
+}
+
+func (h *Handler) getReplicationResync(w http.ResponseWriter, r *request) error {
+	p, err := h.svc.ResyncProgress(r.Context(), r.route.Bucket)
+	if err != nil {
+		return err
+	}
+	return writeXML(w, http.StatusOK, replicationResync{Xmlns: s3Namespace, Resync: p})
 }

@@ -42,18 +42,19 @@ func apiErr(status int, code, format string, args ...any) *APIError {
 
 // Common wire errors raised by the edge itself.
 var (
-	errMethodNotAllowed  = &APIError{"MethodNotAllowed", "The specified method is not allowed against this resource.", http.StatusMethodNotAllowed}
-	errAccessDenied      = &APIError{"AccessDenied", "Access Denied", http.StatusForbidden}
-	errMalformedXML      = &APIError{"MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", http.StatusBadRequest}
-	errPrecondition      = &APIError{"PreconditionFailed", "At least one of the pre-conditions you specified did not hold.", http.StatusPreconditionFailed}
-	errNotModified       = &APIError{"NotModified", "Not Modified", http.StatusNotModified}
-	errInvalidRange      = &APIError{"InvalidRange", "The requested range is not satisfiable.", http.StatusRequestedRangeNotSatisfiable}
-	errInvalidPartNumber = &APIError{"InvalidPartNumber", "The requested partnumber is not satisfiable", http.StatusRequestedRangeNotSatisfiable}
-	errMissingLength     = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
-	errSlowDown          = &APIError{"SlowDown", "Please reduce your request rate.", http.StatusServiceUnavailable}
-	errNoSuchVersion     = &APIError{"NoSuchVersion", "The specified version does not exist.", http.StatusNotFound}
-	errEmptyVersionID    = &APIError{"InvalidArgument", "Version id cannot be the empty string", http.StatusBadRequest}
-	errInvalidVersionID  = &APIError{"InvalidArgument", "Invalid version id specified", http.StatusBadRequest}
+	errMethodNotAllowed      = &APIError{"MethodNotAllowed", "The specified method is not allowed against this resource.", http.StatusMethodNotAllowed}
+	errAccessDenied          = &APIError{"AccessDenied", "Access Denied", http.StatusForbidden}
+	errMalformedXML          = &APIError{"MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema.", http.StatusBadRequest}
+	errPrecondition          = &APIError{"PreconditionFailed", "At least one of the pre-conditions you specified did not hold.", http.StatusPreconditionFailed}
+	errNotModified           = &APIError{"NotModified", "Not Modified", http.StatusNotModified}
+	errInvalidRange          = &APIError{"InvalidRange", "The requested range is not satisfiable.", http.StatusRequestedRangeNotSatisfiable}
+	errInvalidPartNumber     = &APIError{"InvalidPartNumber", "The requested partnumber is not satisfiable", http.StatusRequestedRangeNotSatisfiable}
+	errMissingLength         = &APIError{"MissingContentLength", "You must provide the Content-Length HTTP header.", http.StatusLengthRequired}
+	errSlowDown              = &APIError{"SlowDown", "Please reduce your request rate.", http.StatusServiceUnavailable}
+	errNoSuchVersion         = &APIError{"NoSuchVersion", "The specified version does not exist.", http.StatusNotFound}
+	errEmptyVersionID        = &APIError{"InvalidArgument", "Version id cannot be the empty string", http.StatusBadRequest}
+	errInvalidVersionID      = &APIError{"InvalidArgument", "Invalid version id specified", http.StatusBadRequest}
+	errInvalidReplicaVersion = &APIError{"InvalidArgument", "X-Jog-Replica-Version-Id is not a version ID this server could have made", http.StatusBadRequest}
 	// errInsufficientStorage: the storage under the data dir is full
 	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
@@ -131,6 +132,9 @@ var errorTable = []struct {
 	{lifecycle.ErrTransition, APIError{"NotImplemented", "Lifecycle transitions are not implemented: JOG has one storage tier, so Transition and NoncurrentVersionTransition cannot be carried out.", http.StatusNotImplemented}, fixed},
 	{bucketrepl.ErrNoConfig, APIError{"ReplicationConfigurationNotFoundError", "The replication configuration was not found", http.StatusNotFound}, fixed},
 	{bucketrepl.ErrNotVersioned, APIError{"InvalidRequest", "Versioning must be 'Enabled' on the bucket to apply a replication configuration", http.StatusBadRequest}, fixed},
+	{service.ErrReplicaVersion, APIError{"InvalidRequest", "A replicated version needs a bucket with versioning Enabled.", http.StatusBadRequest}, fixed},
+	{bucketrepl.ErrNoResync, APIError{"NoSuchResync", "This bucket's replication was never resynced.", http.StatusNotFound}, fixed},
+	{bucketrepl.ErrNoDelivery, APIError{"InvalidRequest", "This server has no replication targets (--replication-target): nothing would deliver a resync.", http.StatusBadRequest}, fixed},
 	{bucketrepl.ErrVersioningLocked, APIError{"InvalidBucketState", "A replication configuration is present on this bucket, so the versioning state cannot be changed.", http.StatusConflict}, fixed},
 	{meta.ErrVersionMarker, *errInvalidVersionID, fixed},
 	{meta.ErrUnstorableKey, APIError{"InvalidArgument", "The metadata backend cannot store an object key with a NUL byte or invalid UTF-8.", http.StatusBadRequest}, fixed},

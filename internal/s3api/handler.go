@@ -317,6 +317,9 @@ func (h *Handler) serve(w http.ResponseWriter, req *request) error {
 		}
 	}
 	h.withNotify(req)
+	if err := h.withReplica(req); err != nil {
+		return err
+	}
 	return operations[req.route.Op].serve(h, w, req)
 }
 

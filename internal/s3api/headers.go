@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/jogstore/jog/internal/bucketrepl"
 	"github.com/jogstore/jog/internal/meta"
 )
 
@@ -100,6 +101,9 @@ func setObjectHeaders(h http.Header, o meta.Object, q map[string][]string) {
 	}
 	if o.StorageClass != "" && o.StorageClass != "STANDARD" {
 		h.Set("x-amz-storage-class", o.StorageClass)
+	}
+	if o.Replication != "" {
+		h[bucketrepl.StatusHeader] = []string{o.Replication}
 	}
 	setTaggingCount(h, o.Tags)
 	for param, header := range responseOverrides {

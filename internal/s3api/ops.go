@@ -92,6 +92,10 @@ const (
 	OpPutBucketQuota
 	OpGetBucketQuota
 	OpDeleteBucketQuota
+	// Bucket replication's resync (JOG extension, internal/bucketrepl/
+	// delivery): POST and GET ?replication-resync.
+	OpStartReplicationResync
+	OpGetReplicationResync
 	// Throughput reservations (JOG extension, internal/qos, docs/QOS.md):
 	// bucket subresources ?reservations and ?reservation=ID.
 	OpCreateReservation
@@ -425,6 +429,10 @@ var operations = [numOps]opDesc{
 		route: bucketSub(http.MethodGet, "quota"), log: "QUOTA", attrs: jogOwn},
 	OpDeleteBucketQuota: {name: "DeleteBucketQuota", actions: []string{"jog:DeleteBucketQuota"}, kind: KindAdmin, serve: (*Handler).deleteBucketQuota,
 		route: bucketSub(http.MethodDelete, "quota"), log: "QUOTA", attrs: jogOwn},
+	OpStartReplicationResync: {name: "StartReplicationResync", actions: []string{"jog:StartReplicationResync"}, kind: KindAdmin, serve: (*Handler).startReplicationResync,
+		route: bucketSub(http.MethodPost, "replication-resync"), log: "REPLICATION_RESYNC", attrs: jogOwn},
+	OpGetReplicationResync: {name: "GetReplicationResync", actions: []string{"jog:GetReplicationResync"}, kind: KindAdmin, serve: (*Handler).getReplicationResync,
+		route: bucketSub(http.MethodGet, "replication-resync"), log: "REPLICATION_RESYNC", attrs: jogOwn},
 	// Reservations: JOG's own actions (docs/SECURITY.md), on the bucket.
 	OpCreateReservation: {name: "CreateReservation", actions: []string{"jog:CreateReservation"}, kind: KindAdmin, serve: (*Handler).createReservation,
 		route: bucketSub(http.MethodPost, "reservations"), log: "RESERVATIONS", attrs: jogOwn | digestBody},

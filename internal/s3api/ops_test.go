@@ -183,6 +183,9 @@ var jogActions = map[string]string{
 	"PutBucketQuota":    "jog:PutBucketQuota",
 	"GetBucketQuota":    "jog:GetBucketQuota",
 	"DeleteBucketQuota": "jog:DeleteBucketQuota",
+
+	"StartReplicationResync": "jog:StartReplicationResync",
+	"GetReplicationResync":   "jog:GetReplicationResync",
 }
 
 func TestOpActionsMatchAWS(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jogstore/jog/internal/authz"
+	"github.com/jogstore/jog/internal/bucketrepl"
 	"github.com/jogstore/jog/internal/qos"
 )
 
@@ -167,6 +168,8 @@ var wireTable = []wireRule{
 	{name: "x-amz-decoded-content-length", handled: opsOf(OpPutObject, OpUploadPart), note: "the length of an aws-chunked (STREAMING-*) body"},
 	{name: "x-amz-trailer", handled: opsOf(OpPutObject, OpUploadPart), note: "the x-amz-checksum-* trailer of an aws-chunked body"},
 	{name: strings.ToLower(QuotaHeader), handled: opsOf(OpCreateBucket), note: "JOG's own (docs/QOS.md): the new bucket's quota"},
+	{name: strings.ToLower(bucketrepl.ReplicaHeader), handled: replicaOps,
+		note: "JOG's own (bucket replication, docs/OPERATIONS.md): a replicating source's version ID, kept by the version written; needs s3:ReplicateObject (s3:ReplicateDelete on DeleteObject) and a bucket with versioning Enabled"},
 	{name: qos.Header, handled: reservationOps, note: "JOG's own (docs/QOS.md): the reservation the request draws on; elsewhere 400 InvalidArgument"},
 
 	// Integrity.

@@ -82,6 +82,8 @@ var opTargets = map[Op]struct {
 	OpGetBucketLogging:                {"GET", "/b?logging", ""},
 	OpGetBucketQuota:                  {"GET", "/b?quota", ""},
 	OpDeleteBucketQuota:               {"DELETE", "/b?quota", ""},
+	OpStartReplicationResync:          {"POST", "/b?replication-resync", ""},
+	OpGetReplicationResync:            {"GET", "/b?replication-resync", ""},
 
 	OpPutBucketEncryption:                        {"PUT", "/b?encryption", ""},
 	OpGetBucketEncryption:                        {"GET", "/b?encryption", ""},

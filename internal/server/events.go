@@ -1,17 +1,18 @@
 package server
 
 import (
-	"github.com/jogstore/jog/internal/notify/queue"
+	"github.com/jogstore/jog/internal/durq"
+	"github.com/jogstore/jog/internal/notify"
 	"github.com/jogstore/jog/internal/notify/target"
 )
 
 // events is bucket event notifications' part of the server: the durable
-// queue of deliveries (internal/notify/queue) to its targets
+// queue of deliveries (notify.Durable, on internal/durq) to its targets
 // (internal/notify/target). Without a configured target there is no
 // queue: the feature costs nothing.
 type events struct {
-	queue *queue.Queue // nil without targets
-	arns  []string     // the targets' ARNs, in flag order
+	queue *notify.Durable // nil without targets
+	arns  []string        // the targets' ARNs, in flag order
 }
 
 // openEvents builds the queue of the configured targets on this gateway
@@ -19,12 +20,12 @@ type events struct {
 // and the queue's, which stops its delivery (nothing queued is lost: the
 // next start delivers it); nil without targets. start starts the
 // delivery.
-func (s *Server) openEvents() (*queue.Queue, error) {
+func (s *Server) openEvents() (*notify.Durable, error) {
 	specs, err := s.cfg.NotifyTargets()
 	if err != nil || len(specs) == 0 {
 		return nil, err
 	}
-	senders := map[string]queue.Sender{}
+	senders := map[string]durq.Sender{}
 	for _, spec := range specs {
 		arn := spec.ARN(s.cfg.Region)
 		snd, err := target.Open(spec, s.log)
@@ -35,7 +36,7 @@ func (s *Server) openEvents() (*queue.Queue, error) {
 		senders[arn] = snd
 		s.events.arns = append(s.events.arns, arn)
 	}
-	q, err := queue.Open(s.cfg.DataDir, s.stores.Gateway, queue.Options{Targets: senders,
+	q, err := notify.OpenDurable(s.cfg.DataDir, s.stores.Gateway, durq.Options{Targets: senders,
 		MaxBytes: int64(s.cfg.Notify.QueueMax), NoSync: s.cfg.Fsync.Off(), Log: s.log})
 	if err != nil {
 		return nil, err

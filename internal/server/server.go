@@ -18,6 +18,7 @@ import (
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/bucketlog"
+	"github.com/jogstore/jog/internal/bucketrepl/delivery"
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/framing"
@@ -115,6 +116,7 @@ type parts struct {
 	activator    *qos.Activator
 	delivery     *bucketlog.Delivery
 	console      *console.Handler // nil without the console
+	replication  *delivery.Queue  // nil without replication targets
 }
 
 // build makes every part of the server and opens the files and
@@ -153,16 +155,22 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 	if err != nil {
 		return p, err
 	}
-	if nq != nil { // a nil *queue.Queue must not become a non-nil notify.Queue
+	if nq != nil { // a nil *notify.Durable must not become a non-nil notify.Queue
 		opts.Notify = nq
 	}
 	if opts.ReplicationTargets, err = cfg.ReplicationTargets(); err != nil { // checked by Validate
 		return p, err
 	}
-	if len(opts.ReplicationTargets) > 0 {
-		log.Info("bucket replication targets (configurations stored; delivery not built yet)", "targets", opts.ReplicationTargets)
+	rq, err := s.openReplication(&opts)
+	if err != nil {
+		return p, err
 	}
 	svc := service.NewWith(stores.Meta, stores.Blobs, log, opts)
+	if rq != nil {
+		rq.Bind(svc)
+		p.replication = rq
+		s.metrics.WatchReplication(rq.Stats, svc.ReplicationEnqueueFailures)
+	}
 	if nq != nil {
 		s.metrics.WatchNotify(nq.Stats, svc.EnqueueFailures)
 	}
@@ -245,6 +253,9 @@ func (s *Server) start(ctx context.Context, p parts) error {
 	}
 	if s.events.queue != nil {
 		s.events.queue.Start() // openEvents pushed its Close, which stops it
+	}
+	if p.replication != nil {
+		p.replication.Start(ctx) // openReplication pushed its Close
 	}
 	detached := context.WithoutCancel(ctx) // stopped by Close alone
 	s.stops.run(detached, func(ctx context.Context) { p.delivery.Run(ctx, s.cfg.BucketLogInterval) })

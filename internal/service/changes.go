@@ -28,5 +28,5 @@ type bucketCache interface {
 // bucketCaches lists every per-bucket cache of the Service: a new one is
 // added here, so that dropBucketCaches and StoreChanged drop it too.
 func (s *Service) bucketCaches() []bucketCache {
-	return []bucketCache{s.corsRules, s.lifecycleRules, s.lockDefaultsCache, s.bucketAccess, s.bucketLogging, s.notifyRules, s.bucketEncryption}
+	return []bucketCache{s.corsRules, s.lifecycleRules, s.lockDefaultsCache, s.bucketAccess, s.bucketLogging, s.notifyRules, s.bucketEncryption, s.repl.rules}
 }

@@ -368,9 +368,13 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, fmt.Errorf("%w: whole-object %s checksum %s does not match %s",
 			ErrBadDigest, o.Checksum.Algorithm, in.Checksum, o.Checksum.Value)
 	}
+	task, owed := s.owed(ctx, o.Bucket, o.Key, o.Tags, false)
+	o.Replication = replicationStatus(ctx, owed)
 	var freed []string
 	err = s.underVersioning(ctx, b, in.Cond, func(b meta.Bucket, cond meta.Condition) (err error) {
-		o.VersionID = writeVersion(b)
+		if o.VersionID, err = replicaVersion(ctx, b); err != nil {
+			return err
+		}
 		freed, err = s.meta.CompleteUpload(ctx, o, cond)
 		return err
 	})
@@ -381,6 +385,9 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 		return meta.Object{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	if owed {
+		s.replicate(ctx, task, o.VersionID, o.Size)
+	}
 	s.emit(ctx, notify.ObjectCreatedCompleteMultipartUpload, o)
 	return o, nil
 }

@@ -131,6 +131,8 @@ func (s *Service) putObject(ctx context.Context, in PutInput) (meta.Object, erro
 		Checksum: meta.Checksum{Algorithm: string(wb.alg), Value: checksum.Encode(wb.sum), Type: "FULL_OBJECT"},
 		Lock:     lock,
 	}
+	task, owed := s.owed(ctx, in.Bucket, in.Key, in.Tags, false)
+	o.Replication = replicationStatus(ctx, owed)
 	var freed []string
 	cctx, cancel := s.commitContext(ctx, wb)
 	defer cancel()
@@ -141,7 +143,9 @@ func (s *Service) putObject(ctx context.Context, in PutInput) (meta.Object, erro
 			}
 		}
 		b = cur
-		o.VersionID = writeVersion(cur)
+		if o.VersionID, err = replicaVersion(ctx, cur); err != nil {
+			return err
+		}
 		if err := cctx.Err(); err != nil { // a store may not look before it commits
 			return err
 		}
@@ -153,6 +157,9 @@ func (s *Service) putObject(ctx context.Context, in PutInput) (meta.Object, erro
 		return meta.Object{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	if owed {
+		s.replicate(ctx, task, o.VersionID, o.Size)
+	}
 	// The state the commit checked: the answer's headers need no lookup.
 	o.InBucket = meta.BucketState{Known: true, Versioning: b.Versioning, ObjectLock: b.ObjectLock}
 	o.Inline = nil // pooled memory, released on return

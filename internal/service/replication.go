@@ -13,9 +13,6 @@ import (
 // bucketrepl.Config with each rule's destination resolved.
 const replicationConfig = "replication"
 
-// noCache is the drop of a configuration document nothing caches.
-func noCache(string) {}
-
 // PutBucketReplication stores bucket's replication configuration
 // (validated by the caller with bucketrepl.ParseXML), replacing any
 // earlier one, once every rule's destination resolves to a configured
@@ -30,7 +27,7 @@ func (s *Service) PutBucketReplication(ctx context.Context, bucket string, c buc
 	if err := s.replTargets.Bind(&c); err != nil {
 		return err
 	}
-	if err := s.putConfigDoc(ctx, bucket, replicationConfig, c, noCache); err != nil {
+	if err := s.putConfigDoc(ctx, bucket, replicationConfig, c, s.repl.rules.drop); err != nil {
 		return err
 	}
 	if err := s.replicationNeedsVersioning(ctx, bucket); err != nil {
@@ -62,7 +59,7 @@ func (s *Service) GetBucketReplication(ctx context.Context, bucket string) (buck
 // DeleteBucketReplication removes bucket's replication configuration
 // (none is fine).
 func (s *Service) DeleteBucketReplication(ctx context.Context, bucket string) error {
-	return s.deleteConfigDoc(ctx, bucket, replicationConfig, noCache)
+	return s.deleteConfigDoc(ctx, bucket, replicationConfig, s.repl.rules.drop)
 }
 
 // hasReplication reports whether bucket has a replication configuration.

@@ -56,6 +56,7 @@ type Service struct {
 	// replTargets are the targets replication rules may name
 	// (Options.ReplicationTargets).
 	replTargets bucketrepl.Targets
+	repl        replicator
 
 	inlineMax  int       // objects up to this size are kept in the metadata store
 	inlineBufs sync.Pool // *[]byte of capacity inlineMax
@@ -92,6 +93,9 @@ type Options struct {
 	// rules may name (bucketrepl.Targets.Bind); none refuses every
 	// PutBucketReplication.
 	ReplicationTargets bucketrepl.Targets
+	// Replication queues the changes replication rules select; nil turns
+	// delivery off (configurations are still stored).
+	Replication ReplicationQueue
 }
 
 // New returns a Service over the given stores with default options.
@@ -116,6 +120,7 @@ func NewWith(m meta.Store, b blob.Store, log *slog.Logger, opts Options) *Servic
 	}
 	s.inlineMax = max(s.inlineMax, 0)
 	s.notify.queue = opts.Notify
+	s.repl = replicator{queue: opts.Replication, rules: newConfigCache[*bucketrepl.Rules](ConfigCacheTTL, configCacheMax)}
 	s.inlineBufs.New = func() any { b := make([]byte, 0, s.inlineMax); return &b }
 	return s
 }

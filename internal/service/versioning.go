@@ -266,6 +266,8 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owne
 	var res DeleteResult
 	var freed []string
 	var err error
+	var task bucketrepl.Task
+	var owed bool
 	if versionID != "" {
 		// Whether it is a marker is only reported: read before, outside
 		// the delete's transaction.
@@ -278,15 +280,20 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owne
 		if berr != nil {
 			return DeleteResult{}, berr
 		}
+		task, owed = s.owed(ctx, bucket, key, "", true)
 		err = s.underVersioning(ctx, b, cond, func(b meta.Bucket, cond meta.Condition) (err error) {
 			if b.Versioning == "" {
 				res = DeleteResult{}
 				freed, err = s.meta.DeleteObject(ctx, bucket, key, "", cond)
 				return err
 			}
-			res = DeleteResult{VersionID: writeVersion(b), DeleteMarker: true}
+			res = DeleteResult{DeleteMarker: true}
+			if res.VersionID, err = replicaVersion(ctx, b); err != nil {
+				return err
+			}
 			freed, err = s.meta.PutObject(ctx, meta.Object{
 				Bucket: bucket, Key: key, VersionID: res.VersionID, DeleteMarker: true, LastModified: meta.Now(), Owner: owner,
+				Replication: replicationStatus(ctx, owed),
 			}, cond)
 			return err
 		})
@@ -295,6 +302,12 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owne
 		return DeleteResult{}, err
 	}
 	s.freeBlobs(ctx, freed)
+	switch {
+	case versionID != "":
+		s.replicateDelete(ctx, bucket, key, versionID)
+	case owed && res.DeleteMarker:
+		s.replicate(ctx, task, res.VersionID, 0)
+	}
 	s.emitRemoval(ctx, bucket, key, versionID, res)
 	return res, nil
 }

@@ -51,7 +51,7 @@ func TestNATSCredentials(t *testing.T) {
 	mustCreate(t, c, "bus", false, toBus)
 	keys := putAll(t, c, "bus", numbered("in/k", 10))
 	waitMetric(t, srv, fmt.Sprintf(`jog_notify_failures_total{target=%q} `, busARN))
-	if !strings.Contains(srv.Log.String(), "notification target failing") {
+	if !strings.Contains(srv.Log.String(), "notification queue: target failing") {
 		t.Errorf("the failing target is not logged:\n%s", srv.Log.String())
 	}
 

@@ -24,12 +24,12 @@ func versionsQuery(bounded bool) string {
 	if bounded {
 		end = " AND key < $5"
 	}
-	return "SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner FROM (" +
+	return "SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner, replication FROM (" +
 		"(SELECT key, 4611686018427387904::bigint AS seq, version_id, true AS is_latest, false AS delete_marker," +
-		" size, etag, mtime, storage_class, owner" +
+		" size, etag, mtime, storage_class, owner, replication" +
 		" FROM objects WHERE bucket_id = $1 AND key >= $2 AND (key > $2 OR $3 > 4611686018427387904::bigint)" + end +
 		" ORDER BY key LIMIT $4)" +
-		" UNION ALL (SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner" +
+		" UNION ALL (SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner, replication" +
 		" FROM object_versions WHERE bucket_id = $1 AND key >= $2 AND (key > $2 OR seq < $3)" + end +
 		" ORDER BY key, seq DESC LIMIT $4)" +
 		") v ORDER BY key, seq DESC LIMIT $4"
@@ -92,11 +92,11 @@ func groupedVersionsQuery(bounded bool) string {
 		" UNION ALL" +
 		" SELECT x.k, w.n + 1, w.c + " + entries("x.k") + " FROM walk w CROSS JOIN LATERAL (SELECT " + next(bound, "", "") + " AS k OFFSET 0) x" +
 		" WHERE x.k IS NOT NULL AND w.c < $4)" +
-		" SELECT e.key, e.seq, e.version_id, e.is_latest, e.delete_marker, e.size, e.etag, e.mtime, e.storage_class, e.owner" +
+		" SELECT e.key, e.seq, e.version_id, e.is_latest, e.delete_marker, e.size, e.etag, e.mtime, e.storage_class, e.owner, e.replication" +
 		" FROM walk w CROSS JOIN LATERAL (SELECT * FROM (" +
-		"(SELECT key, " + live + " AS seq, version_id, true AS is_latest, false AS delete_marker, size, etag, mtime, storage_class, owner" +
+		"(SELECT key, " + live + " AS seq, version_id, true AS is_latest, false AS delete_marker, size, etag, mtime, storage_class, owner, replication" +
 		" FROM objects WHERE bucket_id = $1 AND key = w.k" + fromLive + ")" +
-		" UNION ALL (SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner" +
+		" UNION ALL (SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner, replication" +
 		" FROM object_versions WHERE bucket_id = $1 AND key = w.k" + from + " ORDER BY seq DESC LIMIT $4)" +
 		") v ORDER BY seq DESC LIMIT (CASE WHEN " + grouped("w.k") + " THEN 1 ELSE $4 END)) e" +
 		" ORDER BY w.n, e.seq DESC LIMIT $4"
@@ -147,9 +147,10 @@ func (s *Store) versionRows(ctx context.Context, bucketID int64, key string, seq
 	out := make([]meta.VersionEntry, 0, limit)
 	var r meta.VersionEntry
 	var mtime int64
+	var replication *string
 	_, err = pgx.ForEachRow(rows, []any{&r.Key, &r.Seq, &r.VersionID, &r.IsLatest, &r.DeleteMarker, &r.Size, &r.ETag, &mtime,
-		&r.StorageClass, &r.Owner}, func() error {
-		r.LastModified = fromMillis(mtime)
+		&r.StorageClass, &r.Owner, &replication}, func() error {
+		r.LastModified, r.Replication = fromMillis(mtime), deref(replication)
 		out = append(out, r)
 		return nil
 	})

@@ -13,7 +13,7 @@ import (
 // inline_data d, in scanObject's order; NULLs read as empty.
 const objectColumns = "o.version_id, coalesce(o.blob_id, ''), o.size, o.etag, o.mtime, o.storage_class, o.owner, " +
 	"coalesce(o.headers, ''), coalesce(o.user_meta, ''), coalesce(o.checksum, ''), coalesce(o.upload_id, ''), " +
-	"o.parts_count, coalesce(o.tags, ''), coalesce(o.acl, ''), o.encryption, d.data"
+	"o.parts_count, coalesce(o.tags, ''), coalesce(o.acl, ''), o.encryption, coalesce(o.replication, ''), d.data"
 
 // versionSQL selects, in one statement (one snapshot: a write may move a
 // version from one table to the other between two), whether it is a
@@ -89,7 +89,7 @@ func scanObject(row pgx.Row, lead ...any) (meta.Object, error) {
 		encryption                  []byte
 	)
 	err := row.Scan(append(lead, &o.VersionID, &o.BlobID, &o.Size, &o.ETag, &mtime, &o.StorageClass, &o.Owner,
-		&headers, &userMeta, &checksum, &o.UploadID, &o.PartsCount, &o.Tags, &o.ACL, &encryption, &o.Inline)...)
+		&headers, &userMeta, &checksum, &o.UploadID, &o.PartsCount, &o.Tags, &o.ACL, &encryption, &o.Replication, &o.Inline)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return meta.Object{}, meta.ErrObjectNotFound
 	}

@@ -147,9 +147,9 @@ func install(ctx context.Context, tx pgx.Tx, b bucketRef, k keyState, o meta.Obj
 		}
 	}
 	if o.DeleteMarker {
-		if _, err := tx.Exec(ctx, "INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner)"+
-			" VALUES ($1, $2, "+nextSeq+", $3, true, true, 0, '', $4, $5)",
-			b.id, o.Key, o.VersionID, millis(o.LastModified), o.Owner); err != nil {
+		if _, err := tx.Exec(ctx, "INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner, replication)"+
+			" VALUES ($1, $2, "+nextSeq+", $3, true, true, 0, '', $4, $5, $6)",
+			b.id, o.Key, o.VersionID, millis(o.LastModified), o.Owner, nullText(o.Replication)); err != nil {
 			return nil, err
 		}
 		return unreferenced(ctx, tx, freed)
@@ -160,11 +160,11 @@ func install(ctx context.Context, tx pgx.Tx, b bucketRef, k keyState, o meta.Obj
 	}
 	_, err = tx.Exec(ctx, `WITH d AS (INSERT INTO inline_data (data) SELECT $16::bytea WHERE $16::bytea IS NOT NULL RETURNING id)
 		INSERT INTO objects (bucket_id, key, version_id, blob_id, size, etag, mtime, storage_class, owner,
-			headers, user_meta, checksum, upload_id, parts_count, tags, acl, encryption, inline_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $17, $18, (SELECT id FROM d))`,
+			headers, user_meta, checksum, upload_id, parts_count, tags, acl, encryption, replication, inline_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $17, $18, $19, (SELECT id FROM d))`,
 		b.id, o.Key, o.VersionID, nullText(o.BlobID), o.Size, o.ETag, millis(o.LastModified),
 		o.StorageClass, o.Owner, docs.Headers, nullText(docs.UserMeta), nullText(docs.Checksum), nullText(o.UploadID), o.PartsCount,
-		nullText(o.Tags), inline, nullText(o.ACL), meta.EncodeEncryption(o.Encryption))
+		nullText(o.Tags), inline, nullText(o.ACL), meta.EncodeEncryption(o.Encryption), nullText(o.Replication))
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func install(ctx context.Context, tx pgx.Tx, b bucketRef, k keyState, o meta.Obj
 const nextSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM object_versions WHERE bucket_id = $1 AND key = $2)"
 
 // versionColumns are the columns objects and object_versions share.
-const versionColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta, checksum, upload_id, parts_count, inline_id, tags, acl, encryption"
+const versionColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta, checksum, upload_id, parts_count, inline_id, tags, acl, encryption, replication"
 
 // moveLive moves key's live row to object_versions as its newest
 // noncurrent version.

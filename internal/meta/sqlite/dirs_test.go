@@ -299,17 +299,7 @@ func TestQueryPlans(t *testing.T) {
 		"SELECT version_id, etag FROM objects WHERE bucket_id = 1 AND key = 'k' AND is_latest = 1":           "SEARCH objects USING PRIMARY KEY (bucket_id=? AND key=?)",
 		"SELECT 1 FROM objects WHERE bucket_id = 1 AND key >= 'a/' AND key < 'a0' AND is_latest = 1 LIMIT 1": "SEARCH objects USING PRIMARY KEY (bucket_id=? AND key>? AND key<?)",
 	} {
-		var plan []string
-		err := queryEach(t.Context(), s.rd, "EXPLAIN QUERY PLAN "+q, nil, func(rows *sql.Rows) error {
-			var id, parent, unused any
-			var detail string
-			err := rows.Scan(&id, &parent, &unused, &detail)
-			plan = append(plan, detail)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := queryPlan(t, s, q)
 		if len(plan) != 1 || plan[0] != want {
 			t.Errorf("%s\n plan %q\n want %q", q, plan, want)
 		}

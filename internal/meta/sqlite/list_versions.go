@@ -17,9 +17,9 @@ import (
 // reading no more rows than the page needs; wrapped in a subquery it
 // sorted every row from ?2 on (350 ms for a page over 1,200,000 versions,
 // against ~1 ms).
-const versionsQuery = "SELECT key, 4611686018427387904 AS seq, version_id, 1 AS is_latest, 0 AS delete_marker, size, etag, mtime, storage_class, owner" +
+const versionsQuery = "SELECT key, 4611686018427387904 AS seq, version_id, 1 AS is_latest, 0 AS delete_marker, size, etag, mtime, storage_class, owner, replication" +
 	" FROM objects WHERE bucket_id = ?1 AND key >= ?2 AND (key > ?2 OR ?3 > 4611686018427387904) AND (?4 = '' OR key < ?4)" +
-	" UNION ALL SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner" +
+	" UNION ALL SELECT key, seq, version_id, is_latest, delete_marker, size, etag, mtime, storage_class, owner, replication" +
 	" FROM object_versions WHERE bucket_id = ?1 AND key >= ?2 AND (key > ?2 OR seq < ?3) AND (?4 = '' OR key < ?4)" +
 	" ORDER BY 1, 2 DESC LIMIT ?5"
 
@@ -57,11 +57,12 @@ func (s *Store) versionRows(ctx context.Context, bucketID int64, key string, seq
 	err := queryEach(ctx, s.rd, versionsQuery, []any{bucketID, key, seq, end, limit}, func(rows *sql.Rows) error {
 		var r meta.VersionEntry
 		var mtime int64
+		var replication sql.NullString
 		if err := rows.Scan(&r.Key, &r.Seq, &r.VersionID, &r.IsLatest, &r.DeleteMarker, &r.Size, &r.ETag, &mtime,
-			&r.StorageClass, &r.Owner); err != nil {
+			&r.StorageClass, &r.Owner, &replication); err != nil {
 			return err
 		}
-		r.LastModified = time.UnixMilli(mtime).UTC()
+		r.LastModified, r.Replication = time.UnixMilli(mtime).UTC(), replication.String
 		out = append(out, r)
 		return nil
 	})

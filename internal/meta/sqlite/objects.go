@@ -11,7 +11,7 @@ import (
 
 // objectColumns are read FROM objectTables, in scanObject's order.
 const (
-	objectColumns = "o.version_id, o.blob_id, o.size, o.etag, o.mtime, o.storage_class, o.owner, o.headers, o.user_meta, o.checksum, o.upload_id, o.parts_count, o.tags, o.acl, o.encryption, d.data"
+	objectColumns = "o.version_id, o.blob_id, o.size, o.etag, o.mtime, o.storage_class, o.owner, o.headers, o.user_meta, o.checksum, o.upload_id, o.parts_count, o.tags, o.acl, o.encryption, o.replication, d.data"
 	objectTables  = "objects o LEFT JOIN inline_data d ON d.id = o.inline_id"
 )
 
@@ -69,18 +69,18 @@ func scanObject(row interface{ Scan(...any) error }) (meta.Object, error) {
 		blobID, uploadID            sql.NullString
 		mtime                       int64
 		headers, userMeta, checksum sql.NullString
-		tags, acl                   sql.NullString
+		tags, acl, replication      sql.NullString
 		encryption                  []byte
 	)
 	err := row.Scan(&o.VersionID, &blobID, &o.Size, &o.ETag, &mtime, &o.StorageClass, &o.Owner,
-		&headers, &userMeta, &checksum, &uploadID, &o.PartsCount, &tags, &acl, &encryption, &o.Inline)
+		&headers, &userMeta, &checksum, &uploadID, &o.PartsCount, &tags, &acl, &encryption, &replication, &o.Inline)
 	if errors.Is(err, sql.ErrNoRows) {
 		return meta.Object{}, meta.ErrObjectNotFound
 	}
 	if err != nil {
 		return meta.Object{}, err
 	}
-	o.BlobID, o.UploadID, o.Tags, o.ACL = blobID.String, uploadID.String, tags.String, acl.String
+	o.BlobID, o.UploadID, o.Tags, o.ACL, o.Replication = blobID.String, uploadID.String, tags.String, acl.String, replication.String
 	o.LastModified = time.UnixMilli(mtime).UTC()
 	if o.Encryption, err = meta.DecodeEncryption(encryption); err != nil {
 		return meta.Object{}, err
@@ -219,11 +219,11 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO objects
 		(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner,
-		 headers, user_meta, checksum, upload_id, parts_count, inline_id, parent, tags, acl, encryption)
-		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		 headers, user_meta, checksum, upload_id, parts_count, inline_id, parent, tags, acl, encryption, replication)
+		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		b.id, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
 		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount, inlineID,
-		parentOf(o.Key), nullString(o.Tags), nullString(o.ACL), encryptionColumn(o.Encryption))
+		parentOf(o.Key), nullString(o.Tags), nullString(o.ACL), encryptionColumn(o.Encryption), nullString(o.Replication))
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func latestMarker(ctx context.Context, tx querier, bucketID int64, key string) (
 const nextSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM object_versions WHERE bucket_id = ?1 AND key = ?2)"
 
 // versionColumns are the columns objects and object_versions share.
-const versionColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta, checksum, upload_id, parts_count, inline_id, tags, acl, encryption"
+const versionColumns = "version_id, blob_id, size, etag, mtime, storage_class, owner, headers, user_meta, checksum, upload_id, parts_count, inline_id, tags, acl, encryption, replication"
 
 // moveLive moves key's live row to object_versions as its newest
 // noncurrent version.
@@ -90,9 +90,9 @@ func insertMarker(ctx context.Context, tx querier, b bucketRef, o meta.Object) e
 	if err := markVersions(ctx, tx, b); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, "INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner)"+
-		" VALUES (?1, ?2, "+nextSeq+", ?3, 1, 1, 0, '', ?4, ?5)",
-		b.id, o.Key, o.VersionID, o.LastModified.UnixMilli(), o.Owner)
+	_, err := tx.ExecContext(ctx, "INSERT INTO object_versions (bucket_id, key, seq, version_id, is_latest, delete_marker, size, etag, mtime, owner, replication)"+
+		" VALUES (?1, ?2, "+nextSeq+", ?3, 1, 1, 0, '', ?4, ?5, ?6)",
+		b.id, o.Key, o.VersionID, o.LastModified.UnixMilli(), o.Owner, nullString(o.Replication))
 	return err
 }
 

@@ -78,8 +78,15 @@ func TestMigrateVersions(t *testing.T) {
 func TestVersionsQueryPlan(t *testing.T) {
 	s, _ := openTemp(t)
 	defer s.Close()
+	wantMerge(t, queryPlan(t, s, versionsQuery, 1, "a", 5, "", 10), "SEARCH objects USING PRIMARY KEY (bucket_id=? AND key>?)",
+		"SEARCH object_versions USING PRIMARY KEY (bucket_id=? AND key>?)")
+}
+
+// queryPlan is the details of SQLite's query plan of q.
+func queryPlan(t *testing.T, s *Store, q string, args ...any) []string {
+	t.Helper()
 	var plan []string
-	err := queryEach(t.Context(), s.rd, "EXPLAIN QUERY PLAN "+versionsQuery, []any{1, "a", 5, "", 10}, func(rows *sql.Rows) error {
+	err := queryEach(t.Context(), s.rd, "EXPLAIN QUERY PLAN "+q, args, func(rows *sql.Rows) error {
 		var id, parent, unused any
 		var detail string
 		err := rows.Scan(&id, &parent, &unused, &detail)
@@ -89,8 +96,14 @@ func TestVersionsQueryPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"MERGE (UNION ALL)", "SEARCH objects USING PRIMARY KEY (bucket_id=? AND key>?)",
-		"SEARCH object_versions USING PRIMARY KEY (bucket_id=? AND key>?)"} {
+	return plan
+}
+
+// wantMerge checks that plan merges two ordered scans, the searches
+// given, and does not sort their result.
+func wantMerge(t *testing.T, plan []string, searches ...string) {
+	t.Helper()
+	for _, want := range append([]string{"MERGE (UNION ALL)"}, searches...) {
 		if !slices.Contains(plan, want) {
 			t.Errorf("plan %q lacks %q", plan, want)
 		}

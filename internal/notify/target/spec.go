@@ -17,7 +17,7 @@ const (
 	NATS    = "nats"
 )
 
-// Sender delivers one message to a target (notify/queue's Sender) and
+// Sender delivers one message to a target (a durq.Sender) and
 // closes its connections.
 type Sender interface {
 	Send(ctx context.Context, body []byte) error

@@ -1,6 +1,7 @@
-package queue
+package durq
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -16,17 +17,13 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/datadir"
-	"github.com/jogstore/jog/internal/notify"
 )
-
-// Dir is the queue's directory in a data dir: a subdirectory per gateway.
-const Dir = "notify"
 
 // Names inside a gateway's queue directory.
 const (
 	lockFile    = "lock"         // held while the gateway lives
-	cursorsFile = "cursors.json" // each target's position: {arn: {seg, off}}
-	segPrefix   = "seg-"         // seg-<16 hex digits>: deliveries, one per line
+	cursorsFile = "cursors.json" // each target's position: {target: {seg, off}}
+	segPrefix   = "seg-"         // seg-<16 hex digits>: records, one per line
 )
 
 // Defaults of Options.
@@ -36,27 +33,45 @@ const (
 	defaultAdoptEvery   = 5 * time.Minute
 	defaultMinBackoff   = 100 * time.Millisecond
 	defaultMaxBackoff   = 30 * time.Second
-	persistEvery        = 256 // deliveries between cursor writes while busy
+	defaultName         = "queue"
+	persistEvery        = 256 // records between cursor writes while busy
 )
 
-// Errors of Enqueue.
+// Errors of Enqueue, wrapped with the queue's Options.Name.
 var (
 	// ErrFull: the queue holds Options.MaxBytes (its targets are down or
-	// slower than the writes); the deliveries were not stored.
-	ErrFull = errors.New("notification queue full")
+	// slower than the writes); the records were not stored.
+	ErrFull = errors.New("full")
 	// ErrClosed: the queue was closed.
-	ErrClosed = errors.New("notification queue closed")
+	ErrClosed = errors.New("closed")
 )
 
-// Sender sends one message (a notify.Message as JSON) to a target; nil
+// Sender sends one record to a target, exactly as it was enqueued; nil
 // means the target took it.
 type Sender interface {
-	Send(ctx context.Context, body []byte) error
+	Send(ctx context.Context, record []byte) error
+}
+
+// Record is one record bound for one target. Data must not contain a
+// newline, nor Target a tab or a newline (a record is a line of a
+// segment: target, tab, data, newline).
+type Record struct {
+	Target string
+	Data   []byte
 }
 
 // Options of Open.
 type Options struct {
-	// Targets are the configured targets by ARN.
+	// Name is what log lines and errors call the queue ("notification
+	// queue"; "queue" when empty).
+	Name string
+	// Quiet: no log line per target going down and recovering (the
+	// caller's Senders log their own).
+	Quiet bool
+	// LimitFlag names the setting of MaxBytes in ErrFull's message
+	// ("--notify-queue-max").
+	LimitFlag string
+	// Targets are the configured targets by name.
 	Targets map[string]Sender
 	// MaxBytes bounds the bytes of the queue's segments (DefaultMaxBytes
 	// when 0).
@@ -66,8 +81,8 @@ type Options struct {
 	SegmentBytes int64
 	// NoSync skips the fsyncs (--fsync never).
 	NoSync bool
-	// AdoptEvery is how often the queues of ended gateways are looked for
-	// after the start (they are at Open).
+	// AdoptEvery is how often Start looks for the queues of ended
+	// gateways (Adopt looks once, when called).
 	AdoptEvery time.Duration
 	// MinBackoff and MaxBackoff bound the waits between a failing
 	// target's attempts (doubling from the first to the second).
@@ -85,7 +100,7 @@ func (p position) before(o position) bool {
 	return p.Seg < o.Seg || p.Seg == o.Seg && p.Off < o.Off
 }
 
-// Queue is one gateway's durable queue (notify.Queue).
+// Queue is one gateway's durable queue.
 type Queue struct {
 	root, dir, gateway string
 	opts               Options
@@ -118,11 +133,14 @@ type Queue struct {
 	wg        sync.WaitGroup
 }
 
-var _ notify.Queue = (*Queue)(nil)
-
-// Open opens gateway's queue under dataDir, holding its lock, and adopts
-// the queues of ended gateways. Start starts the delivery.
-func Open(dataDir, gateway string, opts Options) (*Queue, error) {
+// Open opens gateway's queue in root/gateway, holding its lock (root is
+// the directory of all the gateways' queues of one kind: <data-dir>/notify).
+// It adopts nothing: Adopt does, and Start every Options.AdoptEvery. Start
+// starts the delivery.
+func Open(root, gateway string, opts Options) (*Queue, error) {
+	if opts.Name == "" {
+		opts.Name = defaultName
+	}
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
@@ -141,13 +159,12 @@ func Open(dataDir, gateway string, opts Options) (*Queue, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	root := filepath.Join(dataDir, Dir)
 	if err := os.MkdirAll(root, 0o750); err != nil {
 		return nil, err
 	}
 	dir, unlock, err := datadir.LockGatewayDir(root, gateway, lockFile)
 	if err != nil {
-		return nil, fmt.Errorf("notification queue: %w", err)
+		return nil, fmt.Errorf("%s: %w", opts.Name, err)
 	}
 	q := &Queue{root: root, dir: dir, gateway: gateway, opts: opts, log: opts.Log, unlock: unlock,
 		segs: map[uint64]int64{}, more: make(chan struct{}), cursors: map[string]position{}, stats: map[string]*TargetStats{}}
@@ -155,9 +172,6 @@ func Open(dataDir, gateway string, opts Options) (*Queue, error) {
 	if err := q.load(); err != nil {
 		_ = unlock()
 		return nil, err
-	}
-	if err := q.adopt(); err != nil {
-		q.log.Warn("notification queue: adopting ended gateways' queues", "err", err)
 	}
 	return q, nil
 }
@@ -182,11 +196,11 @@ func (q *Queue) load() error {
 	if len(segs) > 0 {
 		first = position{Seg: segs[0].seq}
 	}
-	for arn := range q.opts.Targets {
-		q.stats[arn] = &TargetStats{}
-		q.cursors[arn] = first
-		if p, ok := saved[arn]; ok {
-			q.cursors[arn] = p
+	for t := range q.opts.Targets {
+		q.stats[t] = &TargetStats{}
+		q.cursors[t] = first
+		if p, ok := saved[t]; ok {
+			q.cursors[t] = p
 		}
 	}
 	return q.begin(q.active + 1)
@@ -210,48 +224,50 @@ func (q *Queue) begin(seq uint64) error {
 	return nil
 }
 
-// Target reports whether arn names a configured target.
-func (q *Queue) Target(arn string) bool {
-	_, ok := q.opts.Targets[arn]
+// Target reports whether name names a configured target.
+func (q *Queue) Target(name string) bool {
+	_, ok := q.opts.Targets[name]
 	return ok
 }
 
-// Enqueue stores ds durably (notify.Queue): it returns once they are
-// fsynced, with those of concurrent callers.
-func (q *Queue) Enqueue(_ context.Context, ds []notify.Delivery) error {
-	if len(ds) == 0 {
+// Enqueue stores rs durably: it returns once they are fsynced, with
+// those of concurrent callers. It refuses them all, storing none, when
+// one is bound for no configured target or cannot be a line (see Record).
+func (q *Queue) Enqueue(_ context.Context, rs []Record) error {
+	if len(rs) == 0 {
 		return nil
 	}
 	var buf []byte
-	for _, d := range ds {
-		if !q.Target(d.Target) {
-			return fmt.Errorf("notification queue: no target %q", d.Target)
+	for _, r := range rs {
+		switch {
+		case !q.Target(r.Target):
+			return fmt.Errorf("%s: no target %q", q.opts.Name, r.Target)
+		case strings.ContainsAny(r.Target, "\t\n"):
+			return fmt.Errorf("%s: a tab or a newline in target %q", q.opts.Name, r.Target)
+		case bytes.IndexByte(r.Data, '\n') >= 0:
+			return fmt.Errorf("%s: a newline in a record for %q", q.opts.Name, r.Target)
 		}
-		ev, err := json.Marshal(d.Event)
-		if err != nil {
-			return err
-		}
-		buf = appendLine(buf, d.Target, ev)
+		buf = appendLine(buf, r.Target, r.Data)
 	}
 	err := q.append(buf)
 	q.mu.Lock()
 	if err != nil {
 		q.enqueueErrors++
 	} else {
-		for _, d := range ds {
-			q.stats[d.Target].Queued++
+		for _, r := range rs {
+			q.stats[r.Target].Queued++
 		}
 	}
 	q.mu.Unlock()
 	return err
 }
 
-// appendLine appends a delivery's line: the target's ARN (no tab in it),
-// a tab, the event's JSON (no newline in it) and a newline.
-func appendLine(b []byte, arn string, event []byte) []byte {
-	b = append(b, arn...)
+// appendLine appends a record's line: its target (no tab in it), a tab,
+// its data (no newline in it) and a newline.
+func appendLine(b []byte, target string, data []byte) []byte {
+	b = append(b, target...)
 	b = append(b, '\t')
-	b = append(b, event...)
+	b = append(b, data...)
 	return append(b, '\n')
 }
 
@@ -262,10 +278,14 @@ func (q *Queue) append(lines []byte) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
-		return ErrClosed
+		return q.closedErr()
 	}
 	if q.bytes+int64(len(lines)) > q.opts.MaxBytes {
-		return fmt.Errorf("%w: %d bytes queued, --notify-queue-max %d", ErrFull, q.bytes, q.opts.MaxBytes)
+		limit := q.opts.LimitFlag
+		if limit == "" {
+			limit = "limit"
+		}
+		return fmt.Errorf("%s %w: %d bytes queued, %s %d", q.opts.Name, ErrFull, q.bytes, limit, q.opts.MaxBytes)
 	}
 	for q.size >= q.opts.SegmentBytes {
 		if q.syncing {
@@ -273,14 +293,14 @@ func (q *Queue) append(lines []byte) error {
 			continue
 		}
 		if q.closed {
-			return ErrClosed
+			return q.closedErr()
 		}
 		if err := q.roll(); err != nil {
 			return err
 		}
 	}
 	if q.closed { // while waiting above
-		return ErrClosed
+		return q.closedErr()
 	}
 	n, err := q.f.Write(lines)
 	q.size += int64(n)
@@ -316,11 +336,14 @@ func (q *Queue) append(lines []byte) error {
 		}
 		q.cond.Broadcast()
 		if err != nil {
-			return fmt.Errorf("notification queue: fsync: %w", err)
+			return fmt.Errorf("%s: fsync: %w", q.opts.Name, err)
 		}
 	}
 	return nil
 }
+
+// closedErr is ErrClosed, named.
+func (q *Queue) closedErr() error { return fmt.Errorf("%s %w", q.opts.Name, ErrClosed) }
 
 // roll ends the active segment (fsynced, so all written is synced) and
 // begins the next (q.mu held, no sync running).
@@ -328,7 +351,7 @@ func (q *Queue) roll() error {
 	if q.f != nil { // nil: the last roll could not begin the next segment
 		if !q.opts.NoSync {
 			if err := q.f.Sync(); err != nil {
-				return fmt.Errorf("notification queue: fsync: %w", err)
+				return fmt.Errorf("%s: fsync: %w", q.opts.Name, err)
 			}
 		}
 		if err := q.f.Close(); err != nil {
@@ -371,13 +394,13 @@ func (q *Queue) segment(seq uint64) (limit int64, active bool, next uint64) {
 
 // advance sets target's cursor, writes the cursors when persist says so,
 // and removes the segments every cursor has passed.
-func (q *Queue) advance(arn string, p position, persist bool) {
+func (q *Queue) advance(target string, p position, persist bool) {
 	q.mu.Lock()
-	q.cursors[arn] = p
+	q.cursors[target] = p
 	q.mu.Unlock()
 	if persist {
 		if err := q.persist(); err != nil {
-			q.log.Warn("notification queue: writing cursors", "err", err)
+			q.log.Warn(q.opts.Name+": writing cursors", "err", err)
 			return
 		}
 		q.removeDelivered()
@@ -417,7 +440,7 @@ func (q *Queue) removeDelivered() {
 	q.mu.Unlock()
 	for _, s := range gone {
 		if err := os.Remove(filepath.Join(q.dir, segName(s))); err != nil {
-			q.log.Warn("notification queue: removing a delivered segment", "err", err)
+			q.log.Warn(q.opts.Name+": removing a delivered segment", "err", err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package queue
+package durq
 
 import (
 	"bufio"
@@ -12,17 +12,18 @@ import (
 	"github.com/jogstore/jog/internal/datadir"
 )
 
-// adoptChunk is how many bytes of an ended gateway's deliveries adopt
+// adoptChunk is how many bytes of an ended gateway's records Adopt
 // appends at once.
 const adoptChunk = 1 << 20
 
-// adopt takes over the queues of ended gateways (their lock is free):
-// each one's deliveries its targets had not been sent (past its cursors)
+// Adopt takes over the queues of ended gateways (their lock is free):
+// each one's records its targets had not been sent (past its cursors)
 // are appended to this queue, fsynced, and its directory removed. The
 // ended queue's lock is held meanwhile, so that two gateways do not adopt
 // one queue at once; a crash halfway leaves it to adopt again (its
-// deliveries are then sent twice: at least once).
-func (q *Queue) adopt() error {
+// records are then sent twice: at least once). Open does not adopt; Start
+// does every Options.AdoptEvery.
+func (q *Queue) Adopt() error {
 	ended, err := datadir.EndedGateways(q.root, q.gateway, lockFile)
 	if err != nil {
 		return err
@@ -44,13 +45,13 @@ func (q *Queue) adopt() error {
 			continue
 		}
 		os.Remove(dir) // the lock file went with the rest; the directory goes once empty
-		q.log.Info("notification queue of an ended gateway adopted", "gateway", g, "deliveries", n,
+		q.log.Info(q.opts.Name+" of an ended gateway adopted", "gateway", g, "records", n,
 			"dropped_unconfigured", dropped)
 	}
 	return errors.Join(errs...)
 }
 
-// adoptDir appends the deliveries of the ended queue in dir that its
+// adoptDir appends the records of the ended queue in dir that its
 // cursors had not passed, for targets configured here (dropped counts
 // the others'), and waits until they are fsynced.
 func (q *Queue) adoptDir(dir string) (n, dropped int, err error) {
@@ -82,11 +83,11 @@ func (q *Queue) adoptDir(dir string) (n, dropped int, err error) {
 			line, rerr := br.ReadBytes('\n')
 			at := position{Seg: s.seq, Off: off}
 			off += int64(len(line))
-			arn, _, ok := bytes.Cut(line, []byte("\t"))
+			target, _, ok := bytes.Cut(line, []byte("\t"))
 			switch {
 			case !ok || !bytes.HasSuffix(line, []byte("\n")): // torn by a crash
-			case at.before(cursors[string(arn)]): // sent already
-			case !q.Target(string(arn)):
+			case at.before(cursors[string(target)]): // sent already
+			case !q.Target(string(target)):
 				dropped++
 			default:
 				buf = append(buf, line...)

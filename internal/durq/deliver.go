@@ -1,4 +1,4 @@
-package queue
+package durq
 
 import (
 	"bufio"
@@ -13,16 +13,16 @@ import (
 	"time"
 )
 
-// TargetStats count one target's deliveries since the start.
+// TargetStats count one target's records since the start.
 type TargetStats struct {
-	Queued    uint64 // deliveries stored by Enqueue
+	Queued    uint64 // records stored by Enqueue
 	Delivered uint64 // sent and taken
 	Failures  uint64 // failed attempts
 }
 
 // Stats are the queue's counters, read by the metrics at scrape time.
 type Stats struct {
-	Targets       map[string]TargetStats // by ARN
+	Targets       map[string]TargetStats // by target
 	Bytes         int64                  // of the segments on disk
 	EnqueueErrors uint64                 // Enqueue calls that failed
 }
@@ -32,8 +32,8 @@ func (q *Queue) Stats() Stats {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	s := Stats{Targets: make(map[string]TargetStats, len(q.stats)), Bytes: q.bytes, EnqueueErrors: q.enqueueErrors}
-	for arn, t := range q.stats {
-		s.Targets[arn] = *t
+	for name, t := range q.stats {
+		s.Targets[name] = *t
 	}
 	return s
 }
@@ -43,16 +43,16 @@ func (q *Queue) Stats() Stats {
 func (q *Queue) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	q.stop = cancel
-	arns := make([]string, 0, len(q.opts.Targets))
-	for arn := range q.opts.Targets {
-		arns = append(arns, arn)
+	names := make([]string, 0, len(q.opts.Targets))
+	for name := range q.opts.Targets {
+		names = append(names, name)
 	}
-	slices.Sort(arns)
-	for _, arn := range arns {
+	slices.Sort(names)
+	for _, name := range names {
 		q.wg.Add(1)
 		go func() {
 			defer q.wg.Done()
-			q.work(ctx, arn, q.opts.Targets[arn])
+			q.work(ctx, name, q.opts.Targets[name])
 		}()
 	}
 	q.wg.Add(1)
@@ -65,29 +65,29 @@ func (q *Queue) Start() {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if err := q.adopt(); err != nil {
-					q.log.Warn("notification queue: adopting ended gateways' queues", "err", err)
+				if err := q.Adopt(); err != nil {
+					q.log.Warn(q.opts.Name+": adopting ended gateways' queues", "err", err)
 				}
 			}
 		}
 	}()
 }
 
-// work sends target arn its deliveries in order until ctx ends.
-func (q *Queue) work(ctx context.Context, arn string, s Sender) {
+// work sends target its records in order until ctx ends.
+func (q *Queue) work(ctx context.Context, target string, s Sender) {
 	q.mu.Lock()
-	r := &reader{q: q, arn: arn, pos: q.cursors[arn]}
+	r := &reader{q: q, target: target, pos: q.cursors[target]}
 	q.mu.Unlock()
 	r.saved = r.pos
 	defer r.close()
 	unsaved := 0
 	for {
-		event, idle, err := r.next(ctx)
+		record, idle, err := r.next(ctx)
 		if ctx.Err() != nil {
 			return
 		}
 		if err != nil { // a disk error: try again later, from the same place
-			q.log.Error("notification queue: reading", "target", arn, "err", err)
+			q.log.Error(q.opts.Name+": reading", "target", target, "err", err)
 			r.close()
 			r.pos = r.last
 			if !sleep(ctx, q.opts.MaxBackoff) {
@@ -96,51 +96,52 @@ func (q *Queue) work(ctx context.Context, arn string, s Sender) {
 			continue
 		}
 		if idle { // caught up: save the cursor (past other targets' lines too)
-			q.advance(arn, r.pos, true)
+			q.advance(target, r.pos, true)
 			r.saved, unsaved = r.pos, 0
 			continue
 		}
-		if !q.send(ctx, arn, s, event) {
+		if !q.send(ctx, target, s, record) {
 			return
 		}
 		unsaved++
-		q.advance(arn, r.pos, unsaved >= persistEvery)
+		q.advance(target, r.pos, unsaved >= persistEvery)
 		if unsaved >= persistEvery {
 			r.saved, unsaved = r.pos, 0
 		}
 	}
 }
 
-// send sends one event until the target takes it (true) or ctx ends
+// send sends one record until the target takes it (true) or ctx ends
 // (false), waiting between attempts from MinBackoff doubling up to
-// MaxBackoff; it logs the first failure and the recovery only.
-func (q *Queue) send(ctx context.Context, arn string, s Sender, event []byte) bool {
-	body := make([]byte, 0, len(event)+14)
-	body = append(append(append(body, `{"Records":[`...), event...), `]}`...)
+// MaxBackoff; unless Quiet it logs the first failure and the recovery
+// only.
+func (q *Queue) send(ctx context.Context, target string, s Sender, record []byte) bool {
 	wait := q.opts.MinBackoff
 	var failedSince time.Time
 	for attempt := 1; ; attempt++ {
-		err := s.Send(ctx, body)
+		err := s.Send(ctx, record)
 		if ctx.Err() != nil {
 			return false
 		}
 		q.mu.Lock()
 		if err == nil {
-			q.stats[arn].Delivered++
+			q.stats[target].Delivered++
 		} else {
-			q.stats[arn].Failures++
+			q.stats[target].Failures++
 		}
 		q.mu.Unlock()
 		if err == nil {
-			if attempt > 1 {
-				q.log.Info("notification target recovered", "target", arn, "attempts", attempt,
+			if attempt > 1 && !q.opts.Quiet {
+				q.log.Info(q.opts.Name+": target recovered", "target", target, "attempts", attempt,
 					"down_for", time.Since(failedSince).Round(time.Millisecond))
 			}
 			return true
 		}
 		if attempt == 1 {
 			failedSince = time.Now()
-			q.log.Warn("notification target failing: retrying with backoff", "target", arn, "err", err)
+			if !q.opts.Quiet {
+				q.log.Warn(q.opts.Name+": target failing: retrying with backoff", "target", target, "err", err)
+			}
 		}
 		if !sleep(ctx, wait/2+rand.N(wait/2+1)) { // jittered
 			return false
@@ -163,19 +164,19 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // reader reads one target's lines from its cursor on.
 type reader struct {
-	q     *Queue
-	arn   string
-	pos   position // after the last line read
-	last  position // before it
-	saved position // the cursor last written
-	f     *os.File
-	br    *bufio.Reader
+	q      *Queue
+	target string
+	pos    position // after the last line read
+	last   position // before it
+	saved  position // the cursor last written
+	f      *os.File
+	br     *bufio.Reader
 }
 
-// next returns the next event (its JSON) bound for the reader's target,
+// next returns the next record bound for the reader's target,
 // waiting for one; when nothing is readable now and the cursor moved
 // since it was last written, it returns idle instead of waiting.
-func (r *reader) next(ctx context.Context) (event []byte, idle bool, err error) {
+func (r *reader) next(ctx context.Context) (record []byte, idle bool, err error) {
 	for {
 		r.q.mu.Lock()
 		limit, active, next := r.q.segment(r.pos.Seg)
@@ -186,11 +187,11 @@ func (r *reader) next(ctx context.Context) (event []byte, idle bool, err error) 
 			if err != nil {
 				return nil, false, err
 			}
-			arn, ev, ok := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte("\t"))
-			if !ok || !bytes.HasSuffix(line, []byte("\n")) || string(arn) != r.arn {
+			target, data, ok := bytes.Cut(bytes.TrimSuffix(line, []byte("\n")), []byte("\t"))
+			if !ok || !bytes.HasSuffix(line, []byte("\n")) || string(target) != r.target {
 				continue // another target's, or torn by a crash
 			}
-			return ev, false, nil
+			return data, false, nil
 		}
 		if !active {
 			r.close()

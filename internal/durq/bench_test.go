@@ -1,14 +1,12 @@
-package queue
+package durq
 
 import (
 	"context"
 	"fmt"
 	"testing"
-
-	"github.com/jogstore/jog/internal/notify"
 )
 
-// BenchmarkEnqueue: one delivery per Enqueue with fsync, from GOMAXPROCS
+// BenchmarkEnqueue: one record per Enqueue with fsync, from GOMAXPROCS
 // writers and from 64×GOMAXPROCS at once (group commit shares the
 // fsyncs); nothing is delivered meanwhile (the target refuses), so this is
 // the write path only.
@@ -22,7 +20,7 @@ func BenchmarkEnqueue(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer q.Close()
-			ds := []notify.Delivery{delivery(arnA, "bucket/some/key/of/a/usual/length.jpg")}
+			ds := []Record{rec(arnA, "bucket/some/key/of/a/usual/length.jpg")}
 			b.SetParallelism(p)
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
