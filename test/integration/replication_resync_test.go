@@ -160,11 +160,29 @@ func TestReplicaNeedsPermission(t *testing.T) {
 	if err != nil || aws.ToString(plain.VersionId) == id {
 		t.Fatalf("plain PUT: %v %q", err, aws.ToString(plain.VersionId))
 	}
+	// Sent again (a source that crashed between its send and its record
+	// of it): nothing changes, neither the bytes nor the latest version.
+	again, err := replicator.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("dst"), Key: aws.String("k"), Body: strings.NewReader("z")}, replica(id))
+	if err != nil || aws.ToString(again.VersionId) != id {
+		t.Fatalf("replica PUT again: %v %q", err, aws.ToString(again.VersionId))
+	}
+	itest.WantObject(t, root, "dst", "k", []byte("y"))
+	if got, _ := itest.Get(t, root, "dst", "k", func(in *s3.GetObjectInput) { in.VersionId = aws.String(id) }); string(got) != "x" {
+		t.Errorf("the replica's bytes after a repeat: %q, want x", got)
+	}
 	const marker = "0000000000000002bbbbbbbbbbbbbbbb"
 	del, err := replicator.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("dst"), Key: aws.String("k")}, replica(marker))
 	if err != nil || aws.ToString(del.VersionId) != marker || !aws.ToBool(del.DeleteMarker) {
 		t.Fatalf("replica delete marker: %v %+v", err, del)
 	}
+	if _, err := replicator.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("dst"), Key: aws.String("k"), Body: strings.NewReader("w")}); err != nil {
+		t.Fatal(err)
+	}
+	del, err = replicator.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("dst"), Key: aws.String("k")}, replica(marker))
+	if err != nil || aws.ToString(del.VersionId) != marker {
+		t.Fatalf("replica delete marker again: %v %+v", err, del)
+	}
+	itest.WantObject(t, root, "dst", "k", []byte("w")) // the marker sent again did not become the latest
 
 	// An unversioned bucket cannot keep a version ID.
 	itest.CreateBucket(t, root, "flat")
