@@ -68,7 +68,7 @@ func TestConsoleReplication(t *testing.T) {
 		p.need("settings-replication", "repl-destination", "repl-prefix", "repl-add", "repl-enable-versioning", "repl-row")
 		p.signIn(testutil.AccessKey, testutil.SecretKey)
 		addRule(p, "backup", "docs/")
-		said(p, "arn:aws:s3:::BUCKET")
+		said(p, "The destination is arn:aws:s3:::BUCKET") // the console's check: S3 words it otherwise
 		wantReplicationRules(p.t, c, "src")
 		addRule(p, dest, "docs/")
 		said(p, "Versioning must be")
@@ -157,6 +157,15 @@ func TestConsoleReplication(t *testing.T) {
 
 	f.step("a read-only user sees the rules without edit controls", nil, func(p *tab) {
 		p.need("repl-readonly")
+		ctx := context.Background()
+		if v, err := c.GetBucketVersioning(ctx, &s3.GetBucketVersioningInput{Bucket: aws.String("src")}); err != nil {
+			p.t.Fatal(err)
+		} else if v.Status != types.BucketVersioningStatusEnabled { // the first step did not pass
+			if _, err := c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: aws.String("src"),
+				VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
+				p.t.Fatal(err)
+			}
+		}
 		replicateAll(p.t, c, "src", dest)
 		p.signIn(viewerKey, viewerSecret)
 		p.open("/console/settings/src")
