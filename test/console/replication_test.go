@@ -37,11 +37,7 @@ func TestConsoleReplication(t *testing.T) {
 	path := needChromium(t)
 	dst := startJog(t)
 	dc := dst.s3(t)
-	itest.CreateBucket(t, dc, "backup")
-	if _, err := dc.PutBucketVersioning(context.Background(), &s3.PutBucketVersioningInput{Bucket: aws.String("backup"),
-		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
-		t.Fatal(err)
-	}
+	itest.VersionedBucket(t, dc, "backup")
 	srv := startJog(t, "--replication-target", "dr="+dst.URL,
 		"--replication-target-credentials", "dr="+testutil.AccessKey+":"+testutil.SecretKey)
 	b := newBrowser(t, path, srv.Console)
@@ -161,12 +157,9 @@ func TestConsoleReplication(t *testing.T) {
 		if v, err := c.GetBucketVersioning(ctx, &s3.GetBucketVersioningInput{Bucket: aws.String("src")}); err != nil {
 			p.t.Fatal(err)
 		} else if v.Status != types.BucketVersioningStatusEnabled { // the first step did not pass
-			if _, err := c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: aws.String("src"),
-				VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
-				p.t.Fatal(err)
-			}
+			itest.EnableVersioning(p.t, c, "src")
 		}
-		replicateAll(p.t, c, "src", dest)
+		itest.ReplicateAll(p.t, c, "src", dest)
 		p.signIn(viewerKey, viewerSecret)
 		p.open("/console/settings/src")
 		p.visible(hook("repl-row", "data-id", "all"))
@@ -178,21 +171,6 @@ func TestConsoleReplication(t *testing.T) {
 		}
 		wantReplicationRules(p.t, c, "src", "Enabled")
 	})
-}
-
-// replicateAll puts a rule "all" replicating every object of bucket to
-// dest, with the S3 API.
-func replicateAll(t *testing.T, c *s3.Client, bucket, dest string) {
-	t.Helper()
-	if _, err := c.PutBucketReplication(context.Background(), &s3.PutBucketReplicationInput{Bucket: aws.String(bucket),
-		ReplicationConfiguration: &types.ReplicationConfiguration{Role: aws.String("arn:aws:iam::1:role/r"), Rules: []types.ReplicationRule{{
-			ID: aws.String("all"), Priority: aws.Int32(1), Status: types.ReplicationRuleStatusEnabled,
-			Filter:                  &types.ReplicationRuleFilter{Prefix: aws.String("")},
-			DeleteMarkerReplication: &types.DeleteMarkerReplication{Status: types.DeleteMarkerReplicationStatusEnabled},
-			Destination:             &types.Destination{Bucket: aws.String(dest)},
-		}}}}); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // wantReplicationRules asserts bucket's rules have the statuses given, in
