@@ -28,7 +28,7 @@ const replViewerPolicy = `{"Version":"2012-10-17","Statement":[
 // second JOG). The root adds a rule on a bucket whose versioning is off
 // through its settings page: S3's refusal is shown with the offer to
 // enable versioning, which adds the rule; an object uploaded under the
-// rule's prefix shows PENDING, then COMPLETED, in its details, and is on
+// rule's prefix shows COMPLETED (PENDING until then) in its details, and is on
 // the destination; one outside it shows no replication status. The root
 // disables a rule, adds a second, removes the first, then the whole
 // configuration, each checked with GetBucketReplication. A user who may
