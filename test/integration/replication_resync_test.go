@@ -46,9 +46,9 @@ func resyncCall(t *testing.T, srv *testutil.Server, method, bucket string) (int,
 func TestReplicationResync(t *testing.T) {
 	ctx := context.Background()
 	dst, dc := itest.Start(t, testutil.WithoutFsync())
-	versionedBucket(t, dc, "copy")
+	itest.VersionedBucket(t, dc, "copy")
 	src, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync())
-	versionedBucket(t, sc, "orig")
+	itest.VersionedBucket(t, sc, "orig")
 
 	// Never resynced; no configuration yet.
 	if code, _, body := resyncCall(t, src, http.MethodGet, "orig"); code != http.StatusNotFound || !strings.Contains(body, "NoSuchResync") {
@@ -66,7 +66,7 @@ func TestReplicationResync(t *testing.T) {
 	if _, err := sc.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("orig"), Key: aws.String("old/2")}); err != nil {
 		t.Fatal(err)
 	}
-	replicateAll(t, sc, "orig", "copy")
+	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
 	itest.Put(t, sc, "orig", "new", itest.RandBytes(9, 10)) // replicated at once
 	if rows := listVersions(t, dc, "copy"); len(rows) != 0 {
 		// "new" may have arrived; nothing older may have.
@@ -124,7 +124,7 @@ func TestReplicationResync(t *testing.T) {
 func TestReplicaNeedsPermission(t *testing.T) {
 	ctx := context.Background()
 	srv, root := itest.Start(t, testutil.WithoutFsync())
-	versionedBucket(t, root, "dst")
+	itest.VersionedBucket(t, root, "dst")
 	ic := iamClient(t, srv, testutil.AccessKey, testutil.SecretKey)
 	writer := s3UserClient(t, srv, ic, "writer", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:PutObject","s3:DeleteObject","s3:DeleteObjectVersion"],"Resource":"arn:aws:s3:::dst/*"}]}`)
 	replicator := s3UserClient(t, srv, ic, "replicator", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:PutObject","s3:ReplicateObject","s3:DeleteObject","s3:ReplicateDelete"],"Resource":"arn:aws:s3:::dst/*"}]}`)
