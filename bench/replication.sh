@@ -3,8 +3,9 @@
 # 1 MiB at concurrency 16 into a versioned bucket on one source JOG, with a
 # replication rule to a second JOG on this machine (on) and without one
 # (off), taking turns (the first kind alternates from pair to pair). The
-# CPU per operation is the two servers' together (the destination shares
-# the cores). After each "on" run the script waits for the queue to drain
+# server CPU per operation jog bench reports is the source's; lag.tsv adds
+# the destination's (it shares the cores), counted from the run's start
+# until the backlog drained. After each "on" run the script waits for the queue to drain
 # and records the lag: p50/p99/max from queueing to the destination's
 # answer over the last 4096 versions sent (jog_replication_lag_seconds),
 # and how long the backlog took to drain after the load stopped.
@@ -28,17 +29,19 @@ export JOG_REPLICATION_DR_ACCESS_KEY=$AWS_ACCESS_KEY_ID JOG_REPLICATION_DR_SECRE
 tmp=$(mktemp -d)
 bin=$tmp/jog
 go build -o "$bin" ./cmd/jog
-serve() { # addr dir [flags...]
+serve() { # addr dir [flags...]: started server's PID in $last
 	local addr=$1 dir=$2
 	shift 2
 	"$bin" server --addr "$addr" --data-dir "$dir" --access-key "$AWS_ACCESS_KEY_ID" \
 		--secret-key "$AWS_SECRET_ACCESS_KEY" --lifecycle-interval 0 "$@" >"$dir.log" 2>&1 &
-	echo $!
+	last=$!
 }
 mkdir -p "$tmp/src" "$tmp/dst"
-dpid=$(serve "$DST" "$tmp/dst")
-spid=$(serve "$SRC" "$tmp/src" --replication-target "dr=http://$DST" --metrics-public)
-trap 'kill $spid $dpid; wait $spid $dpid 2>/dev/null; rm -rf "$tmp"' EXIT
+serve "$DST" "$tmp/dst"
+dpid=$last
+serve "$SRC" "$tmp/src" --replication-target "dr=http://$DST" --metrics-public
+spid=$last
+trap 'kill $spid $dpid; wait $spid $dpid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 for a in $SRC $DST; do
 	for _ in $(seq 100); do curl -s -o /dev/null "http://$a/" && break; sleep 0.1; done
 done
@@ -54,7 +57,8 @@ cat >"$rules" <<'EOF'
 {"Role": "arn:aws:iam::1:role/r", "Rules": [{"ID": "all", "Priority": 1, "Status": "Enabled", "Filter": {"Prefix": ""},
   "DeleteMarkerReplication": {"Status": "Enabled"}, "Destination": {"Bucket": "arn:jog:replication::dr:copy"}}]}
 EOF
-printf 'run\tops\tlag_p50_s\tlag_p99_s\tlag_max_s\tdrain_s\n' >"$OUT/lag.tsv"
+printf 'run\tsent\tlag_p50_s\tlag_p99_s\tlag_max_s\tdrain_s\tdst_cpu_s\n' >"$OUT/lag.tsv"
+cpu() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; } # user+system seconds (USER_HZ 100)
 n=0
 run() { # kind size pair
 	n=$((n + 1))
@@ -64,9 +68,11 @@ run() { # kind size pair
 	if [ "$1" = on ]; then
 		s3 "$SRC" put-bucket-replication --bucket "$b" --replication-configuration "file://$rules"
 	fi
+	local c0
+	c0=$(cpu "$dpid")
 	"$bin" bench put --endpoint "http://$SRC" --access-key "$AWS_ACCESS_KEY_ID" --secret-key "$AWS_SECRET_ACCESS_KEY" \
 		--bucket "$b" --size "$2" --concurrency 16 --duration "$DURATION" --label "jog-repl-$1" --no-cleanup \
-		--server-pid "$spid,$dpid" --quiet --out "$OUT/$name.json" >/dev/null
+		--server-pid "$spid" --quiet --out "$OUT/$name.json" >/dev/null
 	if [ "$1" = on ]; then
 		local t0 drained
 		t0=$(date +%s.%N)
@@ -75,9 +81,9 @@ run() { # kind size pair
 			sleep 0.1
 		done
 		drained=$(echo "$(date +%s.%N) - $t0" | bc)
-		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$(metric jog_replication_sent_total "")" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$(metric jog_replication_sent_total "")" \
 			"$(metric jog_replication_lag_seconds 0.5)" "$(metric jog_replication_lag_seconds 0.99)" \
-			"$(metric jog_replication_lag_seconds 1)" "$drained" >>"$OUT/lag.tsv"
+			"$(metric jog_replication_lag_seconds 1)" "$drained" "$(echo "$(cpu "$dpid") - $c0" | bc)" >>"$OUT/lag.tsv"
 	fi
 	echo "$(date -u +%T) $name load $(cut -d' ' -f1 /proc/loadavg)"
 }

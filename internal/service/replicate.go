@@ -9,6 +9,7 @@ import (
 
 	"github.com/jogstore/jog/internal/bucketrepl"
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/notify"
 )
 
 // ReplicationQueue takes the tasks of replicated changes
@@ -89,11 +90,12 @@ func (s *Service) bucketReplication(ctx context.Context, bucket string) (*bucket
 // owed returns the task a new version of key (with tags, x-amz-tagging's
 // form; marker for a delete marker) is owed by bucket's rules, and
 // whether one is: its VersionID, Size and Queued are set once committed
-// (replicate). A replica (WithReplica) is owed to no one. A bucket
-// without rules costs a cached lookup; a lookup that fails owes nothing
-// and is logged: the write goes on.
+// (replicate). A replica (WithReplica) is owed to no one, nor are the
+// lifecycle worker's removals, as in S3 (a destination expires by its own
+// rules). A bucket without rules costs a cached lookup; a lookup that
+// fails owes nothing and is logged: the write goes on.
 func (s *Service) owed(ctx context.Context, bucket, key, tags string, marker bool) (bucketrepl.Task, bool) {
-	if s.repl.queue == nil || replicaOf(ctx) != "" {
+	if s.repl.queue == nil || replicaOf(ctx) != "" || notify.RequestFrom(ctx).Lifecycle {
 		return bucketrepl.Task{}, false
 	}
 	rules, err := s.bucketReplication(ctx, bucket)

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/testutil"
@@ -171,7 +172,7 @@ func TestReplicationTargetDown(t *testing.T) {
 	dc := itest.AWSClient(t, dst)
 	itest.VersionedBucket(t, dc, "copy")
 	addr, dir := dst.Addr, dst.DataDir
-	_, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync())
+	src, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync(), withMetricsToken)
 	itest.VersionedBucket(t, sc, "orig")
 	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
 	dst.Stop()
@@ -183,7 +184,44 @@ func TestReplicationTargetDown(t *testing.T) {
 	if got := replicationStatus(t, sc, "orig", "k1", aws.ToString(last.VersionId)); got != "PENDING" {
 		t.Errorf("with the target down: %q, want PENDING", got)
 	}
+	// The metrics say the target is down and what waits for it.
+	m := scrapeUntil(t, src, func(m scrape) bool { return m.value("jog_replication_target_up", "target", "dr") == 0 })
+	if up, pending, failures := m.value("jog_replication_target_up", "target", "dr"), m.value("jog_replication_pending", "target", "dr"),
+		m.value("jog_replication_failures_total", "target", "dr"); up != 0 || pending != 20 || failures == 0 {
+		t.Errorf("target down: up %v, pending %v, failures %v; want 0, 20, > 0", up, pending, failures)
+	}
 	dst = testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithDataDir(dir), func(c *config.Config) { c.Addr = addr })
 	dc = itest.AWSClient(t, dst)
 	waitReplicated(t, sc, dc, "orig", "copy")
+	m = scrapeUntil(t, src, func(m scrape) bool { return m.value("jog_replication_pending", "target", "dr") == 0 })
+	if up, sent, lag := m.value("jog_replication_target_up", "target", "dr"), m.value("jog_replication_sent_total", "target", "dr"),
+		m.find("jog_replication_lag_seconds", "target", "dr", "quantile", "0.99"); up != 1 || sent != 20 || lag == nil || lag.Gauge.GetValue() <= 0 {
+		t.Errorf("target back: up %v, sent %v, p99 lag %v; want 1, 20, > 0", up, sent, lag)
+	}
+}
+
+// TestReplicationSkipsLifecycle: as in S3, the lifecycle worker's removals
+// on the source (here a noncurrent version expired) are not replicated;
+// the destination expires by its own rules.
+func TestReplicationSkipsLifecycle(t *testing.T) {
+	ctx := context.Background()
+	dst, dc := itest.Start(t, testutil.WithoutFsync())
+	itest.VersionedBucket(t, dc, "copy")
+	_, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync(), testutil.WithLifecycle(time.Second, 50*time.Millisecond))
+	itest.VersionedBucket(t, sc, "orig")
+	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
+	for i := range 3 {
+		itest.Put(t, sc, "orig", "k", fmt.Appendf(nil, "k%d", i))
+	}
+	before := waitReplicated(t, sc, dc, "orig", "copy")
+	if err := lcPut(ctx, sc, "orig", []types.LifecycleRule{{ID: aws.String("nc"), Status: types.ExpirationStatusEnabled,
+		Filter:                      &types.LifecycleRuleFilter{Prefix: aws.String("")},
+		NoncurrentVersionExpiration: &types.NoncurrentVersionExpiration{NoncurrentDays: aws.Int32(1)}}}); err != nil {
+		t.Fatal(err)
+	}
+	lcWait(t, "the noncurrent versions to expire on the source", func() bool { return len(listVersions(t, sc, "orig")) == 1 })
+	time.Sleep(500 * time.Millisecond) // time for a delete to reach the destination, were one sent
+	if got := listVersions(t, dc, "copy"); !slices.Equal(got, before) {
+		t.Errorf("the destination changed with the source's lifecycle:\nbefore %v\nafter  %v", before, got)
+	}
 }
