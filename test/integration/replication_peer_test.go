@@ -1,0 +1,173 @@
+package integration
+
+// Bucket replication to an S3 server that is not JOG: versitygw
+// (itest.StartVersityGW), which keeps none of the source's version IDs and
+// takes no version deletes. The latest content of every key arrives
+// byte-exact with its content type, user metadata and tags; a delete
+// marker removes the key; a version delete is skipped without holding up
+// the writes behind it; the source's versions end COMPLETED.
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/jogstore/jog/internal/testutil"
+	"github.com/jogstore/jog/test/integration/itest"
+)
+
+// peerObject is what a key's latest version must be on the destination.
+type peerObject struct {
+	body  []byte
+	ctype string
+	meta  map[string]string
+	tags  string // x-amz-tagging, keys in order
+}
+
+func TestReplicationToVersityGW(t *testing.T) {
+	ctx := context.Background()
+	vgw := itest.StartVersityGW(t)
+	itest.CreateBucket(t, vgw.Client, "copy")
+	_, sc := itest.Start(t, replicateTo(vgw.URL), testutil.WithoutFsync())
+	versionedBucket(t, sc, "orig")
+	replicateAll(t, sc, "orig", "copy")
+
+	want := map[string]peerObject{}
+	put := func(key string, o peerObject) *s3.PutObjectOutput {
+		t.Helper()
+		want[key] = o
+		return itest.Put(t, sc, "orig", key, o.body, func(in *s3.PutObjectInput) {
+			if o.ctype != "" {
+				in.ContentType = aws.String(o.ctype)
+			}
+			in.Metadata = o.meta
+			if o.tags != "" {
+				in.Tagging = aws.String(o.tags)
+			}
+		})
+	}
+	small := itest.RandBytes(11, 700)
+	mib := itest.RandBytes(12, 1<<20)
+	put("a/small", peerObject{body: small, ctype: "text/plain", meta: map[string]string{"colour": "blue"}, tags: "team=dr&tier=1"})
+	put("b/mib", peerObject{body: itest.RandBytes(13, 1<<20+5), ctype: "application/x-first"})
+	put("b/mib", peerObject{body: mib, ctype: "application/octet-stream", meta: map[string]string{"round": "two"}, tags: "v=2"}) // an overwrite
+
+	big := itest.RandBytes(14, 11<<20+17)
+	up := manager.NewUploader(sc, func(u *manager.Uploader) { u.PartSize = 5 << 20 })
+	if _, err := up.Upload(ctx, &s3.PutObjectInput{Bucket: aws.String("orig"), Key: aws.String("c/multi"), Body: bytes.NewReader(big),
+		ContentType: aws.String("video/mp4"), Metadata: map[string]string{"parts": "3"}, Tagging: aws.String("kind=multipart")}); err != nil {
+		t.Fatal(err)
+	}
+	want["c/multi"] = peerObject{body: big, ctype: "video/mp4", meta: map[string]string{"parts": "3"}, tags: "kind=multipart"}
+
+	put("d/gone", peerObject{body: small})
+	if _, err := sc.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("orig"), Key: aws.String("d/gone")}); err != nil {
+		t.Fatal(err) // a delete marker: the key leaves the destination
+	}
+	delete(want, "d/gone")
+
+	// A version delete: the destination's IDs are its own, so it is
+	// skipped; the write after it on the same key (the same lane) must
+	// still arrive.
+	v1 := put("e/version", peerObject{body: mib})
+	put("e/version", peerObject{body: small, ctype: "text/csv"})
+	if _, err := sc.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("orig"), Key: aws.String("e/version"), VersionId: v1.VersionId}); err != nil {
+		t.Fatal(err)
+	}
+	put("e/version", peerObject{body: itest.RandBytes(15, 333), ctype: "text/markdown", meta: map[string]string{"after": "delete"}})
+
+	waitCompleted(t, sc, "orig")
+	for key, w := range want {
+		got, out := itest.Get(t, vgw.Client, "copy", key)
+		if sha256.Sum256(got) != sha256.Sum256(w.body) {
+			t.Errorf("%s on versitygw: %d bytes %s, want %d bytes %s", key, len(got), itest.Short(got), len(w.body), itest.Short(w.body))
+		}
+		if g, s := headChecksums(t, vgw.Client, "copy", key), headChecksums(t, sc, "orig", key); g != s {
+			t.Errorf("%s: ETag and checksums %s on versitygw, %s on the source", key, g, s)
+		}
+		if w.ctype != "" && aws.ToString(out.ContentType) != w.ctype {
+			t.Errorf("%s: Content-Type %q on versitygw, want %q", key, aws.ToString(out.ContentType), w.ctype)
+		}
+		if !maps.Equal(out.Metadata, w.meta) {
+			t.Errorf("%s: metadata %v on versitygw, want %v", key, out.Metadata, w.meta)
+		}
+		if got := slices.Sorted(slices.Values(objectTags(t, vgw.Client, "copy", key, ""))); strings.Join(got, "&") != w.tags {
+			t.Errorf("%s: tags %v on versitygw, want %q", key, got, w.tags)
+		}
+	}
+	itest.WantNoObject(t, vgw.Client, "copy", "d/gone")
+	keys := listKeys(t, vgw.Client, "copy")
+	if wantKeys := slices.Sorted(maps.Keys(want)); !slices.Equal(keys, wantKeys) {
+		t.Errorf("versitygw holds %v, want %v", keys, wantKeys)
+	}
+}
+
+// waitCompleted waits until every version of bucket on c (delete markers
+// aside: HEAD cannot ask them) is COMPLETED; a FAILED one fails the test
+// at once.
+func waitCompleted(t testing.TB, c *s3.Client, bucket string) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		var pending []versionRow
+		for _, r := range listVersions(t, c, bucket) {
+			if r.Marker {
+				continue
+			}
+			switch s := replicationStatus(t, c, bucket, r.Key, r.VersionID); s {
+			case "COMPLETED":
+			case "FAILED":
+				t.Fatalf("%v: replication FAILED", r)
+			default:
+				pending = append(pending, r)
+			}
+		}
+		if len(pending) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not COMPLETED after 90 s: %v", pending)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// headChecksums is HEAD's ETag and stored checksums of key.
+func headChecksums(t testing.TB, c *s3.Client, bucket, key string) string {
+	t.Helper()
+	out, err := c.HeadObject(context.Background(), &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), ChecksumMode: types.ChecksumModeEnabled})
+	if err != nil {
+		t.Fatalf("HeadObject %s/%s: %v", bucket, key, err)
+	}
+	return fmt.Sprintf("etag=%s crc32=%s crc32c=%s crc64nvme=%s sha1=%s sha256=%s type=%s", aws.ToString(out.ETag),
+		aws.ToString(out.ChecksumCRC32), aws.ToString(out.ChecksumCRC32C), aws.ToString(out.ChecksumCRC64NVME),
+		aws.ToString(out.ChecksumSHA1), aws.ToString(out.ChecksumSHA256), out.ChecksumType)
+}
+
+// listKeys lists bucket's keys (ListObjectsV2), in order.
+func listKeys(t testing.TB, c *s3.Client, bucket string) []string {
+	t.Helper()
+	var keys []string
+	p := s3.NewListObjectsV2Paginator(c, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
+	for p.HasMorePages() {
+		out, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range out.Contents {
+			keys = append(keys, aws.ToString(o.Key))
+		}
+	}
+	return keys
+}
