@@ -71,6 +71,10 @@ func TestReplicationToVersityGW(t *testing.T) {
 	}
 	want["c/multi"] = peerObject{body: big, ctype: "video/mp4", meta: map[string]string{"parts": "3"}, tags: "kind=multipart"}
 
+	full := itest.RandBytes(16, 6<<20+9)
+	putFullObject(t, sc, "orig", "c/full", full, 5<<20)
+	want["c/full"] = peerObject{body: full}
+
 	put("d/gone", peerObject{body: small})
 	if _, err := sc.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("orig"), Key: aws.String("d/gone")}); err != nil {
 		t.Fatal(err) // a delete marker: the key leaves the destination
@@ -153,6 +157,32 @@ func headChecksums(t testing.TB, c *s3.Client, bucket, key string) string {
 	return fmt.Sprintf("etag=%s crc32=%s crc32c=%s crc64nvme=%s sha1=%s sha256=%s type=%s", aws.ToString(out.ETag),
 		aws.ToString(out.ChecksumCRC32), aws.ToString(out.ChecksumCRC32C), aws.ToString(out.ChecksumCRC64NVME),
 		aws.ToString(out.ChecksumSHA1), aws.ToString(out.ChecksumSHA256), out.ChecksumType)
+}
+
+// putFullObject uploads body as key in parts of partSize with a
+// FULL_OBJECT CRC64NVME checksum (the multipart form `jog cp` uses).
+func putFullObject(t testing.TB, c *s3.Client, bucket, key string, body []byte, partSize int) {
+	t.Helper()
+	ctx := context.Background()
+	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key),
+		ChecksumAlgorithm: types.ChecksumAlgorithmCrc64nvme, ChecksumType: types.ChecksumTypeFullObject})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []types.CompletedPart
+	for n, off := int32(1), 0; off < len(body); n, off = n+1, off+partSize {
+		b := body[off:min(off+partSize, len(body))]
+		out, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(bucket), Key: aws.String(key), UploadId: up.UploadId,
+			PartNumber: aws.Int32(n), Body: bytes.NewReader(b), ChecksumAlgorithm: types.ChecksumAlgorithmCrc64nvme})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, types.CompletedPart{PartNumber: aws.Int32(n), ETag: out.ETag, ChecksumCRC64NVME: out.ChecksumCRC64NVME})
+	}
+	if _, err := c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key),
+		UploadId: up.UploadId, ChecksumType: types.ChecksumTypeFullObject, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // listKeys lists bucket's keys (ListObjectsV2), in order.
