@@ -1,8 +1,8 @@
 package integration
 
-// Bucket replication to an S3 server that is not JOG: versitygw
-// (itest.StartVersityGW), which keeps none of the source's version IDs and
-// takes no version deletes. The latest content of every key arrives
+// Bucket replication to S3 servers that are not JOG: versitygw and MinIO
+// (itest.StartVersityGW, itest.StartMinIO), which keep none of the
+// source's version IDs and take no version deletes. The latest content of every key arrives
 // byte-exact with its content type, user metadata and tags; a delete
 // marker removes the key; a version delete is skipped without holding up
 // the writes behind it; the source's versions end COMPLETED.
@@ -35,11 +35,15 @@ type peerObject struct {
 	tags  string // x-amz-tagging, keys in order
 }
 
-func TestReplicationToVersityGW(t *testing.T) {
+func TestReplicationToVersityGW(t *testing.T) { replicationToPeer(t, itest.StartVersityGW(t)) }
+func TestReplicationToMinIO(t *testing.T)     { replicationToPeer(t, itest.StartMinIO(t)) }
+
+// replicationToPeer replicates every kind of write to peer and compares
+// what arrived.
+func replicationToPeer(t *testing.T, peer *itest.Peer) {
 	ctx := context.Background()
-	vgw := itest.StartVersityGW(t)
-	itest.CreateBucket(t, vgw.Client, "copy")
-	_, sc := itest.Start(t, replicateTo(vgw.URL), testutil.WithoutFsync())
+	itest.CreateBucket(t, peer.Client, "copy")
+	_, sc := itest.Start(t, replicateTo(peer.URL), testutil.WithoutFsync())
 	versionedBucket(t, sc, "orig")
 	replicateAll(t, sc, "orig", "copy")
 
@@ -93,27 +97,27 @@ func TestReplicationToVersityGW(t *testing.T) {
 
 	waitCompleted(t, sc, "orig")
 	for key, w := range want {
-		got, out := itest.Get(t, vgw.Client, "copy", key)
+		got, out := itest.Get(t, peer.Client, "copy", key)
 		if sha256.Sum256(got) != sha256.Sum256(w.body) {
-			t.Errorf("%s on versitygw: %d bytes %s, want %d bytes %s", key, len(got), itest.Short(got), len(w.body), itest.Short(w.body))
+			t.Errorf("%s on %s: %d bytes %s, want %d bytes %s", key, peer.Name, len(got), itest.Short(got), len(w.body), itest.Short(w.body))
 		}
-		if g, s := headChecksums(t, vgw.Client, "copy", key), headChecksums(t, sc, "orig", key); g != s {
-			t.Errorf("%s: ETag and checksums %s on versitygw, %s on the source", key, g, s)
+		if g, s := headChecksums(t, peer.Client, "copy", key), headChecksums(t, sc, "orig", key); g != s {
+			t.Errorf("%s: ETag and checksums %s on %s, %s on the source", key, g, peer.Name, s)
 		}
 		if w.ctype != "" && aws.ToString(out.ContentType) != w.ctype {
-			t.Errorf("%s: Content-Type %q on versitygw, want %q", key, aws.ToString(out.ContentType), w.ctype)
+			t.Errorf("%s: Content-Type %q on %s, want %q", key, aws.ToString(out.ContentType), peer.Name, w.ctype)
 		}
 		if !maps.Equal(out.Metadata, w.meta) {
-			t.Errorf("%s: metadata %v on versitygw, want %v", key, out.Metadata, w.meta)
+			t.Errorf("%s: metadata %v on %s, want %v", key, out.Metadata, peer.Name, w.meta)
 		}
-		if got := slices.Sorted(slices.Values(objectTags(t, vgw.Client, "copy", key, ""))); strings.Join(got, "&") != w.tags {
-			t.Errorf("%s: tags %v on versitygw, want %q", key, got, w.tags)
+		if got := slices.Sorted(slices.Values(objectTags(t, peer.Client, "copy", key, ""))); strings.Join(got, "&") != w.tags {
+			t.Errorf("%s: tags %v on %s, want %q", key, got, peer.Name, w.tags)
 		}
 	}
-	itest.WantNoObject(t, vgw.Client, "copy", "d/gone")
-	keys := listKeys(t, vgw.Client, "copy")
+	itest.WantNoObject(t, peer.Client, "copy", "d/gone")
+	keys := listKeys(t, peer.Client, "copy")
 	if wantKeys := slices.Sorted(maps.Keys(want)); !slices.Equal(keys, wantKeys) {
-		t.Errorf("versitygw holds %v, want %v", keys, wantKeys)
+		t.Errorf("%s holds %v, want %v", peer.Name, keys, wantKeys)
 	}
 }
 
@@ -206,11 +210,13 @@ func listKeys(t testing.TB, c *s3.Client, bucket string) []string {
 // (object lock headers on a bucket without object lock: 400) and one JOG
 // cannot send (SSE-C: the server keeps no key) end FAILED after their
 // attempts, and the writes behind them still arrive.
-func TestReplicationToVersityGWRefused(t *testing.T) {
+func TestReplicationToVersityGWRefused(t *testing.T) { refusedByPeer(t, itest.StartVersityGW(t)) }
+func TestReplicationToMinIORefused(t *testing.T)     { refusedByPeer(t, itest.StartMinIO(t)) }
+
+func refusedByPeer(t *testing.T, peer *itest.Peer) {
 	ctx := context.Background()
-	vgw := itest.StartVersityGW(t)
-	itest.CreateBucket(t, vgw.Client, "copy")
-	_, sc := itest.Start(t, replicateTo(vgw.URL), testutil.WithoutFsync(), testutil.WithInsecureSSEC())
+	itest.CreateBucket(t, peer.Client, "copy")
+	_, sc := itest.Start(t, replicateTo(peer.URL), testutil.WithoutFsync(), testutil.WithInsecureSSEC())
 	if _, err := sc.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("orig"), ObjectLockEnabledForBucket: aws.Bool(true)}); err != nil {
 		t.Fatal(err) // versioning Enabled with it
 	}
@@ -231,11 +237,11 @@ func TestReplicationToVersityGWRefused(t *testing.T) {
 	waitStatus(t, sc, "orig", "plain", "COMPLETED")
 	waitStatus(t, sc, "orig", "locked", "FAILED")
 	waitStatus(t, sc, "orig", "secret", "FAILED", key.head)
-	itest.WantObject(t, vgw.Client, "copy", "plain", body)
+	itest.WantObject(t, peer.Client, "copy", "plain", body)
 	// versitygw v1.8.0 stores a PUT's bytes before it refuses the lock
 	// (backend/posix PutObject), so "locked" may be there, unlocked: the
 	// caveat docs/COMPATIBILITY.md gives. "secret" was never sent.
-	itest.WantNoObject(t, vgw.Client, "copy", "secret")
+	itest.WantNoObject(t, peer.Client, "copy", "secret")
 }
 
 // waitStatus waits until HEAD of key's latest version says status.
