@@ -48,7 +48,7 @@ type Task struct {
 // time, in order; different keys proceed in parallel. It is a constant: a
 // queue written with another number of lanes would leave tasks in lanes
 // nobody reads.
-const Lanes = 4
+const Lanes = 16
 
 // LaneOf is the lane of the tasks of key in bucket.
 func LaneOf(bucket, key string) int {

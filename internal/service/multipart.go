@@ -307,6 +307,9 @@ func (s *Service) CompleteUpload(ctx context.Context, in CompleteInput) (meta.Ob
 	if len(in.Parts) == 0 {
 		return meta.Object{}, ErrNoParts
 	}
+	if o, _, held := s.replicaHeld(ctx, in.Bucket, in.Key); held { // sent again: the upload is not needed
+		return o, s.AbortUpload(ctx, in.Bucket, in.Key, in.UploadID, time.Time{})
+	}
 	u, err := s.meta.GetUpload(ctx, in.Bucket, in.Key, in.UploadID)
 	if errors.Is(err, meta.ErrUploadNotFound) {
 		return s.completedBefore(ctx, in, err)

@@ -96,6 +96,9 @@ func (s *Service) putObject(ctx context.Context, in PutInput) (meta.Object, erro
 	if in.Size > MaxObjectSize {
 		return meta.Object{}, ErrEntityTooLarge
 	}
+	if o, _, held := s.replicaHeld(ctx, in.Bucket, in.Key); held {
+		return o, nil // sent again: the version is here as it was
+	}
 	b, hinted, err := s.bucketForWrite(ctx, in.Bucket)
 	if err != nil {
 		return meta.Object{}, err

@@ -253,3 +253,24 @@ func (s *Service) ResyncProgress(ctx context.Context, bucket string) (bucketrepl
 func (s *Service) PutResyncProgress(ctx context.Context, bucket string, p bucketrepl.Resync) error {
 	return s.putConfigDoc(ctx, bucket, resyncDoc, p, func(string) {})
 }
+
+// replicaHeld returns the version a replicated write or delete (ctx:
+// WithReplica) would create when this server holds it already: a source
+// sends a version again after a crash between its send and its record of
+// it, and the repeat must change nothing — neither the bytes nor which
+// version is the latest. held is false for any other request.
+func (s *Service) replicaHeld(ctx context.Context, bucket, key string) (o meta.Object, marker, held bool) {
+	v := replicaOf(ctx)
+	if v == "" {
+		return meta.Object{}, false, false
+	}
+	o, err := s.meta.GetObject(ctx, bucket, key, v)
+	var dm *meta.DeleteMarkerError
+	switch {
+	case errors.As(err, &dm):
+		return meta.Object{Bucket: bucket, Key: key, VersionID: v, DeleteMarker: true}, true, true
+	case err != nil:
+		return meta.Object{}, false, false
+	}
+	return o, false, true
+}

@@ -276,6 +276,9 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owne
 		res = DeleteResult{VersionID: versionID, DeleteMarker: errors.As(gerr, &dm)}
 		freed, err = s.meta.DeleteObject(ctx, bucket, key, versionID, cond)
 	} else {
+		if _, marker, held := s.replicaHeld(ctx, bucket, key); held {
+			return DeleteResult{VersionID: replicaOf(ctx), DeleteMarker: marker}, nil // sent again
+		}
 		b, berr := s.meta.GetBucket(ctx, bucket)
 		if berr != nil {
 			return DeleteResult{}, berr

@@ -46,9 +46,9 @@ func resyncCall(t *testing.T, srv *testutil.Server, method, bucket string) (int,
 func TestReplicationResync(t *testing.T) {
 	ctx := context.Background()
 	dst, dc := itest.Start(t, testutil.WithoutFsync())
-	versionedBucket(t, dc, "copy")
+	itest.VersionedBucket(t, dc, "copy")
 	src, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync())
-	versionedBucket(t, sc, "orig")
+	itest.VersionedBucket(t, sc, "orig")
 
 	// Never resynced; no configuration yet.
 	if code, _, body := resyncCall(t, src, http.MethodGet, "orig"); code != http.StatusNotFound || !strings.Contains(body, "NoSuchResync") {
@@ -66,7 +66,7 @@ func TestReplicationResync(t *testing.T) {
 	if _, err := sc.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("orig"), Key: aws.String("old/2")}); err != nil {
 		t.Fatal(err)
 	}
-	replicateAll(t, sc, "orig", "copy")
+	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
 	itest.Put(t, sc, "orig", "new", itest.RandBytes(9, 10)) // replicated at once
 	if rows := listVersions(t, dc, "copy"); len(rows) != 0 {
 		// "new" may have arrived; nothing older may have.
@@ -124,7 +124,7 @@ func TestReplicationResync(t *testing.T) {
 func TestReplicaNeedsPermission(t *testing.T) {
 	ctx := context.Background()
 	srv, root := itest.Start(t, testutil.WithoutFsync())
-	versionedBucket(t, root, "dst")
+	itest.VersionedBucket(t, root, "dst")
 	ic := iamClient(t, srv, testutil.AccessKey, testutil.SecretKey)
 	writer := s3UserClient(t, srv, ic, "writer", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:PutObject","s3:DeleteObject","s3:DeleteObjectVersion"],"Resource":"arn:aws:s3:::dst/*"}]}`)
 	replicator := s3UserClient(t, srv, ic, "replicator", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:PutObject","s3:ReplicateObject","s3:DeleteObject","s3:ReplicateDelete"],"Resource":"arn:aws:s3:::dst/*"}]}`)
@@ -160,11 +160,29 @@ func TestReplicaNeedsPermission(t *testing.T) {
 	if err != nil || aws.ToString(plain.VersionId) == id {
 		t.Fatalf("plain PUT: %v %q", err, aws.ToString(plain.VersionId))
 	}
+	// Sent again (a source that crashed between its send and its record
+	// of it): nothing changes, neither the bytes nor the latest version.
+	again, err := replicator.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("dst"), Key: aws.String("k"), Body: strings.NewReader("z")}, replica(id))
+	if err != nil || aws.ToString(again.VersionId) != id {
+		t.Fatalf("replica PUT again: %v %q", err, aws.ToString(again.VersionId))
+	}
+	itest.WantObject(t, root, "dst", "k", []byte("y"))
+	if got, _ := itest.Get(t, root, "dst", "k", func(in *s3.GetObjectInput) { in.VersionId = aws.String(id) }); string(got) != "x" {
+		t.Errorf("the replica's bytes after a repeat: %q, want x", got)
+	}
 	const marker = "0000000000000002bbbbbbbbbbbbbbbb"
 	del, err := replicator.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("dst"), Key: aws.String("k")}, replica(marker))
 	if err != nil || aws.ToString(del.VersionId) != marker || !aws.ToBool(del.DeleteMarker) {
 		t.Fatalf("replica delete marker: %v %+v", err, del)
 	}
+	if _, err := replicator.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("dst"), Key: aws.String("k"), Body: strings.NewReader("w")}); err != nil {
+		t.Fatal(err)
+	}
+	del, err = replicator.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("dst"), Key: aws.String("k")}, replica(marker))
+	if err != nil || aws.ToString(del.VersionId) != marker {
+		t.Fatalf("replica delete marker again: %v %+v", err, del)
+	}
+	itest.WantObject(t, root, "dst", "k", []byte("w")) // the marker sent again did not become the latest
 
 	// An unversioned bucket cannot keep a version ID.
 	itest.CreateBucket(t, root, "flat")

@@ -20,7 +20,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/testutil"
@@ -33,31 +32,6 @@ func replicateTo(url string) testutil.Option {
 	return func(c *config.Config) {
 		c.Replication.Targets.Items = []string{"dr=" + url}
 		c.Replication.Credentials.Items = []string{"dr=" + testutil.AccessKey + ":" + testutil.SecretKey}
-	}
-}
-
-// versionedBucket creates bucket with versioning Enabled.
-func versionedBucket(t testing.TB, c *s3.Client, bucket string) {
-	t.Helper()
-	itest.CreateBucket(t, c, bucket)
-	if _, err := c.PutBucketVersioning(context.Background(), &s3.PutBucketVersioningInput{Bucket: aws.String(bucket),
-		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// replicateAll puts a rule replicating every object of bucket, delete
-// markers included, to bucket dest of target "dr".
-func replicateAll(t testing.TB, c *s3.Client, bucket, dest string) {
-	t.Helper()
-	if _, err := c.PutBucketReplication(context.Background(), &s3.PutBucketReplicationInput{Bucket: aws.String(bucket),
-		ReplicationConfiguration: &types.ReplicationConfiguration{Role: aws.String("arn:aws:iam::1:role/r"), Rules: []types.ReplicationRule{{
-			ID: aws.String("all"), Priority: aws.Int32(1), Status: types.ReplicationRuleStatusEnabled,
-			Filter:                  &types.ReplicationRuleFilter{Prefix: aws.String("")},
-			DeleteMarkerReplication: &types.DeleteMarkerReplication{Status: types.DeleteMarkerReplicationStatusEnabled},
-			Destination:             &types.Destination{Bucket: aws.String("arn:jog:replication::dr:" + dest)},
-		}}}}); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -135,10 +109,10 @@ func replicationStatus(t testing.TB, c *s3.Client, bucket, key, version string) 
 func TestReplicationDelivers(t *testing.T) {
 	ctx := context.Background()
 	dst, dc := itest.Start(t, testutil.WithoutFsync())
-	versionedBucket(t, dc, "copy")
+	itest.VersionedBucket(t, dc, "copy")
 	_, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync())
-	versionedBucket(t, sc, "orig")
-	replicateAll(t, sc, "orig", "copy")
+	itest.VersionedBucket(t, sc, "orig")
+	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
 
 	small := itest.RandBytes(1, 700)
 	blob := itest.RandBytes(2, 1<<20+3)
@@ -195,11 +169,11 @@ func TestReplicationDelivers(t *testing.T) {
 func TestReplicationTargetDown(t *testing.T) {
 	dst := testutil.StartServer(t, testutil.WithoutFsync())
 	dc := itest.AWSClient(t, dst)
-	versionedBucket(t, dc, "copy")
+	itest.VersionedBucket(t, dc, "copy")
 	addr, dir := dst.Addr, dst.DataDir
 	_, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync())
-	versionedBucket(t, sc, "orig")
-	replicateAll(t, sc, "orig", "copy")
+	itest.VersionedBucket(t, sc, "orig")
+	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
 	dst.Stop()
 
 	var last *s3.PutObjectOutput

@@ -84,17 +84,24 @@ func (l *laneSender) deliver(ctx context.Context, task bucketrepl.Task) (string,
 		}
 		return outcomeDeleted, err
 	}
-	// Still owed? (A version sent before a crash, or queued twice by the
-	// sweep and an adopted queue, is COMPLETED; a version removed is gone.)
-	owed, err := src.SetReplication(ctx, task.Bucket, task.Key, task.VersionID, meta.ReplicationPending, meta.ReplicationPending)
-	if err != nil || !owed {
-		return outcomeSkipped, ignoreGone(err)
-	}
+	// Still owed? A version sent before a crash, or queued twice (by the
+	// sweep and an adopted queue, by two resyncs), is COMPLETED; a version
+	// removed is gone. The row read to open the version says (a delete
+	// marker's, which opens as an error, is read by a compare-and-set that
+	// changes nothing).
 	o, r, err := src.OpenObject(ctx, task.Bucket, task.Key, task.VersionID, nil)
+	if err == nil && o.Replication != meta.ReplicationPending {
+		r.Close()
+		return outcomeSkipped, nil
+	}
 	var dm *meta.DeleteMarkerError
 	outcome := outcomeSent
 	switch {
 	case errors.As(err, &dm):
+		owed, serr := src.SetReplication(ctx, task.Bucket, task.Key, task.VersionID, meta.ReplicationPending, meta.ReplicationPending)
+		if serr != nil || !owed {
+			return outcomeSkipped, ignoreGone(serr)
+		}
 		outcome, err = outcomeDeleted, l.remove(ctx, task.Dest, task.Key, "", task.VersionID)
 	case errors.Is(err, meta.ErrObjectNotFound), errors.Is(err, meta.ErrBucketNotFound):
 		return outcomeSkipped, nil

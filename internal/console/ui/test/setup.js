@@ -1,6 +1,6 @@
 // The unit tests' DOM: @xmldom/xmldom's DOMParser stands in for the
 // browser's (the code under test uses only DOM Level 2 Core calls).
-import { DOMParser } from '@xmldom/xmldom';
+import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +20,7 @@ class BrowserLikeDOMParser {
   }
 }
 globalThis.DOMParser = BrowserLikeDOMParser;
+globalThis.XMLSerializer = XMLSerializer;
 
 /** golden reads one of JOG's own golden XML answers (the Go tests' vectors). */
 export function golden(dir, name) {

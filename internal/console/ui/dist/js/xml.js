@@ -367,3 +367,74 @@ export function completeMultipartXML(parts) {
     .join('');
   return `<CompleteMultipartUpload xmlns="${NS}">${p}</CompleteMultipartUpload>`;
 }
+
+/**
+ * parseReplication reads a ReplicationConfiguration: its rules as [{id, priority (null in a V1 rule), status, v2,
+ * filter (what the rule selects, as text), prefix, destination, deleteMarkers ('Enabled', 'Disabled'; V1: 'Always')}].
+ */
+export function parseReplication(textBody) {
+  return kids(parseXML(textBody).documentElement, 'Rule').map((r) => {
+    const f = kid(r, 'Filter');
+    const and = kid(f, 'And');
+    const tags = (el) => kids(el, 'Tag').map((t) => `${text(t, 'Key')}=${text(t, 'Value')}`);
+    const prefix = f ? text(and || f, 'Prefix') : text(r, 'Prefix');
+    const parts = [prefix && `prefix ${prefix}`, ...tags(and || f).map((t) => `tag ${t}`)].filter(Boolean);
+    return {
+      id: text(r, 'ID'),
+      priority: kid(r, 'Priority') ? num(r, 'Priority') : null,
+      status: text(r, 'Status'),
+      v2: !!f,
+      filter: parts.join(' and ') || 'every object',
+      prefix,
+      destination: text(kid(r, 'Destination'), 'Bucket'),
+      deleteMarkers: f ? text(kid(r, 'DeleteMarkerReplication'), 'Status', 'Disabled') : 'Always',
+    };
+  });
+}
+
+/**
+ * replicationEdited returns the configuration xml ('' for none) with edit applied to its rules: edit(rules, doc)
+ * changes, removes or appends <Rule> elements of doc, so that whatever the console does not show (tags, Role,
+ * ExistingObjectReplication …) is sent back as it was.
+ */
+export function replicationEdited(xml, edit) {
+  const doc = parseXML(xml || `<ReplicationConfiguration xmlns="${NS}"></ReplicationConfiguration>`);
+  edit(kids(doc.documentElement, 'Rule'), doc);
+  return new globalThis.XMLSerializer().serializeToString(doc);
+}
+
+/** replicationStatusSet sets the Status of rule id in xml to status. */
+export function replicationStatusSet(xml, id, status) {
+  return replicationEdited(xml, (rules) => {
+    for (const r of rules) if (text(r, 'ID') === id) kid(r, 'Status').textContent = status;
+  });
+}
+
+/** replicationRuleRemoved removes rule id from xml. */
+export function replicationRuleRemoved(xml, id) {
+  return replicationEdited(xml, (rules) => {
+    for (const r of rules) if (text(r, 'ID') === id) r.parentNode.removeChild(r);
+  });
+}
+
+/**
+ * replicationRuleAdded appends a rule {id, prefix, destination, deleteMarkers (bool), priority} to xml in the
+ * schema its rules take: V1 (a rule Prefix; no priority, delete markers always) when they do, else V2.
+ */
+export function replicationRuleAdded(xml, rule) {
+  const v1 = xml ? parseReplication(xml).some((r) => !r.v2) : false;
+  const dest = `<Destination><Bucket>${esc(rule.destination)}</Bucket></Destination>`;
+  const body = v1
+    ? `<ID>${esc(rule.id)}</ID><Prefix>${esc(rule.prefix)}</Prefix><Status>Enabled</Status>${dest}`
+    : `<ID>${esc(rule.id)}</ID><Priority>${Number(rule.priority)}</Priority><Filter><Prefix>${esc(rule.prefix)}</Prefix></Filter>` +
+      `<Status>Enabled</Status>${dest}<DeleteMarkerReplication><Status>${rule.deleteMarkers ? 'Enabled' : 'Disabled'}</Status></DeleteMarkerReplication>`;
+  return replicationEdited(xml, (rules, doc) => {
+    // parsed in the document's namespace, so that the rule is declared in none of its own
+    const ns = doc.documentElement.namespaceURI || '';
+    const el = kid(
+      parseXML(`<ReplicationConfiguration xmlns="${ns}"><Rule>${body}</Rule></ReplicationConfiguration>`).documentElement,
+      'Rule',
+    );
+    doc.documentElement.appendChild(doc.importNode(el, true));
+  });
+}

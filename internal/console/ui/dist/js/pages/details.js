@@ -99,6 +99,8 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
     const enc = objectEncryption(hd);
     rows.push(['Encryption', enc.mode, 'detail-encryption']);
     if (enc.keyId) rows.push(['KMS key ID', enc.keyId, 'detail-kms-key']);
+    const replication = hd.get('x-amz-replication-status'); // PENDING, COMPLETED, FAILED or REPLICA
+    if (replication) rows.push(['Replication', replication, 'detail-replication']);
     for (const [name, v] of [
       ['Cache-Control', hd.get('Cache-Control')],
       ['Content-Encoding', hd.get('Content-Encoding')],

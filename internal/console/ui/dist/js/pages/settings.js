@@ -1,7 +1,7 @@
 // A bucket's settings, each an S3 subresource read and written through the
 // proxy: versioning, default encryption, object lock default retention, lifecycle rules, tags,
-// the bucket policy (JSON checked before saving), quota, reservations and
-// event notifications (notify.js).
+// the bucket policy (JSON checked before saving), quota, reservations,
+// event notifications (notify.js) and replication rules (replication.js).
 
 import * as api from '../api.js';
 import { h, fill, errText, button, submit, form, saver, toolbar, table } from '../dom.js';
@@ -25,6 +25,7 @@ import { link, bucketHref } from '../nav.js';
 import { MiB } from '../multipart.js';
 import { tagsForm } from '../tags.js';
 import { notifyLoad } from './notify.js';
+import { replicationLoad } from './replication.js';
 
 /** section draws a titled block whose body load(box, reload, say) fills; its errors show inside it. */
 function section(title, test, load) {
@@ -334,6 +335,7 @@ export function settingsPage(app, main, bucket) {
       );
     }),
     section('Event notifications', 'settings-notify', notifyLoad(bucket)),
+    section('Replication', 'settings-replication', replicationLoad(app, bucket)),
   );
   return () => {};
 }
