@@ -44,8 +44,8 @@ func replicationToPeer(t *testing.T, peer *itest.Peer) {
 	ctx := context.Background()
 	itest.CreateBucket(t, peer.Client, "copy")
 	_, sc := itest.Start(t, replicateTo(peer.URL), testutil.WithoutFsync())
-	versionedBucket(t, sc, "orig")
-	replicateAll(t, sc, "orig", "copy")
+	itest.VersionedBucket(t, sc, "orig")
+	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
 
 	want := map[string]peerObject{}
 	put := func(key string, o peerObject) *s3.PutObjectOutput {
@@ -220,7 +220,7 @@ func refusedByPeer(t *testing.T, peer *itest.Peer) {
 	if _, err := sc.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("orig"), ObjectLockEnabledForBucket: aws.Bool(true)}); err != nil {
 		t.Fatal(err) // versioning Enabled with it
 	}
-	replicateAll(t, sc, "orig", "copy")
+	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
 
 	body := itest.RandBytes(21, 900)
 	itest.Put(t, sc, "orig", "locked", body, func(in *s3.PutObjectInput) {
