@@ -1,11 +1,15 @@
 package bucketrepl
 
 import (
+	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/minio/minio-go/v7/pkg/replication"
 
 	"github.com/jogstore/jog/internal/tagging"
 )
@@ -160,5 +164,48 @@ func TestParseXMLGivesIDs(t *testing.T) {
 	}
 	if a, b := c.Rules[0].ID, c.Rules[1].ID; a == "" || b == "" || a == b {
 		t.Errorf("IDs %q %q", a, b)
+	}
+}
+
+// TestParseXMLMinioGo: the documents minio-go's replication.Config
+// marshals (mc replicate import, minio-go's SetBucketReplication), with
+// their empty Prefix, And, Tag and Status elements, parse as the rules
+// they mean.
+func TestParseXMLMinioGo(t *testing.T) {
+	rule := func(f replication.Filter, dm, existing string) replication.Rule {
+		return replication.Rule{ID: "r", Status: "Enabled", Priority: 3, Filter: f,
+			DeleteMarkerReplication:   replication.DeleteMarkerReplication{Status: replication.Status(dm)},
+			ExistingObjectReplication: replication.ExistingObjectReplication{Status: replication.Status(existing)},
+			Destination:               replication.Destination{Bucket: "arn:aws:s3:::dst"}}
+	}
+	tag := replication.Tag{Key: "dr", Value: "yes"}
+	for name, tc := range map[string]struct {
+		rule   replication.Rule
+		filter string // the Filter parsed, as JSON
+	}{
+		"every object": {rule(replication.Filter{}, "Enabled", ""), `{"prefix":""}`},
+		"prefix":       {rule(replication.Filter{Prefix: "logs/"}, "Disabled", "Enabled"), `{"prefix":"logs/"}`},
+		"tag":          {rule(replication.Filter{Tag: tag}, "Disabled", ""), `{"tag":{"k":"dr","v":"yes"}}`},
+		"and":          {rule(replication.Filter{And: replication.And{Prefix: "img/", Tags: []replication.Tag{tag}}}, "Disabled", ""), `{"and":{"prefix":"img/","tags":[{"k":"dr","v":"yes"}]}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			body, err := xml.Marshal(replication.Config{Role: "arn:aws:iam::1:role/r", Rules: []replication.Rule{tc.rule}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := ParseXML(body)
+			if err != nil {
+				t.Fatalf("%s: %v", body, err)
+			}
+			r := c.Rules[0]
+			f, _ := json.Marshal(r.Filter)
+			if string(f) != tc.filter || r.ID != "r" || *r.Priority != 3 || r.Status != Enabled || r.Destination.Bucket != "arn:aws:s3:::dst" {
+				t.Errorf("%s:\nparsed %+v filter %s, want filter %s", body, r, f, tc.filter)
+			}
+			if r.DeleteMarkerReplication.Status != string(tc.rule.DeleteMarkerReplication.Status) || r.SourceSelectionCriteria != nil ||
+				r.ExistingObjectReplication.On() != (tc.rule.ExistingObjectReplication.Status == "Enabled") {
+				t.Errorf("%s:\nparsed %+v", body, r)
+			}
+		})
 	}
 }

@@ -55,6 +55,7 @@ func (w wireRule) rule() (Rule, error) {
 		ExistingObjectReplication: s3doc.Ptr(w.Existing),
 		DeleteMarkerReplication:   s3doc.Ptr(w.DeleteMarker),
 	}
+	r.dropMinioBlanks()
 	if len(w.Priorities) == 1 {
 		p, err := strconv.Atoi(strings.TrimSpace(w.Priorities[0]))
 		if err != nil {
@@ -86,4 +87,40 @@ func (w wireDestination) destination() (Destination, error) {
 		d.StorageClass = strings.TrimSpace(w.StorageClasses[0])
 	}
 	return d, nil
+}
+
+// dropMinioBlanks reads as absent the empty elements minio-go's
+// replication.Config marshals into every rule (`mc replicate import`,
+// minio-go's SetBucketReplication): beside the Filter's one real
+// predicate, an empty Prefix, an And without content and a Tag without
+// Key; and a Status-less ExistingObjectReplication,
+// DeleteMarkerReplication or SourceSelectionCriteria part. A Filter whose
+// only predicate is an empty And is still refused, as S3 refuses it.
+// (MinIO's own DeleteReplication element is not S3's and is ignored.)
+func (r *Rule) dropMinioBlanks() {
+	if f := r.Filter; f != nil {
+		if f.And != nil && f.And.Prefix == nil && len(f.And.Tags) == 0 && (f.Prefix != nil || f.Tag != nil) {
+			f.And = nil
+		}
+		if f.Tag != nil && *f.Tag == (Tag{}) && (f.Prefix != nil || f.And != nil) {
+			f.Tag = nil
+		}
+		if f.Prefix != nil && *f.Prefix == "" && (f.And != nil || f.Tag != nil) {
+			f.Prefix = nil
+		}
+	}
+	blank := func(s *Switch) *Switch {
+		if s != nil && strings.TrimSpace(s.Status) == "" {
+			return nil
+		}
+		return s
+	}
+	r.ExistingObjectReplication = blank(r.ExistingObjectReplication)
+	r.DeleteMarkerReplication = blank(r.DeleteMarkerReplication)
+	if c := r.SourceSelectionCriteria; c != nil {
+		c.SseKmsEncryptedObjects, c.ReplicaModifications = blank(c.SseKmsEncryptedObjects), blank(c.ReplicaModifications)
+		if c.SseKmsEncryptedObjects == nil && c.ReplicaModifications == nil {
+			r.SourceSelectionCriteria = nil
+		}
+	}
 }

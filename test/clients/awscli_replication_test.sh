@@ -5,7 +5,8 @@
 # (an unversioned bucket, a destination no target serves, a storage class
 # JOG does not have), versioning that cannot be suspended under a
 # configuration, and the target's secret key in no line of the server's
-# output. Nothing is delivered yet: the target need not answer.
+# output. The target (port 9) never answers: delivery is checked by
+# boto3_replication_test.sh and mc_replication_test.sh.
 #
 # Needs: go, aws, python3, curl, cmp. The user's AWS configuration is never
 # read or written. Prints "N passed, M failed" and exits non-zero when any

@@ -7,12 +7,17 @@
 #       sets jog_endpoint (http[s]://127.0.0.1:port), jog_port and jog_pid;
 #       --tls serves HTTPS with a fresh self-signed certificate
 #       ($tmp/tls/cert.pem); flags after -- go to `jog server` as they are.
+#   start_replicated_pair
+#       starts two servers, dst and then src, src with one bucket
+#       replication target "dr" serving any bucket of dst (its keys, the
+#       servers' own, given in JOG_REPLICATION_DR_*), and sets
+#       dst_endpoint and src_endpoint.
 #   kms_create NAME ID...
 #       creates keys of the built-in KMS in server NAME's data dir, as an
 #       operator does (`jog admin kms create`), beside the running server.
 #   the check bookkeeping used by test/cli/aws_cli_test.sh: ok, bad, check,
-#   check_fails, expect_grep, expect_no_grep, expect_lines, expect_empty,
-#   skip, and finish (prints "N passed, M failed" and returns non-zero on
+#   check_fails, eventually, expect_grep, expect_no_grep, expect_lines,
+#   expect_empty, skip, and finish (prints "N passed, M failed" and returns non-zero on
 #   failure); expect DESC PYTHON-EXPR (the last check's JSON stdout as d).
 #   aws_cli_env
 #       an isolated AWS CLI configuration under $tmp (the user's ~/.aws is
@@ -122,6 +127,14 @@ start_jog() {
 	done
 }
 
+start_replicated_pair() {
+	start_jog dst
+	dst_endpoint=$jog_endpoint
+	JOG_REPLICATION_DR_ACCESS_KEY=$access_key JOG_REPLICATION_DR_SECRET_KEY=$secret_key \
+		start_jog src -- --replication-target "dr=$dst_endpoint"
+	src_endpoint=$jog_endpoint
+}
+
 kms_create() {
 	local dir=$tmp/$1.data id
 	shift
@@ -167,6 +180,22 @@ check_fails() {
 	else
 		bad "$desc (failed without $pattern in its output)"
 	fi
+}
+# eventually DESC SECONDS CMD...: like check, but CMD is run again every
+# 0.2 s until it succeeds or SECONDS have passed.
+eventually() {
+	local desc=$1 limit=$2 deadline=$((SECONDS + $2))
+	shift 2
+	until "$@" >"$out" 2>"$err"; do
+		if ((SECONDS >= deadline)); then
+			last_ok=0
+			bad "$desc (still failing after $limit s)"
+			return 0
+		fi
+		sleep 0.2
+	done
+	last_ok=1
+	ok "$desc"
 }
 # expect_grep DESC GREP-ARGS...: the last check's stdout matches.
 expect_grep() {

@@ -75,6 +75,31 @@ func TestClientAWSCLIReplication(t *testing.T) {
 	runClientScript(t, "awscli_replication_test.sh", 5*time.Minute)
 }
 
+// TestClientBoto3Replication runs test/clients/boto3_replication_test.sh:
+// boto3's put-, get- and delete_bucket_replication on a server replicating
+// to a second JOG, read back with the AWS CLI, and an object put with
+// boto3 arriving on the destination.
+func TestClientBoto3Replication(t *testing.T) {
+	needTools(t, "bash", "go", "python3", "curl", "cmp", "aws")
+	if err := exec.Command("python3", "-c", "import boto3").Run(); err != nil {
+		t.Skip("python3 cannot import boto3 (CI installs it with `pip install boto3`); skipping the boto3 replication script")
+	}
+	runClientScript(t, "boto3_replication_test.sh", 5*time.Minute)
+}
+
+// TestClientMcReplication runs test/clients/mc_replication_test.sh: what
+// MinIO's mc can do with bucket replication on a server that is not MinIO
+// (export and import over the S3 API; add, ls and rm need MinIO's admin
+// API or its answers, docs/COMPATIBILITY.md), and an object copied with mc
+// arriving on a second JOG.
+func TestClientMcReplication(t *testing.T) {
+	needTools(t, "bash", "go", "python3", "curl", "cmp", "aws")
+	if out, err := exec.Command("mc", "--version").Output(); err != nil || !bytes.HasPrefix(out, []byte("mc version")) {
+		t.Skip("MinIO's mc not on PATH (.ci/run installs it with `go install`); skipping the mc replication script")
+	}
+	runClientScript(t, "mc_replication_test.sh", 5*time.Minute)
+}
+
 // TestClientRclone runs test/clients/rclone_test.sh: Debian's rclone copies
 // a tree of 1,000 files (some multipart) up and down, checks, syncs and
 // purges it.
