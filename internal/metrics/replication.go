@@ -48,7 +48,7 @@ func newReplicationCollector(stats func() []delivery.TargetStats, unqueued func(
 		up: newDesc("jog_replication_target_up",
 			"1 while the target answers, 0 while it fails (since the first failure, until an attempt succeeds).", "target"),
 		lag: newDesc("jog_replication_lag_seconds",
-			"Time from queueing to the target's answer of the last versions sent (up to 4096), by quantile.", "target", "quantile"),
+			"Time from a version's queueing to the target's answer (versions and delete markers sent).", "target"),
 		notQueued: newDesc("jog_replication_unqueued_total",
 			"Replicated changes whose task could not be queued (queue full, disk error): their versions stay PENDING until the next sweep."),
 	}
@@ -78,11 +78,11 @@ func (c *replicationCollector) Collect(ch chan<- prometheus.Metric) {
 			up = 0
 		}
 		gauge(c.up, up, t.Name)
-		if t.LagSamples > 0 {
-			gauge(c.lag, t.LagP50.Seconds(), t.Name, "0.5")
-			gauge(c.lag, t.LagP99.Seconds(), t.Name, "0.99")
-			gauge(c.lag, t.LagMax.Seconds(), t.Name, "1")
+		buckets := make(map[float64]uint64, len(delivery.LagBuckets))
+		for i, le := range delivery.LagBuckets {
+			buckets[le] = t.Lag[i]
 		}
+		ch <- prometheus.MustNewConstHistogram(c.lag, t.Lag[len(t.Lag)-1], t.LagSum, buckets, t.Name)
 	}
 	ch <- counter(c.notQueued, c.unqueued())
 }

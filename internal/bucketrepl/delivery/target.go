@@ -30,11 +30,26 @@ type target struct {
 	heads                 [bucketrepl.Lanes]int64 // Queued of each lane's task in hand, 0 when idle
 	failing               [bucketrepl.Lanes]bool
 	down                  time.Time // since when the target fails; zero when it answers
-	lags                  []time.Duration
+	lag                   lagHistogram
 }
 
-// lagWindow bounds the lags kept for Stats' percentiles.
-const lagWindow = 4096
+// LagBuckets are the upper bounds, in seconds, of the lag histogram's
+// buckets (TargetStats.Lag).
+var LagBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600}
+
+// lagHistogram counts lags by LagBuckets (not cumulative; one more for
+// the lags past the last bound).
+type lagHistogram struct {
+	counts [20]uint64
+	sum    float64
+}
+
+func (h *lagHistogram) observe(d time.Duration) {
+	s := d.Seconds()
+	i, _ := slices.BinarySearch(LagBuckets, s)
+	h.counts[i]++
+	h.sum += s
+}
 
 func (t *target) queued(size int64) {
 	t.mu.Lock()
@@ -80,10 +95,7 @@ func (t *target) end(lane int, task bucketrepl.Task, outcome string) {
 		t.failed++
 	}
 	if (outcome == outcomeSent || outcome == outcomeDeleted) && task.Queued > 0 {
-		if len(t.lags) == lagWindow {
-			t.lags = t.lags[1:]
-		}
-		t.lags = append(t.lags, time.Since(time.Unix(0, task.Queued)))
+		t.lag.observe(time.Since(time.Unix(0, task.Queued)))
 	}
 	t.answered(lane)
 }
@@ -123,9 +135,11 @@ type TargetStats struct {
 	Deletes, Skipped uint64
 	Failed, Failures uint64
 	Down             bool
-	LagP50, LagP99   time.Duration // of the last lagWindow versions sent
-	LagMax           time.Duration
-	LagSamples       int
+	// Lag counts the versions and delete markers sent by the time from
+	// their queueing to the target's answer: cumulative counts per bound
+	// of LagBuckets, then the total; LagSum is the seconds in all.
+	Lag    []uint64
+	LagSum float64
 }
 
 // Stats returns each target's counters now, in flag order.
@@ -148,10 +162,11 @@ func (t *target) stats() TargetStats {
 			s.Oldest = max(s.Oldest, time.Duration(now-h))
 		}
 	}
-	if n := len(t.lags); n > 0 {
-		l := slices.Clone(t.lags)
-		slices.Sort(l)
-		s.LagP50, s.LagP99, s.LagMax, s.LagSamples = l[n/2], l[min(n-1, n*99/100)], l[n-1], n
+	s.Lag, s.LagSum = make([]uint64, len(t.lag.counts)), t.lag.sum
+	var sum uint64
+	for i, c := range t.lag.counts {
+		sum += c
+		s.Lag[i] = sum
 	}
 	return s
 }
