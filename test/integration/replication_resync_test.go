@@ -46,9 +46,9 @@ func resyncCall(t *testing.T, srv *testutil.Server, method, bucket string) (int,
 func TestReplicationResync(t *testing.T) {
 	ctx := context.Background()
 	dst, dc := itest.Start(t, testutil.WithoutFsync())
-	versionedBucket(t, dc, "copy")
+	itest.VersionedBucket(t, dc, "copy")
 	src, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync())
-	versionedBucket(t, sc, "orig")
+	itest.VersionedBucket(t, sc, "orig")
 
 	// Never resynced; no configuration yet.
 	if code, _, body := resyncCall(t, src, http.MethodGet, "orig"); code != http.StatusNotFound || !strings.Contains(body, "NoSuchResync") {
@@ -66,9 +66,9 @@ func TestReplicationResync(t *testing.T) {
 	if _, err := sc.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("orig"), Key: aws.String("old/2")}); err != nil {
 		t.Fatal(err)
 	}
-	replicateAll(t, sc, "orig", "copy")
+	itest.ReplicateAll(t, sc, "orig", "copy")
 	itest.Put(t, sc, "orig", "new", itest.RandBytes(9, 10)) // replicated at once
-	if rows := listVersions(t, dc, "copy"); len(rows) != 0 {
+	if rows := itest.ListVersions(t, dc, "copy"); len(rows) != 0 {
 		// "new" may have arrived; nothing older may have.
 		for _, r := range rows {
 			if r.Key != "new" {
@@ -76,7 +76,7 @@ func TestReplicationResync(t *testing.T) {
 			}
 		}
 	}
-	if s := replicationStatus(t, sc, "orig", "old/0", ""); s != "" {
+	if s := itest.ReplicationStatus(t, sc, "orig", "old/0", ""); s != "" {
 		t.Fatalf("an old version's status: %q, want none", s)
 	}
 
@@ -84,7 +84,7 @@ func TestReplicationResync(t *testing.T) {
 	if code != http.StatusOK || p.Started == "" {
 		t.Fatalf("POST: %d %s", code, body)
 	}
-	waitReplicated(t, sc, dc, "orig", "copy")
+	itest.WaitReplicated(t, sc, dc, "orig", "copy")
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		_, p, body = resyncCall(t, src, http.MethodGet, "orig")
@@ -124,7 +124,7 @@ func TestReplicationResync(t *testing.T) {
 func TestReplicaNeedsPermission(t *testing.T) {
 	ctx := context.Background()
 	srv, root := itest.Start(t, testutil.WithoutFsync())
-	versionedBucket(t, root, "dst")
+	itest.VersionedBucket(t, root, "dst")
 	ic := iamClient(t, srv, testutil.AccessKey, testutil.SecretKey)
 	writer := s3UserClient(t, srv, ic, "writer", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:PutObject","s3:DeleteObject","s3:DeleteObjectVersion"],"Resource":"arn:aws:s3:::dst/*"}]}`)
 	replicator := s3UserClient(t, srv, ic, "replicator", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:PutObject","s3:ReplicateObject","s3:DeleteObject","s3:ReplicateDelete"],"Resource":"arn:aws:s3:::dst/*"}]}`)
@@ -152,7 +152,7 @@ func TestReplicaNeedsPermission(t *testing.T) {
 	if err != nil || aws.ToString(out.VersionId) != id {
 		t.Fatalf("replica PUT: %v, version %q, want %s", err, aws.ToString(out.VersionId), id)
 	}
-	if s := replicationStatus(t, root, "dst", "k", id); s != "REPLICA" {
+	if s := itest.ReplicationStatus(t, root, "dst", "k", id); s != "REPLICA" {
 		t.Errorf("status %q, want REPLICA", s)
 	}
 	// Without the header the same caller writes a version of its own.

@@ -12,15 +12,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/testutil"
@@ -36,109 +32,13 @@ func replicateTo(url string) testutil.Option {
 	}
 }
 
-// versionedBucket creates bucket with versioning Enabled.
-func versionedBucket(t testing.TB, c *s3.Client, bucket string) {
-	t.Helper()
-	itest.CreateBucket(t, c, bucket)
-	if _, err := c.PutBucketVersioning(context.Background(), &s3.PutBucketVersioningInput{Bucket: aws.String(bucket),
-		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// replicateAll puts a rule replicating every object of bucket, delete
-// markers included, to bucket dest of target "dr".
-func replicateAll(t testing.TB, c *s3.Client, bucket, dest string) {
-	t.Helper()
-	if _, err := c.PutBucketReplication(context.Background(), &s3.PutBucketReplicationInput{Bucket: aws.String(bucket),
-		ReplicationConfiguration: &types.ReplicationConfiguration{Role: aws.String("arn:aws:iam::1:role/r"), Rules: []types.ReplicationRule{{
-			ID: aws.String("all"), Priority: aws.Int32(1), Status: types.ReplicationRuleStatusEnabled,
-			Filter:                  &types.ReplicationRuleFilter{Prefix: aws.String("")},
-			DeleteMarkerReplication: &types.DeleteMarkerReplication{Status: types.DeleteMarkerReplicationStatusEnabled},
-			Destination:             &types.Destination{Bucket: aws.String("arn:jog:replication::dr:" + dest)},
-		}}}}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// versionRow is what a ListObjectVersions entry says that replication
-// must keep.
-type versionRow struct {
-	Key, VersionID, ETag string
-	Size                 int64
-	Marker, Latest       bool
-}
-
-func (v versionRow) String() string {
-	return fmt.Sprintf("%s@%s marker=%v latest=%v size=%d etag=%s", v.Key, v.VersionID, v.Marker, v.Latest, v.Size, v.ETag)
-}
-
-// listVersions lists every version and marker of bucket, keys in order,
-// newest first within a key.
-func listVersions(t testing.TB, c *s3.Client, bucket string) []versionRow {
-	t.Helper()
-	var rows []versionRow
-	p := s3.NewListObjectVersionsPaginator(c, &s3.ListObjectVersionsInput{Bucket: aws.String(bucket)})
-	for p.HasMorePages() {
-		out, err := p.NextPage(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range out.Versions {
-			rows = append(rows, versionRow{Key: *v.Key, VersionID: *v.VersionId, ETag: *v.ETag, Size: *v.Size, Latest: *v.IsLatest})
-		}
-		for _, m := range out.DeleteMarkers {
-			rows = append(rows, versionRow{Key: *m.Key, VersionID: *m.VersionId, Marker: true, Latest: *m.IsLatest})
-		}
-	}
-	slices.SortStableFunc(rows, func(a, b versionRow) int { // versions then markers per page: merge by key, newest first
-		if c := strings.Compare(a.Key, b.Key); c != 0 {
-			return c
-		}
-		return strings.Compare(b.VersionID, a.VersionID)
-	})
-	return rows
-}
-
-// waitReplicated waits until bucket's versions on src are all COMPLETED
-// (or none is PENDING any more) and dst's list of destBucket equals src's.
-func waitReplicated(t testing.TB, src, dst *s3.Client, bucket, destBucket string) []versionRow {
-	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		want, got := listVersions(t, src, bucket), listVersions(t, dst, destBucket)
-		if slices.Equal(want, got) {
-			return got
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not replicated after 90 s:\nsource:\n%v\ndestination:\n%v", want, got)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// replicationStatus is HEAD's x-amz-replication-status of a version (the
-// latest for "").
-func replicationStatus(t testing.TB, c *s3.Client, bucket, key, version string) string {
-	t.Helper()
-	in := &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)}
-	if version != "" {
-		in.VersionId = aws.String(version)
-	}
-	out, err := c.HeadObject(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out.ReplicationStatus)
-}
-
 func TestReplicationDelivers(t *testing.T) {
 	ctx := context.Background()
 	dst, dc := itest.Start(t, testutil.WithoutFsync())
-	versionedBucket(t, dc, "copy")
+	itest.VersionedBucket(t, dc, "copy")
 	_, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync())
-	versionedBucket(t, sc, "orig")
-	replicateAll(t, sc, "orig", "copy")
+	itest.VersionedBucket(t, sc, "orig")
+	itest.ReplicateAll(t, sc, "orig", "copy")
 
 	small := itest.RandBytes(1, 700)
 	blob := itest.RandBytes(2, 1<<20+3)
@@ -164,7 +64,7 @@ func TestReplicationDelivers(t *testing.T) {
 		t.Fatal(err) // a version removed
 	}
 
-	rows := waitReplicated(t, sc, dc, "orig", "copy")
+	rows := itest.WaitReplicated(t, sc, dc, "orig", "copy")
 	if len(rows) != 7 {
 		t.Fatalf("%d versions, want 7: %v", len(rows), rows)
 	}
@@ -172,10 +72,10 @@ func TestReplicationDelivers(t *testing.T) {
 		if r.Marker {
 			continue
 		}
-		if got := replicationStatus(t, sc, "orig", r.Key, r.VersionID); got != "COMPLETED" {
+		if got := itest.ReplicationStatus(t, sc, "orig", r.Key, r.VersionID); got != "COMPLETED" {
 			t.Errorf("source %v: status %q, want COMPLETED", r, got)
 		}
-		if got := replicationStatus(t, dc, "copy", r.Key, r.VersionID); got != "REPLICA" {
+		if got := itest.ReplicationStatus(t, dc, "copy", r.Key, r.VersionID); got != "REPLICA" {
 			t.Errorf("destination %v: status %q, want REPLICA", r, got)
 		}
 	}
@@ -195,21 +95,21 @@ func TestReplicationDelivers(t *testing.T) {
 func TestReplicationTargetDown(t *testing.T) {
 	dst := testutil.StartServer(t, testutil.WithoutFsync())
 	dc := itest.AWSClient(t, dst)
-	versionedBucket(t, dc, "copy")
+	itest.VersionedBucket(t, dc, "copy")
 	addr, dir := dst.Addr, dst.DataDir
 	_, sc := itest.Start(t, replicateTo(dst.URL), testutil.WithoutFsync())
-	versionedBucket(t, sc, "orig")
-	replicateAll(t, sc, "orig", "copy")
+	itest.VersionedBucket(t, sc, "orig")
+	itest.ReplicateAll(t, sc, "orig", "copy")
 	dst.Stop()
 
 	var last *s3.PutObjectOutput
 	for i := range 20 {
 		last = itest.Put(t, sc, "orig", fmt.Sprintf("k%d", i%3), itest.RandBytes(uint64(i), 100+i))
 	}
-	if got := replicationStatus(t, sc, "orig", "k1", aws.ToString(last.VersionId)); got != "PENDING" {
+	if got := itest.ReplicationStatus(t, sc, "orig", "k1", aws.ToString(last.VersionId)); got != "PENDING" {
 		t.Errorf("with the target down: %q, want PENDING", got)
 	}
 	dst = testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithDataDir(dir), func(c *config.Config) { c.Addr = addr })
 	dc = itest.AWSClient(t, dst)
-	waitReplicated(t, sc, dc, "orig", "copy")
+	itest.WaitReplicated(t, sc, dc, "orig", "copy")
 }
