@@ -3,6 +3,7 @@ package replication
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,12 +52,12 @@ func TestSourceKilled(t *testing.T) {
 // and data dir; the writers go on throughout. Every acknowledged change
 // arrives, byte for byte, and the source says COMPLETED for each.
 func TestDestinationKilled(t *testing.T) {
-	src, dst := pair(t, "--log-level", "info")
+	src, dst := pair(t)
 	a := newAcked()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		writers(ctx, src.client(), "orig", 4, uint64(time.Now().UnixNano()), a)
+		writers(ctx, src.client(), "orig", 2, uint64(time.Now().UnixNano()), a)
 		close(done)
 	}()
 	for range rounds() {
@@ -72,6 +73,11 @@ func TestDestinationKilled(t *testing.T) {
 		t.Fatalf("%d writes to the source failed while the destination was down", a.errs)
 	}
 	verify(t, src.client(), dst.client(), "orig", "copy", a)
+	for _, line := range []string{"replication target down", "replication target recovered"} {
+		if !strings.Contains(src.Log.String(), line) {
+			t.Errorf("the source's log has no %q line:\n%s", line, src.Log)
+		}
+	}
 	puts, markers, removed := a.count()
 	t.Logf("acknowledged: %d writes, %d markers, %d version deletes", puts, markers, removed)
 }

@@ -103,14 +103,7 @@ func step(ctx context.Context, c *s3.Client, bucket string, rng *rand.Rand, a *a
 	key := fmt.Sprintf("k%d", rng.IntN(6))
 	switch r := rng.IntN(10); {
 	case r < 6:
-		body := itest.RandBytes(rng.Uint64(), rng.IntN(40<<10))
-		out, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), Body: bytes.NewReader(body)})
-		if err != nil {
-			return err
-		}
-		a.mu.Lock()
-		a.puts[aws.ToString(out.VersionId)] = put{key: key, etag: aws.ToString(out.ETag), sum: sha256.Sum256(body)}
-		a.mu.Unlock()
+		return a.put(ctx, c, bucket, key, itest.RandBytes(rng.Uint64(), rng.IntN(40<<10)))
 	case r < 8:
 		out, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
 		if err != nil {
@@ -131,6 +124,18 @@ func step(ctx context.Context, c *s3.Client, bucket string, rng *rand.Rand, a *a
 		a.removed[id] = key
 		a.mu.Unlock()
 	}
+	return nil
+}
+
+// put writes body to key and records it once acknowledged.
+func (a *acked) put(ctx context.Context, c *s3.Client, bucket, key string, body []byte) error {
+	out, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), Body: bytes.NewReader(body)})
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.puts[aws.ToString(out.VersionId)] = put{key: key, etag: aws.ToString(out.ETag), sum: sha256.Sum256(body)}
+	a.mu.Unlock()
 	return nil
 }
 
