@@ -91,8 +91,8 @@ func TestDrill(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The check must have had objects of both servers to compare.
-	if p, s := strings.Count(string(kept), primary+" "), strings.Count(string(kept), standby+" "); p < 2 || s < 1 {
-		t.Errorf("the drill checked %d objects the primary acknowledged before the loss and %d the standby did, want 2 and 1 at least:\n%s", p, s, kept)
+	if p, s := strings.Count(string(kept), primary+" "), strings.Count(string(kept), standby+" "); p < 5 || s < 3 {
+		t.Errorf("the drill checked %d objects the primary acknowledged before the loss and %d the standby did, want 5 and 3 at least:\n%s", p, s, kept)
 	}
 	t.Logf("%s", out)
 }
