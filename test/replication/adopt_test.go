@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/internal/testutil/pgtest"
 	"github.com/jogstore/jog/test/integration/itest"
 )
@@ -30,7 +29,7 @@ func TestAdoptedQueue(t *testing.T) {
 		t.Skip("gateways over PostgreSQL")
 	}
 	tmp := t.TempDir()
-	bin := testutil.BuildJog(t, tmp)
+	bin := jogBin(t)
 	meta := pgtest.Shared(t).NewDatabase(t)
 	dst := newProc(t, bin, filepath.Join(tmp, "dst")).start()
 	dc := dst.client()

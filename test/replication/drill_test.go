@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jogstore/jog/internal/testutil"
 )
 
 // drillSection is the heading of the drill in docs/OPERATIONS.md.
@@ -63,7 +61,7 @@ func TestDrill(t *testing.T) {
 	}
 	script := drillScript(t)
 	tmp := t.TempDir()
-	bin := testutil.BuildJog(t, tmp)
+	bin := jogBin(t)
 	drill := filepath.Join(tmp, "drill")
 	primary, standby := newProc(t, bin, "").addr, newProc(t, bin, "").addr
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -75,11 +76,30 @@ func (p *proc) client() *s3.Client {
 func pair(t *testing.T, srcArgs ...string) (src, dst *proc) {
 	t.Helper()
 	tmp := t.TempDir()
-	bin := testutil.BuildJog(t, tmp)
+	bin := jogBin(t)
 	dst = newProc(t, bin, filepath.Join(tmp, "dst")).start()
 	itest.VersionedBucket(t, dst.client(), "copy")
 	src = newProc(t, bin, filepath.Join(tmp, "src"), append([]string{"--replication-target", "dr=" + dst.url()}, srcArgs...)...).start()
 	itest.VersionedBucket(t, src.client(), "orig")
 	itest.ReplicateAll(t, src.client(), "orig", "copy")
 	return src, dst
+}
+
+// binDir holds the jog binary the package's tests share (TestMain makes
+// it; jogBin builds jog there once).
+var binDir string
+
+var (
+	buildOnce sync.Once
+	built     string
+)
+
+// jogBin builds jog once for the package's tests and returns its path.
+func jogBin(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() { built = testutil.BuildJog(t, binDir) })
+	if built == "" {
+		t.Fatal("jog was not built (see the first test's failure)")
+	}
+	return built
 }

@@ -92,7 +92,8 @@ func WaitReplicated(t testing.TB, src, dst *s3.Client, bucket, destBucket string
 			return got
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("not replicated after 90 s:\nsource:\n%v\ndestination:\n%v", want, got)
+			t.Fatalf("not replicated after 90 s: %d versions on the source, %d on the destination\nthe source's alone:\n%v\nthe destination's alone:\n%v",
+				len(want), len(got), without(want, got), without(got, want))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -111,4 +112,15 @@ func ReplicationStatus(t testing.TB, c *s3.Client, bucket, key, version string) 
 		t.Fatal(err)
 	}
 	return string(out.ReplicationStatus)
+}
+
+// without returns the rows of a that b does not hold.
+func without(a, b []VersionRow) []VersionRow {
+	var out []VersionRow
+	for _, r := range a {
+		if !slices.Contains(b, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
