@@ -128,12 +128,12 @@ func waitCompleted(t testing.TB, c *s3.Client, bucket string) {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		var pending []versionRow
-		for _, r := range listVersions(t, c, bucket) {
+		var pending []itest.VersionRow
+		for _, r := range itest.ListVersions(t, c, bucket) {
 			if r.Marker {
 				continue
 			}
-			switch s := replicationStatus(t, c, bucket, r.Key, r.VersionID); s {
+			switch s := itest.ReplicationStatus(t, c, bucket, r.Key, r.VersionID); s {
 			case "COMPLETED":
 			case "FAILED":
 				t.Fatalf("%v: replication FAILED", r)

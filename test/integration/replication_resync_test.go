@@ -68,7 +68,7 @@ func TestReplicationResync(t *testing.T) {
 	}
 	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
 	itest.Put(t, sc, "orig", "new", itest.RandBytes(9, 10)) // replicated at once
-	if rows := listVersions(t, dc, "copy"); len(rows) != 0 {
+	if rows := itest.ListVersions(t, dc, "copy"); len(rows) != 0 {
 		// "new" may have arrived; nothing older may have.
 		for _, r := range rows {
 			if r.Key != "new" {
@@ -76,7 +76,7 @@ func TestReplicationResync(t *testing.T) {
 			}
 		}
 	}
-	if s := replicationStatus(t, sc, "orig", "old/0", ""); s != "" {
+	if s := itest.ReplicationStatus(t, sc, "orig", "old/0", ""); s != "" {
 		t.Fatalf("an old version's status: %q, want none", s)
 	}
 
@@ -84,7 +84,7 @@ func TestReplicationResync(t *testing.T) {
 	if code != http.StatusOK || p.Started == "" {
 		t.Fatalf("POST: %d %s", code, body)
 	}
-	waitReplicated(t, sc, dc, "orig", "copy")
+	itest.WaitReplicated(t, sc, dc, "orig", "copy")
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		_, p, body = resyncCall(t, src, http.MethodGet, "orig")
@@ -152,7 +152,7 @@ func TestReplicaNeedsPermission(t *testing.T) {
 	if err != nil || aws.ToString(out.VersionId) != id {
 		t.Fatalf("replica PUT: %v, version %q, want %s", err, aws.ToString(out.VersionId), id)
 	}
-	if s := replicationStatus(t, root, "dst", "k", id); s != "REPLICA" {
+	if s := itest.ReplicationStatus(t, root, "dst", "k", id); s != "REPLICA" {
 		t.Errorf("status %q, want REPLICA", s)
 	}
 	// Without the header the same caller writes a version of its own.

@@ -13,7 +13,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -34,77 +33,6 @@ func replicateTo(url string) testutil.Option {
 		c.Replication.Targets.Items = []string{"dr=" + url}
 		c.Replication.Credentials.Items = []string{"dr=" + testutil.AccessKey + ":" + testutil.SecretKey}
 	}
-}
-
-// versionRow is what a ListObjectVersions entry says that replication
-// must keep.
-type versionRow struct {
-	Key, VersionID, ETag string
-	Size                 int64
-	Marker, Latest       bool
-}
-
-func (v versionRow) String() string {
-	return fmt.Sprintf("%s@%s marker=%v latest=%v size=%d etag=%s", v.Key, v.VersionID, v.Marker, v.Latest, v.Size, v.ETag)
-}
-
-// listVersions lists every version and marker of bucket, keys in order,
-// newest first within a key.
-func listVersions(t testing.TB, c *s3.Client, bucket string) []versionRow {
-	t.Helper()
-	var rows []versionRow
-	p := s3.NewListObjectVersionsPaginator(c, &s3.ListObjectVersionsInput{Bucket: aws.String(bucket)})
-	for p.HasMorePages() {
-		out, err := p.NextPage(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range out.Versions {
-			rows = append(rows, versionRow{Key: *v.Key, VersionID: *v.VersionId, ETag: *v.ETag, Size: *v.Size, Latest: *v.IsLatest})
-		}
-		for _, m := range out.DeleteMarkers {
-			rows = append(rows, versionRow{Key: *m.Key, VersionID: *m.VersionId, Marker: true, Latest: *m.IsLatest})
-		}
-	}
-	slices.SortStableFunc(rows, func(a, b versionRow) int { // versions then markers per page: merge by key, newest first
-		if c := strings.Compare(a.Key, b.Key); c != 0 {
-			return c
-		}
-		return strings.Compare(b.VersionID, a.VersionID)
-	})
-	return rows
-}
-
-// waitReplicated waits until bucket's versions on src are all COMPLETED
-// (or none is PENDING any more) and dst's list of destBucket equals src's.
-func waitReplicated(t testing.TB, src, dst *s3.Client, bucket, destBucket string) []versionRow {
-	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		want, got := listVersions(t, src, bucket), listVersions(t, dst, destBucket)
-		if slices.Equal(want, got) {
-			return got
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not replicated after 90 s:\nsource:\n%v\ndestination:\n%v", want, got)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// replicationStatus is HEAD's x-amz-replication-status of a version (the
-// latest for "").
-func replicationStatus(t testing.TB, c *s3.Client, bucket, key, version string) string {
-	t.Helper()
-	in := &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)}
-	if version != "" {
-		in.VersionId = aws.String(version)
-	}
-	out, err := c.HeadObject(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out.ReplicationStatus)
 }
 
 func TestReplicationDelivers(t *testing.T) {
@@ -139,7 +67,7 @@ func TestReplicationDelivers(t *testing.T) {
 		t.Fatal(err) // a version removed
 	}
 
-	rows := waitReplicated(t, sc, dc, "orig", "copy")
+	rows := itest.WaitReplicated(t, sc, dc, "orig", "copy")
 	if len(rows) != 7 {
 		t.Fatalf("%d versions, want 7: %v", len(rows), rows)
 	}
@@ -147,10 +75,10 @@ func TestReplicationDelivers(t *testing.T) {
 		if r.Marker {
 			continue
 		}
-		if got := replicationStatus(t, sc, "orig", r.Key, r.VersionID); got != "COMPLETED" {
+		if got := itest.ReplicationStatus(t, sc, "orig", r.Key, r.VersionID); got != "COMPLETED" {
 			t.Errorf("source %v: status %q, want COMPLETED", r, got)
 		}
-		if got := replicationStatus(t, dc, "copy", r.Key, r.VersionID); got != "REPLICA" {
+		if got := itest.ReplicationStatus(t, dc, "copy", r.Key, r.VersionID); got != "REPLICA" {
 			t.Errorf("destination %v: status %q, want REPLICA", r, got)
 		}
 	}
@@ -181,7 +109,7 @@ func TestReplicationTargetDown(t *testing.T) {
 	for i := range 20 {
 		last = itest.Put(t, sc, "orig", fmt.Sprintf("k%d", i%3), itest.RandBytes(uint64(i), 100+i))
 	}
-	if got := replicationStatus(t, sc, "orig", "k1", aws.ToString(last.VersionId)); got != "PENDING" {
+	if got := itest.ReplicationStatus(t, sc, "orig", "k1", aws.ToString(last.VersionId)); got != "PENDING" {
 		t.Errorf("with the target down: %q, want PENDING", got)
 	}
 	// The metrics say the target is down and what waits for it.
@@ -192,7 +120,7 @@ func TestReplicationTargetDown(t *testing.T) {
 	}
 	dst = testutil.StartServer(t, testutil.WithoutFsync(), testutil.WithDataDir(dir), func(c *config.Config) { c.Addr = addr })
 	dc = itest.AWSClient(t, dst)
-	waitReplicated(t, sc, dc, "orig", "copy")
+	itest.WaitReplicated(t, sc, dc, "orig", "copy")
 	m = scrapeUntil(t, src, func(m scrape) bool { return m.value("jog_replication_pending", "target", "dr") == 0 })
 	if up, sent, lags := m.value("jog_replication_target_up", "target", "dr"), m.value("jog_replication_sent_total", "target", "dr"),
 		m.value("jog_replication_lag_seconds", "target", "dr"); up != 1 || sent != 20 || lags != 20 {
@@ -213,15 +141,15 @@ func TestReplicationSkipsLifecycle(t *testing.T) {
 	for i := range 3 {
 		itest.Put(t, sc, "orig", "k", fmt.Appendf(nil, "k%d", i))
 	}
-	before := waitReplicated(t, sc, dc, "orig", "copy")
+	before := itest.WaitReplicated(t, sc, dc, "orig", "copy")
 	if err := lcPut(ctx, sc, "orig", []types.LifecycleRule{{ID: aws.String("nc"), Status: types.ExpirationStatusEnabled,
 		Filter:                      &types.LifecycleRuleFilter{Prefix: aws.String("")},
 		NoncurrentVersionExpiration: &types.NoncurrentVersionExpiration{NoncurrentDays: aws.Int32(1)}}}); err != nil {
 		t.Fatal(err)
 	}
-	lcWait(t, "the noncurrent versions to expire on the source", func() bool { return len(listVersions(t, sc, "orig")) == 1 })
+	lcWait(t, "the noncurrent versions to expire on the source", func() bool { return len(itest.ListVersions(t, sc, "orig")) == 1 })
 	time.Sleep(500 * time.Millisecond) // time for a delete to reach the destination, were one sent
-	if got := listVersions(t, dc, "copy"); !slices.Equal(got, before) {
+	if got := itest.ListVersions(t, dc, "copy"); !slices.Equal(got, before) {
 		t.Errorf("the destination changed with the source's lifecycle:\nbefore %v\nafter  %v", before, got)
 	}
 }
