@@ -33,6 +33,11 @@ var (
 	// deletes may still succeed and free room. Backends mark their own
 	// error with MarkNoSpace.
 	ErrNoSpace = errors.New("metadata store: no space left")
+	// ErrStoreGone reports a write refused because the store's files are
+	// no longer where it opened them (the data dir deleted or moved under
+	// the running server): what it wrote would be lost with them, so it
+	// acknowledges nothing more. Nothing of the write was kept.
+	ErrStoreGone = errors.New("metadata store: its database file is gone from the data dir (deleted or moved under the running server)")
 	// ErrQuotaExceeded reports a write refused because it would make its
 	// bucket's usage exceed the bucket's quota (BucketStore.BucketUsage);
 	// a part refused because the upload's parts alone would. Nothing

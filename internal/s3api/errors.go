@@ -133,6 +133,8 @@ var errorTable = []struct {
 	{bucketrepl.ErrNoConfig, APIError{"ReplicationConfigurationNotFoundError", "The replication configuration was not found", http.StatusNotFound}, fixed},
 	{bucketrepl.ErrNotVersioned, APIError{"InvalidRequest", "Versioning must be 'Enabled' on the bucket to apply a replication configuration", http.StatusBadRequest}, fixed},
 	{service.ErrReplicaVersion, APIError{"InvalidRequest", "A replicated version needs a bucket with versioning Enabled.", http.StatusBadRequest}, fixed},
+	{meta.ErrStoreGone, APIError{"ServiceUnavailable", "The server's data directory is gone; it accepts no writes.", http.StatusServiceUnavailable}, fixed},
+	{service.ErrReplicationBacklog, APIError{"SlowDown", "The replication queue is full: the delete cannot be recorded for replication. Please retry later.", http.StatusServiceUnavailable}, fixed},
 	{bucketrepl.ErrNoResync, APIError{"NoSuchResync", "This bucket's replication was never resynced.", http.StatusNotFound}, fixed},
 	{bucketrepl.ErrNoDelivery, APIError{"InvalidRequest", "This server has no replication targets (--replication-target): nothing would deliver a resync.", http.StatusBadRequest}, fixed},
 	{bucketrepl.ErrVersioningLocked, APIError{"InvalidBucketState", "A replication configuration is present on this bucket, so the versioning state cannot be changed.", http.StatusConflict}, fixed},

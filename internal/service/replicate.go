@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"sync/atomic"
 	"time"
@@ -146,15 +147,37 @@ func (s *Service) replicate(ctx context.Context, t bucketrepl.Task, versionID st
 	}
 }
 
+// ErrReplicationBacklog refuses a version delete whose replication task
+// cannot be stored (the queue is full, or its disk failed): a version
+// delete leaves no row to find again, so it is refused rather than
+// answered and forgotten.
+var ErrReplicationBacklog = errors.New("the replication queue cannot take the delete")
+
 // replicateDelete queues the removal of version versionID of key, for the
-// rule that selects key (without tags: the version is gone), if any.
-func (s *Service) replicateDelete(ctx context.Context, bucket, key, versionID string) {
+// rule that selects key (by key alone: a version delete leaves no row
+// whose tags a later sweep could read), if any. It runs BEFORE the delete
+// commits: a version delete leaves no PENDING row for the start-up sweep
+// to find, so a crash between the commit and the enqueue would lose it.
+// A task whose delete then fails (a condition, a lock set meanwhile), or
+// never commits, is dropped by the sender, which finds the version still
+// on the source.
+func (s *Service) replicateDelete(ctx context.Context, bucket, key, versionID string, cond meta.Condition) error {
 	t, ok := s.owed(ctx, bucket, key, "", false)
 	if !ok {
-		return
+		return nil
 	}
-	t.Op = bucketrepl.OpDelete
-	s.replicate(ctx, t, versionID, 0)
+	// A version its lock protects will not go: no task, which would hold
+	// its lane until the sender gave up on it.
+	if l, err := s.ObjectLockOf(ctx, bucket, key, versionID); err == nil && l.Protects(time.Now(), cond.BypassGovernance) {
+		return nil
+	}
+	t.Op, t.VersionID, t.Queued = bucketrepl.OpDelete, versionID, time.Now().UnixNano()
+	if err := s.repl.queue.Enqueue(context.WithoutCancel(ctx), []bucketrepl.Task{t}); err != nil {
+		s.repl.failed.Add(1)
+		s.log.Warn("bucket replication: version delete refused, its task not queued", "bucket", bucket, "key", key, "version", versionID, "err", err)
+		return fmt.Errorf("%w: %w", ErrReplicationBacklog, err)
+	}
+	return nil
 }
 
 // SetReplication sets a version's replication status from from to status

@@ -274,6 +274,11 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owne
 		_, gerr := s.meta.GetObject(ctx, bucket, key, versionID)
 		var dm *meta.DeleteMarkerError
 		res = DeleteResult{VersionID: versionID, DeleteMarker: errors.As(gerr, &dm)}
+		if gerr == nil || res.DeleteMarker { // a version to remove: replicated (replicateDelete)
+			if err := s.replicateDelete(ctx, bucket, key, versionID, cond); err != nil {
+				return DeleteResult{}, err
+			}
+		}
 		freed, err = s.meta.DeleteObject(ctx, bucket, key, versionID, cond)
 	} else {
 		if _, marker, held := s.replicaHeld(ctx, bucket, key); held {
@@ -305,10 +310,7 @@ func (s *Service) DeleteObject(ctx context.Context, bucket, key, versionID, owne
 		return DeleteResult{}, err
 	}
 	s.freeBlobs(ctx, freed)
-	switch {
-	case versionID != "":
-		s.replicateDelete(ctx, bucket, key, versionID)
-	case owed && res.DeleteMarker:
+	if owed && res.DeleteMarker && versionID == "" {
 		s.replicate(ctx, task, res.VersionID, 0)
 	}
 	s.emitRemoval(ctx, bucket, key, versionID, res)

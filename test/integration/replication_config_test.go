@@ -5,7 +5,7 @@ package integration
 // replication targets; S3's refusals, each leaving the stored
 // configuration as it was; versioning that cannot be suspended under a
 // configuration; the document gone with its bucket; the IAM actions.
-// Nothing is delivered yet: the targets need not answer.
+// The targets need not answer: delivery is replication_test.go's.
 
 import (
 	"context"

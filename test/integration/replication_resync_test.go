@@ -19,6 +19,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/jogstore/jog/internal/bucketrepl"
+	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/testutil"
 	"github.com/jogstore/jog/test/integration/itest"
 )
@@ -189,4 +190,21 @@ func TestReplicaNeedsPermission(t *testing.T) {
 	_, err = root.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("flat"), Key: aws.String("k"), Body: strings.NewReader("x")}, replica(id))
 	itest.WantErr(t, err, http.StatusBadRequest, "InvalidRequest")
 	itest.WantNoObject(t, root, "flat", "k")
+}
+
+// TestReplicationQueueFull: with the queue full, writes still succeed and
+// stay PENDING (the start-up sweep finds them), but a version delete, which
+// leaves no row to find again, is refused with 503 and removes nothing.
+func TestReplicationQueueFull(t *testing.T) {
+	ctx := context.Background()
+	_, sc := itest.Start(t, replicateTo("http://127.0.0.1:9"), testutil.WithoutFsync(), func(c *config.Config) { c.Replication.QueueMax = 1 })
+	itest.VersionedBucket(t, sc, "orig")
+	itest.ReplicateAll(t, sc, "orig", "arn:jog:replication::dr:copy")
+	v := itest.Put(t, sc, "orig", "k", []byte("kept"))
+	if s := itest.ReplicationStatus(t, sc, "orig", "k", ""); s != "PENDING" {
+		t.Fatalf("status %q, want PENDING", s)
+	}
+	_, err := sc.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("orig"), Key: aws.String("k"), VersionId: v.VersionId})
+	itest.WantErr(t, err, http.StatusServiceUnavailable, "SlowDown")
+	itest.WantObject(t, sc, "orig", "k", []byte("kept"))
 }

@@ -24,6 +24,7 @@ const Dir = "replication"
 // service's methods of the same names.
 type Source interface {
 	OpenObject(ctx context.Context, bucket, key, versionID string, customerKey []byte) (meta.Object, service.ObjectReader, error)
+	HeadObject(ctx context.Context, bucket, key, versionID string, withParts bool) (meta.Object, error)
 	ObjectLockOf(ctx context.Context, bucket, key, versionID string) (meta.ObjectLock, error)
 	SetReplication(ctx context.Context, bucket, key, versionID, from, status string) (bool, error)
 	PendingReplication(ctx context.Context, bucket, afterKey string, limit int) ([]meta.Object, string, error)

@@ -53,6 +53,14 @@ func (l *laneSender) Send(ctx context.Context, record []byte) error {
 	if ctx.Err() != nil {
 		return err
 	}
+	if errors.Is(err, errNotDeleted) { // not the target's failure
+		if l.tries++; l.tries >= l.t.attempts {
+			l.tries = 0
+			l.t.end(l.lane, task, outcomeSkipped)
+			return nil
+		}
+		return err
+	}
 	if permanent(err) {
 		l.tries++
 		if l.tries >= l.t.attempts {
@@ -77,7 +85,18 @@ func (l *laneSender) Send(ctx context.Context, record []byte) error {
 func (l *laneSender) deliver(ctx context.Context, task bucketrepl.Task) (string, error) {
 	src := l.rq.src
 	if task.Op == bucketrepl.OpDelete {
-		err := l.remove(ctx, task.Dest, task.Key, task.VersionID, task.VersionID)
+		// Queued before the delete committed: sent once the version is
+		// gone from the source; one still there after the attempts (the
+		// delete failed) is not removed from the target.
+		_, err := src.HeadObject(ctx, task.Bucket, task.Key, task.VersionID, false)
+		var dm *meta.DeleteMarkerError
+		switch {
+		case err == nil || errors.As(err, &dm):
+			return "", errNotDeleted
+		case !errors.Is(err, meta.ErrObjectNotFound) && !errors.Is(err, meta.ErrBucketNotFound):
+			return "", err
+		}
+		err = l.remove(ctx, task.Dest, task.Key, task.VersionID, task.VersionID)
 		var e *s3client.Error
 		if errors.As(err, &e) && e.Status >= 400 && e.Status < 500 { // not a JOG target: its IDs differ
 			return outcomeSkipped, nil
@@ -138,6 +157,10 @@ func (l *laneSender) remove(ctx context.Context, dest, key, versionID, source st
 	}
 	return resp.Body.Close()
 }
+
+// errNotDeleted: a version delete's task found the version still on the
+// source (its delete has not committed yet, or failed).
+var errNotDeleted = errors.New("the version is still on the source")
 
 // permanentError is a failure no retry will change.
 type permanentError struct{ error }

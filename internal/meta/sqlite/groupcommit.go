@@ -112,6 +112,10 @@ func (s *Store) commitBatch(batch []*writeReq) {
 			}
 		}
 	}
+	if err := s.stillThere(); err != nil {
+		fail(err)
+		return
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		fail(fmt.Errorf("begin: %w", err))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
+	"os"
 	"runtime"
 	"strconv"
 
@@ -20,8 +21,11 @@ type Store struct {
 	wc *stmtCache
 	rd pool // r through cached prepared statements
 	gc *committer
-	// path is the database file, for CommitStats (its WAL).
+	// path is the database file, for CommitStats (its WAL); file is
+	// what it was when opened (nil for a database not in a file), which
+	// every commit checks it still is (stillThere).
 	path string
+	file os.FileInfo
 
 	buckets bucketCache
 }
@@ -77,8 +81,23 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	s := &Store{w: w, r: r, wc: newStmtCache(w), rd: pool{newStmtCache(r)}, path: path}
+	s.file, _ = os.Stat(path)
 	s.startCommitter()
 	return s, nil
+}
+
+// stillThere reports meta.ErrStoreGone when the database file is no longer
+// the one opened at path (the data dir deleted or moved under the running
+// server): SQLite would go on writing into the unlinked file, and every
+// write acknowledged since would be lost with it. A stat per commit batch.
+func (s *Store) stillThere() error {
+	if s.file == nil {
+		return nil
+	}
+	if fi, err := os.Stat(s.path); err != nil || !os.SameFile(fi, s.file) {
+		return meta.ErrStoreGone
+	}
+	return nil
 }
 
 // walCheckpointPages is the writer's wal_autocheckpoint (ADR 0015).
