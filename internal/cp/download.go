@@ -89,6 +89,7 @@ func (cp *Copier) Download(ctx context.Context, bucket, key, dst string) error {
 		return err
 	}
 	ok = true
+	cp.tally.copied(info.Size, e.alg != "")
 	return nil
 }
 
