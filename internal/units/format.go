@@ -3,6 +3,8 @@ package units
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode"
 )
 
 // binary are the binary units Human renders with.
@@ -21,6 +23,16 @@ func Human(n float64) string {
 		return fmt.Sprintf("%.0f B", n)
 	}
 	return fmt.Sprintf("%.1f %s", n, binary[i])
+}
+
+// Rate renders n bytes per second as people set rates: exactly in a
+// unit when one holds it ("200MB/s", "92500KB/s", "64MiB/s", as --read and
+// the --qos-* flags take them back), else Human ("81.1 MiB/s", "290 B/s").
+func Rate(n int64) string {
+	if e := Exact(n); n > 0 && strings.IndexFunc(e, unicode.IsLetter) > 0 {
+		return e + "/s"
+	}
+	return Human(float64(n)) + "/s"
 }
 
 // Exact renders n bytes in the largest unit, binary or decimal, that

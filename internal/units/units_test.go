@@ -46,3 +46,11 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestRate(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B/s", 290: "290 B/s", 85e6: "85MB/s", 92.5e6: "92500KB/s", 1 << 30: "1GiB/s", 85_123_457: "81.2 MiB/s"} {
+		if got := Rate(n); got != want {
+			t.Errorf("Rate(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
