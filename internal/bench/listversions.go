@@ -94,7 +94,7 @@ func cleanupListing(ctx context.Context, env *Env) error {
 	if !versioned(env.Cfg) {
 		return removeAll(ctx, env)
 	}
-	env.Status("cleaning up every version under %s", env.Prefix)
+	env.Status("removing every version under s3://%s/%s", env.Bucket, env.Prefix)
 	for {
 		// Everything listed is deleted, so each page starts from the
 		// beginning again: no marker naming a version that is gone.

@@ -51,6 +51,7 @@ func Open(ctx context.Context, cfg Config, maxConcurrency int, opts Options) (*B
 		client.Close()
 		return nil, fmt.Errorf("create bucket %s: %w", b.bucket, err)
 	}
+	b.status("using bucket %s", b.bucket)
 	return b, nil
 }
 
@@ -77,6 +78,7 @@ func (b *Bench) Close(ctx context.Context) error {
 	if !b.created || b.cfg.NoCleanup {
 		return nil
 	}
+	b.status("removing bucket %s", b.bucket)
 	return b.client.DeleteBucket(ctx, b.bucket)
 }
 

@@ -183,7 +183,7 @@ func inParallel(ctx context.Context, cfg Config, n int, fn func(rng *rand.Rand, 
 
 // removeAll deletes every object under the run's prefix.
 func removeAll(ctx context.Context, env *Env) error {
-	env.Status("cleaning up %s", env.Prefix)
+	env.Status("removing the objects under s3://%s/%s", env.Bucket, env.Prefix)
 	for token := ""; ; {
 		page, err := env.Client.ListObjects(ctx, env.Bucket, env.Prefix, token, 1000)
 		if err != nil {

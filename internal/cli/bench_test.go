@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,6 +33,11 @@ func TestBenchCommand(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
+	}
+	// The bucket it made is named when used and when removed.
+	if m := regexp.MustCompile(`(?m)^using bucket (jog-bench-[0-9a-f]{8})$`).FindStringSubmatch(stderr); m == nil ||
+		!strings.Contains(stderr, "\nremoving bucket "+m[1]+"\n") || !strings.Contains(stderr, "removing the objects under s3://"+m[1]+"/bench/") {
+		t.Errorf("stderr does not name the bucket used and removed:\n%s", stderr)
 	}
 	stdout, stderr, code = run("bench", "compare", out, out)
 	// The same file twice: two runs of one cell, shown once as their median.

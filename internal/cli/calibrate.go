@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/jogstore/jog/internal/config"
 	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/units"
 )
@@ -21,6 +22,17 @@ given (docs/QOS.md). It loads the disk: run it while the server is idle.
 
 Flags:
 `
+
+// capacityFlag is a measured rate as a --qos-*-capacity value: rounded
+// down to whole MB/s from 1 MB/s up, so that it reads easily and never
+// promises more than was measured.
+func capacityFlag(bytesPerSecond int64) string {
+	if bytesPerSecond >= 1e6 {
+		bytesPerSecond -= bytesPerSecond % 1e6
+	}
+	r := config.Rate(bytesPerSecond)
+	return r.String()
+}
 
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("jog calibrate", flag.ContinueOnError)
@@ -48,9 +60,11 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if !c.Direct {
 		note = " (the file system refused O_DIRECT: the read may have come from the page cache)"
 	}
-	fmt.Fprintf(stdout, "write %d B/s, read %d B/s over %d bytes%s\n", c.WriteBytesPerSecond, c.ReadBytesPerSecond, c.Size, note)
+	fmt.Fprintf(stdout, "write %s/s, read %s/s over %s%s\n", units.Human(float64(c.WriteBytesPerSecond)),
+		units.Human(float64(c.ReadBytesPerSecond)), units.Human(float64(c.Size)), note)
 	if *dry {
-		fmt.Fprintf(stdout, "to use it: jog server --qos-read-capacity %d --qos-write-capacity %d\n", c.ReadBytesPerSecond, c.WriteBytesPerSecond)
+		fmt.Fprintf(stdout, "to use it: jog server --qos-read-capacity %s --qos-write-capacity %s\n",
+			capacityFlag(c.ReadBytesPerSecond), capacityFlag(c.WriteBytesPerSecond))
 		return 0
 	}
 	if err := qos.SaveCalibration(*dataDir, c); err != nil {

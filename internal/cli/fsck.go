@@ -10,6 +10,7 @@ import (
 	"github.com/jogstore/jog/internal/datadir"
 	"github.com/jogstore/jog/internal/fsck"
 	"github.com/jogstore/jog/internal/kms"
+	"github.com/jogstore/jog/internal/units"
 )
 
 // Exit statuses of jog fsck.
@@ -121,29 +122,28 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 		mode = "server running: files being written are not counted"
 	}
 	line("data dir", "%s (%s)", s.DataDir, mode)
-	line("checked", "%d objects (%d multipart), %d delete markers, %d uploads in progress, %d parts, %d blob files, %d buckets",
-		s.Objects, s.MultipartObjects, s.DeleteMarkers, s.Uploads, s.Parts, s.Blobs, s.Buckets)
+	line("checked", "%s", checkedCounts(s))
 	verified := "contents not read (use --deep)"
 	if s.Deep {
-		verified = fmt.Sprintf("%d verified (MD5 and checksums; encrypted data authenticated)", s.BytesVerified)
+		verified = fmt.Sprintf("%s verified (MD5 and checksums; encrypted data authenticated)", units.Human(float64(s.BytesVerified)))
 	}
-	line("bytes", "%d of the right size, %s", s.BytesChecked, verified)
+	line("bytes", "%s of the right size, %s", units.Human(float64(s.BytesChecked)), verified)
 	if s.Skipped > 0 {
-		line("skipped", "%d changed by the running server during the check", s.Skipped)
+		line("skipped", "%d (changed by the running server during the check)", s.Skipped)
 	}
 	line("missing", "%d", s.Missing)
 	line("wrong size", "%d", s.WrongSize)
 	line("corrupt", "%d", s.Corrupt)
 	line("metadata", "%d", s.Metadata)
 	if s.Deep {
-		line("key", "%d data keys that do not open", s.KeyErrors)
-		line("unverified", "%d SSE-C objects and uploads (not verifiable without the customer's key)", s.Unverifiable)
+		line("key", "%d (data keys that do not open)", s.KeyErrors)
+		line("unverified", "%d (SSE-C objects and uploads: not verifiable without the customer's key)", s.Unverifiable)
 	}
-	line("damaged", "%d objects%s, %d uploads%s", s.DamagedObjects, repaired(s.Dropped, "dropped", s.Repair),
-		s.DamagedUploads, repaired(s.Aborted, "aborted", s.Repair))
-	line("orphans", "%d (%d bytes)%s", s.Orphans, s.OrphanBytes, repaired(s.OrphansRemoved, "removed", s.Repair))
+	line("damaged", "%s%s, %s%s", units.Count(s.DamagedObjects, "object"), repaired(s.Dropped, "dropped", s.Repair),
+		units.Count(s.DamagedUploads, "upload"), repaired(s.Aborted, "aborted", s.Repair))
+	line("orphans", "%d (%s)%s", s.Orphans, units.Human(float64(s.OrphanBytes)), repaired(s.OrphansRemoved, "removed", s.Repair))
 	line("index", "%d%s", s.Index, repaired(s.IndexRebuilt, "fixed by a rebuild", s.Repair))
-	line("versions", "%d contradictions among versions, delete markers and locks", s.Versions)
+	line("versions", "%d (contradictions among versions, delete markers and locks)", s.Versions)
 	if s.Live {
 		line("temp", "%d (writes in progress)", s.TempFiles)
 	} else {
@@ -155,11 +155,24 @@ func (o *textOutput) end(s fsck.Summary, err error) {
 	case s.Remaining() == 0:
 		line("status", "clean")
 	default:
-		line("status", "%d problems remain", s.Remaining())
+		verb := "remain"
+		if s.Remaining() == 1 {
+			verb = "remains"
+		}
+		line("status", "%s %s", units.Count(s.Remaining(), "problem"), verb)
 		if s.DamagedObjects+s.DamagedUploads > s.Dropped+s.Aborted && !s.Repair {
 			line("", "--repair removes orphans and temp files; --repair-drop-lost also deletes damaged objects")
 		}
 	}
+}
+
+// checkedCounts says what a check went through: "10 objects (2
+// multipart), 0 delete markers, 1 upload in progress, 7 parts, 12 blob
+// files, 1 bucket".
+func checkedCounts(s fsck.Summary) string {
+	return fmt.Sprintf("%s (%d multipart), %s, %s in progress, %s, %s, %s",
+		units.Count(s.Objects, "object"), s.MultipartObjects, units.Count(s.DeleteMarkers, "delete marker"), units.Count(s.Uploads, "upload"),
+		units.Count(s.Parts, "part"), units.Count(s.Blobs, "blob file"), units.Count(s.Buckets, "bucket"))
 }
 
 func repaired(n int, what string, repair bool) string {

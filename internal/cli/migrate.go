@@ -14,6 +14,7 @@ import (
 	"github.com/jogstore/jog/internal/fsck"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/metamigrate"
+	"github.com/jogstore/jog/internal/units"
 )
 
 // Exit statuses of jog migrate.
@@ -119,7 +120,6 @@ func printMigrateReport(w io.Writer, rep metamigrate.Report) {
 		sum  fsck.Summary
 	}{{"source", rep.Source}, {"target", rep.Target}} {
 		s := side.sum
-		fmt.Fprintf(w, "fsck %s: %d objects (%d multipart), %d delete markers, %d uploads, %d parts, %d blob files, %d buckets: %d problems\n",
-			side.name, s.Objects, s.MultipartObjects, s.DeleteMarkers, s.Uploads, s.Parts, s.Blobs, s.Buckets, s.Remaining())
+		fmt.Fprintf(w, "fsck %s: %s: %s\n", side.name, checkedCounts(s), units.Count(s.Remaining(), "problem"))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -174,9 +175,21 @@ func (a *admin) printReservations(ctx context.Context, method, bucket, query str
 		return err
 	}
 	for _, r := range rows {
-		fmt.Fprintln(a.out, strings.Join(r, "\t"))
+		fmt.Fprintln(a.out, strings.Join(humanRates(r), "\t"))
 	}
 	return nil
+}
+
+// humanRates renders a reservation row's byte rates (the
+// reservationFields named *BytesPerSecond) in units (units.Rate:
+// "200MB/s", as --read takes it).
+func humanRates(row []string) []string {
+	for i, f := range reservationFields[:min(len(row), len(reservationFields))] {
+		if n, err := strconv.ParseInt(row[i], 10, 64); err == nil && strings.HasSuffix(f, "BytesPerSecond") {
+			row[i] = units.Rate(n)
+		}
+	}
+	return row
 }
 
 // s3Call sends one signed request to bucket's S3 subresource query and

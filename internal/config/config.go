@@ -228,8 +228,15 @@ func (c Config) LeaveCheckpoints() bool { return c.Replicate.URL != "" || !c.SQL
 // "/s" (units.ParseRate: "300MB/s", "300MiB").
 type Rate int64
 
-// String implements flag.Value.
-func (r *Rate) String() string { return strconv.FormatInt(int64(*r), 10) }
+// String implements flag.Value: the rate in the largest unit that holds it
+// exactly ("150MB/s", "1KiB/s", "0"), which Set reads back (--print-config
+// writes it).
+func (r *Rate) String() string {
+	if *r == 0 {
+		return "0"
+	}
+	return units.Exact(int64(*r)) + "/s"
+}
 
 // Set implements flag.Value.
 func (r *Rate) Set(s string) error {

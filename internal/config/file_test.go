@@ -171,7 +171,9 @@ func TestPrintConfigRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"region = \"eu-west-3\" # from " + c.ConfigFile + ":1", "max-requests = 77 # from JOG_MAX_REQUESTS",
-		"lifecycle-interval = \"1h30m0s\" # from --lifecycle-interval", "trust-forwarded-for = true", "inline-max = 0", "\n# listen address"} {
+		"lifecycle-interval = \"1h30m0s\" # from --lifecycle-interval", "trust-forwarded-for = true", "inline-max = 0", "\n# listen address",
+		// Sizes and rates in units, read back exactly.
+		"qos-write-capacity = \"150MB/s\" # from --qos-write-capacity", "bucket-log-spool-max = \"1GiB\"\n", "body-min-rate = \"1KiB/s\"\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

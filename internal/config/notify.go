@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/jogstore/jog/internal/notify/target"
@@ -120,8 +119,10 @@ func (l *List) fromEnv() { l.replace = true }
 // Size is a flag of bytes (units.ParseSize: "1GiB", "512MB").
 type Size int64
 
-// String implements flag.Value.
-func (s *Size) String() string { return strconv.FormatInt(int64(*s), 10) }
+// String implements flag.Value: the size in the largest unit that holds it
+// exactly ("1GiB", "512MB", "1000"), which Set reads back (--print-config
+// writes it).
+func (s *Size) String() string { return units.Exact(int64(*s)) }
 
 // Set implements flag.Value.
 func (s *Size) Set(v string) error {

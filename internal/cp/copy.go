@@ -86,6 +86,7 @@ func (cp *Copier) ServerCopy(ctx context.Context, src, dst Location) error {
 	if want != "" && got != "" && got != want {
 		return fmt.Errorf("%s: the copy's %s is %s, the source's %s", dst, uploadAlgorithm, got, want)
 	}
+	cp.tally.copied(info.Size, want != "" && got == want)
 	return nil
 }
 

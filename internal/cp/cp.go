@@ -46,6 +46,7 @@ type Copier struct {
 	bufs  sync.Pool // *[]byte of bufSize
 	// sleep waits between tries of a request (tests make it instant).
 	sleep func(ctx context.Context, d time.Duration) error
+	tally tally
 }
 
 // bufSize is the read size of a download and of hashing a file: large

@@ -2,9 +2,12 @@ package cp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -44,7 +47,7 @@ func (cp *Copier) Download(ctx context.Context, bucket, key, dst string) error {
 		return err
 	}
 	jobs := downloadJobs(e, info.Size, partSize)
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".jogcp-*")
+	tmp, err := createTemp(dst)
 	if err != nil {
 		return err
 	}
@@ -86,7 +89,22 @@ func (cp *Copier) Download(ctx context.Context, bucket, key, dst string) error {
 		return err
 	}
 	ok = true
+	cp.tally.copied(info.Size, e.alg != "")
 	return nil
+}
+
+// createTemp creates a new, empty temporary file beside dst with mode
+// 0666 less the umask, the mode dst gets when renamed into place, as a
+// file made by aws s3 cp or cp(1) (os.CreateTemp's files are 0600).
+func createTemp(dst string) (*os.File, error) {
+	dir, base := filepath.Dir(dst), "."+filepath.Base(dst)+".jogcp-"
+	for range 100 {
+		f, err := os.OpenFile(filepath.Join(dir, base+strconv.FormatUint(rand.Uint64(), 36)), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("create a temporary file beside %s: too many names taken", dst)
 }
 
 // downloadJobs plans the GETs of an object: its parts for a COMPOSITE

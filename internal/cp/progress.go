@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jogstore/jog/internal/units"
 )
 
 // Progress draws one line on a terminal, rewritten in place: bytes done of
@@ -95,20 +97,6 @@ func (p *Progress) line() string {
 	if rate > 0 {
 		eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
 	}
-	return fmt.Sprintf("%s / %s  [%s%s] %3.0f%%  %s/s  ETA %s", humanBytes(float64(done)), humanBytes(float64(total)),
-		strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), frac*100, humanBytes(rate), eta)
-}
-
-// humanBytes renders n bytes with a binary unit.
-func humanBytes(n float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for n >= 1024 && i < len(units)-1 {
-		n /= 1024
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%.0f B", n)
-	}
-	return fmt.Sprintf("%.1f %s", n, units[i])
+	return fmt.Sprintf("%s / %s  [%s%s] %3.0f%%  %s/s  ETA %s", units.Human(float64(done)), units.Human(float64(total)),
+		strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), frac*100, units.Human(rate), eta)
 }

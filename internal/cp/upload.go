@@ -60,7 +60,11 @@ func (cp *Copier) put(ctx context.Context, f *os.File, st os.FileInfo, bucket, k
 		return fmt.Errorf("PUT %s: the server stored %s %s, the file's is %s", key, uploadAlgorithm, got, crc)
 	}
 	cp.opts.Progress.add(size)
-	return unchanged(f.Name(), st)
+	if err := unchanged(f.Name(), st); err != nil {
+		return err
+	}
+	cp.tally.copied(size, hdr.Get(uploadAlgorithm.HeaderName()) == crc)
+	return nil
 }
 
 // multipart uploads a file in parts, reusing a matching upload in progress
@@ -115,6 +119,7 @@ func (cp *Copier) multipart(ctx context.Context, f *os.File, st os.FileInfo, buc
 	if res.CRC != "" && res.CRC != full {
 		return fmt.Errorf("%s: the server's %s of the completed object is %s, the file's is %s", key, uploadAlgorithm, res.CRC, full)
 	}
+	cp.tally.copied(size, res.CRC == full)
 	return nil
 }
 

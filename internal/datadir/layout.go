@@ -31,6 +31,10 @@ const (
 	// each gateway's files carry its ID, and its lock file says whether
 	// it is alive (internal/blob/disk).
 	TempDir = "tmp"
+	// BlobsDir holds the blob files (internal/blob/disk), in every data
+	// dir: with jog.db beside it, or alone when the metadata is elsewhere
+	// (the gateways of a PostgreSQL store).
+	BlobsDir = "blobs"
 )
 
 // ErrNotDataDir reports a directory that holds no JOG metadata store, met

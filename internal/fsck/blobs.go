@@ -121,7 +121,6 @@ func (c *checker) verify(r io.Reader, size int64, want []digest, s sealing) *Pro
 		if n != size {
 			return &Problem{Kind: Size, Want: size, Detail: fmt.Sprintf("read %d bytes of %d", n, size)}
 		}
-		c.sum.BytesVerified += n
 	}
 	for a, h := range hashes {
 		sums[a] = h.Sum(nil)
@@ -136,6 +135,9 @@ func (c *checker) verify(r io.Reader, size int64, want []digest, s sealing) *Pro
 		if got != d.value {
 			return &Problem{Kind: Corrupt, Detail: fmt.Sprintf("content does not match its %s: stored %s, data hashes to %s", d.name, d.value, got)}
 		}
+	}
+	if r != nil {
+		c.sum.BytesVerified += size // read and matched: a corrupt object's bytes are not counted
 	}
 	return nil
 }

@@ -32,6 +32,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +43,7 @@ import (
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/sse"
 	"github.com/jogstore/jog/internal/storage"
+	"github.com/jogstore/jog/internal/units"
 )
 
 // Options say what to check and what to repair.
@@ -135,9 +137,9 @@ func (p Problem) String() string {
 	switch {
 	case p.Bucket != "":
 		if p.InProgress {
-			fmt.Fprintf(&b, "upload %s of %s/%q", p.UploadID, p.Bucket, p.Key)
+			fmt.Fprintf(&b, "upload %s of %s", p.UploadID, ObjectName(p.Bucket, p.Key))
 		} else {
-			fmt.Fprintf(&b, "%s/%q", p.Bucket, p.Key)
+			b.WriteString(ObjectName(p.Bucket, p.Key))
 		}
 		if p.VersionID != "" && p.VersionID != meta.NullVersion {
 			fmt.Fprintf(&b, " version %s", p.VersionID)
@@ -147,7 +149,7 @@ func (p Problem) String() string {
 		}
 		b.WriteString(": ")
 	case p.Path != "":
-		fmt.Fprintf(&b, "%s (%d bytes): ", p.Path, p.Size)
+		fmt.Fprintf(&b, "%s (%s): ", p.Path, units.Human(float64(p.Size)))
 	}
 	b.WriteString(p.Detail)
 	if p.BlobID != "" && p.Kind != Orphan {
@@ -157,6 +159,16 @@ func (p Problem) String() string {
 		fmt.Fprintf(&b, " -> %s", p.Action)
 	}
 	return b.String()
+}
+
+// ObjectName is bucket/key as people read it, "photos/2026/small.bin":
+// the key quoted (strconv.Quote) only when it holds a space, a quote or a
+// character that does not print, so that its end and odd bytes show.
+func ObjectName(bucket, key string) string {
+	if key == "" || strings.ContainsAny(key, " \"\\") || strconv.Quote(key) != `"`+key+`"` {
+		key = strconv.Quote(key)
+	}
+	return bucket + "/" + key
 }
 
 // Summary counts what a run checked and found.
@@ -175,7 +187,7 @@ type Summary struct {
 	Parts            int   `json:"parts"`             // parts checked (objects' and uploads')
 	Blobs            int   `json:"blobs"`             // blob files walked
 	BytesChecked     int64 `json:"bytes_checked"`     // data whose blob has the right size
-	BytesVerified    int64 `json:"bytes_verified"`    // data read and hashed (Deep)
+	BytesVerified    int64 `json:"bytes_verified"`    // data read and found to match its digests (Deep)
 	// Skipped counts objects and parts a running server changed while
 	// they were being checked (live mode).
 	Skipped int `json:"skipped"`

@@ -361,6 +361,12 @@ func TestFindsAndRepairs(t *testing.T) {
 	if sum := r.Summary; sum.Corrupt != 3 || sum.DamagedObjects != 5 || sum.DamagedUploads != 1 {
 		t.Errorf("fsck --deep summary: %+v", sum)
 	}
+	// Verified: good, the odd key, tiny, mp-good, mp's parts 1 and 3 and
+	// the upload's part 1; never the corrupt flipped, tiny-flipped and
+	// upload/2.
+	if want := int64(1000+10+500) + 5<<20 + 77 + 5<<20 + 123 + 5<<20; r.Summary.BytesVerified != want {
+		t.Errorf("fsck --deep verified %d bytes, want %d (corrupt data counted?)", r.Summary.BytesVerified, want)
+	}
 	for _, p := range r.Problems {
 		if p.Kind == fsck.Corrupt && p.Key == "upload" && (!p.InProgress || p.UploadID != s.uploadID) {
 			t.Errorf("corrupt upload part reported as %+v", p)
@@ -373,8 +379,9 @@ func TestFindsAndRepairs(t *testing.T) {
 	// Text output names each problem and the counts.
 	code, out, _ := runCLI(t, "--data-dir", s.dir, "--deep")
 	t.Logf("jog fsck --deep:\n%s", out)
-	for _, want := range []string{"missing  fsck/\"gone\": blob file is missing", "corrupt  fsck/\"flipped\"", "orphan   " + orphan,
-		"missing:    2", "corrupt:    3", "orphans:    1", "status:     8 problems remain"} {
+	for _, want := range []string{"missing  fsck/gone: blob file is missing", "corrupt  fsck/flipped:", "orphan   " + orphan + " (8 B): ",
+		"missing:    2", "corrupt:    3", "orphans:    1 (8 B)", "status:     8 problems remain", "1 upload in progress", ", 1 bucket\n",
+		"bytes:      15.0 MiB of the right size, 15.0 MiB verified"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q (exit %d):\n%s", want, code, out)
 		}

@@ -95,7 +95,7 @@ func (c *checker) object(ctx context.Context, o meta.Object) error {
 			// locked version, damaged or not; it is reported, kept.
 			action = ActionKeptLocked
 		case err != nil:
-			return fmt.Errorf("drop %s/%q version %s: %w", o.Bucket, o.Key, o.VersionID, err)
+			return fmt.Errorf("drop %s version %s: %w", ObjectName(o.Bucket, o.Key), o.VersionID, err)
 		default:
 			if err := c.deleteBlobs(ctx, freed); err != nil {
 				return err

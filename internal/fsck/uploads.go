@@ -85,7 +85,7 @@ func (c *checker) upload(ctx context.Context, u meta.Upload) error {
 	if c.opts.DropLost && lost(probs) {
 		freed, err := c.meta.AbortUpload(ctx, u.Bucket, u.Key, u.UploadID)
 		if err != nil {
-			return fmt.Errorf("abort upload %s of %s/%q: %w", u.UploadID, u.Bucket, u.Key, err)
+			return fmt.Errorf("abort upload %s of %s: %w", u.UploadID, ObjectName(u.Bucket, u.Key), err)
 		}
 		if err := c.deleteBlobs(ctx, freed); err != nil {
 			return err

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/jogstore/jog/internal/units"
 )
 
 // Reservation is a throughput reservation on a bucket for a window of time
@@ -78,8 +80,8 @@ type CapacityError struct {
 }
 
 func (e *CapacityError) Error() string {
-	return fmt.Sprintf("insufficient capacity: between %s and %s at most %d B/s of reads, %d B/s of writes and %d requests/s are left to reserve",
-		e.Start.UTC().Format(time.RFC3339), e.End.UTC().Format(time.RFC3339), e.Free.Read, e.Free.Write, e.Free.Requests)
+	return fmt.Sprintf("insufficient capacity: between %s and %s at most %s of reads, %s of writes and %d requests/s are left to reserve",
+		e.Start.UTC().Format(time.RFC3339), e.End.UTC().Format(time.RFC3339), units.Rate(e.Free.Read), units.Rate(e.Free.Write), e.Free.Requests)
 }
 
 // Admit decides whether r fits in c given overlapping, the reservations

@@ -33,16 +33,23 @@ var metaBackends = map[string]metaBackend{
 }
 
 // checkSQLite requires <data-dir>/jog.db, so that checking a wrong
-// directory does not create a database there.
+// directory does not create a database there. A dir with blobs but no
+// jog.db is how the data dir of gateways sharing a PostgreSQL store
+// looks: the error says to pass their --meta.
 func checkSQLite(_ context.Context, cfg config.Config) error {
 	dir := cfg.DataDir
-	if _, err := os.Stat(filepath.Join(dir, datadir.DBFile)); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: %w (no %s)", dir, datadir.ErrNotDataDir, datadir.DBFile)
-		}
+	_, err := os.Stat(filepath.Join(dir, datadir.DBFile))
+	switch {
+	case err == nil:
+		return nil
+	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	return nil
+	if st, err := os.Stat(filepath.Join(dir, datadir.BlobsDir)); err == nil && st.IsDir() {
+		return fmt.Errorf("%s: %w of the embedded SQLite store (no %s, but %s/): it looks like a PostgreSQL gateway's data dir; "+
+			"pass the gateways' --meta (--meta postgres://… or JOG_META)", dir, datadir.ErrNotDataDir, datadir.DBFile, datadir.BlobsDir)
+	}
+	return fmt.Errorf("%s: %w (no %s)", dir, datadir.ErrNotDataDir, datadir.DBFile)
 }
 
 // openSQLite opens <data-dir>/jog.db; --fsync never turns off SQLite's

@@ -1,5 +1,6 @@
 // Package units parses the byte sizes and rates flags and commands take
-// ("64MiB", "300MB/s").
+// ("64MiB", "300MB/s"), and renders sizes, rates and counts for people
+// (Human, Count) and for config files read back (Exact).
 package units
 
 import (

@@ -90,7 +90,7 @@ func TestReservationsAPI(t *testing.T) {
 		t.Fatalf("jog admin reservation create: exit %d: %s", code, out)
 	}
 	f := strings.Split(strings.TrimSpace(out), "\t")
-	if len(f) < 7 || len(f[0]) != 32 || f[1] != "active" || f[2] != "200000000" || f[3] != "50000000" {
+	if len(f) < 7 || len(f[0]) != 32 || f[1] != "active" || f[2] != "200MB/s" || f[3] != "50MB/s" {
 		t.Fatalf("reservation create printed %q", out)
 	}
 	id := f[0]
@@ -100,11 +100,11 @@ func TestReservationsAPI(t *testing.T) {
 	// them.
 	resp, body := rsvCall(t, srv, "", "POST", "/rsv2?reservations", rsvBody(85e6+1, 0, now, now.Add(time.Hour), ""), nil)
 	itest.WantRawErr(t, resp, body, http.StatusConflict, "InsufficientCapacity")
-	if !bytes.Contains(body, []byte("85000000 B/s of reads, 92500000 B/s of writes and 0 requests/s")) {
+	if !bytes.Contains(body, []byte("85MB/s of reads, 92500KB/s of writes and 0 requests/s")) {
 		t.Errorf("the refusal does not say what is left: %s", body)
 	}
 	out, code = admin("reservation", "create", "--read", "85MB/s", "--write", "93MB/s", "rsv2")
-	if code != 1 || !strings.Contains(out, "InsufficientCapacity") || !strings.Contains(out, "92500000 B/s of writes") {
+	if code != 1 || !strings.Contains(out, "InsufficientCapacity") || !strings.Contains(out, "92500KB/s of writes") {
 		t.Errorf("jog admin over capacity: exit %d: %s", code, out)
 	}
 	// Later, after the first ends, everything is free again.
@@ -129,7 +129,7 @@ func TestReservationsAPI(t *testing.T) {
 	itest.WantRawErr(t, resp, body, http.StatusNotFound, "NoSuchBucket")
 
 	// List and show.
-	if out, code := admin("reservation", "ls", "rsv"); code != 0 || !strings.HasPrefix(out, id+"\tactive\t200000000\t50000000\t") || strings.Count(out, "\n") != 1 {
+	if out, code := admin("reservation", "ls", "rsv"); code != 0 || !strings.HasPrefix(out, id+"\tactive\t200MB/s\t50MB/s\t") || strings.Count(out, "\n") != 1 {
 		t.Errorf("reservation ls: exit %d: %q", code, out)
 	}
 	resp, body = rsvCall(t, srv, "", "GET", "/rsv2?reservations", nil, nil)
@@ -148,7 +148,7 @@ func TestReservationsAPI(t *testing.T) {
 	srv.Stop()
 	srv = testutil.StartServer(t, opts...)
 	root = itest.AWSClient(t, srv)
-	if out, code := admin("reservation", "show", "rsv", id); code != 0 || !strings.HasPrefix(out, id+"\tactive\t200000000\t50000000\t") {
+	if out, code := admin("reservation", "show", "rsv", id); code != 0 || !strings.HasPrefix(out, id+"\tactive\t200MB/s\t50MB/s\t") {
 		t.Errorf("reservation show after a restart: exit %d: %q", code, out)
 	}
 	resp, body = rsvCall(t, srv, "", "POST", "/rsv2?reservations", rsvBody(86e6, 0, now, now.Add(time.Hour), ""), nil)

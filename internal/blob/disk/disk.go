@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/jogstore/jog/internal/blob"
+	"github.com/jogstore/jog/internal/datadir"
 )
 
 // Store is a blob.Store on a directory tree.
@@ -92,7 +93,7 @@ func OpenShared(root string) (*Store, error) {
 }
 
 func open(root string, shared bool) (*Store, error) {
-	for _, d := range []string{"blobs", "tmp", "packs"} {
+	for _, d := range []string{datadir.BlobsDir, datadir.TempDir, "packs"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o750); err != nil {
 			return nil, err
 		}
@@ -143,7 +144,7 @@ func validID(id string) bool {
 }
 
 func (s *Store) path(id string) string {
-	return filepath.Join(s.root, "blobs", id[0:2], id[2:4], id)
+	return filepath.Join(s.root, datadir.BlobsDir, id[0:2], id[2:4], id)
 }
 
 // Create implements blob.Store. Blobs of known size up to PackMax go into
@@ -349,7 +350,7 @@ func (s *Store) Walk(ctx context.Context, fn func(blob.Info) error) error {
 	if err != nil {
 		return err
 	}
-	return filepath.WalkDir(filepath.Join(s.root, "blobs"), func(path string, d fs.DirEntry, err error) error {
+	return filepath.WalkDir(filepath.Join(s.root, datadir.BlobsDir), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
