@@ -59,8 +59,8 @@ type admin struct {
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog admin", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), adminUsage); fs.PrintDefaults() }
-	a := &admin{client: &http.Client{Timeout: time.Minute}, out: stdout, region: sigv4.DefaultRegion}
-	fs.StringVar(&a.endpoint, "endpoint", "http://127.0.0.1:9000", "the server's URL")
+	a := &admin{client: &http.Client{Timeout: time.Minute}, out: stdout, region: sigv4.DefaultRegion, endpoint: defaultEndpoint}
+	endpointFlag.bind(fs, &a.endpoint)
 	bindCredentials(fs, &a.access, &a.secret, &a.token, &a.region)
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code

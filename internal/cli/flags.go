@@ -75,8 +75,15 @@ type clientFlag struct {
 	secret      bool // -h masks its default
 }
 
-// The client credential flags of jog admin, bench and cp.
+// defaultEndpoint is the server a client command calls when neither
+// --endpoint nor a variable names one: jog server's default address.
+const defaultEndpoint = "http://127.0.0.1:9000"
+
+// The client flags of jog admin, bench and cp: the server's endpoint and
+// the credentials. The endpoint's variables are JOG's, then the one the
+// AWS CLI and SDKs read (AWS_ENDPOINT_URL); --endpoint wins over both.
 var (
+	endpointFlag     = clientFlag{"endpoint", "the server's URL", []string{"JOG_ENDPOINT", "AWS_ENDPOINT_URL"}, false}
 	accessKeyFlag    = clientFlag{"access-key", "access key", []string{"AWS_ACCESS_KEY_ID", config.EnvName("access-key")}, false}
 	secretKeyFlag    = clientFlag{"secret-key", "secret key", []string{"AWS_SECRET_ACCESS_KEY", config.EnvName("secret-key")}, true}
 	sessionTokenFlag = clientFlag{"session-token", "session token of temporary credentials", []string{"AWS_SESSION_TOKEN"}, true}
