@@ -50,7 +50,8 @@ data dir, not through the API).
 A listing prints a header line, then one row a line, tab-separated (or
 "no users"); one result prints labelled lines (AccessKeyId: …); an action
 confirms what it did in one line. --json (before or after the command;
-not kms) prints the same fields by name: a listing as an array.
+not kms) prints the same fields by name: a listing as an array. Any other
+word beginning with - is an unknown flag: put -- before a name that does.
 
 Flags (before the command):
 `
@@ -88,7 +89,11 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if helpAsked(rest) {
 		return printHelp(fs, stdout)
 	}
-	if len(rest) < 2 {
+	rest, err := argsOf(rest)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+	}
+	if err != nil || len(rest) < 2 {
 		fs.Usage()
 		return 2
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -40,6 +41,21 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 // user create -h) ask for help.
 func helpAsked(words []string) bool {
 	return slices.ContainsFunc(words, func(w string) bool { return w == "-h" || w == "-help" || w == "--help" })
+}
+
+// argsOf are a command's words after its flags as arguments: a word that
+// looks like a flag ("-x", "--x") is one no flag set defined, an error, as
+// flag.Parse's; "--" ends the flags, so that an argument may begin with -.
+func argsOf(words []string) ([]string, error) {
+	for i, w := range words {
+		switch {
+		case w == "--":
+			return append(slices.Clone(words[:i]), words[i+1:]...), nil
+		case len(w) > 1 && w[0] == '-':
+			return nil, fmt.Errorf("flag provided but not defined: %s", w)
+		}
+	}
+	return words, nil
 }
 
 // printHelp prints fs's usage on stdout: exit code 0.

@@ -77,7 +77,11 @@ func runReservation(ctx context.Context, a *admin, args []string, stdout, stderr
 		fmt.Fprint(stdout, reservationUsage)
 		return 0
 	}
-	if len(args) == 0 {
+	args, err := argsOf(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+	}
+	if err != nil || len(args) == 0 {
 		fmt.Fprint(stderr, reservationUsage)
 		return 2
 	}
