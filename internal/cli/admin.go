@@ -49,8 +49,8 @@ data dir, not through the API).
 
 A listing prints a header line, then one row a line, tab-separated (or
 "no users"); one result prints labelled lines (AccessKeyId: …); an action
-confirms what it did in one line. --json (before or after the command;
-not kms) prints the same fields by name: a listing as an array. Any other
+confirms what it did in one line. --json (before or after the command)
+prints the same fields by name: a listing as an array. Any other
 word beginning with - is an unknown flag: put -- before a name that does.
 
 Flags (before the command):
@@ -60,14 +60,13 @@ Flags (before the command):
 type admin struct {
 	endpoint, access, secret, token, region string
 	client                                  *http.Client
-	out                                     io.Writer
-	json                                    bool // print answers as JSON (adminout.go)
+	printer
 }
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog admin", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), adminUsage); fs.PrintDefaults() }
-	a := &admin{client: &http.Client{Timeout: time.Minute}, out: stdout, region: sigv4.DefaultRegion, endpoint: defaultEndpoint}
+	a := &admin{client: &http.Client{Timeout: time.Minute}, printer: printer{out: stdout}, region: sigv4.DefaultRegion, endpoint: defaultEndpoint}
 	endpointFlag.bind(fs, &a.endpoint)
 	bindCredentials(fs, &a.access, &a.secret, &a.token, &a.region)
 	fs.BoolVar(&a.json, "json", false, "print the answer as JSON: the fields by name (also after the command)")
@@ -75,16 +74,13 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	rest := fs.Args()
-	if len(rest) == 0 || rest[0] != "kms" {
-		var j bool
-		rest, j = takeJSON(rest)
-		a.json = a.json || j
-	}
+	rest, j := takeJSON(rest)
+	a.json = a.json || j
 	if len(rest) >= 1 && rest[0] == "reservation" {
 		return runReservation(ctx, a, rest[1:], stdout, stderr)
 	}
 	if len(rest) >= 1 && rest[0] == "kms" {
-		return runKMS(ctx, rest[1:], stdout, stderr)
+		return runKMS(ctx, rest[1:], a.printer, stderr)
 	}
 	if helpAsked(rest) {
 		return printHelp(fs, stdout)

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 )
@@ -12,6 +13,12 @@ import (
 // empty, one result prints as labelled lines ("AccessKeyId: …"), an
 // action that returns nothing confirms what it did in one line; with
 // --json, the same fields, by name, as a JSON array (a listing) or object.
+
+// printer prints jog admin's answers on out, as JSON when json is set.
+type printer struct {
+	out  io.Writer
+	json bool
+}
 
 // jsonWords are the spellings of --json after the command's words (jog
 // admin user list --json), where the flag set does not see them.
@@ -24,7 +31,7 @@ func takeJSON(words []string) ([]string, bool) {
 }
 
 // printList prints rows of fields as a listing; none prints "no <what>".
-func (a *admin) printList(what string, rows [][]string, fields []string) error {
+func (a *printer) printList(what string, rows [][]string, fields []string) error {
 	if a.json {
 		objs := make([]map[string]string, 0, len(rows))
 		for _, r := range rows {
@@ -46,7 +53,7 @@ func (a *admin) printList(what string, rows [][]string, fields []string) error {
 // printOne prints one result's fields as labelled lines; a result of one
 // field (a policy document) is printed alone. A secret access key is
 // shown this once: the line after it says so.
-func (a *admin) printOne(row, fields []string) error {
+func (a *printer) printOne(row, fields []string) error {
 	if a.json {
 		return a.printJSON(fieldMap(row, fields))
 	}
@@ -66,7 +73,7 @@ func (a *admin) printOne(row, fields []string) error {
 // printDone confirms an action that answers nothing: done for people;
 // with --json, the action and its parameters by name (not a document's
 // text, which the caller has).
-func (a *admin) printDone(action string, params, args []string, done string) error {
+func (a *printer) printDone(action string, params, args []string, done string) error {
 	if !a.json {
 		fmt.Fprintln(a.out, done)
 		return nil
@@ -80,7 +87,7 @@ func (a *admin) printDone(action string, params, args []string, done string) err
 	return a.printJSON(obj)
 }
 
-func (a *admin) printJSON(v any) error {
+func (a *printer) printJSON(v any) error {
 	enc := json.NewEncoder(a.out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
