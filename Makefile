@@ -1,8 +1,10 @@
 # The few targets people use. `make test` is what CI runs.
 .PHONY: build test test-short run clean static release image
 
+# A build stamped as a release is (`jog version` names its commit), not
+# stripped, not static.
 build:
-	go build -o bin/jog ./cmd/jog
+	go build -ldflags '$(STAMP)' -o bin/jog ./cmd/jog
 
 test:
 	scripts/test.sh
@@ -24,7 +26,8 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null)
 CLI     := github.com/jogstore/jog/internal/cli
-LDFLAGS := -s -w -X $(CLI).Version=$(VERSION) -X $(CLI).Commit=$(COMMIT) -X $(CLI).Date=$(DATE)
+STAMP   := -X $(CLI).Version=$(VERSION) -X $(CLI).Commit=$(COMMIT) -X $(CLI).Date=$(DATE)
+LDFLAGS := -s -w $(STAMP)
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 OUT     ?= bin/jog
 

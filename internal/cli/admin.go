@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jogstore/jog/internal/sigv4"
 )
@@ -46,6 +47,12 @@ data dir, not through the API).
   kms create [--description TEXT] ID | list | describe ID | enable ID | disable ID
       | rotate ID | rotate-master     (flags after the command: --data-dir DIR)
 
+A listing prints a header line, then one row a line, tab-separated (or
+"no users"); one result prints labelled lines (AccessKeyId: …); an action
+confirms what it did in one line. --json (before or after the command)
+prints the same fields by name: a listing as an array. Any other
+word beginning with - is an unknown flag: put -- before a name that does.
+
 Flags (before the command):
 `
 
@@ -53,29 +60,36 @@ Flags (before the command):
 type admin struct {
 	endpoint, access, secret, token, region string
 	client                                  *http.Client
-	out                                     io.Writer
+	printer
 }
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog admin", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), adminUsage); fs.PrintDefaults() }
-	a := &admin{client: &http.Client{Timeout: time.Minute}, out: stdout, region: sigv4.DefaultRegion}
-	fs.StringVar(&a.endpoint, "endpoint", "http://127.0.0.1:9000", "the server's URL")
+	a := &admin{client: &http.Client{Timeout: time.Minute}, printer: printer{out: stdout}, region: sigv4.DefaultRegion, endpoint: defaultEndpoint}
+	endpointFlag.bind(fs, &a.endpoint)
 	bindCredentials(fs, &a.access, &a.secret, &a.token, &a.region)
+	fs.BoolVar(&a.json, "json", false, "print the answer as JSON: the fields by name (also after the command)")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
 	rest := fs.Args()
+	rest, j := takeJSON(rest)
+	a.json = a.json || j
 	if len(rest) >= 1 && rest[0] == "reservation" {
 		return runReservation(ctx, a, rest[1:], stdout, stderr)
 	}
 	if len(rest) >= 1 && rest[0] == "kms" {
-		return runKMS(ctx, rest[1:], stdout, stderr)
+		return runKMS(ctx, rest[1:], a.printer, stderr)
 	}
 	if helpAsked(rest) {
 		return printHelp(fs, stdout)
 	}
-	if len(rest) < 2 {
+	rest, err := argsOf(rest)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+	}
+	if err != nil || len(rest) < 2 {
 		fs.Usage()
 		return 2
 	}
@@ -112,43 +126,63 @@ type adminCommand struct {
 }
 
 // call runs an IAM action with a shape: the action's parameters
-// (name, value pairs) and, for the output, the element holding each row and
-// the fields of a row to print, tab-separated.
+// (name, value pairs) and, for the output, the element holding each row
+// ("member": a listing) and the fields of a row to print.
 func call(action string, params []string, row string, fields ...string) adminCommand {
 	return adminCommand{args: params, run: func(ctx context.Context, a *admin, args []string) error {
-		form := url.Values{}
-		for i, p := range params {
-			form.Set(p, args[i])
-		}
-		return a.print(ctx, action, form, row, fields...)
+		return a.print(ctx, action, formOf(params, args), row, fields...)
 	}}
+}
+
+// act runs an IAM action that answers nothing and confirms it: done is
+// a format of the arguments ("deleted user %s").
+func act(action string, params []string, done string) adminCommand {
+	return adminCommand{args: params, run: func(ctx context.Context, a *admin, args []string) error {
+		if _, err := a.call(ctx, action, formOf(params, args)); err != nil {
+			return err
+		}
+		vals := make([]any, len(args))
+		for i, v := range args {
+			vals[i] = v
+		}
+		return a.printDone(action, params, args, fmt.Sprintf(done, vals...))
+	}}
+}
+
+// formOf is an action's parameters given args, in order.
+func formOf(params, args []string) url.Values {
+	form := url.Values{}
+	for i, p := range params {
+		form.Set(p, args[i])
+	}
+	return form
 }
 
 var adminCommands = map[string]adminCommand{
 	"user create":        call("CreateUser", []string{"UserName"}, "User", "UserName", "Arn"),
 	"user list":          call("ListUsers", nil, "member", "UserName", "Arn"),
-	"user delete":        call("DeleteUser", []string{"UserName"}, ""),
+	"user delete":        act("DeleteUser", []string{"UserName"}, "deleted user %s"),
 	"key create":         call("CreateAccessKey", []string{"UserName"}, "AccessKey", "AccessKeyId", "SecretAccessKey"),
 	"key list":           call("ListAccessKeys", []string{"UserName"}, "member", "AccessKeyId", "Status", "CreateDate"),
 	"key disable":        keyStatus(adminInactive),
 	"key enable":         keyStatus(adminActive),
-	"key delete":         call("DeleteAccessKey", []string{"UserName", "AccessKeyId"}, ""),
+	"key delete":         act("DeleteAccessKey", []string{"UserName", "AccessKeyId"}, "deleted access key %[2]s of user %[1]s"),
 	"group create":       call("CreateGroup", []string{"GroupName"}, "Group", "GroupName", "Arn"),
-	"group delete":       call("DeleteGroup", []string{"GroupName"}, ""),
+	"group delete":       act("DeleteGroup", []string{"GroupName"}, "deleted group %s"),
 	"group list":         call("ListGroups", nil, "member", "GroupName", "Arn"),
-	"group add":          call("AddUserToGroup", []string{"GroupName", "UserName"}, ""),
-	"group remove":       call("RemoveUserFromGroup", []string{"GroupName", "UserName"}, ""),
+	"group add":          act("AddUserToGroup", []string{"GroupName", "UserName"}, "added user %[2]s to group %[1]s"),
+	"group remove":       act("RemoveUserFromGroup", []string{"GroupName", "UserName"}, "removed user %[2]s from group %[1]s"),
 	"policy create":      withFile(call("CreatePolicy", []string{"PolicyName", "PolicyDocument"}, "Policy", "PolicyName", "Arn")),
 	"policy list":        call("ListPolicies", nil, "member", "PolicyName", "Arn", "AttachmentCount"),
-	"policy delete":      withARN(call("DeletePolicy", []string{"PolicyArn"}, ""), 0),
-	"policy attach":      withARN(call("AttachUserPolicy", []string{"UserName", "PolicyArn"}, ""), 1),
-	"policy detach":      withARN(call("DetachUserPolicy", []string{"UserName", "PolicyArn"}, ""), 1),
-	"user-policy put":    withFile(call("PutUserPolicy", []string{"UserName", "PolicyName", "PolicyDocument"}, "")),
+	"policy delete":      withARN(act("DeletePolicy", []string{"PolicyArn"}, "deleted policy %s"), 0),
+	"policy attach":      withARN(act("AttachUserPolicy", []string{"UserName", "PolicyArn"}, "attached policy %[2]s to user %[1]s"), 1),
+	"policy detach":      withARN(act("DetachUserPolicy", []string{"UserName", "PolicyArn"}, "detached policy %[2]s from user %[1]s"), 1),
+	"user-policy put":    withFile(act("PutUserPolicy", []string{"UserName", "PolicyName", "PolicyDocument"}, "put policy %[2]s of user %[1]s")),
 	"user-policy get":    call("GetUserPolicy", []string{"UserName", "PolicyName"}, "GetUserPolicyResult", "PolicyDocument"),
-	"user-policy delete": call("DeleteUserPolicy", []string{"UserName", "PolicyName"}, ""),
+	"user-policy delete": act("DeleteUserPolicy", []string{"UserName", "PolicyName"}, "deleted policy %[2]s of user %[1]s"),
 	"role create":        withFile(call("CreateRole", []string{"RoleName", "AssumeRolePolicyDocument"}, "Role", "RoleName", "Arn")),
 	"role list":          call("ListRoles", nil, "member", "RoleName", "Arn"),
-	"role delete":        call("DeleteRole", []string{"RoleName"}, ""),
+	"role delete":        act("DeleteRole", []string{"RoleName"}, "deleted role %s"),
 	"sts assume-role":    call("AssumeRole", []string{"RoleArn", "RoleSessionName"}, "Credentials", stsCredentials...),
 	"sts session-token":  call("GetSessionToken", nil, "Credentials", stsCredentials...),
 	"sts identity":       call("GetCallerIdentity", nil, "GetCallerIdentityResult", "Arn", "UserId", "Account"),
@@ -169,7 +203,7 @@ const (
 )
 
 func keyStatus(status string) adminCommand {
-	c := call("UpdateAccessKey", []string{"UserName", "AccessKeyId", "Status"}, "")
+	c := act("UpdateAccessKey", []string{"UserName", "AccessKeyId", "Status"}, "access key %[2]s of user %[1]s is now %[3]s")
 	run := c.run
 	c.args = c.args[:2]
 	c.run = func(ctx context.Context, a *admin, args []string) error { return run(ctx, a, append(args, status)) }
@@ -212,35 +246,52 @@ func withARN(c adminCommand, i int) adminCommand {
 	return c
 }
 
-// print calls action and prints fields of each row element; a listing's
-// every page.
+// print calls action and prints fields of each row element: a listing's
+// every page (row "member"), else the one result.
 func (a *admin) print(ctx context.Context, action string, form url.Values, row string, fields ...string) error {
+	var rows [][]string
 	for {
 		body, err := a.call(ctx, action, form)
 		if err != nil {
 			return err
 		}
-		if row == "" {
-			return nil
-		}
-		rows, err := rowsOf(body, row, fields...)
+		page, err := rowsOf(body, row, fields...)
 		if err != nil {
 			return err
 		}
-		for _, r := range rows {
+		for _, r := range page {
 			for i, f := range fields {
 				if f == "PolicyDocument" {
 					r[i], _ = url.QueryUnescape(r[i])
 				}
 			}
-			fmt.Fprintln(a.out, strings.Join(r, "\t"))
 		}
+		rows = append(rows, page...)
 		next, _ := rowsOf(body, "ListResult", "Marker")
 		if len(next) == 0 || next[0][0] == "" {
-			return nil
+			break
 		}
 		form.Set("Marker", next[0][0])
 	}
+	if row == "member" {
+		return a.printList(listed(action), rows, fields)
+	}
+	if len(rows) != 1 {
+		return fmt.Errorf("%s: %d %s elements in the answer, want 1", action, len(rows), row)
+	}
+	return a.printOne(rows[0], fields)
+}
+
+// listed names what a List action lists: ListAccessKeys, "access keys".
+func listed(action string) string {
+	var b strings.Builder
+	for i, r := range strings.TrimPrefix(action, "List") {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 // call sends one signed IAM (or STS) request and returns the response

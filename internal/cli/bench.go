@@ -84,7 +84,9 @@ func (v *valueFunc) Set(s string) error { v.show = s; return v.set(s) }
 func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	c := &f.cfg
 	*c = bench.DefaultConfig()
-	fs.StringVar(&c.Endpoint, "endpoint", c.Endpoint, "S3 endpoint URL; several, comma-separated, spread the requests over them in turn (gateways of one namespace)")
+	endpoints := endpointFlag
+	endpoints.usage = "S3 endpoint URL; several, comma-separated, spread the requests over them in turn (gateways of one namespace)"
+	endpoints.bind(fs, &c.Endpoint)
 	bindCredentials(fs, &c.AccessKey, &c.SecretKey, nil, &c.Region)
 	fs.BoolVar(&c.PathStyle, "path-style", c.PathStyle, "path-style addressing; false: virtual-hosted style (bucket.host)")
 	fs.BoolVar(&c.InsecureTLS, "insecure-tls", false, "skip TLS certificate verification")

@@ -50,10 +50,10 @@ Flags:
 func runCp(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("jog cp", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), cpUsage); fs.PrintDefaults() }
-	cfg := cp.ClientConfig{Region: sigv4.DefaultRegion}
+	cfg := cp.ClientConfig{Region: sigv4.DefaultRegion, Endpoint: defaultEndpoint}
 	var opts cp.Options
 	var recursive, quiet bool
-	fs.StringVar(&cfg.Endpoint, "endpoint", "http://127.0.0.1:9000", "S3 endpoint URL")
+	endpointFlag.bind(fs, &cfg.Endpoint)
 	bindCredentials(fs, &cfg.AccessKey, &cfg.SecretKey, &cfg.SessionToken, &cfg.Region)
 	fs.BoolVar(&cfg.VirtualHost, "virtual-host", false, "address buckets as bucket.host instead of host/bucket")
 	fs.BoolVar(&cfg.InsecureTLS, "insecure-tls", false, "skip TLS certificate verification")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -42,6 +43,21 @@ func helpAsked(words []string) bool {
 	return slices.ContainsFunc(words, func(w string) bool { return w == "-h" || w == "-help" || w == "--help" })
 }
 
+// argsOf are a command's words after its flags as arguments: a word that
+// looks like a flag ("-x", "--x") is one no flag set defined, an error, as
+// flag.Parse's; "--" ends the flags, so that an argument may begin with -.
+func argsOf(words []string) ([]string, error) {
+	for i, w := range words {
+		switch {
+		case w == "--":
+			return append(slices.Clone(words[:i]), words[i+1:]...), nil
+		case len(w) > 1 && w[0] == '-':
+			return nil, fmt.Errorf("flag provided but not defined: %s", w)
+		}
+	}
+	return words, nil
+}
+
 // printHelp prints fs's usage on stdout: exit code 0.
 func printHelp(fs *flag.FlagSet, stdout io.Writer) int {
 	out := fs.Output()
@@ -75,8 +91,15 @@ type clientFlag struct {
 	secret      bool // -h masks its default
 }
 
-// The client credential flags of jog admin, bench and cp.
+// defaultEndpoint is the server a client command calls when neither
+// --endpoint nor a variable names one: jog server's default address.
+const defaultEndpoint = "http://127.0.0.1:9000"
+
+// The client flags of jog admin, bench and cp: the server's endpoint and
+// the credentials. The endpoint's variables are JOG's, then the one the
+// AWS CLI and SDKs read (AWS_ENDPOINT_URL); --endpoint wins over both.
 var (
+	endpointFlag     = clientFlag{"endpoint", "the server's URL", []string{"JOG_ENDPOINT", "AWS_ENDPOINT_URL"}, false}
 	accessKeyFlag    = clientFlag{"access-key", "access key", []string{"AWS_ACCESS_KEY_ID", config.EnvName("access-key")}, false}
 	secretKeyFlag    = clientFlag{"secret-key", "secret key", []string{"AWS_SECRET_ACCESS_KEY", config.EnvName("secret-key")}, true}
 	sessionTokenFlag = clientFlag{"session-token", "session token of temporary credentials", []string{"AWS_SESSION_TOKEN"}, true}

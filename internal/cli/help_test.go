@@ -67,3 +67,17 @@ func TestHelpShowsNoSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownFlag: an unknown flag of every command and nested command
+// exits 2 with the error and the usage on stderr, nothing on stdout; no
+// command takes it for an argument.
+func TestUnknownFlag(t *testing.T) {
+	for _, path := range helpPaths() {
+		args := append(append([]string(nil), path...), "--no-such-flag")
+		var out, errs bytes.Buffer
+		code := Run(context.Background(), args, &out, &errs)
+		if code != 2 || out.Len() != 0 || !strings.Contains(errs.String(), "no-such-flag") || !strings.Contains(errs.String(), "Usage") {
+			t.Errorf("jog %s: exit %d, stdout %q, stderr %.200q; want 2, the error and the usage on stderr", strings.Join(args, " "), code, out.String(), errs.String())
+		}
+	}
+}

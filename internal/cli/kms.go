@@ -38,8 +38,10 @@ on the data dir stopped.
                        sse.key.<time>. With JOG_SSE_KEY set, the new key is
                        printed (JOG_SSE_KEY=...) for you to set instead.
 
-A key prints as: ID, state (Enabled or Disabled), versions, created,
-newest version's time, description. ID: 1 to 64 of A-Z a-z 0-9 . _ -,
+A key prints as labelled lines: KeyId, State (Enabled or Disabled),
+Versions, Created, Rotated (the newest version's time), Description; list
+prints one key a line under a header line; enable and disable confirm.
+--json prints the same fields by name. ID: 1 to 64 of A-Z a-z 0-9 . _ -,
 starting with a letter or digit.
 
 Flags (after the command):
@@ -59,7 +61,8 @@ type kmsCall struct {
 	dataDir     string
 	description string
 	args        []string
-	out, errOut io.Writer
+	errOut      io.Writer
+	printer
 }
 
 var kmsCommands = map[string]kmsCommand{
@@ -79,8 +82,9 @@ var kmsCommands = map[string]kmsCommand{
 // kmsNested are jog admin kms's commands.
 func kmsNested() []string { return sortedKeys(kmsCommands) }
 
-// runKMS runs "jog admin kms ...".
-func runKMS(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// runKMS runs "jog admin kms ...", printing with p (jog admin --json).
+func runKMS(ctx context.Context, args []string, p printer, stderr io.Writer) int {
+	stdout := p.out
 	if len(args) == 0 || helpAsked(args[:1]) {
 		if len(args) == 0 {
 			fmt.Fprint(stderr, kmsUsage)
@@ -94,10 +98,11 @@ func runKMS(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jog admin: unknown command: kms %s\n\n%s", strings.Join(args, " "), kmsUsage)
 		return 2
 	}
-	c := &kmsCall{out: stdout, errOut: stderr}
+	c := &kmsCall{errOut: stderr, printer: p}
 	fs := flag.NewFlagSet("jog admin kms "+args[0], flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), kmsUsage); fs.PrintDefaults() }
 	dataDir := dataDirFlag(fs, "the data dir whose keys to manage")
+	fs.BoolVar(&c.json, "json", c.json, "print the answer as JSON: the fields by name")
 	if cmd.flags != nil {
 		cmd.flags(fs, c)
 	}
@@ -136,8 +141,7 @@ func kmsPrint(op func(ctx context.Context, b *kms.Builtin, c *kmsCall) (kms.KeyI
 		if err != nil {
 			return err
 		}
-		printKey(c.out, k)
-		return nil
+		return c.printOne(keyFields(k), kmsKeyFields)
 	}
 }
 
@@ -157,10 +161,11 @@ func kmsList(ctx context.Context, c *kmsCall) error {
 	if err != nil {
 		return err
 	}
-	for _, k := range keys {
-		printKey(c.out, k)
+	rows := make([][]string, len(keys))
+	for i, k := range keys {
+		rows[i] = keyFields(k)
 	}
-	return nil
+	return c.printList("KMS keys", rows, kmsKeyFields)
 }
 
 func kmsEnable(enabled bool) func(context.Context, *kmsCall) error {
@@ -169,17 +174,27 @@ func kmsEnable(enabled bool) func(context.Context, *kmsCall) error {
 		if err != nil {
 			return err
 		}
-		return b.SetEnabled(ctx, c.args[0], enabled)
+		if err := b.SetEnabled(ctx, c.args[0], enabled); err != nil {
+			return err
+		}
+		action, done := "DisableKey", "disabled key "
+		if enabled {
+			action, done = "EnableKey", "enabled key "
+		}
+		return c.printDone(action, kmsKeyFields[:1], c.args, done+c.args[0])
 	}
 }
 
-// printKey prints a key as a row, tab-separated as jog admin prints.
-func printKey(w io.Writer, k kms.KeyInfo) {
+// kmsKeyFields are the fields of a key jog admin kms prints (keyFields).
+var kmsKeyFields = []string{"KeyId", "State", "Versions", "Created", "Rotated", "Description"}
+
+// keyFields is a key's kmsKeyFields.
+func keyFields(k kms.KeyInfo) []string {
 	state := "Enabled"
 	if !k.Enabled {
 		state = "Disabled"
 	}
-	fmt.Fprintln(w, strings.Join([]string{k.ID, state, strconv.FormatUint(uint64(k.Version), 10), k.Created.Format(time.RFC3339), k.Rotated.Format(time.RFC3339), k.Description}, "\t"))
+	return []string{k.ID, state, strconv.FormatUint(uint64(k.Version), 10), k.Created.Format(time.RFC3339), k.Rotated.Format(time.RFC3339), k.Description}
 }
 
 func rotateMaster(ctx context.Context, c *kmsCall) error {
@@ -190,12 +205,17 @@ func rotateMaster(ctx context.Context, c *kmsCall) error {
 	if err != nil {
 		return err
 	}
-	if r.NewKey == "" {
+	switch {
+	case c.json:
+		err = c.printJSON(r)
+	case r.NewKey == "":
 		fmt.Fprintf(c.out, "%d key versions re-sealed under a new %s; the old master key is in %s: keep it as long as backups of %s taken before now, and with them.\n", r.Versions, kms.MasterKeyFile, r.Backup, kms.KeysFile)
-		return nil
+	default:
+		// The new key goes to stdout alone; what to do with it to stderr.
+		fmt.Fprintf(c.out, "%s=%s\n", kms.MasterKeyEnv, r.NewKey)
 	}
-	// The new key goes to stdout alone; what to do with it to stderr.
-	fmt.Fprintf(c.out, "%s=%s\n", kms.MasterKeyEnv, r.NewKey)
-	fmt.Fprintf(c.errOut, "%d key versions re-sealed under the new master key above. Set %s to it for every jog server and jog admin kms on this data dir before they start: the old value no longer opens the keys. Until the first start under it, it is also kept in %s (mode 0600), which that start removes.\n", r.Versions, kms.MasterKeyEnv, r.Staging)
-	return nil
+	if r.NewKey != "" {
+		fmt.Fprintf(c.errOut, "%d key versions re-sealed under the new master key. Set %s to it for every jog server and jog admin kms on this data dir before they start: the old value no longer opens the keys. Until the first start under it, it is also kept in %s (mode 0600), which that start removes.\n", r.Versions, kms.MasterKeyEnv, r.Staging)
+	}
+	return err
 }

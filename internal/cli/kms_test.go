@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -37,14 +38,23 @@ func mustKMS(t *testing.T, dir string, args ...string) string {
 	return out
 }
 
-// keyRow is the fields of a key as jog admin kms prints it.
+// keyRow is the fields of a key as jog admin kms prints it, labelled.
 func keyRow(t *testing.T, out string) []string {
 	t.Helper()
-	f := strings.Split(strings.TrimSuffix(out, "\n"), "\t")
-	if len(f) != 6 || strings.Count(out, "\n") != 1 {
-		t.Fatalf("key row %q: want one line of 6 fields", out)
+	labels := []string{"KeyId", "State", "Versions", "Created", "Rotated", "Description"}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(labels) {
+		t.Fatalf("key %q: want %d labelled lines", out, len(labels))
 	}
-	return f
+	row := make([]string, len(lines))
+	for i, l := range lines {
+		v, ok := strings.CutPrefix(l, labels[i]+": ")
+		if !ok {
+			t.Fatalf("key %q: line %d is not %s's", out, i+1, labels[i])
+		}
+		row[i] = v
+	}
+	return row
 }
 
 // TestKMSCommands: create, list, describe, rotate, disable and enable
@@ -59,19 +69,27 @@ func TestKMSCommands(t *testing.T) {
 	}
 	list := mustKMS(t, dir, "list")
 	lines := strings.Split(strings.TrimSuffix(list, "\n"), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], kms.SSES3KeyID+"\t") || !strings.HasPrefix(lines[1], "teama\t") {
-		t.Errorf("list = %q; want sse-s3 and teama", list)
+	if len(lines) != 3 || lines[0] != "KeyId\tState\tVersions\tCreated\tRotated\tDescription" ||
+		!strings.HasPrefix(lines[1], kms.SSES3KeyID+"\t") || !strings.HasPrefix(lines[2], "teama\t") {
+		t.Errorf("list = %q; want a header, sse-s3 and teama", list)
+	}
+	var keys []map[string]string
+	if err := json.Unmarshal([]byte(mustKMS(t, dir, "list", "--json")), &keys); err != nil || len(keys) != 2 || keys[1]["KeyId"] != "teama" || keys[1]["Description"] != "team a" {
+		t.Errorf("list --json = %v, %v", keys, err)
 	}
 	if row := keyRow(t, mustKMS(t, dir, "rotate", "teama")); row[2] != "2" {
 		t.Errorf("rotate printed %q; want version 2", row)
 	}
-	mustKMS(t, dir, "disable", "teama")
+	if out := mustKMS(t, dir, "disable", "teama"); out != "disabled key teama\n" {
+		t.Errorf("disable printed %q", out)
+	}
 	if row := keyRow(t, mustKMS(t, dir, "describe", "teama")); row[1] != "Disabled" || row[2] != "2" {
 		t.Errorf("describe after disable = %q", row)
 	}
 	mustKMS(t, dir, "enable", "teama")
-	if row := keyRow(t, mustKMS(t, dir, "describe", "teama")); row[1] != "Enabled" {
-		t.Errorf("describe after enable = %q", row)
+	var key map[string]string
+	if err := json.Unmarshal([]byte(mustKMS(t, dir, "describe", "teama", "--json")), &key); err != nil || key["KeyId"] != "teama" || key["State"] != "Enabled" {
+		t.Errorf("describe --json after enable = %v, %v", key, err)
 	}
 
 	fails := []struct {
@@ -206,6 +224,17 @@ func TestKMSRotateMaster(t *testing.T) {
 		t.Error("rotate-master shows the new key on stderr")
 	}
 	reopen(newKey)
+
+	// --json: the same by name, stdout one JSON document.
+	t.Setenv(kms.MasterKeyEnv, newKey)
+	var r struct {
+		Versions int
+		NewKey   string
+	}
+	if err := json.Unmarshal([]byte(mustKMS(t, dir, "rotate-master", "--json")), &r); err != nil || r.Versions < 2 || r.NewKey == "" || r.NewKey == newKey {
+		t.Fatalf("rotate-master --json: %+v, %v", r, err)
+	}
+	reopen(r.NewKey)
 }
 
 // TestKMSRefusesExposedMasterKey: the commands do not run over an sse.key

@@ -14,11 +14,15 @@ func replicationResync(method string) adminCommand {
 		if err != nil {
 			return err
 		}
-		rows, err := rowsOf(out, "ReplicationResync", "Started", "Ended", "After", "Scanned", "Queued", "Error")
+		fields := []string{"Started", "Ended", "After", "Scanned", "Queued", "Error"}
+		rows, err := rowsOf(out, "ReplicationResync", fields...)
 		if err != nil || len(rows) != 1 {
 			return fmt.Errorf("unreadable answer: %v", err)
 		}
 		r := rows[0]
+		if a.json {
+			return a.printOne(append([]string{args[0]}, r...), append([]string{"Bucket"}, fields...))
+		}
 		state := "running"
 		if r[1] != "" {
 			state = "ended " + r[1]

@@ -36,7 +36,8 @@ is requests per second (--rps is the same flag); the server needs
 three rates. TIME is
 RFC 3339 (2026-01-02T15:04:05Z); --start defaults to now, the window to
 one hour. Each reservation prints as: ID, state, read B/s, write B/s,
-requests/s, start, end, bound principal.
+requests/s, start, end, bound principal; ls prints a header line first, or
+"no reservations". jog admin --json prints them by name.
 `
 
 // reservationFields are the fields of a reservation jog admin prints.
@@ -46,14 +47,16 @@ var reservationFields = []string{"Id", "State", "ReadBytesPerSecond", "WriteByte
 // (createReservation), which takes flags.
 var reservationCommands = map[string]adminCommand{
 	"ls": {args: []string{"BUCKET"}, run: func(ctx context.Context, a *admin, args []string) error {
-		return a.printReservations(ctx, http.MethodGet, args[0], "reservations", nil)
+		return a.printReservations(ctx, http.MethodGet, args[0], "reservations", nil, true)
 	}},
 	"show": {args: []string{"BUCKET", "ID"}, run: func(ctx context.Context, a *admin, args []string) error {
-		return a.printReservations(ctx, http.MethodGet, args[0], "reservation="+url.QueryEscape(args[1]), nil)
+		return a.printReservations(ctx, http.MethodGet, args[0], "reservation="+url.QueryEscape(args[1]), nil, false)
 	}},
 	"rm": {args: []string{"BUCKET", "ID"}, run: func(ctx context.Context, a *admin, args []string) error {
-		_, err := a.s3Call(ctx, http.MethodDelete, args[0], "reservation="+url.QueryEscape(args[1]), nil)
-		return err
+		if _, err := a.s3Call(ctx, http.MethodDelete, args[0], "reservation="+url.QueryEscape(args[1]), nil); err != nil {
+			return err
+		}
+		return a.printDone("CancelReservation", []string{"Bucket", "Id"}, args, fmt.Sprintf("cancelled reservation %s of bucket %s", args[1], args[0]))
 	}},
 }
 
@@ -75,7 +78,11 @@ func runReservation(ctx context.Context, a *admin, args []string, stdout, stderr
 		fmt.Fprint(stdout, reservationUsage)
 		return 0
 	}
-	if len(args) == 0 {
+	args, err := argsOf(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+	}
+	if err != nil || len(args) == 0 {
 		fmt.Fprint(stderr, reservationUsage)
 		return 2
 	}
@@ -134,7 +141,7 @@ func (a *admin) createReservation(ctx context.Context, args []string, stdout, st
 	}{Read: read, Write: write, RPS: rps, Start: from.Format(time.RFC3339), End: to.Format(time.RFC3339), Principal: *principal}
 	body, err := xml.Marshal(doc)
 	if err == nil {
-		err = a.printReservations(ctx, http.MethodPost, fs.Arg(0), "reservations", body)
+		err = a.printReservations(ctx, http.MethodPost, fs.Arg(0), "reservations", body, false)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "jog admin:", err)
@@ -164,8 +171,9 @@ func windowEnd(start, end string, dur time.Duration, from *time.Time) (time.Time
 }
 
 // printReservations sends a reservation request and prints each
-// reservation of the answer, one a line.
-func (a *admin) printReservations(ctx context.Context, method, bucket, query string, body []byte) error {
+// reservation of the answer, one a line: a listing (list) with a header
+// line, "no reservations" when there is none; with --json, by name.
+func (a *admin) printReservations(ctx context.Context, method, bucket, query string, body []byte, list bool) error {
 	out, err := a.s3Call(ctx, method, bucket, query, body)
 	if err != nil {
 		return err
@@ -173,6 +181,17 @@ func (a *admin) printReservations(ctx context.Context, method, bucket, query str
 	rows, err := rowsOf(out, "Reservation", reservationFields...)
 	if err != nil {
 		return err
+	}
+	switch {
+	case list:
+		if !a.json { // exact bytes/s in JSON
+			for i := range rows {
+				rows[i] = humanRates(rows[i])
+			}
+		}
+		return a.printList("reservations", rows, reservationFields)
+	case a.json && len(rows) == 1:
+		return a.printOne(rows[0], reservationFields)
 	}
 	for _, r := range rows {
 		fmt.Fprintln(a.out, strings.Join(humanRates(r), "\t"))

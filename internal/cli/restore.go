@@ -26,6 +26,9 @@ func runRestore(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	region := serverFlag(fl, "region", "replicate-region", "", "region of the replica's bucket")
 	at := fl.String("timestamp", "", "restore the metadata as it was at this time (RFC 3339) instead of the latest")
 	force := fl.Bool("force", false, "replace the data dir's jog.db (and its -wal and -shm) when there is one")
+	logCfg := config.Default()
+	logLevel := serverFlag(fl, "log-level", "log-level", logCfg.LogLevel, "debug, info, warn or error, as jog server's")
+	logFormat := serverFlag(fl, "log-format", "log-format", logCfg.LogFormat, "text or json, as jog server's")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), `Usage: jog restore --data-dir DIR --from s3://bucket/path [--endpoint URL] [--region R] [--timestamp T] [--force]
 
@@ -62,13 +65,18 @@ Flags:
 		opts.Timestamp = t
 	}
 	opts.Replace = *force
+	logCfg.LogLevel, logCfg.LogFormat = *logLevel, *logFormat
+	if err := logCfg.Validate(); err != nil {
+		fmt.Fprintln(stderr, "jog restore:", err)
+		return 2
+	}
 	target := replicate.Target{URL: *from, Endpoint: *endpoint, Region: *region,
 		AccessKey: config.Getenv(config.EnvReplicateAccessKey), SecretKey: config.Getenv(config.EnvReplicateSecretKey)}
 	if err := target.Validate(); err != nil {
 		fmt.Fprintln(stderr, "jog restore:", err)
 		return 2
 	}
-	if err := restore(ctx, *dataDir, target, opts, stderr); err != nil {
+	if err := restore(ctx, *dataDir, target, opts, newLogger(logCfg, stderr)); err != nil {
 		fmt.Fprintln(stderr, "jog restore:", err)
 		if errors.Is(err, replicate.ErrExists) {
 			fmt.Fprintln(stderr, "jog restore: --force replaces it")
@@ -81,8 +89,8 @@ Flags:
 }
 
 // restore holds dir's lock (no server may run on it) while the metadata is
-// rebuilt.
-func restore(ctx context.Context, dir string, t replicate.Target, opts replicate.RestoreOptions, stderr io.Writer) error {
+// rebuilt, logging as jog server does (newLogger).
+func restore(ctx context.Context, dir string, t replicate.Target, opts replicate.RestoreOptions, log *slog.Logger) error {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
@@ -91,6 +99,5 @@ func restore(ctx context.Context, dir string, t replicate.Target, opts replicate
 		return err
 	}
 	defer func() { _ = unlock() }()
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return replicate.Restore(ctx, filepath.Join(dir, datadir.DBFile), t, opts, log)
 }

@@ -64,13 +64,13 @@ func TestHalfAKeyPair(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"JOG_SECRET_KEY": "secret-from-env"}, nil,
-			"JOG_SECRET_KEY is set but no access key (--access-key / JOG_ACCESS_KEY)"},
+			"JOG_SECRET_KEY is set but no access key (--access-key or JOG_ACCESS_KEY): give both or neither"},
 		{nil, []string{"--secret-key", "secret-from-flag"},
-			"--secret-key is set but no access key (--access-key / JOG_ACCESS_KEY)"},
+			"--secret-key is set but no access key (--access-key or JOG_ACCESS_KEY): give both or neither"},
 		{nil, []string{"--config", file},
-			"secret-key (" + file + ":1) is set but no access key (--access-key / JOG_ACCESS_KEY)"},
+			"secret-key (" + file + ":1) is set but no access key (--access-key or JOG_ACCESS_KEY): give both or neither"},
 		{map[string]string{"JOG_ACCESS_KEY": "AKIDENV"}, nil,
-			"JOG_ACCESS_KEY is set but no secret key (--secret-key / JOG_SECRET_KEY)"},
+			"JOG_ACCESS_KEY is set but no secret key (--secret-key or JOG_SECRET_KEY): give both or neither"},
 	} {
 		t.Setenv("JOG_SECRET_KEY", tc.env["JOG_SECRET_KEY"])
 		t.Setenv("JOG_ACCESS_KEY", tc.env["JOG_ACCESS_KEY"])

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -48,7 +49,18 @@ func buildOf(info *debug.BuildInfo) build {
 	return b
 }
 
-func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) int {
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("jog version", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: jog version\n\nPrints the version, commit and date of this build, and the Go toolchain.")
+	}
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
 	info, _ := debug.ReadBuildInfo()
 	b := buildOf(info)
 	commit, date := b.Commit, b.Date

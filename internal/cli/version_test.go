@@ -76,3 +76,29 @@ func TestVersionCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeBuildStamps: `make build` stamps the version, commit and date as
+// `make static` does, so that a developer's build names its commit.
+func TestMakeBuildStamps(t *testing.T) {
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skip("not in a git checkout:", err)
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make:", err)
+	}
+	const pkg = "github.com/jogstore/jog/internal/cli"
+	for _, target := range []string{"build", "static"} {
+		cmd := exec.Command("make", "-n", target)
+		cmd.Dir = filepath.Join("..", "..")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("make -n %s: %v", target, err)
+		}
+		for _, want := range []string{"-X " + pkg + ".Version=", "-X " + pkg + ".Commit=" + strings.TrimSpace(string(head)), "-X " + pkg + ".Date="} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("make %s runs\n%s\nwithout %q", target, out, want)
+			}
+		}
+	}
+}

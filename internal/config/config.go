@@ -283,9 +283,9 @@ func (c Config) Validate() error {
 	}
 	switch {
 	case c.AccessKey == "" && c.SecretKey != "":
-		errs = append(errs, fmt.Errorf("%s is set but no access key (--access-key / %s)", c.layers.Given("secret-key"), envName("access-key")))
+		errs = append(errs, fmt.Errorf("%s is set but no access key (--access-key or %s): give both or neither", c.layers.Given("secret-key"), envName("access-key")))
 	case c.AccessKey != "" && c.SecretKey == "":
-		errs = append(errs, fmt.Errorf("%s is set but no secret key (--secret-key / %s)", c.layers.Given("access-key"), envName("secret-key")))
+		errs = append(errs, fmt.Errorf("%s is set but no secret key (--secret-key or %s): give both or neither", c.layers.Given("access-key"), envName("secret-key")))
 	}
 	if c.AccessKey != "" && c.SecretKey != "" && len(c.SecretKey) < 8 {
 		errs = append(errs, errors.New("--secret-key must be at least 8 characters"))

@@ -67,7 +67,12 @@ func Restore(ctx context.Context, dbPath string, t Target, opts RestoreOptions, 
 		return err
 	}
 	defer func() { _ = removeDB(tmp) }()
-	r := litestream.NewReplicaWithClient(nil, client)
+	// Litestream's replica logs (its restore's progress) through its
+	// database's logger, else slog.Default: a database handle, never
+	// opened, carries log so that its lines are JOG's.
+	ldb := litestream.NewDB(tmp)
+	ldb.SetLogger(log)
+	r := litestream.NewReplicaWithClient(ldb, client)
 	opt := litestream.NewRestoreOptions()
 	opt.OutputPath = tmp
 	opt.Timestamp = opts.Timestamp

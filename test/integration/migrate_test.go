@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -228,11 +229,12 @@ func createUser(t *testing.T, bin string, srv *jogProcess, tmp string) [2]string
 	admin("user", "create", "alice")
 	admin("policy", "create", "all", pol)
 	admin("policy", "attach", "alice", "all")
-	f := strings.Fields(admin("key", "create", "alice"))
-	if len(f) < 2 {
-		t.Fatalf("key create printed %q", f)
+	out := admin("key", "create", "alice", "--json")
+	var key struct{ AccessKeyId, SecretAccessKey string }
+	if err := json.Unmarshal([]byte(out), &key); err != nil || key.AccessKeyId == "" || key.SecretAccessKey == "" {
+		t.Fatalf("key create --json printed %q: %v", out, err)
 	}
-	return [2]string{f[0], f[1]}
+	return [2]string{key.AccessKeyId, key.SecretAccessKey}
 }
 
 // checkUser reads an object with the user's key: the sealed secret and

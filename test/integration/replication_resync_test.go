@@ -7,6 +7,7 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"net/http"
@@ -115,6 +116,15 @@ func TestReplicationResync(t *testing.T) {
 	}
 	if p.Queued != 0 {
 		t.Errorf("second resync queued %d, want 0", p.Queued)
+	}
+	// jog admin prints the same progress, labelled or by name.
+	if out, code := jogAdmin(src, "replication", "status", "orig"); code != 0 || !strings.HasPrefix(out, "bucket:   orig\nresync:   ended ") {
+		t.Errorf("jog admin replication status: exit %d: %q", code, out)
+	}
+	out, code := jogAdmin(src, "replication", "status", "orig", "--json")
+	var got map[string]string
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || got["Bucket"] != "orig" || got["Ended"] != p.Ended || got["Queued"] != "0" || got["Scanned"] != "8" {
+		t.Errorf("jog admin replication status --json: exit %d: %q (%v)", code, out, err)
 	}
 }
 

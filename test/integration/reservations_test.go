@@ -81,6 +81,7 @@ func TestReservationsAPI(t *testing.T) {
 	root := itest.AWSClient(t, srv)
 	itest.CreateBucket(t, root, "rsv")
 	itest.CreateBucket(t, root, "rsv2")
+	itest.CreateBucket(t, root, "rsv3")
 	ctx := context.Background()
 	admin := func(args ...string) (string, int) { return jogAdmin(srv, args...) }
 
@@ -129,8 +130,15 @@ func TestReservationsAPI(t *testing.T) {
 	itest.WantRawErr(t, resp, body, http.StatusNotFound, "NoSuchBucket")
 
 	// List and show.
-	if out, code := admin("reservation", "ls", "rsv"); code != 0 || !strings.HasPrefix(out, id+"\tactive\t200MB/s\t50MB/s\t") || strings.Count(out, "\n") != 1 {
-		t.Errorf("reservation ls: exit %d: %q", code, out)
+	if out, code := admin("reservation", "ls", "rsv"); code != 0 || !strings.HasPrefix(out, "Id\tState\tReadBytesPerSecond\t") ||
+		!strings.Contains(out, "\n"+id+"\tactive\t200MB/s\t50MB/s\t") || strings.Count(out, "\n") != 2 {
+		t.Errorf("reservation ls: exit %d: %q; want a header line and the reservation", code, out)
+	}
+	if out, code := admin("reservation", "ls", "rsv", "--json"); code != 0 || !strings.Contains(out, `"Id": "`+id+`"`) || !strings.Contains(out, `"ReadBytesPerSecond": "200000000"`) {
+		t.Errorf("reservation ls --json: exit %d: %q", code, out)
+	}
+	if out, code := admin("reservation", "ls", "rsv3"); code != 0 || out != "no reservations\n" {
+		t.Errorf("reservation ls of a bucket with none: exit %d: %q", code, out)
 	}
 	resp, body = rsvCall(t, srv, "", "GET", "/rsv2?reservations", nil, nil)
 	if resp.StatusCode != 200 || !bytes.Contains(body, []byte("<Capacity><ReadBytesPerSecond>300000000</ReadBytesPerSecond><WriteBytesPerSecond>150000000</WriteBytesPerSecond></Capacity>")) ||

@@ -76,7 +76,7 @@ func TestSSEKMSAdminBesideServer(t *testing.T) {
 	if got, _ := itest.Get(t, c, "keys", "a"); !bytes.Equal(got, body) {
 		t.Error("GET after enable: not the bytes put")
 	}
-	if out := mustJogKMS(t, dir, "rotate", "team-a"); !strings.HasPrefix(out, "team-a\tEnabled\t2\t") {
+	if out := mustJogKMS(t, dir, "rotate", "team-a"); !strings.HasPrefix(out, "KeyId: team-a\nState: Enabled\nVersions: 2\n") {
 		t.Errorf("rotate printed %q; want version 2", out)
 	}
 	body2 := itest.RandBytes(8, 100<<10)

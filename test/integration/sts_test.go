@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -503,20 +504,23 @@ func TestJogAdminSTS(t *testing.T) {
 		return out.String() + errOut.String(), code
 	}
 	root := []string{"--access-key", e.srv.Config.AccessKey, "--secret-key", e.srv.Config.SecretKey}
-	out, code := admin(root, "sts", "assume-role", e.roleARN("acct"), "admin")
-	f := strings.Fields(out)
-	if code != 0 || len(f) != 4 || !strings.HasPrefix(f[0], "ASIA") {
-		t.Fatalf("sts assume-role: exit %d %q", code, out)
+	out, code := admin(root, "sts", "assume-role", e.roleARN("acct"), "admin", "--json")
+	var c struct{ AccessKeyId, SecretAccessKey, SessionToken, Expiration string }
+	if err := json.Unmarshal([]byte(out), &c); code != 0 || err != nil || !strings.HasPrefix(c.AccessKeyId, "ASIA") || c.SessionToken == "" || c.Expiration == "" {
+		t.Fatalf("sts assume-role: exit %d %q: %v", code, out, err)
 	}
-	session := []string{"--access-key", f[0], "--secret-key", f[1], "--session-token", f[2]}
+	if out, code := admin(root, "sts", "assume-role", e.roleARN("acct"), "admin"); code != 0 || !strings.HasPrefix(out, "AccessKeyId: ASIA") || !strings.Contains(out, "\nSessionToken: ") {
+		t.Fatalf("sts assume-role: exit %d %q; want labelled fields", code, out)
+	}
+	session := []string{"--access-key", c.AccessKeyId, "--secret-key", c.SecretAccessKey, "--session-token", c.SessionToken}
 	out, code = admin(session, "sts", "identity")
-	if code != 0 || !strings.HasPrefix(out, "arn:aws:sts::"+e.account+":assumed-role/acct/admin\t") {
+	if code != 0 || !strings.HasPrefix(out, "Arn: arn:aws:sts::"+e.account+":assumed-role/acct/admin\n") {
 		t.Fatalf("sts identity of the session: exit %d %q", code, out)
 	}
 	if out, code := admin(session, "user", "list"); code != 1 || !strings.Contains(out, "AccessDenied") {
 		t.Fatalf("the IAM API with a session: exit %d %q", code, out)
 	}
-	itest.WantObject(t, tokenS3(t, e.srv, f[0], f[1], f[2]), "data", "obj", []byte("original data"))
+	itest.WantObject(t, tokenS3(t, e.srv, c.AccessKeyId, c.SecretAccessKey, c.SessionToken), "data", "obj", []byte("original data"))
 	if out, code := admin(root, "sts", "assume-role", e.roleARN("reader"), "admin"); code != 1 || !strings.Contains(out, "AccessDenied") {
 		t.Fatalf("sts assume-role of a role not trusting the account: exit %d %q", code, out)
 	}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,12 @@ func TestReplicateAndRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mustRun(t, bin, env, "restore", "--data-dir", dirA)
+	// Its progress is logged as jog server logs (log/slog's text
+	// handler), not in the log package's format Litestream's default is.
+	out := mustRun(t, bin, env, "restore", "--data-dir", dirA)
+	if !strings.Contains(out, `level=INFO msg="post-restore integrity check passed"`) || goLogLine.MatchString(out) {
+		t.Errorf("jog restore's log is not JOG's:\n%s", out)
+	}
 	// A jog.db is there now: without --force, refused.
 	if code, out := run(t, bin, env, "restore", "--data-dir", dirA); code != 1 || !strings.Contains(out, "already there") {
 		t.Fatalf("jog restore over a jog.db: exit %d, want 1 and a refusal\n%s", code, out)
@@ -139,6 +145,9 @@ func TestReplicateAndRestore(t *testing.T) {
 		t.Errorf("jog fsck after restore: exit %d, want 0 (clean)\n%s", code, out)
 	}
 }
+
+// goLogLine is a line in the log package's format: "2026/11/28 21:00:00 ".
+var goLogLine = regexp.MustCompile(`(?m)^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d `)
 
 // waitReplica restores the replica into a scratch data dir until its
 // metadata holds want objects (jog fsck --json counts them; their blobs are
