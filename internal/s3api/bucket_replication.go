@@ -38,11 +38,25 @@ func (h *Handler) deleteBucketReplication(w http.ResponseWriter, r *request) err
 }
 
 // replicationResync is the answer of Start/GetReplicationResync: the
-// resync's progress (bucketrepl.Resync).
+// resync's progress (bucketrepl.Resync); Ended is absent while it runs.
 type replicationResync struct {
 	XMLName xml.Name `xml:"ReplicationResync"`
 	Xmlns   string   `xml:"xmlns,attr"`
-	bucketrepl.Resync
+	Started string   `xml:"Started"`
+	Ended   string   `xml:"Ended,omitempty"`
+	After   string   `xml:"After,omitempty"`
+	Scanned int64    `xml:"Scanned"`
+	Queued  int64    `xml:"Queued"`
+	Error   string   `xml:"Error,omitempty"`
+}
+
+func resyncAnswer(p bucketrepl.Resync) replicationResync {
+	r := replicationResync{Xmlns: s3Namespace, Started: iso8601(p.Started), After: p.After,
+		Scanned: p.Scanned, Queued: p.Queued, Error: p.Error}
+	if !p.Ended.IsZero() {
+		r.Ended = iso8601(p.Ended)
+	}
+	return r
 }
 
 // startReplicationResync starts (or finds running) the resync of the
@@ -52,7 +66,7 @@ func (h *Handler) startReplicationResync(w http.ResponseWriter, r *request) erro
 	if err != nil {
 		return err
 	}
-	return writeXML(w, http.StatusOK, replicationResync{Xmlns: s3Namespace, Resync: p})
+	return writeXML(w, http.StatusOK, resyncAnswer(p))
 }
 
 func (h *Handler) getReplicationResync(w http.ResponseWriter, r *request) error {
@@ -60,5 +74,5 @@ func (h *Handler) getReplicationResync(w http.ResponseWriter, r *request) error 
 	if err != nil {
 		return err
 	}
-	return writeXML(w, http.StatusOK, replicationResync{Xmlns: s3Namespace, Resync: p})
+	return writeXML(w, http.StatusOK, resyncAnswer(p))
 }

@@ -80,6 +80,6 @@ if grep -q -- "$target_secret" "$tmp/src.out" "$tmp/src.log"; then
 else
 	ok "the target's secret key is in no line of the server's output"
 fi
-if grep -q "dr=http://127.0.0.1:9" "$tmp/src.log"; then ok "the server logs its targets"; else bad "the server logs its targets"; fi
+if grep -q "bucket replication.*targets=.*dr" "$tmp/src.log"; then ok "the server logs its targets"; else bad "the server logs its targets"; fi
 
 finish

@@ -138,6 +138,8 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 		"GetBucketWebsite":                           {method: "GET", path: "/rtb?website"},
 		"PutBucketReplication":                       {method: "PUT", path: "/rtb?replication", body: replicationDoc("arn:aws:s3:::dst")},
 		"GetBucketReplication":                       {method: "GET", path: "/rtb?replication"},
+		"StartReplicationResync":                     {method: "POST", path: "/rtb?replication-resync"},
+		"GetReplicationResync":                       {method: "GET", path: "/rtb?replication-resync"},
 		"DeleteBucketReplication":                    {method: "DELETE", path: "/rtb?replication"},
 		"GetBucketAccelerateConfiguration":           {method: "GET", path: "/rtb?accelerate"},
 		"GetBucketRequestPayment":                    {method: "GET", path: "/rtb?requestPayment"},
