@@ -139,12 +139,20 @@ func replicationStatus(ctx context.Context, owed bool) string {
 // is answered. A failure is logged and counted, never returned: the change
 // is committed, and its version stays PENDING for the sweep.
 func (s *Service) replicate(ctx context.Context, t bucketrepl.Task, versionID string, size int64) {
-	t.VersionID, t.Size, t.Queued = versionID, size, time.Now().UnixNano()
-	if err := s.repl.queue.Enqueue(context.WithoutCancel(ctx), []bucketrepl.Task{t}); err != nil {
+	t.VersionID, t.Size = versionID, size
+	_ = s.enqueue(ctx, t, "task not queued (the version stays PENDING for the next sweep)")
+}
+
+// enqueue stores t (stamped with the time) in the replication queue; a
+// failure is counted and logged with what it means (why).
+func (s *Service) enqueue(ctx context.Context, t bucketrepl.Task, why string) error {
+	t.Queued = time.Now().UnixNano()
+	err := s.repl.queue.Enqueue(context.WithoutCancel(ctx), []bucketrepl.Task{t})
+	if err != nil {
 		s.repl.failed.Add(1)
-		s.log.Warn("bucket replication: task not queued (the version stays PENDING for the next sweep)",
-			"bucket", t.Bucket, "key", t.Key, "version", versionID, "err", err)
+		s.log.Warn("bucket replication: "+why, "bucket", t.Bucket, "key", t.Key, "version", t.VersionID, "op", t.Op, "err", err)
 	}
+	return err
 }
 
 // ErrReplicationBacklog refuses a version delete whose replication task
@@ -171,10 +179,8 @@ func (s *Service) replicateDelete(ctx context.Context, bucket, key, versionID st
 	if l, err := s.ObjectLockOf(ctx, bucket, key, versionID); err == nil && l.Protects(time.Now(), cond.BypassGovernance) {
 		return nil
 	}
-	t.Op, t.VersionID, t.Queued = bucketrepl.OpDelete, versionID, time.Now().UnixNano()
-	if err := s.repl.queue.Enqueue(context.WithoutCancel(ctx), []bucketrepl.Task{t}); err != nil {
-		s.repl.failed.Add(1)
-		s.log.Warn("bucket replication: version delete refused, its task not queued", "bucket", bucket, "key", key, "version", versionID, "err", err)
+	t.Op, t.VersionID = bucketrepl.OpDelete, versionID
+	if err := s.enqueue(ctx, t, "version delete refused, its task not queued"); err != nil {
 		return fmt.Errorf("%w: %w", ErrReplicationBacklog, err)
 	}
 	return nil

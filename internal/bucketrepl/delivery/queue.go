@@ -139,7 +139,7 @@ func (rq *Queue) Enqueue(ctx context.Context, ts []bucketrepl.Task) error {
 	if err != nil {
 		for _, t := range ts {
 			if tg, ok := rq.targets[t.Target]; ok {
-				tg.unqueued(t.Size)
+				tg.done(t.Size)
 			}
 		}
 	}
@@ -168,14 +168,8 @@ func (rq *Queue) Start(ctx context.Context) {
 	}
 }
 
-// Sweep queues a task for every PENDING version of every bucket with a
-// replication configuration and returns how many.
-func (rq *Queue) Sweep(ctx context.Context) (int, error) {
-	n, _, err := rq.sweep(ctx)
-	return n, err
-}
-
-// sweep is Sweep, which also returns the buckets it swept.
+// sweep queues a task for every PENDING version of every bucket with a
+// replication configuration, and returns how many and the buckets.
 func (rq *Queue) sweep(ctx context.Context) (int, []string, error) {
 	buckets, err := rq.src.ReplicatedBuckets(ctx)
 	if err != nil {

@@ -58,9 +58,7 @@ func (t *target) queued(size int64) {
 	t.mu.Unlock()
 }
 
-func (t *target) unqueued(size int64) { t.done(size) }
-
-// done takes a task off the pending counts.
+// done takes a task off the pending counts (one that could not be queued).
 func (t *target) done(size int64) {
 	t.mu.Lock()
 	t.pending = max(t.pending-1, 0)
