@@ -110,7 +110,7 @@ func TestRatiosCutFarAheadCell(t *testing.T) {
 	if !strings.Contains(svg, ">10.0<") {
 		t.Error("the cut bar lost its value label")
 	}
-	if !strings.Contains(svg, ">3<") || strings.Contains(svg, ">8<") {
+	if !strings.Contains(svg, ">3×<") || strings.Contains(svg, ">5×<") {
 		t.Errorf("the y axis does not stop at %v", ratioAxisMax)
 	}
 	if n := strings.Count(svg, ">1.25<"); n != 5 {
