@@ -163,36 +163,6 @@ func TestWriteDirHTML(t *testing.T) {
 	}
 }
 
-func TestFormatValue(t *testing.T) {
-	for _, c := range []struct {
-		v, top float64
-		want   string
-	}{
-		{0, 1, "0"}, {0.0031, 0.01, "0.0031"}, {7, 8, "7"}, {1.2000000000000002, 1.6, "1.2"},
-		{2500, 5000, "2500"}, {12000, 12000, "12k"}, {5000, 10000, "5k"}, {1.5e6, 2e6, "1.5M"}, {5e5, 1e6, "0.5M"},
-	} {
-		if got := formatValue(c.v, c.top); got != c.want {
-			t.Errorf("formatValue(%v, %v) = %q, want %q", c.v, c.top, got, c.want)
-		}
-	}
-}
-
-// A result with CPU readings shows its CPU per operation in the summary.
-func TestHTMLShowsCPUPerOp(t *testing.T) {
-	rs := results()[:2]
-	rs[0].ServerCPU, rs[0].MachineCPU = rs[0].Total.ObjPerSec/1000, rs[0].Total.ObjPerSec/500 // 1 and 2 ms per op
-	var b bytes.Buffer
-	if err := WriteHTML(&b, "t", rs, nil); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(b.String(), "; CPU ms/op server · machine"); n != 1 {
-		t.Errorf("CPU per op in %d summary rows, want 1 (one result has readings):\n%s", n, b.String())
-	}
-	if !strings.Contains(b.String(), "CPU ms/op server · machine 1.000 · 2.000") {
-		t.Error("the summary does not give the result's CPU per op")
-	}
-}
-
 func TestQoSChartsPerDirection(t *testing.T) {
 	rs := []QoSRecord{
 		{Direction: "upload", Client: "r1", ReservedBps: 41.7e6, AchievedBps: 44.3e6},
