@@ -96,4 +96,3 @@ func TestFormatValue(t *testing.T) {
 		}
 	}
 }
-
