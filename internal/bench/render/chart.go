@@ -183,16 +183,17 @@ func (c Chart) Bars(groups []string, series []Series) string {
 func (c Chart) barPlot(groups []string, series []Series) (*plot.Plot, legend) {
 	p := c.newPlot()
 	var l legend
+	labels := noLabels
 	if len(groups) > 0 {
 		w, _ := c.size()
 		// The data area is the width less the y axis and its labels.
 		gw := float64(w-90) / float64(len(groups))
 		bw := gw * 0.8 / float64(max(len(series), 1))
 		setGroupLabels(p, groups, gw)
-		labelled := bw >= 5*float64(len(short(maxY(series))))+4
+		labels = barLabelsFor(bw, series)
 		for i, s := range series {
 			offset := vg.Length((float64(i) - float64(len(series)-1)/2) * bw)
-			bars, err := c.barSeries(p, len(groups), s, offset, labelled)
+			bars, err := c.barSeries(p, len(groups), s, offset, labels)
 			if err != nil {
 				continue // an empty series
 			}
@@ -213,10 +214,52 @@ func (c Chart) barPlot(groups []string, series []Series) (*plot.Plot, legend) {
 		m = math.Max(m, r.Y)
 	}
 	p.Y.Max = axisTop(m)
+	if labels == uprightLabels {
+		p.Y.Max = c.roomForUpright(p, m, series)
+	}
 	if c.YMax > 0 {
 		p.Y.Max = c.YMax
 	}
 	return p, l
+}
+
+// barLabels is how a bar chart's values are written on its bars.
+type barLabels int
+
+const (
+	noLabels      barLabels = iota // the bars are too narrow to read a value on
+	acrossLabels                   // level, above each bar
+	uprightLabels                  // turned a quarter, reading upwards from each bar's top
+)
+
+// valueStyle is the type of the values on the bars.
+func valueStyle() text.Style {
+	return text.Style{Font: font.From(plot.DefaultFont, 8), Handler: plot.DefaultTextHandler}
+}
+
+// barLabelsFor writes the values level when the widest fits across a bar
+// of width bw, upright when a line of text fits across it.
+func barLabelsFor(bw float64, series []Series) barLabels {
+	sty := valueStyle()
+	switch {
+	case bw >= float64(sty.Width(short(maxY(series))))+4:
+		return acrossLabels
+	case bw >= float64(sty.Height("0"))+3:
+		return uprightLabels
+	}
+	return noLabels
+}
+
+// roomForUpright raises the top of the y axis until the longest upright
+// value fits above the tallest bar, m, in the plot's data area.
+func (c Chart) roomForUpright(p *plot.Plot, m float64, series []Series) float64 {
+	w, h := c.size()
+	dataH := float64(p.DataCanvas(draw.New(vgsvg.New(vg.Length(w), vg.Length(h)))).Size().Y)
+	room := float64(valueStyle().Width(short(maxY(series)))) + 6
+	if m <= 0 || dataH <= 2*room {
+		return p.Y.Max
+	}
+	return math.Max(p.Y.Max, axisTop(m*dataH/(dataH-room)))
 }
 
 // setGroupLabels names the groups under the x axis: wrapped under each
@@ -242,7 +285,7 @@ func setGroupLabels(p *plot.Plot, groups []string, groupWidth float64) {
 // barSeries adds one series' bars, shifted by offset within each group,
 // and (when labelled) each bar's value above it. A bar taller than the
 // chart's YMax is cut there, with its value inside its top.
-func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, labelled bool) (*plotter.BarChart, error) {
+func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, labels barLabels) (*plotter.BarChart, error) {
 	vals := make(plotter.Values, groups)
 	var xys plotter.XYs
 	var texts []string
@@ -268,7 +311,7 @@ func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, l
 	bars.LineStyle.Width = 0
 	bars.Offset = offset
 	p.Add(bars)
-	if !labelled || len(xys) == 0 {
+	if labels == noLabels || len(xys) == 0 {
 		return bars, nil
 	}
 	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
@@ -278,8 +321,15 @@ func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, l
 	for j := range lb.TextStyle {
 		lb.TextStyle[j].Font.Size = 8
 		lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XCenter, text.YBottom
+		if labels == uprightLabels {
+			lb.TextStyle[j].Rotation = math.Pi / 2
+			lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XLeft, text.YCenter
+		}
 		if cut[j] { // inside the top of the cut bar
 			lb.TextStyle[j].YAlign = text.YTop
+			if labels == uprightLabels {
+				lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XRight, text.YCenter
+			}
 			lb.TextStyle[j].Color = color.White
 		}
 	}

@@ -1,10 +1,16 @@
 package render
 
 import (
+	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Every y axis is labelled at four to six round steps, with its unit,
@@ -94,5 +100,30 @@ func TestFormatValue(t *testing.T) {
 		if got := formatValue(c.v, c.top); got != c.want {
 			t.Errorf("formatValue(%v, %v) = %q, want %q", c.v, c.top, got, c.want)
 		}
+	}
+}
+
+// Bars too narrow for a level value get it upright, and the axis rises
+// until the longest fits above the tallest bar.
+func TestUprightValuesOnNarrowBars(t *testing.T) {
+	groups := make([]string, 18)
+	series := []Series{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}
+	for g := range groups {
+		groups[g] = fmt.Sprintf("cell %d", g)
+		for i := range series {
+			series[i].Y = append(series[i].Y, float64(5000*(g+2)-100*i))
+		}
+	}
+	c := Chart{Title: "t", Width: 1620, YUnit: "obj/s"}
+	svg := c.Bars(groups, series)
+	if !regexp.MustCompile(`<g transform="rotate\(90\)">\s*<text[^>]*>95000</text>`).MatchString(svg) {
+		t.Errorf("the tallest bar's value (95000) is not written upright:\n%s", svg)
+	}
+	p, _ := c.barPlot(groups, series)
+	_, h := c.size()
+	dataH := p.DataCanvas(draw.New(vgsvg.New(vg.Length(c.Width), vg.Length(h)))).Size().Y
+	label := valueStyle().Width("95000")
+	if top := vg.Length(95000/p.Y.Max)*dataH + 2 + label; top+2 > dataH {
+		t.Errorf("the upright value reaches %.0f points up a data area %.0f high, less than 2 points clear of its top (axis top %v)", top, dataH, p.Y.Max)
 	}
 }
