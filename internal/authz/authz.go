@@ -3,7 +3,8 @@
 // the IAM actions its route requires, the resources they act on, the
 // bucket's policy and the request's condition keys, it answers allow or
 // deny with internal/iam/policy's evaluator, as AWS's policy evaluation
-// logic does within one account.
+// logic does within one account, and for a deny why (Check.Denial: which
+// kind of policy denied, explicitly or by allowing nothing).
 //
 // The root credentials are allowed everything without a look at any
 // policy: their path builds no condition keys and reads no bucket policy
