@@ -189,15 +189,15 @@ func (f TagsFunc) ExistingTags() (map[string]string, error) { return f() }
 // apply read (policy.Compiled.Keys), each once. It is not safe for
 // concurrent use.
 type Check struct {
-	pr   policy.Request
-	in   *Request
-	a    *Authorizer
-	set  policy.Set
+	pr  policy.Request
+	in  *Request
+	a   *Authorizer
+	set policy.Set
 	// denial is the last decision that was not Allowed, for the answer
 	// and the log.
 	denial Denial
-	tags Tags
-	err  error // reading the existing object's tags failed
+	tags   Tags
+	err    error // reading the existing object's tags failed
 	// filled are the policies whose keys are in pr.Context already.
 	filled []*policy.Compiled
 	// version: SetVersion decided s3:VersionId; the query's is not read.
