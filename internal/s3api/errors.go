@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/jogstore/jog/internal/acl"
+	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/bucketrepl"
@@ -215,6 +217,10 @@ func toAPIError(err error) (*APIError, bool) {
 			return &out, true
 		}
 	}
+	var denial *authz.Denial
+	if errors.As(err, &denial) {
+		return &APIError{errAccessDenied.Code, denialMessage(denial), errAccessDenied.Status}, true
+	}
 	var ce ClientError
 	if errors.As(err, &ce) {
 		code, status, msg := ce.S3Error()
@@ -256,4 +262,42 @@ func toAPIError(err error) (*APIError, bool) {
 		return errRequestTimeout, true
 	}
 	return &APIError{"InternalError", "We encountered an internal error. Please try again.", http.StatusInternalServerError}, false
+}
+
+// denialMessage is AccessDenied's message for a refusal by authorization.
+// To an authenticated caller it is AWS's for a same-account denial (S3
+// User Guide, "Access denied message examples"): who, the action, the
+// resource asked for (left out for "*", as AWS's examples leave it out
+// for an action on no resource) and the kind of policy, never its
+// content. To anyone else it is S3's bare "Access Denied", which tells an
+// outsider nothing of the policies (SECURITY.md).
+func denialMessage(d *authz.Denial) string {
+	if !d.Explained() {
+		return errAccessDenied.Message
+	}
+	var b strings.Builder
+	b.WriteString("User: " + d.Principal + " is not authorized to perform: " + d.Action)
+	if d.Resource != "" && d.Resource != authz.ServiceARN {
+		b.WriteString(` on resource: "` + d.Resource + `"`)
+	}
+	b.WriteString(" " + denialReason(d))
+	return b.String()
+}
+
+// denialReason is AWS's phrase for why a denial was made, "" when the
+// denial carries no reason: "with an explicit deny in a resource-based
+// policy", "because no identity-based policy allows the s3:GetObject
+// action" (IAM User Guide, "Troubleshoot access denied error messages").
+func denialReason(d *authz.Denial) string {
+	switch {
+	case d.Source == policy.NoSource:
+		return ""
+	case d.Decision == policy.ExplicitDeny:
+		article := "a "
+		if d.Source == policy.IdentityPolicy {
+			article = "an "
+		}
+		return "with an explicit deny in " + article + d.Source.String()
+	}
+	return "because no " + d.Source.String() + " allows the " + d.Action + " action"
 }

@@ -60,8 +60,10 @@ type Server struct {
 	// by ListenConsole (console.go); nil when the console has none.
 	consoleHandler http.Handler
 	consoleLn      net.Listener
-	// s3Port is the S3 listener's port, which the console's links name.
-	s3Port portHolder
+	// s3Port is the S3 listener's port, which the console's links name;
+	// consolePort the console's own listener's, where the S3 port sends
+	// a browser that opens "/" (console.go).
+	s3Port, consolePort portHolder
 	// sessionsChanged kicks the console's revocation sync (relay.go).
 	sessionsChanged chan struct{}
 	// events is the queue of event notifications and its targets (events.go).
