@@ -60,6 +60,9 @@ var (
 	// errInsufficientStorage: the storage under the data dir is full
 	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
+	// errUnavailable: the metadata store cannot be reached
+	// (meta.ErrUnavailable); sent with a Retry-After of retryAfter.
+	errUnavailable = &APIError{"ServiceUnavailable", "The server's metadata store cannot be reached. Please retry later.", http.StatusServiceUnavailable}
 	// errRequestTimeout: the client stopped sending the request body, or
 	// sent it too slowly (bodytimeout), or went while it was served.
 	errRequestTimeout = &APIError{bodytimeout.Code, bodytimeout.Message, http.StatusBadRequest}
@@ -136,6 +139,7 @@ var errorTable = []struct {
 	{bucketrepl.ErrNotVersioned, APIError{"InvalidRequest", "Versioning must be 'Enabled' on the bucket to apply a replication configuration", http.StatusBadRequest}, fixed},
 	{service.ErrReplicaVersion, APIError{"InvalidRequest", "A replicated version needs a bucket with versioning Enabled.", http.StatusBadRequest}, fixed},
 	{meta.ErrStoreGone, APIError{"ServiceUnavailable", "The server's data directory is gone; it accepts no writes.", http.StatusServiceUnavailable}, fixed},
+	{meta.ErrUnavailable, *errUnavailable, fixed},
 	{service.ErrReplicationBacklog, APIError{"SlowDown", "The replication queue is full: the delete cannot be recorded for replication. Please retry later.", http.StatusServiceUnavailable}, fixed},
 	{bucketrepl.ErrNoResync, APIError{"NoSuchResync", "This bucket's replication was never resynced.", http.StatusNotFound}, fixed},
 	{bucketrepl.ErrNoDelivery, APIError{"InvalidRequest", "This server has no replication targets (--replication-target): nothing would deliver a resync.", http.StatusBadRequest}, fixed},
