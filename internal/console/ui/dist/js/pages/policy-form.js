@@ -114,24 +114,36 @@ export function policyForms(bucket, text, save, getUser, say) {
       'primary',
     );
   };
+  // part is one form: test-form, its title, the field, what it grants, and its button test-add running run.
+  const part = (test, title, label, input, hint, button, run) =>
+    form(
+      { class: 'sub', 'data-test': `${test}-form` },
+      saver(run, say, 'Statement added.'),
+      h('h3', null, title),
+      field(label, input),
+      h('p', { class: 'hint' }, hint),
+      submit(button, 'secondary', { 'data-test': `${test}-add` }),
+    );
   return h(
     'div',
     null,
-    form(
-      { class: 'sub', 'data-test': 'policy-public-form' },
-      saver(publicRead, say, 'Statement added.'),
-      h('h3', null, 'Public read of a prefix'),
-      field('Prefix', prefix),
-      h('p', { class: 'hint' }, 'Anyone may then download the objects under it, without keys; not list them, not write.'),
-      submit('Make public…', 'secondary', { 'data-test': 'policy-public-add' }),
+    part(
+      'policy-public',
+      'Public read of a prefix',
+      'Prefix',
+      prefix,
+      'Anyone may then download the objects under it, without keys; not list them, not write.',
+      'Make public…',
+      publicRead,
     ),
-    form(
-      { class: 'sub', 'data-test': 'policy-readonly-form' },
-      saver(readOnly, say, 'Statement added.'),
-      h('h3', null, 'Read-only access for a user'),
-      field('User', user),
-      h('p', { class: 'hint' }, 'The user may list the bucket and download every object; not write or delete.'),
-      submit('Grant read-only…', 'secondary', { 'data-test': 'policy-readonly-add' }),
+    part(
+      'policy-readonly',
+      'Read-only access for a user',
+      'User',
+      user,
+      'The user may list the bucket and download every object; not write or delete.',
+      'Grant read-only…',
+      readOnly,
     ),
     h('h3', null, 'The policy as JSON'),
   );
