@@ -22,6 +22,7 @@ const V2 =
   '<Tag><Key>k</Key><Value>v &amp; w</Value></Tag></And></Filter><Status>Disabled</Status>' +
   '<NoncurrentVersionExpiration><NoncurrentDays>3</NoncurrentDays><NewerNoncurrentVersions>2</NewerNoncurrentVersions></NoncurrentVersionExpiration></Rule></LifecycleConfiguration>';
 
+const tick = () => new Promise((r) => setImmediate(r));
 const rule = (r) => ({ id: '', prefix: 'tmp/', expireDays: '', abortDays: '', ...r });
 
 test('checkDays: a whole number of days, 1 or more', () => {
@@ -113,10 +114,8 @@ test('describeLifecycleRule: says what is deleted, and when it is every object',
 test('lifecycleRuleForm: refuses before sending; shows the rule; adds it to the rules once confirmed', async () => {
   const saved = [];
   const said = [];
-  const rules = x.parseLifecycle(V2);
   const f = lifecycleRuleForm(
-    V2,
-    rules,
+    async () => V2,
     async (t) => saved.push(t),
     (t) => said.push(t),
   );
@@ -129,6 +128,7 @@ test('lifecycleRuleForm: refuses before sending; shows the rule; adds it to the 
 
   set('lifecycle-prefix', 'tmp/');
   const submitted = fire(f, 'submit');
+  await tick(); // the configuration read
   const dlg = document.body.querySelector('dialog');
   assert.match(dlg.querySelector('p').textContent, /^Objects whose keys begin with “tmp\/” are deleted 7 days/);
   assert.equal(
@@ -151,8 +151,44 @@ test('lifecycleRuleForm: refuses before sending; shows the rule; adds it to the 
 
   // Cancelled: nothing saved.
   const again = fire(f, 'submit');
+  await tick();
   await fire(document.body.querySelector('dialog').querySelector('button[class=secondary]'), 'click');
   await again;
   assert.equal(saved.length, 1);
   assert.equal(said.at(-1), 'Nothing was added.');
+});
+
+test('lifecycleRuleForm: the rule is added to the configuration there when it is confirmed, checked again beside it', async () => {
+  const saved = [];
+  const said = [];
+  // Another session adds a rule, then one of the ID this one generates, while the confirmation is open.
+  const later = lifecycleRuleAdded(V2, x.parseLifecycle(V2), rule({ id: 'theirs', abortDays: '1' }));
+  const clash = lifecycleRuleAdded(later, x.parseLifecycle(later), rule({ id: 'expire-tmp-7d', expireDays: '9' }));
+  const reads = [V2, later];
+  const f = lifecycleRuleForm(
+    async () => reads.shift(),
+    async (t) => saved.push(t),
+    (t) => said.push(t),
+  );
+  f.querySelector('input[data-test=lifecycle-prefix]').value = 'tmp/';
+  f.querySelector('input[data-test=lifecycle-expire-days]').value = '7';
+  let submitted = fire(f, 'submit');
+  await tick();
+  let dlg = document.body.querySelector('dialog');
+  await fire(dlg.querySelector('form'), 'submit');
+  await submitted;
+  assert.deepEqual(
+    x.parseLifecycle(saved[0]).map((r) => r.id),
+    ['keep', 'theirs', 'expire-tmp-7d'],
+  );
+
+  reads.push(V2, clash);
+  submitted = fire(f, 'submit');
+  await tick();
+  dlg = document.body.querySelector('dialog');
+  await fire(dlg.querySelector('form'), 'submit');
+  assert.match(dlg.querySelector('p[class=dialog-error]').textContent, /A rule expire-tmp-7d exists already/);
+  assert.equal(saved.length, 1);
+  await fire(dlg.querySelector('button[class=secondary]'), 'click');
+  await submitted;
 });

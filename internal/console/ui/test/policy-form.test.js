@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { policyForms, policyWith, publicReadStatement, readOnlyStatement, userARN } from '../dist/js/pages/policy-form.js';
 
+const tick = () => new Promise((r) => setImmediate(r));
 const ALICE = 'arn:aws:iam::123456789012:user/alice';
 
 test('publicReadStatement: anyone may GET the keys under the prefix, and nothing else', () => {
@@ -99,7 +100,7 @@ function form(text, iam = users({ alice: ALICE })) {
   const said = [];
   const el = policyForms(
     'b',
-    text,
+    async () => text,
     async (t) => saved.push(t),
     iam,
     (t) => said.push(t),
@@ -123,6 +124,7 @@ test('the public-read form: a prefix is required and sane; the statement is show
   }
   f.set('policy-public-prefix', 'public');
   const submitted = fire(f.part('policy-public-form'), 'submit');
+  await tick(); // the policy read
   const dlg = document.body.querySelector('dialog');
   const says = dlg.querySelector('p').textContent;
   assert.match(says, /^Anyone on the internet, without keys, may download every object of b whose key begins with “public”/);
@@ -140,7 +142,7 @@ test('the public-read form: a prefix is required and sane; the statement is show
 test("the public-read form: S3's refusal shows in the dialog, which stays open", async () => {
   const el = policyForms(
     'b',
-    '',
+    async () => '',
     async () => {
       throw Object.assign(new Error('public policies are blocked'), { code: 'AccessDenied' });
     },
@@ -149,6 +151,7 @@ test("the public-read form: S3's refusal shows in the dialog, which stays open",
   );
   el.querySelector('input[data-test=policy-public-prefix]').value = 'p/';
   fire(el.querySelector('form[data-test=policy-public-form]'), 'submit');
+  await tick();
   const dlg = document.body.querySelector('dialog');
   await fire(dlg.querySelector('form'), 'submit');
   assert.equal(dlg.querySelector('p[class=dialog-error]').textContent, 'AccessDenied: public policies are blocked');
@@ -165,10 +168,32 @@ test('the read-only form: the user looked up before anything is shown; its state
   assert.equal(document.body.querySelector('dialog'), null);
   f.set('policy-readonly-user', 'alice');
   const submitted = fire(f.part('policy-readonly-form'), 'submit');
-  await new Promise((r) => setImmediate(r)); // the lookup
+  await tick(); // the lookup and the policy read
   const dlg = document.body.querySelector('dialog');
   assert.deepEqual(JSON.parse(dlg.querySelector('pre').textContent), readOnlyStatement('b', ALICE));
   await fire(dlg.querySelector('form'), 'submit');
   await submitted;
   assert.deepEqual(JSON.parse(f.saved[0]).Statement, [publicReadStatement('b', 'p/'), readOnlyStatement('b', ALICE)]);
+});
+
+test('the policy forms add the statement to the policy there when it is confirmed, not the one first read', async () => {
+  const saved = [];
+  const theirs = policyWith('', readOnlyStatement('b', ALICE)).text;
+  const reads = ['', theirs];
+  const el = policyForms(
+    'b',
+    async () => reads.shift(),
+    async (t) => saved.push(t),
+    users({}),
+    () => {},
+  );
+  el.querySelector('input[data-test=policy-public-prefix]').value = 'p/';
+  const submitted = fire(el.querySelector('form[data-test=policy-public-form]'), 'submit');
+  await tick();
+  await fire(document.body.querySelector('dialog').querySelector('form'), 'submit');
+  await submitted;
+  assert.deepEqual(
+    JSON.parse(saved[0]).Statement.map((s) => s.Sid),
+    ['ReadOnly', 'PublicRead'],
+  );
 });

@@ -7,7 +7,7 @@
 
 import { h, field, submit, form, saver } from '../dom.js';
 import { confirmShowing } from '../confirm.js';
-import { esc, ruleAdded } from '../xml.js';
+import { esc, parseLifecycle, ruleAdded } from '../xml.js';
 import { checkDays, checkPrefix, textInput } from './quickform.js';
 
 const ROOT = 'LifecycleConfiguration';
@@ -71,10 +71,11 @@ export function describeLifecycleRule(rule) {
 }
 
 /**
- * lifecycleRuleForm is the form adding a common rule to the bucket's configuration xml ('' for none; rules, its
- * parse): save(xml) PUTs the new configuration; say reports in the section.
+ * lifecycleRuleForm is the form adding a common rule to the bucket's configuration: load() reads it ('' for none),
+ * when the rule is checked and again when it is confirmed, so that it is added to what is there then; save(xml) PUTs
+ * the new configuration; say reports in the section.
  */
-export function lifecycleRuleForm(xml, rules, save, say) {
+export function lifecycleRuleForm(load, save, say) {
   const prefix = textInput('lifecycle-prefix', 'Prefix', { placeholder: 'tmp/ (empty: every object)' });
   const expire = textInput('lifecycle-expire-days', 'Delete objects after days', { inputmode: 'numeric', placeholder: 'days', size: 6 });
   const abort = textInput('lifecycle-abort-days', 'Abort unfinished uploads after days', {
@@ -83,17 +84,26 @@ export function lifecycleRuleForm(xml, rules, save, say) {
     size: 6,
   });
   const id = textInput('lifecycle-id', 'Rule ID', { placeholder: 'generated when empty' });
-  const add = async () => {
-    const rule = { id: id.value.trim(), prefix: prefix.value, expireDays: expire.value.trim(), abortDays: abort.value.trim() };
+  // current is the bucket's configuration and its rules, rule checked beside them.
+  const current = async (rule) => {
+    const xml = await load();
+    const rules = xml ? parseLifecycle(xml) : [];
     const why = checkLifecycleRule(rule, rules);
     if (why) throw new Error(why);
+    return { xml, rules };
+  };
+  const add = async () => {
+    const rule = { id: id.value.trim(), prefix: prefix.value, expireDays: expire.value.trim(), abortDays: abort.value.trim() };
+    const { rules } = await current(rule);
     rule.id = rule.id || lifecycleRuleID(rule, rules);
-    const body = lifecycleRuleXML(rule, rules);
     const done = await confirmShowing(
       'Add lifecycle rule',
       describeLifecycleRule(rule),
-      `<Rule>${body}</Rule>`,
-      () => save(lifecycleRuleAdded(xml, rules, rule)),
+      `<Rule>${lifecycleRuleXML(rule, rules)}</Rule>`,
+      async () => {
+        const now = await current(rule);
+        await save(lifecycleRuleAdded(now.xml, now.rules, rule));
+      },
       'Add rule',
       rule.expireDays ? 'danger' : 'primary',
     );

@@ -78,16 +78,18 @@ export async function userARN(typed, getUser) {
 }
 
 /**
- * policyForms are the two forms adding a statement to bucket's policy text ('' for none): save(text) PUTs it,
- * getUser(name) looks a user's ARN up, say reports in the section.
+ * policyForms are the two forms adding a statement to bucket's policy: load() reads it ('' for none), when the
+ * statement is shown and again when it is confirmed, so that it is added to what is there then; save(text) PUTs
+ * it, getUser(name) looks a user's ARN up, say reports in the section.
  */
-export function policyForms(bucket, text, save, getUser, say) {
+export function policyForms(bucket, load, save, getUser, say) {
   const prefix = textInput('policy-public-prefix', 'Public prefix', { placeholder: 'public/' });
   const user = textInput('policy-readonly-user', 'User name or ARN', { placeholder: 'alice, or arn:aws:iam::…:user/alice' });
   // add shows the statement policyWith adds, sentence saying what it does, and saves it once confirmed.
   const add = async (stmt, title, sentence, label, cls) => {
-    const next = policyWith(text, stmt);
-    const done = await confirmShowing(title, sentence, JSON.stringify(next.statement, null, 2), () => save(next.text), label, cls);
+    const shown = policyWith(await load(), stmt).statement;
+    const added = async () => save(policyWith(await load(), stmt).text);
+    const done = await confirmShowing(title, sentence, JSON.stringify(shown, null, 2), added, label, cls);
     if (!done) throw new Error('Nothing was changed.');
   };
   const publicRead = async () => {
@@ -114,36 +116,25 @@ export function policyForms(bucket, text, save, getUser, say) {
       'primary',
     );
   };
-  // part is one form: test-form, its title, the field, what it grants, and its button test-add running run.
-  const part = (test, title, label, input, hint, button, run) =>
-    form(
-      { class: 'sub', 'data-test': `${test}-form` },
-      saver(run, say, 'Statement added.'),
-      h('h3', null, title),
-      field(label, input),
-      h('p', { class: 'hint' }, hint),
-      submit(button, 'secondary', { 'data-test': `${test}-add` }),
-    );
+  // Each hook is written out whole: test/console finds the hooks it needs in the UI's source.
   return h(
     'div',
     null,
-    part(
-      'policy-public',
-      'Public read of a prefix',
-      'Prefix',
-      prefix,
-      'Anyone may then download the objects under it, without keys; not list them, not write.',
-      'Make public…',
-      publicRead,
+    form(
+      { class: 'sub', 'data-test': 'policy-public-form' },
+      saver(publicRead, say, 'Statement added.'),
+      h('h3', null, 'Public read of a prefix'),
+      field('Prefix', prefix),
+      h('p', { class: 'hint' }, 'Anyone may then download the objects under it, without keys; not list them, not write.'),
+      submit('Make public…', 'secondary', { 'data-test': 'policy-public-add' }),
     ),
-    part(
-      'policy-readonly',
-      'Read-only access for a user',
-      'User',
-      user,
-      'The user may list the bucket and download every object; not write or delete.',
-      'Grant read-only…',
-      readOnly,
+    form(
+      { class: 'sub', 'data-test': 'policy-readonly-form' },
+      saver(readOnly, say, 'Statement added.'),
+      h('h3', null, 'Read-only access for a user'),
+      field('User', user),
+      h('p', { class: 'hint' }, 'The user may list the bucket and download every object; not write or delete.'),
+      submit('Grant read-only…', 'secondary', { 'data-test': 'policy-readonly-add' }),
     ),
     h('h3', null, 'The policy as JSON'),
   );

@@ -202,7 +202,7 @@ export function settingsPage(app, main, bucket) {
               ),
             )
           : h('p', { class: 'hint' }, 'No rules.'),
-        lifecycleRuleForm(xml, rules, save, say),
+        lifecycleRuleForm(() => configured('lifecycle'), save, say),
         h('h3', null, 'The rules as XML'),
         lifecycleForm(xml, save, say, rules.length > 0 && remover('Remove all rules', 'lifecycle', reload, say)),
       );
@@ -239,7 +239,7 @@ export function settingsPage(app, main, bucket) {
         box,
         policyForms(
           bucket,
-          text,
+          () => configured('policy'),
           async (doc) => {
             await put('policy', doc, 'application/json');
             await reload();
