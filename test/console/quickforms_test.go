@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
@@ -35,7 +34,7 @@ func TestConsoleQuickForms(t *testing.T) {
 	for _, key := range []string{"public/a.txt", "publicity.txt", "private/b.txt"} {
 		itest.Put(t, c, "forms", key, []byte("hello, "+key))
 	}
-	readerKey, readerSecret := newBareUser(t, srv, "reader")
+	readerKey, readerSecret := srv.newUser(t, "reader", "") // no policy of its own
 	reader := srv.s3(t, readerKey, readerSecret)
 	f := &flow{t: t, b: b, passed: map[string]bool{}}
 	const signedIn = "the root signs in"
@@ -171,22 +170,6 @@ func TestConsoleQuickForms(t *testing.T) {
 		}
 		wantStatements(p.t, c, "blocked")
 	})
-}
-
-// newBareUser creates IAM user name with an access key and no policy of its
-// own: what it may do, a bucket policy grants.
-func newBareUser(t *testing.T, srv *jogServer, name string) (string, string) {
-	t.Helper()
-	ctx := context.Background()
-	c := srv.iam(t)
-	if _, err := c.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String(name)}); err != nil {
-		t.Fatalf("CreateUser %s: %v", name, err)
-	}
-	k, err := c.CreateAccessKey(ctx, &iam.CreateAccessKeyInput{UserName: aws.String(name)})
-	if err != nil {
-		t.Fatalf("CreateAccessKey %s: %v", name, err)
-	}
-	return aws.ToString(k.AccessKey.AccessKeyId), aws.ToString(k.AccessKey.SecretAccessKey)
 }
 
 // sectionSays waits for the settings section s's message to hold want, and
