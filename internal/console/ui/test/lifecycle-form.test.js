@@ -31,7 +31,7 @@ test('checkDays: a whole number of days, 1 or more', () => {
     assert.match(checkDays(bad), /whole number, 1 or more/, bad);
 });
 
-test('checkPrefix: literal, no wildcards, no policy variables, no control characters, no leading /, at most 1024 bytes', () => {
+test('checkPrefix: literal, no wildcards, no policy variables, no control characters, no leading / or space around it, at most 1024 bytes', () => {
   for (const ok of ['', 'tmp/', 'logs/2026-', 'a b/é/', 'x'.repeat(1024)]) assert.equal(checkPrefix(ok), '', ok);
   assert.match(checkPrefix('', true), /Give a prefix/);
   assert.match(checkPrefix('tmp/*'), /no wildcards: write tmp\/, not tmp\/\*/);
@@ -40,6 +40,8 @@ test('checkPrefix: literal, no wildcards, no policy variables, no control charac
   assert.match(checkPrefix('home/${aws:username}/'), /variable/);
   assert.match(checkPrefix('/photos/'), /Keys do not start with \/: write photos\/, not \/photos\//);
   assert.match(checkPrefix('a\nb'), /control/);
+  assert.match(checkPrefix('tmp/ '), /no space before or after it: write “tmp\/”/);
+  assert.match(checkPrefix(' tmp/'), /no space before or after it: write “tmp\/”/);
   assert.match(checkPrefix('é'.repeat(513)), /at most 1024 bytes/); // 1026 bytes in 513 characters
 });
 

@@ -24,12 +24,13 @@ const MAX_PREFIX = 1024;
  * checkPrefix says why prefix is not a key prefix the forms take. S3 matches a prefix literally, and a bucket
  * policy's Resource reads * and ? as wildcards and ${…} as a variable, so none of them is taken: "logs/*" is
  * what a careless user means by "logs/", and in a policy it would widen to more than the prefix. A key seldom
- * starts with /, so a prefix that does is a path typed by habit. required: '' is refused too.
+ * starts with /, so a prefix that does is a path typed by habit; a space before or after it, a slip. required: '' is refused too.
  */
 export function checkPrefix(prefix, required = false) {
   if (prefix === '') return required ? 'Give a prefix, such as public/.' : '';
   if (new TextEncoder().encode(prefix).length > MAX_PREFIX) return `A prefix is at most ${MAX_PREFIX} bytes.`;
   if (/[\u0000-\u001f\u007f]/.test(prefix)) return 'A prefix has no control characters.';
+  if (prefix.trim() !== prefix) return `A prefix here has no space before or after it: write “${prefix.trim()}”.`;
   if (/[*?]/.test(prefix))
     return `A prefix is matched as it is written, with no wildcards: write ${prefix.replace(/[*?].*$/, '') || 'logs/'}, not ${prefix}.`;
   if (prefix.includes('${')) return 'A prefix has no ${…}: in a policy it is a variable.';
