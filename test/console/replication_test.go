@@ -45,12 +45,7 @@ func TestConsoleReplication(t *testing.T) {
 	itest.CreateBucket(t, c, "src")
 	viewerKey, viewerSecret := srv.newUser(t, "replviewer", replViewerPolicy)
 	f := &flow{t: t, b: b, passed: map[string]bool{}}
-	section := hook("settings-replication")
-	msg := section.in(".section-msg")
-	said := func(p *tab, want string) string {
-		return p.until("the section to say "+want, wait, `(() => { const t = (document.querySelector('`+msg.css+`') || {}).textContent || '';
-			return t.includes('`+want+`') ? t : ''; })()`)
-	}
+	said := func(p *tab, want string) string { return sectionSays(p, hook("settings-replication"), want) }
 	addRule := func(p *tab, dest, prefix string) {
 		p.open("/console/settings/src")
 		p.visible(hook("repl-add"))

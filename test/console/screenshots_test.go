@@ -92,6 +92,12 @@ func TestScreenshots(t *testing.T) {
 		p.click(hook("bucket-settings"))
 		p.visible(hook("policy-editor"))
 	})
+	shoot("policy-public", 1280, 800, func(p *tab) {
+		p.open("/console/settings/website")
+		p.enter(hook("policy-public-prefix"), "assets/")
+		p.click(hook("policy-public-add"))
+		p.visible(hook("confirm-shown"))
+	})
 	shoot("upload", 1280, 800, func(p *tab) {
 		p.open("/console/b/photos/2026/summer/")
 		p.visible(hook("object-row", "data-key", "2026/summer/beach-01.png"))

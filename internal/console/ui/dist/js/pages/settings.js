@@ -13,6 +13,7 @@ import {
   parseLifecycle,
   parseXML,
   parseTagging,
+  parseIAMResult,
   parseQuota,
   quotaXML,
   parseReservations,
@@ -26,6 +27,8 @@ import { MiB } from '../multipart.js';
 import { tagsForm } from '../tags.js';
 import { notifyLoad } from './notify.js';
 import { replicationLoad } from './replication.js';
+import { lifecycleRuleForm } from './lifecycle-form.js';
+import { policyForms } from './policy-form.js';
 
 /** section draws a titled block whose body load(box, reload, say) fills; its errors show inside it. */
 function section(title, test, load) {
@@ -178,6 +181,10 @@ export function settingsPage(app, main, bucket) {
       const xml = await configured('lifecycle');
       const rules = xml ? parseLifecycle(xml) : [];
       const days = (n) => (n ? `${n} d` : '');
+      const save = async (text) => {
+        await put('lifecycle', text, 'application/xml');
+        await reload();
+      };
       fill(
         box,
         rules.length
@@ -195,15 +202,9 @@ export function settingsPage(app, main, bucket) {
               ),
             )
           : h('p', { class: 'hint' }, 'No rules.'),
-        lifecycleForm(
-          xml,
-          async (text) => {
-            await put('lifecycle', text, 'application/xml');
-            await reload();
-          },
-          say,
-          rules.length > 0 && remover('Remove all rules', 'lifecycle', reload, say),
-        ),
+        lifecycleRuleForm(() => configured('lifecycle'), save, say),
+        h('h3', null, 'The rules as XML'),
+        lifecycleForm(xml, save, say, rules.length > 0 && remover('Remove all rules', 'lifecycle', reload, say)),
       );
     }),
     section('Tags', 'settings-tags', async (box, reload, say) => {
@@ -236,6 +237,16 @@ export function settingsPage(app, main, bucket) {
       }, say);
       fill(
         box,
+        policyForms(
+          bucket,
+          () => configured('policy'),
+          async (doc) => {
+            await put('policy', doc, 'application/json');
+            await reload();
+          },
+          async (name) => parseIAMResult(await api.iam('GetUser', { UserName: name }), 'User').Arn,
+          say,
+        ),
         form(
           null,
           save,
