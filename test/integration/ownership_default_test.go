@@ -2,8 +2,6 @@ package integration
 
 import (
 	"context"
-	"io"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -25,18 +23,6 @@ func startOwnership(t *testing.T, bin string, args ...string) (*testutil.Jog, *s
 	j := testutil.StartJog(t, bin, nil, append([]string{"--data-dir", t.TempDir(), "--fsync", "never", "--console=false",
 		"--access-key", testutil.AccessKey, "--secret-key", testutil.SecretKey, "--region", testutil.Region}, args...)...)
 	return j, j.Client(testutil.Region, testutil.AccessKey, testutil.SecretKey)
-}
-
-// anonStatus is the status of an unsigned GET of url.
-func anonStatus(t *testing.T, url string) (int, string) {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
 }
 
 // wantOwnership checks bucket's GetBucketOwnershipControls.
@@ -83,10 +69,11 @@ func TestDefaultObjectOwnership(t *testing.T) {
 		if err := makePublic(t, c, "own-default", "k"); err != nil {
 			t.Fatalf("PutObjectAcl public-read: %v", err)
 		}
-		if status, body := anonStatus(t, j.URL+"/own-default/k"); status != 200 || body != "public body" {
-			t.Errorf("anonymous GET of the public object: %d %q, want 200", status, itest.Short([]byte(body)))
+		if status, body := anonGetURL(t, j.URL+"/own-default/k"); status != 200 || string(body) != "public body" {
+			t.Errorf("anonymous GET of the public object: %d %q, want 200", status, itest.Short(body))
 		}
-		if status, _ := anonStatus(t, j.URL+"/own-default/other"); status != 403 {
+		itest.Put(t, c, "own-default", "other", []byte("private body"))
+		if status, _ := anonGetURL(t, j.URL+"/own-default/other"); status != 403 {
 			t.Errorf("anonymous GET of a private object: %d, want 403", status)
 		}
 
@@ -94,7 +81,7 @@ func TestDefaultObjectOwnership(t *testing.T) {
 		createOwnershipBucket(t, c, "own-header", types.ObjectOwnershipBucketOwnerEnforced)
 		wantOwnership(t, c, "own-header", types.ObjectOwnershipBucketOwnerEnforced)
 		itest.WantErr(t, makePublic(t, c, "own-header", "k"), 400, "AccessControlListNotSupported")
-		if status, _ := anonStatus(t, j.URL+"/own-header/k"); status != 403 {
+		if status, _ := anonGetURL(t, j.URL+"/own-header/k"); status != 403 {
 			t.Errorf("anonymous GET in the enforced bucket: %d, want 403", status)
 		}
 		createOwnershipBucket(t, c, "own-preferred", types.ObjectOwnershipBucketOwnerPreferred)
@@ -117,7 +104,7 @@ func TestDefaultObjectOwnership(t *testing.T) {
 		itest.CreateBucket(t, c, "own-enforced")
 		wantOwnership(t, c, "own-enforced", types.ObjectOwnershipBucketOwnerEnforced)
 		itest.WantErr(t, makePublic(t, c, "own-enforced", "k"), 400, "AccessControlListNotSupported")
-		if status, _ := anonStatus(t, j.URL+"/own-enforced/k"); status != 403 {
+		if status, _ := anonGetURL(t, j.URL+"/own-enforced/k"); status != 403 {
 			t.Errorf("anonymous GET: %d, want 403", status)
 		}
 		createOwnershipBucket(t, c, "own-writer", types.ObjectOwnershipObjectWriter)
