@@ -61,6 +61,10 @@ type Config struct {
 	// loopback); otherwise they are refused as S3 refuses them
 	// (kms.ErrSSECInsecure), TLS being judged as aws:SecureTransport.
 	AllowInsecureSSEC bool
+	// DefaultObjectOwnership is the Object Ownership setting of a bucket
+	// created without an x-amz-object-ownership header ("" is
+	// BucketOwnerEnforced, S3's).
+	DefaultObjectOwnership string
 	// Reservations, when set, serves the reservation routes and
 	// validates the reservations requests present (x-jog-reservation-id,
 	// or bound to their principal). Nil: those routes answer 501 and the

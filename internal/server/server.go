@@ -224,8 +224,8 @@ func (s *Server) build(ctx context.Context, started time.Time) (parts, error) {
 		Region: cfg.Region, Domain: cfg.Domain, Logger: log, MaxRequests: cfg.MaxRequests,
 		Anonymous: anonymous, Body: body,
 		Credentials: root, IAM: users, STS: sessions, TrustForwardedFor: cfg.TrustForwardedFor,
-		AllowInsecureSSEC: cfg.AllowInsecureSSEC,
-		Reservations:      reservations, Scheduler: scheduler,
+		AllowInsecureSSEC: cfg.AllowInsecureSSEC, DefaultObjectOwnership: cfg.DefaultObjectOwnership,
+		Reservations: reservations, Scheduler: scheduler,
 		Observer: s3api.Observers{s.metrics.Requests(), observer},
 	})
 	// IAM users and role sessions call the IAM API under their policies,
