@@ -105,9 +105,8 @@ export function replicationLoad(app, bucket, perms) {
             }),
           )
         : h('p', { class: 'hint' }, 'No replication rules.'),
-      editable
-        ? addForm(bucket, xml, rules, put, reload, say, app)
-        : h('p', { class: 'hint', 'data-test': 'repl-readonly' }, 'You may read these rules, not change them.'),
+      // Not editable: the section says why (settings.js).
+      editable && addForm(bucket, xml, rules, put, reload, say, app),
       editable && rules.length > 0 && button('Remove replication', removeAll, 'danger', { 'data-test': 'repl-remove-all' }),
     );
   };

@@ -26,7 +26,7 @@ import { MiB } from '../multipart.js';
 import { tagsForm } from '../tags.js';
 import { notifyLoad } from './notify.js';
 import { replicationLoad } from './replication.js';
-import { ask, readOnly, why } from '../permissions.js';
+import { ask, deny, readOnly } from '../permissions.js';
 
 /** ACTIONS are each section's read and write actions (internal/s3api's operation table). */
 const ACTIONS = {
@@ -56,14 +56,7 @@ function section(title, test, load, perms, { read, write }) {
       await load(box, reload, (t) => (msg.textContent = t));
       readOnly(await perms, write, box);
     } catch (e) {
-      fill(
-        box,
-        h(
-          'p',
-          { class: 'hint', 'data-test': e.code === 'AccessDenied' ? 'not-allowed' : null },
-          e.code === 'AccessDenied' ? why(read) : errText(e),
-        ),
-      );
+      fill(box, e.code === 'AccessDenied' ? deny(read, '') : h('p', { class: 'hint' }, errText(e)));
     }
   };
   reload();
