@@ -76,6 +76,13 @@ test('ticks: round steps from 0 to the first round value at or above max', () =>
   assert.deepEqual(ticks(1001), [0, 500, 1000, 1500]);
   assert.deepEqual(ticks(0), [0, 1]);
   assert.deepEqual(ticks(NaN), [0, 1]);
+  // Bytes: round in KiB, MiB, …: steps of 250 KiB (256000 B), which bytes() writes 250.0 KiB.
+  assert.deepEqual(ticks(1000 * 1024, true), [0, 256000, 512000, 768000, 1024000]);
+  assert.deepEqual(
+    ticks(1.4 * 1024 * 1024, true),
+    [0, 0.5, 1, 1.5].map((v) => v * 1024 * 1024),
+  );
+  assert.deepEqual(ticks(700, true), [0, 200, 400, 600, 800]);
   for (const m of [0.003, 1.7, 42, 9e6, 123456789]) {
     const t = ticks(m);
     assert.ok(t.length >= 3 && t.length <= 6 && t[t.length - 1] >= m && t[t.length - 2] < m, `${m}: ${t}`);

@@ -17,9 +17,16 @@ const H = 160;
 /** WINDOW is the span of the x axis, in minutes. */
 const WINDOW = (POINTS * POLL_MS) / 60000;
 
-/** ticks returns the y axis' values: 0 up to the first round value ≥ max, in 3 to 5 steps of 1, 2, 2.5 or 5 × 10ⁿ. */
-export function ticks(max) {
+/**
+ * ticks returns the y axis' values: 0 up to the first round value ≥ max, in 3 to 5 steps of 1, 2, 2.5 or 5 × 10ⁿ;
+ * with binary, round in the power of 1024 bytes() writes max in (steps of 250 KiB, not of 244.1 KiB).
+ */
+export function ticks(max, binary = false) {
   if (!(max > 0)) return [0, 1];
+  if (binary && max >= 1024) {
+    const unit = 1024 ** Math.min(5, Math.floor(Math.log(max) / Math.log(1024)));
+    return ticks(max / unit).map((v) => v * unit);
+  }
   const raw = max / 4;
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((st) => st >= raw * (1 - 1e-9));
@@ -39,10 +46,10 @@ export function xLabels() {
  * chart draws series [{name, cls, values}] over the same x as an SVG, with a y axis of ticks(max) labelled by fmt
  * and a time axis; empty says in words what a chart with no value would have shown.
  */
-function chart(series, fmt, empty) {
+function chart(series, fmt, empty, binary) {
   const finite = series.flatMap((s) => s.values.filter(Number.isFinite));
   const max = Math.max(0, ...finite);
-  const ys = ticks(max);
+  const ys = ticks(max, binary);
   const top = ys[ys.length - 1];
   const x = (i) => (W * i) / (POINTS - 1);
   const y = (v) => H - 4 - ((H - 8) * v) / top;
@@ -87,11 +94,11 @@ function chart(series, fmt, empty) {
 
 /**
  * chartPanel fills pane with title and a chart of columns {name: key of points}, classed s1, s2, …; empty is what
- * it says when no point has a value ('Nothing to draw yet.' by default).
+ * it says when no point has a value ('Nothing to draw yet.' by default); binary: its values are bytes (ticks).
  */
-export function chartPanel(pane, title, columns, points, fmt, empty = 'Nothing to draw yet.') {
+export function chartPanel(pane, title, columns, points, fmt, empty = 'Nothing to draw yet.', binary = false) {
   const series = Object.entries(columns).map(([name, k], i) => ({ name, cls: `s${i + 1}`, values: points.map((p) => p[k]) }));
-  return fill(pane, h('h2', null, title), chart(series, fmt, empty));
+  return fill(pane, h('h2', null, title), chart(series, fmt, empty, binary));
 }
 
 /** DENIED is what the dashboard says to a principal not allowed the server's metrics. */
@@ -131,7 +138,7 @@ export function dashboardPage(app, main) {
       (v) => `${Number(v.toFixed(2))}/s`,
       first,
     );
-    chartPanel(panes.bw, 'Throughput', { in: 'inBps', out: 'outBps' }, points, (v) => `${bytes(Math.round(v))}/s`, first);
+    chartPanel(panes.bw, 'Throughput', { in: 'inBps', out: 'outBps' }, points, (v) => `${bytes(Math.round(v))}/s`, first, true);
     chartPanel(
       panes.lat,
       'Latency',
