@@ -347,18 +347,22 @@ func (r *request) authzHeader() http.Header {
 var listOps = wireHandled("max-keys")
 
 // denied logs a refusal and answers it as S3 does: 403 AccessDenied,
-// nothing said of which policy refused.
+// which for an authenticated caller names the action and resource
+// refused and the kind of policy that refused it (errors.go words it).
 func (h *Handler) denied(r *request, resource string) error {
-	action := ""
+	d := authz.Denial{Principal: h.authz.ARN(r.who), Resource: resource}
 	if r.check != nil {
 		if err := r.check.Err(); err != nil {
 			return err
 		}
-		action = r.check.Denied()
+		if c := r.check.Denial(); c.Resource == resource {
+			d = c
+		}
 	}
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "access denied",
 		slog.String("id", r.id), slog.String("principal", r.who.Name()),
-		slog.String("action", action),
-		slog.String("resource", resource), slog.String("source_ip", h.authz.SourceIP(r.Request)))
-	return errAccessDenied
+		slog.String("action", d.Action),
+		slog.String("resource", resource), slog.String("source_ip", h.authz.SourceIP(r.Request)),
+		slog.String("reason", denialReason(&d)))
+	return &d
 }

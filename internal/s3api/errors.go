@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/jogstore/jog/internal/acl"
+	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/bucketrepl"
@@ -59,6 +61,9 @@ var (
 	// errInsufficientStorage: the storage under the data dir is full
 	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
+	// errUnavailable: the metadata store cannot be reached
+	// (meta.ErrUnavailable); sent with a Retry-After of retryAfter.
+	errUnavailable = &APIError{"ServiceUnavailable", "The server's metadata store cannot be reached. Please retry later.", http.StatusServiceUnavailable}
 	// errRequestTimeout: the client stopped sending the request body, or
 	// sent it too slowly (bodytimeout), or went while it was served.
 	errRequestTimeout = &APIError{bodytimeout.Code, bodytimeout.Message, http.StatusBadRequest}
@@ -136,6 +141,7 @@ var errorTable = []struct {
 	{bucketrepl.ErrNotVersioned, APIError{"InvalidRequest", "Versioning must be 'Enabled' on the bucket to apply a replication configuration", http.StatusBadRequest}, fixed},
 	{service.ErrReplicaVersion, APIError{"InvalidRequest", "A replicated version needs a bucket with versioning Enabled.", http.StatusBadRequest}, fixed},
 	{meta.ErrStoreGone, APIError{"ServiceUnavailable", "The server's data directory is gone; it accepts no writes.", http.StatusServiceUnavailable}, fixed},
+	{meta.ErrUnavailable, *errUnavailable, fixed},
 	{service.ErrReplicationBacklog, APIError{"SlowDown", "The replication queue is full: the delete cannot be recorded for replication. Please retry later.", http.StatusServiceUnavailable}, fixed},
 	{bucketrepl.ErrNoResync, APIError{"NoSuchResync", "This bucket's replication was never resynced.", http.StatusNotFound}, fixed},
 	{bucketrepl.ErrNoDelivery, APIError{"InvalidRequest", "This server has no replication targets (--replication-target): nothing would deliver a resync.", http.StatusBadRequest}, fixed},
@@ -217,6 +223,10 @@ func toAPIError(err error) (*APIError, bool) {
 			return &out, true
 		}
 	}
+	var denial *authz.Denial
+	if errors.As(err, &denial) {
+		return &APIError{errAccessDenied.Code, denialMessage(denial), errAccessDenied.Status}, true
+	}
 	var ce ClientError
 	if errors.As(err, &ce) {
 		code, status, msg := ce.S3Error()
@@ -258,4 +268,42 @@ func toAPIError(err error) (*APIError, bool) {
 		return errRequestTimeout, true
 	}
 	return &APIError{"InternalError", "We encountered an internal error. Please try again.", http.StatusInternalServerError}, false
+}
+
+// denialMessage is AccessDenied's message for a refusal by authorization.
+// To an authenticated caller it is AWS's for a same-account denial (S3
+// User Guide, "Access denied message examples"): who, the action, the
+// resource asked for (left out for "*", as AWS's examples leave it out
+// for an action on no resource) and the kind of policy, never its
+// content. To anyone else it is S3's bare "Access Denied", which tells an
+// outsider nothing of the policies (SECURITY.md).
+func denialMessage(d *authz.Denial) string {
+	if !d.Explained() {
+		return errAccessDenied.Message
+	}
+	var b strings.Builder
+	b.WriteString("User: " + d.Principal + " is not authorized to perform: " + d.Action)
+	if d.Resource != "" && d.Resource != authz.ServiceARN {
+		b.WriteString(` on resource: "` + d.Resource + `"`)
+	}
+	b.WriteString(" " + denialReason(d))
+	return b.String()
+}
+
+// denialReason is AWS's phrase for why a denial was made, "" when the
+// denial carries no reason: "with an explicit deny in a resource-based
+// policy", "because no identity-based policy allows the s3:GetObject
+// action" (IAM User Guide, "Troubleshoot access denied error messages").
+func denialReason(d *authz.Denial) string {
+	switch {
+	case d.Source == policy.NoSource:
+		return ""
+	case d.Decision == policy.ExplicitDeny:
+		article := "a "
+		if d.Source == policy.IdentityPolicy {
+			article = "an "
+		}
+		return "with an explicit deny in " + article + d.Source.String()
+	}
+	return "because no " + d.Source.String() + " allows the " + d.Action + " action"
 }
