@@ -57,7 +57,9 @@ func (h *Handler) authorize(r *request) error {
 	case len(actions) == 0 && r.who.Type == policy.Anonymous:
 		return h.denied(r, "")
 	case len(actions) == 0:
-		return nil
+		// GetBucketPermissions (callerOnly) decides with the prepared
+		// request; serve refuses the others.
+		return h.prepare(r)
 	}
 	if err := h.prepare(r); err != nil {
 		return err
@@ -111,6 +113,20 @@ func (h *Handler) authorize(r *request) error {
 // existing object the decision is about (its tags, its ACL), nil for
 // none.
 func (h *Handler) decide(r *request, action, resource string, acc *service.Access, obj *object) error {
+	ok, err := h.allowed(r, action, resource, acc, obj)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return h.denied(r, resource)
+	}
+	return nil
+}
+
+// allowed is decide's decision, without the refusal: whether the
+// request's principal may do action on resource. GetBucketPermissions
+// answers with it.
+func (h *Handler) allowed(r *request, action, resource string, acc *service.Access, obj *object) (bool, error) {
 	anon := r.who.Type == policy.Anonymous
 	bacl, objACLs := acc.ACL(), acc.ObjectACLs()
 	if acc.Restricts(anon) {
@@ -121,16 +137,16 @@ func (h *Handler) decide(r *request, action, resource string, acc *service.Acces
 	if d == policy.ImplicitDeny && objACLs && obj != nil && !obj.bucketOnly {
 		oacl, err := obj.acl(h, r)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if oacl != nil {
 			d = obj.decide(h, r, action, resource, bp, oacl)
 		}
 	}
-	if d != policy.Allowed {
-		return h.denied(r, resource)
+	if err := r.check.Err(); err != nil {
+		return false, err
 	}
-	return nil
+	return d == policy.Allowed, nil
 }
 
 // anonymousRefusal is what S3 refuses an anonymous request even where a

@@ -20,6 +20,7 @@ import (
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/notify"
+	"github.com/jogstore/jog/internal/permissions"
 	"github.com/jogstore/jog/internal/postpolicy"
 	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/service"
@@ -69,8 +70,8 @@ var (
 )
 
 // ClientError is an error written for S3 clients below the edge (the
-// refusals of acl, lifecycle, bucketrepl, tagging, notify, qos, postpolicy, cors and
-// kms, which names every SSE-S3, SSE-KMS and SSE-C refusal):
+// refusals of acl, lifecycle, bucketrepl, tagging, notify, qos, postpolicy, cors,
+// permissions and kms, which names every SSE-S3, SSE-KMS and SSE-C refusal):
 // its S3 code, HTTP status and
 // message reach the client as they are. It is the only way a domain
 // error's own text reaches a client: any other error gets its row's
@@ -93,6 +94,7 @@ var (
 	_ ClientError = (*cors.RuleError)(nil)
 	_ ClientError = (*cors.MethodError)(nil)
 	_ ClientError = (*kms.Error)(nil)
+	_ ClientError = (*permissions.Error)(nil)
 )
 
 // Whether the text wrapped around a sentinel (fmt.Errorf("%w: ...")) is

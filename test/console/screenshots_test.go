@@ -164,6 +164,18 @@ func TestScreenshots(t *testing.T) {
 			p.t.Fatalf("the viewer's upload ended %s, want failed", state)
 		}
 	})
+	// The viewer's settings and dashboard: what it may not do, and why.
+	shoot("readonly-settings", 1280, 800, func(p *tab) {
+		p.need("not-allowed")
+		p.open("/console/settings/photos")
+		p.visible(hook("settings-versioning").in(`[data-test="not-allowed"]`))
+		p.visible(hook("settings-notify").in(`[data-test="not-allowed"]`))
+	})
+	shoot("readonly-dashboard", 1280, 800, func(p *tab) {
+		p.need("dashboard-denied")
+		p.open("/console/dashboard")
+		p.visible(hook("dashboard-denied"))
+	})
 }
 
 // traffic sends the server a few requests a second until stopped, for
