@@ -45,7 +45,8 @@ func TestConsoleReplication(t *testing.T) {
 	itest.CreateBucket(t, c, "src")
 	viewerKey, viewerSecret := srv.newUser(t, "replviewer", replViewerPolicy)
 	f := &flow{t: t, b: b, passed: map[string]bool{}}
-	said := func(p *tab, want string) string { return sectionSays(p, hook("settings-replication"), want) }
+	section := hook("settings-replication")
+	said := func(p *tab, want string) string { return sectionSays(p, section, want) }
 	addRule := func(p *tab, dest, prefix string) {
 		p.open("/console/settings/src")
 		p.visible(hook("repl-add"))
