@@ -103,6 +103,7 @@ func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	fs.StringVar(&c.Signing, "signing", c.Signing, "how PUT and UploadPart bodies are signed: unsigned (UNSIGNED-PAYLOAD), streaming (aws-chunked, each 64 KiB chunk signed: minio-go and warp over http), trailer (aws-chunked, unsigned, trailing x-amz-checksum-crc32: the AWS SDKs' default), signed (the body's SHA-256 hashed before sending: s3cmd, boto3 over http)")
 	fs.BoolVar(&c.Verify, "verify", false, "check every downloaded byte and MD5 ETags")
 	fs.StringVar(&c.SSE, "sse", "", "server-side encryption of the objects written: AES256 (SSE-S3) or aws:kms (SSE-KMS, the server's default key); \"\" for none")
+	fs.StringVar(&c.Reservation, "reservation", "", "JOG throughput reservation ID, sent as x-jog-reservation-id on every GET, PUT and UploadPart (bench/qos.sh)")
 	fs.Var(&valueFunc{"5MiB", func(s string) (err error) { c.PartSize, err = bench.ParseSize(s); return }}, "part-size", "multipart: part size")
 	fs.IntVar(&c.PartConcurrency, "part-concurrency", c.PartConcurrency, "multipart: parts uploaded in parallel per object; get with --range-size: ranges downloaded in parallel")
 	fs.Var(&valueFunc{"0", func(s string) (err error) { c.RangeSize, err = bench.ParseSize(s); return }}, "range-size", "get: download each object larger than this in ranged GETs of this size (0: one GET per object)")
