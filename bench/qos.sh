@@ -14,9 +14,11 @@
 # requests/s ($SMALL_CONC GETs in flight); twin does the same GETs without
 # a reservation, as its own IAM user; mx holds a mixed reservation of
 # $MIXED_READ bytes/s and $MIXED_REQUESTS requests/s, presented by small
-# GETs ($SMALL_CONC in flight) and 1 MiB GETs (two in flight); g1 and g2
+# GETs ($SMALL_CONC in flight) and 1 MiB GETs (four in flight); g1 and g2
 # are greedy best-effort small GETs ($GREEDY_CONC in flight each), one IAM
 # user. Each one's achieved rate is what `jog bench` counted over its run.
+# BYTE_REQUESTS=N gives r1-r5 N requests/s each too (mixed reservations),
+# so their GETs' and PUTs' requests are not best effort (docs/QOS.md).
 #
 #   bench/qos.sh                                # 300/150 MB/s and 1,000 req/s capacity, 1 GiB objects
 #   SIZE=256MiB bench/qos.sh                    # smaller objects, less disk and time
@@ -42,11 +44,12 @@ WRITE_CAPACITY=${WRITE_CAPACITY:-150MB/s}
 RESERVE_READ=${RESERVE_READ:-250000000}   # bytes/s, split 5:4:3:2:1
 RESERVE_WRITE=${RESERVE_WRITE:-125000000} # bytes/s, split 5:4:3:2:1
 REQUEST_CAPACITY=${REQUEST_CAPACITY:-1000}  # requests/s
+BYTE_REQUESTS=${BYTE_REQUESTS:-0}           # requests/s each of the five byte reservations also reserves
 RESERVE_REQUESTS=${RESERVE_REQUESTS:-100}   # rq's requests/s
 MIXED_READ=${MIXED_READ:-10000000}          # mx's bytes/s of reads
 MIXED_REQUESTS=${MIXED_REQUESTS:-50}        # mx's requests/s
 SMALL=${SMALL:-4KiB}
-SMALL_CONC=${SMALL_CONC:-4}
+SMALL_CONC=${SMALL_CONC:-16}
 GREEDY_CONC=${GREEDY_CONC:-8}
 SMALL_DURATION=${SMALL_DURATION:-15s}
 FSYNC=${FSYNC:-always}
@@ -73,7 +76,7 @@ now() { date +%s.%N; }
 ids=()
 for k in 5 4 3 2 1; do
   out=$("$jog" admin --endpoint "$EP" reservation create --read "$((RESERVE_READ * k / 15))" \
-    --write "$((RESERVE_WRITE * k / 15))" --duration 1h qos)
+    --write "$((RESERVE_WRITE * k / 15))" --requests "$BYTE_REQUESTS" --duration 1h qos)
   ids+=("$(cut -f1 <<<"$out")")
 done
 
@@ -167,7 +170,7 @@ phase() {
     pids+=($!)
     small mx-small "" "$SMALL_CONC" "$SMALL" --reservation "$mx" &
     pids+=($!)
-    small mx-large "" 2 1MiB --reservation "$mx" &
+    small mx-large "" 4 1MiB --reservation "$mx" &
     pids+=($!)
     small g1 greedy "$GREEDY_CONC" "$SMALL" &
     pids+=($!)
