@@ -129,7 +129,9 @@ small_record() {
 cp_args=(--endpoint "$EP" --quiet --no-fsync --streams "$STREAMS" --part-size "$PART")
 records=()
 
-# phase DIRECTION: the five reserved clients and the two best-effort ones.
+# phase DIRECTION: the five reserved clients and the two best-effort ones;
+# in the download, the small clients beside them (the phase ends when the
+# reserved and the small clients are done).
 phase() {
   local dir=$1 i
   local -a pids=()
