@@ -1,25 +1,38 @@
 #!/usr/bin/env bash
 # Throughput reservations at full scale: the PapioS3 experiment (issue 23,
-# docs/QOS.md). A JOG server with a configured capacity; five `jog cp`
-# clients reserving 5:4:3:2:1 of $RESERVE_READ (reads) and $RESERVE_WRITE
-# (writes), each moving one $SIZE object with $STREAMS parallel streams of
-# $PART parts; two best-effort clients moving the same objects over and
-# over until the reserved clients are done. Upload first, then download.
-# Each client's achieved rate is its object's size over its transfer's
-# wall time (the best-effort clients: everything they finished over the
-# phase).
+# docs/QOS.md), with request rates (issue 41). A JOG server with a
+# configured capacity; five `jog cp` clients reserving 5:4:3:2:1 of
+# $RESERVE_READ (reads) and $RESERVE_WRITE (writes), each moving one $SIZE
+# object with $STREAMS parallel streams of $PART parts; two best-effort
+# clients moving the same objects over and over until the reserved clients
+# are done. Upload first, then download. Each client's achieved rate is its
+# object's size over its transfer's wall time (the best-effort clients:
+# everything they finished over the phase).
 #
-#   bench/qos.sh                                # 300/150 MB/s capacity, 1 GiB objects
+# During the download, for $SMALL_DURATION, `jog bench get` clients of
+# $SMALL objects beside them: rq holds a reservation of $RESERVE_REQUESTS
+# requests/s ($SMALL_CONC GETs in flight); twin does the same GETs without
+# a reservation, as its own IAM user; mx holds a mixed reservation of
+# $MIXED_READ bytes/s and $MIXED_REQUESTS requests/s, presented by small
+# GETs ($SMALL_CONC in flight) and 1 MiB GETs (four in flight); g1 and g2
+# are greedy best-effort small GETs ($GREEDY_CONC in flight each), one IAM
+# user. Each one's achieved rate is what `jog bench` counted over its run.
+# BYTE_REQUESTS=N gives r1-r5 N requests/s each too (mixed reservations),
+# so their GETs' and PUTs' requests are not best effort (docs/QOS.md).
+#
+#   bench/qos.sh                                # 300/150 MB/s and 1,000 req/s capacity, 1 GiB objects
 #   SIZE=256MiB bench/qos.sh                    # smaller objects, less disk and time
 #   READ_CAPACITY=1GB/s RESERVE_READ=900000000 WRITE_CAPACITY=400MB/s RESERVE_WRITE=360000000 bench/qos.sh
-#   SIZE=8MiB PART=5MiB READ_CAPACITY=40MB/s RESERVE_READ=32000000 \
-#     WRITE_CAPACITY=20MB/s RESERVE_WRITE=16000000 bench/qos.sh   # a smoke run, seconds
+#   SIZE=8MiB PART=5MiB READ_CAPACITY=40MB/s RESERVE_READ=30000000 MIXED_READ=2000000 \
+#     WRITE_CAPACITY=20MB/s RESERVE_WRITE=16000000 SMALL_DURATION=5s bench/qos.sh   # a smoke run
 #
 # Reservations may sum to 95% of the capacity (5% is best effort's
-# guaranteed share); the defaults reserve 250 of 300 MB/s and 125 of 150.
-# Writes $OUT/qos.json (one record per client and direction: reserved and
-# achieved bytes/s) and prints the table. Disk: the source file, seven
-# objects and seven downloads of $SIZE.
+# guaranteed share): the defaults reserve 250 + 10 of 300 MB/s, 125 of 150
+# and 150 of 1,000 requests/s. Writes $OUT/qos.json (one record per client
+# and direction: reserved and achieved bytes/s, and requests/s for the
+# small clients) and prints `jog bench report --qos`'s table, which flags
+# any reservation below 95% of its rate and rq below its twin. Disk: the
+# source file, seven objects and seven downloads of $SIZE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +43,15 @@ READ_CAPACITY=${READ_CAPACITY:-300MB/s}
 WRITE_CAPACITY=${WRITE_CAPACITY:-150MB/s}
 RESERVE_READ=${RESERVE_READ:-250000000}   # bytes/s, split 5:4:3:2:1
 RESERVE_WRITE=${RESERVE_WRITE:-125000000} # bytes/s, split 5:4:3:2:1
+REQUEST_CAPACITY=${REQUEST_CAPACITY:-1000}  # requests/s
+BYTE_REQUESTS=${BYTE_REQUESTS:-0}           # requests/s each of the five byte reservations also reserves
+RESERVE_REQUESTS=${RESERVE_REQUESTS:-100}   # rq's requests/s
+MIXED_READ=${MIXED_READ:-10000000}          # mx's bytes/s of reads
+MIXED_REQUESTS=${MIXED_REQUESTS:-50}        # mx's requests/s
+SMALL=${SMALL:-4KiB}
+SMALL_CONC=${SMALL_CONC:-16}
+GREEDY_CONC=${GREEDY_CONC:-8}
+SMALL_DURATION=${SMALL_DURATION:-15s}
 FSYNC=${FSYNC:-always}
 ADDR=${ADDR:-127.0.0.1:19300}
 OUT=${OUT:-bench/results/$(date -u +%F)-qos}
@@ -37,7 +59,8 @@ EP=http://$ADDR
 
 mkdir -p "$OUT"
 . bench/jogserver.sh
-start_jog --fsync "$FSYNC" --qos-read-capacity "$READ_CAPACITY" --qos-write-capacity "$WRITE_CAPACITY" --log-level warn
+start_jog --fsync "$FSYNC" --qos-read-capacity "$READ_CAPACITY" --qos-write-capacity "$WRITE_CAPACITY" \
+  --qos-request-capacity "$REQUEST_CAPACITY" --log-level warn
 jog=$bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/jog-qos.XXXXXX")
 trap 'kill $pid; wait $pid 2>/dev/null; rm -rf "$data" "$log" "${bin%/jog}" "$work"' EXIT
@@ -53,14 +76,62 @@ now() { date +%s.%N; }
 ids=()
 for k in 5 4 3 2 1; do
   out=$("$jog" admin --endpoint "$EP" reservation create --read "$((RESERVE_READ * k / 15))" \
-    --write "$((RESERVE_WRITE * k / 15))" --duration 1h qos)
+    --write "$((RESERVE_WRITE * k / 15))" --requests "$BYTE_REQUESTS" --duration 1h qos)
   ids+=("$(cut -f1 <<<"$out")")
 done
+
+# The small clients: a request-rate and a mixed reservation, and IAM users
+# of their own for the twin and the greedy clients (best effort shares
+# between principals).
+rq=$("$jog" admin --endpoint "$EP" reservation create --requests "$RESERVE_REQUESTS" --duration 1h qos | cut -f1)
+mx=$("$jog" admin --endpoint "$EP" reservation create --read "$MIXED_READ" --requests "$MIXED_REQUESTS" --duration 1h qos | cut -f1)
+cat >"$work/policy.json" <<'JSON'
+{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:*","Resource":["arn:aws:s3:::qos","arn:aws:s3:::qos/*"]}]}
+JSON
+"$jog" admin --endpoint "$EP" policy create qos-bench "$work/policy.json" >/dev/null
+declare -A keys
+for u in rq twin greedy; do
+  "$jog" admin --endpoint "$EP" user create "qos-$u" >/dev/null
+  "$jog" admin --endpoint "$EP" policy attach "qos-$u" qos-bench >/dev/null
+  keys[$u]=$("$jog" admin --endpoint "$EP" --json key create "qos-$u" | jq -r '"\(.AccessKeyId)\t\(.SecretAccessKey)"')
+done
+
+# small NAME USER CONCURRENCY SIZE [flags]: a `jog bench get` client as
+# USER ("" for the root) for $SMALL_DURATION, its result in $work/NAME.json.
+small() {
+  local name=$1 user=$2 conc=$3 size=$4 ak=$AK sk=$SK
+  shift 4
+  [ -n "$user" ] && IFS=$'\t' read -r ak sk <<<"${keys[$user]}"
+  "$jog" bench get --endpoint "$EP" --access-key "$ak" --secret-key "$sk" --bucket qos \
+    --prefix "small/$name/" --objects 32 --size "$size" --concurrency "$conc" \
+    --duration "$SMALL_DURATION" --quiet --out "$work/$name.json" "$@" 2>&1 >/dev/null | grep -v '^wrote ' || true
+}
+
+# small_rates NAME...: the requests/s and bytes/s the clients' runs
+# counted, summed.
+small_rates() {
+  local f
+  for f in "$@"; do
+    jq -r '.results[0] | "\(.total.count / .seconds) \(.total.bytes / .seconds) \(.total.errors)"' "$work/$f.json"
+  done | awk '{ r += $1; b += $2; e += $3 } END { if (e > 0) print "errors: " e > "/dev/stderr"; printf "%.1f %.0f", r, b }'
+}
+
+# small_record NAME RESERVED_BPS RESERVED_RPS TWIN CLIENT...: the download
+# record of the small clients CLIENT... (summed) as NAME.
+small_record() {
+  local name=$1 rbps=$2 rrps=$3 twin=$4 r b
+  shift 4
+  read -r r b <<<"$(small_rates "$@")"
+  records+=("$(printf '{"direction":"download","client":"%s","reserved_bps":%d,"achieved_bps":%d,"reserved_rps":%d,"achieved_rps":%s%s}' \
+    "$name" "$rbps" "$b" "$rrps" "$r" "${twin:+,\"twin\":\"$twin\"}")")
+}
 
 cp_args=(--endpoint "$EP" --quiet --no-fsync --streams "$STREAMS" --part-size "$PART")
 records=()
 
-# phase DIRECTION: the five reserved clients and the two best-effort ones.
+# phase DIRECTION: the five reserved clients and the two best-effort ones;
+# in the download, the small clients beside them (the phase ends when the
+# reserved and the small clients are done).
 phase() {
   local dir=$1 i
   local -a pids=()
@@ -94,6 +165,20 @@ phase() {
     ) &
     pids+=($!)
   done
+  if [ "$dir" = download ]; then
+    small rq rq "$SMALL_CONC" "$SMALL" --reservation "$rq" &
+    pids+=($!)
+    small twin twin "$SMALL_CONC" "$SMALL" &
+    pids+=($!)
+    small mx-small "" "$SMALL_CONC" "$SMALL" --reservation "$mx" &
+    pids+=($!)
+    small mx-large "" 4 1MiB --reservation "$mx" &
+    pids+=($!)
+    small g1 greedy "$GREEDY_CONC" "$SMALL" &
+    pids+=($!)
+    small g2 greedy "$GREEDY_CONC" "$SMALL" &
+    pids+=($!)
+  fi
   wait "${pids[@]:2}"
   touch "$work/stop"
   local t1
@@ -112,6 +197,12 @@ phase() {
       'BEGIN { printf "{\"direction\":\"%s\",\"client\":\"%s\",\"reserved_bps\":0,\"achieved_bps\":%.0f}", d, c, n * b / (e - s) }')")
   done
   rm -f "$work"/*.down
+  [ "$dir" = download ] || return 0
+  small_record rq 0 "$RESERVE_REQUESTS" "" rq
+  small_record twin 0 0 rq twin
+  small_record mx "$MIXED_READ" "$MIXED_REQUESTS" "" mx-small mx-large
+  small_record g1 0 0 "" g1
+  small_record g2 0 0 "" g2
 }
 
 # The best-effort clients' download sources.
@@ -121,7 +212,5 @@ phase upload
 phase download
 
 json_array "$OUT/qos.json" "${records[@]}"
-printf "%-9s %-6s %14s %14s %7s\n" direction client "reserved MB/s" "achieved MB/s" "%"
-sed -n 's/.*"direction":"\([a-z]*\)","client":"\([a-z0-9]*\)","reserved_bps":\([0-9]*\),"achieved_bps":\([0-9]*\).*/\1 \2 \3 \4/p' "$OUT/qos.json" |
-  awk '{ pct = $3 > 0 ? sprintf("%.1f", 100 * $4 / $3) : "-"; printf "%-9s %-6s %14.1f %14.1f %7s\n", $1, $2, $3 / 1e6, $4 / 1e6, pct }'
-echo "wrote $OUT/qos.json"
+"$jog" bench report --qos --out "$work/report" "$OUT/qos.json" | grep -v "^$work/"
+echo "wrote $OUT/qos.json (charts: jog bench report --qos --out DIR $OUT/qos.json)"

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/s3client"
 	"github.com/jogstore/jog/internal/sigv4"
 )
@@ -35,7 +36,10 @@ type Client struct {
 	payload   *Payload
 	signing   string            // how PUT and UploadPart bodies are signed (SigningModes)
 	sse       map[string]string // headers of new objects (Config.SSE), nil for none
-	bufs      sync.Pool         // *[]byte, 256 KiB
+	// reservation is sent as qos.Header on the data requests (GET, PUT,
+	// UploadPart) when set (Config.Reservation).
+	reservation string
+	bufs        sync.Pool // *[]byte, 256 KiB
 }
 
 // NewClient builds a client for cfg's endpoint. conns is the number of
@@ -55,6 +59,7 @@ func NewClient(cfg Config, payload *Payload, conns int) (*Client, error) {
 		signing:   cfg.Signing,
 		sse:       cfg.sseHeaders(),
 	}
+	c.reservation = cfg.Reservation
 	c.bufs.New = func() any { b := make([]byte, 256<<10); return &b }
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	tr := &http.Transport{
@@ -130,6 +135,7 @@ type request struct {
 	size                       int64
 	getBody                    func() io.Reader // replays body for transport retries
 	header                     map[string]string
+	data                       bool // a data request: carries the reservation
 }
 
 func (c *Client) url(bucket, key, query string) *url.URL {
@@ -181,6 +187,9 @@ func (c *Client) do(ctx context.Context, r request) (*http.Response, time.Durati
 	for k, v := range r.header {
 		req.Header.Set(k, v)
 	}
+	if r.data && c.reservation != "" {
+		req.Header.Set(qos.Header, c.reservation) // signed like every other header
+	}
 	start := time.Now()
 	if src, ok := r.body.(*PayloadReader); ok {
 		c.signBody(req, src, r.size, start) // an object's or a part's bytes
@@ -224,7 +233,7 @@ func (c *Client) drain(body io.ReadCloser, w io.Writer) (int64, error) {
 // PutObject uploads size bytes of key's payload.
 func (c *Client) PutObject(ctx context.Context, bucket, key string, size int64) error {
 	resp, _, err := c.do(ctx, request{ //nolint:bodyclose // c.drain closes it
-		method: http.MethodPut, bucket: bucket, key: key, size: size, header: c.sse,
+		method: http.MethodPut, bucket: bucket, key: key, size: size, header: c.sse, data: true,
 		body:    c.payload.Reader(key, 0, size),
 		getBody: func() io.Reader { return c.payload.Reader(key, 0, size) },
 	})
@@ -246,7 +255,7 @@ func (c *Client) GetObject(ctx context.Context, bucket, key string, verify bool)
 // with its ETag checked when verifying) and returns the byte count and the
 // time to first byte.
 func (c *Client) GetRange(ctx context.Context, bucket, key string, off, n int64, verify bool) (int64, time.Duration, error) {
-	r := request{method: http.MethodGet, bucket: bucket, key: key}
+	r := request{method: http.MethodGet, bucket: bucket, key: key, data: true}
 	if n >= 0 {
 		r.header = map[string]string{"Range": "bytes=" + strconv.FormatInt(off, 10) + "-" + strconv.FormatInt(off+n-1, 10)}
 	}

@@ -39,7 +39,7 @@ func uploadQuery(uploadID string) string { return "uploadId=" + url.QueryEscape(
 // starting at byte off. It returns the part's ETag.
 func (c *Client) UploadPart(ctx context.Context, bucket, key, uploadID string, part int, off, size int64) (string, error) {
 	resp, _, err := c.do(ctx, request{ //nolint:bodyclose // c.drain closes it
-		method: http.MethodPut, bucket: bucket, key: key, size: size,
+		method: http.MethodPut, bucket: bucket, key: key, size: size, data: true,
 		query:   "partNumber=" + strconv.Itoa(part) + "&" + uploadQuery(uploadID),
 		body:    c.payload.Reader(key, off, size),
 		getBody: func() io.Reader { return c.payload.Reader(key, off, size) },

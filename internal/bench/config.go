@@ -38,6 +38,9 @@ type Config struct {
 	// SSE asks for server-side encryption of every object written
 	// (x-amz-server-side-encryption: AES256 or aws:kms; "" for none).
 	SSE string `json:"sse,omitempty"`
+	// Reservation is a JOG throughput reservation's ID, sent as
+	// x-jog-reservation-id on every GET, PUT and UploadPart ("" for none).
+	Reservation string `json:"reservation,omitempty"`
 
 	Workload    string        `json:"workload"`
 	Size        SizeRange     `json:"size"`

@@ -20,7 +20,7 @@ const benchUsage = `Usage:
   jog bench <workload> [flags]   measure one workload: put, get, stat, delete, list, list-versions, multipart, mixed
   jog bench sweep [flags]        a grid of --concurrency × --sizes, one result per cell
   jog bench report [--out dir] [--baseline jog] result.json...   SVG charts and an HTML page
-  jog bench report --qos [--out dir] qos.json   reserved against achieved per client (bench/qos.sh)
+  jog bench report --qos [--out dir] qos.json   reserved against achieved per client (bench/qos.sh): a table, reservations below 95% flagged, and charts
   jog bench compare [--baseline jog] a.json b.json...   a markdown comparison table (or ratios against one server)
   jog bench selftest [--duration 10s]           the client's own ceiling, against a discarding endpoint
 
@@ -103,6 +103,7 @@ func bindBenchFlags(fs *flag.FlagSet, f *benchFlags, sweep bool) {
 	fs.StringVar(&c.Signing, "signing", c.Signing, "how PUT and UploadPart bodies are signed: unsigned (UNSIGNED-PAYLOAD), streaming (aws-chunked, each 64 KiB chunk signed: minio-go and warp over http), trailer (aws-chunked, unsigned, trailing x-amz-checksum-crc32: the AWS SDKs' default), signed (the body's SHA-256 hashed before sending: s3cmd, boto3 over http)")
 	fs.BoolVar(&c.Verify, "verify", false, "check every downloaded byte and MD5 ETags")
 	fs.StringVar(&c.SSE, "sse", "", "server-side encryption of the objects written: AES256 (SSE-S3) or aws:kms (SSE-KMS, the server's default key); \"\" for none")
+	fs.StringVar(&c.Reservation, "reservation", "", "JOG throughput reservation ID, sent as x-jog-reservation-id on every GET, PUT and UploadPart (bench/qos.sh)")
 	fs.Var(&valueFunc{"5MiB", func(s string) (err error) { c.PartSize, err = bench.ParseSize(s); return }}, "part-size", "multipart: part size")
 	fs.IntVar(&c.PartConcurrency, "part-concurrency", c.PartConcurrency, "multipart: parts uploaded in parallel per object; get with --range-size: ranges downloaded in parallel")
 	fs.Var(&valueFunc{"0", func(s string) (err error) { c.RangeSize, err = bench.ParseSize(s); return }}, "range-size", "get: download each object larger than this in ranged GETs of this size (0: one GET per object)")
@@ -236,7 +237,7 @@ func runBenchReport(_ context.Context, args []string, stdout, stderr io.Writer) 
 	out := fs.String("out", "bench-report", "directory for the SVG charts and index.html")
 	title := fs.String("title", "jog bench report", "page title")
 	baseline := fs.String("baseline", "", "add ratios.svg: this server's obj/s against the best other server's, per workload cell")
-	qos := fs.Bool("qos", false, "the file is a qos.json from bench/qos.sh: draw qos-<direction>.svg, reserved against achieved per client")
+	qos := fs.Bool("qos", false, "the file is a qos.json from bench/qos.sh: print reserved against achieved per client, direction and unit (MB/s, req/s), flag reservations below 95% and holders slower than their twin, and draw qos-<direction>[-requests].svg")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
@@ -273,6 +274,16 @@ func runQoSReport(files []string, out, title string, stdout, stderr io.Writer) i
 			return 1
 		}
 		recs = append(recs, rs...)
+	}
+	flagged, err := render.WriteQoSTable(stdout, recs)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "jog bench report: %v\n", err)
+		return 1
+	case flagged == 0:
+		fmt.Fprintf(stdout, "every reservation at least %.0f%% of its rate, none below its twin\n", 100*render.QoSBar)
+	default:
+		fmt.Fprintf(stdout, "%d flagged\n", flagged)
 	}
 	paths, err := render.WriteQoS(out, title, recs)
 	if err != nil {

@@ -180,3 +180,65 @@ func TestQoSChartsPerDirection(t *testing.T) {
 		t.Error("each direction's chart has its own clients")
 	}
 }
+
+// TestQoSRequestCharts: a client that counted requests is drawn in
+// requests/s, a mixed reservation in both units.
+func TestQoSRequestCharts(t *testing.T) {
+	rs := []QoSRecord{
+		{Direction: "download", Client: "r1", ReservedBps: 83.3e6, AchievedBps: 86.8e6},
+		{Direction: "download", Client: "rq", ReservedRps: 100, AchievedRps: 240, AchievedBps: 1e6},
+		{Direction: "download", Client: "mx", ReservedBps: 10e6, AchievedBps: 12e6, ReservedRps: 50, AchievedRps: 60},
+	}
+	figs := QoS("qos", rs)
+	if len(figs) != 2 || figs[0].File != "qos-download.svg" || figs[1].File != "qos-download-requests.svg" {
+		t.Fatalf("figures %+v", figs)
+	}
+	for _, f := range figs {
+		wellFormed(t, f.File, f.SVG)
+	}
+	if bytes, reqs := figs[0].SVG, figs[1].SVG; strings.Contains(bytes, ">rq<") || !strings.Contains(bytes, ">mx<") ||
+		!strings.Contains(reqs, ">rq<") || !strings.Contains(reqs, ">mx<") || strings.Contains(reqs, ">r1<") {
+		t.Error("bytes: r1 and mx; requests: rq and mx")
+	}
+}
+
+// TestQoSTableFlags: a reservation below 95% in either of its units is
+// flagged, and so is a holder that made fewer requests than its twin.
+func TestQoSTableFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		rs      []QoSRecord
+		flagged int
+		want    []string
+	}{
+		{"all held", []QoSRecord{
+			{Direction: "download", Client: "r1", ReservedBps: 80e6, AchievedBps: 76e6},
+			{Direction: "download", Client: "rq", ReservedRps: 100, AchievedRps: 95, AchievedBps: 4e5},
+			{Direction: "download", Client: "twin", AchievedRps: 50, Twin: "rq"},
+			{Direction: "download", Client: "be1", AchievedBps: 20e6},
+		}, 0, []string{"r1 MB/s 80.0 76.0 95.0", "rq req/s 100.0 95.0 95.0 1.9× its twin", "twin req/s - 50.0 - twin of rq"}},
+		{"bytes short", []QoSRecord{{Direction: "download", Client: "r1", ReservedBps: 80e6, AchievedBps: 75.9e6}}, 1, []string{"94.9 BELOW 95%"}},
+		{"mixed short in requests", []QoSRecord{
+			{Direction: "download", Client: "mx", ReservedBps: 10e6, AchievedBps: 12e6, ReservedRps: 50, AchievedRps: 40},
+		}, 1, []string{"mx MB/s 10.0 12.0 120.0\n", "mx req/s 50.0 40.0 80.0 BELOW 95%"}},
+		{"slower than its twin", []QoSRecord{
+			{Direction: "download", Client: "rq", ReservedRps: 100, AchievedRps: 120},
+			{Direction: "download", Client: "twin", AchievedRps: 130, Twin: "rq"},
+		}, 1, []string{"SLOWER THAN ITS TWIN (130.0)"}},
+	} {
+		var b strings.Builder
+		n, err := WriteQoSTable(&b, tc.rs)
+		if err != nil || n != tc.flagged {
+			t.Errorf("%s: %d flagged (%v), want %d:\n%s", tc.name, n, err, tc.flagged, b.String())
+		}
+		var lines []string // the columns one space apart
+		for l := range strings.Lines(b.String()) {
+			lines = append(lines, strings.Join(strings.Fields(l), " ")+"\n")
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(strings.Join(lines, ""), w) {
+				t.Errorf("%s: no %q in\n%s", tc.name, w, b.String())
+			}
+		}
+	}
+}
