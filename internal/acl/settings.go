@@ -3,6 +3,7 @@ package acl
 import (
 	"bytes"
 	"encoding/xml"
+	"slices"
 	"strings"
 )
 
@@ -13,10 +14,11 @@ const (
 	ObjectWriter         = "ObjectWriter"
 )
 
+// Ownerships are the Object Ownership settings, S3's default first.
+var Ownerships = []string{BucketOwnerEnforced, BucketOwnerPreferred, ObjectWriter}
+
 // ValidOwnership reports whether s names an Object Ownership setting.
-func ValidOwnership(s string) bool {
-	return s == BucketOwnerEnforced || s == BucketOwnerPreferred || s == ObjectWriter
-}
+func ValidOwnership(s string) bool { return slices.Contains(Ownerships, s) }
 
 // ParseOwnershipXML reads a PutBucketOwnershipControls body: exactly one
 // rule naming a setting; ok false for anything else (S3's MalformedXML).

@@ -3,7 +3,8 @@
 // the IAM actions its route requires, the resources they act on, the
 // bucket's policy and the request's condition keys, it answers allow or
 // deny with internal/iam/policy's evaluator, as AWS's policy evaluation
-// logic does within one account.
+// logic does within one account, and for a deny why (Check.Denial: which
+// kind of policy denied, explicitly or by allowing nothing).
 //
 // The root credentials are allowed everything without a look at any
 // policy: their path builds no condition keys and reads no bucket policy
@@ -188,13 +189,15 @@ func (f TagsFunc) ExistingTags() (map[string]string, error) { return f() }
 // apply read (policy.Compiled.Keys), each once. It is not safe for
 // concurrent use.
 type Check struct {
-	pr   policy.Request
-	in   *Request
-	a    *Authorizer
-	set  policy.Set
-	deny string // the action denied last, for the log
-	tags Tags
-	err  error // reading the existing object's tags failed
+	pr  policy.Request
+	in  *Request
+	a   *Authorizer
+	set policy.Set
+	// denial is the last decision that was not Allowed, for the answer
+	// and the log.
+	denial Denial
+	tags   Tags
+	err    error // reading the existing object's tags failed
 	// filled are the policies whose keys are in pr.Context already.
 	filled []*policy.Compiled
 	// version: SetVersion decided s3:VersionId; the query's is not read.
@@ -306,29 +309,30 @@ func (c *Check) Decide(action, resource string, bucketPolicy *policy.Compiled, a
 	if c.in.Principal.IsRoot() {
 		return policy.Allowed
 	}
-	d := c.evaluate(action, resource, bucketPolicy)
+	o := c.evaluate(action, resource, bucketPolicy)
 	for _, a := range acls {
-		if d != policy.ImplicitDeny {
+		if o.Decision != policy.ImplicitDeny {
 			break
 		}
 		if a != nil {
-			d = c.evaluate(action, resource, a)
+			o = c.evaluate(action, resource, a)
 		}
 	}
-	return c.decided(action, d)
+	return c.decided(action, resource, o)
 }
 
-// decided records a decision other than Allowed on action for the log.
-func (c *Check) decided(action string, d policy.Decision) policy.Decision {
-	if d != policy.Allowed {
-		c.deny = action
+// decided records a decision other than Allowed on action and resource,
+// and why, for the answer and the log (Denial).
+func (c *Check) decided(action, resource string, o policy.Outcome) policy.Decision {
+	if o.Decision != policy.Allowed {
+		c.denial = Denial{Action: action, Resource: resource, Outcome: o}
 	}
-	return d
+	return o.Decision
 }
 
 // evaluate decides action on resource under the request's policies and
 // the resource policy rp, filling the keys they read first.
-func (c *Check) evaluate(action, resource string, rp *policy.Compiled) policy.Decision {
+func (c *Check) evaluate(action, resource string, rp *policy.Compiled) policy.Outcome {
 	c.pr.Action, c.pr.Resource = action, resource
 	c.set.Resource = rp
 	for _, p := range c.set.Identity {
@@ -338,9 +342,9 @@ func (c *Check) evaluate(action, resource string, rp *policy.Compiled) policy.De
 	c.fill(c.set.Session)
 	c.fill(rp)
 	if c.err != nil {
-		return policy.ImplicitDeny
+		return policy.Outcome{Decision: policy.ImplicitDeny} // the caller answers Err
 	}
-	return policy.Evaluate(&c.pr, &c.set)
+	return policy.Explain(&c.pr, &c.set)
 }
 
 // DecideWith decides as Decide, but with s3:ExistingObjectTag/<key> the
@@ -370,7 +374,7 @@ func (c *Check) DecideWith(tags Tags, action, resource string, bucketPolicy *pol
 // policy. Unlike Decide it asks the root too: JOG's root assumes only the
 // roles whose trust policy allows it (one that trusts the account).
 func (c *Check) DecideAssumeRole(roleARN string, trust *policy.Compiled) policy.Decision {
-	return c.decided("sts:AssumeRole", c.evaluate("sts:AssumeRole", roleARN, trust))
+	return c.decided("sts:AssumeRole", roleARN, c.evaluate("sts:AssumeRole", roleARN, trust))
 }
 
 // takeExistingTags removes the s3:ExistingObjectTag/<key> keys from the
@@ -420,4 +424,12 @@ func (c *Check) Err() error { return c.err }
 
 // Denied is the action of the last decision that was not Allowed ("" when
 // none was), for the log.
-func (c *Check) Denied() string { return c.deny }
+func (c *Check) Denied() string { return c.denial.Action }
+
+// Denial is the last decision that was not Allowed, with who asked (the
+// zero Denial, but for Principal, when none was).
+func (c *Check) Denial() Denial {
+	d := c.denial
+	d.Principal = c.a.ARN(c.in.Principal)
+	return d
+}

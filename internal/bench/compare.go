@@ -125,7 +125,7 @@ func WriteRatios(w io.Writer, results []*Result, baseline string) {
 			base.Total.ObjPerSec, mdEscape(best.Name()), best.Total.ObjPerSec, ratio,
 			base.Total.Latency.P99, r.LowP99.Total.Latency.P99, mdEscape(r.LowP99.Name()))
 		if cpu {
-			fmt.Fprintf(w, " %s · %s |", msCell(base.CPUPerOp(base.ServerCPU)), msCell(best.CPUPerOp(best.ServerCPU)))
+			fmt.Fprintf(w, " %s · %s |", FormatCPUPerOp(base.CPUPerOp(base.ServerCPU)), FormatCPUPerOp(best.CPUPerOp(best.ServerCPU)))
 		}
 		fmt.Fprintln(w)
 	}
@@ -151,11 +151,12 @@ func runsCell(r *Result) string {
 // CPUCell is the server's and the machine's CPU per operation, in ms,
 // "1.204 · 1.613", with a dash for a reading the run does not have.
 func (r *Result) CPUCell() string {
-	return msCell(r.CPUPerOp(r.ServerCPU)) + " · " + msCell(r.CPUPerOp(r.MachineCPU))
+	return FormatCPUPerOp(r.CPUPerOp(r.ServerCPU)) + " · " + FormatCPUPerOp(r.CPUPerOp(r.MachineCPU))
 }
 
-// msCell renders a CPU time per operation, or a dash when not measured.
-func msCell(ms float64) string {
+// FormatCPUPerOp renders a CPU time per operation in ms, or a dash when
+// not measured.
+func FormatCPUPerOp(ms float64) string {
 	if ms <= 0 {
 		return "—"
 	}

@@ -25,6 +25,7 @@ var commands = []command{
 	{name: "fsck", synopsis: "[flags]", summary: "check (and --repair) a data dir (jog fsck -h for details)", run: runFsck},
 	{name: "bench", synopsis: "...", summary: "measure any S3 endpoint (jog bench -h)", run: runBench, nested: benchNested},
 	{name: "admin", synopsis: "...", summary: "users, keys, groups, policies, roles, reservations, KMS keys (jog admin -h)", run: runAdmin, nested: adminNested},
+	{name: "notify", synopsis: "listen", summary: "a webhook printing the event notifications it receives (jog notify listen -h)", run: runNotify, nested: notifyNested},
 	{name: "cp", synopsis: "SRC DST", summary: "copy files to and from any S3 endpoint (jog cp -h)", run: runCp},
 	{name: "calibrate", summary: "measure the data dir's throughput for reservations (jog calibrate -h)", run: runCalibrate},
 	{name: "health", summary: "exit 0 when the server is ready (a container's health check; jog health -h)", run: runHealth},

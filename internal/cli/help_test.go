@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,12 +26,13 @@ func helpPaths() [][]string {
 }
 
 // TestHelpShowsNoSecret: with every variable holding a secret set (jog
-// server's, the AWS SDK's the clients read, and connection strings with a
-// password), -h and --help of every command and nested command print the
-// usage on stdout, exit 0, and show none of the secrets.
+// server's, those of the clients' secret flags: the AWS SDK's, jog notify
+// listen's token; and connection strings with a password), -h and --help
+// of every command and nested command print the usage on stdout, exit 0,
+// and show none of the secrets.
 func TestHelpShowsNoSecret(t *testing.T) {
 	secrets := map[string]string{}
-	for _, v := range append(config.SecretVars(), "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN") {
+	for _, v := range slices.Concat(config.SecretVars(), secretKeyFlag.vars, sessionTokenFlag.vars, listenTokenFlag.vars) {
 		secrets[v] = "marker-" + strings.ToLower(v)
 	}
 	// Settings whose value may hold a password.

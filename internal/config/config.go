@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jogstore/jog/internal/acl"
 	"github.com/jogstore/jog/internal/blob/disk"
 	"github.com/jogstore/jog/internal/console"
 	"github.com/jogstore/jog/internal/durq"
@@ -86,6 +87,12 @@ type Config struct {
 	// base64, from JOG_SSE_KEY only, as IAMKey. Empty: the data dir's
 	// sse.key.
 	SSEKey string
+	// DefaultObjectOwnership is the Object Ownership setting (an
+	// acl.Ownerships) of a bucket created without an
+	// x-amz-object-ownership header: BucketOwnerEnforced, S3's, by
+	// default; ObjectWriter or BucketOwnerPreferred enable ACLs on new
+	// buckets, for tools of the ACL era.
+	DefaultObjectOwnership string
 	// AllowInsecureSSEC accepts SSE-C keys over plain HTTP: for tests on
 	// loopback only, the key crossing the network in the clear.
 	AllowInsecureSSEC bool
@@ -203,7 +210,7 @@ const DefaultBucketLogSpoolMax = 1 << 30
 func Default() Config {
 	return Config{Addr: ":9000", DataDir: "./data", Meta: "sqlite", Region: sigv4.DefaultRegion, LogLevel: "info", LogFormat: "text", Fsync: FsyncAlways, MaxRequests: 1024, AnonymousShare: 0.25,
 		BodyIdleTimeout: 20 * time.Second, BodyMinRate: 1 << 10, InlineMax: service.DefaultInlineMax, PackMax: disk.DefaultPackMax,
-		LifecycleDay: lifecycle.Day, LifecycleInterval: time.Hour,
+		LifecycleDay: lifecycle.Day, LifecycleInterval: time.Hour, DefaultObjectOwnership: acl.BucketOwnerEnforced,
 		MetricsBuckets: 100, SQLiteCheckpoints: true,
 		AccessLogFormat: "json", AccessLogSample: 1, BucketLogInterval: 5 * time.Minute, BucketLogSpoolMax: DefaultBucketLogSpoolMax,
 		Console: true, ConsoleSession: console.DefaultSession,
@@ -335,6 +342,9 @@ func (c Config) Validate() error {
 		if _, err := keyring.ParseKey(c.SSEKey); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", kms.MasterKeyEnv, err))
 		}
+	}
+	if !acl.ValidOwnership(c.DefaultObjectOwnership) {
+		errs = append(errs, fmt.Errorf("--default-object-ownership %q: want %s", c.DefaultObjectOwnership, strings.Join(acl.Ownerships, ", ")))
 	}
 	if c.QoSReadCapacity < 0 || c.QoSWriteCapacity < 0 || c.QoSRequestCapacity < 0 {
 		errs = append(errs, errors.New("--qos-read-capacity, --qos-write-capacity and --qos-request-capacity must not be negative"))

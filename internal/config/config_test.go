@@ -216,3 +216,28 @@ func TestSlowBodySettings(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultObjectOwnership: --default-object-ownership
+// (JOG_DEFAULT_OBJECT_OWNERSHIP) is BucketOwnerEnforced unless set, takes
+// S3's three settings by their exact names, and refuses anything else
+// naming the three.
+func TestDefaultObjectOwnership(t *testing.T) {
+	c, err := parse(t, nil)
+	if err != nil || c.DefaultObjectOwnership != "BucketOwnerEnforced" {
+		t.Errorf("default %q, %v; want BucketOwnerEnforced", c.DefaultObjectOwnership, err)
+	}
+	for _, v := range []string{"ObjectWriter", "BucketOwnerPreferred", "BucketOwnerEnforced"} {
+		if c, err := parse(t, nil, "--default-object-ownership", v); err != nil || c.DefaultObjectOwnership != v {
+			t.Errorf("--default-object-ownership %s: %q, %v", v, c.DefaultObjectOwnership, err)
+		}
+	}
+	if c, err := parse(t, map[string]string{"JOG_DEFAULT_OBJECT_OWNERSHIP": "ObjectWriter"}); err != nil || c.DefaultObjectOwnership != "ObjectWriter" {
+		t.Errorf("JOG_DEFAULT_OBJECT_OWNERSHIP=ObjectWriter: %q, %v", c.DefaultObjectOwnership, err)
+	}
+	for _, bad := range []string{"objectwriter", "", "Public"} {
+		_, err := parse(t, nil, "--default-object-ownership", bad)
+		if err == nil || !strings.Contains(err.Error(), `--default-object-ownership "`+bad+`": want BucketOwnerEnforced, BucketOwnerPreferred, ObjectWriter`) {
+			t.Errorf("--default-object-ownership %q gave %v", bad, err)
+		}
+	}
+}

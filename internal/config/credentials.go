@@ -46,6 +46,23 @@ func LoadOrCreateCredentials(dataDir string) (c Credentials, generated bool, err
 	return c, false, nil
 }
 
+// ForgetCredentials removes the key pair file of dataDir if it still holds
+// c: a start that generated c and then failed must not leave a stored
+// secret nobody was shown (the next start generates and prints a new
+// pair).
+func ForgetCredentials(dataDir string, c Credentials) error {
+	path := filepath.Join(dataDir, datadir.CredentialsFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var stored Credentials
+	if json.Unmarshal(b, &stored) != nil || stored != c {
+		return nil // not the pair this start made
+	}
+	return os.Remove(path)
+}
+
 // createCredentials writes c to a temporary file beside path, syncs it and
 // links it to path: fs.ErrExist if path exists.
 func createCredentials(path string, c Credentials) error {

@@ -35,3 +35,25 @@ func TestCredentialsCreatedOnce(t *testing.T) {
 		t.Errorf("%d processes generated the pair, want 1", generated)
 	}
 }
+
+// TestForgetCredentials: a failed start forgets the pair it generated,
+// and only that pair: a file holding another one stays.
+func TestForgetCredentials(t *testing.T) {
+	dir := t.TempDir()
+	c, gen, err := LoadOrCreateCredentials(dir)
+	if err != nil || !gen {
+		t.Fatalf("LoadOrCreateCredentials: generated %v, %v", gen, err)
+	}
+	if err := ForgetCredentials(dir, Credentials{AccessKey: c.AccessKey, SecretKey: "another"}); err != nil {
+		t.Fatal(err)
+	}
+	if again, gen, err := LoadOrCreateCredentials(dir); err != nil || gen || again != c {
+		t.Fatalf("after forgetting another pair: %+v, generated %v, %v; want the pair kept", again, gen, err)
+	}
+	if err := ForgetCredentials(dir, c); err != nil {
+		t.Fatal(err)
+	}
+	if again, gen, err := LoadOrCreateCredentials(dir); err != nil || !gen || again == c {
+		t.Fatalf("after forgetting the pair: %+v, generated %v, %v; want a new pair generated", again, gen, err)
+	}
+}

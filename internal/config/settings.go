@@ -71,6 +71,7 @@ func (c *Config) settings() []setting {
 		{name: "lifecycle-interval", ptr: &c.LifecycleInterval, usage: "how often the lifecycle worker applies the buckets' lifecycle rules (0 = never)"},
 		{name: "iam-bootstrap", ptr: &c.IAMBootstrap, usage: "JSON file of IAM groups, users, policies and access keys to create at start-up where absent"},
 		{name: "trust-forwarded-for", ptr: &c.TrustForwardedFor, usage: "take aws:SourceIp and aws:SecureTransport from X-Forwarded-For / X-Forwarded-Proto: only behind a proxy that sets them"},
+		{name: "default-object-ownership", ptr: &c.DefaultObjectOwnership, usage: "Object Ownership of a bucket created without an x-amz-object-ownership header: BucketOwnerEnforced (ACLs disabled, S3's default since April 2023), BucketOwnerPreferred or ObjectWriter (ACLs enabled, for tools that set them)"},
 		{name: "allow-insecure-sse-c", ptr: &c.AllowInsecureSSEC, usage: "accept SSE-C keys over plain HTTP (the key crosses the network in the clear): for tests on loopback only; otherwise refused with 400 InvalidRequest, as S3 does"},
 		{name: "qos-read-capacity", ptr: &c.QoSReadCapacity, usage: "read throughput the server can carry, e.g. 300MB/s: the scheduler paces reads at it and read reservations may sum to 95% of it (0 = reservations refused)"},
 		{name: "qos-write-capacity", ptr: &c.QoSWriteCapacity, usage: "write throughput the server can carry, e.g. 150MB/s: the scheduler paces writes at it and write reservations may sum to 95% of it (0 = reservations refused)"},

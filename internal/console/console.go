@@ -129,7 +129,7 @@ func Wants(r *http.Request) bool {
 	switch {
 	case strings.HasPrefix(p, Prefix):
 	case p == Prefix[:len(Prefix)-1]:
-		if r.Method != http.MethodGet || r.URL.RawQuery != "" || !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		if !Navigation(r) {
 			return false
 		}
 	default:
@@ -227,9 +227,13 @@ func methodNotAllowed(w http.ResponseWriter, allow string) {
 
 // secure reports whether r came over TLS (or, behind a trusted proxy,
 // says it did).
-func (h *Handler) secure(r *http.Request) bool {
+func (h *Handler) secure(r *http.Request) bool { return secureRequest(r, h.cfg.TrustForwardedFor) }
+
+// secureRequest reports whether r came over TLS or, when the proxy's
+// X-Forwarded-Proto is trusted, says it did.
+func secureRequest(r *http.Request, trustForwardedFor bool) bool {
 	if r.TLS != nil {
 		return true
 	}
-	return h.cfg.TrustForwardedFor && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+	return trustForwardedFor && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }

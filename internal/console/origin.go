@@ -16,22 +16,37 @@ import (
 func (h *Handler) s3Origin(r *http.Request) string {
 	origin := strings.TrimSuffix(h.cfg.S3URL, "/")
 	if origin == "" {
-		scheme := "http://"
-		if h.secure(r) {
-			scheme = "https://"
-		}
-		host := r.Host
+		port := ""
 		if h.cfg.S3Port != nil {
-			if port := h.cfg.S3Port(); port != "" {
-				name, _, err := net.SplitHostPort(host)
-				if err != nil {
-					name = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-				}
-				host = net.JoinHostPort(name, port)
-			}
+			port = h.cfg.S3Port()
 		}
-		origin = scheme + host
+		origin = originAt(r, h.secure(r), port)
 	}
+	return checkOrigin(origin)
+}
+
+// originAt is the origin r reached, in its scheme (https when secure),
+// with its port replaced by port ("": r's own): the host name the client
+// used, so that a browser stays on the name it knows.
+func originAt(r *http.Request, secure bool, port string) string {
+	scheme := "http://"
+	if secure {
+		scheme = "https://"
+	}
+	host := r.Host
+	if port != "" {
+		name, _, err := net.SplitHostPort(host)
+		if err != nil {
+			name = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+		}
+		host = net.JoinHostPort(name, port)
+	}
+	return scheme + host
+}
+
+// checkOrigin is origin when it is http(s)://host[:port] with a plain
+// name or address, else "".
+func checkOrigin(origin string) string {
 	scheme, host, _ := strings.Cut(origin, "://")
 	if (scheme != "http" && scheme != "https") || host == "" || strings.Trim(host, hostChars) != "" {
 		return ""

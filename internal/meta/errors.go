@@ -38,6 +38,12 @@ var (
 	// the running server): what it wrote would be lost with them, so it
 	// acknowledges nothing more. Nothing of the write was kept.
 	ErrStoreGone = errors.New("metadata store: its database file is gone from the data dir (deleted or moved under the running server)")
+	// ErrUnavailable reports a call that failed because the store cannot
+	// be reached (PostgreSQL stopped, restarting, or the network to it
+	// down). Whether anything of a write was kept is unknown to the
+	// caller, as with any lost connection; retrying later is the remedy.
+	// Backends wrap their driver's error with it.
+	ErrUnavailable = errors.New("metadata store unreachable")
 	// ErrQuotaExceeded reports a write refused because it would make its
 	// bucket's usage exceed the bucket's quota (BucketStore.BucketUsage);
 	// a part refused because the upload's parts alone would. Nothing

@@ -2,6 +2,7 @@ package qos
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -82,7 +83,11 @@ func (a *Activator) Changed() {
 func (a *Activator) Run(ctx context.Context) {
 	for {
 		next, err := a.Sync(ctx)
-		if err != nil && ctx.Err() == nil {
+		switch {
+		case err == nil || ctx.Err() != nil:
+		case errors.Is(err, meta.ErrUnavailable): // the store logs its outage, not a line per poll
+			a.log.Debug("reservations: activating in the scheduler", "err", err)
+		default:
 			a.log.Warn("reservations: activating in the scheduler", "err", err)
 		}
 		wait := PollInterval

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/benbjohnson/litestream"
@@ -46,7 +45,7 @@ func Start(ctx context.Context, dbPath string, t Target, opts Options, log *slog
 	}
 	log = log.With("component", "replicate")
 	client.SetLogger(log)
-	if err := reachable(ctx, client); err != nil {
+	if err := reachable(ctx, client, t); err != nil {
 		return nil, fmt.Errorf("replicate to %s: %w", t.URL, err)
 	}
 	db := litestream.NewDB(dbPath)
@@ -70,12 +69,8 @@ func Start(ctx context.Context, dbPath string, t Target, opts Options, log *slog
 // reachable lists the replica's first files: it fails when the endpoint
 // does not answer, the bucket is missing or the keys are refused, which
 // Litestream would otherwise only log, retrying, once the server runs.
-func reachable(ctx context.Context, c litestream.ReplicaClient) error {
-	if err := c.Init(ctx); err != nil {
-		if os.Getenv("AWS_CA_BUNDLE") != "" {
-			// Litestream's S3 client cannot take the bundle (ADR 0021).
-			return fmt.Errorf("%w (unset AWS_CA_BUNDLE: Litestream cannot use it; put the CA in the system's trust store or SSL_CERT_FILE)", err)
-		}
+func reachable(ctx context.Context, c litestream.ReplicaClient, t Target) error {
+	if err := initClient(ctx, c, t); err != nil {
 		return err
 	}
 	itr, err := c.LTXFiles(ctx, 0, 0, false)

@@ -2,6 +2,7 @@ package replicate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,17 +69,36 @@ func TestRestoreRefusesExisting(t *testing.T) {
 	}
 }
 
-// TestCABundleHint: with AWS_CA_BUNDLE set Litestream's S3 client does not
-// start; the error says what to do.
-func TestCABundleHint(t *testing.T) {
+// TestCABundle: AWS_CA_BUNDLE, which Litestream's S3 client cannot take,
+// is hidden from it: an http:// endpoint's client starts whatever the
+// variable names; for an https:// endpoint a bundle that cannot be read
+// or holds no certificate is an error naming the variable. The variable
+// is set again after.
+func TestCABundle(t *testing.T) {
 	bundle := filepath.Join(t.TempDir(), "ca.pem")
 	if err := os.WriteFile(bundle, []byte("not a certificate"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("AWS_CA_BUNDLE", bundle)
-	target := Target{URL: "s3://b/p", Endpoint: "http://127.0.0.1:1", Region: "us-east-1"}
-	err := Restore(t.Context(), filepath.Join(t.TempDir(), "jog.db"), target, RestoreOptions{}, nil)
-	if err == nil || !strings.Contains(err.Error(), "unset AWS_CA_BUNDLE") {
-		t.Errorf("Restore with AWS_CA_BUNDLE set: %v, want the hint", err)
+	for _, tc := range []struct {
+		bundle, endpoint, want string
+	}{
+		{bundle, "http://127.0.0.1:1", ""},
+		{bundle + ".missing", "http://127.0.0.1:1", ""},
+		{bundle, "https://127.0.0.1:1", "AWS_CA_BUNDLE=" + bundle + ": no PEM certificate"},
+		{bundle + ".missing", "https://127.0.0.1:1", "AWS_CA_BUNDLE: open " + bundle + ".missing"},
+	} {
+		t.Setenv("AWS_CA_BUNDLE", tc.bundle)
+		target := Target{URL: "s3://b/p", Endpoint: tc.endpoint, Region: "us-east-1"}
+		c, err := target.client()
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = initClient(t.Context(), c, target)
+		if got := fmt.Sprint(err); (tc.want == "" && err != nil) || !strings.Contains(got, tc.want) {
+			t.Errorf("AWS_CA_BUNDLE=%s, endpoint %s: %v, want %q", tc.bundle, tc.endpoint, err, tc.want)
+		}
+		if v := os.Getenv("AWS_CA_BUNDLE"); v != tc.bundle {
+			t.Errorf("AWS_CA_BUNDLE after: %q, want %q", v, tc.bundle)
+		}
 	}
 }

@@ -59,7 +59,7 @@ func Restore(ctx context.Context, dbPath string, t Target, opts RestoreOptions, 
 		log = slog.New(slog.DiscardHandler)
 	}
 	client.SetLogger(log)
-	if err := reachable(ctx, client); err != nil {
+	if err := reachable(ctx, client, t); err != nil {
 		return fmt.Errorf("replica %s: %w", t.URL, err)
 	}
 	tmp := dbPath + ".restore"

@@ -57,7 +57,9 @@ func (h *Handler) authorize(r *request) error {
 	case len(actions) == 0 && r.who.Type == policy.Anonymous:
 		return h.denied(r, "")
 	case len(actions) == 0:
-		return nil
+		// GetBucketPermissions (callerOnly) decides with the prepared
+		// request; serve refuses the others.
+		return h.prepare(r)
 	}
 	if err := h.prepare(r); err != nil {
 		return err
@@ -111,6 +113,20 @@ func (h *Handler) authorize(r *request) error {
 // existing object the decision is about (its tags, its ACL), nil for
 // none.
 func (h *Handler) decide(r *request, action, resource string, acc *service.Access, obj *object) error {
+	ok, err := h.allowed(r, action, resource, acc, obj)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return h.denied(r, resource)
+	}
+	return nil
+}
+
+// allowed is decide's decision, without the refusal: whether the
+// request's principal may do action on resource. GetBucketPermissions
+// answers with it.
+func (h *Handler) allowed(r *request, action, resource string, acc *service.Access, obj *object) (bool, error) {
 	anon := r.who.Type == policy.Anonymous
 	bacl, objACLs := acc.ACL(), acc.ObjectACLs()
 	if acc.Restricts(anon) {
@@ -121,16 +137,16 @@ func (h *Handler) decide(r *request, action, resource string, acc *service.Acces
 	if d == policy.ImplicitDeny && objACLs && obj != nil && !obj.bucketOnly {
 		oacl, err := obj.acl(h, r)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if oacl != nil {
 			d = obj.decide(h, r, action, resource, bp, oacl)
 		}
 	}
-	if d != policy.Allowed {
-		return h.denied(r, resource)
+	if err := r.check.Err(); err != nil {
+		return false, err
 	}
-	return nil
+	return d == policy.Allowed, nil
 }
 
 // anonymousRefusal is what S3 refuses an anonymous request even where a
@@ -331,18 +347,22 @@ func (r *request) authzHeader() http.Header {
 var listOps = wireHandled("max-keys")
 
 // denied logs a refusal and answers it as S3 does: 403 AccessDenied,
-// nothing said of which policy refused.
+// which for an authenticated caller names the action and resource
+// refused and the kind of policy that refused it (errors.go words it).
 func (h *Handler) denied(r *request, resource string) error {
-	action := ""
+	d := authz.Denial{Principal: h.authz.ARN(r.who), Resource: resource}
 	if r.check != nil {
 		if err := r.check.Err(); err != nil {
 			return err
 		}
-		action = r.check.Denied()
+		if c := r.check.Denial(); c.Resource == resource {
+			d = c
+		}
 	}
 	h.log.LogAttrs(r.Context(), slog.LevelInfo, "access denied",
 		slog.String("id", r.id), slog.String("principal", r.who.Name()),
-		slog.String("action", action),
-		slog.String("resource", resource), slog.String("source_ip", h.authz.SourceIP(r.Request)))
-	return errAccessDenied
+		slog.String("action", d.Action),
+		slog.String("resource", resource), slog.String("source_ip", h.authz.SourceIP(r.Request)),
+		slog.String("reason", denialReason(&d)))
+	return &d
 }

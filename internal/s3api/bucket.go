@@ -95,7 +95,7 @@ func (h *Handler) createBucket(w http.ResponseWriter, r *request) error {
 				"The %s location constraint is incompatible for the region specific endpoint this request was sent to (%s).", loc, h.cfg.Region)
 		}
 	}
-	setting, enc, err := createBucketAccess(r)
+	setting, enc, err := h.createBucketAccess(r)
 	if err != nil {
 		return err
 	}
@@ -105,11 +105,14 @@ func (h *Handler) createBucket(w http.ResponseWriter, r *request) error {
 	}
 	b := meta.Bucket{Name: r.route.Bucket, Region: h.cfg.Region, Owner: r.auth.AccessKey, Quota: quota,
 		ObjectLock: strings.EqualFold(r.Header.Get("X-Amz-Bucket-Object-Lock-Enabled"), "true")}
-	if err := h.svc.CreateBucketWith(r.Context(), b); err != nil {
+	created, err := h.svc.CreateBucketWith(r.Context(), b)
+	if err != nil {
 		return err
 	}
-	if err := h.setCreatedBucketAccess(r, setting, enc); err != nil {
-		return err
+	if created {
+		if err := h.setCreatedBucketAccess(r, setting, enc); err != nil {
+			return err
+		}
 	}
 	w.Header().Set("Location", "/"+r.route.Bucket)
 	w.WriteHeader(http.StatusOK)

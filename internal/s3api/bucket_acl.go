@@ -1,6 +1,7 @@
 package s3api
 
 import (
+	"cmp"
 	"net/http"
 
 	"github.com/jogstore/jog/internal/acl"
@@ -281,10 +282,11 @@ func (h *Handler) deletePublicAccessBlock(w http.ResponseWriter, r *request) err
 }
 
 // createBucketAccess checks CreateBucket's x-amz-object-ownership and
-// ACL headers before the bucket is created: the setting (BucketOwnerEnforced
-// when absent) and the bucket ACL to store ("" for the private one).
-func createBucketAccess(r *request) (setting, enc string, err error) {
-	setting = acl.BucketOwnerEnforced
+// ACL headers before the bucket is created: the setting (the server's
+// --default-object-ownership when absent, BucketOwnerEnforced unless set)
+// and the bucket ACL to store ("" for the private one).
+func (h *Handler) createBucketAccess(r *request) (setting, enc string, err error) {
+	setting = cmp.Or(h.cfg.DefaultObjectOwnership, acl.BucketOwnerEnforced)
 	if v := r.Header.Get("X-Amz-Object-Ownership"); v != "" {
 		if !acl.ValidOwnership(v) {
 			return "", "", apiErr(http.StatusBadRequest, "InvalidArgument", "Invalid x-amz-object-ownership header: %s", v)
@@ -306,9 +308,11 @@ func createBucketAccess(r *request) (setting, enc string, err error) {
 }
 
 // setCreatedBucketAccess stores what createBucketAccess read, on the
-// bucket just created.
+// bucket just created. A bucket without ownership controls is
+// BucketOwnerEnforced (service.GetBucketOwnership): any other setting,
+// from the header or the server's default, is stored.
 func (h *Handler) setCreatedBucketAccess(r *request, setting, enc string) error {
-	if r.Header.Get("X-Amz-Object-Ownership") != "" && setting != acl.BucketOwnerEnforced {
+	if setting != acl.BucketOwnerEnforced {
 		if err := h.svc.PutBucketOwnership(r.Context(), r.route.Bucket, setting); err != nil {
 			return err
 		}

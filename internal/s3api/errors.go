@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/jogstore/jog/internal/acl"
+	"github.com/jogstore/jog/internal/authz"
 	"github.com/jogstore/jog/internal/blob"
 	"github.com/jogstore/jog/internal/bodytimeout"
 	"github.com/jogstore/jog/internal/bucketrepl"
@@ -18,6 +20,7 @@ import (
 	"github.com/jogstore/jog/internal/lifecycle"
 	"github.com/jogstore/jog/internal/meta"
 	"github.com/jogstore/jog/internal/notify"
+	"github.com/jogstore/jog/internal/permissions"
 	"github.com/jogstore/jog/internal/postpolicy"
 	"github.com/jogstore/jog/internal/qos"
 	"github.com/jogstore/jog/internal/service"
@@ -58,14 +61,17 @@ var (
 	// errInsufficientStorage: the storage under the data dir is full
 	// (blob.ErrNoSpace, meta.ErrNoSpace). Nothing of the request was stored.
 	errInsufficientStorage = &APIError{"InsufficientStorage", "There is not enough free space on the server to store the request.", http.StatusInsufficientStorage}
+	// errUnavailable: the metadata store cannot be reached
+	// (meta.ErrUnavailable); sent with a Retry-After of retryAfter.
+	errUnavailable = &APIError{"ServiceUnavailable", "The server's metadata store cannot be reached. Please retry later.", http.StatusServiceUnavailable}
 	// errRequestTimeout: the client stopped sending the request body, or
 	// sent it too slowly (bodytimeout), or went while it was served.
 	errRequestTimeout = &APIError{bodytimeout.Code, bodytimeout.Message, http.StatusBadRequest}
 )
 
 // ClientError is an error written for S3 clients below the edge (the
-// refusals of acl, lifecycle, bucketrepl, tagging, notify, qos, postpolicy, cors and
-// kms, which names every SSE-S3, SSE-KMS and SSE-C refusal):
+// refusals of acl, lifecycle, bucketrepl, tagging, notify, qos, postpolicy, cors,
+// permissions and kms, which names every SSE-S3, SSE-KMS and SSE-C refusal):
 // its S3 code, HTTP status and
 // message reach the client as they are. It is the only way a domain
 // error's own text reaches a client: any other error gets its row's
@@ -88,6 +94,7 @@ var (
 	_ ClientError = (*cors.RuleError)(nil)
 	_ ClientError = (*cors.MethodError)(nil)
 	_ ClientError = (*kms.Error)(nil)
+	_ ClientError = (*permissions.Error)(nil)
 )
 
 // Whether the text wrapped around a sentinel (fmt.Errorf("%w: ...")) is
@@ -134,6 +141,7 @@ var errorTable = []struct {
 	{bucketrepl.ErrNotVersioned, APIError{"InvalidRequest", "Versioning must be 'Enabled' on the bucket to apply a replication configuration", http.StatusBadRequest}, fixed},
 	{service.ErrReplicaVersion, APIError{"InvalidRequest", "A replicated version needs a bucket with versioning Enabled.", http.StatusBadRequest}, fixed},
 	{meta.ErrStoreGone, APIError{"ServiceUnavailable", "The server's data directory is gone; it accepts no writes.", http.StatusServiceUnavailable}, fixed},
+	{meta.ErrUnavailable, *errUnavailable, fixed},
 	{service.ErrReplicationBacklog, APIError{"SlowDown", "The replication queue is full: the delete cannot be recorded for replication. Please retry later.", http.StatusServiceUnavailable}, fixed},
 	{bucketrepl.ErrNoResync, APIError{"NoSuchResync", "This bucket's replication was never resynced.", http.StatusNotFound}, fixed},
 	{bucketrepl.ErrNoDelivery, APIError{"InvalidRequest", "This server has no replication targets (--replication-target): nothing would deliver a resync.", http.StatusBadRequest}, fixed},
@@ -215,6 +223,10 @@ func toAPIError(err error) (*APIError, bool) {
 			return &out, true
 		}
 	}
+	var denial *authz.Denial
+	if errors.As(err, &denial) {
+		return &APIError{errAccessDenied.Code, denialMessage(denial), errAccessDenied.Status}, true
+	}
 	var ce ClientError
 	if errors.As(err, &ce) {
 		code, status, msg := ce.S3Error()
@@ -256,4 +268,42 @@ func toAPIError(err error) (*APIError, bool) {
 		return errRequestTimeout, true
 	}
 	return &APIError{"InternalError", "We encountered an internal error. Please try again.", http.StatusInternalServerError}, false
+}
+
+// denialMessage is AccessDenied's message for a refusal by authorization.
+// To an authenticated caller it is AWS's for a same-account denial (S3
+// User Guide, "Access denied message examples"): who, the action, the
+// resource asked for (left out for "*", as AWS's examples leave it out
+// for an action on no resource) and the kind of policy, never its
+// content. To anyone else it is S3's bare "Access Denied", which tells an
+// outsider nothing of the policies (SECURITY.md).
+func denialMessage(d *authz.Denial) string {
+	if !d.Explained() {
+		return errAccessDenied.Message
+	}
+	var b strings.Builder
+	b.WriteString("User: " + d.Principal + " is not authorized to perform: " + d.Action)
+	if d.Resource != "" && d.Resource != authz.ServiceARN {
+		b.WriteString(` on resource: "` + d.Resource + `"`)
+	}
+	b.WriteString(" " + denialReason(d))
+	return b.String()
+}
+
+// denialReason is AWS's phrase for why a denial was made, "" when the
+// denial carries no reason: "with an explicit deny in a resource-based
+// policy", "because no identity-based policy allows the s3:GetObject
+// action" (IAM User Guide, "Troubleshoot access denied error messages").
+func denialReason(d *authz.Denial) string {
+	switch {
+	case d.Source == policy.NoSource:
+		return ""
+	case d.Decision == policy.ExplicitDeny:
+		article := "a "
+		if d.Source == policy.IdentityPolicy {
+			article = "an "
+		}
+		return "with an explicit deny in " + article + d.Source.String()
+	}
+	return "because no " + d.Source.String() + " allows the " + d.Action + " action"
 }

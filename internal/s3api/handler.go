@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,6 +61,10 @@ type Config struct {
 	// loopback); otherwise they are refused as S3 refuses them
 	// (kms.ErrSSECInsecure), TLS being judged as aws:SecureTransport.
 	AllowInsecureSSEC bool
+	// DefaultObjectOwnership is the Object Ownership setting of a bucket
+	// created without an x-amz-object-ownership header ("" is
+	// BucketOwnerEnforced, S3's).
+	DefaultObjectOwnership string
 	// Reservations, when set, serves the reservation routes and
 	// validates the reservations requests present (x-jog-reservation-id,
 	// or bound to their principal). Nil: those routes answer 501 and the
@@ -402,6 +407,9 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 			hdr.Del(k)
 		}
 	}
+	if ae.Code == errUnavailable.Code { // a store that may come back: when to try again
+		hdr.Set("Retry-After", strconv.Itoa(retryAfter))
+	}
 	if ae.Status == http.StatusNotModified || req.Method == http.MethodHead {
 		hdr.Del("Content-Type")
 		hdr.Del("Content-Length")
@@ -423,6 +431,10 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 	_, _ = io.WriteString(w, xml.Header)
 	_, _ = w.Write(out)
 }
+
+// retryAfter is the Retry-After, in seconds, of a ServiceUnavailable
+// answer (errUnavailable: the metadata store cannot be reached).
+const retryAfter = 5
 
 func newRequestID() string {
 	var b [8]byte

@@ -102,6 +102,9 @@ const (
 	OpListReservations
 	OpGetReservation
 	OpDeleteReservation
+	// The caller's own permissions (JOG extension, internal/permissions):
+	// ?permissions on a bucket or on a key.
+	OpGetBucketPermissions
 	OpPutBucketVersioning
 	OpGetBucketVersioning
 	OpListObjectVersions // a core operation: GET ?versions
@@ -115,6 +118,7 @@ const (
 	OpPutObjectTagging
 	OpGetObjectTagging
 	OpDeleteObjectTagging
+	OpGetObjectPermissions
 	// OpPostObject is a browser-based upload: a multipart/form-data POST
 	// to the bucket, authenticated by its signed policy, not by headers.
 	OpPostObject
@@ -233,6 +237,10 @@ const (
 	reserves
 	// notifies: its changes emit event notifications.
 	notifies
+	// callerOnly: answers about its caller alone (GetBucketPermissions):
+	// it needs no IAM action, any authenticated principal may send it,
+	// and anonymous requests are refused (authorize).
+	callerOnly
 )
 
 // opsWith returns the operations that have every attribute of a.
@@ -442,6 +450,9 @@ var operations = [numOps]opDesc{
 		route: bucketSub(http.MethodGet, "reservation"), log: "RESERVATION", attrs: jogOwn},
 	OpDeleteReservation: {name: "DeleteReservation", actions: []string{"jog:DeleteReservation"}, kind: KindAdmin, serve: (*Handler).deleteReservation,
 		route: bucketSub(http.MethodDelete, "reservation"), log: "RESERVATION", attrs: jogOwn},
+	// The caller's permissions: no action of their own (callerOnly).
+	OpGetBucketPermissions: {name: "GetBucketPermissions", kind: KindAdmin, serve: (*Handler).getPermissions,
+		route: bucketSub(http.MethodGet, "permissions"), log: "PERMISSIONS", attrs: jogOwn | callerOnly},
 	OpPutBucketVersioning: {name: "PutBucketVersioning", actions: []string{"s3:PutBucketVersioning"}, kind: KindAdmin, serve: (*Handler).putBucketVersioning,
 		route: bucketSub(http.MethodPut, "versioning"), log: "VERSIONING", attrs: digestBody},
 	OpGetBucketVersioning: {name: "GetBucketVersioning", actions: []string{"s3:GetBucketVersioning"}, kind: KindAdmin, serve: (*Handler).getBucketVersioning,
@@ -466,6 +477,8 @@ var operations = [numOps]opDesc{
 		version: versionDesc{actions: []string{"s3:GetObjectVersionTagging"}}, route: objectSub(http.MethodGet, "tagging"), log: "OBJECT_TAGGING", attrs: takesVersion},
 	OpDeleteObjectTagging: {name: "DeleteObjectTagging", actions: []string{"s3:DeleteObjectTagging"}, kind: KindWrite, serve: (*Handler).deleteObjectTagging,
 		version: versionDesc{actions: []string{"s3:DeleteObjectVersionTagging"}}, route: objectSub(http.MethodDelete, "tagging"), log: "OBJECT_TAGGING", attrs: takesVersion},
+	OpGetObjectPermissions: {name: "GetObjectPermissions", kind: KindRead, serve: (*Handler).getPermissions,
+		route: objectSub(http.MethodGet, "permissions"), log: "PERMISSIONS", attrs: jogOwn | callerOnly},
 	// PostObject is PutObject from an HTML form (API reference, "POST
 	// Object": the same permission as PUT).
 	OpPostObject: {name: "PostObject", actions: []string{actPutObject}, kind: KindWrite, serve: servePost,

@@ -81,6 +81,8 @@ var opTargets = map[Op]struct {
 	OpPutBucketLogging:                {"PUT", "/b?logging", ""},
 	OpGetBucketLogging:                {"GET", "/b?logging", ""},
 	OpGetBucketQuota:                  {"GET", "/b?quota", ""},
+	OpGetBucketPermissions:            {"GET", "/b?permissions&actions=s3:GetObject", ""},
+	OpGetObjectPermissions:            {"GET", "/b/k?permissions&actions=s3:GetObject", ""},
 	OpDeleteBucketQuota:               {"DELETE", "/b?quota", ""},
 	OpStartReplicationResync:          {"POST", "/b?replication-resync", ""},
 	OpGetReplicationResync:            {"GET", "/b?replication-resync", ""},

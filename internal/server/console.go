@@ -56,15 +56,40 @@ func (s *Server) withConsole(next http.Handler, keys sts.Keys, serverKey *keyrin
 	timed := bodytimeout.Handler(c, bodyLimits(s.cfg))
 	if own != "" {
 		s.consoleHandler = consoleOnly(timed)
-		return next, c, nil
+		return s.homeToConsole(next, s.consolePort.Load), c, nil
 	}
+	home := s.homeToConsole(next, nil)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, consolePath) && console.Wants(r) {
 			timed.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r)
+		home.ServeHTTP(w, r)
 	}), c, nil
+}
+
+// homeToConsole sends a browser that opens the S3 endpoint's root — an
+// unsigned GET / that is ListBuckets (not a virtual-hosted bucket's
+// listing) with an Accept that prefers text/html, console.Navigation — to
+// the console, rather than ListBuckets' AccessDenied: to the console's
+// own listener (consolePort, its port once it listens) or, when consolePort
+// is nil, to /console/ on this port. Any other request goes on to next
+// unchanged.
+//
+// The redirect is 302 Found: temporary, so a browser does not cache it
+// (a 301 or 308 would keep sending "/" to a console later turned off or
+// moved); 303 and 307 differ from 302 only for methods other than GET.
+// The console's own listener answers its "/" so too. Vary: Accept, since
+// "/" answers S3 clients otherwise.
+func (s *Server) homeToConsole(next http.Handler, consolePort func() string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u := s.consoleHome(r, consolePort); u != "" {
+			w.Header().Add("Vary", "Accept")
+			http.Redirect(w, r, u, http.StatusFound)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // consoleOnly serves the console's own listener: the console under
@@ -94,8 +119,24 @@ func revoker(store meta.Store) meta.SessionRevoker {
 // its slash, which a browser may be sent to.
 const consolePath = "/console"
 
-// s3PortOf is the port of the S3 listener's address.
-func s3PortOf(a net.Addr) string {
+// consoleHome is where homeToConsole sends r: "" when r is not a
+// browser opening the root, or the console's own listener is not yet
+// listening.
+func (s *Server) consoleHome(r *http.Request, consolePort func() string) string {
+	if r.URL.Path != "/" || !console.Navigation(r) || s3api.ParseRoute(r, s.cfg.Domain).Op != s3api.OpListBuckets {
+		return ""
+	}
+	port := ""
+	if consolePort != nil {
+		if port = consolePort(); port == "" {
+			return ""
+		}
+	}
+	return console.HomeURL(r, port, s.cfg.TrustForwardedFor)
+}
+
+// portOf is the port of a listener's address.
+func portOf(a net.Addr) string {
 	_, port, err := net.SplitHostPort(a.String())
 	if err != nil {
 		return ""
@@ -109,7 +150,7 @@ func s3PortOf(a net.Addr) string {
 // when it has no listener of its own. Serve calls it when the caller has
 // not (the caller calls it first to print the address).
 func (s *Server) ListenConsole(s3 net.Addr) (net.Addr, error) {
-	s.s3Port.Store(s3PortOf(s3))
+	s.s3Port.Store(portOf(s3))
 	if s.consoleHandler == nil {
 		return nil, nil
 	}
@@ -120,6 +161,7 @@ func (s *Server) ListenConsole(s3 net.Addr) (net.Addr, error) {
 			return nil, fmt.Errorf("console listen: %w", err)
 		}
 		s.consoleLn = ln
+		s.consolePort.Store(portOf(ln.Addr()))
 	}
 	return s.consoleLn.Addr(), nil
 }
@@ -145,7 +187,7 @@ func (s *Server) serveConsole(ctx context.Context, s3 net.Addr) (stop func(conte
 	}, nil
 }
 
-// portHolder is the S3 listener's port, set once it listens.
+// portHolder is a listener's port, set once it listens.
 type portHolder struct{ v atomic.Value }
 
 func (p *portHolder) Store(port string) { p.v.Store(port) }

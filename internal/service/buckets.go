@@ -16,7 +16,8 @@ const LegacyRegion = "us-east-1"
 // server's). In LegacyRegion, creating a bucket that owner already owns
 // succeeds and changes nothing; elsewhere it is meta.ErrBucketExists.
 func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) error {
-	return s.createBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner})
+	_, err := s.createBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner})
+	return err
 }
 
 // CreateObjectLockBucket is CreateBucket of a bucket with object lock
@@ -24,24 +25,27 @@ func (s *Service) CreateBucket(ctx context.Context, name, region, owner string) 
 // Re-creating in LegacyRegion a bucket the owner has without object lock
 // is meta.ErrBucketExists: a 200 would claim a lock the bucket lacks.
 func (s *Service) CreateObjectLockBucket(ctx context.Context, name, region, owner string) error {
-	return s.createBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, ObjectLock: true})
+	_, err := s.createBucket(ctx, meta.Bucket{Name: name, Region: region, Owner: owner, ObjectLock: true})
+	return err
 }
 
-func (s *Service) createBucket(ctx context.Context, b meta.Bucket) error {
+// createBucket creates b; created is false when LegacyRegion's re-creation
+// by its owner succeeded without changing anything.
+func (s *Service) createBucket(ctx context.Context, b meta.Bucket) (created bool, err error) {
 	name, region, owner := b.Name, b.Region, b.Owner
 	if err := ValidateBucketName(name); err != nil {
-		return err
+		return false, err
 	}
 	// A bucket cached as missing exists from now on.
 	defer s.dropBucketCaches(name)
 	b.CreatedAt = meta.Now()
-	err := s.meta.CreateBucket(ctx, b)
+	err = s.meta.CreateBucket(ctx, b)
 	if errors.Is(err, meta.ErrBucketExists) && region == LegacyRegion {
 		if had, gerr := s.meta.GetBucket(ctx, name); gerr == nil && had.Owner == owner && (had.ObjectLock || !b.ObjectLock) {
-			return nil
+			return false, nil
 		}
 	}
-	return err
+	return err == nil, err
 }
 
 // dropBucketCaches forgets everything cached of bucket name: every

@@ -14,7 +14,9 @@ import (
 
 // CreateBucketWith is CreateBucket with what b sets beyond its name,
 // region and owner: ObjectLock (as CreateObjectLockBucket) and Quota.
-func (s *Service) CreateBucketWith(ctx context.Context, b meta.Bucket) error {
+// created is false when the owner re-created it in LegacyRegion: nothing
+// changed, and nothing more is to be set on it.
+func (s *Service) CreateBucketWith(ctx context.Context, b meta.Bucket) (created bool, err error) {
 	return s.createBucket(ctx, b)
 }
 

@@ -5,7 +5,9 @@
 # SigV2 (signature_v2 = True) - from a config file in the temporary directory
 # (the user's ~/.s3cfg is never read): mb, put (a small file, and 20 MiB with
 # --multipart-chunk-size-mb=5: a 4-part multipart upload), get + cmp, ls, la,
-# info, cp, mv, signurl, sync of a small tree up and down + diff -r, del, rb.
+# info, cp, mv, signurl, sync of a small tree up and down + diff -r, del, rb;
+# then setacl --acl-public, refused by a default server and taken by one
+# started with --default-object-ownership ObjectWriter.
 #
 # Needs: go, /usr/bin/s3cmd, python3, curl, cmp, diff. Prints
 # "N passed, M failed" and exits non-zero when any check failed.
@@ -121,6 +123,31 @@ EOF
 	check "$p s3cmd ls after rb" s3c ls
 	expect_no_grep "$p the bucket is gone" " $b\$"
 done
+
+# ACLs (SigV4): a default server's new buckets are BucketOwnerEnforced, as
+# S3's since April 2023, and refuse setacl --acl-public; a server started
+# with --default-object-ownership ObjectWriter creates buckets that take
+# it, and serves the object to an anonymous GET.
+anon_status() { curl -s -o /dev/null -w '%{http_code}' "$1"; }
+s3c() { "$s3cmd_bin" -c "$tmp/s3cfg-v4" "$@"; }
+check "s3cmd mb (ACLs disabled)" s3c mb s3://s3cmd-acl
+check "s3cmd put" s3c put "$work/small.txt" s3://s3cmd-acl/small.txt
+check_fails "setacl --acl-public where ACLs are disabled" AccessControlListNotSupported \
+	s3c setacl --acl-public s3://s3cmd-acl/small.txt
+check "the object stays private" test "$(anon_status "$jog_endpoint/s3cmd-acl/small.txt")" = 403
+default_port=$jog_port
+start_jog acl -- --default-object-ownership ObjectWriter
+sed "s/127.0.0.1:$default_port/127.0.0.1:$jog_port/" "$tmp/s3cfg-v4" >"$tmp/s3cfg-acl"
+s3c() { "$s3cmd_bin" -c "$tmp/s3cfg-acl" "$@"; }
+check "s3cmd mb (--default-object-ownership ObjectWriter)" s3c mb s3://s3cmd-acl
+check "s3cmd put" s3c put "$work/small.txt" s3://s3cmd-acl/small.txt
+check "the object is private before setacl" test "$(anon_status "$jog_endpoint/s3cmd-acl/small.txt")" = 403
+check "s3cmd setacl --acl-public" s3c setacl --acl-public s3://s3cmd-acl/small.txt
+check "an anonymous GET serves it" curl -sf -o "$work/anon.down" "$jog_endpoint/s3cmd-acl/small.txt"
+check "the anonymous download is byte-exact" cmp "$work/small.txt" "$work/anon.down"
+check "s3cmd setacl --acl-private" s3c setacl --acl-private s3://s3cmd-acl/small.txt
+check "the object is private again" test "$(anon_status "$jog_endpoint/s3cmd-acl/small.txt")" = 403
+
 check_fails "a wrong secret key is refused" SignatureDoesNotMatch \
 	"$s3cmd_bin" -c "$tmp/s3cfg-v4" --secret_key=wrong-secret-key-000 ls
 finish

@@ -190,8 +190,8 @@ func (s *jogServer) iam(t *testing.T) *iam.Client {
 	})
 }
 
-// newUser creates IAM user name with the inline policy doc and an access
-// key, returned.
+// newUser creates IAM user name with the inline policy doc (none when "":
+// what it may do, a bucket policy grants) and an access key, returned.
 func (s *jogServer) newUser(t *testing.T, name, doc string) (string, string) {
 	t.Helper()
 	ctx := context.Background()
@@ -199,9 +199,11 @@ func (s *jogServer) newUser(t *testing.T, name, doc string) (string, string) {
 	if _, err := c.CreateUser(ctx, &iam.CreateUserInput{UserName: aws.String(name)}); err != nil {
 		t.Fatalf("CreateUser %s: %v", name, err)
 	}
-	if _, err := c.PutUserPolicy(ctx, &iam.PutUserPolicyInput{UserName: aws.String(name),
-		PolicyName: aws.String("console-e2e"), PolicyDocument: aws.String(doc)}); err != nil {
-		t.Fatalf("PutUserPolicy %s: %v", name, err)
+	if doc != "" {
+		if _, err := c.PutUserPolicy(ctx, &iam.PutUserPolicyInput{UserName: aws.String(name),
+			PolicyName: aws.String("console-e2e"), PolicyDocument: aws.String(doc)}); err != nil {
+			t.Fatalf("PutUserPolicy %s: %v", name, err)
+		}
 	}
 	k, err := c.CreateAccessKey(ctx, &iam.CreateAccessKeyInput{UserName: aws.String(name)})
 	if err != nil {

@@ -92,6 +92,12 @@ func TestScreenshots(t *testing.T) {
 		p.click(hook("bucket-settings"))
 		p.visible(hook("policy-editor"))
 	})
+	shoot("policy-public", 1280, 800, func(p *tab) {
+		p.open("/console/settings/website")
+		p.enter(hook("policy-public-prefix"), "assets/")
+		p.click(hook("policy-public-add"))
+		p.visible(hook("confirm-shown"))
+	})
 	shoot("upload", 1280, 800, func(p *tab) {
 		p.open("/console/b/photos/2026/summer/")
 		p.visible(hook("object-row", "data-key", "2026/summer/beach-01.png"))
@@ -157,6 +163,18 @@ func TestScreenshots(t *testing.T) {
 		if state := waitUploads(p, "itinerary.txt"); !strings.HasPrefix(state, "failed") {
 			p.t.Fatalf("the viewer's upload ended %s, want failed", state)
 		}
+	})
+	// The viewer's settings and dashboard: what it may not do, and why.
+	shoot("readonly-settings", 1280, 800, func(p *tab) {
+		p.need("not-allowed")
+		p.open("/console/settings/photos")
+		p.visible(hook("settings-versioning").in(`[data-test="not-allowed"]`))
+		p.visible(hook("settings-notify").in(`[data-test="not-allowed"]`))
+	})
+	shoot("readonly-dashboard", 1280, 800, func(p *tab) {
+		p.need("dashboard-denied")
+		p.open("/console/dashboard")
+		p.visible(hook("dashboard-denied"))
 	})
 }
 

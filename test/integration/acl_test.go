@@ -43,7 +43,13 @@ func startACL(t *testing.T) (*testutil.Server, map[string]*s3.Client) {
 // anonGet is an unsigned GET, as a browser or curl without keys sends it.
 func anonGet(t *testing.T, srv *testutil.Server, path string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Get(srv.URL + path)
+	return anonGetURL(t, srv.URL+path)
+}
+
+// anonGetURL is anonGet of a URL.
+func anonGetURL(t *testing.T, url string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}

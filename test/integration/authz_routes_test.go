@@ -125,6 +125,8 @@ func routeRequests(up, up2 string) map[string]routeRequest {
 		"ListReservations":        {method: "GET", path: "/rtb?reservations"},
 		"PutBucketQuota":          {method: "PUT", path: "/rtb?quota", body: `<BucketQuota><QuotaBytes>1000000</QuotaBytes></BucketQuota>`},
 		"GetBucketQuota":          {method: "GET", path: "/rtb?quota"},
+		"GetBucketPermissions":    {method: "GET", path: "/rtb?permissions&actions=s3:GetObject"},
+		"GetObjectPermissions":    {method: "GET", path: "/rtb/obj?permissions&actions=s3:GetObject"},
 		"PutBucketLogging":        {method: "PUT", path: "/rtb?logging", body: `<BucketLoggingStatus xmlns="http://doc.s3.amazonaws.com/2006-03-01"/>`},
 		"GetBucketLogging":        {method: "GET", path: "/rtb?logging"},
 		"DeleteBucketQuota":       {method: "DELETE", path: "/rtb?quota"},
@@ -322,10 +324,21 @@ func TestAuthzEveryRoute(t *testing.T) {
 			t.Errorf("%s: routed, but this test has no request for it", op)
 			continue
 		}
+		actions := o.Actions()
+		if len(actions) == 0 {
+			// A question about the caller's own permissions: anyone
+			// authenticated may ask it, and is told no.
+			refused(op, "anonymous", rq)
+			for _, who := range []string{"nobody", "role-none", "role-narrow"} {
+				if resp, body := send(who, rq); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "<Allowed>false</Allowed>") {
+					t.Errorf("%s by %s: %s %s, want 200 and s3:GetObject not allowed", op, who, resp.Status, body)
+				}
+			}
+			continue
+		}
 		for _, who := range []string{"anonymous", "nobody", "role-none", "role-narrow"} {
 			refused(op, who, rq)
 		}
-		actions := o.Actions()
 		for _, a := range actions {
 			setPolicy("denier", allow("s3:*"), deny(a))
 			refused(op+" without "+a, "denier", rq)

@@ -37,17 +37,10 @@ func startServer(t *testing.T, bin, dataDir, key, secret string, env []string, a
 
 func (s *server) client(key, secret string) *s3.Client { return s.Client(region, key, secret) }
 
-// environ is the test's environment with extra added, less AWS_CA_BUNDLE:
-// Litestream's S3 client refuses to start while it is set (ADR 0021).
-func environ(extra []string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "AWS_CA_BUNDLE=") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, extra...)
-}
+// environ is the test's environment with extra added (AWS_CA_BUNDLE
+// included when the test's has it: it must not matter to an http://
+// replica, TestReplicateCABundle).
+func environ(extra []string) []string { return append(os.Environ(), extra...) }
 
 // run runs the jog binary with args and env added, returning its exit
 // status and output.

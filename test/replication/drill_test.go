@@ -8,41 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jogstore/jog/internal/testutil"
 )
 
 // drillSection is the heading of the drill in docs/OPERATIONS.md.
 const drillSection = "## Disaster recovery with bucket replication"
-
-// drillScript returns the shell blocks (```sh) of the drill's section of
-// docs/OPERATIONS.md, in order, as one script.
-func drillScript(t *testing.T) string {
-	t.Helper()
-	doc, err := os.ReadFile("../../docs/OPERATIONS.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(doc), "\n"+drillSection+"\n")
-	if !ok {
-		t.Fatalf("docs/OPERATIONS.md has no %q section", drillSection)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
-	var script strings.Builder
-	for rest := section; ; {
-		_, block, ok := strings.Cut(rest, "\n```sh\n")
-		if !ok {
-			break
-		}
-		block, rest, ok = strings.Cut(block, "\n```\n")
-		if !ok {
-			t.Fatalf("%s: a ```sh block is not closed", drillSection)
-		}
-		script.WriteString(block + "\n")
-	}
-	if script.Len() == 0 {
-		t.Fatalf("%s: no ```sh block", drillSection)
-	}
-	return script.String()
-}
 
 // TestDrill runs the disaster-recovery drill of docs/OPERATIONS.md as
 // written (its shell blocks, in one bash -eu), with the jog built here
@@ -59,7 +30,7 @@ func TestDrill(t *testing.T) {
 			t.Skipf("%s not on PATH (CI installs the AWS CLI with `pip install awscli`); skipping the drill", tool)
 		}
 	}
-	script := drillScript(t)
+	script := testutil.DocScript(t, "../../docs/OPERATIONS.md", drillSection)
 	tmp := t.TempDir()
 	bin := jogBin(t)
 	drill := filepath.Join(tmp, "drill")

@@ -38,9 +38,11 @@ type RefLine struct {
 	Label string
 }
 
-// Chart is the frame both chart kinds share. Sizes are in points.
+// Chart is the frame both chart kinds share. Sizes are in points; the
+// legend, below the plot, adds to Height.
 type Chart struct {
 	Title, XLabel, YLabel string
+	YUnit, XUnit          string // in every tick label: "obj/s", "ms", "×" (XUnit: numeric x only)
 	Width, Height         int
 	XTicks                []Tick    // line chart: explicit x labels (nil: numeric ticks)
 	Refs                  []RefLine // bar chart: reference lines (a target, parity)
@@ -55,9 +57,6 @@ var palette = []color.RGBA{
 
 // Color is the colour of series i.
 func Color(i int) color.Color { return palette[i%len(palette)] }
-
-// legendWidth is the strip right of the plot that holds the legend.
-const legendWidth = 220
 
 func (c Chart) size() (w, h int) {
 	w, h = c.Width, c.Height
@@ -77,16 +76,17 @@ func init() {
 	plotter.DefaultFont = plot.DefaultFont
 }
 
-// newPlot makes the frame: title, axis labels, a y axis from 0 with
-// compact labels, and horizontal grid lines.
+// newPlot makes the frame: title, axis labels, a y axis from 0 labelled
+// at round steps with its unit, and horizontal grid lines.
 func (c Chart) newPlot() *plot.Plot {
 	p := plot.New()
 	p.Title.Text = c.Title
 	p.Title.TextStyle.Font.Size = 14
 	p.Title.TextStyle.Font.Weight = xfont.WeightBold
+	p.Title.Padding = 12 // clear of the top tick label and the tallest bar's value
 	p.X.Label.Text, p.Y.Label.Text = c.XLabel, c.YLabel
 	p.Y.Min = 0
-	p.Y.Tick.Marker = valueTicks{}
+	p.Y.Tick.Marker = unitTicks{c.YUnit}
 	g := plotter.NewGrid()
 	g.Vertical.Color = nil
 	g.Horizontal.Color = color.Gray{Y: 0xe5}
@@ -94,43 +94,11 @@ func (c Chart) newPlot() *plot.Plot {
 	return p
 }
 
-// valueTicks labels the y axis with plot's default tick positions,
-// written compactly and in one unit per axis (5k, 10k; 0.5M, 1.5M).
-type valueTicks struct{}
-
-func (valueTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	top := 0.0
-	for _, t := range ts {
-		top = math.Max(top, math.Abs(t.Value))
-	}
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = formatValue(ts[i].Value, top)
-		}
-	}
-	return ts
-}
-
-// formatValue prints an axis value compactly, in the unit that suits the
-// axis's largest value, top.
-func formatValue(v, top float64) string {
-	switch {
-	case v == 0:
-		return "0"
-	case top >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'g', 6, 64) + "M"
-	case top >= 1e4:
-		return strconv.FormatFloat(v/1e3, 'g', 6, 64) + "k"
-	case math.Abs(v) >= 1:
-		return strconv.FormatFloat(v, 'g', 6, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 2, 64)
-}
-
-// draw renders the plot with the legend in a strip to its right, as SVG.
-func (c Chart) draw(p *plot.Plot, l plot.Legend) string {
-	w, h := c.size()
+// draw renders the plot with the legend in rows below it, as SVG.
+func (c Chart) draw(p *plot.Plot, l legend) string {
+	w, plotH := c.size()
+	entries, legendH := l.layout(vg.Length(w))
+	h := plotH + int(math.Ceil(float64(legendH)))
 	// An empty chart still needs a range to draw its axes over.
 	if math.IsInf(p.X.Min, 1) || p.X.Max <= p.X.Min {
 		p.X.Min, p.X.Max = 0, 1
@@ -142,10 +110,8 @@ func (c Chart) draw(p *plot.Plot, l plot.Legend) string {
 	dc := draw.New(cv)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
-	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	l.Top, l.Left = true, true
-	l.YOffs = -30
-	l.Draw(draw.Crop(dc, vg.Length(w-legendWidth+10), 0, 0, 0))
+	p.Draw(draw.Crop(dc, 0, 0, vg.Length(h-plotH), 0))
+	l.draw(draw.Crop(dc, 0, 0, 0, -vg.Length(plotH)), entries)
 	var b bytes.Buffer
 	if _, err := cv.WriteTo(&b); err != nil {
 		// vgsvg writes to memory; it cannot fail here.
@@ -159,21 +125,15 @@ func (c Chart) draw(p *plot.Plot, l plot.Legend) string {
 	return strings.ReplaceAll(svg, "font-family:Liberation Sans;", "font-family:Liberation Sans,Arial,Helvetica,sans-serif;")
 }
 
-// newLegend is a legend in a small type, for the strip right of the plot.
-func newLegend() plot.Legend {
-	l := plot.NewLegend()
-	l.TextStyle.Font.Size = 9
-	l.Padding = 3
-	return l
-}
-
-// legendName cuts a series name to what the legend strip holds.
-func legendName(s string) string { return truncate(s, 36) }
+// legendName cuts a series name to what a legend entry holds.
+func legendName(s string) string { return truncate(s, 48) }
 
 // Line draws series as lines with points.
-func (c Chart) Line(series []Series) string {
+func (c Chart) Line(series []Series) string { return c.draw(c.linePlot(series)) }
+
+func (c Chart) linePlot(series []Series) (*plot.Plot, legend) {
 	p := c.newPlot()
-	l := newLegend()
+	var l legend
 	if c.XTicks != nil {
 		ticks := make(plot.ConstantTicks, len(c.XTicks))
 		for i, t := range c.XTicks {
@@ -185,7 +145,7 @@ func (c Chart) Line(series []Series) string {
 		}
 	} else {
 		p.X.Min = 0
-		p.X.Tick.Marker = valueTicks{}
+		p.X.Tick.Marker = unitTicks{c.XUnit}
 	}
 	for i, s := range series {
 		var xys plotter.XYs
@@ -207,33 +167,39 @@ func (c Chart) Line(series []Series) string {
 			points.Radius = 0
 		}
 		p.Add(line, points)
-		l.Add(legendName(s.Name), line)
+		l.add(s.Name, line)
 	}
-	return c.draw(p, l)
+	p.Y.Max = axisTop(maxY(series))
+	return p, l
 }
 
 // Bars draws a grouped bar chart: one group per label in groups, one bar
 // per series in each group, with the value above each bar, and the
 // chart's reference lines across it.
 func (c Chart) Bars(groups []string, series []Series) string {
+	return c.draw(c.barPlot(groups, series))
+}
+
+func (c Chart) barPlot(groups []string, series []Series) (*plot.Plot, legend) {
 	p := c.newPlot()
-	l := newLegend()
+	var l legend
+	labels := noLabels
 	if len(groups) > 0 {
 		w, _ := c.size()
-		// The data area is the width less the legend strip and the y axis.
-		gw := float64(w-legendWidth-70) / float64(len(groups))
+		// The data area is the width less the y axis and its labels.
+		gw := float64(w-90) / float64(len(groups))
 		bw := gw * 0.8 / float64(max(len(series), 1))
 		setGroupLabels(p, groups, gw)
-		labelled := bw >= 5*float64(len(short(maxY(series))))+4
+		labels = barLabelsFor(bw, series)
 		for i, s := range series {
 			offset := vg.Length((float64(i) - float64(len(series)-1)/2) * bw)
-			bars, err := c.barSeries(p, len(groups), s, offset, labelled)
+			bars, err := c.barSeries(p, len(groups), s, offset, labels)
 			if err != nil {
 				continue // an empty series
 			}
 			bars.Color = Color(i)
 			bars.Width = vg.Length(math.Max(bw-2, 1))
-			l.Add(legendName(s.Name), bars)
+			l.add(s.Name, bars)
 		}
 		p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	}
@@ -241,18 +207,59 @@ func (c Chart) Bars(groups []string, series []Series) string {
 		ref := plotter.NewFunction(func(float64) float64 { return r.Y })
 		ref.Color, ref.Width, ref.Dashes = color.Gray{Y: 0x33}, 1.2, []vg.Length{5, 3}
 		p.Add(ref)
-		l.Add(legendName(r.Label), ref)
+		l.add(r.Label, ref)
 	}
-	if m := maxY(series); len(c.Refs) > 0 {
-		for _, r := range c.Refs {
-			m = math.Max(m, r.Y)
-		}
-		p.Y.Max = m * 1.08
+	m := maxY(series)
+	for _, r := range c.Refs {
+		m = math.Max(m, r.Y)
+	}
+	p.Y.Max = axisTop(m)
+	if labels == uprightLabels {
+		p.Y.Max = c.roomForUpright(p, m, series)
 	}
 	if c.YMax > 0 {
 		p.Y.Max = c.YMax
 	}
-	return c.draw(p, l)
+	return p, l
+}
+
+// barLabels is how a bar chart's values are written on its bars.
+type barLabels int
+
+const (
+	noLabels      barLabels = iota // the bars are too narrow to read a value on
+	acrossLabels                   // level, above each bar
+	uprightLabels                  // turned a quarter, reading upwards from each bar's top
+)
+
+// valueStyle is the type of the values on the bars.
+func valueStyle() text.Style {
+	return text.Style{Font: font.From(plot.DefaultFont, 8), Handler: plot.DefaultTextHandler}
+}
+
+// barLabelsFor writes the values level when the widest fits across a bar
+// of width bw, upright when a line of text fits across it.
+func barLabelsFor(bw float64, series []Series) barLabels {
+	sty := valueStyle()
+	switch {
+	case bw >= float64(sty.Width(short(maxY(series))))+4:
+		return acrossLabels
+	case bw >= float64(sty.Height("0"))+3:
+		return uprightLabels
+	}
+	return noLabels
+}
+
+// roomForUpright raises the top of the y axis until the longest upright
+// value fits above the tallest bar, m, in the plot's data area.
+func (c Chart) roomForUpright(p *plot.Plot, m float64, series []Series) float64 {
+	w, h := c.size()
+	dataH := float64(p.DataCanvas(draw.New(vgsvg.New(vg.Length(w), vg.Length(h)))).Size().Y)
+	room := float64(valueStyle().Width(short(maxY(series)))) + 6
+	if m <= 0 || dataH <= 2*room {
+		return p.Y.Max
+	}
+	return math.Max(p.Y.Max, axisTop(m*dataH/(dataH-room)))
 }
 
 // setGroupLabels names the groups under the x axis: wrapped under each
@@ -278,7 +285,7 @@ func setGroupLabels(p *plot.Plot, groups []string, groupWidth float64) {
 // barSeries adds one series' bars, shifted by offset within each group,
 // and (when labelled) each bar's value above it. A bar taller than the
 // chart's YMax is cut there, with its value inside its top.
-func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, labelled bool) (*plotter.BarChart, error) {
+func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, labels barLabels) (*plotter.BarChart, error) {
 	vals := make(plotter.Values, groups)
 	var xys plotter.XYs
 	var texts []string
@@ -304,7 +311,7 @@ func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, l
 	bars.LineStyle.Width = 0
 	bars.Offset = offset
 	p.Add(bars)
-	if !labelled || len(xys) == 0 {
+	if labels == noLabels || len(xys) == 0 {
 		return bars, nil
 	}
 	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
@@ -314,8 +321,15 @@ func (c Chart) barSeries(p *plot.Plot, groups int, s Series, offset vg.Length, l
 	for j := range lb.TextStyle {
 		lb.TextStyle[j].Font.Size = 8
 		lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XCenter, text.YBottom
+		if labels == uprightLabels {
+			lb.TextStyle[j].Rotation = math.Pi / 2
+			lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XLeft, text.YCenter
+		}
 		if cut[j] { // inside the top of the cut bar
 			lb.TextStyle[j].YAlign = text.YTop
+			if labels == uprightLabels {
+				lb.TextStyle[j].XAlign, lb.TextStyle[j].YAlign = text.XRight, text.YCenter
+			}
 			lb.TextStyle[j].Color = color.White
 		}
 	}

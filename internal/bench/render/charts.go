@@ -64,9 +64,9 @@ func Throughput(rs []*bench.Result, perObject bool) (svg string, ok bool) {
 	for i, c := range concs {
 		ticks[i] = Tick{float64(i), strconv.Itoa(c)}
 	}
-	c := Chart{Title: "Throughput vs concurrency (MiB/s)", XLabel: "concurrency", YLabel: "MiB/s", XTicks: ticks}
+	c := Chart{Title: "Throughput vs concurrency (MiB/s)", XLabel: "concurrency", YLabel: "throughput", YUnit: "MiB/s", XTicks: ticks}
 	if perObject {
-		c.Title, c.YLabel = "Throughput vs concurrency (objects/s)", "obj/s"
+		c.Title, c.YUnit = "Throughput vs concurrency (objects/s)", "obj/s"
 	}
 	return c.Line(series), ok
 }
@@ -104,7 +104,7 @@ func Latency(rs []*bench.Result) string {
 			}
 		}
 	}
-	return Chart{Title: "Latency percentiles (ms)", XLabel: "server and operation", YLabel: "ms"}.Bars(groups, series)
+	return Chart{Title: "Latency percentiles (ms)", XLabel: "server and operation", YLabel: "latency", YUnit: "ms"}.Bars(groups, series)
 }
 
 // Servers draws servers side by side: one group per workload cell, one bar
@@ -134,10 +134,10 @@ func Servers(rs []*bench.Result, perObject bool) string {
 		series[slices.Index(servers, r.Name())].Y[slices.Index(cells, bench.CellName(r))] = y
 	}
 	// Wide enough for every bar to stay a few pixels wide.
-	width := max(820, 70+legendWidth+len(cells)*(len(servers)*10+30))
-	c := Chart{Title: "Throughput by server (MiB/s)", XLabel: "workload", YLabel: "MiB/s", Width: width}
+	width := max(820, 90+len(cells)*(len(servers)*10+30))
+	c := Chart{Title: "Throughput by server (MiB/s)", XLabel: "workload", YLabel: "throughput", YUnit: "MiB/s", Width: width}
 	if perObject {
-		c.Title, c.YLabel = "Throughput by server (objects/s)", "obj/s"
+		c.Title, c.YUnit = "Throughput by server (objects/s)", "obj/s"
 	}
 	return c.Bars(cells, series)
 }
@@ -166,7 +166,7 @@ func Timeline(rs []*bench.Result) (svg string, ok bool) {
 	if len(series) == 0 || len(series) > maxTimelineRuns {
 		return "", false
 	}
-	return Chart{Title: "Operations per second over the run", XLabel: "seconds", YLabel: "ops/s"}.Line(series), true
+	return Chart{Title: "Operations per second over the run", XLabel: "time into the run", XUnit: "s", YLabel: "throughput", YUnit: "ops/s"}.Line(series), true
 }
 
 // ratioAxisMax is where the ratio chart's axis stops when a cell is far
@@ -186,9 +186,9 @@ func Ratios(rs []*bench.Result, baseline string) (svg string, ok bool) {
 	if len(groups) == 0 {
 		return "", false
 	}
-	width := max(820, 70+legendWidth+len(groups)*40)
+	width := max(820, 90+len(groups)*40)
 	c := Chart{Title: baseline + "'s throughput over the best other server's, per cell", XLabel: "workload cell and best other server",
-		YLabel: "ratio (obj/s)", Width: width, Height: 540, Refs: []RefLine{{Y: 1, Label: "parity"}}}
+		YLabel: "ratio of obj/s", YUnit: "×", Width: width, Height: 540, Refs: []RefLine{{Y: 1, Label: "parity"}}}
 	// One far-ahead cell (listing is often 5–10×) would flatten the rest
 	// near parity, where the reading matters: cut such bars at ratioAxisMax.
 	if maxY([]Series{s}) > ratioAxisMax*1.2 {

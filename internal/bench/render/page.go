@@ -80,12 +80,13 @@ func WriteHTML(w io.Writer, title string, rs []*bench.Result, figs []Figure) err
 		Title     string
 		Generated string
 		Results   []pageResult
+		Summary   summaryTable
 		Figures   []struct {
 			Title string
 			SVG   template.HTML
 		}
 		Compare string
-	}{Title: title, Generated: time.Now().UTC().Format(time.RFC3339)}
+	}{Title: title, Generated: time.Now().UTC().Format(time.RFC3339), Summary: summary(rs)}
 	for _, r := range rs {
 		data.Results = append(data.Results, pageResult{r, bench.CellName(r), bench.FormatErrors(r.Errors)})
 	}
@@ -120,9 +121,9 @@ pre{background:#f7f7f7;padding:1em;overflow:auto}
 <h1>{{.Title}}</h1>
 <p class="meta">Generated {{.Generated}} by jog bench report from {{len .Results}} result(s).</p>
 <h2>Summary</h2>
-<table><tr><th>Server</th><th class="l">Workload</th><th>MiB/s</th><th>obj/s</th><th>p50 ms</th><th>p99 ms</th><th>Errors</th><th>Duration s</th><th>Client</th></tr>
-{{range .Results}}<tr><td>{{.Name}}</td><td class="l">{{.Cell}}</td><td>{{f1 .Total.MiBPerSec}}</td><td>{{f1 .Total.ObjPerSec}}</td><td>{{f1 .Total.Latency.P50}}</td><td>{{f1 .Total.Latency.P99}}</td><td>{{.Errors}}</td><td>{{f1 .Seconds}}</td><td>{{.Machine.GOOS}}/{{.Machine.GOARCH}}, {{.Machine.Cores}} cores, used {{f1 .ClientCPU}}{{if or .ServerCPU .MachineCPU}}; CPU ms/op server · machine {{.CPUCell}}{{end}}</td></tr>
-{{end}}</table>
+{{with .Summary}}<table><tr>{{range .Columns}}<th{{if .Text}} class="l"{{end}}>{{.Head}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range $i, $v := .}}<td{{if (index $.Summary.Columns $i).Text}} class="l"{{end}}>{{$v}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
 {{range .Figures}}<figure>{{.SVG}}<figcaption class="meta">{{.Title}}</figcaption></figure>
 {{end}}
 <h2>Per operation</h2>

@@ -52,7 +52,7 @@ func QoS(title string, rs []QoSRecord) []Figure {
 			reserved.Y = append(reserved.Y, r.ReservedBps/1e6)
 			achieved.Y = append(achieved.Y, r.AchievedBps/1e6)
 		}
-		c := Chart{Title: fmt.Sprintf("%s: %s, reserved and achieved per client", title, d), XLabel: "client", YLabel: "MB/s"}
+		c := Chart{Title: fmt.Sprintf("%s: %s, reserved and achieved per client", title, d), XLabel: "client", YLabel: "throughput", YUnit: "MB/s"}
 		figs = append(figs, Figure{File: "qos-" + d + ".svg", Title: d, SVG: c.Bars(groups, []Series{reserved, achieved})})
 	}
 	return figs

@@ -97,72 +97,124 @@ type Set struct {
 	Session  *Compiled   // the session policy of temporary credentials
 }
 
+// Source is the kind of policy a decision other than Allowed comes
+// from: the one with the Deny statement, or the one that would have had
+// to allow. It is what AWS's access denied messages name ("with an
+// explicit deny in a resource-based policy", "because no identity-based
+// policy allows …").
+type Source uint8
+
+const (
+	NoSource       Source = iota // Allowed
+	IdentityPolicy               // the principal's identity-based policies
+	ResourcePolicy               // the resource-based policy (a bucket policy, an ACL, a trust policy)
+	Boundary                     // the permissions boundary
+	SessionPolicy                // the session policy
+)
+
+func (s Source) String() string {
+	switch s {
+	case IdentityPolicy:
+		return "identity-based policy"
+	case ResourcePolicy:
+		return "resource-based policy"
+	case Boundary:
+		return "permissions boundary"
+	case SessionPolicy:
+		return "session policy"
+	}
+	return ""
+}
+
+// Outcome is a decision and the kind of policy behind it when it is not
+// Allowed.
+type Outcome struct {
+	Decision Decision
+	Source   Source
+}
+
 // Evaluate decides a request within a single account as AWS's policy
-// evaluation logic does:
+// evaluation logic does (Explain, without the why).
+func Evaluate(r *Request, s *Set) Decision { return Explain(r, s).Decision }
+
+// Explain decides a request within a single account as AWS's policy
+// evaluation logic does, and says which kind of policy denied it:
 //
-//  1. An explicit Deny in any of the policies denies.
+//  1. An explicit Deny in any of the policies denies: the resource
+//     policy's first, then the identity policies', the boundary's, the
+//     session policy's.
 //  2. The root user is allowed (only a resource policy's Deny stops it).
 //  3. A resource policy Allow that names the principal itself ("*", the
 //     user's ARN, the role session's ARN, the service's name) allows,
 //     whatever the boundary and session policy say. An anonymous request
-//     or a service principal can only be allowed so.
+//     or a service principal can only be allowed so (else: no
+//     resource-based policy allows).
 //  4. Otherwise an Allow in an identity policy, or a resource policy
 //     Allow naming the session's role (or federated user's IAM user),
 //     allows if the permissions boundary and the session policy, where
 //     there are any, allow too. A resource policy naming the account
 //     grants nothing by itself: the account delegates to its identity
 //     policies.
-//  5. Else the request is implicitly denied.
+//  5. Else the request is implicitly denied: by the identity policies
+//     when none allows, else by the boundary or the session policy that
+//     does not.
 //
 // A trust policy in Resource must allow in every case (an identity policy
 // alone never lets a principal assume a role).
-func Evaluate(r *Request, s *Set) Decision {
+func Explain(r *Request, s *Set) Outcome {
 	resAllow := matchNone
 	if s.Resource != nil {
 		deny, allow := s.Resource.eval(r)
 		if deny {
-			return ExplicitDeny
+			return Outcome{ExplicitDeny, ResourcePolicy}
 		}
 		resAllow = allow
 		if s.Resource.kind == Trust && allow == matchNone {
-			return ImplicitDeny // a role is assumed only where its trust policy allows
+			return Outcome{ImplicitDeny, ResourcePolicy} // a role is assumed only where its trust policy allows
 		}
 	}
 	switch r.Type {
 	case Anonymous, Service:
 		if resAllow == matchDirect {
-			return Allowed
+			return Outcome{Decision: Allowed}
 		}
-		return ImplicitDeny
+		return Outcome{ImplicitDeny, ResourcePolicy}
 	case Root:
-		return Allowed
+		return Outcome{Decision: Allowed}
 	}
 	idAllow := false
 	for _, p := range s.Identity {
 		deny, allow := p.eval(r)
 		if deny {
-			return ExplicitDeny
+			return Outcome{ExplicitDeny, IdentityPolicy}
 		}
 		idAllow = idAllow || allow != matchNone
 	}
-	narrowed := true
-	for _, p := range []*Compiled{s.Boundary, s.Session} {
-		if p == nil {
+	narrowedBy := NoSource // the first of boundary and session policy that allows nothing
+	for _, n := range [...]struct {
+		p   *Compiled
+		src Source
+	}{{s.Boundary, Boundary}, {s.Session, SessionPolicy}} {
+		if n.p == nil {
 			continue
 		}
-		deny, allow := p.eval(r)
+		deny, allow := n.p.eval(r)
 		if deny {
-			return ExplicitDeny
+			return Outcome{ExplicitDeny, n.src}
 		}
-		narrowed = narrowed && allow != matchNone
+		if allow == matchNone && narrowedBy == NoSource {
+			narrowedBy = n.src
+		}
 	}
 	switch {
 	case resAllow == matchDirect:
-		return Allowed
-	case (idAllow || resAllow == matchParent) && narrowed:
-		return Allowed
+		return Outcome{Decision: Allowed}
+	case !idAllow && resAllow != matchParent:
+		return Outcome{ImplicitDeny, IdentityPolicy}
+	case narrowedBy != NoSource:
+		return Outcome{ImplicitDeny, narrowedBy}
 	}
-	return ImplicitDeny
+	return Outcome{Decision: Allowed}
 }
 
 // How a statement's principal names the requester; a better match

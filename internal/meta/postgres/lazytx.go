@@ -118,8 +118,8 @@ func (r errRow) Scan(...any) error { return r.err }
 
 // runLazy runs fn in a lazyTx on a connection of pool and commits it, as
 // pgx.BeginFunc does: rolled back when fn fails or panics.
-func runLazy(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) error) error {
-	conn, err := pool.Acquire(ctx)
+func runLazy(ctx context.Context, p *pool, fn func(pgx.Tx) error) error {
+	conn, err := p.Acquire(ctx)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func runLazy(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) error) err
 	// After a commit the rollback is a no-op (pgx.ErrTxClosed).
 	defer t.Rollback(context.WithoutCancel(ctx))
 	if err := fn(t); err != nil {
-		return err
+		return p.check(err) // the connection lost under a statement
 	}
-	return t.Commit(ctx)
+	return p.check(t.Commit(ctx))
 }

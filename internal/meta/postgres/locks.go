@@ -103,7 +103,7 @@ func (s *Store) GetObjectLock(ctx context.Context, bucket, key, versionID string
 		return err
 	})
 	if err != nil {
-		return meta.ObjectLock{}, "", err
+		return meta.ObjectLock{}, "", s.pool.check(err)
 	}
 	return l, vid, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/outage"
 )
 
 var _ meta.Changes = (*Store)(nil) // servers find it by type assertion
@@ -48,12 +49,16 @@ func (s *Store) listen(ctx context.Context, out chan<- meta.Change) {
 	defer close(out)
 	backoff := minBackoff
 	for {
-		err := s.listenOnce(ctx, out, func() { backoff = minBackoff })
+		err := s.listenOnce(ctx, out, func() { backoff = minBackoff; s.pool.outage.OK() })
 		if ctx.Err() != nil {
 			return
 		}
-		s.log.Warn("postgres: not listening for other gateways' changes: caches rely on their time bounds until it listens again",
-			"err", err, "retry_in", backoff)
+		if unreachable(err) { // the server is down: the outage's log says so, not a line per retry
+			s.pool.outage.Failed(err)
+		} else {
+			s.log.Warn("postgres: not listening for other gateways' changes: caches rely on their time bounds until it listens again",
+				"err", outage.OneLine(err), "retry_in", backoff)
+		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():

@@ -14,11 +14,12 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/jogstore/jog/internal/meta"
+	"github.com/jogstore/jog/internal/outage"
 )
 
 // Store is the PostgreSQL metadata store.
 type Store struct {
-	pool  *pgxpool.Pool
+	pool  *pool // marks an unreachable server's errors (pool.go)
 	log   *slog.Logger
 	hints hints // BucketHint's
 }
@@ -50,15 +51,15 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pgPool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	if err := migrate(ctx, pool, log); err != nil {
-		pool.Close()
+	if err := migrate(ctx, pgPool, log); err != nil {
+		pgPool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, log: log}, nil
+	return &Store{pool: &pool{Pool: pgPool, outage: outage.New(log, "metadata store (PostgreSQL)", 0)}, log: log}, nil
 }
 
 // Close closes the connection pool.

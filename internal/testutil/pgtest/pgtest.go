@@ -34,7 +34,9 @@ import (
 type Cluster struct {
 	dir  string
 	port int
-	cmd  *exec.Cmd
+	bin  string              // the directory of postgres
+	cred *syscall.Credential // whom postgres runs as; nil: this process's user
+	cmd  *exec.Cmd           // nil while halted
 	done chan error
 	n    atomic.Int64
 }
@@ -100,30 +102,56 @@ func Start() (*Cluster, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	c := &Cluster{dir: dir, port: port, done: make(chan error, 1)}
-	c.cmd = exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port),
-		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+dir,
-		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-		"-c", "max_connections=300", "-c", "shared_buffers=64MB")
-	c.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setpgid: true}
-	logf, err := os.Create(filepath.Join(dir, "postgres.log"))
-	if err != nil {
+	c := &Cluster{dir: dir, port: port, bin: bin, cred: cred}
+	if err := c.run(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
+	}
+	return c, nil
+}
+
+// run starts postgres on the cluster's directory and port and waits until
+// it answers.
+func (c *Cluster) run() error {
+	c.done = make(chan error, 1)
+	c.cmd = exec.Command(filepath.Join(c.bin, "postgres"), "-D", filepath.Join(c.dir, "data"), "-p", strconv.Itoa(c.port),
+		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+c.dir,
+		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+		"-c", "max_connections=300", "-c", "shared_buffers=64MB")
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred, Setpgid: true}
+	logf, err := os.OpenFile(filepath.Join(c.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
 	}
 	c.cmd.Stdout, c.cmd.Stderr = logf, logf
 	if err := c.cmd.Start(); err != nil {
 		logf.Close()
-		os.RemoveAll(dir)
-		return nil, err
+		return err
 	}
-	go func() { c.done <- c.cmd.Wait(); logf.Close() }()
+	done := c.done
+	go func() { done <- c.cmd.Wait(); logf.Close() }()
 	if err := c.waitReady(30 * time.Second); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "postgres.log"))
-		c.Stop()
-		return nil, fmt.Errorf("%w\n%s", err, log)
+		log, _ := os.ReadFile(filepath.Join(c.dir, "postgres.log"))
+		c.halt()
+		return fmt.Errorf("%w\n%s", err, log)
 	}
-	return c, nil
+	return nil
+}
+
+// Halt stops the server (fast shutdown) and keeps its directory: its
+// clients see the database gone until Resume starts it again, on the same
+// port with the same data.
+func (c *Cluster) Halt(t testing.TB) {
+	t.Helper()
+	c.halt()
+}
+
+// Resume starts the server Halt stopped.
+func (c *Cluster) Resume(t testing.TB) {
+	t.Helper()
+	if err := c.run(); err != nil {
+		t.Fatalf("pgtest: restart: %v", err)
+	}
 }
 
 // credential is who postgres runs as: nil (this process's user) unless
@@ -165,6 +193,7 @@ func (c *Cluster) waitReady(timeout time.Duration) error {
 		}
 		select {
 		case err := <-c.done:
+			c.done <- err // for halt
 			return fmt.Errorf("postgres exited: %v", err)
 		default:
 		}
@@ -210,6 +239,13 @@ func (c *Cluster) NewDatabase(t testing.TB) string {
 
 // Stop stops the server (fast shutdown) and removes its directory.
 func (c *Cluster) Stop() {
+	c.halt()
+	os.RemoveAll(c.dir)
+}
+
+// halt stops the server if it runs (SIGINT, a fast shutdown; SIGKILL
+// after 10 s).
+func (c *Cluster) halt() {
 	if c.cmd != nil && c.cmd.Process != nil {
 		_ = c.cmd.Process.Signal(syscall.SIGINT)
 		select {
@@ -219,7 +255,7 @@ func (c *Cluster) Stop() {
 			<-c.done
 		}
 	}
-	os.RemoveAll(c.dir)
+	c.cmd = nil
 }
 
 var (

@@ -29,6 +29,12 @@ P.addEventListener = function (type, fn) {
 P.focus = function () {
   doc.activeElement = this;
 };
+// element.style, which the console sets from script (never as markup): a plain object per element.
+Object.defineProperty(P, 'style', {
+  get() {
+    return (this.styles ??= {});
+  },
+});
 P.showModal = function () {
   this.open = true;
 };

@@ -1,5 +1,6 @@
 // Confirmation dialogs: one the user must type a word into (deleting a
-// bucket), one plain (deleting an object, a version, a user).
+// bucket), one plain (deleting an object, a version, a user), one showing
+// what it will send (a rule, a policy statement).
 
 import { h, dialog, field, button, buttons, submit } from './dom.js';
 
@@ -28,8 +29,24 @@ export function confirmTyped(title, message, word, action, label = 'Delete') {
 
 /** confirmPlain asks yes or no before action runs. */
 export function confirmPlain(title, message, action, label = 'Delete') {
-  const ok = submit(label, 'danger', { 'data-test': 'confirm-submit' });
-  const p = dialog(title, (form, close) => [h('p', null, message), buttons(close, ok)], action);
+  return confirmShowing(title, message, '', action, label);
+}
+
+/**
+ * confirmShowing asks yes or no before action runs, showing message and below it shown (text: what will be sent,
+ * '' for nothing); cls is the class of the confirming button. An error of action shows in the dialog, kept open.
+ */
+export function confirmShowing(title, message, shown, action, label, cls = 'danger') {
+  const ok = submit(label, cls, { 'data-test': 'confirm-submit' });
+  const p = dialog(
+    title,
+    (form, close) => [
+      h('p', null, message),
+      shown && h('pre', { class: 'shown', 'data-test': 'confirm-shown' }, shown),
+      buttons(close, ok),
+    ],
+    action,
+  );
   ok.focus();
   return p;
 }

@@ -177,7 +177,7 @@ export function parseQuota(textBody) {
   return { quota: num(root, 'QuotaBytes'), used: num(root, 'UsedBytes'), objects: num(root, 'ObjectCount') };
 }
 
-/** parseLifecycle reads LifecycleConfiguration: a summary per rule. */
+/** parseLifecycle reads LifecycleConfiguration: a summary per rule (legacy: it has a rule Prefix, not a Filter). */
 export function parseLifecycle(textBody) {
   const root = parseXML(textBody).documentElement;
   return kids(root, 'Rule').map((r) => {
@@ -190,6 +190,7 @@ export function parseLifecycle(textBody) {
       id: text(r, 'ID'),
       status: text(r, 'Status'),
       prefix,
+      legacy: !filter,
       expirationDays: num(exp, 'Days'),
       noncurrentDays: num(nce, 'NoncurrentDays'),
       abortDays: num(abort, 'DaysAfterInitiation'),
@@ -393,14 +394,32 @@ export function parseReplication(textBody) {
 }
 
 /**
- * replicationEdited returns the configuration xml ('' for none) with edit applied to its rules: edit(rules, doc)
+ * configEdited returns the configuration xml ('' for an empty <root>) with edit applied to its rules: edit(rules, doc)
  * changes, removes or appends <Rule> elements of doc, so that whatever the console does not show (tags, Role,
  * ExistingObjectReplication …) is sent back as it was.
  */
-export function replicationEdited(xml, edit) {
-  const doc = parseXML(xml || `<ReplicationConfiguration xmlns="${NS}"></ReplicationConfiguration>`);
+function configEdited(root, xml, edit) {
+  const doc = parseXML(xml || `<${root} xmlns="${NS}"></${root}>`);
   edit(kids(doc.documentElement, 'Rule'), doc);
   return new globalThis.XMLSerializer().serializeToString(doc);
+}
+
+/**
+ * ruleAdded appends <Rule>body</Rule> (XML its caller escaped) to the rules of the configuration xml ('' for an
+ * empty <root>), keeping the rest of it as it was.
+ */
+export function ruleAdded(root, xml, body) {
+  return configEdited(root, xml, (rules, doc) => {
+    // parsed in the document's namespace, so that the rule is declared in none of its own
+    const ns = doc.documentElement.namespaceURI || '';
+    const el = kid(parseXML(`<${root} xmlns="${ns}"><Rule>${body}</Rule></${root}>`).documentElement, 'Rule');
+    doc.documentElement.appendChild(doc.importNode(el, true));
+  });
+}
+
+/** replicationEdited is configEdited of a ReplicationConfiguration. */
+export function replicationEdited(xml, edit) {
+  return configEdited('ReplicationConfiguration', xml, edit);
 }
 
 /** replicationStatusSet sets the Status of rule id in xml to status. */
@@ -428,13 +447,5 @@ export function replicationRuleAdded(xml, rule) {
     ? `<ID>${esc(rule.id)}</ID><Prefix>${esc(rule.prefix)}</Prefix><Status>Enabled</Status>${dest}`
     : `<ID>${esc(rule.id)}</ID><Priority>${Number(rule.priority)}</Priority><Filter><Prefix>${esc(rule.prefix)}</Prefix></Filter>` +
       `<Status>Enabled</Status>${dest}<DeleteMarkerReplication><Status>${rule.deleteMarkers ? 'Enabled' : 'Disabled'}</Status></DeleteMarkerReplication>`;
-  return replicationEdited(xml, (rules, doc) => {
-    // parsed in the document's namespace, so that the rule is declared in none of its own
-    const ns = doc.documentElement.namespaceURI || '';
-    const el = kid(
-      parseXML(`<ReplicationConfiguration xmlns="${ns}"><Rule>${body}</Rule></ReplicationConfiguration>`).documentElement,
-      'Rule',
-    );
-    doc.documentElement.appendChild(doc.importNode(el, true));
-  });
+  return ruleAdded('ReplicationConfiguration', xml, body);
 }

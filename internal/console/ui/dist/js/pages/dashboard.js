@@ -1,6 +1,9 @@
 // The dashboard: the server's own metrics (GET /console/api/metrics)
 // polled every two seconds and drawn as SVG line charts, no chart library:
-// requests/s and errors, throughput, latency percentiles, disk use.
+// requests/s and errors, throughput, latency percentiles, disk use. Each
+// chart has a y axis of round values in its unit and a time axis; a
+// principal not allowed the metrics, or a chart with nothing to draw yet,
+// is told so in words.
 
 import * as api from '../api.js';
 import { h, fill, errText } from '../dom.js';
@@ -11,16 +14,49 @@ const POLL_MS = 2000;
 const POINTS = 90;
 const W = 600;
 const H = 160;
+/** WINDOW is the span of the x axis, in minutes. */
+const WINDOW = (POINTS * POLL_MS) / 60000;
 
-/** chart draws series [{name, cls, values}] over the same x as an SVG with a y scale. */
-function chart(series, fmt) {
-  const max = Math.max(1e-9, ...series.flatMap((s) => s.values.filter(Number.isFinite)));
+/**
+ * ticks returns the y axis' values: 0 up to the first round value ≥ max, in 3 to 5 steps of 1, 2, 2.5 or 5 × 10ⁿ;
+ * with binary, round in the power of 1024 bytes() writes max in (steps of 250 KiB, not of 244.1 KiB).
+ */
+export function ticks(max, binary = false) {
+  if (!(max > 0)) return [0, 1];
+  if (binary && max >= 1024) {
+    const unit = 1024 ** Math.min(5, Math.floor(Math.log(max) / Math.log(1024)));
+    return ticks(max / unit).map((v) => v * unit);
+  }
+  const raw = max / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((st) => st >= raw * (1 - 1e-9));
+  const n = Math.ceil(max / step - 1e-9);
+  return Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));
+}
+
+/** xLabels are the time axis' labels, oldest first: minutes before now, then now. */
+export function xLabels() {
+  const out = [];
+  for (let m = WINDOW; m > 0; m -= 1) out.push(`−${m} min`);
+  out.push('now');
+  return out;
+}
+
+/**
+ * chart draws series [{name, cls, values}] over the same x as an SVG, with a y axis of ticks(max) labelled by fmt
+ * and a time axis; empty says in words what a chart with no value would have shown.
+ */
+function chart(series, fmt, empty, binary) {
+  const finite = series.flatMap((s) => s.values.filter(Number.isFinite));
+  const max = Math.max(0, ...finite);
+  const ys = ticks(max, binary);
+  const top = ys[ys.length - 1];
   const x = (i) => (W * i) / (POINTS - 1);
-  const y = (v) => H - 4 - ((H - 8) * v) / max;
+  const y = (v) => H - 4 - ((H - 8) * v) / top;
   const svg = h(
     'svg:svg',
     { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', preserveAspectRatio: 'none' },
-    [0.25, 0.5, 0.75].map((f) => h('svg:line', { x1: 0, x2: W, y1: y(max * f), y2: y(max * f), class: 'grid' })),
+    ys.map((v) => h('svg:line', { x1: 0, x2: W, y1: y(v), y2: y(v), class: 'grid' })),
     series.map((s) => {
       const off = POINTS - s.values.length;
       const pts = s.values.map((v, i) => (Number.isFinite(v) ? `${x(i + off).toFixed(1)},${y(v).toFixed(1)}` : null)).filter(Boolean);
@@ -36,14 +72,40 @@ function chart(series, fmt) {
     }),
     h('span', { class: 'hint' }, `max ${fmt(max)}`),
   );
-  return [svg, legend];
+  // The y labels sit where their grid lines are: a share of the plot's height from its bottom.
+  const yAxis = h(
+    'div',
+    { class: 'yaxis', 'data-test': 'y-ticks' },
+    ys.map((v) => {
+      const label = h('span', null, fmt(v));
+      label.style.bottom = `${(((H - y(v)) / H) * 100).toFixed(2)}%`;
+      return label;
+    }),
+  );
+  const xAxis = h(
+    'div',
+    { class: 'xaxis', 'data-test': 'x-axis' },
+    xLabels().map((t) => h('span', null, t)),
+  );
+  const plot = h('div', { class: 'plot' }, yAxis, svg, h('span'), xAxis);
+  const none = finite.length === 0 && h('p', { class: 'hint', 'data-test': 'chart-empty' }, empty);
+  return [plot, none, legend];
 }
 
-/** chartPanel fills pane with title and a chart of columns {name: key of points}, classed s1, s2, …. */
-export function chartPanel(pane, title, columns, points, fmt) {
+/**
+ * chartPanel fills pane with title and a chart of columns {name: key of points}, classed s1, s2, …; empty is what
+ * it says when no point has a value ('Nothing to draw yet.' by default); binary: its values are bytes (ticks).
+ */
+export function chartPanel(pane, title, columns, points, fmt, empty = 'Nothing to draw yet.', binary = false) {
   const series = Object.entries(columns).map(([name, k], i) => ({ name, cls: `s${i + 1}`, values: points.map((p) => p[k]) }));
-  return fill(pane, h('h2', null, title), chart(series, fmt));
+  return fill(pane, h('h2', null, title), chart(series, fmt, empty, binary));
 }
+
+/** DENIED is what the dashboard says to a principal not allowed the server's metrics. */
+export const DENIED =
+  "Your policy doesn't allow jog:GetMetrics, so the dashboard has nothing to show you: it draws the server's own metrics " +
+  '(requests, throughput, latency, disk). An administrator can allow the action (docs/CONSOLE.md); ' +
+  'your buckets are under Buckets.';
 
 function ms(s) {
   return s < 1 ? `${(s * 1000).toFixed(s < 0.01 ? 2 : 1)} ms` : `${s.toFixed(2)} s`;
@@ -58,7 +120,8 @@ export function dashboardPage(app, main) {
     disk: h('div', { class: 'card', 'data-test': 'chart-disk' }),
   };
   const status = h('p', { class: 'hint', 'aria-live': 'polite' }, 'Reading metrics…');
-  fill(main, h('h1', null, 'Dashboard'), status, h('div', { class: 'grid' }, Object.values(panes)));
+  const grid = h('div', { class: 'grid' }, Object.values(panes));
+  fill(main, h('h1', null, 'Dashboard'), status, grid);
   const points = [];
   let prev = null;
   let prevAt = 0;
@@ -66,9 +129,24 @@ export function dashboardPage(app, main) {
   let alive = true;
 
   const draw = (cur) => {
-    chartPanel(panes.rps, 'Requests per second', { all: 'rps', '4xx': 'err4xx', '5xx': 'err5xx' }, points, (v) => v.toFixed(1));
-    chartPanel(panes.bw, 'Throughput', { in: 'inBps', out: 'outBps' }, points, (v) => `${bytes(Math.round(v))}/s`);
-    chartPanel(panes.lat, 'Latency', { p50: 'p50', p90: 'p90', p99: 'p99' }, points, ms);
+    const first = `Collecting: the first rates come ${POLL_MS / 1000} s after the first reading.`;
+    chartPanel(
+      panes.rps,
+      'Requests per second',
+      { all: 'rps', '4xx': 'err4xx', '5xx': 'err5xx' },
+      points,
+      (v) => `${Number(v.toFixed(2))}/s`,
+      first,
+    );
+    chartPanel(panes.bw, 'Throughput', { in: 'inBps', out: 'outBps' }, points, (v) => `${bytes(Math.round(v))}/s`, first, true);
+    chartPanel(
+      panes.lat,
+      'Latency',
+      { p50: 'p50', p90: 'p90', p99: 'p99' },
+      points,
+      ms,
+      points.length ? `No request was answered in the last ${WINDOW} minutes: no latency to draw.` : first,
+    );
     const used = cur.diskSize - cur.diskFree;
     const meter = h('meter', {
       min: '0',
@@ -102,8 +180,11 @@ export function dashboardPage(app, main) {
       if (!alive) return;
       status.textContent = errText(e);
       if (e.status === 403) {
+        // Not allowed jog:GetMetrics: say so instead of four empty boxes, and stop polling.
+        status.textContent = DENIED;
         status.setAttribute('data-test', 'dashboard-denied');
-        return; // not allowed jog:GetMetrics: stop polling
+        grid.remove();
+        return;
       }
     }
     // The first rates need two readings: the second comes sooner.

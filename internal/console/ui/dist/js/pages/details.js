@@ -8,6 +8,7 @@ import { parseTagging, parseListVersions, parseVersioning } from '../xml.js';
 import { bytes, date, baseName, objectEncryption } from '../format.js';
 import { deleteButton } from '../confirm.js';
 import { tagsForm } from '../tags.js';
+import { ask, deny } from '../permissions.js';
 import { lockSection } from './lock.js';
 
 /** TEXT_PREVIEW is the most of a text object a preview reads (a Range request). */
@@ -37,6 +38,16 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
   const preview = h('div', { class: 'preview', 'data-test': 'preview' });
   const extra = h('div');
   const download = h('a', { class: 'button primary', 'data-test': 'download', href: '#', 'aria-disabled': 'true' }, 'Download');
+  const del = deleteButton(
+    'Delete object',
+    `Delete ${key}? In a versioned bucket this adds a delete marker; older versions stay.`,
+    () => api.s3('DELETE', bucket, key),
+    onDeleted,
+    { class: 'danger', 'data-test': 'object-delete' },
+  );
+  const notes = h('div', { class: 'notes' });
+  const perms = ask(bucket, key, ['s3:DeleteObject', 's3:PutObjectTagging']);
+  perms.then((p) => p.may('s3:DeleteObject') || notes.append(deny('s3:DeleteObject', 'Delete object', del)));
   fill(
     panel,
     h(
@@ -53,14 +64,9 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
         { class: 'actions' },
         download,
         button('Share', () => share(bucket, key), 'secondary', { 'data-test': 'share-open' }),
-        deleteButton(
-          'Delete object',
-          `Delete ${key}? In a versioned bucket this adds a delete marker; older versions stay.`,
-          () => api.s3('DELETE', bucket, key),
-          onDeleted,
-          { class: 'danger', 'data-test': 'object-delete' },
-        ),
+        del,
       ),
+      notes,
       dl,
       preview,
       extra,
@@ -176,6 +182,7 @@ export function detailsPanel(app, panel, bucket, key, { onClose, onDeleted }) {
         edit.remove();
       };
       const edit = button('Edit tags', editTags, 'linkish', { 'data-test': 'tags-edit' });
+      perms.then((p) => p.may('s3:PutObjectTagging') || box.append(deny('s3:PutObjectTagging', 'Edit tags', edit)));
       const list = tags.length
         ? h(
             'dl',

@@ -1,7 +1,9 @@
 // The event notifications of a bucket's settings: its
 // NotificationConfiguration's queue configurations (a server target's ARN,
 // events, a prefix and suffix filter), one added or removed at a time by
-// PUTting the whole document back (S3 has no call per configuration).
+// PUTting the whole document back (S3 has no call per configuration). On a
+// server without targets there is nothing to add: the form gives way to how
+// to add one.
 
 import * as api from '../api.js';
 import { h, fill, field, button, submit, form, saver, table } from '../dom.js';
@@ -15,13 +17,20 @@ const FAMILIES = [
   ['s3:LifecycleExpiration:', 'Delete', 'DeleteMarkerCreated'],
 ];
 
-/** notifyLoad is the settings section's load(box, reload, say) for bucket. */
-export function notifyLoad(bucket) {
+/** NO_TARGETS says why no notification can be added on a server without targets, and how to add one. */
+export const NO_TARGETS =
+  'No notification can be added: this server has no notification targets. ' +
+  'Start jog server with --notify-webhook ID=https://host/path or --notify-nats ID=nats://host:4222/subject; ' +
+  "it prints each target's ARN (docs/NOTIFICATIONS.md).";
+
+/** notifyLoad is the settings section's load(box, reload, say) for bucket; perms is a promise of its Permissions. */
+export function notifyLoad(bucket, perms) {
   const q = { query: { notification: '' } };
   const save = (configs) =>
     api.s3('PUT', bucket, '', { ...q, headers: { 'Content-Type': 'application/xml' }, body: notificationXML(configs) });
   return async (box, reload, say) => {
     const configs = parseNotification(await api.s3text('GET', bucket, '', q));
+    const targets = (await perms).notificationTargets;
     const remove = (c) =>
       confirmPlain(
         'Remove event notification',
@@ -85,22 +94,24 @@ export function notifyLoad(bucket) {
             ),
           )
         : h('p', { class: 'hint' }, 'No event notifications.'),
-      form(
-        { class: 'sub' },
-        add,
-        field('Target ARN', arn),
-        h(
-          'p',
-          { class: 'hint' },
-          'One of the ARNs ',
-          h('code', null, 'jog server'),
-          ' printed at start, e.g. ',
-          h('code', null, 'arn:jog:sqs:us-east-1:ID:webhook'),
+      !targets && h('p', { class: 'hint', 'data-test': 'no-targets' }, NO_TARGETS),
+      targets &&
+        form(
+          { class: 'sub' },
+          add,
+          field('Target ARN', arn),
+          h(
+            'p',
+            { class: 'hint' },
+            'One of the ARNs ',
+            h('code', null, 'jog server'),
+            ' printed at start, e.g. ',
+            h('code', null, 'arn:jog:sqs:us-east-1:ID:webhook'),
+          ),
+          h('div', { class: 'field' }, h('span', null, 'Events'), events),
+          h('div', { class: 'row' }, field('Prefix', prefix), field('Suffix', suffix), field('Id (optional)', id)),
+          submit('Add notification', 'primary', { 'data-test': 'notify-add' }),
         ),
-        h('div', { class: 'field' }, h('span', null, 'Events'), events),
-        h('div', { class: 'row' }, field('Prefix', prefix), field('Suffix', suffix), field('Id (optional)', id)),
-        submit('Add notification', 'primary', { 'data-test': 'notify-add' }),
-      ),
     );
   };
 }

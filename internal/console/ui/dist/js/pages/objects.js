@@ -11,6 +11,7 @@ import { link, bucketHref, ROOT } from '../nav.js';
 import { detailsPanel } from './details.js';
 import { enqueue, filesFromDrop } from '../upload.js';
 import { confirmTyped } from '../confirm.js';
+import { ask, deny, why, uploadKey } from '../permissions.js';
 
 export const PAGE = 100;
 
@@ -18,7 +19,7 @@ export function objectsPage(app, main, bucket, rest, search) {
   const detailsKey = search.has('details') ? rest : '';
   const prefix = detailsKey ? parentPrefix(detailsKey) : rest.endsWith('/') || rest === '' ? rest : rest + '/';
   document.title = `${bucket}/${prefix} · JOG`;
-  const st = { alive: true, tokens: [''], page: 0, filter: '', seq: 0 };
+  const st = { alive: true, tokens: [''], page: 0, filter: '', seq: 0, selected: detailsKey, upload: true };
 
   const body = h('tbody');
   const status = h('p', { class: 'hint', 'aria-live': 'polite' });
@@ -65,6 +66,23 @@ export function objectsPage(app, main, bucket, rest, search) {
   fileInput.addEventListener('change', picked(fileInput));
   folderInput.addEventListener('change', picked(folderInput));
 
+  const deleteBtn = button('Delete bucket', () => deleteBucket(app, bucket), 'danger', { 'data-test': 'bucket-delete' });
+  const writers = [
+    button('New folder', () => createFolder(app, bucket, prefix, load), 'secondary', { 'data-test': 'folder-create-open' }),
+    button('Upload folder', () => folderInput.click(), 'secondary', { 'data-test': 'upload-folder-open' }),
+    button('Upload files', () => fileInput.click(), 'primary', { 'data-test': 'upload-open' }),
+  ];
+  // What the principal may not do here is disabled, with the reason below the title.
+  const notes = h('div', { class: 'notes', 'data-test': 'bucket-notes' });
+  Promise.all([ask(bucket, '', ['s3:DeleteBucket']), ask(bucket, uploadKey(prefix), ['s3:PutObject'])]).then(([b, o]) => {
+    if (!st.alive) return;
+    if (!b.may('s3:DeleteBucket')) notes.append(deny('s3:DeleteBucket', 'Delete bucket', deleteBtn));
+    if (!o.may('s3:PutObject')) {
+      st.upload = false;
+      notes.append(deny('s3:PutObject', 'Upload and New folder', ...writers));
+    }
+  });
+
   const details = h('aside', { class: 'details', hidden: true });
   const table = h(
     'table',
@@ -81,6 +99,10 @@ export function objectsPage(app, main, bucket, rest, search) {
   drop.addEventListener('drop', async (e) => {
     e.preventDefault();
     drop.classList.remove('dragging');
+    if (!st.upload) {
+      app.showError(new Error(`Upload: ${why('s3:PutObject')}`));
+      return;
+    }
     try {
       upload(await filesFromDrop(e.dataTransfer));
     } catch (x) {
@@ -97,24 +119,12 @@ export function objectsPage(app, main, bucket, rest, search) {
         'div',
         { class: 'actions' },
         link(`${ROOT}settings/${encodeURIComponent(bucket)}`, { class: 'button secondary', 'data-test': 'bucket-settings' }, 'Settings'),
-        button('Delete bucket', () => deleteBucket(app, bucket), 'danger', { 'data-test': 'bucket-delete' }),
+        deleteBtn,
       ),
     ),
+    notes,
     breadcrumb(bucket, prefix),
-    h(
-      'div',
-      { class: 'toolbar' },
-      filter,
-      h(
-        'div',
-        { class: 'actions' },
-        button('New folder', () => createFolder(app, bucket, prefix, load), 'secondary', { 'data-test': 'folder-create-open' }),
-        button('Upload folder', () => folderInput.click()),
-        button('Upload files', () => fileInput.click(), 'primary'),
-        fileInput,
-        folderInput,
-      ),
-    ),
+    h('div', { class: 'toolbar' }, filter, h('div', { class: 'actions' }, writers, fileInput, folderInput)),
     h('div', { class: 'split' }, drop, details),
   );
 
@@ -164,7 +174,12 @@ export function objectsPage(app, main, bucket, rest, search) {
         .map((o) =>
           h(
             'tr',
-            { 'data-test': 'object-row', 'data-key': o.key },
+            {
+              'data-test': 'object-row',
+              'data-key': o.key,
+              'aria-selected': String(o.key === st.selected),
+              class: o.key === st.selected ? 'selected' : null,
+            },
             h(
               'td',
               null,
@@ -175,22 +190,36 @@ export function objectsPage(app, main, bucket, rest, search) {
           ),
         ),
     ];
-    if (rows.length === 0) rows.push(emptyRow(3, st.filter ? 'Nothing matches.' : 'Empty. Drop files here or use Upload.'));
+    if (rows.length === 0)
+      rows.push(emptyRow(3, st.filter ? 'Nothing matches.' : st.upload ? 'Empty. Drop files here or use Upload.' : 'Empty.'));
     fill(body, rows);
     status.textContent = `Page ${st.page + 1}${res.truncated ? '' : ' (last)'}`;
   }
 
+  // select marks the row of key (none: '') as the one the details panel shows.
+  function select(key) {
+    st.selected = key;
+    for (const tr of body.querySelectorAll('tr[data-key]')) {
+      const on = tr.getAttribute('data-key') === key;
+      tr.setAttribute('aria-selected', String(on));
+      tr.classList.toggle('selected', on);
+    }
+  }
+
   function openDetails(key, push = true) {
     if (push) history.pushState(null, '', `${bucketHref(bucket, key)}?details`);
+    select(key);
     details.hidden = false;
     details.scrollIntoView({ block: 'nearest' });
     detailsPanel(app, details, bucket, key, {
       onClose: () => {
+        select('');
         details.hidden = true;
         details.replaceChildren();
         history.replaceState(null, '', bucketHref(bucket, prefix));
       },
       onDeleted: () => {
+        select('');
         details.hidden = true;
         details.replaceChildren();
         history.replaceState(null, '', bucketHref(bucket, prefix));

@@ -2,8 +2,8 @@
 // ReplicationConfiguration's rules (GET ?replication), each enabled,
 // disabled or removed, and one added at a time, by PUTting the whole
 // document back (S3 has no call per rule); the configuration removed with
-// DELETE ?replication. A user S3 refuses PutBucketReplication sees the
-// rules alone (canPut).
+// DELETE ?replication. A user not allowed s3:PutReplicationConfiguration
+// (the server says: permissions.js) sees the rules alone.
 
 import * as api from '../api.js';
 import { h, fill, field, button, submit, form, saver, table, errText } from '../dom.js';
@@ -29,21 +29,10 @@ export function checkRule(rule, rules) {
 }
 
 /**
- * canPut says whether S3 lets this session put bucket's replication configuration, without changing it: an
- * empty PutBucketReplication is authorized before its body is read, so it is refused AccessDenied, or as
- * malformed (nothing stored) when the user may.
+ * replicationLoad is the settings section's load(box, reload, say) for bucket; app re-renders the page; perms is
+ * a promise of the bucket's Permissions (permissions.js), which say whether this session may change the rules.
  */
-async function canPut(bucket) {
-  try {
-    await api.s3('PUT', bucket, '', { query: { replication: '' }, body: '' });
-  } catch (e) {
-    return e.code !== 'AccessDenied';
-  }
-  return true;
-}
-
-/** replicationLoad is the settings section's load(box, reload, say) for bucket; app re-renders the page. */
-export function replicationLoad(app, bucket) {
+export function replicationLoad(app, bucket, perms) {
   const q = { query: { replication: '' } };
   const put = (xml) => api.s3('PUT', bucket, '', { ...q, headers: { 'Content-Type': 'application/xml' }, body: xml });
   return async (box, reload, say) => {
@@ -54,7 +43,7 @@ export function replicationLoad(app, bucket) {
       if (e.code !== 'ReplicationConfigurationNotFoundError') throw e;
     }
     const rules = xml ? parseReplication(xml) : [];
-    const editable = await canPut(bucket);
+    const editable = (await perms).may('s3:PutReplicationConfiguration');
     const change = (fn, done) =>
       saver(
         async () => {
@@ -116,9 +105,8 @@ export function replicationLoad(app, bucket) {
             }),
           )
         : h('p', { class: 'hint' }, 'No replication rules.'),
-      editable
-        ? addForm(bucket, xml, rules, put, reload, say, app)
-        : h('p', { class: 'hint', 'data-test': 'repl-readonly' }, 'You may read these rules, not change them.'),
+      // Not editable: the section says why (settings.js).
+      editable && addForm(bucket, xml, rules, put, reload, say, app),
       editable && rules.length > 0 && button('Remove replication', removeAll, 'danger', { 'data-test': 'repl-remove-all' }),
     );
   };

@@ -13,6 +13,7 @@ import {
   parseLifecycle,
   parseXML,
   parseTagging,
+  parseIAMResult,
   parseQuota,
   quotaXML,
   parseReservations,
@@ -26,17 +27,39 @@ import { MiB } from '../multipart.js';
 import { tagsForm } from '../tags.js';
 import { notifyLoad } from './notify.js';
 import { replicationLoad } from './replication.js';
+import { lifecycleRuleForm } from './lifecycle-form.js';
+import { policyForms } from './policy-form.js';
+import { ask, deny, readOnly } from '../permissions.js';
 
-/** section draws a titled block whose body load(box, reload, say) fills; its errors show inside it. */
-function section(title, test, load) {
+/** ACTIONS are each section's read and write actions (internal/s3api's operation table). */
+const ACTIONS = {
+  versioning: { read: 's3:GetBucketVersioning', write: 's3:PutBucketVersioning' },
+  encryption: { read: 's3:GetEncryptionConfiguration', write: 's3:PutEncryptionConfiguration' },
+  lock: { read: 's3:GetBucketObjectLockConfiguration', write: 's3:PutBucketObjectLockConfiguration' },
+  lifecycle: { read: 's3:GetLifecycleConfiguration', write: 's3:PutLifecycleConfiguration' },
+  tags: { read: 's3:GetBucketTagging', write: 's3:PutBucketTagging' },
+  policy: { read: 's3:GetBucketPolicy', write: 's3:PutBucketPolicy' },
+  quota: { read: 'jog:GetBucketQuota', write: 'jog:PutBucketQuota' },
+  reservations: { read: 'jog:ListReservations', write: 'jog:CreateReservation' },
+  notify: { read: 's3:GetBucketNotification', write: 's3:PutBucketNotification' },
+  replication: { read: 's3:GetReplicationConfiguration', write: 's3:PutReplicationConfiguration' },
+};
+
+/**
+ * section draws a titled block whose body load(box, reload, say) fills; its errors show inside it. When perms
+ * (a promise of a Permissions) does not allow the section's write action, its controls are disabled and a note
+ * says why; a read S3 refuses says which action it needed.
+ */
+function section(title, test, load, perms, { read, write }) {
   const box = h('div', { class: 'section-body' });
   const msg = h('p', { class: 'section-msg', role: 'status' });
   const reload = async () => {
     msg.textContent = '';
     try {
       await load(box, reload, (t) => (msg.textContent = t));
+      readOnly(await perms, write, box);
     } catch (e) {
-      fill(box, h('p', { class: 'hint' }, errText(e)));
+      fill(box, e.code === 'AccessDenied' ? deny(read, '') : h('p', { class: 'hint' }, errText(e)));
     }
   };
   reload();
@@ -124,10 +147,16 @@ export function settingsPage(app, main, bucket) {
     await reload();
   };
   const remover = (label, name, reload, say) => button(label, saver(del({ [name]: '' }, reload), say, 'Removed.'), 'danger');
+  const perms = ask(
+    bucket,
+    '',
+    Object.values(ACTIONS).map((a) => a.write),
+  );
+  const part = (title, test, what, load) => section(title, test, load, perms, ACTIONS[what]);
   fill(
     main,
     toolbar('h1', `${bucket}: settings`, link(bucketHref(bucket), { class: 'button secondary' }, 'Objects')),
-    section('Versioning', 'settings-versioning', async (box, reload, say) => {
+    part('Versioning', 'settings-versioning', 'versioning', async (box, reload, say) => {
       const status = parseVersioning(await get('versioning'));
       const sel = h(
         'select',
@@ -142,7 +171,7 @@ export function settingsPage(app, main, bucket) {
       }, say);
       fill(box, form({ class: 'row' }, save, sel, submit('Save')));
     }),
-    section('Default encryption', 'settings-encryption', async (box, reload, say) => {
+    part('Default encryption', 'settings-encryption', 'encryption', async (box, reload, say) => {
       const xml = await configured('encryption');
       fill(
         box,
@@ -157,7 +186,7 @@ export function settingsPage(app, main, bucket) {
         ),
       );
     }),
-    section('Object lock', 'settings-object-lock', async (box, reload, say) => {
+    part('Object lock', 'settings-object-lock', 'lock', async (box, reload, say) => {
       const xml = await configured('object-lock');
       if (!xml) {
         fill(box, h('p', { class: 'hint' }, 'Object lock is off for this bucket; it can only be turned on when a bucket is created.'));
@@ -174,10 +203,14 @@ export function settingsPage(app, main, bucket) {
       const save = saver(() => put('object-lock', objectLockXML({ mode: mode.value, days: Number(days.value), years: 0 })), say);
       fill(box, form({ class: 'row' }, save, mode, days, h('span', null, 'days'), submit('Save')));
     }),
-    section('Lifecycle rules', 'settings-lifecycle', async (box, reload, say) => {
+    part('Lifecycle rules', 'settings-lifecycle', 'lifecycle', async (box, reload, say) => {
       const xml = await configured('lifecycle');
       const rules = xml ? parseLifecycle(xml) : [];
       const days = (n) => (n ? `${n} d` : '');
+      const save = async (text) => {
+        await put('lifecycle', text, 'application/xml');
+        await reload();
+      };
       fill(
         box,
         rules.length
@@ -195,22 +228,16 @@ export function settingsPage(app, main, bucket) {
               ),
             )
           : h('p', { class: 'hint' }, 'No rules.'),
-        lifecycleForm(
-          xml,
-          async (text) => {
-            await put('lifecycle', text, 'application/xml');
-            await reload();
-          },
-          say,
-          rules.length > 0 && remover('Remove all rules', 'lifecycle', reload, say),
-        ),
+        lifecycleRuleForm(() => configured('lifecycle'), save, say),
+        h('h3', null, 'The rules as XML'),
+        lifecycleForm(xml, save, say, rules.length > 0 && remover('Remove all rules', 'lifecycle', reload, say)),
       );
     }),
-    section('Tags', 'settings-tags', async (box, reload, say) => {
+    part('Tags', 'settings-tags', 'tags', async (box, reload, say) => {
       const xml = await configured('tagging');
       fill(box, tagsForm(bucket, '', xml ? parseTagging(xml) : [], say));
     }),
-    section('Bucket policy', 'settings-policy', async (box, reload, say) => {
+    part('Bucket policy', 'settings-policy', 'policy', async (box, reload, say) => {
       let text = await configured('policy');
       try {
         text = JSON.stringify(JSON.parse(text), null, 2);
@@ -236,6 +263,16 @@ export function settingsPage(app, main, bucket) {
       }, say);
       fill(
         box,
+        policyForms(
+          bucket,
+          () => configured('policy'),
+          async (doc) => {
+            await put('policy', doc, 'application/json');
+            await reload();
+          },
+          async (name) => parseIAMResult(await api.iam('GetUser', { UserName: name }), 'User').Arn,
+          say,
+        ),
         form(
           null,
           save,
@@ -250,7 +287,7 @@ export function settingsPage(app, main, bucket) {
         ),
       );
     }),
-    section('Quota', 'settings-quota', async (box, reload, say) => {
+    part('Quota', 'settings-quota', 'quota', async (box, reload, say) => {
       const cur = parseQuota(await get('quota'));
       const gib = h('input', {
         type: 'number',
@@ -278,7 +315,7 @@ export function settingsPage(app, main, bucket) {
         ),
       );
     }),
-    section('Throughput reservations', 'settings-reservations', async (box, reload, say) => {
+    part('Throughput reservations', 'settings-reservations', 'reservations', async (box, reload, say) => {
       const res = parseReservations(await get('reservations'));
       const mib = (n) => `${(n / MiB).toFixed(1)} MiB/s`;
       const read = h('input', { type: 'number', min: '0', step: 'any', value: '10', 'aria-label': 'Read MiB/s' });
@@ -302,9 +339,12 @@ export function settingsPage(app, main, bucket) {
         say,
         'Reserved.',
       );
+      const capacity = res.capacity.read > 0 || res.capacity.write > 0;
       fill(
         box,
-        h('p', { class: 'hint' }, `Server capacity: read ${mib(res.capacity.read)}, write ${mib(res.capacity.write)}.`),
+        capacity
+          ? h('p', { class: 'hint' }, `Server capacity: read ${mib(res.capacity.read)}, write ${mib(res.capacity.write)}.`)
+          : h('p', { class: 'hint', 'data-test': 'no-capacity' }, NO_CAPACITY),
         res.reservations.length
           ? table(
               { class: 'list compact' },
@@ -320,25 +360,31 @@ export function settingsPage(app, main, bucket) {
               ),
             )
           : h('p', { class: 'hint' }, 'No reservations.'),
-        form(
-          { class: 'row' },
-          reserve,
-          h('span', null, 'Read'),
-          read,
-          h('span', null, 'Write'),
-          write,
-          h('span', null, 'MiB/s for'),
-          hours,
-          h('span', null, 'h, from a minute from now'),
-          submit('Reserve'),
-        ),
+        capacity &&
+          form(
+            { class: 'row' },
+            reserve,
+            h('span', null, 'Read'),
+            read,
+            h('span', null, 'Write'),
+            write,
+            h('span', null, 'MiB/s for'),
+            hours,
+            h('span', null, 'h, from a minute from now'),
+            submit('Reserve'),
+          ),
       );
     }),
-    section('Event notifications', 'settings-notify', notifyLoad(bucket)),
-    section('Replication', 'settings-replication', replicationLoad(app, bucket)),
+    part('Event notifications', 'settings-notify', 'notify', notifyLoad(bucket, perms)),
+    part('Replication', 'settings-replication', 'replication', replicationLoad(app, bucket, perms)),
   );
   return () => {};
 }
+
+/** NO_CAPACITY says why nothing can be reserved on a server without a capacity, and what to set (docs/QOS.md). */
+export const NO_CAPACITY =
+  'Nothing can be reserved: this server has no throughput capacity configured. ' +
+  'Start jog server with --qos-read-capacity and --qos-write-capacity (e.g. 300MB/s; jog calibrate measures them) to offer reservations.';
 
 /** validJSON returns '' for a JSON object, else why not. */
 export function validJSON(text) {
