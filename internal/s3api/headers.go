@@ -74,6 +74,10 @@ var responseOverrides = map[string]string{
 	"response-content-encoding":    "Content-Encoding",
 }
 
+// setCanonical sets header k, which is in canonical form already, to v:
+// http.Header.Set without canonicalising k again.
+func setCanonical(h http.Header, k, v string) { h[k] = []string{v} }
+
 // setObjectHeaders writes an object's stored headers onto a GET/HEAD
 // response, then applies response-* overrides from the query.
 func setObjectHeaders(h http.Header, o meta.Object, q map[string][]string) {
@@ -82,14 +86,13 @@ func setObjectHeaders(h http.Header, o meta.Object, q map[string][]string) {
 		ct = "binary/octet-stream"
 	}
 	// One allocation holds every value set here (http.Header keeps a
-	// []string per key); the keys are canonical already.
-	vals := make([]string, 0, 9)
+	// []string per key); the keys are canonical already. ETag and
+	// Last-Modified are planObject's, set before the conditions.
+	vals := make([]string, 0, 7)
 	set := func(k, v string) {
 		vals = append(vals, v)
 		h[k] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
-	set("Etag", `"`+o.ETag+`"`)
-	set("Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
 	set("Accept-Ranges", "bytes")
 	set("Content-Type", ct)
 	for _, kv := range [...]struct{ k, v string }{

@@ -18,13 +18,13 @@ import (
 func sandboxDocument(h http.Header) {
 	h["X-Content-Type-Options"] = nosniff
 	if !passiveContent(h.Get("Content-Type")) {
-		h.Set("Content-Security-Policy", "sandbox")
+		h["Content-Security-Policy"] = sandbox
 	}
 }
 
 // nosniff is X-Content-Type-Options' one value, shared: net/http only
 // reads a response's header values.
-var nosniff = []string{"nosniff"}
+var nosniff, sandbox = []string{"nosniff"}, []string{"sandbox"}
 
 // passiveTypes are the media types browsers show without running a
 // script: images of the raster formats they decode, PDF (a sandboxed PDF
@@ -51,6 +51,9 @@ var passiveMedia = []string{"audio/", "video/"}
 // otherwise than the standard (another element, or commas split
 // regardless of quotes) has no other type to take.
 func passiveContent(ct string) bool {
+	if passiveTypes[ct] { // most objects: a bare type, nothing to parse
+		return true
+	}
 	if strings.Contains(ct, ",") {
 		return false
 	}
