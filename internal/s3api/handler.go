@@ -174,6 +174,10 @@ func New(svc *service.Service, cfg Config) *Handler {
 	return h
 }
 
+// serverName is the Server header's one value, shared: net/http only reads
+// a response's header values.
+var serverName = []string{"JOG"}
+
 // ServeHTTP is the single entry point: route, admit, authenticate,
 // dispatch, and write any error in one place.
 func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
@@ -181,9 +185,10 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w := &statusWriter{ResponseWriter: rw}
 	req := &request{Request: r, orig: r, id: newRequestID()}
 	hdr := w.Header()
-	hdr.Set("x-amz-request-id", req.id)
-	hdr.Set("x-amz-id-2", hostID(req.id))
-	hdr.Set("Server", "JOG")
+	ids := [...]string{req.id, hostID(req.id)}
+	hdr["X-Amz-Request-Id"] = ids[0:1:1]
+	hdr["X-Amz-Id-2"] = ids[1:2:2]
+	hdr["Server"] = serverName
 
 	if h.cfg.Observer != nil {
 		// Deferred: a response that fails after its header (writeError)
@@ -203,6 +208,9 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		h.writeError(w, req, err)
 	}
 	req.timed.Done() // what net/http reads of the rest of the body is bounded too
+	if !h.log.Enabled(r.Context(), slog.LevelDebug) {
+		return // not even the attributes' slice
+	}
 	h.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 		slog.String("id", req.id), slog.String("op", req.route.Op.String()),
 		slog.String("method", r.Method), slog.String("bucket", req.route.Bucket),

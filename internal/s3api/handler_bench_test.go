@@ -29,7 +29,10 @@ import (
 // IAM key lookup add to a GET, the server's CPU of issue 21's item 7.
 func BenchmarkHandlerObject(b *testing.B) {
 	s := newFuzzServer(b)
-	ctx := context.Background()
+	// Cancellable, as net/http's request contexts are: the driver and
+	// database/sql watch such a context, which a Background one hides.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	if err := s.svc.CreateBucket(ctx, fuzzBucket, fuzzRegion, fuzzAccessKey); err != nil {
 		b.Fatal(err)
 	}

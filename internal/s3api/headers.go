@@ -74,26 +74,36 @@ var responseOverrides = map[string]string{
 	"response-content-encoding":    "Content-Encoding",
 }
 
+// setCanonical sets header k, which is in canonical form already, to v:
+// http.Header.Set without canonicalising k again.
+func setCanonical(h http.Header, k, v string) { h[k] = []string{v} }
+
 // setObjectHeaders writes an object's stored headers onto a GET/HEAD
 // response, then applies response-* overrides from the query.
 func setObjectHeaders(h http.Header, o meta.Object, q map[string][]string) {
-	h.Set("ETag", `"`+o.ETag+`"`)
-	h.Set("Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
-	h.Set("Accept-Ranges", "bytes")
 	ct := o.Headers.ContentType
 	if ct == "" {
 		ct = "binary/octet-stream"
 	}
-	h.Set("Content-Type", ct)
-	for k, v := range map[string]string{
-		"Content-Encoding":    o.Headers.ContentEncoding,
-		"Content-Disposition": o.Headers.ContentDisposition,
-		"Content-Language":    o.Headers.ContentLanguage,
-		"Cache-Control":       o.Headers.CacheControl,
-		"Expires":             o.Headers.Expires,
+	// One allocation holds every value set here (http.Header keeps a
+	// []string per key); the keys are canonical already. ETag and
+	// Last-Modified are planObject's, set before the conditions.
+	vals := make([]string, 0, 7)
+	set := func(k, v string) {
+		vals = append(vals, v)
+		h[k] = vals[len(vals)-1 : len(vals) : len(vals)]
+	}
+	set("Accept-Ranges", "bytes")
+	set("Content-Type", ct)
+	for _, kv := range [...]struct{ k, v string }{
+		{"Content-Encoding", o.Headers.ContentEncoding},
+		{"Content-Disposition", o.Headers.ContentDisposition},
+		{"Content-Language", o.Headers.ContentLanguage},
+		{"Cache-Control", o.Headers.CacheControl},
+		{"Expires", o.Headers.Expires},
 	} {
-		if v != "" {
-			h.Set(k, v)
+		if kv.v != "" {
+			set(kv.k, kv.v)
 		}
 	}
 	for k, v := range o.UserMeta {
@@ -106,6 +116,9 @@ func setObjectHeaders(h http.Header, o meta.Object, q map[string][]string) {
 		h[bucketrepl.StatusHeader] = []string{o.Replication}
 	}
 	setTaggingCount(h, o.Tags)
+	if len(q) == 0 {
+		return
+	}
 	for param, header := range responseOverrides {
 		if v, ok := q[param]; ok {
 			h.Set(header, v[0])

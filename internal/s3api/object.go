@@ -205,8 +205,9 @@ func (h *Handler) planObject(hdr http.Header, r *request, obj *objectRead) (obje
 	if v := service.VersionHeaderOf(obj.bucket, o.VersionID); v != "" {
 		hdr.Set("X-Amz-Version-Id", v)
 	}
-	hdr.Set("ETag", `"`+o.ETag+`"`)
-	hdr.Set("Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
+	// Before the conditions: a 304 carries them too.
+	setCanonical(hdr, "Etag", `"`+o.ETag+`"`)
+	setCanonical(hdr, "Last-Modified", o.LastModified.UTC().Format(http.TimeFormat))
 	if err := checkConditions(r.Header, getConditions, *o, errNotModified); err != nil {
 		return objectPlan{}, err
 	}
@@ -246,7 +247,7 @@ func (h *Handler) planObject(hdr http.Header, r *request, obj *objectRead) (obje
 			hdr.Del("Content-Range")
 		}
 	}
-	hdr.Set("Content-Length", strconv.FormatInt(p.rng.length, 10))
+	setCanonical(hdr, "Content-Length", strconv.FormatInt(p.rng.length, 10))
 	return p, nil
 }
 

@@ -16,11 +16,15 @@ import (
 // bucket, then cannot act on this origin, where the web console may be
 // served, whatever a browser makes of its type (ADR 0025).
 func sandboxDocument(h http.Header) {
-	h.Set("X-Content-Type-Options", "nosniff")
+	h["X-Content-Type-Options"] = nosniff
 	if !passiveContent(h.Get("Content-Type")) {
-		h.Set("Content-Security-Policy", "sandbox")
+		h["Content-Security-Policy"] = sandbox
 	}
 }
+
+// nosniff is X-Content-Type-Options' one value, shared: net/http only
+// reads a response's header values.
+var nosniff, sandbox = []string{"nosniff"}, []string{"sandbox"}
 
 // passiveTypes are the media types browsers show without running a
 // script: images of the raster formats they decode, PDF (a sandboxed PDF
@@ -47,6 +51,9 @@ var passiveMedia = []string{"audio/", "video/"}
 // otherwise than the standard (another element, or commas split
 // regardless of quotes) has no other type to take.
 func passiveContent(ct string) bool {
+	if passiveTypes[ct] { // most objects: a bare type, nothing to parse
+		return true
+	}
 	if strings.Contains(ct, ",") {
 		return false
 	}

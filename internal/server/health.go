@@ -10,15 +10,14 @@ import (
 // Signed requests to those paths still reach S3 (a bucket named "health").
 func (s *Server) withHealth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && unsigned(r) {
-			switch r.URL.Path {
-			case "/health/live":
+		if p := r.URL.Path; (p == "/health/live" || p == "/health/ready") &&
+			(r.Method == http.MethodGet || r.Method == http.MethodHead) && unsigned(r) {
+			if p == "/health/live" {
 				w.WriteHeader(http.StatusOK)
-				return
-			case "/health/ready":
+			} else {
 				s.ready(w, r)
-				return
 			}
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

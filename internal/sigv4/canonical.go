@@ -46,12 +46,11 @@ func canonicalQuery(params []QueryParam, skip string) string {
 	return b.String()
 }
 
-// canonicalHeaders writes "name:value\n" for each signed header, in the order
+// writeCanonicalHeaders writes "name:value\n" to b for each signed header, in the order
 // given. Names are written as the client listed them (SignedHeaders is
 // lowercase by definition); values come from headerValues, each trimmed with
 // its internal runs of spaces collapsed, joined with ','.
-func canonicalHeaders(r *http.Request, signed []string) string {
-	var b strings.Builder
+func writeCanonicalHeaders(b *strings.Builder, r *http.Request, signed []string) {
 	for _, name := range signed {
 		b.WriteString(name)
 		b.WriteByte(':')
@@ -63,7 +62,6 @@ func canonicalHeaders(r *http.Request, signed []string) string {
 		}
 		b.WriteByte('\n')
 	}
-	return b.String()
 }
 
 // headerValues returns the values of the named header as the client sent
@@ -155,15 +153,21 @@ func canonicalRequest(r *http.Request, query string, signed []string, payloadHas
 		path = r.URL.Path
 	}
 	var b strings.Builder
+	b.Grow(512 + len(path) + len(query)) // most requests' in one allocation
 	b.WriteString(method)
 	b.WriteByte('\n')
 	b.WriteString(canonicalURI(path))
 	b.WriteByte('\n')
 	b.WriteString(query)
 	b.WriteByte('\n')
-	b.WriteString(canonicalHeaders(r, signed))
+	writeCanonicalHeaders(&b, r, signed)
 	b.WriteByte('\n')
-	b.WriteString(strings.Join(signed, ";"))
+	for i, name := range signed {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(name)
+	}
 	b.WriteByte('\n')
 	b.WriteString(payloadHash)
 	return b.String()

@@ -72,6 +72,11 @@ func signHex(signingKey []byte, stringToSign string) string {
 // "AWS4-HMAC-SHA256-PAYLOAD").
 func stringToSign(algorithm, amzDate, scope string, rest ...string) string {
 	var b strings.Builder
+	n := len(algorithm) + len(amzDate) + len(scope) + 2
+	for _, s := range rest {
+		n += 1 + len(s)
+	}
+	b.Grow(n)
 	b.WriteString(algorithm)
 	b.WriteByte('\n')
 	b.WriteString(amzDate)

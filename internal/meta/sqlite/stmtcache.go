@@ -57,7 +57,13 @@ func (c *stmtCache) close() {
 // pool runs queries on the read pool through cached statements.
 type pool struct{ c *stmtCache }
 
+// QueryRowContext runs a point read without ctx's cancellation: a row
+// read by key takes microseconds, while a cancellable context costs
+// database/sql and the driver a watcher goroutine each per query (a GET of
+// 1 KiB: 2 goroutines and ~25 allocations of its ~180). Scans that may run
+// long (QueryContext) keep ctx.
 func (p pool) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	ctx = context.WithoutCancel(ctx)
 	if st := p.c.get(ctx, q); st != nil { //nolint:sqlclosecheck // a cached statement, closed with the cache
 		return st.QueryRowContext(ctx, args...)
 	}
