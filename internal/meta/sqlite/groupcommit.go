@@ -121,7 +121,7 @@ func (s *Store) commitBatch(batch []*writeReq) {
 		fail(fmt.Errorf("begin: %w", err))
 		return
 	}
-	q := wtx{tx, s.wc, &missed}
+	q := newWtx(tx, s.wc, &missed, len(batch))
 	if len(batch) == 1 {
 		if errs[0] = batch[0].fn(q); errs[0] != nil {
 			tx.Rollback()

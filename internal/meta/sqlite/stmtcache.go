@@ -92,6 +92,16 @@ type wtx struct {
 	tx     *sql.Tx
 	c      *stmtCache
 	missed *[]string
+	stmts  map[string]*sql.Stmt // a batch's own statements, made once; nil: one write
+}
+
+// newWtx begins running a batch of writes in tx.
+func newWtx(tx *sql.Tx, c *stmtCache, missed *[]string, writes int) wtx {
+	t := wtx{tx: tx, c: c, missed: missed}
+	if writes > 1 { // the batch runs its writes' statements many times
+		t.stmts = map[string]*sql.Stmt{}
+	}
+	return t
 }
 
 // Statements of a write transaction run under the batch, not under the
@@ -99,8 +109,15 @@ type wtx struct {
 // other writes share (write() still waits for the outcome).
 
 func (t wtx) stmt(ctx context.Context, q string) *sql.Stmt {
+	if st := t.stmts[q]; st != nil {
+		return st
+	}
 	if st := t.c.lookup(q); st != nil {
-		return t.tx.StmtContext(ctx, st)
+		st = t.tx.StmtContext(ctx, st)
+		if t.stmts != nil {
+			t.stmts[q] = st
+		}
+		return st
 	}
 	*t.missed = append(*t.missed, q)
 	return nil
