@@ -1,7 +1,6 @@
 package s3api
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/xml"
@@ -9,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -445,9 +445,16 @@ func (h *Handler) writeError(w *statusWriter, req *request, err error) {
 const retryAfter = 5
 
 func newRequestID() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return strings.ToUpper(hex.EncodeToString(b[:]))
+	// Unique, not secret: math/rand/v2's per-thread generator rather than
+	// crypto/rand, written as 16 upper-case hex digits in one allocation.
+	const digits = "0123456789ABCDEF"
+	var b [16]byte
+	v := rand.Uint64()
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(b[:])
 }
 
 // hostID derives the x-amz-id-2 value from the request ID.
