@@ -24,7 +24,7 @@
 # warp: built by this script into $JOG_BENCH_CACHE/bin from v1.4.1's module
 # source (v1.4.0 and the proxy's go install path are refused here; its
 # madmin-go v4.6.7 is replaced by v4.6.3, the nearest version served).
-# Peers as in bench/compare.sh. Results: $OUT/results.tsv (one line per
+# Peers from bench/peers.sh, as in bench/compare.sh. Results: $OUT/results.tsv (one line per
 # server, round and cell) and $OUT/SUMMARY.md (medians, ratios against the
 # best peer, CPU per operation) and $OUT/warp-output.txt (warp's own report
 # of every cell, one after another; per cell in $OUT/raw/ while it runs).
@@ -42,13 +42,8 @@ PORT=${PORT:-19500}
 AK=jogbenchaccess0001
 SK=jogbenchsecret00000000000000000001
 WARP_VERSION=v1.4.1
+JOG_FSYNC=${JOG_FSYNC:-always}
 log() { echo "== $*" >&2; }
-
-declare -A MODULE=(
-  [versitygw]=github.com/versity/versitygw/cmd/versitygw@v1.8.0
-  [rclone]=github.com/rclone/rclone@v1.75.1
-  [minio]=github.com/minio/minio@latest
-)
 
 # build_warp: warp $WARP_VERSION from the module cache, with the one
 # dependency the proxy refuses replaced.
@@ -65,47 +60,8 @@ build_warp() {
   echo "$WARP_VERSION" >"$BIN/warp.module"
 }
 
-install() {
-  [ "$1" = jog ] && return 0
-  local mod=${MODULE[$1]}
-  [ -x "$BIN/$1" ] && [ "$(cat "$BIN/$1.module" 2>/dev/null)" = "$mod" ] && return 0
-  log "installing $mod"
-  GOBIN=$BIN go install "$mod" && echo "$mod" >"$BIN/$1.module"
-}
-
-SERVER_PID=
-stop_server() {
-  [ -n "$SERVER_PID" ] || return 0
-  kill "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
-  SERVER_PID=
-}
+. bench/peers.sh
 trap stop_server EXIT
-
-start() {
-  local name=$1 dir=$2 addr=127.0.0.1:$PORT
-  (
-    case $name in
-      jog) exec "$BIN/jog" server --addr "$addr" --data-dir "$dir" --access-key "$AK" --secret-key "$SK" ;;
-      versitygw) exec "$BIN/versitygw" --quiet --access "$AK" --secret "$SK" --port "$addr" posix "$dir" ;;
-      rclone) exec "$BIN/rclone" serve s3 --quiet --addr "$addr" --auth-key "$AK,$SK" "$dir" ;;
-      minio) MINIO_ROOT_USER=$AK MINIO_ROOT_PASSWORD=$SK exec "$BIN/minio" server --quiet \
-        --address "$addr" --console-address "127.0.0.1:$((PORT + 1))" "$dir" ;;
-    esac
-  ) >"$dir.log" 2>&1 &
-  SERVER_PID=$!
-  for _ in $(seq 1 240); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-      sleep 1
-      return 0
-    fi
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.5
-  done
-  log "$name did not start; see $dir.log"
-  stop_server
-  return 1
-}
 
 # sample PID FILE: the process's CPU ticks (user + system) once a second.
 sample() {
@@ -133,7 +89,7 @@ mkdir -p "$OUT/raw" "$BIN"
 build_warp
 log "building jog"
 go build -o "$BIN/jog" ./cmd/jog
-for name in $PEERS; do install "$name"; done
+for name in $PEERS; do [ "$name" = jog ] || install "$name"; done
 [ -f "$OUT/results.tsv" ] || printf 'server\tround\tcell\tobj_s\tcpu_ms_op\tp99_ms\tload\n' >"$OUT/results.tsv"
 secs=${DURATION%s}
 read -r -a order <<<"$PEERS"
