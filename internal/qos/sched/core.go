@@ -3,6 +3,7 @@ package sched
 import (
 	"math"
 	"slices"
+	"time"
 )
 
 // core is the scheduler of one direction as a pure function of time: every
@@ -23,11 +24,12 @@ type core struct {
 	beBacklogged int     // best-effort clients with queued requests
 
 	clients      map[clientKey]*client
-	backlog      []*client // clients with queued requests, in activation order
-	reservations int       // registered reservations
-	pacing       int       // registered reservations without Spec.Head: 0 leaves the direction unscheduled
-	idleSweep    int       // deactivations since the last sweep of idle best-effort clients
-	beGranted    uint64    // units granted to best-effort clients (stats.go)
+	backlog      []*client     // clients with queued requests, in activation order
+	reservations int           // registered reservations
+	pacing       int           // registered reservations without Spec.Head: 0 leaves the direction unscheduled
+	idleSweep    int           // deactivations since the last sweep of idle best-effort clients
+	beGranted    uint64        // units granted to best-effort clients (stats.go)
+	beWaited     time.Duration // how long their granted requests waited (stats.go)
 }
 
 // clientKey names a client: a reservation by its ID, or a best-effort
@@ -51,7 +53,8 @@ type client struct {
 	pTag float64 // virtual time: its place in the weight phase
 	gTag float64 // virtual time: its place among best effort in the guard phase
 
-	granted uint64 // units granted to the client since it was registered (stats.go)
+	granted uint64        // units granted to the client since it was registered (stats.go)
+	waited  time.Duration // how long its granted requests waited for their grants (stats.go)
 	q       []*request
 }
 
@@ -59,9 +62,10 @@ type client struct {
 // chunk of a Wait call.
 type request struct {
 	n         int64
-	off       int64  // units of the flow granted before this chunk (Spec.Head)
-	res       string // reservation the flow presented ("" none)
-	principal string // best-effort principal the flow falls back to
+	off       int64   // units of the flow granted before this chunk (Spec.Head)
+	asked     float64 // when the chunk was enqueued (its wait, stats.go)
+	res       string  // reservation the flow presented ("" none)
+	principal string  // best-effort principal the flow falls back to
 	cl        *client
 	granted   bool
 	ready     chan struct{} // buffered 1; Direction signals a grant here
@@ -145,7 +149,7 @@ func (c *core) release(now float64, id string, granted []*request) []*request {
 	}
 	for _, r := range q {
 		r.res = "" // the reservation is gone for the rest of the Wait too
-		c.enqueue(now, r)
+		c.queue(now, r)
 	}
 	return granted
 }
@@ -204,8 +208,15 @@ func (c *core) chunkFor(r *request, n int64) int64 {
 	return n
 }
 
-// enqueue queues a request at its client's tail.
+// enqueue queues a request at its client's tail; its wait starts now.
 func (c *core) enqueue(now float64, r *request) {
+	r.asked = now
+	c.queue(now, r)
+}
+
+// queue queues a request at its client's tail, its wait going on (a
+// released reservation's requests move to best effort).
+func (c *core) queue(now float64, r *request) {
 	cl := c.clientFor(r)
 	r.cl, r.granted = cl, false
 	if len(cl.q) == 0 {
@@ -338,10 +349,15 @@ func (c *core) grant(now float64, cl *client, ph phase) *request {
 	cl.q[len(cl.q)-1] = nil
 	cl.q = cl.q[:len(cl.q)-1]
 	n := float64(r.n)
+	// The wait is the grant's time less the ask's, both times the caller
+	// read anyway: a request granted as it asks waited 0, at no clock read.
+	waited := time.Duration((now - r.asked) * 1e9)
 	if cl.key.reserved {
 		cl.granted += uint64(r.n)
+		cl.waited += waited
 	} else {
 		c.beGranted += uint64(r.n)
+		c.beWaited += waited
 	}
 	switch ph {
 	case phaseReserved:

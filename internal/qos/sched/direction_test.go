@@ -126,21 +126,27 @@ func TestWaitPacesChunks(t *testing.T) {
 	if err := d.Reserve("r", Spec{Rate: 0.5 * mb}); err != nil {
 		t.Fatal(err)
 	}
+	// The first chunk goes at once (one burst), the other three each wait
+	// for the device.
+	if got, want := pace(t, clk, d, d.Flow("r", "p"), 4*testChunk), 3*time.Duration(testChunk/(1*mb)*float64(time.Second)); got < want {
+		t.Errorf("four chunks took %v of virtual time, want ≥ %v", got, want)
+	}
+}
+
+// pace waits for n units of f, the only flow of d, moving clk on by 10 ms
+// whenever its chunk is queued, and returns the virtual time it took.
+func pace(t *testing.T, clk *fakeClock, d *Direction, f Flow, n int) time.Duration {
+	t.Helper()
 	start := clk.Now()
 	done := make(chan error, 1)
-	go func() { done <- d.Flow("r", "p").Wait(context.Background(), 4*testChunk) }()
+	go func() { done <- f.Wait(context.Background(), n) }()
 	for {
 		select {
 		case err := <-done:
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The first chunk goes at once (one burst), the other three
-			// each wait for the device.
-			if got, want := clk.Now().Sub(start), 3*time.Duration(testChunk/(1*mb)*float64(time.Second)); got < want {
-				t.Errorf("four chunks took %v of virtual time, want ≥ %v", got, want)
-			}
-			return
+			return clk.Now().Sub(start)
 		default:
 		}
 		if queued(d) == 1 {

@@ -1,32 +1,47 @@
 package sched
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // Granted is what a direction has granted, in its unit (bytes, or
-// requests for the request direction), while scheduled: with no
-// reservation registered nothing waits and nothing is counted.
+// requests for the request direction), while scheduled, and how long the
+// granted requests waited for it: with no reservation registered nothing
+// waits and nothing is counted.
+//
+// A request's wait runs from its ask (a chunk of a Wait, enqueued) to its
+// grant, in the scheduler's clock; a request granted as it asks waited 0.
+// A flow short of its rate that waited little was not held back by the
+// scheduler: it did not ask faster.
 type Granted struct {
-	// Reservations holds each registered reservation's total since it
+	// Reservations holds each registered reservation's totals since it
 	// was registered, by ID, sorted.
 	Reservations []ReservationGrant
 	// BestEffort is the total granted to best-effort flows.
 	BestEffort uint64
+	// BestEffortWaited is how long best-effort requests waited in total
+	// (concurrent waits add up).
+	BestEffortWaited time.Duration
 }
 
-// ReservationGrant is one reservation's total.
+// ReservationGrant is one reservation's totals.
 type ReservationGrant struct {
 	ID    string
 	Units uint64
+	// Waited is how long its granted requests waited for their grants in
+	// total (concurrent waits add up).
+	Waited time.Duration
 }
 
 // Granted reads the totals, for metrics: a scrape's work, under the
 // direction's lock for as long as it takes to copy a handful of numbers.
 func (d *Direction) Granted() Granted {
 	d.mu.Lock()
-	g := Granted{BestEffort: d.c.beGranted}
+	g := Granted{BestEffort: d.c.beGranted, BestEffortWaited: d.c.beWaited}
 	for k, cl := range d.c.clients {
 		if k.reserved {
-			g.Reservations = append(g.Reservations, ReservationGrant{ID: k.name, Units: cl.granted})
+			g.Reservations = append(g.Reservations, ReservationGrant{ID: k.name, Units: cl.granted, Waited: cl.waited})
 		}
 	}
 	d.mu.Unlock()

@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // TestGranted: what a reservation's flows and best-effort flows are
@@ -26,5 +27,38 @@ func TestGranted(t *testing.T) {
 	d.Release("r1")
 	if g := d.Granted(); len(g.Reservations) != 0 {
 		t.Errorf("after release: %+v, want no reservation", g)
+	}
+}
+
+// TestWaited: a reservation whose chunks wait for the device accrues the
+// virtual time they waited, one granted as it asks accrues none, and best
+// effort's waits are counted apart.
+func TestWaited(t *testing.T) {
+	clk := newFakeClock()
+	d := NewDirection(Config{Capacity: 1 * mb, Chunk: testChunk, Clock: clk})
+	for _, id := range []string{"prompt", "busy"} {
+		if err := d.Reserve(id, Spec{Rate: 0.4 * mb}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The idle device banks one chunk: prompt's goes at once; from then on
+	// every chunk waits for the device, and the clock moves only while one
+	// waits, so a flow's virtual time is its wait.
+	if took := pace(t, clk, d, d.Flow("prompt", "p"), testChunk); took != 0 {
+		t.Fatalf("prompt's chunk took %v, want it granted at once", took)
+	}
+	busy := pace(t, clk, d, d.Flow("busy", "p"), 3*testChunk)
+	be := pace(t, clk, d, d.Flow("", "q"), 2*testChunk)
+	if busy == 0 || be == 0 {
+		t.Fatalf("busy took %v, best effort %v: want both paced", busy, be)
+	}
+	near := func(got, want time.Duration) bool { return (got - want).Abs() <= time.Microsecond }
+	g := d.Granted()
+	if len(g.Reservations) != 2 || g.Reservations[1] != (ReservationGrant{ID: "prompt", Units: testChunk}) ||
+		g.Reservations[0].ID != "busy" || g.Reservations[0].Units != 3*testChunk || !near(g.Reservations[0].Waited, busy) {
+		t.Errorf("granted %+v, want busy %d units having waited %v and prompt %d having waited 0", g.Reservations, 3*testChunk, busy, testChunk)
+	}
+	if g.BestEffort != 2*testChunk || !near(g.BestEffortWaited, be) {
+		t.Errorf("best effort granted %d having waited %v, want %d having waited %v", g.BestEffort, g.BestEffortWaited, 2*testChunk, be)
 	}
 }
