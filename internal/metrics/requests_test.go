@@ -38,6 +38,28 @@ func labelsOf(m *dto.Metric) map[string]string {
 	return l
 }
 
+// valueOf is the value of the first metric of fams[name] whose labels
+// include labels (a histogram's sample count), or -1 when there is none.
+func valueOf(fams map[string]*dto.MetricFamily, name string, labels map[string]string) float64 {
+	for _, m := range fams[name].GetMetric() {
+		l := labelsOf(m)
+		match := true
+		for k, v := range labels {
+			match = match && l[k] == v
+		}
+		if match {
+			if m.Counter != nil {
+				return m.Counter.GetValue()
+			}
+			if m.Gauge != nil {
+				return m.Gauge.GetValue()
+			}
+			return float64(m.Histogram.GetSampleCount())
+		}
+	}
+	return -1
+}
+
 func TestRequestsObserve(t *testing.T) {
 	r := NewRequests()
 	recs := []s3api.Record{
@@ -70,25 +92,6 @@ func TestRequestsObserve(t *testing.T) {
 			t.Errorf("requests %v = %v, want %v", k, got[k], v)
 		}
 	}
-	one := func(name string, labels map[string]string) float64 {
-		for _, m := range fams[name].GetMetric() {
-			l := labelsOf(m)
-			match := true
-			for k, v := range labels {
-				match = match && l[k] == v
-			}
-			if match {
-				if m.Counter != nil {
-					return m.Counter.GetValue()
-				}
-				if m.Gauge != nil {
-					return m.Gauge.GetValue()
-				}
-				return float64(m.Histogram.GetSampleCount())
-			}
-		}
-		return -1
-	}
 	for _, c := range []struct {
 		name   string
 		labels map[string]string
@@ -103,7 +106,7 @@ func TestRequestsObserve(t *testing.T) {
 		{"jog_s3_request_duration_seconds", map[string]string{"op": "GetObject"}, 2},
 		{"jog_s3_request_duration_seconds", map[string]string{"op": "PutObject"}, 2},
 	} {
-		if v := one(c.name, c.labels); v != c.want {
+		if v := valueOf(fams, c.name, c.labels); v != c.want {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, v, c.want)
 		}
 	}

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -29,6 +30,11 @@ func gauge[N int | int32 | int64 | uint64](d *prometheus.Desc, v N, labels ...st
 
 func counter[N int | uint32 | uint64](d *prometheus.Desc, v N, labels ...string) prometheus.Metric {
 	return prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+}
+
+// seconds is a const counter of a total duration, in seconds.
+func seconds(d *prometheus.Desc, v time.Duration, labels ...string) prometheus.Metric {
+	return prometheus.MustNewConstMetric(d, prometheus.CounterValue, v.Seconds(), labels...)
 }
 
 // log2Histogram exposes a hist.Snapshot as a histogram whose bounds are
@@ -90,7 +96,7 @@ func (c *blobCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- counter(c.writes, s.PackedWritten, "pack")
 	ch <- counter(c.written, s.BytesWritten)
 	ch <- counter(c.deletes, s.Deleted)
-	ch <- prometheus.MustNewConstMetric(c.syncTime, prometheus.CounterValue, s.SyncTime.Seconds())
+	ch <- seconds(c.syncTime, s.SyncTime)
 	ch <- log2Histogram(c.syncs, s.Syncs, syncLo, syncHi, 1e-9, false)
 	ch <- gauge(c.packFiles, s.PackFiles)
 	ch <- gauge(c.diskReserve, s.Reserve)
@@ -166,7 +172,7 @@ func (c *poolCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- gauge(c.max, s.Max)
 	ch <- counter(c.acquires, s.Acquires)
 	ch <- counter(c.empty, s.EmptyAcquires)
-	ch <- prometheus.MustNewConstMetric(c.wait, prometheus.CounterValue, s.AcquireWait.Seconds())
+	ch <- seconds(c.wait, s.AcquireWait)
 	ch <- counter(c.created, s.Created)
 	ch <- counter(c.destroyed, s.Destroyed)
 }

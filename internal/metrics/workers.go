@@ -97,31 +97,52 @@ func (c *lifecycleCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.dur, prometheus.GaugeValue, s.LastDuration.Seconds())
 }
 
-// qosCollector reads what the scheduler's directions granted: per active
-// reservation (bounded by admission: reservations fit in the capacity),
-// and best effort.
+// qosCollector reads what the scheduler's directions granted and how long
+// the granted requests waited: per active reservation (bounded by
+// admission: reservations fit in the capacity), and best effort.
 type qosCollector struct {
-	s                                  *sched.Scheduler
-	resBytes, resReqs, beBytes, beReqs *prometheus.Desc
+	s               *sched.Scheduler
+	bytes, requests qosFamily
+}
+
+// qosFamily is the series of one kind of direction: the byte directions
+// (labelled by direction) or the request direction.
+type qosFamily struct {
+	res, resWait, be, beWait *prometheus.Desc
 }
 
 func newQoSCollector(s *sched.Scheduler) *qosCollector {
 	return &qosCollector{
 		s: s,
-		resBytes: newDesc("jog_qos_reservation_granted_bytes_total",
-			"Body bytes the scheduler granted to an active reservation, by direction (read, write) and reservation ID: its achieved throughput is the rate.",
-			"direction", "reservation"),
-		resReqs: newDesc("jog_qos_reservation_granted_requests_total",
-			"Requests the scheduler granted to an active request-rate reservation.", "reservation"),
-		beBytes: newDesc("jog_qos_best_effort_granted_bytes_total",
-			"Body bytes the scheduler granted to best-effort flows while reservations were active, by direction.", "direction"),
-		beReqs: newDesc("jog_qos_best_effort_granted_requests_total",
-			"Requests the scheduler granted to best-effort flows while request-rate reservations were active."),
+		bytes: qosFamily{
+			res: newDesc("jog_qos_reservation_granted_bytes_total",
+				"Body bytes the scheduler granted to an active reservation, by direction (read, write) and reservation ID: its achieved throughput is the rate.",
+				"direction", "reservation"),
+			resWait: newDesc("jog_qos_reservation_wait_seconds_total",
+				"Seconds an active reservation's granted body chunks waited for their grants, summed over its concurrent requests, by direction and reservation ID: near zero while short of its rate, its clients did not ask faster.",
+				"direction", "reservation"),
+			be: newDesc("jog_qos_best_effort_granted_bytes_total",
+				"Body bytes the scheduler granted to best-effort flows while reservations were active, by direction.", "direction"),
+			beWait: newDesc("jog_qos_best_effort_wait_seconds_total",
+				"Seconds best-effort body chunks waited for their grants, summed over concurrent requests, by direction.", "direction"),
+		},
+		requests: qosFamily{
+			res: newDesc("jog_qos_reservation_granted_requests_total",
+				"Requests the scheduler granted to an active request-rate reservation.", "reservation"),
+			resWait: newDesc("jog_qos_reservation_requests_wait_seconds_total",
+				"Seconds an active request-rate reservation's granted requests waited for their grants, summed.", "reservation"),
+			be: newDesc("jog_qos_best_effort_granted_requests_total",
+				"Requests the scheduler granted to best-effort flows while request-rate reservations were active."),
+			beWait: newDesc("jog_qos_best_effort_requests_wait_seconds_total",
+				"Seconds best-effort requests waited for their grants while request-rate reservations were active, summed."),
+		},
 	}
 }
 
 func (c *qosCollector) Describe(ch chan<- *prometheus.Desc) {
-	describe(ch, c.resBytes, c.resReqs, c.beBytes, c.beReqs)
+	for _, f := range []qosFamily{c.bytes, c.requests} {
+		describe(ch, f.res, f.resWait, f.be, f.beWait)
+	}
 }
 
 func (c *qosCollector) Collect(ch chan<- prometheus.Metric) {
@@ -129,22 +150,25 @@ func (c *qosCollector) Collect(ch chan<- prometheus.Metric) {
 		name string
 		d    *sched.Direction
 	}{{"read", c.s.Read}, {"write", c.s.Write}} {
-		if d.d == nil {
-			continue
+		if d.d != nil {
+			c.bytes.collect(ch, d.d.Granted(), d.name)
 		}
-		g := d.d.Granted()
-		for _, r := range g.Reservations {
-			ch <- counter(c.resBytes, r.Units, d.name, r.ID)
-		}
-		ch <- counter(c.beBytes, g.BestEffort, d.name)
 	}
 	if c.s.Requests != nil {
-		g := c.s.Requests.Granted()
-		for _, r := range g.Reservations {
-			ch <- counter(c.resReqs, r.Units, r.ID)
-		}
-		ch <- counter(c.beReqs, g.BestEffort)
+		c.requests.collect(ch, c.s.Requests.Granted())
 	}
+}
+
+// collect sends one direction's totals, labelled by labels and, per
+// reservation, its ID.
+func (f qosFamily) collect(ch chan<- prometheus.Metric, g sched.Granted, labels ...string) {
+	for _, r := range g.Reservations {
+		l := append(labels[:len(labels):len(labels)], r.ID)
+		ch <- counter(f.res, r.Units, l...)
+		ch <- seconds(f.resWait, r.Waited, l...)
+	}
+	ch <- counter(f.be, g.BestEffort, labels...)
+	ch <- seconds(f.beWait, g.BestEffortWaited, labels...)
 }
 
 // bucketCollector reads the usage of up to limit buckets at scrape time:
