@@ -31,8 +31,14 @@
 # and 150 of 1,000 requests/s. Writes $OUT/qos.json (one record per client
 # and direction: reserved and achieved bytes/s, and requests/s for the
 # small clients) and prints `jog bench report --qos`'s table, which flags
-# any reservation below 95% of its rate and rq below its twin. Disk: the
-# source file, seven objects and seven downloads of $SIZE.
+# any reservation below 95% of its rate and rq below its twin. Then, per
+# reservation and direction (the phase's bytes, and requests), how long its
+# requests waited in the server's scheduler during its run (the change in
+# jog_qos_reservation_*wait_seconds_total, from /metrics) and that as a
+# share of its run (its transfer, or its `jog bench` run; summed over
+# concurrent requests, so three streams always queued make 300%), also
+# written to $OUT/qos-wait.txt. Disk: the source file, seven objects and
+# seven downloads of $SIZE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,7 +66,7 @@ EP=http://$ADDR
 mkdir -p "$OUT"
 . bench/jogserver.sh
 start_jog --fsync "$FSYNC" --qos-read-capacity "$READ_CAPACITY" --qos-write-capacity "$WRITE_CAPACITY" \
-  --qos-request-capacity "$REQUEST_CAPACITY" --log-level warn
+  --qos-request-capacity "$REQUEST_CAPACITY" --metrics-public --log-level warn
 jog=$bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/jog-qos.XXXXXX")
 trap 'kill $pid; wait $pid 2>/dev/null; rm -rf "$data" "$log" "${bin%/jog}" "$work"' EXIT
@@ -126,8 +132,39 @@ small_record() {
     "$name" "$rbps" "$b" "$rrps" "$r" "${twin:+,\"twin\":\"$twin\"}")")
 }
 
+# waits FILE: the server's per-reservation wait counters in FILE, one
+# "reservation direction seconds" a line (direction read, write or requests).
+waits() {
+  curl -fsS "$EP/metrics" | awk '/^jog_qos_reservation(_requests)?_wait_seconds_total[{]/ {
+    d = "requests"
+    if (match($0, /direction="[a-z]+"/)) d = substr($0, RSTART + 11, RLENGTH - 12)
+    match($0, /reservation="[^"]*"/)
+    print substr($0, RSTART + 13, RLENGTH - 14), d, $NF
+  }' >"$1"
+}
+
+# wait_lines PHASE NAME ID RUN DIRECTION...: how long reservation ID's
+# (client NAME's) requests waited in PHASE, per DIRECTION it has a counter
+# in, and that over its RUN seconds; appended to $work/waits.txt.
+wait_lines() {
+  local ph=$1 name=$2 id=$3 run=$4 d
+  shift 4
+  for d in "$@"; do
+    awk -v ph="$ph" -v n="$name" -v id="$id" -v d="$d" -v run="$run" '
+      FILENAME == ARGV[1] { if ($1 == id && $2 == d) b = $3; next }
+      $1 == id && $2 == d { w = $3 - b; seen = 1 }
+      END {
+        if (!seen) exit
+        share = run > 0 ? 100 * w / run : 0
+        printf "%-8s  %-5s  %-8s  waited %8.2f s  run %7.2f s  wait share %6.1f%%\n", ph, n, d, w, run, share
+      }' \
+      "$work/wait.$ph.0" "$work/wait.$ph.1" >>"$work/waits.txt"
+  done
+}
+
 cp_args=(--endpoint "$EP" --quiet --no-fsync --streams "$STREAMS" --part-size "$PART")
 records=()
+: >"$work/waits.txt"
 
 # phase DIRECTION: the five reserved clients and the two best-effort ones;
 # in the download, the small clients beside them (the phase ends when the
@@ -136,6 +173,7 @@ phase() {
   local dir=$1 i
   local -a pids=()
   rm -f "$work/stop" "$work"/be-*.count
+  waits "$work/wait.$dir.0"
   for i in 1 2; do
     (
       n=0
@@ -184,10 +222,12 @@ phase() {
   local t1
   t1=$(now)
   wait "${pids[@]:0:2}"
-  local total=$RESERVE_READ
-  [ "$dir" = upload ] && total=$RESERVE_WRITE
+  waits "$work/wait.$dir.1"
+  local total=$RESERVE_READ bytedir=read
+  [ "$dir" = upload ] && total=$RESERVE_WRITE bytedir=write
   for i in 1 2 3 4 5; do
     read -r s e <"$work/r$i.$dir.time"
+    wait_lines "$dir" "r$i" "${ids[$((i - 1))]}" "$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }')" $bytedir requests
     records+=("$(awk -v d="$dir" -v c="r$i" -v r="$((total * (6 - i) / 15))" -v b="$bytes" -v s="$s" -v e="$e" \
       'BEGIN { printf "{\"direction\":\"%s\",\"client\":\"%s\",\"reserved_bps\":%d,\"achieved_bps\":%.0f}", d, c, r, b / (e - s) }')")
   done
@@ -203,6 +243,8 @@ phase() {
   small_record mx "$MIXED_READ" "$MIXED_REQUESTS" "" mx-small mx-large
   small_record g1 0 0 "" g1
   small_record g2 0 0 "" g2
+  wait_lines "$dir" rq "$rq" "$(jq -r '.results[0].seconds' "$work/rq.json")" read requests
+  wait_lines "$dir" mx "$mx" "$(jq -s 'map(.results[0].seconds) | max' "$work/mx-small.json" "$work/mx-large.json")" read requests
 }
 
 # The best-effort clients' download sources.
@@ -213,4 +255,9 @@ phase download
 
 json_array "$OUT/qos.json" "${records[@]}"
 "$jog" bench report --qos --out "$work/report" "$OUT/qos.json" | grep -v "^$work/"
+{
+  echo
+  echo "scheduler wait per reservation (summed over its concurrent requests; wait share = waited / run):"
+  cat "$work/waits.txt"
+} | tee "$OUT/qos-wait.txt"
 echo "wrote $OUT/qos.json (charts: jog bench report --qos --out DIR $OUT/qos.json)"
