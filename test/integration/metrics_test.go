@@ -316,7 +316,7 @@ func TestMetricsInFlightRefused(t *testing.T) {
 }
 
 // TestMetricsReservation: bytes a GET presenting a reservation moves are
-// counted as that reservation's, and the lifecycle worker's first pass
+// counted as that reservation's, its wait is exported, and the lifecycle worker's first pass
 // and the start-up orphan sweep show.
 func TestMetricsReservation(t *testing.T) {
 	srv, c := startQoSWith(t, func(cfg *config.Config) {
@@ -337,6 +337,9 @@ func TestMetricsReservation(t *testing.T) {
 	if d := after.value("jog_qos_reservation_granted_bytes_total", labels...) -
 		before.value("jog_qos_reservation_granted_bytes_total", labels...); d != float64(len(data)) {
 		t.Errorf("jog_qos_reservation_granted_bytes_total%v moved by %v, want %d", labels, d, len(data))
+	}
+	if after.find("jog_qos_reservation_wait_seconds_total", labels...) == nil {
+		t.Errorf("no jog_qos_reservation_wait_seconds_total%v beside the granted bytes", labels)
 	}
 	<-srv.Swept
 	s := scrapeUntil(t, srv, func(s scrape) bool { return s.value("jog_lifecycle_passes_total") >= 1 })
