@@ -176,6 +176,7 @@ func (im *importer) Commit(ctx context.Context) error {
 	if _, err := im.tx.ExecContext(ctx, "UPDATE buckets SET has_versions = 1 WHERE id IN (SELECT DISTINCT bucket_id FROM object_versions)"); err != nil {
 		return err
 	}
+	im.s.memo.clear() // the import wrote buckets under the writer's memo
 	return im.tx.Commit()
 }
 

@@ -121,34 +121,40 @@ func (s *Store) commitBatch(batch []*writeReq) {
 		fail(fmt.Errorf("begin: %w", err))
 		return
 	}
-	q := newWtx(tx, s.wc, &missed, len(batch))
+	q := newWtx(tx, s.wc, &missed, &s.memo, len(batch))
+	// rollback ends the transaction unkept, and with it what the bucket
+	// memo read inside it.
+	rollback := func(err error) {
+		tx.Rollback()
+		s.memo.clear()
+		fail(err)
+	}
 	if len(batch) == 1 {
 		if errs[0] = batch[0].fn(q); errs[0] != nil {
-			tx.Rollback()
+			rollback(nil)
 			return
 		}
 	} else {
 		for i, r := range batch {
-			if _, err := tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
-				tx.Rollback()
-				fail(err)
+			if _, err := q.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+				rollback(err)
 				return
 			}
 			if errs[i] = r.fn(q); errs[i] != nil {
-				if _, err := tx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
-					tx.Rollback()
-					fail(err)
+				s.memo.clear()
+				if _, err := q.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
+					rollback(err)
 					return
 				}
 			}
-			if _, err := tx.ExecContext(ctx, "RELEASE w"); err != nil {
-				tx.Rollback()
-				fail(err)
+			if _, err := q.ExecContext(ctx, "RELEASE w"); err != nil {
+				rollback(err)
 				return
 			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
+		s.memo.clear()
 		fail(fmt.Errorf("commit: %w", err))
 	}
 }

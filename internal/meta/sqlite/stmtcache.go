@@ -93,11 +93,12 @@ type wtx struct {
 	c      *stmtCache
 	missed *[]string
 	stmts  map[string]*sql.Stmt // a batch's own statements, made once; nil: one write
+	memo   *bucketMemo
 }
 
 // newWtx begins running a batch of writes in tx.
-func newWtx(tx *sql.Tx, c *stmtCache, missed *[]string, writes int) wtx {
-	t := wtx{tx: tx, c: c, missed: missed}
+func newWtx(tx *sql.Tx, c *stmtCache, missed *[]string, memo *bucketMemo, writes int) wtx {
+	t := wtx{tx: tx, c: c, missed: missed, memo: memo}
 	if writes > 1 { // the batch runs its writes' statements many times
 		t.stmts = map[string]*sql.Stmt{}
 	}
@@ -125,6 +126,7 @@ func (t wtx) stmt(ctx context.Context, q string) *sql.Stmt {
 
 func (t wtx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
 	ctx = context.WithoutCancel(ctx)
+	t.forget(q)
 	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction's statement, closed when it ends
 		return st.QueryRowContext(ctx, args...)
 	}
@@ -133,6 +135,7 @@ func (t wtx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Ro
 
 func (t wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	ctx = context.WithoutCancel(ctx)
+	t.forget(q)
 	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction's statement, closed when it ends
 		return st.QueryContext(ctx, args...)
 	}
@@ -141,8 +144,16 @@ func (t wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows
 
 func (t wtx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	ctx = context.WithoutCancel(ctx)
+	t.forget(q)
 	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction's statement, closed when it ends
 		return st.ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, q, args...)
+}
+
+// forget empties the bucket memo before a statement that may write buckets.
+func (t wtx) forget(q string) {
+	if t.memo != nil && writesBuckets(q) {
+		t.memo.clear()
+	}
 }

@@ -28,6 +28,7 @@ type Store struct {
 	file os.FileInfo
 
 	buckets bucketCache
+	memo    bucketMemo // the writer's: see bucketMemo
 }
 
 var _ meta.Store = (*Store)(nil)

@@ -32,8 +32,24 @@ func (b bucketRef) state() meta.BucketState {
 	return meta.BucketState{Known: true, Versioning: b.versioning, ObjectLock: b.locked}
 }
 
-// bucketRow resolves a bucket name inside a transaction or pool.
+// bucketRow resolves a bucket name inside a transaction or pool; a write
+// transaction answers from its bucketMemo where it can.
 func bucketRow(ctx context.Context, q querier, name string) (bucketRef, error) {
+	t, ok := q.(wtx)
+	if !ok || t.memo == nil {
+		return readBucketRow(ctx, q, name)
+	}
+	if b, ok := t.memo.get(name); ok {
+		return b, nil
+	}
+	b, err := readBucketRow(ctx, q, name)
+	if err == nil {
+		t.memo.put(name, b)
+	}
+	return b, err
+}
+
+func readBucketRow(ctx context.Context, q querier, name string) (bucketRef, error) {
 	var b bucketRef
 	err := q.QueryRowContext(ctx, "SELECT id, versioning, has_versions, object_lock, quota_bytes FROM buckets WHERE name = ?", name).
 		Scan(&b.id, &b.versioning, &b.versions, &b.locked, &b.quota)
