@@ -36,8 +36,11 @@
 # requests waited in the server's scheduler during its run (the change in
 # jog_qos_reservation_*wait_seconds_total, from /metrics) and that as a
 # share of its run (its transfer, or its `jog bench` run; summed over
-# concurrent requests, so three streams always queued make 300%), also
-# written to $OUT/qos-wait.txt. Disk: the source file, seven objects and
+# concurrent requests, so three streams always queued make 300%), and per
+# second of its run its forfeit (jog_qos_reservation_forfeited_*_total:
+# reserved units owed while none of its requests was queued) and what was
+# unserved (…_unserved_*_total: owed while it asked), also written to
+# $OUT/qos-wait.txt. Disk: the source file, seven objects and
 # seven downloads of $SIZE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -132,15 +135,18 @@ small_record() {
     "$name" "$rbps" "$b" "$rrps" "$r" "${twin:+,\"twin\":\"$twin\"}")")
 }
 
-# waits FILE: the server's per-reservation wait counters in FILE, one
-# "reservation direction seconds" a line (direction read, write or requests).
+# waits FILE: the server's per-reservation wait, forfeit and unserved
+# counters in FILE, one "reservation direction seconds forfeited unserved"
+# a line (direction read, write or requests; the last two in its unit).
 waits() {
-  curl -fsS "$EP/metrics" | awk '/^jog_qos_reservation(_requests)?_wait_seconds_total[{]/ {
+  curl -fsS "$EP/metrics" | awk '/^jog_qos_reservation_(requests_)?(wait_seconds|(forfeited|unserved)_(bytes|requests))_total[{]/ {
     d = "requests"
     if (match($0, /direction="[a-z]+"/)) d = substr($0, RSTART + 11, RLENGTH - 12)
     match($0, /reservation="[^"]*"/)
-    print substr($0, RSTART + 13, RLENGTH - 14), d, $NF
-  }' >"$1"
+    k = substr($0, RSTART + 13, RLENGTH - 14) " " d
+    if ($0 ~ /forfeited/) f[k] = $NF; else if ($0 ~ /unserved/) u[k] = $NF; else w[k] = $NF
+  }
+  END { for (k in w) print k, w[k], f[k] + 0, u[k] + 0 }' >"$1"
 }
 
 # wait_lines PHASE NAME ID RUN DIRECTION...: how long reservation ID's
@@ -151,12 +157,16 @@ wait_lines() {
   shift 4
   for d in "$@"; do
     awk -v ph="$ph" -v n="$name" -v id="$id" -v d="$d" -v run="$run" '
-      FILENAME == ARGV[1] { if ($1 == id && $2 == d) b = $3; next }
-      $1 == id && $2 == d { w = $3 - b; seen = 1 }
+      FILENAME == ARGV[1] { if ($1 == id && $2 == d) { b = $3; fb = $4; ub = $5 }; next }
+      $1 == id && $2 == d { w = $3 - b; f = $4 - fb; un = $5 - ub; seen = 1 }
       END {
         if (!seen) exit
         share = run > 0 ? 100 * w / run : 0
-        printf "%-8s  %-5s  %-8s  waited %8.2f s  run %7.2f s  wait share %6.1f%%\n", ph, n, d, w, run, share
+        u = d == "requests" ? "req/s" : "MB/s"
+        k = d == "requests" ? 1 : 1e6
+        fr = run > 0 ? f / k / run : 0
+        ur = run > 0 ? un / k / run : 0
+        printf "%-8s  %-5s  %-8s  waited %8.2f s  run %7.2f s  wait share %6.1f%%  forfeited %6.1f  unserved %6.1f %s\n", ph, n, d, w, run, share, fr, ur, u
       }' \
       "$work/wait.$ph.0" "$work/wait.$ph.1" >>"$work/waits.txt"
   done
@@ -257,7 +267,10 @@ json_array "$OUT/qos.json" "${records[@]}"
 "$jog" bench report --qos --out "$work/report" "$OUT/qos.json" | grep -v "^$work/"
 {
   echo
-  echo "scheduler wait per reservation (summed over its concurrent requests; wait share = waited / run):"
+  echo "scheduler wait per reservation (summed over its concurrent requests; wait share = waited / run),"
+  echo "and per second of its run what it forfeited (reserved units owed while none of its requests was"
+  echo "queued: its client did not ask faster) and what was unserved (owed while it asked: the scheduler"
+  echo "held it back):"
   cat "$work/waits.txt"
 } | tee "$OUT/qos-wait.txt"
 echo "wrote $OUT/qos.json (charts: jog bench report --qos --out DIR $OUT/qos.json)"

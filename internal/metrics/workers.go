@@ -108,7 +108,7 @@ type qosCollector struct {
 // qosFamily is the series of one kind of direction: the byte directions
 // (labelled by direction) or the request direction.
 type qosFamily struct {
-	res, resWait, be, beWait *prometheus.Desc
+	res, resWait, resForfeit, resUnserved, be, beWait *prometheus.Desc
 }
 
 func newQoSCollector(s *sched.Scheduler) *qosCollector {
@@ -121,6 +121,12 @@ func newQoSCollector(s *sched.Scheduler) *qosCollector {
 			resWait: newDesc("jog_qos_reservation_wait_seconds_total",
 				"Seconds an active reservation's granted body chunks waited for their grants, summed over its concurrent requests, by direction and reservation ID: near zero while short of its rate, its clients did not ask faster.",
 				"direction", "reservation"),
+			resForfeit: newDesc("jog_qos_reservation_forfeited_bytes_total",
+				"Reserved body bytes an active reservation did not ask for in time (owed while none of its requests was queued, lost when it asked again), by direction and reservation ID: a reservation short of its rate by about this much was not held back by the scheduler.",
+				"direction", "reservation"),
+			resUnserved: newDesc("jog_qos_reservation_unserved_bytes_total",
+				"Reserved body bytes an active reservation was owed while it asked and never granted (the device granted less than its capacity, or reservations sum to more), by direction and reservation ID: the scheduler held it back by this much.",
+				"direction", "reservation"),
 			be: newDesc("jog_qos_best_effort_granted_bytes_total",
 				"Body bytes the scheduler granted to best-effort flows while reservations were active, by direction.", "direction"),
 			beWait: newDesc("jog_qos_best_effort_wait_seconds_total",
@@ -131,6 +137,10 @@ func newQoSCollector(s *sched.Scheduler) *qosCollector {
 				"Requests the scheduler granted to an active request-rate reservation.", "reservation"),
 			resWait: newDesc("jog_qos_reservation_requests_wait_seconds_total",
 				"Seconds an active request-rate reservation's granted requests waited for their grants, summed.", "reservation"),
+			resForfeit: newDesc("jog_qos_reservation_forfeited_requests_total",
+				"Reserved requests an active request-rate reservation did not ask for in time (owed while none was queued).", "reservation"),
+			resUnserved: newDesc("jog_qos_reservation_unserved_requests_total",
+				"Reserved requests an active request-rate reservation was owed while it asked and never granted.", "reservation"),
 			be: newDesc("jog_qos_best_effort_granted_requests_total",
 				"Requests the scheduler granted to best-effort flows while request-rate reservations were active."),
 			beWait: newDesc("jog_qos_best_effort_requests_wait_seconds_total",
@@ -141,7 +151,7 @@ func newQoSCollector(s *sched.Scheduler) *qosCollector {
 
 func (c *qosCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, f := range []qosFamily{c.bytes, c.requests} {
-		describe(ch, f.res, f.resWait, f.be, f.beWait)
+		describe(ch, f.res, f.resWait, f.resForfeit, f.resUnserved, f.be, f.beWait)
 	}
 }
 
@@ -166,6 +176,8 @@ func (f qosFamily) collect(ch chan<- prometheus.Metric, g sched.Granted, labels 
 		l := append(labels[:len(labels):len(labels)], r.ID)
 		ch <- counter(f.res, r.Units, l...)
 		ch <- seconds(f.resWait, r.Waited, l...)
+		ch <- counter(f.resForfeit, r.Forfeited, l...)
+		ch <- counter(f.resUnserved, r.Unserved, l...)
 	}
 	ch <- counter(f.be, g.BestEffort, labels...)
 	ch <- seconds(f.beWait, g.BestEffortWaited, labels...)

@@ -38,6 +38,12 @@ func TestQoSWait(t *testing.T) {
 		{"jog_qos_best_effort_wait_seconds_total", map[string]string{"direction": "write"}, false},
 		{"jog_qos_reservation_requests_wait_seconds_total", map[string]string{"reservation": "r"}, false},
 		{"jog_qos_best_effort_requests_wait_seconds_total", nil, false},
+		// r's flow kept asking, and was served: nothing forfeited or unserved
+		// (sched's tests count both).
+		{"jog_qos_reservation_forfeited_bytes_total", map[string]string{"direction": "read", "reservation": "r"}, false},
+		{"jog_qos_reservation_forfeited_requests_total", map[string]string{"reservation": "r"}, false},
+		{"jog_qos_reservation_unserved_bytes_total", map[string]string{"direction": "read", "reservation": "r"}, false},
+		{"jog_qos_reservation_unserved_requests_total", map[string]string{"reservation": "r"}, false},
 	} {
 		v := valueOf(fams, c.name, c.labels)
 		if v < 0 || (v > 0) != c.moved {

@@ -53,9 +53,12 @@ type client struct {
 	pTag float64 // virtual time: its place in the weight phase
 	gTag float64 // virtual time: its place among best effort in the guard phase
 
-	granted uint64        // units granted to the client since it was registered (stats.go)
-	waited  time.Duration // how long its granted requests waited for their grants (stats.go)
-	q       []*request
+	granted   uint64        // units granted to the client since it was registered (stats.go)
+	waited    time.Duration // how long its granted requests waited for their grants (stats.go)
+	forfeited float64       // reserved units owed while it asked for none (stats.go)
+	unserved  float64       // reserved units owed while it asked, and never granted (stats.go)
+	idleAt    float64       // when its queue last emptied
+	q         []*request
 }
 
 // request is one chunk waiting for a grant. One request is reused for every
@@ -228,9 +231,23 @@ func (c *core) queue(now float64, r *request) {
 // activate is called when a client's queue becomes non-empty. Its tags
 // catch up with the present minus at most one burst: an idle client does
 // not bank credit beyond c.burst bytes (mClock's idle-client rule).
+//
+// What a returning reservation loses that way is counted from its first
+// grant on (before that it has not begun), in two parts: what it was owed
+// beyond one burst when its queue emptied, owed while it asked (unserved:
+// the scheduler held it back, the device short of capacity), and what it
+// came to be owed while it asked for nothing (forfeited: its client did
+// not ask fast enough).
 func (c *core) activate(now float64, cl *client) {
 	if cl.rate > 0 {
-		cl.rTag = math.Max(cl.rTag, now-c.burst/cl.rate)
+		if floor := now - c.burst/cl.rate; cl.rTag < floor {
+			if cl.granted > 0 {
+				asking := math.Min(math.Max(cl.idleAt-c.burst/cl.rate-cl.rTag, 0), floor-cl.rTag)
+				cl.unserved += asking * cl.rate
+				cl.forfeited += (floor - cl.rTag - asking) * cl.rate
+			}
+			cl.rTag = floor
+		}
 	}
 	if cl.limit > 0 {
 		cl.lTag = math.Max(cl.lTag, now-c.burst/cl.limit)
@@ -273,7 +290,7 @@ func (c *core) deactivate(cl *client) {
 }
 
 // cancel removes a request that has not been granted.
-func (c *core) cancel(r *request) {
+func (c *core) cancel(now float64, r *request) {
 	cl := r.cl
 	if cl == nil || r.granted {
 		return
@@ -284,6 +301,7 @@ func (c *core) cancel(r *request) {
 	}
 	cl.q = slices.Delete(cl.q, i, i+1)
 	if len(cl.q) == 0 {
+		cl.idleAt = now
 		c.deactivate(cl)
 	}
 	r.cl = nil
@@ -388,6 +406,7 @@ func (c *core) grant(now float64, cl *client, ph phase) *request {
 	}
 	r.granted = true
 	if len(cl.q) == 0 {
+		cl.idleAt = now
 		c.deactivate(cl)
 	}
 	return r

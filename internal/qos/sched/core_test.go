@@ -53,7 +53,7 @@ func randomOperations(t *testing.T, seed uint64) {
 			waiting = append(waiting, r)
 		case op < 5 && len(waiting) > 0:
 			i := rng.IntN(len(waiting))
-			c.cancel(waiting[i])
+			c.cancel(now, waiting[i])
 			waiting = slices.Delete(waiting, i, i+1)
 		case op < 8:
 			now += rng.Float64() * 0.02

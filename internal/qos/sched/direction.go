@@ -272,8 +272,9 @@ func (d *Direction) waitChunk(ctx context.Context, r *request, n int64) (int64, 
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if !r.granted {
-		d.c.cancel(r)
-		d.runLocked(d.now())
+		now := d.now()
+		d.c.cancel(now, r)
+		d.runLocked(now)
 	}
 	return 0, ctx.Err()
 }

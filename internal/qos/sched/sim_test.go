@@ -394,7 +394,7 @@ func TestCancelLeavesQueue(t *testing.T) {
 		t.Fatalf("first dispatch granted %d, next %v", len(g), next)
 	}
 	for _, r := range []*request{a, b, b2} {
-		c.cancel(r) // the granted one is a no-op
+		c.cancel(0, r) // the granted one is a no-op
 	}
 	if len(c.backlog) != 0 || c.beBacklogged != 0 {
 		t.Fatalf("after cancelling: %d backlogged, %d best effort", len(c.backlog), c.beBacklogged)

@@ -32,6 +32,16 @@ type ReservationGrant struct {
 	// Waited is how long its granted requests waited for their grants in
 	// total (concurrent waits add up).
 	Waited time.Duration
+	// Forfeited is how much of its rate it did not ask for in time: units
+	// it came to be owed while none of its requests was queued, lost when
+	// it asked again (mClock's idle rule). A reservation short by about
+	// this much was not held back by the scheduler.
+	Forfeited uint64
+	// Unserved is what it was owed beyond one burst while it asked, lost
+	// the same way when its queue emptied: the scheduler held it back
+	// (the device granted less than its capacity, or reservations sum to
+	// more).
+	Unserved uint64
 }
 
 // Granted reads the totals, for metrics: a scrape's work, under the
@@ -41,7 +51,7 @@ func (d *Direction) Granted() Granted {
 	g := Granted{BestEffort: d.c.beGranted, BestEffortWaited: d.c.beWaited}
 	for k, cl := range d.c.clients {
 		if k.reserved {
-			g.Reservations = append(g.Reservations, ReservationGrant{ID: k.name, Units: cl.granted, Waited: cl.waited})
+			g.Reservations = append(g.Reservations, ReservationGrant{ID: k.name, Units: cl.granted, Waited: cl.waited, Forfeited: uint64(cl.forfeited), Unserved: uint64(cl.unserved)})
 		}
 	}
 	d.mu.Unlock()

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 )
@@ -60,5 +61,77 @@ func TestWaited(t *testing.T) {
 	}
 	if g.BestEffort != 2*testChunk || !near(g.BestEffortWaited, be) {
 		t.Errorf("best effort granted %d having waited %v, want %d having waited %v", g.BestEffort, g.BestEffortWaited, 2*testChunk, be)
+	}
+}
+
+// TestForfeited: a reservation that stops asking loses what it was owed
+// meanwhile beyond one burst, and that is its forfeit; one that begins late
+// or keeps asking forfeits nothing. Neither was held back: nothing
+// unserved.
+func TestForfeited(t *testing.T) {
+	clk := newFakeClock()
+	const rate = 1 * mb
+	d := NewDirection(Config{Capacity: 100 * mb, Chunk: testChunk, Clock: clk})
+	for _, id := range []string{"idle", "steady"} {
+		if err := d.Reserve(id, Spec{Rate: rate}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Advance(time.Second) // neither has begun: nothing forfeited
+	idle, steady := d.Flow("idle", "p"), d.Flow("steady", "p")
+	pace(t, clk, d, steady, 4*testChunk)
+	first := clk.Now()
+	pace(t, clk, d, idle, testChunk)
+	clk.Advance(time.Second)
+	again := clk.Now()
+	pace(t, clk, d, idle, testChunk)
+	// idle's first chunk took its tag to the time it asked; when it asks
+	// again the tag may lag the clock by one burst (a chunk) only.
+	want := uint64(again.Sub(first).Seconds()*rate - testChunk)
+	g := d.Granted()
+	if len(g.Reservations) != 2 || g.Reservations[0].ID != "idle" || g.Reservations[1].ID != "steady" {
+		t.Fatalf("reservations %+v", g.Reservations)
+	}
+	if got := g.Reservations[0].Forfeited; got < want-1 || got > want+1 {
+		t.Errorf("idle forfeited %d, want %d", got, want)
+	}
+	if got := g.Reservations[1].Forfeited; got != 0 {
+		t.Errorf("steady forfeited %d, want 0", got)
+	}
+	for _, r := range g.Reservations {
+		if r.Unserved != 0 {
+			t.Errorf("%s unserved %d, want 0", r.ID, r.Unserved)
+		}
+	}
+}
+
+// TestUnserved: a reservation the device cannot serve (its capacity cut
+// below the rate) falls behind while it asks; what it was owed when its
+// queue emptied is unserved, not forfeited, and the idle second after it
+// is forfeited.
+func TestUnserved(t *testing.T) {
+	clk := newFakeClock()
+	const rate = 0.8 * mb
+	d := NewDirection(Config{Capacity: 1 * mb, Chunk: testChunk, Clock: clk})
+	if err := d.Reserve("held", Spec{Rate: rate}); err != nil {
+		t.Fatal(err)
+	}
+	d.SetCapacity(0.4 * mb)
+	f := d.Flow("held", "p")
+	start := clk.Now()
+	pace(t, clk, d, f, 20*testChunk)
+	idle := clk.Now()
+	clk.Advance(time.Second)
+	pace(t, clk, d, f, testChunk)
+	// At idle it had been owed rate × (idle − start), granted 20 chunks;
+	// beyond one burst (a chunk) that is unserved.
+	owed := idle.Sub(start).Seconds()*rate - 20*testChunk - testChunk
+	g := d.Granted().Reservations[0]
+	near := func(got uint64, want float64) bool { return math.Abs(float64(got)-want) <= 0.02*testChunk }
+	if !near(g.Unserved, owed) {
+		t.Errorf("unserved %d, want %.0f", g.Unserved, owed)
+	}
+	if !near(g.Forfeited, rate) {
+		t.Errorf("forfeited %d, want %.0f (the idle second)", g.Forfeited, float64(rate))
 	}
 }
