@@ -65,6 +65,7 @@ type Store struct {
 	own     map[string]bool // packs this store appends to (active or with writers)
 	clock   syncClock       // time in fsync calls of blob data
 	count   counters        // blobs committed and deleted (stats.go)
+	space   spaceGauge      // the free space checkSpace reads
 }
 
 // MaxReserve caps the default Reserve.
@@ -98,7 +99,8 @@ func open(root string, shared bool) (*Store, error) {
 			return nil, err
 		}
 	}
-	s := &Store{root: root, gateway: newGatewayID(), shared: shared, PackMax: DefaultPackMax, PackFileMax: packFileMax}
+	s := &Store{root: root, gateway: newGatewayID(), shared: shared, PackMax: DefaultPackMax, PackFileMax: packFileMax,
+		space: spaceGauge{statfs: fsSpace}}
 	if shared {
 		if err := s.announce(); err != nil {
 			return nil, err
@@ -122,7 +124,7 @@ func (s *Store) checkSpace(n int64) error {
 	if s.Reserve <= 0 {
 		return nil
 	}
-	if free, _, ok := fsSpace(s.root); ok && free-n < s.Reserve {
+	if free, ok := s.space.room(s.root, n, s.Reserve); ok && free-n < s.Reserve {
 		return noSpace(fmt.Errorf("%w: %d bytes free, %d kept in reserve for metadata", syscall.ENOSPC, free, s.Reserve))
 	}
 	return nil

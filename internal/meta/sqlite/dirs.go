@@ -59,11 +59,18 @@ func dirParent(name string) string {
 // ancestors have rows too. A PUT into an existing directory costs one
 // lookup and writes no page.
 func addKey(ctx context.Context, tx querier, bucketID int64, key string) error {
+	memo := writerMemoOf(tx)
 	for name := parentOf(key); name != ""; name = dirParent(name) {
+		if memo != nil && memo.hasDir(bucketID, name) {
+			return nil
+		}
 		res, err := tx.ExecContext(ctx, "INSERT INTO dirs (bucket_id, parent, name) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
 			bucketID, dirParent(name), name)
 		if err != nil {
 			return err
+		}
+		if memo != nil {
+			memo.putDir(bucketID, name)
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return err

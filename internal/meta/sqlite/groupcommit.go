@@ -122,8 +122,8 @@ func (s *Store) commitBatch(batch []*writeReq) {
 		return
 	}
 	q := newWtx(tx, s.wc, &missed, &s.memo, len(batch))
-	// rollback ends the transaction unkept, and with it what the bucket
-	// memo read inside it.
+	// rollback ends the transaction unkept, and with it what the
+	// writer's memo learnt inside it.
 	rollback := func(err error) {
 		tx.Rollback()
 		s.memo.clear()

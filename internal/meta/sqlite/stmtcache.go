@@ -93,11 +93,11 @@ type wtx struct {
 	c      *stmtCache
 	missed *[]string
 	stmts  map[string]*sql.Stmt // a batch's own statements, made once; nil: one write
-	memo   *bucketMemo
+	memo   *writerMemo
 }
 
 // newWtx begins running a batch of writes in tx.
-func newWtx(tx *sql.Tx, c *stmtCache, missed *[]string, memo *bucketMemo, writes int) wtx {
+func newWtx(tx *sql.Tx, c *stmtCache, missed *[]string, memo *writerMemo, writes int) wtx {
 	t := wtx{tx: tx, c: c, missed: missed, memo: memo}
 	if writes > 1 { // the batch runs its writes' statements many times
 		t.stmts = map[string]*sql.Stmt{}
@@ -151,9 +151,9 @@ func (t wtx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result
 	return t.tx.ExecContext(ctx, q, args...)
 }
 
-// forget empties the bucket memo before a statement that may write buckets.
+// forget empties what the writer's memo holds that statement q may change.
 func (t wtx) forget(q string) {
-	if t.memo != nil && writesBuckets(q) {
-		t.memo.clear()
+	if t.memo != nil {
+		t.memo.forget(q)
 	}
 }

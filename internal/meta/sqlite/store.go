@@ -28,7 +28,7 @@ type Store struct {
 	file os.FileInfo
 
 	buckets bucketCache
-	memo    bucketMemo // the writer's: see bucketMemo
+	memo    writerMemo // the writer's: see writerMemo
 }
 
 var _ meta.Store = (*Store)(nil)

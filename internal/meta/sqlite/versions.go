@@ -33,18 +33,18 @@ func (b bucketRef) state() meta.BucketState {
 }
 
 // bucketRow resolves a bucket name inside a transaction or pool; a write
-// transaction answers from its bucketMemo where it can.
+// transaction answers from its writerMemo where it can.
 func bucketRow(ctx context.Context, q querier, name string) (bucketRef, error) {
-	t, ok := q.(wtx)
-	if !ok || t.memo == nil {
+	memo := writerMemoOf(q)
+	if memo == nil {
 		return readBucketRow(ctx, q, name)
 	}
-	if b, ok := t.memo.get(name); ok {
+	if b, ok := memo.bucket(name); ok {
 		return b, nil
 	}
 	b, err := readBucketRow(ctx, q, name)
 	if err == nil {
-		t.memo.put(name, b)
+		memo.putBucket(name, b)
 	}
 	return b, err
 }
