@@ -20,15 +20,18 @@
 # BYTE_REQUESTS=N gives r1-r5 N requests/s each too (mixed reservations),
 # so their GETs' and PUTs' requests are not best effort (docs/QOS.md).
 #
-#   bench/qos.sh                                # 300/150 MB/s and 1,000 req/s capacity, 1 GiB objects
+#   bench/qos.sh                                # 150/80 MB/s and 1,000 req/s capacity, 1 GiB objects
+#   READ_CAPACITY=300MB/s RESERVE_READ=250000000 WRITE_CAPACITY=150MB/s RESERVE_WRITE=125000000 bench/qos.sh
 #   SIZE=256MiB bench/qos.sh                    # smaller objects, less disk and time
 #   READ_CAPACITY=1GB/s RESERVE_READ=900000000 WRITE_CAPACITY=400MB/s RESERVE_WRITE=360000000 bench/qos.sh
 #   SIZE=8MiB PART=5MiB READ_CAPACITY=40MB/s RESERVE_READ=30000000 MIXED_READ=2000000 \
 #     WRITE_CAPACITY=20MB/s RESERVE_WRITE=16000000 SMALL_DURATION=5s bench/qos.sh   # a smoke run
 #
 # Reservations may sum to 95% of the capacity (5% is best effort's
-# guaranteed share): the defaults reserve 250 + 10 of 300 MB/s, 125 of 150
-# and 150 of 1,000 requests/s. Writes $OUT/qos.json (one record per client
+# guaranteed share): the defaults reserve 125 + 10 of 150 MB/s, 66 of 80
+# and 150 of 1,000 requests/s (issue 41's capacities: on the 2-core machine
+# with its thirteen client processes 300 MB/s of reads is more than those
+# clients take, and the largest reservations forfeit; docs/QOS.md). Writes $OUT/qos.json (one record per client
 # and direction: reserved and achieved bytes/s, and requests/s for the
 # small clients) and prints `jog bench report --qos`'s table, which flags
 # any reservation below 95% of its rate and rq below its twin. Then, per
@@ -48,10 +51,10 @@ cd "$(dirname "$0")/.."
 SIZE=${SIZE:-1GiB}
 PART=${PART:-32MiB}
 STREAMS=${STREAMS:-3}
-READ_CAPACITY=${READ_CAPACITY:-300MB/s}
-WRITE_CAPACITY=${WRITE_CAPACITY:-150MB/s}
-RESERVE_READ=${RESERVE_READ:-250000000}   # bytes/s, split 5:4:3:2:1
-RESERVE_WRITE=${RESERVE_WRITE:-125000000} # bytes/s, split 5:4:3:2:1
+READ_CAPACITY=${READ_CAPACITY:-150MB/s}
+WRITE_CAPACITY=${WRITE_CAPACITY:-80MB/s}
+RESERVE_READ=${RESERVE_READ:-125000000}  # bytes/s, split 5:4:3:2:1
+RESERVE_WRITE=${RESERVE_WRITE:-66000000} # bytes/s, split 5:4:3:2:1
 REQUEST_CAPACITY=${REQUEST_CAPACITY:-1000}  # requests/s
 BYTE_REQUESTS=${BYTE_REQUESTS:-0}           # requests/s each of the five byte reservations also reserves
 RESERVE_REQUESTS=${RESERVE_REQUESTS:-100}   # rq's requests/s

@@ -75,8 +75,17 @@ type request struct {
 }
 
 // timerSlack is the idle time, in seconds, the device may bank at least: a
-// timer firing late by up to this much costs no capacity.
-const timerSlack = 0.002
+// timer firing late by up to this much costs no capacity (2 ms until issue
+// 41 saw timers fire tens of milliseconds late on two cores shared with
+// thirteen client processes, and the device grant a quarter less than its
+// capacity; docs/QOS.md "Burst bound").
+const timerSlack = 0.010
+
+// reserveWindow is, in seconds of its rate, what a reservation keeps owed
+// across a pause at least: streams that all happen to be between chunks
+// (or requests) for a moment, while the device ran late, do not lose what
+// they were owed (issue 41: one chunk kept at 41.7 MB/s is 3 ms).
+const reserveWindow = 0.1
 
 type phase int
 
@@ -229,20 +238,22 @@ func (c *core) queue(now float64, r *request) {
 }
 
 // activate is called when a client's queue becomes non-empty. Its tags
-// catch up with the present minus at most one burst: an idle client does
-// not bank credit beyond c.burst bytes (mClock's idle-client rule).
+// catch up with the present minus at most one burst (a reservation's R
+// minus its reserveWindow, if longer): an idle client does not bank credit
+// beyond that (mClock's idle-client rule).
 //
 // What a returning reservation loses that way is counted from its first
 // grant on (before that it has not begun), in two parts: what it was owed
-// beyond one burst when its queue emptied, owed while it asked (unserved:
+// beyond that window when its queue emptied, owed while it asked (unserved:
 // the scheduler held it back, the device short of capacity), and what it
 // came to be owed while it asked for nothing (forfeited: its client did
 // not ask fast enough).
 func (c *core) activate(now float64, cl *client) {
 	if cl.rate > 0 {
-		if floor := now - c.burst/cl.rate; cl.rTag < floor {
+		window := math.Max(c.burst/cl.rate, reserveWindow)
+		if floor := now - window; cl.rTag < floor {
 			if cl.granted > 0 {
-				asking := math.Min(math.Max(cl.idleAt-c.burst/cl.rate-cl.rTag, 0), floor-cl.rTag)
+				asking := math.Min(math.Max(cl.idleAt-window-cl.rTag, 0), floor-cl.rTag)
 				cl.unserved += asking * cl.rate
 				cl.forfeited += (floor - cl.rTag - asking) * cl.rate
 			}

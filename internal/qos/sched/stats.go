@@ -37,7 +37,8 @@ type ReservationGrant struct {
 	// it asked again (mClock's idle rule). A reservation short by about
 	// this much was not held back by the scheduler.
 	Forfeited uint64
-	// Unserved is what it was owed beyond one burst while it asked, lost
+	// Unserved is what it was owed beyond its window (a burst, or 100 ms
+	// of its rate) while it asked, lost
 	// the same way when its queue emptied: the scheduler held it back
 	// (the device granted less than its capacity, or reservations sum to
 	// more).

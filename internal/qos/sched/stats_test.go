@@ -85,8 +85,9 @@ func TestForfeited(t *testing.T) {
 	clk.Advance(time.Second)
 	again := clk.Now()
 	pace(t, clk, d, idle, testChunk)
-	// idle's first chunk took its tag to the time it asked; when it asks
-	// again the tag may lag the clock by one burst (a chunk) only.
+	// idle's first activation and chunk took its tag to one chunk (at its
+	// rate) past the time it first asked less its window; when it asks
+	// again the tag may lag the clock by that window only.
 	want := uint64(again.Sub(first).Seconds()*rate - testChunk)
 	g := d.Granted()
 	if len(g.Reservations) != 2 || g.Reservations[0].ID != "idle" || g.Reservations[1].ID != "steady" {
@@ -124,8 +125,8 @@ func TestUnserved(t *testing.T) {
 	clk.Advance(time.Second)
 	pace(t, clk, d, f, testChunk)
 	// At idle it had been owed rate × (idle − start), granted 20 chunks;
-	// beyond one burst (a chunk) that is unserved.
-	owed := idle.Sub(start).Seconds()*rate - 20*testChunk - testChunk
+	// beyond its window that is unserved.
+	owed := idle.Sub(start).Seconds()*rate - 20*testChunk - window(rate)
 	g := d.Granted().Reservations[0]
 	near := func(got uint64, want float64) bool { return math.Abs(float64(got)-want) <= 0.02*testChunk }
 	if !near(g.Unserved, owed) {
@@ -135,3 +136,7 @@ func TestUnserved(t *testing.T) {
 		t.Errorf("forfeited %d, want %.0f (the idle second)", g.Forfeited, float64(rate))
 	}
 }
+
+// window is what a reservation of rate keeps owed across a pause, in
+// units, with testChunk as the burst.
+func window(rate float64) float64 { return math.Max(testChunk, reserveWindow*rate) }
