@@ -149,6 +149,26 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 	if err != nil {
 		return nil, err
 	}
+	var inlineID any
+	if len(o.Inline) > 0 && !o.DeleteMarker {
+		// An Exec and its rowid, not RETURNING: rows read inside a
+		// transaction cost database/sql a goroutine each (issue 41).
+		res, err := tx.ExecContext(ctx, "INSERT INTO inline_data (data) VALUES (?)", o.Inline)
+		if err != nil {
+			return nil, err
+		}
+		if inlineID, err = res.LastInsertId(); err != nil {
+			return nil, err
+		}
+	}
+	row := []any{b.id, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
+		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount, inlineID,
+		parentOf(o.Key), nullString(o.Tags), nullString(o.ACL), encryptionColumn(o.Encryption), nullString(o.Replication)}
+	if onlyVersion(b, o) {
+		if done, err := putNewKey(ctx, tx, b, o, cond, row); err != nil || done {
+			return nil, err
+		}
+	}
 	cur, err := latest(ctx, tx, b.id, o.Key)
 	if err != nil {
 		return nil, err
@@ -198,14 +218,6 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 			return nil, err
 		}
 	}
-	var inlineID any
-	if len(o.Inline) > 0 && !o.DeleteMarker {
-		var id int64
-		if err := tx.QueryRowContext(ctx, "INSERT INTO inline_data (data) VALUES (?) RETURNING id", o.Inline).Scan(&id); err != nil {
-			return nil, err
-		}
-		inlineID = id
-	}
 	if o.DeleteMarker {
 		if err := insertMarker(ctx, tx, b, o); err != nil {
 			return nil, err
@@ -217,14 +229,7 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 		}
 		return unreferenced(ctx, tx, freed)
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO objects
-		(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner,
-		 headers, user_meta, checksum, upload_id, parts_count, inline_id, parent, tags, acl, encryption, replication)
-		VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		b.id, o.Key, o.VersionID, nullString(o.BlobID), o.Size, o.ETag, o.LastModified.UnixMilli(),
-		o.StorageClass, o.Owner, cols.headers, cols.userMeta, cols.checksum, nullString(o.UploadID), o.PartsCount, inlineID,
-		parentOf(o.Key), nullString(o.Tags), nullString(o.ACL), encryptionColumn(o.Encryption), nullString(o.Replication))
-	if err != nil {
+	if _, err = tx.ExecContext(ctx, insertObject, row...); err != nil {
 		return nil, err
 	}
 	if o.Lock != nil && !o.Lock.IsZero() {
@@ -246,6 +251,44 @@ func installObject(ctx context.Context, tx querier, b bucketRef, o meta.Object, 
 	// The replaced version's blob may be the one just inserted again (a
 	// caller re-putting the same blob); only now can that be seen.
 	return unreferenced(ctx, tx, freed)
+}
+
+// insertObject inserts a latest version into objects, its columns in the
+// order installObject lists them.
+const insertObject = `INSERT INTO objects
+	(bucket_id, key, version_id, is_latest, blob_id, size, etag, mtime, storage_class, owner,
+	 headers, user_meta, checksum, upload_id, parts_count, inline_id, parent, tags, acl, encryption, replication)
+	VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// onlyVersion reports whether o is a PUT of the null version into a bucket
+// where a key has at most that one row: never versioned, no object lock, no
+// row in object_versions, o no delete marker and no lock of its own.
+func onlyVersion(b bucketRef, o meta.Object) bool {
+	return b.versioning == "" && !b.versions && !b.locked && o.VersionID == meta.NullVersion &&
+		!o.DeleteMarker && (o.Lock == nil || o.Lock.IsZero())
+}
+
+// putNewKey is installObject for a key that has no row yet, where
+// onlyVersion holds: it inserts o's row unless the key has one (the
+// insert's conflict says so, where a lookup first would cost every new
+// key a query) and reports whether it did. A condition that fails on a
+// key with no version fails here, and the caller's rollback undoes the
+// insert.
+func putNewKey(ctx context.Context, tx querier, b bucketRef, o meta.Object, cond meta.Condition, row []any) (bool, error) {
+	res, err := tx.ExecContext(ctx, insertObject+" ON CONFLICT DO NOTHING", row...)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	if err := cond.Check(current{}.state(""), b.state()); err != nil {
+		return true, err
+	}
+	if err := addKey(ctx, tx, b.id, o.Key); err != nil {
+		return true, err
+	}
+	return true, checkQuota(ctx, tx, b, o.Size)
 }
 
 type encodedColumns struct{ headers, userMeta, checksum any }
