@@ -34,7 +34,7 @@ type dirRow struct {
 // maxMemoDirs bounds the directories remembered; past it the set starts
 // again (a bucket of many directories costs an insert attempt per PUT, as
 // before).
-const maxMemoDirs = 1 << 16
+const maxMemoDirs = 1 << 14
 
 func (m *writerMemo) bucket(name string) (bucketRef, bool) {
 	b, ok := m.buckets[name]
