@@ -119,7 +119,7 @@ func newQoSCollector(s *sched.Scheduler) *qosCollector {
 				"Body bytes the scheduler granted to an active reservation, by direction (read, write) and reservation ID: its achieved throughput is the rate.",
 				"direction", "reservation"),
 			resWait: newDesc("jog_qos_reservation_wait_seconds_total",
-				"Seconds an active reservation's granted body chunks waited for their grants, summed over its concurrent requests, by direction and reservation ID: near zero while short of its rate, its clients did not ask faster.",
+				"Seconds an active reservation's granted body chunks waited for their grants, summed over its concurrent requests, by direction and reservation ID (a reservation paced at its rate waits too: the forfeited and unserved series tell why one falls short).",
 				"direction", "reservation"),
 			resForfeit: newDesc("jog_qos_reservation_forfeited_bytes_total",
 				"Reserved body bytes an active reservation did not ask for in time (owed while none of its requests was queued, lost when it asked again), by direction and reservation ID: a reservation short of its rate by about this much was not held back by the scheduler.",

@@ -12,8 +12,8 @@ import (
 //
 // A request's wait runs from its ask (a chunk of a Wait, enqueued) to its
 // grant, in the scheduler's clock; a request granted as it asks waited 0.
-// A flow short of its rate that waited little was not held back by the
-// scheduler: it did not ask faster.
+// A reservation paced at its rate waits too; why one falls short of it is
+// ReservationGrant's Forfeited and Unserved.
 type Granted struct {
 	// Reservations holds each registered reservation's totals since it
 	// was registered, by ID, sorted.
